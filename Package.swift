@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+// chatctl: a command-line QuickBlox chat client, and chatctl-sandbox, a local
+// QuickBlox-compatible backend. Layers (house style rule 1), bottom to top:
+//   C modules -> HTTPTransport, XMPPTransport -> QuickBloxAPI -> AuthFlow
+//   -> CommandLineKit, ChatctlCLI -> chatctl
+// The sandbox (SandboxServer, chatctl-sandbox) shares only the C modules.
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "chatctl",
+    products: [
+        .executable(name: "chatctl", targets: ["chatctl"]),
+        .executable(name: "chatctl-sandbox", targets: ["ChatctlSandboxMain"]),
+    ],
+    targets: [
+        // MARK: C modules
+        .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("curl")]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3"),
+        .systemLibrary(name: "CStrophe"),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto"),
+        .systemLibrary(name: "CEvent", pkgConfig: "libevent_openssl"),
+        .systemLibrary(name: "CExpat", pkgConfig: "expat"),
+
+        // MARK: client
+        .target(name: "HTTPTransport", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
+        .target(name: "XMPPTransport", dependencies: ["CStrophe"], swiftSettings: swiftSettings),
+        .target(name: "QuickBloxAPI", dependencies: ["HTTPTransport", "CCrypto"], swiftSettings: swiftSettings),
+        .target(name: "AuthFlow", dependencies: ["QuickBloxAPI", "XMPPTransport", "CCrypto"], swiftSettings: swiftSettings),
+        .target(name: "CommandLineKit", swiftSettings: swiftSettings),
+        .target(name: "ChatctlCLI", dependencies: ["CommandLineKit", "AuthFlow", "QuickBloxAPI", "XMPPTransport", "HTTPTransport"], swiftSettings: swiftSettings),
+        .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], swiftSettings: swiftSettings),
+
+        // MARK: sandbox
+        .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CSQLite", "CCrypto"], swiftSettings: swiftSettings),
+        .executableTarget(name: "ChatctlSandboxMain", dependencies: ["SandboxServer"], swiftSettings: swiftSettings),
+
+        // MARK: tests
+        .target(name: "TestSupport", dependencies: ["CCrypto"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .testTarget(name: "QuickBloxAPITests", dependencies: ["QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
+        .testTarget(name: "XMPPTransportTests", dependencies: ["XMPPTransport"], swiftSettings: swiftSettings),
+        .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI"], swiftSettings: swiftSettings),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"], swiftSettings: swiftSettings),
+        .testTarget(name: "ChatctlCLITests", dependencies: ["ChatctlCLI"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "InteropTests", dependencies: ["TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,1 @@
+// The login flow; see issue 2.

@@ -1,0 +1,26 @@
+#include "ccurlshim.h"
+
+CURLcode ccurl_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+CURLcode ccurl_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+CURLcode ccurl_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+CURLcode ccurl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+CURLcode ccurl_setopt_data_callback(CURL *handle, CURLoption option, ccurl_data_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+CURLcode ccurl_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+CURLcode ccurl_getinfo_double(CURL *handle, CURLINFO info, double *value) {
+    return curl_easy_getinfo(handle, info, value);
+}

@@ -1,0 +1,1 @@
+// Command implementations; see issue 2.

@@ -1,0 +1,2 @@
+// CONTRACT STUB — flag parsing and start-up go here.
+import SandboxServer

@@ -1,0 +1,24 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Diagnostics to stderr, one line each (stdout carries only the config line).
+struct SandboxLog: Sendable {
+    enum Level: Int, Sendable, Comparable {
+        case debug, info, warning, error
+        static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+    }
+    var minimum: Level = .info
+
+    func log(_ level: Level, _ message: @autoclosure () -> String) {
+        guard level >= minimum else { return }
+        var line = Array("chatctl-sandbox: \(level): \(message())\n".utf8)
+        // One write(2) per line so lines from concurrent writers never interleave.
+        _ = line.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+    }
+}
