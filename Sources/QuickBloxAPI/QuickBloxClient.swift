@@ -139,10 +139,11 @@ public final class QuickBloxClient {
 
     /// Sends one JSON request (retrying busy answers), tracks the token expiry, and
     /// returns the decoded body (`.null` when empty). `body` is called once per attempt.
+    /// Internal, not private: the endpoint extensions in other files (dialogs, messages) use it.
     @discardableResult
-    private func send(_ method: String, _ path: String, query: [(String, String)] = [],
-                      extraHeaders: [HTTPHeader] = [], sendsToken: Bool = true,
-                      body: () -> JSONValue? = { nil }) throws(QuickBloxError) -> JSONValue {
+    func send(_ method: String, _ path: String, query: [(String, String)] = [],
+              extraHeaders: [HTTPHeader] = [], sendsToken: Bool = true,
+              body: () -> JSONValue? = { nil }) throws(QuickBloxError) -> JSONValue {
         let requestLine = "\(method) \(apiEndpoint)\(path)"
         var url = apiEndpoint + path
         if !query.isEmpty {
@@ -264,7 +265,7 @@ public final class QuickBloxClient {
         return user
     }
 
-    private func invalidResponse(_ request: String, _ reason: String) -> QuickBloxError {
+    func invalidResponse(_ request: String, _ reason: String) -> QuickBloxError {
         let parts = request.split(separator: " ", maxSplits: 1)
         let line = parts.count == 2 ? "\(parts[0]) \(apiEndpoint)\(parts[1])" : request
         return QuickBloxError(kind: .invalidResponse, request: line, reasons: [reason])

@@ -1,0 +1,22 @@
+/// What `QuickBloxClient.dialogs(_:)` asks for: newest activity first.
+public struct DialogQuery: Sendable, Equatable {
+    /// Page size; 100 is always accepted (the maximum is unconfirmed).
+    public var limit: Int
+    public var skip: Int
+    /// `type[in]=…`; nil for every type.
+    public var types: [QBDialogType]?
+    /// `updated_at[gt]=…`, unix seconds: only dialogs changed since then.
+    public var updatedAfter: Int?
+
+    public init(limit: Int = 100, skip: Int = 0, types: [QBDialogType]? = nil, updatedAfter: Int? = nil) {
+        self.limit = limit; self.skip = skip; self.types = types; self.updatedAfter = updatedAfter
+    }
+
+    /// The query string pairs, in the order the protocol doc lists them.
+    var queryItems: [(String, String)] {
+        var items = [("limit", String(limit)), ("skip", String(skip)), ("sort_desc", "last_message_date_sent")]
+        if let types { items.append(("type[in]", types.map { String($0.rawValue) }.joined(separator: ","))) }
+        if let updatedAfter { items.append(("updated_at[gt]", String(updatedAfter))) }
+        return items
+    }
+}

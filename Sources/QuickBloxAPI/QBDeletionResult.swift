@@ -1,0 +1,26 @@
+/// What a delete call removed: `{"SuccessfullyDeleted":{"ids":[…]},"NotFound":{"ids":[…]}}`.
+public struct QBDeletionResult: Sendable, Equatable {
+    public var successfullyDeleted: [String]
+    public var notFound: [String]
+    public init(successfullyDeleted: [String], notFound: [String]) {
+        self.successfullyDeleted = successfullyDeleted; self.notFound = notFound
+    }
+
+    /// From a response body. An empty body (what deleting one dialog returns) means
+    /// every requested id went.
+    init(json: JSONValue, requested: [String]) {
+        if json.isNull {
+            self.init(successfullyDeleted: requested, notFound: [])
+            return
+        }
+        func ids(_ keys: String...) -> [String] {
+            for key in keys {
+                guard let value = json[key] else { continue }
+                return (value["ids"] ?? value).looseStringList
+            }
+            return []
+        }
+        self.init(successfullyDeleted: ids("SuccessfullyDeleted", "successfully_deleted", "successfullyDeleted"),
+                  notFound: ids("NotFound", "not_found", "notFound"))
+    }
+}

@@ -1,0 +1,19 @@
+/// `GET /chat/Message/unread.json`: `{"total":15,"{dialogId}":n,…}`.
+public struct QBUnreadCounts: Sendable, Equatable {
+    public var total: Int
+    /// Dialog id → unread messages.
+    public var byDialog: [String: Int]
+    public init(total: Int, byDialog: [String: Int]) {
+        self.total = total; self.byDialog = byDialog
+    }
+
+    /// Nil for anything but an object. Counts may be strings; without `total` it is the sum.
+    init?(json: JSONValue) {
+        guard let members = json.objectValue else { return nil }
+        var byDialog: [String: Int] = [:]
+        for (key, value) in members where key != "total" {
+            if let count = value.looseInt { byDialog[key] = count }
+        }
+        self.init(total: members["total"]?.looseInt ?? byDialog.values.reduce(0, +), byDialog: byDialog)
+    }
+}

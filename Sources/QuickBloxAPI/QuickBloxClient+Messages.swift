@@ -1,0 +1,72 @@
+/// Message endpoints (protocol doc section 6), all through `send`.
+extension QuickBloxClient {
+    /// `GET /chat/Message.json?chat_dialog_id=&sort_desc=date_sent&limit=&skip=&mark_as_read=0[&date_sent[lt]=][&date_sent[gt]=]`.
+    /// Newest first. Sends `mark_as_read=0` unless `query.markAsRead`: reading history
+    /// must not mark it read by accident. 403 for a non-occupant, 404 for an unknown dialog.
+    public func messages(_ query: MessageQuery) throws(QuickBloxError) -> QBMessagePage {
+        let json = try send("GET", "/chat/Message.json", query: query.queryItems)
+        guard let items = json["items"]?.arrayValue else {
+            throw invalidResponse("GET /chat/Message.json", "no \"items\" array")
+        }
+        var messages: [QBMessage] = []
+        for item in items {
+            guard let message = QBMessage(json: item, dialogId: query.dialogId) else {
+                throw invalidResponse("GET /chat/Message.json", "a message without an _id")
+            }
+            messages.append(message)
+        }
+        return QBMessagePage(skip: json["skip"]?.looseInt ?? query.skip,
+                             limit: json["limit"]?.looseInt ?? query.limit,
+                             totalEntries: json["total_entries"]?.looseInt,
+                             items: messages)
+    }
+
+    /// `POST /chat/Message.json`: stores a message and, with `sendToChat`, delivers it live
+    /// to the occupants (without it, it is only stored). `custom` keys go at the top level
+    /// and cannot replace the protocol's own keys. Returns the stored message.
+    public func sendMessage(dialogId: String, text: String?, sendToChat: Bool = true, markable: Bool = false,
+                            custom: [String: JSONValue] = [:],
+                            attachments: [QBAttachment] = []) throws(QuickBloxError) -> QBMessage {
+        var body = custom.filter { !QBMessage.protocolKeys.contains($0.key) }
+        body["chat_dialog_id"] = .string(dialogId)
+        if let text { body["message"] = .string(text) }
+        if sendToChat { body["send_to_chat"] = 1 }
+        if markable { body["markable"] = 1 }
+        if !attachments.isEmpty { body["attachments"] = .array(attachments.map(\.json)) }
+        let json = try send("POST", "/chat/Message.json") { .object(body) }
+        // The bare message object; tolerate one wrapped as {"message":{…}}.
+        let object = json["_id"] == nil && json["message"]?.objectValue != nil ? json["message"]! : json
+        guard let message = QBMessage(json: object, dialogId: dialogId) else {
+            throw invalidResponse("POST /chat/Message.json", "no message object with an _id")
+        }
+        return message
+    }
+
+    /// `PUT /chat/Message/{id}[,{id}].json` with `{"read":1,"chat_dialog_id":…}`.
+    /// No request for no ids.
+    public func markRead(messageIds: [String], dialogId: String) throws(QuickBloxError) {
+        guard !messageIds.isEmpty else { return }
+        let body: JSONValue = ["read": 1, "chat_dialog_id": .string(dialogId)]
+        try send("PUT", "/chat/Message/\(Self.pathIDs(messageIds)).json") { body }
+    }
+
+    /// `DELETE /chat/Message/{id}[,{id}].json`. No request for no ids.
+    @discardableResult
+    public func deleteMessages(ids: [String]) throws(QuickBloxError) -> QBDeletionResult {
+        guard !ids.isEmpty else { return QBDeletionResult(successfullyDeleted: [], notFound: []) }
+        let json = try send("DELETE", "/chat/Message/\(Self.pathIDs(ids)).json")
+        return QBDeletionResult(json: json, requested: ids)
+    }
+
+    /// `GET /chat/Message/unread.json[?chat_dialog_ids=a,b]`: the total and the count per
+    /// dialog; nil or empty `dialogIds` asks about every dialog.
+    public func unreadCounts(dialogIds: [String]? = nil) throws(QuickBloxError) -> QBUnreadCounts {
+        var query: [(String, String)] = []
+        if let dialogIds, !dialogIds.isEmpty { query.append(("chat_dialog_ids", dialogIds.joined(separator: ","))) }
+        let json = try send("GET", "/chat/Message/unread.json", query: query)
+        guard let counts = QBUnreadCounts(json: json) else {
+            throw invalidResponse("GET /chat/Message/unread.json", "no counts object")
+        }
+        return counts
+    }
+}
