@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // chatctl: a command-line QuickBlox chat client, and chatctl-sandbox, a local
 // QuickBlox-compatible backend. Layers (house style rule 1), bottom to top:
-//   C modules -> HTTPTransport, XMPPTransport -> QuickBloxAPI -> AuthFlow
+//   C modules -> HTTPTransport, XMPPTransport, SQLiteStore -> QuickBloxAPI,
+//   MessageCache -> AuthFlow
 //   -> CommandLineKit, ChatctlCLI -> chatctl
 // The sandbox (SandboxServer, chatctl-sandbox) shares only the C modules.
 import PackageDescription
@@ -26,6 +27,8 @@ let package = Package(
         // MARK: client
         .target(name: "HTTPTransport", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
         .target(name: "XMPPTransport", dependencies: ["CStrophe"], swiftSettings: swiftSettings),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+        .target(name: "MessageCache", dependencies: ["SQLiteStore"], swiftSettings: swiftSettings),
         .target(name: "QuickBloxAPI", dependencies: ["HTTPTransport", "CCrypto"], swiftSettings: swiftSettings),
         .target(name: "AuthFlow", dependencies: ["QuickBloxAPI", "XMPPTransport", "CCrypto"], swiftSettings: swiftSettings),
         .target(name: "CommandLineKit", swiftSettings: swiftSettings),
@@ -40,6 +43,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CCrypto"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "QuickBloxAPITests", dependencies: ["QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "XMPPTransportTests", dependencies: ["XMPPTransport"], swiftSettings: swiftSettings),
+        .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore"], swiftSettings: swiftSettings),
         .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"], swiftSettings: swiftSettings),
         .testTarget(name: "ChatctlCLITests", dependencies: ["ChatctlCLI"], swiftSettings: swiftSettings),

@@ -1,40 +1,5 @@
-// CONTRACT STUB — to be replaced by the real implementation (keep these signatures).
-
-/// What the shell should offer when completing a value.
-public enum CompletionKind: Sendable, Equatable {
-    case none, file, directory
-    case choices([String])
-}
-
-/// One option, declared once: parsing, help, usage errors and completions all come from it.
-public struct OptionSpec: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
-        /// `--json`
-        case flag
-        /// `--login NAME` or `--login=NAME`
-        case value(metavar: String)
-    }
-    public var long: String
-    public var short: Character?
-    public var kind: Kind
-    public var help: String
-    public var completion: CompletionKind
-    public init(_ long: String, short: Character? = nil, kind: Kind = .flag, help: String, completion: CompletionKind = .none) {
-        self.long = long; self.short = short; self.kind = kind; self.help = help; self.completion = completion
-    }
-}
-
-public struct ArgumentSpec: Sendable, Equatable {
-    public var name: String          // metavar as shown, e.g. "SHELL"
-    public var help: String
-    public var isOptional: Bool
-    public var isRepeating: Bool     // takes all remaining positional values
-    public var completion: CompletionKind
-    public init(_ name: String, help: String, isOptional: Bool = false, isRepeating: Bool = false, completion: CompletionKind = .none) {
-        self.name = name; self.help = help; self.isOptional = isOptional; self.isRepeating = isRepeating; self.completion = completion
-    }
-}
-
+/// One command of the tree: the single declaration that parsing, help, usage
+/// errors, shell completion and the man page are generated from.
 public struct CommandSpec: Sendable, Equatable {
     public var name: String
     public var abstract: String
@@ -48,44 +13,59 @@ public struct CommandSpec: Sendable, Equatable {
         self.name = name; self.abstract = abstract; self.discussion = discussion; self.arguments = arguments
         self.options = options; self.subcommands = subcommands; self.inheritedOptions = inheritedOptions
     }
+
+    public func subcommand(named name: String) -> CommandSpec? {
+        subcommands.first { $0.name == name }
+    }
+
+    /// The chain of commands named by `path` (which starts with this command's
+    /// name), or nil if some name in it is not declared.
+    public func chain(for path: [String]) -> [CommandSpec]? {
+        guard path.first == name else { return nil }
+        var chain = [self]
+        for name in path.dropFirst() {
+            guard let next = chain[chain.count - 1].subcommand(named: name) else { return nil }
+            chain.append(next)
+        }
+        return chain
+    }
+
+    /// Longest declared prefix of `path`; at least the root itself.
+    func resolvedChain(for path: [String]) -> [CommandSpec] {
+        var chain = [self]
+        for name in path.dropFirst() {
+            guard let next = chain[chain.count - 1].subcommand(named: name) else { break }
+            chain.append(next)
+        }
+        return chain
+    }
+
+    /// Every command of the tree with its path, depth first, root first.
+    func allCommands(_ prefix: [String] = []) -> [(path: [String], chain: [CommandSpec])] {
+        var result: [(path: [String], chain: [CommandSpec])] = []
+        func visit(_ command: CommandSpec, _ path: [String], _ chain: [CommandSpec]) {
+            result.append((path, chain))
+            for sub in command.subcommands { visit(sub, path + [sub.name], chain + [sub]) }
+        }
+        visit(self, [name], [self])
+        return result
+    }
 }
 
-/// The result of binding argv to the declarations.
-public struct ParsedCommand: Sendable, Equatable {
-    /// e.g. ["chatctl", "login"]
-    public var path: [String]
-    public func flag(_ long: String) -> Bool { fatalError("stub") }
-    /// Last value given for a value option.
-    public func value(_ long: String) -> String? { fatalError("stub") }
-    /// Positional values bound to the named argument.
-    public func arguments(_ name: String) -> [String] { fatalError("stub") }
-}
+extension Array where Element == CommandSpec {
+    /// Options valid with the last command of this chain: its own, then the
+    /// inherited options of the chain, innermost first.
+    var validOptions: [OptionSpec] {
+        guard let last else { return [] }
+        var result = last.options
+        for command in reversed() { result += command.inheritedOptions }
+        return result
+    }
 
-public enum ParseOutcome: Sendable, Equatable {
-    case run(ParsedCommand)
-    /// `--help`, `-h` or `help CMD…`: print the help of this command path.
-    case help(path: [String])
-    case version
-}
-
-public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// One line, e.g. "unknown option '--jsn' (did you mean '--json'?)"
-    public var message: String
-    /// Command path whose usage applies, e.g. ["chatctl", "login"].
-    public var path: [String]
-    public var description: String { message }
-}
-
-public struct CommandLineParser: Sendable {
-    public init(root: CommandSpec) { fatalError("stub") }
-    public func parse(_ arguments: [String]) throws(UsageError) -> ParseOutcome { fatalError("stub") }
-    /// Full help text for a command path (usage, abstract, arguments, options, subcommands).
-    public func help(for path: [String]) -> String { fatalError("stub") }
-    /// One-line usage, e.g. "usage: chatctl login [--login NAME] [--json] ..."
-    public func usage(for path: [String]) -> String { fatalError("stub") }
-}
-
-public enum CompletionScript {
-    public enum Shell: String, Sendable, CaseIterable { case bash, zsh, fish }
-    public static func render(_ shell: Shell, root: CommandSpec) -> String { fatalError("stub") }
+    /// Inherited options coming from ancestors (not the last command's own).
+    var globalOptions: [OptionSpec] {
+        var result: [OptionSpec] = []
+        for command in dropLast().reversed() { result += command.inheritedOptions }
+        return result
+    }
 }

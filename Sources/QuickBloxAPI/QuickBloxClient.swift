@@ -1,4 +1,3 @@
-// CONTRACT STUB — to be replaced by the real implementation (keep these signatures).
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -6,94 +5,290 @@ import Foundation
 #endif
 import HTTPTransport
 
-/// Any JSON value, kept as received so `--json` can print QuickBlox objects unchanged.
-public enum JSONValue: Sendable, Equatable, Codable {
-    case null
-    case bool(Bool)
-    case int(Int)
-    case double(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-    public init(from decoder: any Decoder) throws { fatalError("stub") }
-    public func encode(to encoder: any Encoder) throws { fatalError("stub") }
-}
-
-public enum SignatureAlgorithm: String, Sendable { case hmacSHA1 = "sha1", hmacSHA256 = "sha256" }
-
-public struct AppCredentials: Sendable, Equatable {
-    public var applicationId: Int
-    public var authKey: String
-    public var authSecret: String
-    public var accountKey: String?
-    public var signatureAlgorithm: SignatureAlgorithm
-    public init(applicationId: Int, authKey: String, authSecret: String, accountKey: String? = nil, signatureAlgorithm: SignatureAlgorithm = .hmacSHA1) {
-        self.applicationId = applicationId; self.authKey = authKey; self.authSecret = authSecret
-        self.accountKey = accountKey; self.signatureAlgorithm = signatureAlgorithm
-    }
-}
-
-public struct UserCredentials: Sendable {
-    public enum Identity: Sendable, Equatable { case login(String), email(String) }
-    public var identity: Identity
-    public var password: String
-    public init(identity: Identity, password: String) { self.identity = identity; self.password = password }
-}
-
-/// A QuickBlox user: the common fields typed, every field as received in `raw`.
-public struct QBUser: Sendable, Equatable {
-    public var id: Int
-    public var login: String?
-    public var fullName: String?
-    public var email: String?
-    public var raw: [String: JSONValue]
-    public init(id: Int, login: String?, fullName: String?, email: String?, raw: [String: JSONValue]) {
-        self.id = id; self.login = login; self.fullName = fullName; self.email = email; self.raw = raw
-    }
-}
-
-public struct QBSession: Sendable, Equatable {
-    public var token: String
-    public var applicationId: Int
-    public var userId: Int
-    /// From `QB-Token-ExpirationDate`, else two hours after the request.
-    public var expiresAt: Date
-}
-
-public struct QuickBloxError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
-        /// The server answered with a status other than 200/201/202.
-        case http(status: Int)
-        /// No usable answer: could not connect, timed out, TLS failed.
-        case transport(HTTPError.Kind)
-        /// A 2xx answer whose body was not what the protocol says.
-        case invalidResponse
-    }
-    public var kind: Kind
-    /// Method and URL without query, e.g. "POST http://127.0.0.1:8080/users.json".
-    public var request: String
-    /// `errors` flattened to sentences: "login has already been taken", "Unauthorized".
-    public var reasons: [String]
-    /// `errors` when it was an object (field -> messages); empty for the array shape.
-    public var fieldErrors: [String: [String]]
-    public var description: String { fatalError("stub") }
-    /// Sign-up answered 422 with a `login` (or `email`) "taken" field error.
-    public var isLoginTaken: Bool { fatalError("stub") }
-}
-
 /// The QuickBlox REST API (protocol doc sections 2-4). Blocking calls; one instance per thread.
 public final class QuickBloxClient {
     /// The session token sent as `QB-Token` (set by createSession; may be set by the caller to reuse one).
     public var token: String?
     /// Latest expiry reported by the server (`QB-Token-ExpirationDate`), or now+2h.
     public private(set) var tokenExpiresAt: Date?
-    public init(apiEndpoint: String, credentials: AppCredentials, transport: any HTTPTransporting, requestTimeout: Double = 30) { fatalError("stub") }
-    public func createSession(user: UserCredentials? = nil) throws(QuickBloxError) -> QBSession { fatalError("stub") }
-    public func currentSession() throws(QuickBloxError) -> QBSession { fatalError("stub") }
-    public func deleteSession() throws(QuickBloxError) { fatalError("stub") }
-    public func signUp(login: String, password: String, fullName: String?, email: String?) throws(QuickBloxError) -> QBUser { fatalError("stub") }
-    public func logIn(_ credentials: UserCredentials) throws(QuickBloxError) -> QBUser { fatalError("stub") }
-    public func logOut() throws(QuickBloxError) { fatalError("stub") }
-    public func user(id: Int) throws(QuickBloxError) -> QBUser { fatalError("stub") }
-    public func user(login: String) throws(QuickBloxError) -> QBUser { fatalError("stub") }
+    /// Base URL without a trailing slash, e.g. "https://api.quickblox.com".
+    public let apiEndpoint: String
+    public let credentials: AppCredentials
+    /// Seconds allowed for each whole request.
+    public var requestTimeout: Double
+    /// Retries of 429/502/503/504; `.immediate` in tests, `.never` to disable.
+    public var retryPolicy: RetryPolicy = .standard
+
+    private let transport: any HTTPTransporting
+    /// Without a `QB-Token-ExpirationDate` header, a token lives two hours after the last request.
+    private static let defaultTokenLifetime: Double = 2 * 60 * 60
+
+    public init(apiEndpoint: String, credentials: AppCredentials, transport: any HTTPTransporting, requestTimeout: Double = 30) {
+        var endpoint = apiEndpoint
+        while endpoint.hasSuffix("/") { endpoint.removeLast() }
+        self.apiEndpoint = endpoint
+        self.credentials = credentials
+        self.transport = transport
+        self.requestTimeout = requestTimeout
+    }
+
+    // MARK: - Sessions
+
+    /// `POST /session.json`, signed; with `user`, opens a user session in one call.
+    /// Stores the new token in `token`.
+    @discardableResult
+    public func createSession(user: UserCredentials? = nil) throws(QuickBloxError) -> QBSession {
+        // The body is rebuilt for every attempt: a retry needs a fresh nonce and
+        // timestamp, since the server rejects a replayed pair.
+        let json = try send("POST", "/session.json", sendsToken: false) { self.signedSessionBody(user: user) }
+        let session = try parseSession(json, request: "POST /session.json")
+        token = session.token
+        return session
+    }
+
+    /// `GET /session.json`: the session `token` belongs to.
+    public func currentSession() throws(QuickBloxError) -> QBSession {
+        let json = try send("GET", "/session.json")
+        return try parseSession(json, request: "GET /session.json")
+    }
+
+    /// `DELETE /session.json`; forgets the token.
+    public func deleteSession() throws(QuickBloxError) {
+        try send("DELETE", "/session.json")
+        token = nil
+        tokenExpiresAt = nil
+    }
+
+    /// `GET /account_settings.json` with `QB-Account-Key` (no session needed).
+    public func accountSettings(accountKey: String) throws(QuickBloxError) -> QBAccountSettings {
+        let json = try send("GET", "/account_settings.json", extraHeaders: [HTTPHeader("QB-Account-Key", accountKey)],
+                            sendsToken: false)
+        guard let members = json.objectValue else {
+            throw invalidResponse("GET /account_settings.json", "no settings object")
+        }
+        return QBAccountSettings(apiEndpoint: json["api_endpoint"]?.stringValue,
+                                 chatEndpoint: json["chat_endpoint"]?.stringValue, raw: members)
+    }
+
+    // MARK: - Users
+
+    /// `POST /users.json`. A 422 whose error `isLoginTaken` means "log in instead".
+    /// `login` may be nil for an account identified by `email` alone.
+    public func signUp(login: String?, password: String, fullName: String?, email: String?) throws(QuickBloxError) -> QBUser {
+        var user: [String: JSONValue] = ["password": .string(password)]
+        if let login { user["login"] = .string(login) }
+        if let fullName { user["full_name"] = .string(fullName) }
+        if let email { user["email"] = .string(email) }
+        let body: JSONValue = ["user": .object(user)]
+        let json = try send("POST", "/users.json") { body }
+        return try parseUser(json, request: "POST /users.json")
+    }
+
+    /// `POST /login.json`: turns the application session into a user session.
+    public func logIn(_ credentials: UserCredentials) throws(QuickBloxError) -> QBUser {
+        var body: [String: JSONValue] = ["password": .string(credentials.password)]
+        switch credentials.identity {
+        case .login(let login): body["login"] = .string(login)
+        case .email(let email): body["email"] = .string(email)
+        }
+        let json = try send("POST", "/login.json") { .object(body) }
+        return try parseUser(json, request: "POST /login.json")
+    }
+
+    /// `DELETE /login.json`: back to an application session.
+    public func logOut() throws(QuickBloxError) {
+        try send("DELETE", "/login.json")
+    }
+
+    /// `GET /users/{id}.json`.
+    public func user(id: Int) throws(QuickBloxError) -> QBUser {
+        let json = try send("GET", "/users/\(id).json")
+        return try parseUser(json, request: "GET /users/\(id).json")
+    }
+
+    /// `GET /users/by_login.json?login=…`.
+    public func user(login: String) throws(QuickBloxError) -> QBUser {
+        let json = try send("GET", "/users/by_login.json", query: [("login", login)])
+        return try parseUser(json, request: "GET /users/by_login.json")
+    }
+
+    /// `GET /users.json`, optionally only the given ids (`filter[]=number id in 1,2,3`).
+    public func users(ids: [Int]? = nil, page: Int = 1, perPage: Int = 10) throws(QuickBloxError) -> QBUserPage {
+        var query = [("page", String(page)), ("per_page", String(perPage))]
+        if let ids {
+            query.append(("filter[]", "number id in " + ids.map(String.init).joined(separator: ",")))
+        }
+        let json = try send("GET", "/users.json", query: query)
+        guard let items = json["items"]?.arrayValue else {
+            throw invalidResponse("GET /users.json", "no \"items\" array")
+        }
+        var users: [QBUser] = []
+        for item in items {
+            guard let user = QBUser(json: item["user"] ?? item) else {
+                throw invalidResponse("GET /users.json", "an item without a user id")
+            }
+            users.append(user)
+        }
+        return QBUserPage(currentPage: json["current_page"]?.intValue ?? page,
+                          perPage: json["per_page"]?.intValue ?? perPage,
+                          totalEntries: json["total_entries"]?.intValue ?? users.count,
+                          users: users)
+    }
+
+    // MARK: - The one request path every endpoint uses
+
+    /// Sends one JSON request (retrying busy answers), tracks the token expiry, and
+    /// returns the decoded body (`.null` when empty). `body` is called once per attempt.
+    @discardableResult
+    private func send(_ method: String, _ path: String, query: [(String, String)] = [],
+                      extraHeaders: [HTTPHeader] = [], sendsToken: Bool = true,
+                      body: () -> JSONValue? = { nil }) throws(QuickBloxError) -> JSONValue {
+        let requestLine = "\(method) \(apiEndpoint)\(path)"
+        var url = apiEndpoint + path
+        if !query.isEmpty {
+            url += "?" + query.map { "\(Self.percentEncode($0.0))=\(Self.percentEncode($0.1))" }.joined(separator: "&")
+        }
+        var attempt = 0
+        while true {
+            attempt += 1
+            var headers = [
+                HTTPHeader("Content-Type", "application/json"),
+                HTTPHeader("Accept", "application/json"),
+                HTTPHeader("QuickBlox-REST-API-Version", "0.1.0"),
+                HTTPHeader("QB-SDK", "chatctl"),
+            ]
+            if sendsToken, let token { headers.append(HTTPHeader("QB-Token", token)) }
+            headers += extraHeaders
+            var bodyBytes: [UInt8] = []
+            if let json = body() { bodyBytes = Self.encode(json) }
+            let request = HTTPRequest(method: method, url: url, headers: headers, body: bodyBytes, timeout: requestTimeout)
+
+            let response: HTTPResponse
+            do {
+                response = try transport.perform(request)
+            } catch {
+                // Connection failures are not retried: the user should hear at once.
+                throw QuickBloxError(kind: .transport(error.kind), request: requestLine, reasons: [error.detail])
+            }
+            let succeeded = [200, 201, 202].contains(response.status)
+            noteTokenExpiry(from: response, succeeded: succeeded)
+            if succeeded {
+                return try decode(response.body, request: requestLine)
+            }
+            if retryPolicy.retryableStatuses.contains(response.status), attempt < retryPolicy.maxAttempts {
+                retryPolicy.sleep(retryPolicy.delay(afterAttempt: attempt, retryAfter: response.header("Retry-After")))
+                continue
+            }
+            throw QuickBloxError(status: response.status, request: requestLine, body: response.body)
+        }
+    }
+
+    private func noteTokenExpiry(from response: HTTPResponse, succeeded: Bool) {
+        if let header = response.header("QB-Token-ExpirationDate"), let date = QBTimestamp.parse(header) {
+            tokenExpiresAt = date
+        } else if succeeded {
+            tokenExpiresAt = Date().addingTimeInterval(Self.defaultTokenLifetime)
+        }
+    }
+
+    private func decode(_ body: [UInt8], request: String) throws(QuickBloxError) -> JSONValue {
+        if body.allSatisfy({ [0x20, 0x09, 0x0a, 0x0d].contains($0) }) { return .null }
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: Data(body))
+        } catch {
+            throw QuickBloxError(kind: .invalidResponse, request: request, reasons: ["the body is not JSON"])
+        }
+    }
+
+    private static func encode(_ json: JSONValue) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return Array(try encoder.encode(json))
+        } catch {
+            // Only a non-finite Double can fail, and the client never builds one.
+            preconditionFailure("JSON encoding failed: \(error)")
+        }
+    }
+
+    // MARK: - Building and reading bodies
+
+    private func signedSessionBody(user: UserCredentials?) -> JSONValue {
+        let nonce = Int.random(in: 1...Int(Int32.max))
+        let timestamp = Int(Date().timeIntervalSince1970)
+        var parameters = [
+            "application_id": String(credentials.applicationId),
+            "auth_key": credentials.authKey,
+            "nonce": String(nonce),
+            "timestamp": String(timestamp),
+        ]
+        var body: [String: JSONValue] = [
+            "application_id": .int(credentials.applicationId),
+            "auth_key": .string(credentials.authKey),
+            "nonce": .int(nonce),
+            "timestamp": .int(timestamp),
+        ]
+        if let user {
+            var userBody: [String: JSONValue] = ["password": .string(user.password)]
+            switch user.identity {
+            case .login(let login):
+                parameters["user[login]"] = login
+                userBody["login"] = .string(login)
+            case .email(let email):
+                parameters["user[email]"] = email
+                userBody["email"] = .string(email)
+            }
+            parameters["user[password]"] = user.password
+            body["user"] = .object(userBody)
+        }
+        let signer = RequestSigner(secret: credentials.authSecret, algorithm: credentials.signatureAlgorithm)
+        body["signature"] = .string(signer.signature(for: parameters))
+        return .object(body)
+    }
+
+    private func parseSession(_ json: JSONValue, request: String) throws(QuickBloxError) -> QBSession {
+        let session = json["session"] ?? json
+        guard let token = session["token"]?.stringValue, !token.isEmpty else {
+            throw invalidResponse(request, "no session token")
+        }
+        return QBSession(token: token,
+                         applicationId: session["application_id"]?.intValue ?? credentials.applicationId,
+                         userId: session["user_id"]?.intValue ?? 0,
+                         expiresAt: tokenExpiresAt ?? Date().addingTimeInterval(Self.defaultTokenLifetime))
+    }
+
+    private func parseUser(_ json: JSONValue, request: String) throws(QuickBloxError) -> QBUser {
+        guard let user = QBUser(json: json["user"] ?? json) else {
+            throw invalidResponse(request, "no \"user\" object with an id")
+        }
+        return user
+    }
+
+    private func invalidResponse(_ request: String, _ reason: String) -> QuickBloxError {
+        let parts = request.split(separator: " ", maxSplits: 1)
+        let line = parts.count == 2 ? "\(parts[0]) \(apiEndpoint)\(parts[1])" : request
+        return QuickBloxError(kind: .invalidResponse, request: line, reasons: [reason])
+    }
+
+    /// RFC 3986: everything but unreserved characters is escaped (so `&`, `=`, `+`, `[`, space).
+    static func percentEncode(_ text: String) -> String {
+        var out: [UInt8] = []
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(byte)
+            default:
+                out.append(UInt8(ascii: "%"))
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0x0f)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 }
+
+@available(*, unavailable)
+extension QuickBloxClient: Sendable {}

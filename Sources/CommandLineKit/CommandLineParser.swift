@@ -1,0 +1,247 @@
+/// Binds argv to a `CommandSpec` tree, and renders help and usage from it.
+///
+/// Behaviour choices:
+/// - `parse` takes the arguments *after* the program name
+///   (`Array(CommandLine.arguments.dropFirst())`).
+/// - A value option takes the next element even if it starts with `-`, unless
+///   that element is itself an option valid at that point (or `--`); so
+///   `--login -x` binds "-x", `--login --json` is "missing value". `--login=--json`
+///   always works.
+/// - A repeated value option is not an error: `value(_:)` returns the last one,
+///   `values(_:)` all of them. A repeated flag is harmless.
+/// - `--help`/`-h` anywhere before `--` wins over every usage error and gives the
+///   help of the deepest command named so far (`chatctl --help login` → login).
+/// - A value outside an option's or argument's `.choices` is a usage error.
+public struct CommandLineParser: Sendable {
+    public let root: CommandSpec
+
+    public init(root: CommandSpec) { self.root = root }
+
+    public func parse(_ arguments: [String]) throws(UsageError) -> ParseOutcome {
+        let tokens = ArgumentToken.tokenize(arguments)
+        var binder = Binder(root: root, tokens: tokens)
+        do {
+            return try binder.bind()
+        } catch {
+            let asksForHelp = tokens.prefix { $0.kind != .terminator }.contains { $0.raw == "--help" || $0.raw == "-h" }
+            if asksForHelp { return .help(path: binder.path) }
+            throw error
+        }
+    }
+
+    /// Full help text for a command path (usage, abstract, arguments, options,
+    /// subcommands), wrapped at 80 columns, without a trailing newline.
+    public func help(for path: [String]) -> String {
+        HelpFormatter(chain: root.resolvedChain(for: path)).help()
+    }
+
+    /// One-line usage, e.g. "usage: chatctl login [<options>]"; the options are
+    /// spelled out when that still fits in 80 columns.
+    public func usage(for path: [String]) -> String {
+        HelpFormatter(chain: root.resolvedChain(for: path)).usageLine(prefix: "usage: ")
+    }
+}
+
+/// The mutable state of one parse: walks the tokens once, left to right.
+private struct Binder {
+    let tokens: [ArgumentToken]
+    var chain: [CommandSpec]
+    var index = 0
+    var positionals: [String] = []
+    var flags: Set<String> = []
+    var values: [String: [String]] = [:]
+    var helpRequested = false
+
+    init(root: CommandSpec, tokens: [ArgumentToken]) {
+        self.chain = [root]
+        self.tokens = tokens
+    }
+
+    var current: CommandSpec { chain[chain.count - 1] }
+    var path: [String] { chain.map(\.name) }
+    var isRoot: Bool { chain.count == 1 }
+    var options: [OptionSpec] { chain.validOptions }
+
+    func fail(_ message: String) -> UsageError { UsageError(message: message, path: path) }
+
+    func option(long name: String) -> OptionSpec? { options.first { $0.long == name } }
+    func option(short c: Character) -> OptionSpec? { options.first { $0.short == c } }
+    func isHelp(short c: Character) -> Bool { c == "h" && option(short: "h") == nil }
+
+    /// Whether this element would be read as an option here (so it is not a value).
+    func isKnownOption(_ token: ArgumentToken) -> Bool {
+        switch token.kind {
+        case .long(let name, _):
+            return option(long: name) != nil || name == "help" || (name == "version" && isRoot)
+        case .short(let chars):
+            return option(short: chars[0]) != nil || isHelp(short: chars[0])
+        case .terminator:
+            return true
+        case .value:
+            return false
+        }
+    }
+
+    mutating func bind() throws(UsageError) -> ParseOutcome {
+        var afterTerminator = false
+        while index < tokens.count {
+            let token = tokens[index]
+            index += 1
+            if afterTerminator {
+                positionals.append(token.raw)
+                continue
+            }
+            switch token.kind {
+            case .terminator:
+                afterTerminator = true
+            case .long(let name, let inline):
+                if let outcome = try bindLong(name, inline) { return outcome }
+            case .short(let chars):
+                if let outcome = try bindShort(chars, raw: token.raw) { return outcome }
+            case .value:
+                if let outcome = try bindValue(token.raw) { return outcome }
+            }
+        }
+        if helpRequested { return .help(path: path) }
+        if !current.subcommands.isEmpty && positionals.isEmpty { return .help(path: path) }
+        return .run(try bindPositionals())
+    }
+
+    mutating func bindLong(_ name: String, _ inline: String?) throws(UsageError) -> ParseOutcome? {
+        if let spec = option(long: name) {
+            try record(spec, spelling: "--" + name, inline: inline)
+            return nil
+        }
+        if name == "help" || (name == "version" && isRoot) {
+            if inline != nil { throw fail("'--\(name)' does not take a value") }
+            if name == "help" { helpRequested = true; return nil }
+            if !helpRequested { return .version }
+            return nil
+        }
+        var candidates = options.map(\.longSpelling) + ["--help"]
+        if isRoot { candidates.append("--version") }
+        throw fail(Self.unknown("option", "--" + name, candidates))
+    }
+
+    mutating func bindShort(_ chars: [Character], raw: String) throws(UsageError) -> ParseOutcome? {
+        var position = 0
+        while position < chars.count {
+            let c = chars[position]
+            position += 1
+            if let spec = option(short: c) {
+                if spec.takesValue {
+                    // `-lalice`: the rest of the bundle is the value.
+                    let rest = position < chars.count ? String(chars[position...]) : nil
+                    try record(spec, spelling: "-" + String(c), inline: rest)
+                    return nil
+                }
+                try record(spec, spelling: "-" + String(c), inline: nil)
+            } else if isHelp(short: c) {
+                helpRequested = true
+            } else if chars.count == 1 {
+                throw fail("unknown option '\(raw)'")
+            } else {
+                // `-json` is most likely a long option typed with one dash.
+                let candidates = options.map(\.longSpelling) + ["--help"]
+                let message = Self.unknown("option", raw, candidates)
+                if message.hasSuffix("?)") { throw fail(message) }
+                throw fail("unknown option '-\(c)' in '\(raw)'")
+            }
+        }
+        return nil
+    }
+
+    mutating func bindValue(_ raw: String) throws(UsageError) -> ParseOutcome? {
+        guard positionals.isEmpty, !current.subcommands.isEmpty else {
+            positionals.append(raw)
+            return nil
+        }
+        if raw == "help" && current.subcommand(named: "help")?.subcommands.isEmpty ?? true {
+            return try bindHelpCommand()
+        }
+        if let sub = current.subcommand(named: raw) {
+            chain.append(sub)
+            return nil
+        }
+        if current.arguments.isEmpty {
+            throw fail(Self.unknown("command", raw, current.subcommands.map(\.name)))
+        }
+        positionals.append(raw)
+        return nil
+    }
+
+    /// `chatctl help login`: the remaining values name the command whose help to show.
+    mutating func bindHelpCommand() throws(UsageError) -> ParseOutcome {
+        var afterTerminator = false
+        while index < tokens.count {
+            let token = tokens[index]
+            index += 1
+            if token.kind == .terminator { afterTerminator = true; continue }
+            guard token.kind == .value || afterTerminator else { continue }
+            if let sub = current.subcommand(named: token.raw) {
+                chain.append(sub)
+            } else if current.subcommands.isEmpty {
+                throw fail("unexpected argument '\(token.raw)'")
+            } else {
+                throw fail(Self.unknown("command", token.raw, current.subcommands.map(\.name)))
+            }
+        }
+        return .help(path: path)
+    }
+
+    mutating func record(_ spec: OptionSpec, spelling: String, inline: String?) throws(UsageError) {
+        guard spec.takesValue else {
+            if inline != nil { throw fail("'\(spelling)' does not take a value") }
+            flags.insert(spec.long)
+            return
+        }
+        var value = inline
+        if value == nil, index < tokens.count, !isKnownOption(tokens[index]) {
+            value = tokens[index].raw
+            index += 1
+        }
+        guard let value else { throw fail("missing value for option '\(spelling)'") }
+        try check(value, against: spec.completion, for: "option '\(spelling)'")
+        values[spec.long, default: []].append(value)
+    }
+
+    func check(_ value: String, against completion: CompletionKind, for what: String) throws(UsageError) {
+        guard case .choices(let choices) = completion, !choices.contains(value) else { return }
+        var message = "invalid value '\(value)' for \(what); expected one of: " + choices.joined(separator: ", ")
+        if let best = EditDistance.bestMatch(for: value, among: choices) {
+            message = "invalid value '\(value)' for \(what) (did you mean '\(best)'?)"
+        }
+        throw fail(message)
+    }
+
+    func bindPositionals() throws(UsageError) -> ParsedCommand {
+        var bound: [String: [String]] = [:]
+        var remaining = positionals[...]
+        for argument in current.arguments {
+            if argument.isRepeating {
+                if remaining.isEmpty && !argument.isOptional { throw fail("missing argument \(argument.name)") }
+                for value in remaining { try check(value, against: argument.completion, for: argument.name) }
+                bound[argument.name] = Array(remaining)
+                remaining = []
+            } else if let value = remaining.first {
+                try check(value, against: argument.completion, for: argument.name)
+                bound[argument.name] = [value]
+                remaining = remaining.dropFirst()
+            } else if !argument.isOptional {
+                throw fail("missing argument \(argument.name)")
+            }
+        }
+        if let extra = remaining.first { throw fail("unexpected argument '\(extra)'") }
+        return ParsedCommand(path: path, flags: flags, optionValues: values, argumentValues: bound)
+    }
+
+    /// "unknown option '--jsn' (did you mean '--json'?)"
+    static func unknown(_ what: String, _ typed: String, _ candidates: [String]) -> String {
+        let message = "unknown \(what) '\(typed)'"
+        let strip = { (s: String) in String(s.drop { $0 == "-" }) }
+        let bare = candidates.map(strip)
+        guard let best = EditDistance.bestMatch(for: strip(typed), among: bare),
+              let original = candidates.first(where: { strip($0) == best }) else { return message }
+        return message + " (did you mean '\(original)'?)"
+    }
+}

@@ -1,0 +1,103 @@
+/// A man(7) page generated from the command tree.
+public enum ManPage {
+    /// A section the tree cannot know, e.g. EXIT STATUS, ENVIRONMENT, FILES.
+    /// Blank lines in `body` separate paragraphs.
+    public struct Section: Sendable, Equatable {
+        public var title: String
+        public var body: String
+        public init(title: String, body: String) { self.title = title; self.body = body }
+    }
+
+    /// - Parameters:
+    ///   - date: shown in the footer as given, e.g. "2026-11-30".
+    ///   - extraSections: appended after COMMANDS, in order.
+    public static func render(root: CommandSpec, version: String, date: String, extraSections: [Section] = []) -> String {
+        var lines: [String] = []
+        lines.append(".TH \(quoted(root.name.uppercased())) 1 \(quoted(date)) \(quoted(root.name + " " + version)) \"User Commands\"")
+        lines.append(".SH NAME")
+        lines.append(escaped(root.name) + " \\- " + escaped(root.abstract))
+        lines.append(".SH SYNOPSIS")
+        for (path, chain) in root.allCommands() where chain[chain.count - 1].subcommands.isEmpty || path.count == 1 {
+            lines.append(".PP")
+            lines.append(synopsis(path, chain))
+        }
+        lines.append(".SH DESCRIPTION")
+        lines += paragraphs(root.discussion ?? root.abstract)
+        lines.append(".SH OPTIONS")
+        var rootOptions = root.options + root.inheritedOptions
+        rootOptions.append(HelpFormatter.versionOption)
+        rootOptions.append(HelpFormatter.helpOption)
+        for option in rootOptions { lines += item(option) }
+        let commands = root.allCommands().dropFirst()
+        if !commands.isEmpty {
+            lines.append(".SH COMMANDS")
+            for (path, chain) in commands {
+                let command = chain[chain.count - 1]
+                lines.append(".SS \(quoted(path.joined(separator: " ")))")
+                lines += paragraphs(command.abstract)
+                if let discussion = command.discussion, !discussion.isEmpty { lines += paragraphs(discussion) }
+                for argument in command.arguments {
+                    lines.append(".TP")
+                    lines.append("\\fI" + escaped(argument.name) + "\\fR" + (argument.isRepeating ? " ..." : ""))
+                    lines.append(escaped(argument.help))
+                }
+                for option in command.options + command.inheritedOptions { lines += item(option) }
+            }
+        }
+        for section in extraSections {
+            lines.append(".SH \(quoted(section.title.uppercased()))")
+            lines += paragraphs(section.body)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func synopsis(_ path: [String], _ chain: [CommandSpec]) -> String {
+        let command = chain[chain.count - 1]
+        var words = path.map { "\\fB" + escaped($0) + "\\fR" }
+        if !chain.validOptions.isEmpty { words.append("[\\fIoptions\\fR]") }
+        for argument in command.arguments {
+            var word = "\\fI" + escaped(argument.name) + "\\fR"
+            if argument.isRepeating { word += " ..." }
+            words.append(argument.isOptional ? "[" + word + "]" : word)
+        }
+        if !command.subcommands.isEmpty { words.append("\\fIcommand\\fR") }
+        return words.joined(separator: " ")
+    }
+
+    static func item(_ option: OptionSpec) -> [String] {
+        var label = ""
+        if let short = option.short { label += "\\fB\\-" + escaped(String(short)) + "\\fR, " }
+        label += "\\fB" + escaped(option.longSpelling) + "\\fR"
+        if let metavar = option.metavar { label += " \\fI" + escaped(metavar) + "\\fR" }
+        return [".TP", label, escaped(option.help)]
+    }
+
+    static func paragraphs(_ text: String) -> [String] {
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false)
+            .split(whereSeparator: { $0.allSatisfy { $0 == " " } }) {
+            lines.append(".PP")
+            lines += paragraph.map { escaped(String($0)) }
+        }
+        return lines
+    }
+
+    /// Escapes roff: backslashes, hyphens (so they stay ASCII minus signs), and
+    /// a leading `.` or `'` that would otherwise start a request.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        for c in text {
+            switch c {
+            case "\\": result += "\\e"
+            case "-": result += "\\-"
+            default: result.append(c)
+            }
+        }
+        if result.hasPrefix(".") || result.hasPrefix("'") { result = "\\&" + result }
+        return result
+    }
+
+    static func quoted(_ text: String) -> String {
+        "\"" + escaped(text).replacing("\"", with: "\\(dq") + "\""
+    }
+}

@@ -1,0 +1,35 @@
+/// One option, declared once: parsing, help, usage errors and completions all come from it.
+public struct OptionSpec: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// `--json`
+        case flag
+        /// `--login NAME` or `--login=NAME`
+        case value(metavar: String)
+    }
+    /// The long name without dashes (`"login"`); a leading `--` is tolerated and dropped.
+    public var long: String
+    public var short: Character?
+    public var kind: Kind
+    public var help: String
+    public var completion: CompletionKind
+    public init(_ long: String, short: Character? = nil, kind: Kind = .flag, help: String, completion: CompletionKind = .none) {
+        self.long = OptionSpec.bareName(long); self.short = short; self.kind = kind; self.help = help; self.completion = completion
+    }
+
+    /// `--login`
+    public var longSpelling: String { "--" + long }
+
+    var takesValue: Bool {
+        if case .value = kind { return true }
+        return false
+    }
+
+    var metavar: String? {
+        if case .value(let metavar) = kind { return metavar }
+        return nil
+    }
+
+    static func bareName(_ name: String) -> String {
+        name.hasPrefix("--") ? String(name.dropFirst(2)) : name
+    }
+}

@@ -1,0 +1,12 @@
+/// Why an HTTP exchange produced no response. Never carries a query string,
+/// a header value or a body (those may hold tokens or passwords).
+public struct HTTPError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable { case cannotConnect, timedOut, tls, invalidURL, other }
+    public var kind: Kind
+    /// The URL without its query string (queries may carry tokens).
+    public var url: String
+    /// A short human reason, e.g. "Failed to connect to 127.0.0.1 port 9: Connection refused".
+    public var detail: String
+    public init(kind: Kind, url: String, detail: String) { self.kind = kind; self.url = url; self.detail = detail }
+    public var description: String { "\(url): \(detail)" }
+}

@@ -1,0 +1,1 @@
+// Message cache; see issue 3.

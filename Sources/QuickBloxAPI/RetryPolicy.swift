@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// When the client repeats a request the server was too busy for (429, 502, 503, 504).
+/// Connection failures are never retried: they fail fast.
+public struct RetryPolicy: Sendable {
+    /// Total attempts, the first included.
+    public var maxAttempts: Int
+    /// Delay before the first retry; doubles each time, with ±50 % jitter.
+    public var baseDelay: Double
+    /// A `Retry-After: <seconds>` header is honoured up to this many seconds.
+    public var maxRetryAfter: Double
+    /// Statuses worth another attempt.
+    public var retryableStatuses: Set<Int>
+    /// Blocks the calling thread for the given seconds; tests pass a no-op.
+    public var sleep: @Sendable (Double) -> Void
+
+    public init(maxAttempts: Int = 3, baseDelay: Double = 0.2, maxRetryAfter: Double = 5,
+                retryableStatuses: Set<Int> = [429, 502, 503, 504],
+                sleep: @escaping @Sendable (Double) -> Void = RetryPolicy.threadSleep) {
+        self.maxAttempts = maxAttempts; self.baseDelay = baseDelay; self.maxRetryAfter = maxRetryAfter
+        self.retryableStatuses = retryableStatuses; self.sleep = sleep
+    }
+
+    public static let standard = RetryPolicy()
+    /// Same attempts, no waiting (for tests).
+    public static let immediate = RetryPolicy(sleep: { _ in })
+    /// One attempt only.
+    public static let never = RetryPolicy(maxAttempts: 1)
+
+    /// Seconds to wait before attempt `attempt + 1` (`attempt` counts from 1).
+    public func delay(afterAttempt attempt: Int, retryAfter: String?) -> Double {
+        if let retryAfter, let seconds = Double(retryAfter.trimmingScalars(" \t")), seconds.isFinite, seconds >= 0 {
+            return min(seconds, maxRetryAfter)
+        }
+        let exponential = baseDelay * Double(1 << min(max(attempt - 1, 0), 16))
+        return exponential * Double.random(in: 0.5...1.5)
+    }
+
+    public static let threadSleep: @Sendable (Double) -> Void = { seconds in
+        guard seconds.isFinite, seconds > 0 else { return }
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+}

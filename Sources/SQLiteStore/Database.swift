@@ -1,0 +1,1 @@
+// SQLite wrapper; see issue 3.

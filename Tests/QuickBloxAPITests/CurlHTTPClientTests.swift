@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import HTTPTransport
+import Synchronization
+
+@Suite struct CurlHTTPClientTests {
+    final class LineLog: Sendable {
+        let lines = Mutex<[String]>([])
+        var all: [String] { lines.withLock { $0 } }
+        var sink: @Sendable (String) -> Void { { line in self.lines.withLock { $0.append(line) } } }
+    }
+
+    @Test func exchangesWithLocalServerOverOneConnection() throws {
+        let server = try LocalHTTPServer { request in
+            let body = "{\"echo\":\(request.body.count)}"
+            return "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\n"
+                + "QB-Token-ExpirationDate: 2018-07-11 17:33:09 +0000\r\nQB-Token: server-token-xyz\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        }
+        defer { server.stop() }
+        let log = LineLog()
+        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2, verboseLog: log.sink))
+        let base = "http://127.0.0.1:\(server.port)"
+        let payload = Array(#"{"login":"alice","password":"hunter2-pass"}"#.utf8)
+
+        let response = try client.perform(HTTPRequest(
+            method: "POST", url: base + "/session.json?token=query-secret",
+            headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("QB-Token", "client-token-abc")],
+            body: payload, timeout: 5))
+        #expect(response.status == 201)
+        #expect(String(decoding: response.body, as: UTF8.self) == "{\"echo\":\(payload.count)}")
+        #expect(response.header("qb-token-expirationdate") == "2018-07-11 17:33:09 +0000")
+        #expect(response.header("Content-Type") == "application/json")
+
+        let deleted = try client.perform(HTTPRequest(method: "DELETE", url: base + "/login.json", timeout: 5))
+        #expect(deleted.status == 201)
+
+        let received = server.received
+        #expect(received.count == 2)
+        #expect(received.first?.requestLine == "POST /session.json?token=query-secret HTTP/1.1")
+        #expect(received.first?.header("QB-Token") == "client-token-abc")
+        #expect(received.first?.body == payload)
+        #expect(received.first?.header("User-Agent") == "chatctl")
+        #expect(received.last?.requestLine == "DELETE /login.json HTTP/1.1")
+        // The easy handle is reused, so the connection is kept alive.
+        #expect(server.connectionCount == 1)
+
+        let lines = log.all
+        #expect(lines.contains("> POST \(base)/session.json?token=<redacted>"))
+        #expect(lines.contains("> QB-Token: <redacted>"))
+        #expect(lines.contains("< QB-Token: <redacted>"))
+        #expect(lines.contains("< QB-Token-ExpirationDate: 2018-07-11 17:33:09 +0000"))
+        #expect(lines.contains { $0.hasPrefix("< 201 in ") && $0.hasSuffix(" ms") })
+        let joined = lines.joined(separator: "\n")
+        for secret in ["client-token-abc", "server-token-xyz", "query-secret", "hunter2"] {
+            #expect(!joined.contains(secret), "verbose log leaked \(secret)")
+        }
+    }
+
+    @Test func connectionRefusedFailsFastAsCannotConnect() throws {
+        let closedPort = try LoopbackListener(listening: false)
+        defer { closedPort.stop() }
+        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 5))
+        let started = Date()
+        let error = try #require(throws: HTTPError.self) {
+            try client.perform(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(closedPort.port)/session.json?token=abc", timeout: 10))
+        }
+        #expect(error.kind == .cannotConnect)
+        #expect(error.url == "http://127.0.0.1:\(closedPort.port)/session.json")
+        #expect(!error.detail.isEmpty)
+        #expect(!error.description.contains("abc"))
+        #expect(Date().timeIntervalSince(started) < 2)
+    }
+
+    @Test func silentServerTimesOutWithinRequestTimeout() throws {
+        // Listening but never accepting: the kernel completes the handshake, nobody answers.
+        let silent = try LoopbackListener()
+        defer { silent.stop() }
+        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 5))
+        let started = Date()
+        let error = try #require(throws: HTTPError.self) {
+            try client.perform(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(silent.port)/users.json", timeout: 0.5))
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(error.kind == .timedOut)
+        #expect(elapsed >= 0.4 && elapsed < 3)
+    }
+
+    @Test func httpsToAPlainServerIsTLSError() throws {
+        // The thread alone closes the listener, after its one accept(), so the fd
+        // number cannot be reused under it.
+        let plain = try LoopbackListener()
+        Thread.detachNewThread {
+            let connection = accept(plain.fd, nil, nil)
+            close(plain.fd)
+            guard connection >= 0 else { return }
+            let answer = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8)
+            _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            usleep(500_000)
+            close(connection)
+        }
+        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
+        let error = try #require(throws: HTTPError.self) {
+            try client.perform(HTTPRequest(method: "GET", url: "https://127.0.0.1:\(plain.port)/session.json", timeout: 3))
+        }
+        #expect(error.kind == .tls)
+    }
+
+    @Test(arguments: ["ftp://127.0.0.1/file", "http://", "not a url"])
+    func badURLsAreInvalidURL(url: String) throws {
+        let client = try CurlHTTPClient(options: HTTPClientOptions())
+        let error = try #require(throws: HTTPError.self) { try client.perform(HTTPRequest(method: "GET", url: url, timeout: 2)) }
+        #expect(error.kind == .invalidURL)
+    }
+
+    @Test func redactorMasksSensitiveNames() {
+        #expect(SecretRedactor.url("http://h/blobs/u?token=abc&x=1&user%5Bpassword%5D=p") == "http://h/blobs/u?token=<redacted>&x=1&user%5Bpassword%5D=<redacted>")
+        #expect(SecretRedactor.header(HTTPHeader("QB-Token", "t")).value == "<redacted>")
+        #expect(SecretRedactor.header(HTTPHeader("Content-Type", "application/json")).value == "application/json")
+        #expect(SecretRedactor.urlWithoutQuery("http://h/p.json?token=abc#f") == "http://h/p.json")
+    }
+}
