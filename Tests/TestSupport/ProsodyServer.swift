@@ -1,0 +1,206 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A throw-away Prosody on a free loopback port, with its own config, data
+/// directory and self-signed certificate (CN/SAN localhost, 127.0.0.1). Always
+/// stopped: `stop()` or deinit. See docs/interop-testing.md.
+public final class ProsodyServer: @unchecked Sendable {
+    public static let prosodyPath = "/usr/bin/prosody"
+    public static let prosodyctlPath = "/usr/bin/prosodyctl"
+
+    public enum Security: Sendable {
+        /// STARTTLS required on `port`; direct TLS also on `directTLSPort`.
+        case tls
+        /// No TLS module at all; PLAIN over the bare stream (for plaintext-refusal tests).
+        case plaintextOnly
+    }
+
+    /// The XMPP domain (the JID domain users log in with).
+    public let domain = "localhost"
+    public let mucDomain = "muc.localhost"
+    /// Client port (STARTTLS, or plain text for `.plaintextOnly`).
+    public let port: Int
+    /// Direct-TLS client port (`xmpps://`), nil for `.plaintextOnly`.
+    public let directTLSPort: Int?
+    /// The self-signed certificate, PEM: pass it as the CA file to trust this server.
+    public let caFile: String
+    public let configPath: String
+    private let directory: TemporaryDirectory
+    private let process: Process
+    private let logPath: String
+
+    public init(security: Security = .tls, users: [(name: String, password: String)] = [], startTimeout: Double = 20) throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.prosodyPath),
+              FileManager.default.isExecutableFile(atPath: Self.prosodyctlPath) else {
+            throw TestSupportError("prosody is not installed (\(Self.prosodyPath)); `make test` installs it (apt-get install -y prosody)")
+        }
+        directory = try TemporaryDirectory(prefix: "chatctl-prosody")
+        let dir = directory.path
+        let dataPath = directory.file("data")
+        try FileManager.default.createDirectory(atPath: dataPath, withIntermediateDirectories: true)
+        port = try Self.freeLoopbackPort()
+        directTLSPort = security == .tls ? try Self.freeLoopbackPort(avoiding: port) : nil
+        caFile = directory.file("localhost.crt")
+        let keyFile = directory.file("localhost.key")
+        logPath = directory.file("prosody.log")
+        configPath = directory.file("prosody.cfg.lua")
+
+        if security == .tls {
+            let openssl = try runProcess("/usr/bin/openssl", [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", keyFile, "-out", caFile, "-days", "2", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            ], timeout: 30)
+            guard openssl.status == 0 else { throw TestSupportError("openssl req failed: \(openssl.stderr)") }
+        }
+
+        var config = """
+        pidfile = "\(dir)/prosody.pid"
+        data_path = "\(dataPath)"
+        interfaces = { "127.0.0.1" }
+        c2s_ports = { \(port) }
+        s2s_ports = { }
+        http_ports = { }
+        https_ports = { }
+        log = { { levels = { min = "warn" }, to = "console" } }
+        authentication = "internal_plain"
+        storage = "internal"
+        -- QuickBlox offers SASL PLAIN; make libstrophe use it here too.
+        disable_sasl_mechanisms = { "DIGEST-MD5", "SCRAM-SHA-1", "SCRAM-SHA-1-PLUS", "SCRAM-SHA-256", "SCRAM-SHA-256-PLUS" }
+        certificates = "\(dir)"
+
+        """
+        switch security {
+        case .tls:
+            config += """
+            modules_enabled = { "roster", "saslauth", "tls", "disco", "ping", "smacks", "carbons", "presence", "message" }
+            modules_disabled = { "posix" }
+            c2s_require_encryption = true
+            c2s_direct_tls_ports = { \(directTLSPort!) }
+            ssl = { key = "\(keyFile)", certificate = "\(caFile)" }
+
+            """
+        case .plaintextOnly:
+            config += """
+            modules_enabled = { "roster", "saslauth", "disco", "ping", "smacks", "carbons", "presence", "message" }
+            modules_disabled = { "posix", "tls" }
+            c2s_require_encryption = false
+            allow_unencrypted_plain_auth = true
+
+            """
+        }
+        config += """
+        VirtualHost "localhost"
+        Component "muc.localhost" "muc"
+
+        """
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        try Self.chownToProsody(dir)
+
+        for user in users { try Self.register(configPath: configPath, name: user.name, password: user.password, domain: domain) }
+
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.prosodyPath)
+        process.arguments = ["--config", configPath]
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        try process.run()
+        try? log.close()
+
+        // Ready about a second after start: poll the port(s), never sleep blindly.
+        let deadline = Date().addingTimeInterval(startTimeout)
+        for readyPort in [port] + (directTLSPort.map { [$0] } ?? []) {
+            while !Self.canConnect(port: readyPort) {
+                if !process.isRunning || Date() > deadline {
+                    let log = logText
+                    stop()
+                    throw TestSupportError("prosody did not listen on 127.0.0.1:\(readyPort) within \(startTimeout) s; log:\n\(log)")
+                }
+                usleep(20_000)
+            }
+        }
+    }
+
+    /// `prosodyctl register USER DOMAIN PASSWORD` (works while the server runs).
+    public func register(name: String, password: String) throws {
+        try Self.register(configPath: configPath, name: name, password: password, domain: domain)
+    }
+
+    /// What prosody printed (warnings and errors).
+    public var logText: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    public var isRunning: Bool { process.isRunning }
+
+    /// SIGTERM, then SIGKILL after `grace` seconds. Idempotent. The grace is short:
+    /// launched from the test runner, prosody ignores SIGTERM (measured: never exits),
+    /// and a throw-away server has nothing worth saving.
+    public func stop(grace: Double = 0.3) {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(grace)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+
+    // MARK: helpers
+
+    private static func register(configPath: String, name: String, password: String, domain: String) throws {
+        let result = try runProcess(prosodyctlPath, ["--config", configPath, "register", name, domain, password], timeout: 30)
+        guard result.status == 0 else {
+            throw TestSupportError("prosodyctl register \(name) failed (\(result.status)): \(result.stdout) \(result.stderr)")
+        }
+    }
+
+    /// prosodyctl drops to the prosody user when run as root: it must own the data.
+    private static func chownToProsody(_ dir: String) throws {
+        guard getuid() == 0 else { return }
+        let result = try runProcess("/bin/chown", ["-R", "prosody:prosody", dir], timeout: 10)
+        guard result.status == 0 else { throw TestSupportError("chown prosody failed: \(result.stderr)") }
+    }
+
+    /// Binds 127.0.0.1:0 and returns the port the kernel picked (closed again).
+    public static func freeLoopbackPort(avoiding other: Int? = nil) throws -> Int {
+        for _ in 0..<10 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw TestSupportError("socket() failed: \(errno)") }
+            defer { close(fd) }
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            addr.sin_port = 0
+            var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ptr -> Bool in
+                    bind(fd, ptr, len) == 0 && getsockname(fd, ptr, &len) == 0
+                }
+            }
+            guard bound else { throw TestSupportError("bind(127.0.0.1:0) failed: \(errno)") }
+            let port = Int(UInt16(bigEndian: addr.sin_port))
+            if port != other { return port }
+        }
+        throw TestSupportError("no free loopback port")
+    }
+
+    public static func canConnect(port: Int, host: String = "127.0.0.1") -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr(host)
+        addr.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}

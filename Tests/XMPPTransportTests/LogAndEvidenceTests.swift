@@ -1,0 +1,63 @@
+import Testing
+@testable import XMPPTransport
+
+/// Internal helpers: the log redaction (secrets) and the failure classification.
+@Suite("libstrophe log handling")
+struct LogAndEvidenceTests {
+    static let password = "s3cret-Pa55"
+
+    @Test(arguments: [
+        "SENT: <auth xmlns='urn:ietf:params:xml:ns:xmpp-sasl' mechanism='PLAIN'>ADEwMDEtNzdAbG9jYWxob3N0AHMzY3JldC1QYTU1</auth>",
+        "SENT: <response xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>Yz1iaXdzLHI9</response>",
+        "RECV: <success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>dj1ybUY5cHFWOFM3c3VBb1pXamE0ZEpSa0ZzS1E9</success>",
+        "SENT: <iq type='set' id='_xmpp_auth1'><query xmlns='jabber:iq:auth'><password>x</password></query></iq>",
+    ])
+    func saslPayloadLinesNeverPassThrough(_ line: String) {
+        let shown = StropheLogRedactor.sanitize(area: "xmpp", message: line, secrets: [Self.password])
+        #expect(shown.map { !$0.contains("ADEw") && !$0.contains("Yz1i") && !$0.contains("dj1y") && !$0.contains("<password") } ?? true)
+    }
+
+    @Test func literalSecretIsRedactedAnywhere() throws {
+        let shown = try #require(StropheLogRedactor.sanitize(area: "conn", message: "weird \(Self.password) here", secrets: [Self.password]))
+        #expect(!shown.contains(Self.password))
+        #expect(shown.contains("[redacted]"))
+    }
+
+    @Test func ordinaryLinesPassUnchanged() {
+        #expect(StropheLogRedactor.sanitize(area: "xmpp", message: "RECV: <presence/>", secrets: [Self.password]) == "xmpp xmpp: RECV: <presence/>")
+    }
+
+    @Test func evidenceClassification() {
+        var e = ConnectEvidence()
+        #expect(e.failureKind == .cannotConnect)
+        e.observe(area: "xmpp", message: "connection successful", isError: false)
+        #expect(e.failureKind == .disconnected)
+        var sasl = e
+        sasl.observe(area: "xmpp", message: "SASL PLAIN auth failed", isError: false)
+        #expect(sasl.failureKind == .notAuthorized)
+        var plain = e
+        plain.observe(area: "xmpp", message: "TLS is not supported, but set as mandatory for this connection", isError: true)
+        #expect(plain.failureKind == .plaintextRefused)
+        var cert = e
+        cert.certificateRejection = "self-signed certificate"
+        cert.socketError = 104
+        #expect(cert.failureKind == .tlsFailed)
+        #expect(cert.detail.contains("self-signed"))
+        var stream = e
+        stream.streamErrorCondition = "conflict"
+        #expect(stream.failureKind == .streamError("conflict"))
+        var verify = e
+        verify.observe(area: "tls", message: "Certificate verification FAILED, result=X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT(18)", isError: false)
+        #expect(verify.failureKind == .tlsFailed)
+        #expect(verify.detail == "certificate verification failed: X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT(18)")
+        var tls = e
+        tls.observe(area: "tls", message: "error:0A000086:SSL routines::certificate verify failed", isError: true)
+        #expect(tls.failureKind == .tlsFailed)
+    }
+
+    @Test func errorDescriptionNamesEndpointAndKind() {
+        let err = XMPPError(kind: .notAuthorized, endpoint: "xmpp://chat.example.com:5222", detail: "SASL authentication failed")
+        #expect(err.description.contains("xmpp://chat.example.com:5222"))
+        #expect(err.description.contains("not-authorized"))
+    }
+}

@@ -1,0 +1,15 @@
+import Foundation
+
+/// Runs `body` on a fresh thread and awaits its result: libstrophe's blocking
+/// loop must not run on the Swift concurrency pool, tests included.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        let thread = Thread { continuation.resume(returning: body()) }
+        thread.start()
+    }
+}
+
+func seconds(since start: ContinuousClock.Instant) -> Double {
+    let d = ContinuousClock.now - start
+    return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+}
