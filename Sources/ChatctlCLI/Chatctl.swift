@@ -23,10 +23,10 @@ public enum Chatctl {
         case .help(let path):
             // Bare `chatctl` is a usage error that shows the help; asking for it is not.
             if arguments.isEmpty {
-                io.writeErr(parser.help(for: path))
+                io.writeErr(parser.help(for: path) + "\n")
                 return ExitCode.usage.rawValue
             }
-            io.writeOut(parser.help(for: path))
+            io.writeOut(parser.help(for: path) + "\n")
             return ExitCode.ok.rawValue
         case .run(let parsed):
             let context = CommandContext(parsed: parsed, environment: environment, io: io)
@@ -48,7 +48,7 @@ public enum Chatctl {
         case "logout": return try LogoutCommand(context: context).run()
         case "completion": return try CompletionCommand(context: context).run()
         default:
-            context.io.writeErr(parser.help(for: context.parsed.path))
+            context.io.writeErr(parser.help(for: context.parsed.path) + "\n")
             return .usage
         }
     }
