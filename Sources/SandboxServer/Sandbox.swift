@@ -1,9 +1,28 @@
-// CONTRACT STUB — owned by the REST/storage side; keep these signatures.
+// The sandbox: REST (evhttp) and XMPP on one libevent loop, sharing one database.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CEvent
+import Synchronization
+
+/// How much the sandbox writes to stderr.
+public enum SandboxLogLevel: String, Sendable, CaseIterable {
+    case debug, info, warning, error
+
+    var level: SandboxLog.Level {
+        switch self {
+        case .debug: return .debug
+        case .info: return .info
+        case .warning: return .warning
+        case .error: return .error
+        }
+    }
+}
 
 public struct SandboxOptions: Sendable {
     public var host = "127.0.0.1"
@@ -18,16 +37,229 @@ public struct SandboxOptions: Sendable {
     public var tokenTTL: Double = 7200        // seconds, sliding
     public var tlsCertPath: String? = nil
     public var tlsKeyPath: String? = nil
+    public var logLevel: SandboxLogLevel = .info
+    /// Seconds an HTTP connection may sit idle or half-sent before it is dropped.
+    public var httpTimeout: Double = 30
+    /// false: REST only, no XMPP listener, TLS identity or `caFile` (for testing the REST side alone).
+    public var chatEnabled = true
     public init() {}
 }
 
+/// Why the sandbox could not start.
+public struct SandboxError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
+
 /// REST (libevent HTTP) and XMPP (libevent + expat + OpenSSL) on one event loop.
-public final class Sandbox {
-    public init(options: SandboxOptions) throws { fatalError("stub") }
+///
+/// Everything but `stop()` belongs to the thread that calls `init` and `run`; `stop()` only
+/// writes a byte to a self-pipe the loop watches, hence `@unchecked Sendable`.
+/// (A pipe, not `event_active`: that needs libevent_pthreads, which the CEvent module does not link.)
+public final class Sandbox: @unchecked Sendable {
+    /// The pipe's write end; -1 once torn down, so a late `stop()` never writes to a reused fd.
+    private let stopWriter = Mutex<Int32>(-1)
+    private var stopReader: Int32 = -1
+
+    private let options: SandboxOptions
+    private let log: SandboxLog
+    private var base: OpaquePointer?
+    private let database: SandboxDatabase
+    private let api: SandboxAPI
+    private var rest: RESTServer?
+    private var xmpp: XMPPServer?
+    private var tls: TLSIdentity?
+    private var stopEvent: OpaquePointer?
+    private var signalEvents: [OpaquePointer] = []
+    /// Our private temp dir holding `ca.pem`; removed on shutdown. nil with `--tls-cert` or without chat.
+    private var caDirectory: String?
+    private let caFile: String?
+    private let config: String
+
+    public init(options: SandboxOptions) throws {
+        signal(SIGPIPE, SIG_IGN)
+        self.options = options
+        log = SandboxLog(minimum: options.logLevel.level)
+        guard let base = event_base_new() else { throw SandboxError("cannot create the event loop") }
+        self.base = base
+        var caDirectory: String?
+        var restServer: RESTServer?
+        do {
+            let database = try SandboxDatabase(path: options.databasePath, tokenTTL: options.tokenTTL)
+            let api = SandboxAPI(database: database, credentials: ApplicationCredentials(
+                applicationId: options.applicationId, authKey: options.authKey, authSecret: options.authSecret))
+            let rest = try RESTServer(eventBase: base, host: options.host, port: options.apiPort,
+                                      timeout: Int(options.httpTimeout.rounded(.up)), router: api.makeRouter(), log: log)
+            restServer = rest
+            var chatEndpoint: String?
+            var caFile: String?
+            if options.chatEnabled {
+                let identity: TLSIdentity
+                if let cert = options.tlsCertPath {
+                    guard let key = options.tlsKeyPath else { throw SandboxError("--tls-cert needs --tls-key") }
+                    identity = try TLSIdentity.load(certificatePath: cert, keyPath: key)
+                    caFile = cert
+                } else {
+                    var names = ["localhost"]
+                    if options.chatDomain != "localhost" { names.append(options.chatDomain) }
+                    identity = try TLSIdentity.selfSigned(dnsNames: names, ipAddresses: [options.host])
+                    let written = try Sandbox.writePrivateFile(named: "ca.pem", contents: identity.certificatePEM)
+                    caDirectory = written.directory
+                    caFile = written.file
+                }
+                let server = try XMPPServer(eventBase: base, host: options.host, port: options.chatPort,
+                                            domain: options.chatDomain, applicationId: options.applicationId,
+                                            tls: identity, authenticator: database, log: log)
+                tls = identity
+                xmpp = server
+                chatEndpoint = "xmpp://\(Sandbox.urlHost(options.host)):\(server.boundPort)"
+            }
+            var endpoints: [(String, JSONValue)] = [("api", .string("http://\(Sandbox.urlHost(options.host)):\(rest.boundPort)"))]
+            if let chatEndpoint { endpoints.append(("chat", .string(chatEndpoint))) }
+            var members: [(String, JSONValue)] = [
+                ("appId", .int(options.applicationId)),
+                ("authKey", .string(options.authKey)),
+                ("authSecret", .string(options.authSecret)),
+                ("accountKey", .string(options.accountKey)),
+                ("endpoints", .object(endpoints)),
+                ("chatDomain", .string(options.chatDomain)),
+            ]
+            if let caFile { members.append(("caFile", .string(caFile))) }
+            self.database = database
+            self.api = api
+            self.caFile = caFile
+            config = JSONValue.object(members).serialized
+        } catch {
+            if let caDirectory { Sandbox.removeDirectory(caDirectory) }
+            restServer?.close()
+            event_base_free(base)
+            if let error = error as? SandboxError { throw error }
+            throw SandboxError("\(error)")
+        }
+        rest = restServer
+        self.caDirectory = caDirectory
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else {
+            tearDown()
+            throw SandboxError("cannot create the stop pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in fds {
+            evutil_make_socket_nonblocking(fd)
+            evutil_make_socket_closeonexec(fd)
+        }
+        stopReader = fds[0]
+        stopWriter.withLock { $0 = fds[1] }
+        stopEvent = event_new(base, fds[0], Int16(EV_READ), { _, _, arg in
+            guard let arg else { return }
+            Unmanaged<Sandbox>.fromOpaque(arg).takeUnretainedValue().finishOnLoop()
+        }, Unmanaged.passUnretained(self).toOpaque())
+        if let stopEvent { event_add(stopEvent, nil) }
+    }
+
+    deinit { tearDown() }
+
     /// The one-line JSON chatctl config for this sandbox (what the binary prints on stdout).
-    public var configLine: String { fatalError("stub") }
+    public var configLine: String { config }
+
     /// Runs the event loop until stop() or SIGINT/SIGTERM (when installSignalHandlers).
-    public func run(installSignalHandlers: Bool) { fatalError("stub") }
+    public func run(installSignalHandlers: Bool) {
+        guard let base else { return }
+        if installSignalHandlers {
+            // A parent may spawn us from a thread that blocks these (libdispatch workers do); unblock them.
+            var mask = sigset_t()
+            sigemptyset(&mask)
+            sigaddset(&mask, SIGINT)
+            sigaddset(&mask, SIGTERM)
+            pthread_sigmask(SIG_UNBLOCK, &mask, nil)
+            for number in [SIGINT, SIGTERM] {
+                guard let event = event_new(base, number, Int16(EV_SIGNAL | EV_PERSIST), { signal, _, arg in
+                    guard let arg else { return }
+                    let sandbox = Unmanaged<Sandbox>.fromOpaque(arg).takeUnretainedValue()
+                    sandbox.log.log(.info, "signal \(signal): shutting down")
+                    sandbox.finishOnLoop()
+                }, Unmanaged.passUnretained(self).toOpaque()) else { continue }
+                event_add(event, nil)
+                signalEvents.append(event)
+            }
+        }
+        log.log(.info, "listening: \(config)")
+        event_base_dispatch(base)
+        tearDown()
+    }
+
     /// Thread-safe: asks the loop to finish, closing every connection.
-    public func stop() { fatalError("stub") }
+    public func stop() {
+        stopWriter.withLock { fd in
+            guard fd >= 0 else { return }
+            var byte: UInt8 = 1
+            _ = write(fd, &byte, 1)
+        }
+    }
+
+    /// On the loop thread: close the chat streams, then leave the loop.
+    private func finishOnLoop() {
+        xmpp?.stop()
+        if let base { event_base_loopbreak(base) }
+    }
+
+    /// Frees every libevent object and removes our temp files. Idempotent.
+    private func tearDown() {
+        for event in signalEvents { event_free(event) }
+        signalEvents = []
+        if let stopEvent { event_free(stopEvent) }
+        stopEvent = nil
+        stopWriter.withLock { fd in
+            if fd >= 0 { close(fd) }
+            fd = -1
+        }
+        if stopReader >= 0 { close(stopReader) }
+        stopReader = -1
+        xmpp = nil
+        rest?.close()
+        rest = nil
+        if let caDirectory { Sandbox.removeDirectory(caDirectory) }
+        caDirectory = nil
+        if let base { event_base_free(base) }
+        base = nil
+    }
+
+    private static func urlHost(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+
+    /// Writes `contents` as a 0600 file in a fresh 0700 temp directory.
+    private static func writePrivateFile(named name: String, contents: String) throws -> (directory: String, file: String) {
+        let tmp = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(tmp)/chatctl-sandbox-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw SandboxError("cannot create a temporary directory in \(tmp): \(String(cString: strerror(errno)))")
+        }
+        let directory = String(cString: made)
+        let file = directory + "/" + name
+        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else {
+            removeDirectory(directory)
+            throw SandboxError("cannot write \(file): \(String(cString: strerror(errno)))")
+        }
+        let bytes = Array(contents.utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard written == bytes.count else {
+            removeDirectory(directory)
+            throw SandboxError("cannot write \(file)")
+        }
+        return (directory, file)
+    }
+
+    /// Removes our own flat temp directory.
+    private static func removeDirectory(_ directory: String) {
+        if let dir = opendir(directory) {
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name != "." && name != ".." { unlink(directory + "/" + name) }
+            }
+            closedir(dir)
+        }
+        rmdir(directory)
+    }
 }

@@ -1,0 +1,98 @@
+public import SQLiteStore
+
+/// The cache's schema as an ordered list of migrations. Append, never edit.
+///
+/// Full-text search uses an external-content FTS5 table over `messages.text`,
+/// kept in step by triggers: `snippet()` needs the text, which a contentless
+/// index cannot give back, and external content avoids storing it twice.
+/// `dialog_id` is indexed too (weight 0 in bm25) so a search within one
+/// dialog intersects posting lists instead of checking every match's row.
+public enum CacheSchema {
+    /// Also used by the benchmark loader, which drops it for a bulk load and
+    /// rebuilds the index; keep it equal to the latest migration's trigger.
+    static let ftsInsertTriggerSQL = """
+        CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+            INSERT INTO messages_fts (rowid, text, dialog_id) VALUES (new.seq, new.text, new.dialog_id);
+        END
+        """
+
+    public static let migrator = Migrator([
+        Migration("1 dialogs users messages outbox cursors", sql: """
+            CREATE TABLE dialogs (
+                id TEXT PRIMARY KEY NOT NULL,
+                type INTEGER NOT NULL,
+                name TEXT NOT NULL DEFAULT '',
+                occupant_ids TEXT NOT NULL DEFAULT '',
+                last_message TEXT,
+                last_message_date_sent INTEGER,
+                unread_count INTEGER NOT NULL DEFAULT 0,
+                updated_at INTEGER NOT NULL DEFAULT 0,
+                raw_json TEXT NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX dialogs_by_last_message ON dialogs (last_message_date_sent, id);
+            CREATE INDEX dialogs_by_type ON dialogs (type, last_message_date_sent, id);
+            CREATE INDEX dialogs_by_name ON dialogs (name);
+
+            CREATE TABLE dialog_occupants (
+                user_id INTEGER NOT NULL,
+                dialog_id TEXT NOT NULL,
+                PRIMARY KEY (user_id, dialog_id)
+            ) WITHOUT ROWID;
+            CREATE INDEX dialog_occupants_by_dialog ON dialog_occupants (dialog_id);
+
+            CREATE TABLE users (
+                id INTEGER PRIMARY KEY,
+                login TEXT NOT NULL,
+                full_name TEXT,
+                raw_json TEXT NOT NULL
+            );
+            CREATE INDEX users_by_login ON users (login);
+
+            CREATE TABLE messages (
+                seq INTEGER PRIMARY KEY,
+                id TEXT NOT NULL UNIQUE,
+                dialog_id TEXT NOT NULL,
+                sender_id INTEGER NOT NULL,
+                recipient_id INTEGER NOT NULL DEFAULT 0,
+                date_sent INTEGER NOT NULL,
+                text TEXT NOT NULL DEFAULT '',
+                raw_json TEXT NOT NULL
+            );
+            CREATE INDEX messages_by_dialog_date ON messages (dialog_id, date_sent, id);
+
+            CREATE VIRTUAL TABLE messages_fts USING fts5 (
+                text, dialog_id, content = 'messages', content_rowid = 'seq',
+                tokenize = 'unicode61 remove_diacritics 2'
+            );
+            \(ftsInsertTriggerSQL);
+            CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+                INSERT INTO messages_fts (messages_fts, rowid, text, dialog_id)
+                VALUES ('delete', old.seq, old.text, old.dialog_id);
+            END;
+            CREATE TRIGGER messages_fts_update AFTER UPDATE OF text, dialog_id ON messages
+            WHEN old.text IS NOT new.text OR old.dialog_id IS NOT new.dialog_id BEGIN
+                INSERT INTO messages_fts (messages_fts, rowid, text, dialog_id)
+                VALUES ('delete', old.seq, old.text, old.dialog_id);
+                INSERT INTO messages_fts (rowid, text, dialog_id) VALUES (new.seq, new.text, new.dialog_id);
+            END;
+
+            CREATE TABLE outbox (
+                seq INTEGER PRIMARY KEY,
+                client_message_id TEXT NOT NULL UNIQUE,
+                dialog_id TEXT NOT NULL,
+                text TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT,
+                claimed_by INTEGER,
+                claimed_at INTEGER
+            );
+            CREATE INDEX outbox_by_age ON outbox (created_at, seq);
+
+            CREATE TABLE sync_cursors (
+                name TEXT PRIMARY KEY NOT NULL,
+                value INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            """)
+    ])
+}

@@ -1,0 +1,148 @@
+import SQLiteStore
+
+extension ChatCache {
+    static let messageColumns = "m.id, m.dialog_id, m.sender_id, m.recipient_id, m.date_sent, m.text, m.raw_json"
+
+    static func message(_ row: Statement) -> CachedMessage {
+        CachedMessage(
+            id: row.string(0) ?? "", dialogID: row.string(1) ?? "", senderID: row.int(2), recipientID: row.int(3),
+            dateSent: row.int(4), text: row.string(5) ?? "", rawJSON: row.string(6) ?? "")
+    }
+
+    /// Stores `messages` in one transaction, idempotent by `id`: a message
+    /// already cached is updated in place (only if its JSON changed), never
+    /// duplicated. Returns how many were new.
+    @discardableResult
+    public func upsertMessages(_ messages: [CachedMessage]) throws(MessageCacheError) -> Int {
+        guard !messages.isEmpty else { return 0 }
+        return try wrapping {
+            try database.transaction { try messages.reduce(0) { $0 + (try storeMessage($1) ? 1 : 0) } }
+        }
+    }
+
+    /// Inserts or updates one message inside the caller's transaction; true if it was new.
+    func storeMessage(_ message: CachedMessage) throws -> Bool {
+        let inserted = try database.run(
+            """
+            INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, text, raw_json)
+            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+            """,
+            [
+                .text(message.id), .text(message.dialogID), .integer(Int64(message.senderID)),
+                .integer(Int64(message.recipientID)), .integer(Int64(message.dateSent)), .text(message.text),
+                .text(message.rawJSON),
+            ])
+        if inserted > 0 { return true }
+        try database.run(
+            """
+            UPDATE messages SET dialog_id = ?2, sender_id = ?3, recipient_id = ?4, date_sent = ?5, text = ?6, raw_json = ?7
+            WHERE id = ?1 AND raw_json IS NOT ?7
+            """,
+            [
+                .text(message.id), .text(message.dialogID), .integer(Int64(message.senderID)),
+                .integer(Int64(message.recipientID)), .integer(Int64(message.dateSent)), .text(message.text),
+                .text(message.rawJSON),
+            ])
+        return false
+    }
+
+    static let historySQL = """
+        SELECT \(messageColumns) FROM messages m
+        WHERE m.dialog_id = ?1 AND m.date_sent < ?2 AND m.date_sent > ?3
+        ORDER BY m.date_sent DESC, m.id DESC LIMIT ?4
+        """
+
+    static func historyArguments(dialogID: String, limit: Int, before: Int?, since: Int?) -> [SQLiteValue] {
+        [.text(dialogID), .integer(before.map(Int64.init) ?? .max), .integer(since.map(Int64.init) ?? .min), .integer(Int64(limit))]
+    }
+
+    /// The newest `limit` messages of a dialog with `since < date_sent < before`,
+    /// returned oldest first. Served by the `(dialog_id, date_sent, id)` index.
+    public func history(dialogID: String, limit: Int = 50, before: Int? = nil, since: Int? = nil) throws(MessageCacheError) -> [CachedMessage] {
+        try wrapping {
+            let limit = try Self.checkedLimit(limit)
+            return try database.query(
+                Self.historySQL, Self.historyArguments(dialogID: dialogID, limit: limit, before: before, since: since),
+                Self.message
+            ).reversed()
+        }
+    }
+
+    /// `EXPLAIN QUERY PLAN` of the history query, to check it uses the index.
+    public func historyQueryPlan(dialogID: String, limit: Int = 50, before: Int? = nil, since: Int? = nil) throws(MessageCacheError) -> [String] {
+        try wrapping {
+            try database.queryPlan(Self.historySQL, Self.historyArguments(dialogID: dialogID, limit: limit, before: before, since: since))
+        }
+    }
+
+    public func message(id: String) throws(MessageCacheError) -> CachedMessage? {
+        try wrapping {
+            try database.queryFirst("SELECT \(Self.messageColumns) FROM messages m WHERE m.id = ?", [.text(id)], Self.message)
+        }
+    }
+
+    /// The number of cached messages, all dialogs or one.
+    public func messageCount(dialogID: String? = nil) throws(MessageCacheError) -> Int {
+        try wrapping {
+            if let dialogID {
+                return try database.queryFirst("SELECT count(*) FROM messages WHERE dialog_id = ?", [.text(dialogID)]) { $0.int(0) } ?? 0
+            }
+            return try database.queryFirst("SELECT count(*) FROM messages") { $0.int(0) } ?? 0
+        }
+    }
+
+    // MARK: search
+
+    // bm25 costs a posting-list scan (for the IDF) plus a lookup per scored
+    // row, so only the newest `rankingWindow` matches are scored; the best
+    // `limit` of them get a snippet and their message row.
+    static let searchSQL = """
+        WITH candidates AS MATERIALIZED (
+            SELECT rowid AS seq, bm25(messages_fts, 1.0, 0.0) AS score FROM messages_fts
+            WHERE messages_fts MATCH ?5 ORDER BY rowid DESC LIMIT ?7),
+        best AS MATERIALIZED (SELECT seq, score FROM candidates ORDER BY score LIMIT ?6)
+        SELECT \(messageColumns), snippet(messages_fts, 0, ?1, ?2, ?3, ?4), best.score
+        FROM best JOIN messages m ON m.seq = best.seq JOIN messages_fts ON messages_fts.rowid = best.seq
+        WHERE messages_fts MATCH ?5 AND (?8 IS NULL OR m.dialog_id = ?8)
+        ORDER BY best.score, m.date_sent DESC, m.id DESC
+        """
+
+    /// Full-text search of message text, best match first (bm25), with a
+    /// snippet marked per `style`. Only the newest `rankingWindow` matches
+    /// are ranked (nil: all of them), which keeps a search for a very common
+    /// word fast and favours recent messages. A malformed query throws
+    /// `MessageCacheError` of kind `.invalidSearchQuery`.
+    public func search(
+        _ query: String, dialogID: String? = nil, limit: Int = 20, style: SnippetStyle = .brackets,
+        syntax: SearchSyntax = .fts5, rankingWindow: Int? = 5_000
+    ) throws(MessageCacheError) -> [SearchHit] {
+        let userQuery = syntax.ftsQuery(query)
+        guard !userQuery.allSatisfy(\.isWhitespace) else {
+            throw MessageCacheError(kind: .invalidSearchQuery, message: "the search text is empty")
+        }
+        let limit = try Self.checkedLimit(limit)
+        let window = try Self.checkedLimit(rankingWindow)
+        // The user's query matches only the text column; a dialog filter is a
+        // second, indexed phrase (and is checked again on the row).
+        var ftsQuery = "text : ( \(userQuery) )"
+        if let dialogID {
+            ftsQuery = "dialog_id : \"\(dialogID.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\""))\" AND " + ftsQuery
+        }
+        return try wrapping {
+            do {
+                return try database.query(
+                    Self.searchSQL,
+                    [
+                        .text(style.open), .text(style.close), .text(style.ellipsis), .integer(Int64(style.tokens)),
+                        .text(ftsQuery), .integer(Int64(limit)), .integer(Int64(window)), .optional(dialogID),
+                    ]
+                ) { row in
+                    SearchHit(message: Self.message(row), snippet: row.string(7) ?? "", score: row.double(8))
+                }
+            } catch let error as SQLiteError where error.extendedCode == .error {
+                // The SQL is fixed, so a plain SQLITE_ERROR here is FTS5 rejecting the query text.
+                throw MessageCacheError(kind: .invalidSearchQuery, message: error.message)
+            }
+        }
+    }
+}

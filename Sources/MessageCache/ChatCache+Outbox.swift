@@ -1,0 +1,110 @@
+import SQLiteStore
+internal import Glibc
+
+extension ChatCache {
+    static func outboxEntry(_ row: Statement) -> OutboxEntry {
+        OutboxEntry(
+            rowID: row.int64(0), clientMessageID: row.string(1) ?? "", dialogID: row.string(2) ?? "",
+            text: row.string(3) ?? "", createdAt: row.int(4), attempts: row.int(5), lastError: row.string(6),
+            claimedBy: row.optionalInt(7), claimedAt: row.optionalInt(8))
+    }
+
+    static let outboxColumns = "seq, client_message_id, dialog_id, text, created_at, attempts, last_error, claimed_by, claimed_at"
+
+    /// Records a message before it is sent and returns its row id. Enqueueing
+    /// the same `clientMessageID` again returns the existing row.
+    @discardableResult
+    public func enqueue(dialogID: String, text: String, clientMessageID: String, createdAt: Int) throws(MessageCacheError) -> Int64 {
+        try wrapping {
+            try database.transaction {
+                try database.run(
+                    """
+                    INSERT INTO outbox (client_message_id, dialog_id, text, created_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (client_message_id) DO NOTHING
+                    """,
+                    [.text(clientMessageID), .text(dialogID), .text(text), .integer(Int64(createdAt))])
+                return try database.queryFirst(
+                    "SELECT seq FROM outbox WHERE client_message_id = ?", [.text(clientMessageID)]) { $0.int64(0) } ?? 0
+            }
+        }
+    }
+
+    /// Undelivered entries, oldest first, claimed or not.
+    public func pending() throws(MessageCacheError) -> [OutboxEntry] {
+        try wrapping {
+            try database.query("SELECT \(Self.outboxColumns) FROM outbox ORDER BY created_at, seq", [], Self.outboxEntry)
+        }
+    }
+
+    /// Claims up to `limit` undelivered entries for `owner` (a process id),
+    /// oldest first, in one `BEGIN IMMEDIATE` transaction, so two concurrent
+    /// flushes never get the same entry. An entry is free when unclaimed,
+    /// already claimed by `owner`, claimed at least `staleAfter` seconds
+    /// before `now` (default: the clock), or claimed by a process `isAlive` says is gone.
+    public func claim(
+        limit: Int, owner: Int, now: Int? = nil, staleAfter: Int = 300,
+        isAlive: (Int) -> Bool = ChatCache.processIsAlive
+    ) throws(MessageCacheError) -> [OutboxEntry] {
+        let limit = try Self.checkedLimit(limit)
+        let now = now ?? Int(time(nil))
+        return try wrapping {
+            try database.transaction {
+                var claimed: [OutboxEntry] = []
+                var liveness: [Int: Bool] = [:]
+                let candidates = try database.query(
+                    "SELECT \(Self.outboxColumns) FROM outbox ORDER BY created_at, seq", [], Self.outboxEntry)
+                for var entry in candidates where claimed.count < limit {
+                    if let holder = entry.claimedBy, holder != owner {
+                        let stale = (entry.claimedAt ?? 0) <= now - staleAfter
+                        if !stale {
+                            let alive = liveness[holder] ?? isAlive(holder)
+                            liveness[holder] = alive
+                            if alive { continue }
+                        }
+                    }
+                    try database.run(
+                        "UPDATE outbox SET claimed_by = ?, claimed_at = ? WHERE seq = ?",
+                        [.integer(Int64(owner)), .integer(Int64(now)), .integer(entry.rowID)])
+                    entry.claimedBy = owner
+                    entry.claimedAt = now
+                    claimed.append(entry)
+                }
+                return claimed
+            }
+        }
+    }
+
+    /// Gives back a claim after a failed send: counts the attempt and keeps `error` for `outbox list`.
+    public func releaseClaim(clientMessageID: String, owner: Int, error: String? = nil) throws(MessageCacheError) {
+        try wrapping {
+            try database.transaction {
+                try database.run(
+                    """
+                    UPDATE outbox SET claimed_by = NULL, claimed_at = NULL, attempts = attempts + 1,
+                        last_error = coalesce(?3, last_error)
+                    WHERE client_message_id = ?1 AND claimed_by = ?2
+                    """,
+                    [.text(clientMessageID), .integer(Int64(owner)), .optional(error)])
+            }
+        }
+    }
+
+    /// Removes a sent entry and, in the same transaction, stores the server's
+    /// copy of the message in history. Returns false if no such entry was pending.
+    @discardableResult
+    public func markDelivered(clientMessageID: String, serverMessage: CachedMessage? = nil) throws(MessageCacheError) -> Bool {
+        try wrapping {
+            try database.transaction {
+                let removed = try database.run("DELETE FROM outbox WHERE client_message_id = ?", [.text(clientMessageID)])
+                if let serverMessage { _ = try storeMessage(serverMessage) }
+                return removed > 0
+            }
+        }
+    }
+
+    /// Whether process `pid` exists (`kill(pid, 0)`; EPERM means it exists under another user).
+    public static func processIsAlive(_ pid: Int) -> Bool {
+        guard pid > 0, pid <= Int(Int32.max) else { return false }
+        return kill(pid_t(pid), 0) == 0 || errno == EPERM
+    }
+}

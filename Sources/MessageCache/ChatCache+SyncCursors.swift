@@ -1,0 +1,44 @@
+import SQLiteStore
+
+extension ChatCache {
+    private static let dialogsCursor = "dialogs.updated_at"
+    private static func historyCursor(_ dialogID: String) -> String { "messages.date_sent:" + dialogID }
+
+    /// The newest `date_sent` up to which a dialog's history is known complete.
+    public func lastSyncedDateSent(dialogID: String) throws(MessageCacheError) -> Int? {
+        try cursor(Self.historyCursor(dialogID))
+    }
+
+    /// Moves a dialog's history cursor forward to `dateSent` (never back:
+    /// concurrent processes may finish out of order).
+    public func advanceLastSyncedDateSent(_ dateSent: Int, dialogID: String) throws(MessageCacheError) {
+        try advanceCursor(Self.historyCursor(dialogID), to: dateSent)
+    }
+
+    /// The `updated_at` (unix) of the newest dialog fetched, for `updated_at[gt]=`.
+    public func dialogsUpdatedAtCursor() throws(MessageCacheError) -> Int? {
+        try cursor(Self.dialogsCursor)
+    }
+
+    /// Moves the dialogs cursor forward to `updatedAt` (never back).
+    public func advanceDialogsUpdatedAtCursor(_ updatedAt: Int) throws(MessageCacheError) {
+        try advanceCursor(Self.dialogsCursor, to: updatedAt)
+    }
+
+    private func cursor(_ name: String) throws(MessageCacheError) -> Int? {
+        try wrapping { try database.queryFirst("SELECT value FROM sync_cursors WHERE name = ?", [.text(name)]) { $0.int(0) } }
+    }
+
+    private func advanceCursor(_ name: String, to value: Int) throws(MessageCacheError) {
+        try wrapping {
+            try database.transaction {
+                try database.run(
+                    """
+                    INSERT INTO sync_cursors (name, value) VALUES (?, ?)
+                    ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)
+                    """,
+                    [.text(name), .integer(Int64(value))])
+            }
+        }
+    }
+}

@@ -1,0 +1,200 @@
+public import SQLiteStore
+
+/// The offline cache of one chatctl configuration and user: dialogs, users,
+/// messages with a full-text index, the outbox and sync cursors, in one
+/// SQLite file shared safely by any number of chatctl processes (WAL, a busy
+/// timeout, `BEGIN IMMEDIATE` writes retried while busy, short transactions).
+///
+/// Not `Sendable`: each process or thread opens its own `ChatCache`.
+public final class ChatCache {
+    /// The connection, for diagnostics (`EXPLAIN QUERY PLAN`) and tests.
+    public let database: Database
+
+    /// Opens the cache file at `path` (created `0600`; the directory must
+    /// exist) and applies missing migrations. An up-to-date cache costs the
+    /// open and one `PRAGMA user_version` read.
+    public init(path: String, busyTimeout: Duration = .seconds(5)) throws(MessageCacheError) {
+        database = try Self.wrapping {
+            let database = try Database(path: path, options: .init(busyTimeout: busyTimeout, fileMode: 0o600))
+            try CacheSchema.migrator.migrate(database)
+            return database
+        }
+    }
+
+    /// Closes the file; idempotent. Later calls throw.
+    public func close() throws(MessageCacheError) {
+        try wrapping { try database.close() }
+    }
+
+    // MARK: dialogs
+
+    static let dialogColumns =
+        "d.id, d.type, d.name, d.occupant_ids, d.last_message, d.last_message_date_sent, d.unread_count, d.updated_at, d.raw_json"
+
+    static func dialog(_ row: Statement) -> CachedDialog {
+        CachedDialog(
+            id: row.string(0) ?? "",
+            type: DialogType(rawValue: row.int(1)),
+            name: row.string(2) ?? "",
+            occupantIDs: (row.string(3) ?? "").split(separator: ",").compactMap { Int($0) },
+            lastMessage: row.string(4),
+            lastMessageDateSent: row.optionalInt(5),
+            unreadCount: row.int(6),
+            updatedAt: row.int(7),
+            rawJSON: row.string(8) ?? "")
+    }
+
+    /// Inserts or updates `dialogs` in one transaction. A dialog older
+    /// (`updatedAt`) than the cached one is ignored, so a slow process cannot
+    /// overwrite newer data.
+    public func upsertDialogs(_ dialogs: [CachedDialog]) throws(MessageCacheError) {
+        guard !dialogs.isEmpty else { return }
+        try wrapping {
+            try database.transaction {
+                for dialog in dialogs {
+                    let changed = try database.run("""
+                        INSERT INTO dialogs (id, type, name, occupant_ids, last_message, last_message_date_sent,
+                                             unread_count, updated_at, raw_json)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET
+                            type = excluded.type, name = excluded.name, occupant_ids = excluded.occupant_ids,
+                            last_message = excluded.last_message,
+                            last_message_date_sent = excluded.last_message_date_sent,
+                            unread_count = excluded.unread_count, updated_at = excluded.updated_at,
+                            raw_json = excluded.raw_json
+                        WHERE excluded.updated_at >= dialogs.updated_at
+                          AND (excluded.raw_json IS NOT dialogs.raw_json OR excluded.unread_count IS NOT dialogs.unread_count)
+                        """,
+                        [
+                            .text(dialog.id), .integer(Int64(dialog.type.rawValue)), .text(dialog.name),
+                            .text(dialog.occupantIDs.map(String.init).joined(separator: ",")),
+                            .optional(dialog.lastMessage), .optional(dialog.lastMessageDateSent),
+                            .integer(Int64(dialog.unreadCount)), .integer(Int64(dialog.updatedAt)), .text(dialog.rawJSON),
+                        ])
+                    guard changed > 0 else { continue }
+                    try database.run("DELETE FROM dialog_occupants WHERE dialog_id = ?", [.text(dialog.id)])
+                    for userID in Set(dialog.occupantIDs) {
+                        try database.run(
+                            "INSERT INTO dialog_occupants (user_id, dialog_id) VALUES (?, ?)",
+                            [.integer(Int64(userID)), .text(dialog.id)])
+                    }
+                }
+            }
+        }
+    }
+
+    /// Dialogs, most recent last message first (dialogs without messages last).
+    public func dialogs(type: DialogType? = nil, limit: Int? = nil) throws(MessageCacheError) -> [CachedDialog] {
+        try wrapping {
+            let limit = Int64(try Self.checkedLimit(limit))
+            if let type {
+                return try database.query(
+                    "SELECT \(Self.dialogColumns) FROM dialogs d WHERE d.type = ? "
+                        + "ORDER BY d.last_message_date_sent DESC, d.id DESC LIMIT ?",
+                    [.integer(Int64(type.rawValue)), .integer(limit)], Self.dialog)
+            }
+            return try database.query(
+                "SELECT \(Self.dialogColumns) FROM dialogs d ORDER BY d.last_message_date_sent DESC, d.id DESC LIMIT ?",
+                [.integer(limit)], Self.dialog)
+        }
+    }
+
+    public func dialog(id: String) throws(MessageCacheError) -> CachedDialog? {
+        try wrapping {
+            try database.queryFirst("SELECT \(Self.dialogColumns) FROM dialogs d WHERE d.id = ?", [.text(id)], Self.dialog)
+        }
+    }
+
+    /// Every dialog whose name is exactly `name`; more than one is the caller's ambiguity to report.
+    public func dialogs(named name: String) throws(MessageCacheError) -> [CachedDialog] {
+        try wrapping {
+            try database.query(
+                "SELECT \(Self.dialogColumns) FROM dialogs d WHERE d.name = ? ORDER BY d.last_message_date_sent DESC, d.id DESC",
+                [.text(name)], Self.dialog)
+        }
+    }
+
+    /// The private (type 3) dialog that has `userID` among its occupants; the most recent if several.
+    public func privateDialog(withUserID userID: Int) throws(MessageCacheError) -> CachedDialog? {
+        try wrapping {
+            try database.queryFirst(
+                """
+                SELECT \(Self.dialogColumns) FROM dialog_occupants o JOIN dialogs d ON d.id = o.dialog_id
+                WHERE o.user_id = ? AND d.type = 3
+                ORDER BY d.last_message_date_sent DESC, d.id DESC LIMIT 1
+                """,
+                [.integer(Int64(userID))], Self.dialog)
+        }
+    }
+
+    // MARK: users
+
+    static func user(_ row: Statement) -> CachedUser {
+        CachedUser(id: row.int(0), login: row.string(1) ?? "", fullName: row.string(2), rawJSON: row.string(3) ?? "")
+    }
+
+    /// Inserts or updates `users` in one transaction.
+    public func upsertUsers(_ users: [CachedUser]) throws(MessageCacheError) {
+        guard !users.isEmpty else { return }
+        try wrapping {
+            try database.transaction {
+                for user in users {
+                    try database.run(
+                        """
+                        INSERT INTO users (id, login, full_name, raw_json) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET
+                            login = excluded.login, full_name = excluded.full_name, raw_json = excluded.raw_json
+                        WHERE users.raw_json IS NOT excluded.raw_json
+                        """,
+                        [.integer(Int64(user.id)), .text(user.login), .optional(user.fullName), .text(user.rawJSON)])
+                }
+            }
+        }
+    }
+
+    public func user(id: Int) throws(MessageCacheError) -> CachedUser? {
+        try wrapping {
+            try database.queryFirst(
+                "SELECT id, login, full_name, raw_json FROM users WHERE id = ?", [.integer(Int64(id))], Self.user)
+        }
+    }
+
+    public func user(login: String) throws(MessageCacheError) -> CachedUser? {
+        try wrapping {
+            try database.queryFirst(
+                "SELECT id, login, full_name, raw_json FROM users WHERE login = ? ORDER BY id LIMIT 1",
+                [.text(login)], Self.user)
+        }
+    }
+
+    // MARK: errors
+
+    static func checkedLimit(_ limit: Int?) throws(MessageCacheError) -> Int {
+        guard let limit else { return -1 }
+        guard limit >= 0 else {
+            throw MessageCacheError(kind: .invalidArgument, message: "limit must not be negative (got \(limit))")
+        }
+        return limit
+    }
+
+    @discardableResult
+    func wrapping<T>(_ body: () throws -> T) throws(MessageCacheError) -> T {
+        try Self.wrapping(body)
+    }
+
+    @discardableResult
+    static func wrapping<T>(_ body: () throws -> T) throws(MessageCacheError) -> T {
+        do {
+            return try body()
+        } catch let error as MessageCacheError {
+            throw error
+        } catch let error as SQLiteError {
+            throw MessageCacheError(kind: .storage, message: error.message, underlying: error)
+        } catch {
+            throw MessageCacheError(kind: .storage, message: String(describing: error))
+        }
+    }
+}
+
+@available(*, unavailable)
+extension ChatCache: Sendable {}

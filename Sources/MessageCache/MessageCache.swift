@@ -1,1 +1,0 @@
-// Message cache; see issue 3.

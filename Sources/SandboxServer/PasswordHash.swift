@@ -1,0 +1,51 @@
+// Salted password hashes and random tokens (libcrypto).
+// CEvent already carries the OpenSSL headers; importing CCrypto too clashes (fd_set defined twice).
+internal import CEvent
+
+/// A PBKDF2-HMAC-SHA256 hash with its random salt; the clear password is never stored.
+struct PasswordHash {
+    /// Modest on purpose: a login benchmark wants < 40 ms end to end and a sandbox holds
+    /// only throw-away test accounts; 10k rounds cost a few milliseconds, not hundreds.
+    static let defaultIterations = 10_000
+    static let saltLength = 16
+    static let hashLength = 32
+
+    var salt: [UInt8]
+    var iterations: Int
+    var hash: [UInt8]
+
+    /// Hashes `password` with a fresh random salt.
+    init(password: String, iterations: Int = PasswordHash.defaultIterations) {
+        salt = SecureRandom.bytes(PasswordHash.saltLength)
+        self.iterations = iterations
+        hash = PasswordHash.derive(password, salt: salt, iterations: iterations)
+    }
+
+    init(salt: [UInt8], iterations: Int, hash: [UInt8]) {
+        self.salt = salt
+        self.iterations = iterations
+        self.hash = hash
+    }
+
+    func matches(_ password: String) -> Bool {
+        RequestSignature.constantTimeEqual(PasswordHash.derive(password, salt: salt, iterations: iterations), hash)
+    }
+
+    /// Wraps `PKCS5_PBKDF2_HMAC` with SHA-256.
+    static func derive(_ password: String, salt: [UInt8], iterations: Int) -> [UInt8] {
+        let pass = Array(password.utf8)
+        var out = [UInt8](repeating: 0, count: hashLength)
+        let ok = pass.withUnsafeBytes { p in
+            salt.withUnsafeBufferPointer { s in
+                out.withUnsafeMutableBufferPointer { o in
+                    PKCS5_PBKDF2_HMAC(p.bindMemory(to: CChar.self).baseAddress, Int32(p.count),
+                                      s.baseAddress, Int32(s.count), Int32(iterations), EVP_sha256(),
+                                      Int32(o.count), o.baseAddress)
+                }
+            }
+        }
+        precondition(ok == 1, "PKCS5_PBKDF2_HMAC failed")
+        return out
+    }
+}
+

@@ -1,0 +1,12 @@
+/// What a handler returns.
+struct RESTResponse {
+    var status: Int
+    /// nil: an empty body.
+    var body: JSONValue?
+    var headers: [(String, String)] = []
+    /// The session is gone (log-out): no `QB-Token-ExpirationDate` header.
+    var endsSession = false
+
+    static func json(_ status: Int, _ body: JSONValue) -> RESTResponse { RESTResponse(status: status, body: body) }
+    static func empty(_ status: Int = 200) -> RESTResponse { RESTResponse(status: status, body: nil) }
+}

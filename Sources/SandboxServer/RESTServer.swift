@@ -1,0 +1,171 @@
+// libevent's HTTP server (evhttp) in front of the route table. Every evhttp call lives here.
+internal import CEvent
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct RESTServerError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Owns one `evhttp*` on the sandbox's event base; handles requests on the loop thread.
+final class RESTServer {
+    /// Hostile-input limits: bodies over this get 413 from libevent itself.
+    static let maximumBodySize = 1 << 20
+    static let maximumHeadersSize = 16 << 10
+
+    private var http: OpaquePointer?
+    private let router: RESTRouter
+    private let log: SandboxLog
+    /// The port actually bound.
+    let boundPort: Int
+
+    /// `timeout`: seconds a connection may stay idle or half-sent before libevent drops it.
+    init(eventBase: OpaquePointer, host: String, port: Int, timeout: Int, router: RESTRouter, log: SandboxLog) throws {
+        guard let http = evhttp_new(eventBase) else { throw RESTServerError(description: "evhttp_new failed") }
+        self.router = router
+        self.log = log
+        evhttp_set_max_body_size(http, RESTServer.maximumBodySize)
+        evhttp_set_max_headers_size(http, RESTServer.maximumHeadersSize)
+        evhttp_set_timeout(http, Int32(max(1, timeout)))
+        // libevent answers methods it is told to refuse with 501; letting them through gets them
+        // a 405 in QuickBlox's shape from `parse` instead. Only GET/POST/PUT/DELETE reach routes.
+        let methods = [EVHTTP_REQ_GET, EVHTTP_REQ_POST, EVHTTP_REQ_PUT, EVHTTP_REQ_DELETE, EVHTTP_REQ_HEAD,
+                       EVHTTP_REQ_OPTIONS, EVHTTP_REQ_TRACE, EVHTTP_REQ_CONNECT, EVHTTP_REQ_PATCH]
+            .reduce(UInt32(0)) { $0 | UInt32($1.rawValue) }
+        evhttp_set_allowed_methods(http, UInt16(methods))
+        evhttp_set_default_content_type(http, "application/json")
+        guard port >= 0, port <= 65535, let bound = evhttp_bind_socket_with_handle(http, host, UInt16(port)) else {
+            evhttp_free(http)
+            throw RESTServerError(description: "cannot listen for REST on \(host):\(port): \(String(cString: strerror(errno)))")
+        }
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let fd = evhttp_bound_socket_get_fd(bound)
+        _ = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            boundPort = withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+            }
+        case AF_INET6:
+            boundPort = withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
+            }
+        default:
+            boundPort = port
+        }
+        self.http = http
+        evhttp_set_gencb(http, { request, arg in
+            guard let request, let arg else { return }
+            Unmanaged<RESTServer>.fromOpaque(arg).takeUnretainedValue().serve(request)
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit { close() }
+
+    /// Stops listening and drops every connection. Idempotent.
+    func close() {
+        guard let http else { return }
+        evhttp_free(http)
+        self.http = nil
+    }
+
+    private static func methodName(_ command: evhttp_cmd_type) -> String? {
+        switch command {
+        case EVHTTP_REQ_GET: return "GET"
+        case EVHTTP_REQ_POST: return "POST"
+        case EVHTTP_REQ_PUT: return "PUT"
+        case EVHTTP_REQ_DELETE: return "DELETE"
+        default: return nil
+        }
+    }
+
+    private func serve(_ request: OpaquePointer) {
+        let response: RESTResponse
+        var line = "request"
+        do throws(RESTError) {
+            let parsed = try parse(request)
+            line = "\(parsed.method) \(parsed.path)"
+            response = router.handle(parsed)
+        } catch {
+            response = error.response
+        }
+        log.log(.debug, "\(line) -> \(response.status)")
+        send(response, to: request)
+    }
+
+    /// Turns the evhttp request into a `RESTRequest`.
+    private func parse(_ request: OpaquePointer) throws(RESTError) -> RESTRequest {
+        guard let method = RESTServer.methodName(evhttp_request_get_command(request)) else {
+            throw .list(405, "Method not allowed")
+        }
+        guard let uri = evhttp_request_get_evhttp_uri(request), let rawPath = evhttp_uri_get_path(uri) else {
+            throw .badRequest("Malformed request URI")
+        }
+        guard let decoded = evhttp_uridecode(rawPath, 0, nil) else { throw .badRequest("Malformed request path") }
+        let path = String(cString: decoded)
+        free(decoded)
+        let query = evhttp_uri_get_query(uri).map { String(cString: $0) }
+
+        var headers: [String: String] = [:]
+        if let list = evhttp_request_get_input_headers(request) {
+            var entry = list.pointee.tqh_first
+            while let kv = entry {
+                if let key = kv.pointee.key, let value = kv.pointee.value {
+                    headers[String(cString: key).lowercased()] = String(cString: value)
+                }
+                entry = kv.pointee.next.tqe_next
+            }
+        }
+
+        var body: [UInt8] = []
+        if let input = evhttp_request_get_input_buffer(request) {
+            let length = evbuffer_get_length(input)
+            if length > RESTServer.maximumBodySize { throw .list(413, "Request entity too large") }
+            body = [UInt8](repeating: 0, count: length)
+            let copied = body.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, length) }
+            if copied < 0 { throw .badRequest("Unreadable request body") }
+            body.removeLast(length - Int(copied))
+        }
+        return try RESTRequest(method: method, path: path, headers: headers, query: query, body: body)
+    }
+
+    private func send(_ response: RESTResponse, to request: OpaquePointer) {
+        if let out = evhttp_request_get_output_headers(request) {
+            if response.body != nil { evhttp_add_header(out, "Content-Type", "application/json; charset=utf-8") }
+            for (name, value) in response.headers { evhttp_add_header(out, name, value) }
+        }
+        guard let buffer = evbuffer_new() else {
+            evhttp_send_error(request, 500, nil)
+            return
+        }
+        if let body = response.body {
+            let bytes = Array(body.serialized.utf8)
+            bytes.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
+        }
+        evhttp_send_reply(request, Int32(response.status), RESTServer.reason(response.status), buffer)
+        evbuffer_free(buffer)
+    }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: return "OK"
+        case 201: return "Created"
+        case 202: return "Accepted"
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 403: return "Forbidden"
+        case 404: return "Not Found"
+        case 405: return "Method Not Allowed"
+        case 413: return "Payload Too Large"
+        case 422: return "Unprocessable Entity"
+        case 429: return "Too Many Requests"
+        default: return status >= 500 ? "Internal Server Error" : "Error"
+        }
+    }
+}
+
+@available(*, unavailable) extension RESTServer: Sendable {}

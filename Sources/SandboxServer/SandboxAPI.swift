@@ -1,0 +1,201 @@
+// The REST endpoints of protocol doc §2–3 (sessions and users), as route-table rows.
+
+/// Application credentials the sandbox accepts.
+struct ApplicationCredentials {
+    var applicationId: Int
+    var authKey: String
+    var authSecret: String
+}
+
+/// Session and user endpoints over a `SandboxDatabase`. Lives on the event-loop thread.
+final class SandboxAPI {
+    /// How far a signed timestamp may be from the server clock.
+    static let clockWindow: Double = 3600
+
+    let database: SandboxDatabase
+    let credentials: ApplicationCredentials
+    private let now: () -> Double
+
+    init(database: SandboxDatabase, credentials: ApplicationCredentials, now: @escaping () -> Double = SandboxTime.now) {
+        self.database = database
+        self.credentials = credentials
+        self.now = now
+    }
+
+    /// The route table. Issue 3 appends `/chat/Dialog.json`, `/chat/Message.json`, ... here.
+    func makeRouter() -> RESTRouter {
+        let db = database
+        var router = RESTRouter(resolveSession: { token in try db.useSession(token: token) })
+        router.add(RESTRoute("POST", "/session.json", .open) { [unowned self] (c) throws(RESTError) in try self.createSession(c) })
+        router.add(RESTRoute("GET", "/session.json", .session) { (c) throws(RESTError) in .json(200, .object([("session", c.session!.json)])) })
+        router.add(RESTRoute("DELETE", "/session.json", .session) { [unowned self] (c) throws(RESTError) in try self.deleteSession(c) })
+        router.add(RESTRoute("POST", "/login.json", .session) { [unowned self] (c) throws(RESTError) in try self.logIn(c) })
+        router.add(RESTRoute("DELETE", "/login.json", .session) { [unowned self] (c) throws(RESTError) in try self.logOut(c) })
+        router.add(RESTRoute("POST", "/users.json", .session) { [unowned self] (c) throws(RESTError) in try self.signUp(c) })
+        router.add(RESTRoute("GET", "/users.json", .session) { [unowned self] (c) throws(RESTError) in try self.listUsers(c) })
+        router.add(RESTRoute("GET", "/users/by_login.json", .session) { [unowned self] (c) throws(RESTError) in try self.userByLogin(c) })
+        router.add(RESTRoute("GET", "/users/{id}.json", .session) { [unowned self] (c) throws(RESTError) in try self.userById(c) })
+        return router
+    }
+
+    /// Runs a storage call, turning an SQLite failure into a 500.
+    private func storage<T>(_ body: () throws -> T) throws(RESTError) -> T {
+        do { return try body() } catch { throw .internalError }
+    }
+
+    // MARK: sessions
+
+    private func createSession(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        let request = context.request
+        guard let appText = request.parameter("application_id"), Int(appText) == credentials.applicationId,
+              request.parameter("auth_key") == credentials.authKey else { throw .noApplication }
+        guard let signature = request.parameter("signature"),
+              let nonceText = request.parameter("nonce"), let nonce = Int(nonceText),
+              let timestampText = request.parameter("timestamp"), let timestamp = Int(timestampText),
+              RequestSignature.isValid(signature, parameters: request.parameters, secret: credentials.authSecret)
+        else { throw .unexpectedSignature }
+        guard abs(now() - Double(timestamp)) <= SandboxAPI.clockWindow else {
+            throw .field(422, "base", "Unexpected timestamp")
+        }
+        guard try storage({ try database.recordNonce(nonceText, timestamp: timestamp, window: SandboxAPI.clockWindow) }) else {
+            throw .field(422, "base", "Unexpected nonce")
+        }
+        var userId = 0
+        if let password = request.parameter("user[password]") {
+            userId = try authenticate(login: request.parameter("user[login]"), email: request.parameter("user[email]"),
+                                      password: password).id
+        }
+        let session = try storage {
+            try database.createSession(applicationId: credentials.applicationId, userId: userId, nonce: nonce,
+                                       timestamp: timestamp)
+        }
+        var response = RESTResponse.json(201, .object([("session", session.json)]))
+        response.headers.append(("QB-Token-ExpirationDate", SandboxTime.expirationHeader(session.expiresAt)))
+        return response
+    }
+
+    private func deleteSession(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        try storage { try database.deleteSession(id: context.session!.id) }
+        var response = RESTResponse.empty(200)
+        response.endsSession = true
+        return response
+    }
+
+    /// The user with that login (or email) and password; 401 otherwise.
+    private func authenticate(login: String?, email: String?, password: String) throws(RESTError) -> UserRecord {
+        let found: UserRecord?
+        if let login, !login.isEmpty {
+            found = try storage { try database.user(login: login) }
+        } else if let email, !email.isEmpty {
+            found = try storage { try database.user(email: email) }
+        } else {
+            found = nil
+        }
+        guard let user = found, try storage({ try database.checkPassword(userId: user.id, password) }) else {
+            throw .unauthorized
+        }
+        return user
+    }
+
+    private func logIn(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        let r = context.request
+        let user = try authenticate(login: r.parameter("login") ?? r.parameter("user[login]"),
+                                    email: r.parameter("email") ?? r.parameter("user[email]"),
+                                    password: r.parameter("password") ?? r.parameter("user[password]") ?? "")
+        try storage { try database.setSessionUser(sessionId: context.session!.id, userId: user.id) }
+        let fresh = try storage { try database.user(id: user.id) } ?? user
+        return .json(202, .object([("user", fresh.json)]))
+    }
+
+    private func logOut(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        try storage { try database.setSessionUser(sessionId: context.session!.id, userId: 0) }
+        return .empty(200)
+    }
+
+    // MARK: users
+
+    /// Server-side password rule: at least 8 characters; ASCII letters, digits and punctuation only.
+    static func passwordProblem(_ password: String) -> String? {
+        if password.count < 8 { return "is too short (minimum is 8 characters)" }
+        let allowed = password.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F }
+        return allowed ? nil : "should contain alphanumeric and punctuation characters only"
+    }
+
+    private func signUp(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        let r = context.request
+        func field(_ name: String) -> String? {
+            guard let v = r.parameter("user[\(name)]"), !v.isEmpty else { return nil }
+            return v
+        }
+        var problems: [(String, JSONValue)] = []
+        func problem(_ key: String, _ message: String) { problems.append((key, .array([.string(message)]))) }
+        let login = field("login")
+        let email = field("email")
+        let password = r.parameter("user[password]") ?? ""
+        // Taken checks come first and cost no password hashing.
+        if let login {
+            if try storage({ try database.isLoginTaken(login) }) { problem("login", "has already been taken") }
+        } else {
+            problem("login", "can't be blank")
+        }
+        if let email, try storage({ try database.isEmailTaken(email) }) { problem("email", "has already been taken") }
+        if let message = SandboxAPI.passwordProblem(password) { problem("password", message) }
+        var externalId: Int?
+        if let text = field("external_user_id") {
+            guard let v = Int(text) else { throw .field(422, "external_user_id", "is not a number") }
+            externalId = v
+        }
+        guard problems.isEmpty, let login else { throw RESTError(status: 422, errors: .object(problems)) }
+        let new = NewUser(login: login, password: password, fullName: field("full_name"), email: email,
+                          phone: field("phone"), website: field("website"), externalUserId: externalId,
+                          customData: field("custom_data"))
+        let user = try storage { try database.insertUser(new) }
+        return .json(201, .object([("user", user.json)]))
+    }
+
+    private func userById(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        guard let id = context.request.pathParameters["id"].flatMap({ Int($0) }),
+              let user = try storage({ try database.user(id: id) }) else { throw .notFound }
+        return .json(200, .object([("user", user.json)]))
+    }
+
+    private func userByLogin(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        guard let login = context.request.parameter("login"),
+              let user = try storage({ try database.user(login: login) }) else { throw .notFound }
+        return .json(200, .object([("user", user.json)]))
+    }
+
+    /// `page`, `per_page` (≤ 100) and `filter[]=number id in 1,2,3`.
+    private func listUsers(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        let r = context.request
+        let page = max(1, r.parameter("page").flatMap { Int($0) } ?? 1)
+        let perPage = min(100, max(1, r.parameter("per_page").flatMap { Int($0) } ?? 10))
+        var ids: [Int]?
+        for filter in r.parameters("filter[]") {
+            let parts = filter.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true).map(String.init)
+            guard parts.count == 4, parts[1] == "id", parts[2] == "in" || parts[2] == "eq" else {
+                throw .field(422, "filter", "is not supported: \(filter)")
+            }
+            let values = parts[3].split(separator: ",").compactMap { Int($0.trimmingSpaces) }
+            ids = ids.map { current in current.filter(values.contains) } ?? values
+        }
+        let (total, items) = try storage { try database.users(page: page, perPage: perPage, ids: ids) }
+        return .json(200, .object([
+            ("current_page", .int(page)),
+            ("per_page", .int(perPage)),
+            ("total_entries", .int(total)),
+            ("items", .array(items.map { .object([("user", $0.json)]) })),
+        ]))
+    }
+}
+
+@available(*, unavailable) extension SandboxAPI: Sendable {}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        var s = self
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
+        return s
+    }
+}

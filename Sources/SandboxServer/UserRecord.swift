@@ -1,0 +1,43 @@
+/// A stored user (without the password hash).
+struct UserRecord {
+    var id: Int
+    var login: String
+    var fullName: String?
+    var email: String?
+    var phone: String?
+    var website: String?
+    var externalUserId: Int?
+    var customData: String?
+    var createdAt: Double
+    var updatedAt: Double
+    var lastRequestAt: Double?
+
+    /// The `user` object as the protocol names its keys.
+    var json: JSONValue {
+        .object([
+            ("id", .int(id)),
+            ("login", .string(login)),
+            ("full_name", .optionalString(fullName)),
+            ("email", .optionalString(email)),
+            ("phone", .optionalString(phone)),
+            ("website", .optionalString(website)),
+            ("external_user_id", .optionalInt(externalUserId)),
+            ("custom_data", .optionalString(customData)),
+            ("created_at", .string(SandboxTime.iso8601(createdAt))),
+            ("updated_at", .string(SandboxTime.iso8601(updatedAt))),
+            ("last_request_at", lastRequestAt.map { .string(SandboxTime.iso8601($0)) } ?? .null),
+        ])
+    }
+}
+
+/// The fields a sign-up may set.
+struct NewUser {
+    var login: String
+    var password: String
+    var fullName: String?
+    var email: String?
+    var phone: String?
+    var website: String?
+    var externalUserId: Int?
+    var customData: String?
+}

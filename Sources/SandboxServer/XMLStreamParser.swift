@@ -1,0 +1,244 @@
+internal import CExpat
+
+/// The opening `<stream:stream>` tag as the client sent it.
+struct XMPPStreamHeader: Equatable {
+    var name: String
+    var namespace: String
+    var attributes: [String: String]
+    /// The `xmlns='…'` declared on the stream tag (nil when absent).
+    var defaultNamespace: String?
+
+    var isStreamTag: Bool { name == "stream" && namespace == XMPPNamespace.streams }
+}
+
+enum XMLStreamEvent: Equatable {
+    case streamOpened(XMPPStreamHeader)
+    /// A complete child of the stream element (a stanza or a nonza).
+    case element(XMPPElement)
+    case streamClosed
+}
+
+/// Why the parser gave up on a stream; each maps to one stream error.
+enum XMLStreamFailure: Equatable {
+    case notWellFormed        // expat's own errors, text at stream level
+    case restrictedXML        // DOCTYPE, entity declarations, comments, processing instructions
+    case tooLarge             // one element over the byte limit
+    case tooDeep              // nesting over the depth limit
+}
+
+enum XMLFeedResult: Equatable {
+    case consumedAll
+    /// The handler asked to stop after an event; `consumed` bytes of this feed
+    /// belong to the old stream, the rest (if any) to whatever comes next.
+    case suspended(consumed: Int)
+    case failed(XMLStreamFailure)
+}
+
+/// An expat parser for one XML stream (namespace-aware; never expands
+/// entities: any DOCTYPE is refused). `reset()` starts a new stream, as XMPP
+/// requires after STARTTLS and SASL success. Not reentrant: call `feed` and
+/// `reset` only from outside `handler`.
+final class XMLStreamParser {
+    /// Called for each event; return false to suspend parsing right after it.
+    var handler: (XMLStreamEvent) -> Bool = { _ in true }
+
+    private let maxElementBytes: Int
+    private let maxDepth: Int
+    private var parser: OpaquePointer   // XML_Parser
+    private var stack: [XMPPElement] = []
+    private var depth = 0
+    private var pendingDeclarations: [(prefix: String?, uri: String)] = []
+    private var bytesFed: Int64 = 0
+    private var lastEventEnd: Int64 = 0
+    private var elementStart: Int64 = 0
+    private var failure: XMLStreamFailure?
+
+    /// Expat joins namespace, local name and prefix with this; U+0001 cannot occur in XML 1.0.
+    private static let separator: CChar = 0x01
+
+    init(maxElementBytes: Int, maxDepth: Int) {
+        self.maxElementBytes = maxElementBytes
+        self.maxDepth = maxDepth
+        parser = Self.makeParser()
+        installHandlers()
+    }
+
+    deinit { XML_ParserFree(parser) }
+
+    /// A fresh parser for a restarted stream.
+    func reset() {
+        XML_ParserFree(parser)
+        parser = Self.makeParser()
+        stack = []
+        depth = 0
+        pendingDeclarations = []
+        bytesFed = 0
+        lastEventEnd = 0
+        elementStart = 0
+        failure = nil
+        installHandlers()
+    }
+
+    func feed(_ bytes: UnsafeRawBufferPointer) -> XMLFeedResult {
+        guard let base = bytes.baseAddress else { return .consumedAll }
+        var offset = 0
+        if bytesFed == 0 {
+            // Whitespace a client sends after the element that ended the previous
+            // stream (`</auth>\n`) would put the next XML declaration out of place.
+            while offset < bytes.count, [0x20, 0x09, 0x0d, 0x0a].contains(bytes[offset]) { offset += 1 }
+        }
+        let fedBefore = bytesFed - Int64(offset)
+        // Small slices so the size limit is checked before expat buffers much.
+        while offset < bytes.count {
+            let n = min(8192, bytes.count - offset)
+            let status = XML_Parse(parser, base.advanced(by: offset).assumingMemoryBound(to: CChar.self), Int32(n), 0)
+            bytesFed += Int64(n)
+            offset += n
+            switch status {
+            case XML_STATUS_SUSPENDED:
+                return .suspended(consumed: Int(max(0, min(Int64(bytes.count), lastEventEnd - fedBefore))))
+            case XML_STATUS_ERROR:
+                return .failed(failure ?? .notWellFormed)
+            default:
+                break
+            }
+            // Bytes since the current stanza began (or since the last complete event,
+            // e.g. a huge unterminated tag) must stay under the limit.
+            let anchor = depth >= 2 ? elementStart : lastEventEnd
+            if bytesFed - anchor > Int64(maxElementBytes) { return .failed(.tooLarge) }
+        }
+        return .consumedAll
+    }
+
+    // MARK: expat plumbing
+
+    private static func makeParser() -> OpaquePointer {
+        guard let p = XML_ParserCreateNS("UTF-8", separator) else { preconditionFailure("XML_ParserCreateNS: out of memory") }
+        XML_SetReturnNSTriplet(p, 1)
+        return p
+    }
+
+    private func installHandlers() {
+        XML_SetUserData(parser, Unmanaged.passUnretained(self).toOpaque())
+        XML_SetElementHandler(parser, { ud, name, atts in
+            XMLStreamParser.from(ud).startElement(name, atts)
+        }, { ud, name in
+            XMLStreamParser.from(ud).endElement(name)
+        })
+        XML_SetCharacterDataHandler(parser) { ud, s, len in
+            XMLStreamParser.from(ud).characters(s, Int(len))
+        }
+        XML_SetStartNamespaceDeclHandler(parser) { ud, prefix, uri in
+            XMLStreamParser.from(ud).pendingDeclarations.append((prefix.map { String(cString: $0) }, uri.map { String(cString: $0) } ?? ""))
+        }
+        // Restricted XML (RFC 6120 §11.1): refuse rather than expand anything.
+        XML_SetStartDoctypeDeclHandler(parser) { ud, _, _, _, _ in XMLStreamParser.from(ud).fail(.restrictedXML) }
+        XML_SetEntityDeclHandler(parser) { ud, _, _, _, _, _, _, _, _ in XMLStreamParser.from(ud).fail(.restrictedXML) }
+        XML_SetCommentHandler(parser) { ud, _ in XMLStreamParser.from(ud).fail(.restrictedXML) }
+        XML_SetProcessingInstructionHandler(parser) { ud, _, _ in XMLStreamParser.from(ud).fail(.restrictedXML) }
+        XML_SetParamEntityParsing(parser, XML_PARAM_ENTITY_PARSING_NEVER)
+    }
+
+    private static func from(_ userData: UnsafeMutableRawPointer?) -> XMLStreamParser {
+        Unmanaged<XMLStreamParser>.fromOpaque(userData!).takeUnretainedValue()
+    }
+
+    private func fail(_ reason: XMLStreamFailure) {
+        if failure == nil { failure = reason }
+        XML_StopParser(parser, 0)
+    }
+
+    private func noteEventEnd() {
+        let index = XML_GetCurrentByteIndex(parser)
+        if index >= 0 { lastEventEnd = max(lastEventEnd, Int64(index) + Int64(XML_GetCurrentByteCount(parser))) }
+    }
+
+    private func deliver(_ event: XMLStreamEvent) {
+        if !handler(event) { XML_StopParser(parser, 1) }
+    }
+
+    /// "uri\u{1}local\u{1}prefix" → (uri, local, prefix).
+    private static func split(_ raw: UnsafePointer<CChar>) -> (namespace: String, local: String, prefix: String?) {
+        let parts = String(cString: raw).split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
+        switch parts.count {
+        case 1: return ("", parts[0], nil)
+        case 2: return (parts[0], parts[1], nil)
+        default: return (parts[0], parts[1], parts[2])
+        }
+    }
+
+    private func startElement(_ rawName: UnsafePointer<CChar>?, _ atts: UnsafeMutablePointer<UnsafePointer<CChar>?>?) {
+        guard failure == nil, let rawName else { return }
+        let start = Int64(XML_GetCurrentByteIndex(parser))
+        noteEventEnd()
+        depth += 1
+        if depth > maxDepth { return fail(.tooDeep) }
+        let (namespace, local, _) = Self.split(rawName)
+        var attributes: [XMPPElement.Attribute] = []
+        var extraDeclarations: [XMPPElement.Attribute] = []
+        if let atts {
+            var i = 0
+            while let key = atts[i], let value = atts[i + 1] {
+                let (ns, name, prefix) = Self.split(key)
+                let v = String(cString: value)
+                if ns == XMPPNamespace.xml {
+                    attributes.append(.init(name: "xml:\(name)", value: v))
+                } else if !ns.isEmpty {
+                    let p = prefix ?? "ns\(i)"
+                    attributes.append(.init(name: "\(p):\(name)", value: v))
+                    extraDeclarations.append(.init(name: "xmlns:\(p)", value: ns))
+                } else {
+                    attributes.append(.init(name: name, value: v))
+                }
+                i += 2
+            }
+        }
+        let declarations = pendingDeclarations
+        pendingDeclarations = []
+        if depth == 1 {
+            var map: [String: String] = [:]
+            for a in attributes { map[a.name] = a.value }
+            let header = XMPPStreamHeader(name: local, namespace: namespace, attributes: map,
+                                          defaultNamespace: declarations.first { $0.prefix == nil }?.uri)
+            deliver(.streamOpened(header))
+            return
+        }
+        if depth == 2 { elementStart = start }
+        stack.append(XMPPElement(name: local, namespace: namespace, attributes: attributes + extraDeclarations))
+    }
+
+    private func endElement(_ rawName: UnsafePointer<CChar>?) {
+        guard failure == nil else { return }
+        noteEventEnd()
+        depth -= 1
+        if depth == 0 { return deliver(.streamClosed) }
+        guard let finished = stack.popLast() else { return }
+        if stack.isEmpty {
+            // A whole stanza can arrive within one slice: check it here too.
+            if lastEventEnd - elementStart > Int64(maxElementBytes) { return fail(.tooLarge) }
+            deliver(.element(finished))
+        } else {
+            stack[stack.count - 1].children.append(.element(finished))
+        }
+    }
+
+    private func characters(_ s: UnsafePointer<CChar>?, _ length: Int) {
+        guard failure == nil, let s, length > 0 else { return }
+        noteEventEnd()
+        let text = String(decoding: UnsafeRawBufferPointer(start: s, count: length), as: UTF8.self)
+        guard !stack.isEmpty else {
+            // Between stanzas only whitespace (keep-alives) is allowed.
+            if text.contains(where: { !$0.isWhitespace }) { fail(.notWellFormed) }
+            return
+        }
+        if lastEventEnd - elementStart > Int64(maxElementBytes) { return fail(.tooLarge) }
+        let top = stack.count - 1
+        if case .text(let previous)? = stack[top].children.last {
+            stack[top].children[stack[top].children.count - 1] = .text(previous + text)
+        } else {
+            stack[top].children.append(.text(text))
+        }
+    }
+}
+
+@available(*, unavailable) extension XMLStreamParser: Sendable {}

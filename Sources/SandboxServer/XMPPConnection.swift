@@ -1,0 +1,275 @@
+internal import CEvent
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One client TCP connection: a bufferevent (OpenSSL-filtered after STARTTLS),
+/// an expat stream parser and the pure `XMPPSession` it drives. Lives on the
+/// event loop thread; owned by `XMPPServer`, which drops it once closed.
+final class XMPPConnection {
+    let number: Int
+    let peer: String
+    private(set) var session: XMPPSession
+    private unowned let server: XMPPServer
+    private let parser: XMLStreamParser
+    private var bufferEvent: OpaquePointer?     // struct bufferevent*
+    private var timer: OpaquePointer?           // struct event*
+    /// Set by an action that must wait until the parser is outside expat.
+    private var pendingRestart: Restart?
+    private enum Restart { case stream, tls }
+    private(set) var isClosing = false
+    private var isFinished = false
+    private let openedAt: Double
+    private var lastActivity: Double
+    private var closeDeadline = 0.0
+
+    init(server: XMPPServer, base: OpaquePointer, socket: Int32, number: Int, peer: String) throws {
+        self.server = server
+        self.number = number
+        self.peer = peer
+        session = XMPPSession(domain: server.domain, applicationId: server.applicationId,
+                              maxFailedAuthentications: server.limits.maxFailedAuthentications)
+        parser = XMLStreamParser(maxElementBytes: server.limits.maxElementBytes, maxDepth: server.limits.maxDepth)
+        openedAt = monotonicNow()
+        lastActivity = openedAt
+        guard let bev = bufferevent_socket_new(base, socket, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
+            evutil_closesocket(socket)
+            throw XMPPServerError("bufferevent_socket_new failed")
+        }
+        bufferEvent = bev
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        timer = event_new(base, -1, 0, { _, _, ctx in
+            let connection = Unmanaged<XMPPConnection>.fromOpaque(ctx!).takeUnretainedValue()
+            withExtendedLifetime(connection) { connection.timerFired() }
+        }, me)
+        parser.handler = { [unowned self] event in self.parsed(event) }
+        install(on: bev)
+        armTimer(after: server.limits.preAuthTimeout)
+    }
+
+    deinit {
+        if let bufferEvent { bufferevent_free(bufferEvent) }
+        if let timer { event_free(timer) }
+    }
+
+    private func install(on bev: OpaquePointer) {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        bufferevent_setcb(bev, { _, ctx in
+            let connection = Unmanaged<XMPPConnection>.fromOpaque(ctx!).takeUnretainedValue()
+            withExtendedLifetime(connection) { connection.readable() }
+        }, nil, { _, events, ctx in
+            let connection = Unmanaged<XMPPConnection>.fromOpaque(ctx!).takeUnretainedValue()
+            withExtendedLifetime(connection) { connection.event(events) }
+        }, me)
+        bufferevent_enable(bev, Int16(EV_READ | EV_WRITE))
+    }
+
+    // MARK: input
+
+    private func readable() {
+        guard let bev = bufferEvent else { return }
+        let input = bufferevent_get_input(bev)
+        let length = evbuffer_get_length(input)
+        guard length > 0 else { return }
+        var bytes = [UInt8](repeating: 0, count: length)
+        _ = evbuffer_remove(input, &bytes, length)
+        guard !isClosing else { return }
+        lastActivity = monotonicNow()
+        var offset = 0
+        while offset < bytes.count && !isClosing {
+            let result = bytes[offset...].withUnsafeBytes { parser.feed($0) }
+            switch result {
+            case .consumedAll:
+                offset = bytes.count
+            case .failed(let failure):
+                server.log.log(.debug, "xmpp #\(number): stream error \(XMPPStreamError(failure).rawValue)")
+                perform(session.handle(.fatal(XMPPStreamError(failure))))
+                offset = bytes.count
+            case .suspended(let consumed):
+                offset += consumed
+                let restart = pendingRestart
+                pendingRestart = nil
+                switch restart {
+                case .stream?:
+                    parser.reset()
+                case .tls?:
+                    // Nothing may follow <starttls/> in clear text.
+                    parser.reset()
+                    startTLS()
+                    offset = bytes.count
+                case nil:
+                    offset = bytes.count
+                }
+            }
+        }
+    }
+
+    /// Expat's callback (inside `XML_Parse`): returns false to suspend the parser.
+    private func parsed(_ event: XMLStreamEvent) -> Bool {
+        switch event {
+        case .streamOpened(let header):
+            perform(session.handle(.streamOpened(header, streamId: Self.newStreamId())))
+        case .element(let element):
+            perform(session.handle(.element(element)))
+        case .streamClosed:
+            perform(session.handle(.streamClosed))
+        }
+        return pendingRestart == nil && !isClosing
+    }
+
+    private func event(_ events: Int16) {
+        if events & Int16(BEV_EVENT_CONNECTED) != 0 {
+            server.log.log(.debug, "xmpp #\(number): TLS established")
+            perform(session.handle(.tlsEstablished))
+            return
+        }
+        if events & Int16(BEV_EVENT_ERROR | BEV_EVENT_EOF | BEV_EVENT_TIMEOUT) != 0 {
+            if events & Int16(BEV_EVENT_ERROR) != 0 {
+                server.log.log(.debug, "xmpp #\(number): connection lost (socket or TLS error)")
+            }
+            finish()
+        }
+    }
+
+    // MARK: actions
+
+    private func perform(_ actions: [XMPPSession.Action]) {
+        for action in actions {
+            switch action {
+            case .send(let text):
+                send(text)
+            case .startTLS:
+                pendingRestart = .tls
+            case .restartStream:
+                pendingRestart = .stream
+            case .authenticate(let userId, let secret):
+                let accepted = server.authenticator.authenticateChat(userId: userId, secret: secret)
+                server.log.log(accepted ? .info : .warning, "xmpp #\(number): user \(userId) \(accepted ? "authenticated" : "failed to authenticate")")
+                perform(session.handle(.authenticationChecked(userId: userId, accepted: accepted)))
+            case .bindResource(let requested, let iqId):
+                let resource = server.bind(self, requested: requested)
+                perform(session.handle(.resourceBound(resource, iqId: iqId)))
+                server.log.log(.info, "xmpp #\(number): bound \(session.fullJID ?? "?")")
+            case .route(let stanza):
+                server.route(stanza, from: self)
+            case .close:
+                beginClose(grace: server.limits.closeGrace)
+            }
+        }
+    }
+
+    /// Ends the stream with `error` (used for timeouts, shutdown, a replacing session).
+    func terminate(_ error: XMPPStreamError, grace: Double? = nil) {
+        guard !isClosing else { return }
+        server.log.log(.debug, "xmpp #\(number): stream error \(error.rawValue)")
+        perform(session.handle(.fatal(error)))
+        if let grace { closeDeadline = min(closeDeadline, monotonicNow() + grace) }
+    }
+
+    /// Pushes queued output to the socket now (through OpenSSL when filtered),
+    /// for when the loop may not run again (shutdown).
+    func flushNow() {
+        guard let bev = bufferEvent else { return }
+        var target = bev
+        if let underlying = bufferevent_get_underlying(bev) {
+            _ = bufferevent_flush(bev, Int16(EV_WRITE), BEV_FLUSH)
+            target = underlying
+        }
+        let fd = bufferevent_getfd(target)
+        guard fd >= 0, let output = bufferevent_get_output(target) else { return }
+        // A bufferevent keeps the start of its output frozen so only its own
+        // write callback drains it; thaw it just for this one non-blocking write.
+        evbuffer_unfreeze(output, 1)
+        _ = evbuffer_write(output, fd)
+        evbuffer_freeze(output, 1)
+    }
+
+    func send(_ text: String) {
+        guard let bev = bufferEvent, !isFinished else { return }
+        var bytes = Array(text.utf8)
+        _ = bufferevent_write(bev, &bytes, bytes.count)
+    }
+
+    private func startTLS() {
+        guard let bev = bufferEvent, let base = bufferevent_get_base(bev), let ssl = server.tls.makeSSL() else {
+            return terminate(.internalServerError)
+        }
+        guard let filtered = bufferevent_openssl_filter_new(base, bev, ssl, BUFFEREVENT_SSL_ACCEPTING,
+                                                            Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
+            return terminate(.internalServerError)
+        }
+        // The filter now owns (and frees) the socket bufferevent and the SSL.
+        bufferEvent = filtered
+        // Clients often just close the socket after </stream:stream>: that is an EOF, not an error.
+        bufferevent_openssl_set_allow_dirty_shutdown(filtered, 1)
+        install(on: filtered)
+    }
+
+    // MARK: closing and timers
+
+    private func beginClose(grace: Double) {
+        guard !isClosing else { return }
+        isClosing = true
+        server.unbind(self)
+        if let bev = bufferEvent { bufferevent_disable(bev, Int16(EV_READ)) }
+        closeDeadline = monotonicNow() + grace
+        armTimer(after: 0.01)
+    }
+
+    /// Bytes not yet handed to the kernel (the TLS filter's and the socket's).
+    private var pendingOutput: Int {
+        guard let bev = bufferEvent else { return 0 }
+        var total = evbuffer_get_length(bufferevent_get_output(bev))
+        if let underlying = bufferevent_get_underlying(bev) { total += evbuffer_get_length(bufferevent_get_output(underlying)) }
+        return total
+    }
+
+    private func timerFired() {
+        let now = monotonicNow()
+        if isClosing {
+            if pendingOutput == 0 || now >= closeDeadline { finish() } else { armTimer(after: 0.01) }
+            return
+        }
+        let limits = server.limits
+        var deadline = lastActivity + limits.idleTimeout
+        if session.phase != .established { deadline = min(deadline, openedAt + limits.preAuthTimeout) }
+        if now >= deadline {
+            terminate(.connectionTimeout)
+        } else {
+            armTimer(after: deadline - now)
+        }
+    }
+
+    private func armTimer(after seconds: Double) {
+        guard let timer else { return }
+        let clamped = max(0.001, seconds)
+        var tv = timeval(tv_sec: Int(clamped), tv_usec: Int((clamped - clamped.rounded(.down)) * 1_000_000))
+        event_add(timer, &tv)
+    }
+
+    /// Frees the socket now and leaves the server's table.
+    func finish() {
+        guard !isFinished else { return }
+        isFinished = true
+        isClosing = true
+        server.unbind(self)
+        if let bev = bufferEvent { bufferevent_free(bev) }
+        bufferEvent = nil
+        if let timer { event_free(timer) }
+        timer = nil
+        server.log.log(.debug, "xmpp #\(number): closed")
+        server.remove(self)
+    }
+
+    private static func newStreamId() -> String {
+        String(UInt64.random(in: .min ... .max), radix: 16) + String(UInt32.random(in: .min ... .max), radix: 16)
+    }
+}
+
+@available(*, unavailable) extension XMPPConnection: Sendable {}
+
+func monotonicNow() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}

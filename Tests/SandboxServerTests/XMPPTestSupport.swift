@@ -1,0 +1,213 @@
+import CEvent
+import Foundation
+@testable import SandboxServer
+
+/// Passwords and tokens by user id; immutable, so it can cross to the loop thread.
+final class FakeChatAuthenticator: ChatAuthenticator, Sendable {
+    let secrets: [Int: Set<String>]
+    init(_ secrets: [Int: Set<String>]) { self.secrets = secrets }
+    func authenticateChat(userId: Int, secret: String) -> Bool { secrets[userId]?.contains(secret) ?? false }
+}
+
+enum XMPPTestConstants {
+    static let domain = "localhost"
+    static let applicationId = 7
+    static let users: [Int: Set<String>] = [5: ["secret-5", "token-5"], 6: ["secret-6"]]
+    static let header = "<?xml version='1.0'?><stream:stream to='localhost' xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams' version='1.0'>"
+
+    static func plain(_ authcid: String, _ password: String, authzid: String = "") -> String {
+        let raw = Data((authzid + "\0" + authcid + "\0" + password).utf8).base64EncodedString()
+        return "<auth xmlns='urn:ietf:params:xml:ns:xmpp-sasl' mechanism='PLAIN'>\(raw)</auth>"
+    }
+}
+
+/// An `XMPPServer` on its own event_base and thread, as the sandbox runs it.
+/// The server is created, used and released on that thread only.
+final class XMPPTestServer: @unchecked Sendable {
+    private(set) var port = 0
+    private(set) var certificatePEM = ""
+    private let lock = NSLock()
+    private var stopRequested = false
+    private var requests: [(XMPPServer) -> Void] = []
+    private let finished = DispatchSemaphore(value: 0)
+    private var startError: String?
+
+    /// `loopAfterStop: false` releases the server right after `stop()`, as the
+    /// sandbox does when it leaves its loop at once.
+    init(limits: XMPPServer.Limits = XMPPServer.Limits(), loopAfterStop: Bool = true) throws {
+        let ready = DispatchSemaphore(value: 0)
+        let thread = Thread { [self] in
+            self.run(limits: limits, loopAfterStop: loopAfterStop, ready: ready)
+        }
+        thread.start()
+        ready.wait()
+        if let startError { finished.wait(); throw TestFailure(startError) }
+    }
+
+    private func run(limits: XMPPServer.Limits, loopAfterStop: Bool, ready: DispatchSemaphore) {
+        guard let base = event_base_new() else { startError = "event_base_new"; ready.signal(); finished.signal(); return }
+        // A ticking timer so the loop wakes up to see stop requests and queries.
+        let tick = event_new(base, -1, Int16(EV_PERSIST), { _, _, _ in }, nil)
+        var interval = timeval(tv_sec: 0, tv_usec: 10_000)
+        event_add(tick, &interval)
+        do {
+            let identity = try TLSIdentity.selfSigned(dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"])
+            var server: XMPPServer? = try XMPPServer(
+                eventBase: base, host: "127.0.0.1", port: 0, domain: XMPPTestConstants.domain,
+                applicationId: XMPPTestConstants.applicationId, tls: identity,
+                authenticator: FakeChatAuthenticator(XMPPTestConstants.users),
+                log: SandboxLog(minimum: .error), limits: limits)
+            port = server!.boundPort
+            certificatePEM = identity.certificatePEM
+            ready.signal()
+            while true {
+                lock.lock()
+                let stop = stopRequested
+                let pending = requests
+                requests = []
+                lock.unlock()
+                for request in pending { request(server!) }
+                if stop { break }
+                event_base_loop(base, Int32(EVLOOP_ONCE))
+            }
+            server!.stop()
+            let deadline = Date().addingTimeInterval(loopAfterStop ? 0.6 : 0)
+            while Date() < deadline { event_base_loop(base, Int32(EVLOOP_ONCE)) }
+            server = nil
+        } catch {
+            startError = "\(error)"
+            ready.signal()
+        }
+        event_free(tick)
+        event_base_free(base)
+        finished.signal()
+    }
+
+    /// Runs `body` on the loop thread and returns its result.
+    func query<T: Sendable>(_ body: @escaping @Sendable (XMPPServer) -> T) -> T {
+        let done = DispatchSemaphore(value: 0)
+        let result = ResultBox<T>()
+        lock.lock()
+        requests.append { server in result.value = body(server); done.signal() }
+        lock.unlock()
+        done.wait()
+        return result.value!
+    }
+
+    func stop() {
+        lock.lock()
+        let already = stopRequested
+        stopRequested = true
+        lock.unlock()
+        if !already { finished.wait() }
+    }
+
+    deinit { stop() }
+}
+
+private final class ResultBox<T>: @unchecked Sendable { var value: T? }
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// A blocking TCP client that speaks raw XML (optionally through OpenSSL after STARTTLS).
+final class RawXMPPClient {
+    let fd: Int32
+    private(set) var received = ""
+    private var ssl: OpaquePointer?
+    private var sslContext: OpaquePointer?
+    private(set) var closedByServer = false
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if status != 0 { close(fd); throw TestFailure("connect failed: \(errno)") }
+    }
+
+    deinit {
+        if let ssl { SSL_free(ssl) }
+        if let sslContext { SSL_CTX_free(sslContext) }
+        close(fd)
+    }
+
+    func send(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n: Int
+            if let ssl {
+                n = Int(bytes.withUnsafeMutableBytes { SSL_write(ssl, $0.baseAddress! + offset, Int32($0.count - offset)) })
+            } else {
+                n = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    /// Reads until `predicate` holds for everything received so far, the server
+    /// closes, or `timeout` passes. Returns whether the predicate held.
+    @discardableResult
+    func read(until predicate: (String) -> Bool, timeout: Double = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !predicate(received) {
+            if closedByServer { return false }
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return false }
+            if ssl == nil || SSL_pending(ssl) == 0 {
+                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&pfd, 1, Int32(min(remaining, 0.1) * 1000)) <= 0 { continue }
+            }
+            var buffer = [UInt8](repeating: 0, count: 16384)
+            let n: Int
+            if let ssl {
+                n = Int(SSL_read(ssl, &buffer, Int32(buffer.count)))
+            } else {
+                n = recv(fd, &buffer, buffer.count, 0)
+            }
+            if n <= 0 { closedByServer = true; return predicate(received) }
+            received += String(decoding: buffer[0..<n], as: UTF8.self)
+        }
+        return true
+    }
+
+    func read(untilContains needle: String, timeout: Double = 5) -> Bool {
+        read(until: { $0.contains(needle) }, timeout: timeout)
+    }
+
+    /// Waits until the server closes the connection.
+    func waitForClose(timeout: Double = 5) -> Bool {
+        read(until: { _ in false }, timeout: timeout)
+        return closedByServer
+    }
+
+    /// Forgets what was read so far (before a stream restart).
+    func clear() { received = "" }
+
+    /// TLS handshake over the socket, trusting only `caPEM` and checking `host`.
+    func startTLS(caPEM: String, host: String) throws {
+        guard let context = SSL_CTX_new(TLS_client_method()) else { throw TestFailure("SSL_CTX_new") }
+        sslContext = context
+        let bio = BIO_new_mem_buf(caPEM, Int32(caPEM.utf8.count))
+        defer { BIO_free(bio) }
+        guard let ca = PEM_read_bio_X509(bio, nil, nil, nil) else { throw TestFailure("bad CA PEM") }
+        defer { X509_free(ca) }
+        X509_STORE_add_cert(SSL_CTX_get_cert_store(context), ca)
+        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        guard let ssl = SSL_new(context) else { throw TestFailure("SSL_new") }
+        self.ssl = ssl
+        SSL_set_fd(ssl, fd)
+        SSL_set1_host(ssl, host)
+        guard SSL_connect(ssl) == 1 else {
+            throw TestFailure("TLS handshake failed: verify result \(SSL_get_verify_result(ssl))")
+        }
+    }
+}

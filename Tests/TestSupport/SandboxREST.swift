@@ -1,0 +1,218 @@
+// Signed REST calls against a running chatctl-sandbox, over a plain socket (one request per
+// connection), so tests of every module can create sessions and users without the client code.
+import Foundation
+internal import CCrypto
+
+/// One HTTP reply. Header names are lowercased.
+public struct SandboxHTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: String
+
+    /// The body parsed as JSON (nil when empty or not JSON).
+    public var json: Any? {
+        guard let data = body.data(using: .utf8), !data.isEmpty else { return nil }
+        return try? JSONSerialization.jsonObject(with: data)
+    }
+}
+
+/// How a session request is signed.
+public enum SandboxSignatureAlgorithm: Sendable { case sha1, sha256 }
+
+/// Building blocks of the QuickBlox session signature (protocol doc §2).
+public enum SandboxSigning {
+    /// Every parameter but `signature` as raw `name=value`, sorted bytewise, joined with `&`.
+    public static func stringToSign(_ parameters: [(String, String)]) -> String {
+        parameters.filter { $0.0 != "signature" }
+            .map { Array("\($0.0)=\($0.1)".utf8) }
+            .sorted { $0.lexicographicallyPrecedes($1) }
+            .map { String(decoding: $0, as: UTF8.self) }
+            .joined(separator: "&")
+    }
+
+    /// Lowercase hex HMAC (libcrypto `HMAC`).
+    public static func hmacHex(_ algorithm: SandboxSignatureAlgorithm, key: String, message: String) -> String {
+        let k = Array(key.utf8), m = Array(message.utf8)
+        var out = [UInt8](repeating: 0, count: 64)
+        var length: UInt32 = 0
+        _ = k.withUnsafeBytes { kb in
+            m.withUnsafeBufferPointer { mb in
+                out.withUnsafeMutableBufferPointer { ob in
+                    HMAC(algorithm == .sha1 ? EVP_sha1() : EVP_sha256(), kb.baseAddress, Int32(kb.count),
+                         mb.baseAddress, mb.count, ob.baseAddress, &length)
+                }
+            }
+        }
+        return out.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// `application_id`, `auth_key`, `nonce`, `timestamp`, `extra`, and a `signature` keyed with `secret`.
+    public static func sessionParameters(applicationId: Int, authKey: String, secret: String,
+                                         nonce: Int = Int.random(in: 1...2_000_000_000),
+                                         timestamp: Int = Int(Date().timeIntervalSince1970),
+                                         extra: [(String, String)] = [],
+                                         algorithm: SandboxSignatureAlgorithm = .sha1) -> [(String, String)] {
+        var parameters: [(String, String)] = [
+            ("application_id", String(applicationId)), ("auth_key", authKey),
+            ("nonce", String(nonce)), ("timestamp", String(timestamp)),
+        ] + extra
+        parameters.append(("signature", hmacHex(algorithm, key: secret, message: stringToSign(parameters))))
+        return parameters
+    }
+
+    /// `application/x-www-form-urlencoded` with every reserved byte percent-encoded.
+    public static func formEncode(_ parameters: [(String, String)]) -> String {
+        parameters.map { "\(percentEncode($0.0))=\(percentEncode($0.1))" }.joined(separator: "&")
+    }
+
+    public static func percentEncode(_ s: String) -> String {
+        var out = ""
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                out += String(format: "%%%02X", b)
+            }
+        }
+        return out
+    }
+}
+
+/// Sends `bytes` to host:port and returns everything read until the peer closes or `timeout`
+/// passes. `closedByPeer` says which.
+public func rawTCPExchange(host: String, port: Int, bytes: [UInt8], timeout: Double = 10,
+                           halfClose: Bool = false) throws -> (data: [UInt8], closedByPeer: Bool) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw TestSupportError("socket: \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw TestSupportError("bad IPv4 address \(host)") }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw TestSupportError("connect \(host):\(port): \(String(cString: strerror(errno)))") }
+    var noSigPipe: Int32 = 1
+    _ = setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &noSigPipe, 4)
+    var sent = 0
+    while sent < bytes.count {
+        let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if n <= 0 { break }  // the server may close early (e.g. 413); read what it said
+        sent += n
+    }
+    if halfClose { shutdown(fd, Int32(SHUT_WR)) }
+    var data: [UInt8] = []
+    let deadline = Date().addingTimeInterval(timeout)
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let remaining = deadline.timeIntervalSinceNow
+        if remaining <= 0 { return (data, false) }
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&pfd, 1, Int32(min(remaining, 0.5) * 1000) + 1)
+        if ready < 0 && errno != EINTR { return (data, true) }
+        if ready <= 0 { continue }
+        let n = recv(fd, &buffer, buffer.count, 0)
+        if n <= 0 { return (data, true) }
+        data.append(contentsOf: buffer[0..<n])
+    }
+}
+
+/// Parses `HTTP/1.1 200 OK\r\nName: value\r\n\r\nbody` (Content-Length honoured when present).
+public func parseHTTPResponse(_ data: [UInt8]) throws -> SandboxHTTPResponse {
+    let separator: [UInt8] = [13, 10, 13, 10]
+    guard let end = (0...max(0, data.count - 4)).first(where: { data.count >= 4 && Array(data[$0..<$0 + 4]) == separator }) else {
+        throw TestSupportError("no HTTP response head in \(data.count) bytes: \(String(decoding: data.prefix(200), as: UTF8.self))")
+    }
+    let head = String(decoding: data[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
+    let statusParts = head[0].split(separator: " ")
+    guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw TestSupportError("bad status line \(head[0])") }
+    var headers: [String: String] = [:]
+    for line in head.dropFirst() {
+        guard let colon = line.firstIndex(of: ":") else { continue }
+        headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+    var body = Array(data[(end + 4)...])
+    if let length = headers["content-length"].flatMap({ Int($0) }), body.count > length { body = Array(body.prefix(length)) }
+    return SandboxHTTPResponse(status: status, headers: headers, body: String(decoding: body, as: UTF8.self))
+}
+
+extension SandboxProcess {
+    /// Host and port of the REST endpoint (`http://127.0.0.1:PORT`).
+    public var apiHostPort: (host: String, port: Int) {
+        let rest = apiEndpoint.replacingOccurrences(of: "http://", with: "")
+        let parts = rest.split(separator: ":")
+        return (String(parts.first ?? "127.0.0.1"), Int(parts.last ?? "0") ?? 0)
+    }
+
+    public var applicationId: Int { config["appId"] as? Int ?? 0 }
+    public var authKey: String { config["authKey"] as? String ?? "" }
+    public var authSecret: String { config["authSecret"] as? String ?? "" }
+
+    /// One HTTP exchange with a raw body. GET/DELETE put `query` in the URL.
+    public func send(method: String, path: String, query: String? = nil, body: String? = nil,
+                     contentType: String? = nil, token: String? = nil,
+                     headers extra: [(String, String)] = [], timeout: Double = 10) throws -> SandboxHTTPResponse {
+        let (host, port) = apiHostPort
+        var target = path
+        if let query, !query.isEmpty { target += "?" + query }
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
+        if let token { head += "QB-Token: \(token)\r\n" }
+        if let contentType { head += "Content-Type: \(contentType)\r\n" }
+        for (name, value) in extra { head += "\(name): \(value)\r\n" }
+        let bodyBytes = Array((body ?? "").utf8)
+        if body != nil || method == "POST" || method == "PUT" { head += "Content-Length: \(bodyBytes.count)\r\n" }
+        head += "\r\n"
+        let (data, _) = try rawTCPExchange(host: host, port: port, bytes: Array(head.utf8) + bodyBytes, timeout: timeout)
+        return try parseHTTPResponse(data)
+    }
+
+    /// A request with form parameters: in the query for GET/DELETE, form-encoded body otherwise.
+    public func request(method: String, path: String, params: [(String, String)] = [],
+                        token: String? = nil) throws -> (status: Int, body: String) {
+        let r = try response(method: method, path: path, params: params, token: token)
+        return (r.status, r.body)
+    }
+
+    /// Like `request` but with headers and JSON access.
+    public func response(method: String, path: String, params: [(String, String)] = [],
+                         token: String? = nil) throws -> SandboxHTTPResponse {
+        let encoded = SandboxSigning.formEncode(params)
+        if method == "GET" || method == "DELETE" {
+            return try send(method: method, path: path, query: encoded, token: token)
+        }
+        return try send(method: method, path: path, body: encoded,
+                        contentType: "application/x-www-form-urlencoded", token: token)
+    }
+
+    /// Creates a signed session (a user session when `login`/`password` are given); returns its token.
+    public func createSession(login: String? = nil, password: String? = nil,
+                              algorithm: SandboxSignatureAlgorithm = .sha1) throws -> String {
+        var extra: [(String, String)] = []
+        if let login { extra.append(("user[login]", login)) }
+        if let password { extra.append(("user[password]", password)) }
+        let params = SandboxSigning.sessionParameters(applicationId: applicationId, authKey: authKey,
+                                                       secret: authSecret, extra: extra, algorithm: algorithm)
+        let r = try response(method: "POST", path: "/session.json", params: params)
+        guard r.status == 201, let session = (r.json as? [String: Any])?["session"] as? [String: Any],
+              let token = session["token"] as? String else {
+            throw TestSupportError("POST /session.json answered \(r.status): \(r.body)")
+        }
+        return token
+    }
+}
+
+/// Signs up `login` with an application session; returns the new user's id.
+public func signUpUser(on sandbox: SandboxProcess, login: String, password: String) throws -> Int {
+    let token = try sandbox.createSession()
+    let r = try sandbox.response(method: "POST", path: "/users.json",
+                                 params: [("user[login]", login), ("user[password]", password)], token: token)
+    guard r.status == 201, let user = (r.json as? [String: Any])?["user"] as? [String: Any],
+          let id = user["id"] as? Int else {
+        throw TestSupportError("POST /users.json answered \(r.status): \(r.body)")
+    }
+    return id
+}
