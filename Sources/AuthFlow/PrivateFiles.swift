@@ -28,16 +28,27 @@ public enum PrivateFiles {
         }
     }
 
-    /// Creates the directory (and missing parents) as 0700; tightens an existing one we own.
+    /// Creates the directory (and missing parents) as 0700. An existing directory
+    /// of ours that others can read is tightened to 0700, but only that one: a
+    /// parent is never touched, and a shared directory (world-writable or sticky,
+    /// like /tmp) is refused rather than changed.
     public static func ensureDirectory(_ path: String) throws(Failure) {
+        try ensureDirectory(path, isLeaf: true)
+    }
+
+    private static func ensureDirectory(_ path: String, isLeaf: Bool) throws(Failure) {
         var st = stat()
         if stat(path, &st) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFDIR else { throw Failure(path: path, reason: "exists and is not a directory") }
-            if st.st_uid == geteuid() && (st.st_mode & 0o077) != 0 { _ = chmod(path, 0o700) }
+            guard isLeaf, (st.st_mode & 0o077) != 0 else { return }
+            if (st.st_mode & (S_ISVTX | 0o002)) != 0 || st.st_uid != geteuid() {
+                throw Failure(path: path, reason: "is shared with other users; choose a private directory (--state-dir)")
+            }
+            if chmod(path, 0o700) != 0 { throw Failure(path: path, reason: errorText()) }
             return
         }
         let parent = parentDirectory(of: path)
-        if !parent.isEmpty && parent != path { try ensureDirectory(parent) }
+        if !parent.isEmpty && parent != path { try ensureDirectory(parent, isLeaf: false) }
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw Failure(path: path, reason: errorText())
         }

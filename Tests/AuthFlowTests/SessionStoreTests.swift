@@ -37,6 +37,21 @@ import QuickBloxAPI
         #expect(try mode(base) == 0o700)
     }
 
+    @Test func parentsAreNeverChangedAndSharedDirectoriesAreRefused() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try SessionStore(directory: base + "/a/b", key: "k").save(sample())
+        #expect(try mode(base) == 0o755, "an existing parent keeps its mode")
+        #expect(try mode(base + "/a") == 0o700)
+        #expect(try mode(base + "/a/b") == 0o700)
+
+        let shared = base + "/shared"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o1777])
+        #expect(throws: AuthFlowError.self) { try SessionStore(directory: shared, key: "k").save(sample()) }
+        #expect(try mode(shared) == 0o1777, "a shared directory is refused, not changed")
+    }
+
     @Test func corruptFileIsAnAuthenticationErrorNotACrash() throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: base) }
