@@ -8,8 +8,8 @@ RELEASE  := $(SWIFT) build -c release --static-swift-stdlib
 BIN_REL  := .build/release
 
 BUILD_PACKAGES := pkg-config libcurl4-openssl-dev libsqlite3-dev libstrophe-dev libssl-dev libevent-dev libexpat1-dev openssl
-TEST_PACKAGES  := prosody go-sendxmpp sqlite3
-BENCH_PACKAGES := hyperfine go-sendxmpp sqlite3
+TEST_PACKAGES  := prosody go-sendxmpp sqlite3 fish zsh groff-base
+BENCH_PACKAGES := hyperfine go-sendxmpp sqlite3 curl python3
 
 .PHONY: all build release demo test bench install uninstall clean deps-build deps-test deps-bench
 
