@@ -32,7 +32,9 @@ show "printf 'correct-horse-9' | chatctl login --login $login --full-name 'Demo 
 printf 'correct-horse-9\n' | chatctl login --login "$login" --full-name "Demo User" --password-stdin
 
 show "printf 'correct-horse-9' | chatctl login --login $login --password-stdin --verbose   # login taken: 422, then log in"
-printf 'correct-horse-9\n' | chatctl login --login "$login" --password-stdin --verbose
+printf 'correct-horse-9\n' | chatctl login --login "$login" --password-stdin --verbose 2>"$work/verbose.log"
+echo "(--verbose, requests and statuses only:)"
+grep -E '^chatctl: (> (GET|POST|PUT|DELETE) |< [0-9]{3} )' "$work/verbose.log" >&2 || true
 
 show "printf 'wrong-password-1' | chatctl login --login $login --password-stdin"
 printf 'wrong-password-1\n' | chatctl login --login "$login" --password-stdin || echo "(exit $?)"
