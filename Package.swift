@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "QuickBloxAPITests", dependencies: ["QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "XMPPTransportTests", dependencies: ["XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore"], swiftSettings: swiftSettings),
-        .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI"], swiftSettings: swiftSettings),
+        .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"], swiftSettings: swiftSettings),
         .testTarget(name: "ChatctlCLITests", dependencies: ["ChatctlCLI"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "TestSupport"], swiftSettings: swiftSettings),

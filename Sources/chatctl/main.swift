@@ -1,1 +1,15 @@
 import ChatctlCLI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// A closed pipe on stdout (`chatctl … | head`) must not kill us mid-write.
+signal(SIGPIPE, SIG_IGN)
+var environment: [String: String] = [:]
+var entry = environ
+while let pointer = entry.pointee {
+    let pair = String(cString: pointer)
+    if let eq = pair.firstIndex(of: "=") { environment[String(pair[..<eq])] = String(pair[pair.index(after: eq)...]) }
+    entry += 1
+}
+exit(Chatctl.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment, io: StandardIO()))

@@ -66,8 +66,9 @@ struct CompletionScriptTests {
         #expect(try Self.bashComplete(test.line) == test.expected)
     }
 
-    @Test("fish", .enabled(if: ScriptRunner.has("fish"), "fish is not installed"), arguments: cases)
+    @Test("fish", arguments: cases)
     func fish(_ test: Case) throws {
+        try #require(ScriptRunner.has("fish"), "fish is not installed; `make test` installs it")
         let directory = try ScriptRunner.sandbox(Self.files)
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = try Self.write(.fish, in: directory)
@@ -101,8 +102,9 @@ struct CompletionScriptTests {
     print -r -- "${out//$'\r'/}" | grep -o '<M>[^<]*</M>' | sed 's/<M>//; s/<\/M>//'
     """#
 
-    @Test("zsh", .enabled(if: ScriptRunner.has("zsh"), "zsh is not installed"), arguments: cases)
+    @Test("zsh", arguments: cases)
     func zsh(_ test: Case) throws {
+        try #require(ScriptRunner.has("zsh"), "zsh is not installed; `make test` installs it")
         let directory = try ScriptRunner.sandbox(Self.files)
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = try Self.write(.zsh, in: directory)

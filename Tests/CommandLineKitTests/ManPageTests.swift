@@ -30,8 +30,8 @@ struct ManPageTests {
         #expect(page.contains("\n\\&.starts with a dot\n\\&'starts with a quote\na \\e backslash\n"))
     }
 
-    @Test(.enabled(if: ScriptRunner.has("groff"), "groff is not installed"))
-    func groffRendersWithoutWarnings() throws {
+    @Test func groffRendersWithoutWarnings() throws {
+        try #require(ScriptRunner.has("groff"), "groff is not installed; `make test` installs it")
         let directory = try ScriptRunner.sandbox(["chatctl.1": Self.page])
         defer { try? FileManager.default.removeItem(at: directory) }
         let check = try ScriptRunner.run(["groff", "-man", "-Tutf8", "-ww", "-z", "chatctl.1"], in: directory)

@@ -16,6 +16,10 @@ public func productPath(_ name: String) -> String {
     productsDirectory.appendingPathComponent(name).path
 }
 
+/// Writing to a child that already exited must be an error (EPIPE), not the
+/// death of the whole test process.
+public let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN); return () }()
+
 public struct ProcessResult: Sendable {
     public var status: Int32
     public var stdout: String
@@ -27,6 +31,7 @@ public struct ProcessResult: Sendable {
 /// Without `stdin`, the child's standard input is /dev/null (never a terminal).
 public func runProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:],
                        stdin: Data? = nil, timeout: Double = 60) throws -> ProcessResult {
+    ignoreSIGPIPE
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
@@ -53,7 +58,8 @@ public func runProcess(_ path: String, _ arguments: [String], environment: [Stri
     try process.run()
     if let stdin {
         DispatchQueue.global().async {
-            inPipe.fileHandleForWriting.write(stdin)
+            // The child may exit without reading (e.g. it rejected its arguments): EPIPE is fine.
+            try? inPipe.fileHandleForWriting.write(contentsOf: stdin)
             try? inPipe.fileHandleForWriting.close()
         }
     }

@@ -18,6 +18,7 @@ public final class SandboxProcess: @unchecked Sendable {
     private let stderrText = LockedData()
 
     public init(arguments: [String] = [], startTimeout: Double = 20) throws {
+        ignoreSIGPIPE
         directory = try TemporaryDirectory(prefix: "chatctl-sandbox")
         process = Process()
         process.executableURL = URL(fileURLWithPath: productPath("chatctl-sandbox"))

@@ -1,0 +1,154 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import QuickBloxAPI
+import XMPPTransport
+
+/// The chatctl config file: application credentials and endpoints.
+public struct ClientConfig: Sendable, Equatable {
+    /// How chat authenticates: the session token (current SDKs) or the user's password.
+    public enum ChatAuth: String, Sendable, Equatable { case token, password }
+
+    public var path: String
+    public var credentials: AppCredentials
+    public var apiEndpoint: String
+    public var chatEndpoint: ChatEndpoint
+    public var chatDomain: String
+    public var caFile: String?
+    public var chatAuth: ChatAuth
+    /// Allows credentials over plain HTTP/XMPP to a host other than loopback.
+    public var allowInsecureTransport: Bool
+
+    public init(path: String, credentials: AppCredentials, apiEndpoint: String, chatEndpoint: ChatEndpoint,
+                chatDomain: String, caFile: String? = nil, chatAuth: ChatAuth = .token, allowInsecureTransport: Bool = false) {
+        self.path = path; self.credentials = credentials; self.apiEndpoint = apiEndpoint; self.chatEndpoint = chatEndpoint
+        self.chatDomain = chatDomain; self.caFile = caFile; self.chatAuth = chatAuth; self.allowInsecureTransport = allowInsecureTransport
+    }
+
+    /// `--config`, then `CHATCTL_CONFIG`, then `$XDG_CONFIG_HOME/chatctl/config.json`
+    /// (`~/.config/chatctl/config.json` when XDG_CONFIG_HOME is unset).
+    public static func resolvePath(explicit: String?, environment: [String: String]) -> String {
+        if let explicit, !explicit.isEmpty { return explicit }
+        if let env = environment["CHATCTL_CONFIG"], !env.isEmpty { return env }
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/chatctl/config.json" }
+        return (environment["HOME"] ?? "") + "/.config/chatctl/config.json"
+    }
+
+    public static func load(path: String) throws(AuthFlowError) -> ClientConfig {
+        guard let bytes = PrivateFiles.read(path) else {
+            throw AuthFlowError(.invalidInput, "cannot read config file \(path)",
+                                hint: "pass --config PATH, set CHATCTL_CONFIG, or copy config.example.json there")
+        }
+        let root: JSONValue
+        do { root = try JSONDecoder().decode(JSONValue.self, from: Data(bytes)) } catch {
+            throw AuthFlowError(.invalidInput, "config file \(path) is not valid JSON", hint: "check its syntax")
+        }
+        return try parse(root, path: path)
+    }
+
+    static func parse(_ root: JSONValue, path: String) throws(AuthFlowError) -> ClientConfig {
+        guard case .object(let object) = root else {
+            throw AuthFlowError(.invalidInput, "config file \(path): the top level must be a JSON object")
+        }
+        func bad(_ key: String, _ what: String) -> AuthFlowError {
+            AuthFlowError(.invalidInput, "config file \(path): key \"\(key)\" \(what)")
+        }
+        func string(_ key: String, in dict: [String: JSONValue], prefix: String = "", required: Bool = true) throws(AuthFlowError) -> String? {
+            switch dict[key] {
+            case .string(let s) where !s.isEmpty: return s
+            case nil, .null?: if required { throw bad(prefix + key, "is missing") } else { return nil }
+            default: throw bad(prefix + key, "must be a non-empty string")
+            }
+        }
+        let appId: Int
+        switch object["appId"] {
+        case .int(let n)? where n > 0: appId = n
+        case .string(let s)? where Int(s).map({ $0 > 0 }) == true: appId = Int(s)!
+        case nil, .null?: throw bad("appId", "is missing")
+        default: throw bad("appId", "must be a positive integer")
+        }
+        let authKey = try string("authKey", in: object)!
+        let authSecret = try string("authSecret", in: object)!
+        let accountKey = try string("accountKey", in: object, required: false)
+        guard case .object(let endpoints)? = object["endpoints"] else {
+            throw object["endpoints"] == nil ? bad("endpoints", "is missing") : bad("endpoints", "must be an object with \"api\" and \"chat\"")
+        }
+        var api = try string("api", in: endpoints, prefix: "endpoints.")!
+        while api.hasSuffix("/") { api.removeLast() }
+        guard let apiURL = EndpointURL(api), apiURL.scheme == "https" || apiURL.scheme == "http" else {
+            throw bad("endpoints.api", "must be an http:// or https:// URL, like https://api.quickblox.com")
+        }
+        let chatText = try string("chat", in: endpoints, prefix: "endpoints.")!
+        guard let chat = ChatEndpoint(parsing: chatText) else {
+            throw bad("endpoints.chat", "must be xmpps://host:port (direct TLS) or xmpp://host:port (STARTTLS)")
+        }
+        let chatDomain = try string("chatDomain", in: object, required: false) ?? chat.host
+        var caFile = try string("caFile", in: object, required: false)
+        if let ca = caFile, !ca.hasPrefix("/") {
+            // Relative to the config file, so a config and its CA travel together.
+            let dir = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            caFile = (dir.isEmpty ? "." : dir) + "/" + ca
+        }
+        let algorithm: SignatureAlgorithm
+        switch try string("signature", in: object, required: false) {
+        case nil: algorithm = .hmacSHA1
+        case let s?: guard let a = SignatureAlgorithm(rawValue: s) else { throw bad("signature", "must be \"sha1\" or \"sha256\"") }; algorithm = a
+        }
+        let chatAuth: ChatAuth
+        switch try string("chatAuth", in: object, required: false) {
+        case nil: chatAuth = .token
+        case let s?: guard let a = ChatAuth(rawValue: s) else { throw bad("chatAuth", "must be \"token\" or \"password\"") }; chatAuth = a
+        }
+        let insecure: Bool
+        switch object["allowInsecureTransport"] {
+        case nil, .null?: insecure = false
+        case .bool(let b)?: insecure = b
+        default: throw bad("allowInsecureTransport", "must be true or false")
+        }
+        if apiURL.scheme == "http" && !apiURL.isLoopback && !insecure {
+            throw AuthFlowError(.invalidInput,
+                "config file \(path): endpoints.api \(api) is plain HTTP to a host other than loopback",
+                hint: "use https://, or set \"allowInsecureTransport\": true to send credentials unencrypted")
+        }
+        return ClientConfig(path: path,
+                            credentials: AppCredentials(applicationId: appId, authKey: authKey, authSecret: authSecret,
+                                                        accountKey: accountKey, signatureAlgorithm: algorithm),
+                            apiEndpoint: api, chatEndpoint: chat, chatDomain: chatDomain, caFile: caFile,
+                            chatAuth: chatAuth, allowInsecureTransport: insecure)
+    }
+
+    /// Plaintext XMPP is acceptable on loopback or when the config allows it.
+    public var allowsPlaintextChat: Bool { allowInsecureTransport || chatEndpoint.isLoopback }
+
+    /// Identifies the backend+application a session belongs to, so that two
+    /// configs never share a session (file names in the state directory).
+    public var sessionKey: String {
+        let identity = "\(credentials.applicationId)\n\(credentials.authKey)\n\(apiEndpoint)\n\(chatEndpoint)\n\(chatDomain)"
+        return String(Digest.sha256Hex(Array(identity.utf8)).prefix(20))
+    }
+
+    /// `{userId}-{appId}@{chatDomain}`
+    public func chatJID(userId: Int) -> String { "\(userId)-\(credentials.applicationId)@\(chatDomain)" }
+}
+
+/// Just enough URL parsing to know the scheme and whether the host is loopback.
+struct EndpointURL {
+    var scheme: String
+    var host: String
+    init?(_ text: String) {
+        guard let sep = text.firstRange(of: "://") else { return nil }
+        scheme = text[..<sep.lowerBound].lowercased()
+        var rest = text[sep.upperBound...]
+        if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { return nil }
+            host = String(rest[rest.index(after: rest.startIndex)..<close])
+        } else {
+            host = String(rest.split(separator: ":", maxSplits: 1).first ?? "")
+        }
+        if host.isEmpty { return nil }
+    }
+    var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
+}

@@ -1,0 +1,120 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import QuickBloxAPI
+import XMPPTransport
+
+public struct LoginRequest: Sendable {
+    public var identity: UserCredentials.Identity
+    public var password: String
+    /// Display name for a sign-up.
+    public var fullName: String
+    public var options: LoginFlow.Options
+    public init(identity: UserCredentials.Identity, password: String, fullName: String, options: LoginFlow.Options) {
+        self.identity = identity; self.password = password; self.fullName = fullName; self.options = options
+    }
+}
+
+public struct LoginResult: Sendable {
+    public enum Chat: Sendable, Equatable {
+        case connected, skipped
+        /// The REST login worked (the session is valid) but chat did not connect.
+        case failed(AuthFlowError)
+    }
+    public var user: QBUser
+    public var token: String
+    public var expiresAt: Date
+    public var signedUp: Bool
+    public var chat: Chat
+}
+
+/// Carries out what `LoginFlow` asks for, against the REST API and chat.
+public final class LoginRunner {
+    private let api: QuickBloxClient
+    private let chat: (any ChatConnecting)?
+    private let chatAuth: ClientConfig.ChatAuth
+
+    public init(api: QuickBloxClient, chat: (any ChatConnecting)?, chatAuth: ClientConfig.ChatAuth = .token) {
+        self.api = api; self.chat = chat; self.chatAuth = chatAuth
+    }
+
+    public func run(_ request: LoginRequest) throws(AuthFlowError) -> LoginResult {
+        var options = request.options
+        if chat == nil { options.connectChat = false }
+        var flow = LoginFlow(options: options)
+        var action = flow.start()
+        var user: QBUser?
+        var lastError: AuthFlowError?
+        let credentials = UserCredentials(identity: request.identity, password: request.password)
+        let who: String
+        switch request.identity { case .login(let l): who = l; case .email(let e): who = e }
+
+        while true {
+            let event: LoginFlow.Event
+            switch action {
+            case .createSession:
+                do { _ = try api.createSession(); event = .sessionCreated } catch {
+                    lastError = FailureDescription.describe(error, doing: "create session"); event = .stepFailed
+                }
+            case .signUp:
+                do {
+                    switch request.identity {
+                    case .login(let login):
+                        user = try api.signUp(login: login, password: request.password, fullName: request.fullName, email: nil)
+                    case .email(let email):
+                        user = try api.signUp(login: nil, password: request.password, fullName: request.fullName, email: email)
+                    }
+                    event = .signedUp
+                } catch where error.isLoginTaken {
+                    event = .loginTaken
+                } catch {
+                    if case .http(422) = error.kind {
+                        let reason = error.reasons.joined(separator: "; ")
+                        lastError = AuthFlowError(.invalidInput, "sign-up of '\(who)' refused: \(reason)",
+                                                  hint: error.fieldErrors["password"] != nil ? CredentialRules.passwordHint : nil)
+                        event = .signUpRejected
+                    } else {
+                        lastError = FailureDescription.describe(error, doing: "sign up"); event = .stepFailed
+                    }
+                }
+            case .logIn:
+                do { user = try api.logIn(credentials); event = .loggedIn } catch {
+                    if case .http(401) = error.kind {
+                        let reason = error.reasons.isEmpty ? "Unauthorized" : error.reasons.joined(separator: "; ")
+                        lastError = AuthFlowError(.authentication, "log in as '\(who)' failed: \(reason) (401 from \(error.request))",
+                                                  hint: options.allowSignUp ? "check the password" : "check the login and password")
+                        event = .credentialsRejected
+                    } else {
+                        lastError = FailureDescription.describe(error, doing: "log in"); event = .stepFailed
+                    }
+                }
+            case .connectChat:
+                guard let chat, let userId = user?.id, let token = api.token else { preconditionFailure("chat connect before log-in") }
+                do {
+                    try chat.connect(userId: userId, secret: chatAuth == .token ? token : request.password)
+                    event = .chatConnected
+                } catch {
+                    lastError = FailureDescription.describe(error); event = .stepFailed
+                }
+            case .succeed(let signedUp, let chatConnected):
+                return try result(user: user, signedUp: signedUp, chat: chatConnected ? .connected : .skipped)
+            case .fail(let failure):
+                let error = lastError ?? AuthFlowError(.failure, "login failed")
+                if case .stepFailed(.connectingChat) = failure {
+                    return try result(user: user, signedUp: flow.signedUp, chat: .failed(error))
+                }
+                throw error
+            }
+            action = flow.handle(event)
+        }
+    }
+
+    private func result(user: QBUser?, signedUp: Bool, chat: LoginResult.Chat) throws(AuthFlowError) -> LoginResult {
+        guard let user, let token = api.token else { throw AuthFlowError(.failure, "the server did not return a user session") }
+        return LoginResult(user: user, token: token,
+                           expiresAt: api.tokenExpiresAt ?? Date().addingTimeInterval(7200),
+                           signedUp: signedUp, chat: chat)
+    }
+}

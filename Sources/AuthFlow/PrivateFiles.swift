@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Files that hold a session: 0600 in a 0700 directory, written atomically
+/// (temporary file, fsync, rename, fsync of the directory), so a crash or a
+/// concurrent chatctl never leaves a torn or world-readable file.
+public enum PrivateFiles {
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    public static func read(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var result = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n == 0 { return result }
+            result.append(contentsOf: buffer[0..<n])
+        }
+    }
+
+    /// Creates the directory (and missing parents) as 0700. An existing directory
+    /// of ours that others can read is tightened to 0700, but only that one: a
+    /// parent is never touched, and a shared directory (world-writable or sticky,
+    /// like /tmp) is refused rather than changed.
+    public static func ensureDirectory(_ path: String) throws(Failure) {
+        try ensureDirectory(path, isLeaf: true)
+    }
+
+    private static func ensureDirectory(_ path: String, isLeaf: Bool) throws(Failure) {
+        var st = stat()
+        if stat(path, &st) == 0 {
+            guard (st.st_mode & S_IFMT) == S_IFDIR else { throw Failure(path: path, reason: "exists and is not a directory") }
+            guard isLeaf, (st.st_mode & 0o077) != 0 else { return }
+            if (st.st_mode & (S_ISVTX | 0o002)) != 0 || st.st_uid != geteuid() {
+                throw Failure(path: path, reason: "is shared with other users; choose a private directory (--state-dir)")
+            }
+            if chmod(path, 0o700) != 0 { throw Failure(path: path, reason: errorText()) }
+            return
+        }
+        let parent = parentDirectory(of: path)
+        if !parent.isEmpty && parent != path { try ensureDirectory(parent, isLeaf: false) }
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            throw Failure(path: path, reason: errorText())
+        }
+    }
+
+    public static func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(Failure) {
+        let dir = parentDirectory(of: path)
+        try ensureDirectory(dir.isEmpty ? "." : dir)
+        var template = Array("\(path).tmp.XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw Failure(path: path, reason: errorText()) }
+        let tmpPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var ok = fchmod(fd, 0o600) == 0
+        var written = 0
+        while ok && written < bytes.count {
+            let n = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; ok = false } else { written += n }
+        }
+        ok = ok && fsync(fd) == 0
+        let reason = ok ? "" : errorText()
+        close(fd)
+        guard ok, rename(tmpPath, path) == 0 else {
+            let why = ok ? errorText() : reason
+            unlink(tmpPath)
+            throw Failure(path: path, reason: why)
+        }
+        let dfd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 { _ = fsync(dfd); close(dfd) }
+    }
+
+    /// Removes the file; a file already gone is fine.
+    public static func remove(_ path: String) throws(Failure) {
+        if unlink(path) != 0 && errno != ENOENT { throw Failure(path: path, reason: errorText()) }
+    }
+
+    static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private static func errorText() -> String { String(cString: strerror(errno)) }
+}

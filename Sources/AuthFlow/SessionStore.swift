@@ -1,0 +1,84 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import QuickBloxAPI
+
+/// What `chatctl login` leaves behind for later commands.
+public struct StoredSession: Codable, Sendable, Equatable {
+    public var token: String
+    /// Unix seconds; the server slides it on every request.
+    public var expiresAt: Double
+    /// Unix seconds of the login.
+    public var loggedInAt: Double
+    public var userId: Int
+    public var login: String?
+    /// The QuickBlox user object as the server sent it.
+    public var user: [String: JSONValue]
+    public var applicationId: Int
+    public var apiEndpoint: String
+    public var chatEndpoint: String
+
+    enum CodingKeys: String, CodingKey {
+        case token, expiresAt = "expires_at", loggedInAt = "logged_in_at", userId = "user_id", login, user
+        case applicationId = "application_id", apiEndpoint = "api_endpoint", chatEndpoint = "chat_endpoint"
+    }
+
+    public init(token: String, expiresAt: Double, loggedInAt: Double, userId: Int, login: String?,
+                user: [String: JSONValue], applicationId: Int, apiEndpoint: String, chatEndpoint: String) {
+        self.token = token; self.expiresAt = expiresAt; self.loggedInAt = loggedInAt; self.userId = userId
+        self.login = login; self.user = user; self.applicationId = applicationId
+        self.apiEndpoint = apiEndpoint; self.chatEndpoint = chatEndpoint
+    }
+
+    public func isExpired(now: Double) -> Bool { now >= expiresAt }
+}
+
+/// The session file for one config in the state directory:
+/// `{stateDir}/session-{configKey}.json`, 0600 in a 0700 directory.
+public struct SessionStore: Sendable {
+    public let directory: String
+    public let key: String
+
+    public init(directory: String, key: String) { self.directory = directory; self.key = key }
+
+    /// `--state-dir`, then `CHATCTL_STATE_DIR`, then `$XDG_STATE_HOME/chatctl`
+    /// (`~/.local/state/chatctl` when XDG_STATE_HOME is unset).
+    public static func resolveDirectory(explicit: String?, environment: [String: String]) -> String {
+        if let explicit, !explicit.isEmpty { return explicit }
+        if let env = environment["CHATCTL_STATE_DIR"], !env.isEmpty { return env }
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/chatctl" }
+        return (environment["HOME"] ?? "") + "/.local/state/chatctl"
+    }
+
+    public var path: String { "\(directory)/session-\(key).json" }
+
+    /// nil when there is no session; an unreadable or corrupt file is reported.
+    public func load() throws(AuthFlowError) -> StoredSession? {
+        guard let bytes = PrivateFiles.read(path) else { return nil }
+        do { return try JSONDecoder().decode(StoredSession.self, from: Data(bytes)) } catch {
+            throw AuthFlowError(.authentication, "the saved session in \(path) is unreadable",
+                                hint: "run 'chatctl login' again")
+        }
+    }
+
+    public func save(_ session: StoredSession) throws(AuthFlowError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data: Data
+        do { data = try encoder.encode(session) } catch {
+            throw AuthFlowError(.failure, "cannot encode the session: \(error)")
+        }
+        do { try PrivateFiles.writeAtomically(path, Array(data)) } catch {
+            throw AuthFlowError(.failure, "cannot save the session: \(error)",
+                                hint: "check that the state directory is writable, or pass --state-dir")
+        }
+    }
+
+    public func remove() throws(AuthFlowError) {
+        do { try PrivateFiles.remove(path) } catch {
+            throw AuthFlowError(.failure, "cannot remove the session: \(error)")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import AuthFlow
+import CommandLineKit
+import HTTPTransport
+import QuickBloxAPI
+
+/// What every command needs: parsed options, the environment, the terminal,
+/// and (lazily) the config, state directory and REST transport.
+final class CommandContext {
+    let parsed: ParsedCommand
+    let environment: [String: String]
+    let io: any TerminalIO
+    let verbose: Bool
+
+    init(parsed: ParsedCommand, environment: [String: String], io: any TerminalIO) {
+        self.parsed = parsed; self.environment = environment; self.io = io
+        self.verbose = parsed.flag("verbose")
+    }
+
+    var wantsJSON: Bool { parsed.flag("json") }
+
+    /// Diagnostics for --verbose, to stderr; the transports redact secrets before this.
+    var verboseLog: (@Sendable (String) -> Void)? {
+        guard verbose else { return nil }
+        let io = UnsafeSendableIO(io: io)
+        return { line in io.io.writeErr("chatctl: \(line)\n") }
+    }
+
+    func loadConfig() throws(AuthFlowError) -> ClientConfig {
+        try ClientConfig.load(path: ClientConfig.resolvePath(explicit: parsed.value("config"), environment: environment))
+    }
+
+    func sessionStore(for config: ClientConfig) -> SessionStore {
+        SessionStore(directory: SessionStore.resolveDirectory(explicit: parsed.value("state-dir"), environment: environment),
+                     key: config.sessionKey)
+    }
+
+    func makeTransport(for config: ClientConfig) throws(AuthFlowError) -> CurlHTTPClient {
+        do {
+            return try CurlHTTPClient(options: HTTPClientOptions(caFile: config.caFile, userAgent: "chatctl/\(Chatctl.version)",
+                                                                 verboseLog: verboseLog))
+        } catch {
+            throw AuthFlowError(.failure, "cannot set up HTTP: \(error)")
+        }
+    }
+
+    func sessionKeeper() throws(AuthFlowError) -> SessionKeeper {
+        let config = try loadConfig()
+        return SessionKeeper(config: config, store: sessionStore(for: config), transport: try makeTransport(for: config))
+    }
+
+    /// `CHATCTL_PASSWORD`, used to renew an expired session silently.
+    var environmentPassword: String? {
+        guard let p = environment["CHATCTL_PASSWORD"], !p.isEmpty else { return nil }
+        return p
+    }
+}
+
+/// The terminal is only ever written from the thread running the command;
+/// the transports call the verbose log synchronously on that same thread.
+struct UnsafeSendableIO: @unchecked Sendable { let io: any TerminalIO }

@@ -1,0 +1,11 @@
+/// The documented exit codes (README "Exit codes").
+public enum ExitCode: Int32, Sendable {
+    case ok = 0
+    case failure = 1
+    case usage = 2
+    /// Some messages were not delivered (they stay in the outbox).
+    case undelivered = 3
+    case authentication = 4
+    case temporary = 75
+    case interrupted = 130
+}

@@ -1,0 +1,139 @@
+import AuthFlow
+import QuickBloxAPI
+
+/// `chatctl login`: sign up, or log in when the login is taken, then connect to chat.
+struct LoginCommand {
+    let context: CommandContext
+
+    func run() throws -> ExitCode {
+        let parsed = context.parsed
+        let path = parsed.path
+        // Everything the user typed is checked before any network call.
+        guard let login = parsed.value("login") ?? promptForLogin() else {
+            throw CommandError.usage("missing --login NAME (no terminal to ask on)", path: path)
+        }
+        guard CredentialRules.isValidLoginOrEmail(login) else {
+            throw CommandError.flow(AuthFlowError(.invalidInput, "invalid login '\(TerminalText.sanitize(login, keepNewlines: false))'",
+                                                  hint: CredentialRules.loginHint))
+        }
+        let fullName: String
+        if let given = parsed.value("full-name") {
+            guard CredentialRules.isValidDisplayName(given) else {
+                throw CommandError.flow(AuthFlowError(.invalidInput, "invalid display name '\(TerminalText.sanitize(given, keepNewlines: false))'",
+                                                      hint: CredentialRules.displayNameHint))
+            }
+            fullName = given
+        } else {
+            fullName = Self.defaultDisplayName(for: login)
+        }
+        let password = try readPassword(login: login)
+        guard CredentialRules.isValidPassword(password) else {
+            throw CommandError.flow(AuthFlowError(.invalidInput, "the password does not meet the service's rules",
+                                                  hint: CredentialRules.passwordHint))
+        }
+
+        let config = try flow { () throws(AuthFlowError) in try context.loadConfig() }
+        let transport = try flow { () throws(AuthFlowError) in try context.makeTransport(for: config) }
+        let keeper = SessionKeeper(config: config, store: context.sessionStore(for: config), transport: transport)
+        let options = LoginFlow.Options(allowSignUp: !parsed.flag("no-signup"), connectChat: !parsed.flag("no-chat"))
+        let chat = options.connectChat ? XMPPChatConnector(config: config, verboseLog: context.verboseLog) : nil
+        let runner = LoginRunner(api: keeper.makeClient(), chat: chat, chatAuth: config.chatAuth)
+        let identity: UserCredentials.Identity = login.contains("@") ? .email(login) : .login(login)
+        let result = try flow { () throws(AuthFlowError) in
+            try runner.run(LoginRequest(identity: identity, password: password, fullName: fullName, options: options))
+        }
+        // The REST login stands even if chat failed: keep the session.
+        try flow { () throws(AuthFlowError) in try keeper.save(result, login: login) }
+
+        let chatWord: String
+        switch result.chat {
+        case .connected: chatWord = "connected"
+        case .skipped: chatWord = "skipped"
+        case .failed(let error):
+            throw CommandError.flow(AuthFlowError(error.kind, "\(error.message); logged in, session saved", hint: error.hint))
+        }
+        if context.wantsJSON {
+            context.io.writeOut(JSONOutput.line(.object([
+                "user": .object(result.user.raw),
+                "signed_up": .bool(result.signedUp),
+                "chat": .string(chatWord),
+            ])))
+        } else {
+            let name = TerminalText.sanitize(result.user.login ?? result.user.email ?? login, keepNewlines: false)
+            let what = result.signedUp ? "Signed up and logged in as" : "Logged in as"
+            let chatText = chatWord == "connected" ? "chat connected" : "chat skipped"
+            context.io.writeOut("\(what) \(name) (id \(result.user.id)); \(chatText).\n")
+        }
+        return .ok
+    }
+
+    private func promptForLogin() -> String? {
+        guard context.io.stdinIsTerminal else { return nil }
+        return context.io.readLine(prompt: "Login: ").flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `--password-stdin`, `--password-file`, `CHATCTL_PASSWORD`, or a prompt on a terminal.
+    private func readPassword(login: String) throws -> String {
+        let parsed = context.parsed
+        if parsed.flag("password-stdin") && parsed.value("password-file") != nil {
+            throw CommandError.usage("--password-stdin and --password-file cannot be used together", path: parsed.path)
+        }
+        if parsed.flag("password-stdin") {
+            guard let bytes = context.io.readAllInput() else {
+                throw CommandError.flow(AuthFlowError(.invalidInput, "cannot read the password from standard input"))
+            }
+            let password = Self.firstLine(bytes)
+            guard !password.isEmpty else {
+                throw CommandError.flow(AuthFlowError(.invalidInput, "standard input held no password",
+                                                      hint: "pipe it in, e.g. printf '%s\\n' \"$PASS\" | chatctl login --password-stdin …"))
+            }
+            return password
+        }
+        if let file = parsed.value("password-file") {
+            guard let bytes = PrivateFiles.read(file) else {
+                throw CommandError.flow(AuthFlowError(.invalidInput, "cannot read password file \(file)"))
+            }
+            let password = Self.firstLine(bytes)
+            guard !password.isEmpty else {
+                throw CommandError.flow(AuthFlowError(.invalidInput, "password file \(file) is empty"))
+            }
+            return password
+        }
+        if let password = context.environmentPassword { return password }
+        if context.io.stdinIsTerminal, let password = context.io.readSecret(prompt: "Password for \(login): "), !password.isEmpty {
+            return password
+        }
+        throw CommandError.usage("no password given: use --password-stdin, --password-file PATH or CHATCTL_PASSWORD, or run on a terminal",
+                                 path: parsed.path)
+    }
+
+    /// The text up to the first line break (a trailing newline is not part of a password).
+    static func firstLine(_ bytes: [UInt8]) -> String {
+        var line = bytes.prefix { $0 != UInt8(ascii: "\n") }
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// The login (or an email's local part) as a valid display name.
+    static func defaultDisplayName(for login: String) -> String {
+        let base = login.split(separator: "@").first.map(String.init) ?? login
+        let cleaned = String(base.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : " " })
+            .split(separator: " ").joined(separator: " ")
+        let candidate = String(cleaned.prefix(20)).trimmingSpaces()
+        return CredentialRules.isValidDisplayName(candidate) ? candidate : "chatctl user"
+    }
+}
+
+/// Runs an AuthFlow step, turning its error into a CommandError.
+func flow<T>(_ body: () throws(AuthFlowError) -> T) throws(CommandError) -> T {
+    do { return try body() } catch { throw .flow(error) }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var s = Substring(self)
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,20 @@
+import AuthFlow
+
+/// `chatctl logout`: end the session on the server and remove it here.
+struct LogoutCommand {
+    let context: CommandContext
+
+    func run() throws -> ExitCode {
+        let keeper = try flow { () throws(AuthFlowError) in try context.sessionKeeper() }
+        switch try flow({ () throws(AuthFlowError) in try keeper.logOut() }) {
+        case .loggedOut(let login):
+            context.io.writeOut("Logged out\(login.map { " " + TerminalText.sanitize($0, keepNewlines: false) } ?? "").\n")
+        case .removedLocally(let login, let serverError):
+            context.io.writeErr("chatctl: warning: \(serverError.message); the server may keep the session until it expires\n")
+            context.io.writeOut("Logged out\(login.map { " " + TerminalText.sanitize($0, keepNewlines: false) } ?? "") (here only).\n")
+        case .wasNotLoggedIn:
+            context.io.writeErr("chatctl: not logged in; nothing to do\n")
+        }
+        return .ok
+    }
+}

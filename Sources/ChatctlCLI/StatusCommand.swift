@@ -1,0 +1,57 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import AuthFlow
+import QuickBloxAPI
+
+/// `chatctl status`: who, since when, until when, against which endpoints.
+struct StatusCommand {
+    let context: CommandContext
+
+    func run() throws -> ExitCode {
+        let keeper = try flow { () throws(AuthFlowError) in try context.sessionKeeper() }
+        var warning: String?
+        let session: StoredSession
+        do {
+            session = try keeper.liveSession(verify: true, renewalPassword: context.environmentPassword).0
+        } catch where error.kind == .temporary {
+            // The server is out of reach: say what we last knew, and that it is unverified.
+            session = try flow { () throws(AuthFlowError) in try keeper.storedSession() }
+            if session.isExpired(now: Date().timeIntervalSince1970) {
+                throw CommandError.flow(AuthFlowError(.authentication, "the session has expired", hint: "run 'chatctl login' again"))
+            }
+            warning = "could not verify the session with the server (\(error.message)); showing the saved one"
+        } catch {
+            throw CommandError.flow(error)
+        }
+        if let warning { context.io.writeErr("chatctl: warning: \(warning)\n") }
+
+        let config = keeper.config
+        if context.wantsJSON {
+            context.io.writeOut(JSONOutput.line(.object([
+                "user": .object(session.user),
+                "logged_in_at": .string(TimeText.iso8601(session.loggedInAt)),
+                "expires_at": .string(TimeText.iso8601(session.expiresAt)),
+                "endpoints": .object(["api": .string(config.apiEndpoint), "chat": .string(config.chatEndpoint.description)]),
+            ])))
+            return .ok
+        }
+        let now = Date().timeIntervalSince1970
+        var who = TerminalText.sanitize(session.login ?? "user", keepNewlines: false) + " (id \(session.userId)"
+        if case .string(let name)? = session.user["full_name"], !name.isEmpty {
+            who += ", \"\(TerminalText.sanitize(name, keepNewlines: false))\""
+        }
+        who += ")"
+        context.io.writeOut("""
+            Logged in as \(who)
+            Since:    \(TimeText.local(session.loggedInAt))
+            Expires:  \(TimeText.local(session.expiresAt)) (\(TimeText.relative(session.expiresAt, now: now)))
+            API:      \(config.apiEndpoint)
+            Chat:     \(config.chatEndpoint) as \(config.chatJID(userId: session.userId))
+
+            """)
+        return .ok
+    }
+}

@@ -1,0 +1,62 @@
+import Testing
+import Foundation
+import AuthFlow
+import QuickBloxAPI
+
+@Suite struct SessionStoreTests {
+    func sample() -> StoredSession {
+        StoredSession(token: "t0k3n", expiresAt: 2_000_000_000, loggedInAt: 1_900_000_000, userId: 5, login: "alice",
+                      user: ["id": .int(5), "login": .string("alice")], applicationId: 1,
+                      apiEndpoint: "http://127.0.0.1:1", chatEndpoint: "xmpp://127.0.0.1:2")
+    }
+
+    func mode(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    @Test func savesPrivatelyAndRoundTrips() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let store = SessionStore(directory: base + "/nested/state", key: "abc")
+        try store.save(sample())
+        #expect(try mode(base + "/nested/state") == 0o700)
+        #expect(try mode(store.path) == 0o600)
+        #expect(try store.load() == sample())
+        // No temporary files are left behind by the atomic write.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base + "/nested/state") == ["session-abc.json"])
+        try store.remove()
+        #expect(try store.load() == nil)
+        try store.remove() // removing twice is fine
+    }
+
+    @Test func tightensAnExistingOpenDirectory() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try SessionStore(directory: base, key: "k").save(sample())
+        #expect(try mode(base) == 0o700)
+    }
+
+    @Test func parentsAreNeverChangedAndSharedDirectoriesAreRefused() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try SessionStore(directory: base + "/a/b", key: "k").save(sample())
+        #expect(try mode(base) == 0o755, "an existing parent keeps its mode")
+        #expect(try mode(base + "/a") == 0o700)
+        #expect(try mode(base + "/a/b") == 0o700)
+
+        let shared = base + "/shared"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o1777])
+        #expect(throws: AuthFlowError.self) { try SessionStore(directory: shared, key: "k").save(sample()) }
+        #expect(try mode(shared) == 0o1777, "a shared directory is refused, not changed")
+    }
+
+    @Test func corruptFileIsAnAuthenticationErrorNotACrash() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let store = SessionStore(directory: base, key: "k")
+        try PrivateFiles.writeAtomically(store.path, Array("{not json".utf8))
+        #expect(throws: AuthFlowError.self) { _ = try store.load() }
+    }
+}

@@ -1,0 +1,88 @@
+import Testing
+@testable import ChatctlCLI
+
+/// The command line in-process: help, usage errors, version, completions.
+@Suite struct CommandLineTests {
+    @Test func versionPrintsOneLine() {
+        let (status, io) = runChatctl(["--version"])
+        #expect(status == 0)
+        #expect(io.out == "chatctl \(Chatctl.version)\n")
+        #expect(io.err.isEmpty)
+    }
+
+    @Test func bareChatctlIsAUsageErrorShowingHelp() {
+        let (status, io) = runChatctl([])
+        #expect(status == 2)
+        #expect(io.out.isEmpty)
+        #expect(io.err.contains("SUBCOMMANDS:"))
+    }
+
+    @Test(arguments: [["--help"], ["help"], ["-h"]])
+    func helpGoesToStdout(arguments: [String]) {
+        let (status, io) = runChatctl(arguments)
+        #expect(status == 0)
+        #expect(io.out.contains("login"))
+        #expect(io.out.contains("status"))
+        #expect(io.err.isEmpty)
+    }
+
+    @Test(arguments: [
+        (["lgin"], "chatctl: unknown command 'lgin' (did you mean 'login'?)"),
+        (["login", "--jsn"], "chatctl: unknown option '--jsn' (did you mean '--json'?)"),
+        (["status", "--json=yes"], "chatctl: '--json' does not take a value"),
+        (["login", "--login"], "chatctl: missing value for option '--login'"),
+        (["completion"], "chatctl: missing argument SHELL"),
+        (["completion", "tcsh"], "chatctl: invalid value 'tcsh' for SHELL (did you mean 'bash'?)"),
+        (["completion", "powershell"], "chatctl: invalid value 'powershell' for SHELL; expected one of: bash, zsh, fish"),
+    ])
+    func usageErrorsAreOneLineThenUsage(arguments: [String], firstLine: String) {
+        let (status, io) = runChatctl(arguments)
+        #expect(status == 2)
+        #expect(io.out.isEmpty)
+        let lines = io.err.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first.map(String.init) == firstLine)
+        #expect(lines.count >= 2 && lines[1].hasPrefix("usage: chatctl"))
+    }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScriptsNameEveryCommand(shell: String) {
+        let (status, io) = runChatctl(["completion", shell])
+        #expect(status == 0)
+        // fish declares options without their dashes (`-l password-stdin`).
+        for command in ["login", "status", "logout", "completion", "password-stdin", "no-signup"] {
+            #expect(io.out.contains(command), "\(shell) completion lacks \(command)")
+        }
+    }
+
+    @Test func passwordIsNeverTakenFromTheCommandLine() {
+        let login = CommandTable.login
+        #expect(!login.options.contains { $0.long.contains("password") && $0.kind != .flag && $0.long != "password-file" })
+    }
+
+    @Test func terminalPromptIsUsedOnlyOnATerminal() {
+        let io = CapturedIO(terminal: true)
+        io.secretAnswers = ["short"]
+        let (status, _) = runChatctl(["login", "--login", "alice", "--config", "/nonexistent.json"], io: io)
+        #expect(io.prompts == ["Password for alice: "])
+        #expect(status == 2) // too short: refused before the config is even read
+        #expect(!io.err.contains("short"))
+    }
+}
+
+@Suite struct TerminalTextTests {
+    @Test(arguments: [
+        ("plain text", "plain text"),
+        ("\u{1B}[31mred\u{1B}[0m", "red"),
+        ("\u{1B}]0;pwned title\u{07}after", "after"),
+        ("\u{1B}]8;;http://evil\u{1B}\\link\u{1B}]8;;\u{1B}\\", "link"),
+        ("bell\u{07}back\u{08}space\r", "bellbackspace"),
+        ("line one\nline two\ttab", "line one\nline two\ttab"),
+        ("\u{9B}2Jclear", "clear"),
+        ("abc\u{202E}evil", "abcevil"),
+        ("\u{1B}Pdcs payload\u{1B}\\ok", "ok"),
+        ("trailing escape\u{1B}", "trailing escape"),
+    ])
+    func controlSequencesAreInert(input: String, expected: String) {
+        #expect(TerminalText.sanitize(input) == expected)
+    }
+}

@@ -1,0 +1,78 @@
+import Testing
+@testable import ChatctlCLI
+
+/// Golden help text: any change to a declaration shows up here as a diff to review.
+@Suite struct GoldenHelpTests {
+    @Test func rootHelp() {
+        let (status, io) = runChatctl(["--help"])
+        #expect(status == 0)
+        #expect(io.out == Self.root)
+    }
+
+    @Test func loginHelp() {
+        let (status, io) = runChatctl(["help", "login"])
+        #expect(status == 0)
+        #expect(io.out == Self.login)
+        #expect(runChatctl(["login", "--help"]).1.out == Self.login)
+    }
+
+    static let root = #"""
+OVERVIEW: A command-line chat client for QuickBlox.
+
+Sign up or log in with 'chatctl login', then use the other commands. The config
+file holds the application credentials and endpoints; run 'chatctl-sandbox' for
+a local QuickBlox-compatible backend.
+
+USAGE: chatctl [--config <PATH>] [--state-dir <DIR>] [--verbose] <subcommand>
+
+OPTIONS:
+  --config <PATH>         Config file (default: $CHATCTL_CONFIG, then
+                          $XDG_CONFIG_HOME/chatctl/config.json).
+  --state-dir <DIR>       Where sessions are kept (default: $CHATCTL_STATE_DIR,
+                          then $XDG_STATE_HOME/chatctl).
+  -v, --verbose           Describe each network exchange on stderr (secrets
+                          redacted).
+  --version               Show the version.
+  -h, --help              Show help information.
+
+SUBCOMMANDS:
+  login                   Sign up or log in, then connect to chat.
+  status                  Show who is logged in, since when, and until when.
+  logout                  End the session on the server and forget it here.
+  completion              Print a shell completion script.
+
+  See 'chatctl help <subcommand>' for detailed help.
+
+"""#
+
+    static let login = #"""
+OVERVIEW: Sign up or log in, then connect to chat.
+
+Signs up a new login, or logs in when the login is taken (the server answers
+422), then connects to chat. The password comes from --password-stdin,
+--password-file, $CHATCTL_PASSWORD, or a prompt on the terminal; never from the
+command line.
+
+USAGE: chatctl login [--login <NAME>] [--full-name <NAME>] [--password-stdin]
+                     [--password-file <PATH>] [--no-signup] [--no-chat] [--json]
+
+OPTIONS:
+  -l, --login <NAME>      QuickBlox login or email (prompted for on a terminal).
+  --full-name <NAME>      Display name for a sign-up (default: the login).
+  --password-stdin        Read the password from standard input.
+  --password-file <PATH>  Read the password from the first line of a file.
+  --no-signup             Log in only; never create an account.
+  --no-chat               Skip the chat connection.
+  --json                  Print JSON instead of text.
+  -h, --help              Show help information.
+
+GLOBAL OPTIONS:
+  --config <PATH>         Config file (default: $CHATCTL_CONFIG, then
+                          $XDG_CONFIG_HOME/chatctl/config.json).
+  --state-dir <DIR>       Where sessions are kept (default: $CHATCTL_STATE_DIR,
+                          then $XDG_STATE_HOME/chatctl).
+  -v, --verbose           Describe each network exchange on stderr (secrets
+                          redacted).
+
+"""#
+}

@@ -1,0 +1,34 @@
+import Foundation
+import TestSupport
+
+/// Runs the real `chatctl` binary with a private state directory.
+struct ChatctlRunner {
+    let configPath: String
+    let stateDir: TemporaryDirectory
+
+    init(configPath: String) throws {
+        self.configPath = configPath
+        stateDir = try TemporaryDirectory(prefix: "chatctl-state")
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], timeout: Double = 60) throws -> ProcessResult {
+        var env = ["CHATCTL_CONFIG": configPath, "CHATCTL_STATE_DIR": stateDir.path + "/state"]
+        for (k, v) in environment { env[k] = v }
+        return try runProcess(productPath("chatctl"), arguments, environment: env,
+                              stdin: stdin.map { Data($0.utf8) }, timeout: timeout)
+    }
+
+    func login(_ login: String, password: String, extra: [String] = [], environment: [String: String] = [:], timeout: Double = 60) throws -> ProcessResult {
+        try run(["login", "--login", login, "--password-stdin"] + extra, stdin: password + "\n", environment: environment, timeout: timeout)
+    }
+}
+
+func uniqueLogin(_ prefix: String = "u") -> String {
+    prefix + String(UInt64.random(in: 0..<UInt64.max), radix: 36)
+}
+
+func jsonObject(_ text: String) -> [String: Any]? {
+    guard let line = text.split(separator: "\n").first else { return nil }
+    return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+}

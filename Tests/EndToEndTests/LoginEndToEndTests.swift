@@ -1,0 +1,228 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 2 §4, end to end: the real chatctl against the real chatctl-sandbox.
+@Suite(.serialized) struct LoginEndToEndTests {
+    let sandbox: SandboxProcess
+    init() throws { sandbox = try SandboxProcess() }
+
+    @Test func newLoginSignsUpAndConnectsToChat() throws {
+        let cli = try ChatctlRunner(configPath: sandbox.configPath)
+        let login = uniqueLogin()
+        let result = try cli.login(login, password: "first-pass-1", extra: ["--json", "--full-name", "New User"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let json = try #require(jsonObject(result.stdout))
+        #expect(json["signed_up"] as? Bool == true)
+        #expect(json["chat"] as? String == "connected")
+        let user = try #require(json["user"] as? [String: Any])
+        #expect(user["login"] as? String == login)
+        #expect(user["full_name"] as? String == "New User")
+        #expect((user["id"] as? Int ?? 0) > 0)
+    }
+
+    @Test func sameLoginAgainFallsBackThrough422() throws {
+        let cli = try ChatctlRunner(configPath: sandbox.configPath)
+        let login = uniqueLogin()
+        #expect(try cli.login(login, password: "second-pass-2").status == 0)
+        let again = try cli.login(login, password: "second-pass-2", extra: ["--verbose"])
+        #expect(again.status == 0, "stderr: \(again.stderr)")
+        #expect(again.stdout.hasPrefix("Logged in as \(login) (id "))
+        #expect(again.stdout.hasSuffix("; chat connected.\n"))
+        // --verbose shows the 422 from sign-up followed by the log-in.
+        let lines = again.stderr.split(separator: "\n")
+        let signUp422 = try #require(lines.firstIndex { $0.contains("422") })
+        #expect(lines[signUp422...].contains { $0.contains("/login.json") })
+        #expect(!again.stderr.contains("second-pass-2"))
+    }
+
+    @Test func humanOutputSaysWhatHappened() throws {
+        let cli = try ChatctlRunner(configPath: sandbox.configPath)
+        let login = uniqueLogin()
+        let first = try cli.login(login, password: "human-pass-3", extra: ["--no-chat"])
+        #expect(first.status == 0, "stderr: \(first.stderr)")
+        #expect(first.stdout.hasPrefix("Signed up and logged in as \(login) (id "))
+        #expect(first.stdout.hasSuffix("; chat skipped.\n"))
+        #expect(first.stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test func wrongPasswordExits4WithoutLeakingIt() throws {
+        let cli = try ChatctlRunner(configPath: sandbox.configPath)
+        let login = uniqueLogin()
+        #expect(try cli.login(login, password: "right-pass-4").status == 0)
+        let wrong = try cli.login(login, password: "wrong-pass-4", extra: ["--verbose"])
+        #expect(wrong.status == 4)
+        #expect(wrong.stdout.isEmpty)
+        let last = try #require(wrong.stderr.split(separator: "\n").last)
+        #expect(last.hasPrefix("chatctl: "))
+        #expect(last.contains("Unauthorized"))
+        #expect(!wrong.stderr.contains("wrong-pass-4"))
+    }
+
+    @Test func noSignupWithUnknownLoginExits4() throws {
+        let cli = try ChatctlRunner(configPath: sandbox.configPath)
+        let result = try cli.login(uniqueLogin(), password: "whatever-5", extra: ["--no-signup"])
+        #expect(result.status == 4, "stderr: \(result.stderr)")
+    }
+
+    @Test func statusAndLogout() throws {
+        let cli = try ChatctlRunner(configPath: sandbox.configPath)
+        let login = uniqueLogin()
+        #expect(try cli.run(["status"]).status == 4)
+        #expect(try cli.login(login, password: "status-pass-6").status == 0)
+
+        let status = try cli.run(["status", "--json"])
+        #expect(status.status == 0, "stderr: \(status.stderr)")
+        let json = try #require(jsonObject(status.stdout))
+        #expect((json["user"] as? [String: Any])?["login"] as? String == login)
+        let expires = try #require(json["expires_at"] as? String)
+        #expect(expires.hasSuffix("Z") && expires.count == 20)
+        let endpoints = try #require(json["endpoints"] as? [String: String])
+        #expect(endpoints["api"] == sandbox.apiEndpoint)
+        #expect(endpoints["chat"] == sandbox.chatEndpoint)
+
+        let human = try cli.run(["status"])
+        #expect(human.stdout.hasPrefix("Logged in as \(login) (id "))
+        #expect(human.stdout.contains(sandbox.apiEndpoint))
+
+        // The session file is private and holds no password.
+        let dir = cli.stateDir.path + "/state"
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("session-") }
+        #expect(files.count == 1)
+        let attributes = try FileManager.default.attributesOfItem(atPath: dir + "/" + files[0])
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect((try FileManager.default.attributesOfItem(atPath: dir)[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        let saved = try String(contentsOfFile: dir + "/" + files[0], encoding: .utf8)
+        #expect(!saved.contains("status-pass-6"))
+        let token = try #require((jsonObject(saved)?["token"]) as? String)
+
+        let logout = try cli.run(["logout"])
+        #expect(logout.status == 0, "stderr: \(logout.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("session-") }.isEmpty)
+        let after = try cli.run(["status"])
+        #expect(after.status == 4)
+        #expect(after.stderr.contains("chatctl login"))
+        // The server ended the session too: its token no longer works.
+        let check = try sandbox.request(method: "GET", path: "/session.json", token: token)
+        #expect(check.status == 401)
+    }
+
+    @Test func twoProcessesLoggingInAtOnce() throws {
+        let cli = try ChatctlRunner(configPath: sandbox.configPath)
+        let other = try ChatctlRunner(configPath: sandbox.configPath)
+        let login = uniqueLogin()
+        let results = ResultBox()
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            if let r = try? (i == 0 ? cli : other).login(login, password: "race-pass-7", extra: ["--json"]) { results.append(r) }
+        }
+        let both = results.all
+        #expect(both.count == 2)
+        for r in both { #expect(r.status == 0, "stderr: \(r.stderr)") }
+        let signedUp = both.compactMap { jsonObject($0.stdout)?["signed_up"] as? Bool }
+        #expect(signedUp.sorted { !$0 && $1 } == [false, true], "exactly one of the two signs up")
+        let ids = Set(both.compactMap { (jsonObject($0.stdout)?["user"] as? [String: Any])?["id"] as? Int })
+        #expect(ids.count == 1)
+    }
+
+    @Test func aPasswordFlagDoesNotExist() throws {
+        let cli = try ChatctlRunner(configPath: sandbox.configPath)
+        let result = try cli.run(["login", "--login", uniqueLogin(), "--password", "secret-pass-8"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("unknown option '--password'"))
+    }
+
+    @Test func noPasswordSourceIsAUsageErrorNotAHang() throws {
+        let cli = try ChatctlRunner(configPath: sandbox.configPath)
+        let result = try cli.run(["login", "--login", uniqueLogin()], timeout: 10)
+        #expect(!result.timedOut)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--password-stdin"))
+    }
+
+    @Test func passwordFromFileAndEnvironment() throws {
+        let cli = try ChatctlRunner(configPath: sandbox.configPath)
+        let login = uniqueLogin()
+        let file = cli.stateDir.file("pw")
+        try "file-pass-9\n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try cli.run(["login", "--login", login, "--password-file", file, "--no-chat"]).status == 0)
+        let viaEnv = try cli.run(["login", "--login", login, "--no-chat"], environment: ["CHATCTL_PASSWORD": "file-pass-9"])
+        #expect(viaEnv.status == 0, "stderr: \(viaEnv.stderr)")
+        #expect(viaEnv.stdout.hasPrefix("Logged in as"))
+    }
+}
+
+/// Failures before and without the server.
+@Suite struct LoginFailureEndToEndTests {
+    @Test(arguments: ["1abc", "ab", "has space", "bad@", "x_y_z"])
+    func invalidLoginExits2WithoutAnyNetworkCall(login: String) throws {
+        let listener = try TCPListener()
+        let config = try TemporaryDirectory()
+        let path = config.file("config.json")
+        try #"{"appId":1,"authKey":"k","authSecret":"s","endpoints":{"api":"http://127.0.0.1:\#(listener.port)","chat":"xmpp://127.0.0.1:\#(listener.port)"}}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let cli = try ChatctlRunner(configPath: path)
+        let result = try cli.login(login, password: "valid-pass-1")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Use your email or alphanumeric characters in a range from 3 to 50"))
+        #expect(listener.pendingConnections() == 0, "no network call may be made")
+    }
+
+    @Test func invalidDisplayNameAndPasswordExit2() throws {
+        let listener = try TCPListener()
+        let config = try TemporaryDirectory()
+        let path = config.file("config.json")
+        try #"{"appId":1,"authKey":"k","authSecret":"s","endpoints":{"api":"http://127.0.0.1:\#(listener.port)","chat":"xmpp://127.0.0.1:\#(listener.port)"}}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let cli = try ChatctlRunner(configPath: path)
+        let badName = try cli.login("alice", password: "valid-pass-1", extra: ["--full-name", "A  B"])
+        #expect(badName.status == 2)
+        #expect(badName.stderr.contains("Cannot contain more than one space in a row"))
+        let badPassword = try cli.login("alice", password: "short")
+        #expect(badPassword.status == 2)
+        #expect(!badPassword.stderr.contains("short"))
+        #expect(listener.pendingConnections() == 0)
+    }
+
+    @Test func stoppedSandboxExits75NamingTheEndpoint() throws {
+        let sandbox = try SandboxProcess()
+        let endpoint = sandbox.apiEndpoint
+        sandbox.stop()
+        let cli = try ChatctlRunner(configPath: sandbox.configPath)
+        let result = try cli.login(uniqueLogin(), password: "valid-pass-2", timeout: 30)
+        #expect(result.status == 75, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains(endpoint))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func missingConfigNamesTheFile() throws {
+        let cli = try ChatctlRunner(configPath: "/nonexistent/chatctl.json")
+        let result = try cli.login("alice", password: "valid-pass-3")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("/nonexistent/chatctl.json"))
+    }
+
+    @Test func expiredSessionSaysHowToLogInOrRenewsWithPassword() throws {
+        let sandbox = try SandboxProcess(arguments: ["--token-ttl", "2"])
+        let cli = try ChatctlRunner(configPath: sandbox.configPath)
+        let login = uniqueLogin()
+        #expect(try cli.login(login, password: "expire-pass-1", extra: ["--no-chat"]).status == 0)
+        Thread.sleep(forTimeInterval: 3)
+        let expired = try cli.run(["status"])
+        #expect(expired.status == 4)
+        #expect(expired.stderr.contains("expired"))
+        #expect(expired.stderr.contains("chatctl login"))
+
+        #expect(try cli.login(login, password: "expire-pass-1", extra: ["--no-chat"]).status == 0)
+        Thread.sleep(forTimeInterval: 3)
+        let renewed = try cli.run(["status", "--json"], environment: ["CHATCTL_PASSWORD": "expire-pass-1"])
+        #expect(renewed.status == 0, "stderr: \(renewed.stderr)")
+        #expect((jsonObject(renewed.stdout)?["user"] as? [String: Any])?["login"] as? String == login)
+    }
+}
+
+final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [ProcessResult] = []
+    func append(_ r: ProcessResult) { lock.lock(); items.append(r); lock.unlock() }
+    var all: [ProcessResult] { lock.lock(); defer { lock.unlock() }; return items }
+}
