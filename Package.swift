@@ -2,7 +2,7 @@
 // chatctl: a command-line QuickBlox chat client, and chatctl-sandbox, a local
 // QuickBlox-compatible backend. Layers (house style rule 1), bottom to top:
 //   C modules -> HTTPTransport, XMPPTransport, SQLiteStore -> QuickBloxAPI,
-//   MessageCache -> AuthFlow
+//   MessageCache -> AuthFlow -> Messaging
 //   -> CommandLineKit, ChatctlCLI -> chatctl
 // The sandbox (SandboxServer, chatctl-sandbox) shares only the C modules.
 import PackageDescription
@@ -17,7 +17,7 @@ let package = Package(
     ],
     targets: [
         // MARK: C modules
-        .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3"),
         .systemLibrary(name: "CStrophe"),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto"),
@@ -31,8 +31,9 @@ let package = Package(
         .target(name: "MessageCache", dependencies: ["SQLiteStore"], swiftSettings: swiftSettings),
         .target(name: "QuickBloxAPI", dependencies: ["HTTPTransport", "CCrypto"], swiftSettings: swiftSettings),
         .target(name: "AuthFlow", dependencies: ["QuickBloxAPI", "XMPPTransport", "CCrypto"], swiftSettings: swiftSettings),
+        .target(name: "Messaging", dependencies: ["AuthFlow", "QuickBloxAPI", "XMPPTransport", "MessageCache"], swiftSettings: swiftSettings),
         .target(name: "CommandLineKit", swiftSettings: swiftSettings),
-        .target(name: "ChatctlCLI", dependencies: ["CommandLineKit", "AuthFlow", "QuickBloxAPI", "XMPPTransport", "HTTPTransport"], swiftSettings: swiftSettings),
+        .target(name: "ChatctlCLI", dependencies: ["CommandLineKit", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport"], swiftSettings: swiftSettings),
         .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], swiftSettings: swiftSettings),
 
         // MARK: sandbox
@@ -44,9 +45,10 @@ let package = Package(
         .testTarget(name: "QuickBloxAPITests", dependencies: ["QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "XMPPTransportTests", dependencies: ["XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "MessagingTests", dependencies: ["Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"], swiftSettings: swiftSettings),
-        .testTarget(name: "ChatctlCLITests", dependencies: ["ChatctlCLI"], swiftSettings: swiftSettings),
+        .testTarget(name: "ChatctlCLITests", dependencies: ["ChatctlCLI", "MessageCache"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "InteropTests", dependencies: ["TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),

@@ -2,7 +2,7 @@ internal import CCurlShim
 
 /// `curl_global_init` must run once before the first easy handle; a lazy global
 /// runs it on first use only, so `chatctl --version` never pays for it.
-private let curlGloballyInitialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+private let curlGloballyInitialized: Bool = ccurl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
 /// libcurl easy-handle client (one handle, reused so connections are kept alive).
 ///
@@ -24,9 +24,9 @@ public final class CurlHTTPClient: HTTPTransporting {
 
     public init(options: HTTPClientOptions) throws(HTTPError) {
         guard curlGloballyInitialized else {
-            throw HTTPError(kind: .other, url: "", detail: "libcurl could not be initialised")
+            throw HTTPError(kind: .other, url: "", detail: "libcurl could not be initialised: \(String(cString: ccurl_load_error()))")
         }
-        guard let handle = curl_easy_init() else {
+        guard let handle = ccurl_easy_init() else {
             throw HTTPError(kind: .other, url: "", detail: "libcurl could not create a handle")
         }
         self.options = options
@@ -36,8 +36,8 @@ public final class CurlHTTPClient: HTTPTransporting {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
-        if let headerList { curl_slist_free_all(headerList) }
+        ccurl_easy_cleanup(handle)
+        if let headerList { ccurl_slist_free_all(headerList) }
         errorBuffer.deallocate()
     }
 
@@ -53,13 +53,13 @@ public final class CurlHTTPClient: HTTPTransporting {
 
         // Reset clears every option of the previous request but keeps the
         // connection cache, so keep-alive still works.
-        curl_easy_reset(handle)
+        ccurl_easy_reset(handle)
         responseBody = []
         responseHeaders = []
         errorBuffer[0] = 0
         configure(for: request)
 
-        let code = curl_easy_perform(handle)
+        let code = ccurl_easy_perform(handle)
         let elapsedMS = (getDouble(CURLINFO_TOTAL_TIME) ?? 0) * 1000
         guard code == CURLE_OK else {
             let error = HTTPError(kind: Self.kind(of: code), url: errorURL, detail: reason(for: code))
@@ -143,11 +143,11 @@ public final class CurlHTTPClient: HTTPTransporting {
         for header in request.headers {
             // "Name;" is curl's spelling of a header with an empty value.
             let line = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
-            list = curl_slist_append(list, line)
+            list = ccurl_slist_append(list, line)
         }
         // No "Expect: 100-continue" round trip for larger bodies.
-        list = curl_slist_append(list, "Expect:")
-        if let old = headerList { curl_slist_free_all(old) }
+        list = ccurl_slist_append(list, "Expect:")
+        if let old = headerList { ccurl_slist_free_all(old) }
         headerList = list
         check(ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, list), "CURLOPT_HTTPHEADER")
     }
@@ -170,7 +170,7 @@ public final class CurlHTTPClient: HTTPTransporting {
     private func reason(for code: CURLcode) -> String {
         let buffered = String(cString: errorBuffer)
         if !buffered.isEmpty { return buffered }
-        return String(cString: curl_easy_strerror(code))
+        return String(cString: ccurl_easy_strerror(code))
     }
 
     private static func kind(of code: CURLcode) -> HTTPError.Kind {
@@ -196,19 +196,19 @@ public final class CurlHTTPClient: HTTPTransporting {
 
     private func check(_ code: CURLcode, _ option: StaticString) {
         if code != CURLE_OK {
-            preconditionFailure("curl_easy_setopt(\(option)) failed: \(String(cString: curl_easy_strerror(code)))")
+            preconditionFailure("curl_easy_setopt(\(option)) failed: \(String(cString: ccurl_easy_strerror(code)))")
         }
     }
 
     private func setLong(_ option: CURLoption, _ value: Int) {
         let code = ccurl_setopt_long(handle, option, value)
-        if code != CURLE_OK { preconditionFailure("curl_easy_setopt(\(option.rawValue)) failed: \(String(cString: curl_easy_strerror(code)))") }
+        if code != CURLE_OK { preconditionFailure("curl_easy_setopt(\(option.rawValue)) failed: \(String(cString: ccurl_easy_strerror(code)))") }
     }
 
     /// curl copies string options (since 7.17), so the Swift string need not outlive the call.
     private func setString(_ option: CURLoption, _ value: String) {
         let code = ccurl_setopt_string(handle, option, value)
-        if code != CURLE_OK { preconditionFailure("curl_easy_setopt(\(option.rawValue)) failed: \(String(cString: curl_easy_strerror(code)))") }
+        if code != CURLE_OK { preconditionFailure("curl_easy_setopt(\(option.rawValue)) failed: \(String(cString: ccurl_easy_strerror(code)))") }
     }
 
     private func getLong(_ info: CURLINFO) -> Int? {
