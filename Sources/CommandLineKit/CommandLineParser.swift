@@ -103,7 +103,12 @@ private struct Binder {
             }
         }
         if helpRequested { return .help(path: path) }
-        if !current.subcommands.isEmpty && positionals.isEmpty { return .help(path: path) }
+        // A pure group (subcommands, nothing of its own, like the root) shows its
+        // help; a command that also declares options or arguments runs itself
+        // (`chatctl dialogs` lists, `chatctl dialogs create` creates).
+        if !current.subcommands.isEmpty && positionals.isEmpty && current.options.isEmpty && current.arguments.isEmpty {
+            return .help(path: path)
+        }
         return .run(try bindPositionals())
     }
 
