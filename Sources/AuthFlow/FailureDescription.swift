@@ -71,3 +71,16 @@ extension String {
         lowercased().contains(other.lowercased())
     }
 }
+
+extension AuthFlowError {
+    /// The one description of a REST failure every command shares: the
+    /// server's reason, the endpoint, a hint, and the kind for the exit code.
+    public init(describing error: QuickBloxError, doing what: String) {
+        self = FailureDescription.describe(error, doing: what)
+    }
+
+    /// The same for a chat (XMPP) failure.
+    public init(describing error: XMPPError) {
+        self = FailureDescription.describe(error)
+    }
+}

@@ -1,5 +1,6 @@
 import AuthFlow
 import CommandLineKit
+import Messaging
 
 /// The command-line front end: parse, dispatch, and map every error to one
 /// line on stderr and a documented exit code, in one place.
@@ -47,6 +48,12 @@ public enum Chatctl {
         case "status": return try StatusCommand(context: context).run()
         case "logout": return try LogoutCommand(context: context).run()
         case "completion": return try CompletionCommand(context: context).run()
+        case "dialogs": return try DialogsCommand(context: context).run()
+        case "history": return try HistoryCommand(context: context).run()
+        case "send": return try SendCommand(context: context).run()
+        case "outbox": return try OutboxCommand(context: context).run()
+        case "search": return try SearchCommand(context: context).run()
+        case "sync": return try SyncCommand(context: context).run()
         default:
             context.io.writeErr(parser.help(for: context.parsed.path) + "\n")
             return .usage
@@ -61,6 +68,15 @@ public enum Chatctl {
         case .flow(let flowError):
             io.writeErr("chatctl: \(flowError.description)\n")
             return exitCode(for: flowError.kind).rawValue
+        case .messaging(let error):
+            io.writeErr("chatctl: \(error.description)\n")
+            switch error.kind {
+            case .invalidInput: return ExitCode.usage.rawValue
+            case .authentication: return ExitCode.authentication.rawValue
+            case .temporary: return ExitCode.temporary.rawValue
+            case .undelivered: return ExitCode.undelivered.rawValue
+            case .failure: return ExitCode.failure.rawValue
+            }
         }
     }
 
@@ -79,6 +95,7 @@ enum CommandError: Error {
     /// Bad invocation: message plus the command path whose usage applies.
     case usage(String, path: [String])
     case flow(AuthFlowError)
+    case messaging(MessagingError)
 }
 
 extension AuthFlowError {

@@ -13,7 +13,7 @@ enum CommandTable {
             The config file holds the application credentials and endpoints; \
             run 'chatctl-sandbox' for a local QuickBlox-compatible backend.
             """,
-        subcommands: [login, status, logout, completion],
+        subcommands: [login, status, logout, dialogs, history, send, outbox, search, sync, completion],
         inheritedOptions: [
             OptionSpec("config", kind: .value(metavar: "PATH"),
                        help: "Config file (default: $CHATCTL_CONFIG, then $XDG_CONFIG_HOME/chatctl/config.json).",
@@ -52,6 +52,82 @@ enum CommandTable {
     static let logout = CommandSpec(
         name: "logout",
         abstract: "End the session on the server and forget it here.")
+
+    static let offline = OptionSpec("offline", help: "Answer from the local cache only; no network.")
+    static let limit = OptionSpec("limit", short: "n", kind: .value(metavar: "N"), help: "At most N items.")
+    static let dialogArgument = ArgumentSpec("DIALOG", help: "A dialog id, @login (the private dialog with that user) or an exact dialog name.")
+
+    static let dialogs = CommandSpec(
+        name: "dialogs",
+        abstract: "List your dialogs, newest activity first.",
+        options: [
+            OptionSpec("type", kind: .value(metavar: "TYPE"), help: "Only dialogs of this type.",
+                       completion: .choices(["private", "group", "public"])),
+            limit, offline, json,
+        ],
+        subcommands: [
+            CommandSpec(
+                name: "create",
+                abstract: "Create a private or a group dialog.",
+                discussion: "For example: chatctl dialogs create --private @bob, or chatctl dialogs create --group ops --with @alice,@bob",
+                options: [
+                    OptionSpec("private", kind: .value(metavar: "@LOGIN"), help: "The other user of a private dialog."),
+                    OptionSpec("group", kind: .value(metavar: "NAME"), help: "The name of a new group dialog."),
+                    OptionSpec("with", kind: .value(metavar: "@A,@B"), help: "The group's other members, comma-separated."),
+                    json,
+                ]),
+        ])
+
+    static let history = CommandSpec(
+        name: "history",
+        abstract: "Show a dialog's messages, oldest first.",
+        discussion: "Reading history does not mark messages read unless --mark-read is given. Times (T) are unix seconds, 2026-11-30, 2026-11-30T08:00:00Z, or an age like 30m, 2h, 7d.",
+        arguments: [dialogArgument],
+        options: [
+            limit,
+            OptionSpec("before", kind: .value(metavar: "T"), help: "Only messages sent before T."),
+            OptionSpec("since", kind: .value(metavar: "T"), help: "Only messages sent after T."),
+            OptionSpec("mark-read", help: "Mark the fetched messages read."),
+            offline, json,
+        ])
+
+    static let send = CommandSpec(
+        name: "send",
+        abstract: "Send a message: the arguments, or standard input.",
+        discussion: """
+            Without TEXT, standard input is sent: all of it as one message, or with             --lines one message per line as each line arrives. Every message goes             to the outbox first and leaves it only when the server has it; exit 3             means some are still there ('chatctl outbox flush' delivers them).
+            """,
+        arguments: [dialogArgument, ArgumentSpec("TEXT", help: "The message; words are joined with spaces.", isOptional: true, isRepeating: true)],
+        options: [
+            OptionSpec("lines", help: "One message per line of standard input."),
+            OptionSpec("via", kind: .value(metavar: "WAY"), help: "chat or rest (default: rest for one message, chat for --lines).",
+                       completion: .choices(["chat", "rest"])),
+            json,
+        ])
+
+    static let outbox = CommandSpec(
+        name: "outbox",
+        abstract: "List messages not yet delivered.",
+        options: [json],
+        subcommands: [
+            CommandSpec(name: "flush", abstract: "Deliver the messages in the outbox, each exactly once.", options: [json]),
+        ])
+
+    static let search = CommandSpec(
+        name: "search",
+        abstract: "Search cached messages, best matches first.",
+        discussion: "Searches the local cache ('chatctl sync' fills it). QUERY uses SQLite FTS5 syntax: words, \"phrases\", prefix*, OR, NOT.",
+        arguments: [ArgumentSpec("QUERY", help: "What to look for.")],
+        options: [
+            OptionSpec("dialog", kind: .value(metavar: "DIALOG"), help: "Only in this dialog."),
+            limit, json,
+        ])
+
+    static let sync = CommandSpec(
+        name: "sync",
+        abstract: "Fill the local cache with dialogs and their recent messages.",
+        arguments: [ArgumentSpec("DIALOG", help: "Only these dialogs (default: all).", isOptional: true, isRepeating: true)],
+        options: [OptionSpec("limit", short: "n", kind: .value(metavar: "N"), help: "Messages per dialog (default 1000).")])
 
     static let completion = CommandSpec(
         name: "completion",

@@ -23,7 +23,7 @@ enum TimeText {
         return delta >= 0 ? "in \(text)" : "\(text) ago"
     }
 
-    private static func format(_ unix: Double, _ pattern: String, utc: Bool) -> String {
+    static func format(_ unix: Double, _ pattern: String, utc: Bool) -> String {
         var seconds = time_t(unix.rounded(.down))
         var parts = tm()
         if utc { gmtime_r(&seconds, &parts) } else { localtime_r(&seconds, &parts) }

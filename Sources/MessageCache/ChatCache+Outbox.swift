@@ -12,17 +12,20 @@ extension ChatCache {
     static let outboxColumns = "seq, client_message_id, dialog_id, text, created_at, attempts, last_error, claimed_by, claimed_at"
 
     /// Records a message before it is sent and returns its row id. Enqueueing
-    /// the same `clientMessageID` again returns the existing row.
+    /// the same `clientMessageID` again returns the existing row. With an
+    /// `owner`, the entry starts claimed by it, so a concurrent flush cannot
+    /// send it while its sender is still delivering it.
     @discardableResult
-    public func enqueue(dialogID: String, text: String, clientMessageID: String, createdAt: Int) throws(MessageCacheError) -> Int64 {
+    public func enqueue(dialogID: String, text: String, clientMessageID: String, createdAt: Int, owner: Int? = nil) throws(MessageCacheError) -> Int64 {
         try wrapping {
             try database.transaction {
                 try database.run(
                     """
-                    INSERT INTO outbox (client_message_id, dialog_id, text, created_at) VALUES (?, ?, ?, ?)
+                    INSERT INTO outbox (client_message_id, dialog_id, text, created_at, claimed_by, claimed_at) VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (client_message_id) DO NOTHING
                     """,
-                    [.text(clientMessageID), .text(dialogID), .text(text), .integer(Int64(createdAt))])
+                    [.text(clientMessageID), .text(dialogID), .text(text), .integer(Int64(createdAt)),
+                     owner.map { .integer(Int64($0)) } ?? .null, owner.map { _ in .integer(Int64(createdAt)) } ?? .null])
                 return try database.queryFirst(
                     "SELECT seq FROM outbox WHERE client_message_id = ?", [.text(clientMessageID)]) { $0.int64(0) } ?? 0
             }

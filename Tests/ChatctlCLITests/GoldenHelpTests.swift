@@ -39,6 +39,13 @@ SUBCOMMANDS:
   login                   Sign up or log in, then connect to chat.
   status                  Show who is logged in, since when, and until when.
   logout                  End the session on the server and forget it here.
+  dialogs                 List your dialogs, newest activity first.
+  history                 Show a dialog's messages, oldest first.
+  send                    Send a message: the arguments, or standard input.
+  outbox                  List messages not yet delivered.
+  search                  Search cached messages, best matches first.
+  sync                    Fill the local cache with dialogs and their recent
+                          messages.
   completion              Print a shell completion script.
 
   See 'chatctl help <subcommand>' for detailed help.

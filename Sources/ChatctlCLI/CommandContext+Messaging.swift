@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AuthFlow
+import MessageCache
+import Messaging
+import QuickBloxAPI
+
+extension CommandContext {
+    /// The logged-in user's conversations. Offline, the stored session only
+    /// names the user (even if expired) and nothing touches the network.
+    func conversations(offline: Bool) throws -> Conversations {
+        let keeper = try flow { () throws(AuthFlowError) in try sessionKeeper() }
+        let session: StoredSession
+        let client: QuickBloxClient
+        if offline {
+            session = try flow { () throws(AuthFlowError) in try keeper.storedSession() }
+            client = keeper.makeClient(token: session.token)
+        } else {
+            (session, client) = try flow { () throws(AuthFlowError) in try keeper.liveSession(verify: false, renewalPassword: environmentPassword) }
+        }
+        let path = "\(keeper.store.directory)/cache-\(keeper.store.key)-\(session.userId).sqlite"
+        do { try PrivateFiles.ensureDirectory(keeper.store.directory) } catch {
+            throw CommandError.flow(AuthFlowError(.failure, "cannot use the state directory: \(error)"))
+        }
+        let cache: ChatCache
+        do { cache = try ChatCache(path: path) } catch {
+            throw CommandError.messaging(MessagingError(.failure, "cannot open the message cache \(path): \(error.message)"))
+        }
+        return Conversations(api: client, cache: cache, me: session.userId)
+    }
+
+    /// Columns of the terminal on stdout, or nil when it is not a terminal.
+    var terminalWidth: Int? {
+        guard io.stdoutIsTerminal else { return nil }
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+
+    /// Bold and dim only on a terminal, never with NO_COLOR or TERM=dumb.
+    var useColor: Bool {
+        io.stdoutIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    }
+
+    func intOption(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let text = parsed.value(name) else { return value }
+        guard let n = Int(text), range.contains(n) else {
+            throw CommandError.usage("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", path: parsed.path)
+        }
+        return n
+    }
+
+    func timeOption(_ name: String, now: Int) throws -> Int? {
+        guard let text = parsed.value(name) else { return nil }
+        guard let time = TimeArgument.parse(text, now: now) else {
+            throw CommandError.usage("--\(name) '\(text)' is not a time: use unix seconds, 2026-11-30, 2026-11-30T08:00:00Z, or an age like 2h", path: parsed.path)
+        }
+        return time
+    }
+}

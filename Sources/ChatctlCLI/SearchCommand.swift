@@ -1,0 +1,73 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import MessageCache
+import Messaging
+import QuickBloxAPI
+
+/// `chatctl search QUERY`: full-text search of the local cache, ranked, with
+/// the matching words highlighted (brackets, or bold on a terminal).
+struct SearchCommand {
+    let context: CommandContext
+
+    func run() throws -> ExitCode {
+        let parsed = context.parsed
+        let query = parsed.arguments("QUERY").first ?? ""
+        let limit = try context.intOption("limit", default: 20, range: 1...10_000)
+        let conversations = try context.conversations(offline: true)
+        var dialogID: String?
+        if let text = parsed.value("dialog") {
+            dialogID = try messaging { () throws(MessagingError) in
+                try conversations.resolve(try DialogReference(parsing: text), offline: true, createPrivate: false).id
+            }
+        }
+        let style: SnippetStyle = context.wantsJSON || !context.useColor ? .brackets : .ansiBold
+        let hits: [SearchHit]
+        do { hits = try conversations.cache.search(query, dialogID: dialogID, limit: limit, style: style) } catch {
+            throw CommandError.messaging(MessagingError(.invalidInput, "bad search query '\(TerminalText.sanitize(query, keepNewlines: false))': \(error.message)",
+                                                        hint: "quote phrases with \"…\"; use words, prefix*, OR, NOT"))
+        }
+        if context.wantsJSON {
+            let objects = hits.map { hit -> String in
+                guard case .object(var object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(hit.message.rawJSON.utf8)) else {
+                    return hit.message.rawJSON
+                }
+                object["snippet"] = .string(hit.snippet)
+                return JSONOutput.text(.object(object))
+            }
+            context.io.writeOut(JSONOutput.array(ofRaw: objects))
+            return .ok
+        }
+        if hits.isEmpty { context.io.writeErr("chatctl: no cached message matches\n"); return .ok }
+        let names = conversations.displayNames(Set(hits.map(\.message.senderID)))
+        var dialogNames: [String: String] = [:]
+        for hit in hits where dialogNames[hit.message.dialogID] == nil {
+            if let d = try? conversations.cache.dialog(id: hit.message.dialogID) {
+                dialogNames[d.id] = DialogsCommand.title(of: d, me: conversations.me, names: conversations.displayNames(Set(d.occupantIDs)))
+            }
+        }
+        for hit in hits {
+            let m = hit.message
+            let who = m.senderID == conversations.me ? "you" : TerminalText.sanitize(names[m.senderID] ?? "user \(m.senderID)", keepNewlines: false)
+            // The snippet's own markers are ours; everything else in it came from a user.
+            let snippet = style == .ansiBold
+                ? TerminalText.sanitize(hit.snippet.replacingBoldMarkers(), keepNewlines: false).restoringBoldMarkers()
+                : TerminalText.sanitize(hit.snippet, keepNewlines: false)
+            let time = TimeText.format(Double(m.dateSent), "%Y-%m-%d %H:%M", utc: false)
+            context.io.writeOut("\(dialogNames[m.dialogID] ?? m.dialogID)  \(time)  \(who): \(snippet)\n")
+        }
+        return .ok
+    }
+}
+
+private extension String {
+    // Swap our ANSI bold markers for private-use characters while sanitising, then back.
+    func replacingBoldMarkers() -> String {
+        replacing(SnippetStyle.ansiBold.open, with: "\u{E000}").replacing(SnippetStyle.ansiBold.close, with: "\u{E001}")
+    }
+    func restoringBoldMarkers() -> String {
+        replacing("\u{E000}", with: SnippetStyle.ansiBold.open).replacing("\u{E001}", with: SnippetStyle.ansiBold.close)
+    }
+}

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--before`/`--since` values: unix seconds, `2026-11-30`, `2026-11-30T08:00[:00][Z]`
+/// (UTC), or an age such as `30s`, `15m`, `2h`, `7d` (that long before now).
+enum TimeArgument {
+    static func parse(_ text: String, now: Int) -> Int? {
+        if let unix = Int(text), unix >= 0 { return unix }
+        if let age = Duration.seconds(text) { return now - age }
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            return Int(String(decoding: bytes[range], as: UTF8.self))
+        }
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        var hour = 0, minute = 0, second = 0
+        if bytes.count > 10 {
+            guard bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
+                  let h = number(11..<13), bytes.count >= 16, bytes[13] == UInt8(ascii: ":"), let m = number(14..<16) else { return nil }
+            hour = h; minute = m
+            var rest = 16
+            if bytes.count >= 19 && bytes[16] == UInt8(ascii: ":") { guard let s = number(17..<19) else { return nil }; second = s; rest = 19 }
+            guard rest == bytes.count || (rest == bytes.count - 1 && bytes[rest] == UInt8(ascii: "Z")) else { return nil }
+        }
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900); parts.tm_mon = Int32(month - 1); parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour); parts.tm_min = Int32(minute); parts.tm_sec = Int32(second)
+        return Int(timegm(&parts))
+    }
+}
+
+/// `30s`, `5m`, `2h`, `7d` (and plain seconds) as a number of seconds.
+enum Duration {
+    static func seconds(_ text: String) -> Int? {
+        guard let unit = text.last, let value = Int(text.dropLast()), value >= 0 else { return nil }
+        switch unit {
+        case "s": return value
+        case "m": return value * 60
+        case "h": return value * 3600
+        case "d": return value * 86400
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import MessageCache
+
+/// Messages as a person reads them: a day header when the date changes, the
+/// local time, the sender's name and the text; your own messages marked and
+/// named "you"; long lines wrapped under the text column on a terminal.
+/// Text from others is always stripped of terminal control sequences.
+struct Transcript {
+    let me: Int
+    let names: [Int: String]
+    let width: Int?
+    let color: Bool
+
+    func render(_ messages: [CachedMessage]) -> String {
+        var out = ""
+        var lastDay = ""
+        for message in messages {
+            let day = Self.format(message.dateSent, "%a %Y-%m-%d")
+            if day != lastDay {
+                out += (color ? "\u{1B}[2m" : "") + "── \(day) ──" + (color ? "\u{1B}[22m" : "") + "\n"
+                lastDay = day
+            }
+            out += line(message)
+        }
+        return out
+    }
+
+    func line(_ message: CachedMessage) -> String {
+        let mine = message.senderID == me
+        let name = mine ? "you" : TerminalText.sanitize(names[message.senderID] ?? "user \(message.senderID)", keepNewlines: false)
+        let prefix = "\(Self.format(message.dateSent, "%H:%M")) \(mine ? "»" : " ") \(name): "
+        let styledPrefix = color ? "\(Self.format(message.dateSent, "%H:%M")) \(mine ? "»" : " ") \u{1B}[1m\(name)\u{1B}[22m: " : prefix
+        let text = TerminalText.sanitize(message.text)
+        let indent = min(prefix.count, 24)
+        return styledPrefix + wrap(text, firstColumn: prefix.count, indent: indent) + "\n"
+    }
+
+    /// Wraps at word boundaries to the terminal width; continuation lines (and
+    /// the message's own line breaks) are indented under the text.
+    func wrap(_ text: String, firstColumn: Int, indent: Int) -> String {
+        let pad = String(repeating: " ", count: indent)
+        guard let width, width > indent + 10 else {
+            return text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + pad)
+        }
+        var lines: [String] = []
+        var column = firstColumn
+        var current = ""
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
+                let needed = (current.isEmpty ? 0 : 1) + word.count
+                if !current.isEmpty && column + needed > width {
+                    lines.append(current); current = ""; column = indent
+                }
+                var rest = Substring(word)
+                while column + rest.count > width && current.isEmpty && rest.count > width - indent {
+                    let take = max(1, width - column)
+                    lines.append(String(rest.prefix(take))); rest = rest.dropFirst(take); column = indent
+                }
+                current += (current.isEmpty ? "" : " ") + rest
+                column += (current.count == rest.count ? 0 : 1) + rest.count
+            }
+            lines.append(current); current = ""; column = indent
+        }
+        return lines.joined(separator: "\n" + pad)
+    }
+
+    static func format(_ unix: Int, _ pattern: String) -> String {
+        TimeText.format(Double(unix), pattern, utc: false)
+    }
+}

@@ -1,0 +1,264 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import MessageCache
+import QuickBloxAPI
+
+/// The user's dialogs and messages: fetched from the REST API into the cache,
+/// read back from the cache (also offline), and sent through the outbox so
+/// nothing is lost. One instance per thread (the cache connection is not Sendable).
+public final class Conversations {
+    public let api: QuickBloxClient
+    public let cache: ChatCache
+    /// The logged-in user's id.
+    public let me: Int
+    private let now: () -> Int
+
+    public init(api: QuickBloxClient, cache: ChatCache, me: Int, now: @escaping () -> Int = { Int(Date().timeIntervalSince1970) }) {
+        self.api = api; self.cache = cache; self.me = me; self.now = now
+    }
+
+    // MARK: dialogs
+
+    /// Fetches dialogs changed since the last sync (all of them the first time).
+    @discardableResult
+    public func syncDialogs() throws(MessagingError) -> Int {
+        let cursor = try cached { () throws(MessageCacheError) in try cache.dialogsUpdatedAtCursor() }
+        let dialogs: [QBDialog]
+        do { dialogs = try api.allDialogs(DialogQuery(updatedAfter: cursor)) } catch {
+            throw MessagingError(describing: error, doing: "list dialogs")
+        }
+        guard !dialogs.isEmpty else { return 0 }
+        let records = dialogs.map(CacheRecords.dialog)
+        try cached { () throws(MessageCacheError) in
+            try cache.upsertDialogs(records)
+            if let newest = records.map(\.updatedAt).max(), newest > 0 { try cache.advanceDialogsUpdatedAtCursor(newest) }
+        }
+        try fetchUsers(dialogs.flatMap(\.occupantIDs))
+        return dialogs.count
+    }
+
+    public func dialogs(type: DialogType?, limit: Int?, offline: Bool) throws(MessagingError) -> [CachedDialog] {
+        if !offline { try syncDialogs() }
+        return try cached { () throws(MessageCacheError) in try cache.dialogs(type: type, limit: limit) }
+    }
+
+    /// The dialog a reference names. `@login` finds (or, when `createPrivate`,
+    /// creates) the private dialog with that user; a name must match exactly one dialog.
+    public func resolve(_ reference: DialogReference, offline: Bool, createPrivate: Bool) throws(MessagingError) -> CachedDialog {
+        switch reference {
+        case .id(let id):
+            if let dialog = try cached({ () throws(MessageCacheError) in try cache.dialog(id: id) }) { return dialog }
+            if !offline {
+                try syncDialogs()
+                if let dialog = try cached({ () throws(MessageCacheError) in try cache.dialog(id: id) }) { return dialog }
+            }
+            throw MessagingError(.invalidInput, "no dialog with id \(id)", hint: offline ? "it is not in the cache; try without --offline" : "run 'chatctl dialogs' to see yours")
+        case .name(let name):
+            var matches = try cached { () throws(MessageCacheError) in try cache.dialogs(named: name) }
+            if matches.isEmpty && !offline {
+                try syncDialogs()
+                matches = try cached { () throws(MessageCacheError) in try cache.dialogs(named: name) }
+            }
+            if matches.count == 1 { return matches[0] }
+            if matches.isEmpty {
+                throw MessagingError(.invalidInput, "no dialog named '\(name)'", hint: "run 'chatctl dialogs' to see yours, or use @login for a private dialog")
+            }
+            let candidates = matches.map { "\($0.id) (\(Self.typeName($0.type)))" }.joined(separator: ", ")
+            throw MessagingError(.invalidInput, "dialog name '\(name)' is ambiguous: \(candidates)", hint: "use the id instead")
+        case .user(let login):
+            let user = try user(login: login, offline: offline)
+            if user.id == me { throw MessagingError(.invalidInput, "@\(login) is you; a private dialog needs another user") }
+            if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: user.id) }) { return dialog }
+            if offline { throw MessagingError(.invalidInput, "no private dialog with @\(login) in the cache", hint: "try without --offline") }
+            try syncDialogs()
+            if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: user.id) }) { return dialog }
+            guard createPrivate else { throw MessagingError(.invalidInput, "no private dialog with @\(login) yet", hint: "send a message to create it") }
+            return try createDialog(type: .private, name: nil, occupants: [user.id])
+        }
+    }
+
+    public func createDialog(type: QBDialogType, name: String?, occupants: [Int]) throws(MessagingError) -> CachedDialog {
+        let dialog: QBDialog
+        do { dialog = try api.createDialog(type: type, name: name, occupantIDs: occupants) } catch {
+            throw MessagingError(describing: error, doing: "create dialog")
+        }
+        let record = CacheRecords.dialog(dialog)
+        try cached { () throws(MessageCacheError) in try cache.upsertDialogs([record]) }
+        return record
+    }
+
+    // MARK: users
+
+    public func user(login: String, offline: Bool) throws(MessagingError) -> CachedUser {
+        if let user = try cached({ () throws(MessageCacheError) in try cache.user(login: login) }) { return user }
+        if offline { throw MessagingError(.invalidInput, "user @\(login) is not in the cache", hint: "try without --offline") }
+        let found: QBUser
+        do { found = try api.user(login: login) } catch {
+            if error.status == 404 { throw MessagingError(.invalidInput, "no user with login '\(login)'") }
+            throw MessagingError(describing: error, doing: "find user @\(login)")
+        }
+        let record = CacheRecords.user(found)
+        try cached { () throws(MessageCacheError) in try cache.upsertUsers([record]) }
+        return record
+    }
+
+    /// Display names (full name, else login) for user ids, from the cache.
+    public func displayNames(_ ids: Set<Int>) -> [Int: String] {
+        var names: [Int: String] = [:]
+        for id in ids {
+            if let user = try? cache.user(id: id) { names[id] = user.fullName.flatMap { $0.isEmpty ? nil : $0 } ?? user.login }
+        }
+        return names
+    }
+
+    /// Caches the users not cached yet (names for transcripts); best effort.
+    func fetchUsers(_ ids: [Int]) throws(MessagingError) {
+        let missing = Set(ids).filter { (try? cache.user(id: $0)) == nil }.sorted()
+        var start = 0
+        while start < missing.count {
+            let chunk = Array(missing[start..<min(start + 100, missing.count)])
+            start += 100
+            guard let page = try? api.users(ids: chunk, page: 1, perPage: 100) else { continue }
+            let records = page.users.map(CacheRecords.user)
+            try cached { () throws(MessageCacheError) in try cache.upsertUsers(records) }
+        }
+    }
+
+    // MARK: history
+
+    /// Fetches up to `limit` of the newest messages (within the bounds) into the cache.
+    @discardableResult
+    public func syncHistory(dialogID: String, limit: Int, before: Int?, since: Int?, markRead: Bool = false) throws(MessagingError) -> Int {
+        var fetched = 0
+        var skip = 0
+        while fetched < limit {
+            let pageSize = min(100, limit - fetched)
+            let page: QBMessagePage
+            do {
+                page = try api.messages(MessageQuery(dialogId: dialogID, limit: pageSize, skip: skip, sentBefore: before,
+                                                     sentAfter: since, markAsRead: markRead))
+            } catch {
+                if error.status == 403 { throw MessagingError(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
+                if error.status == 404 { throw MessagingError(.invalidInput, "no dialog with id \(dialogID)") }
+                throw MessagingError(describing: error, doing: "fetch history")
+            }
+            let records = page.items.map(CacheRecords.message)
+            try cached { () throws(MessageCacheError) in
+                _ = try cache.upsertMessages(records)
+                if before == nil, let newest = records.map(\.dateSent).max() { try cache.advanceLastSyncedDateSent(newest, dialogID: dialogID) }
+            }
+            try fetchUsers(page.items.map(\.senderId))
+            fetched += page.items.count
+            skip += page.items.count
+            if page.items.count < pageSize { break }
+        }
+        return fetched
+    }
+
+    public func history(dialogID: String, limit: Int, before: Int?, since: Int?, offline: Bool, markRead: Bool) throws(MessagingError) -> [CachedMessage] {
+        if !offline { try syncHistory(dialogID: dialogID, limit: limit, before: before, since: since, markRead: markRead) }
+        return try cached { () throws(MessageCacheError) in try cache.history(dialogID: dialogID, limit: limit, before: before, since: since) }
+    }
+
+    // MARK: sending
+
+    /// Puts a message in the outbox, claimed by `owner` (this process), before
+    /// anything is sent; it leaves only on delivery.
+    public func enqueue(_ text: String, to dialogID: String, owner: Int) throws(MessagingError) -> String {
+        let id = ClientMessageID.make(now: now())
+        _ = try cached { () throws(MessageCacheError) in
+            try cache.enqueue(dialogID: dialogID, text: text, clientMessageID: id, createdAt: now(), owner: owner)
+        }
+        return id
+    }
+
+    /// Sends one outbox entry over REST (`send_to_chat=1`); on the server's
+    /// reply the entry leaves the outbox and the stored message enters history.
+    /// The client id travels as a custom field so a retried send can be recognised.
+    public func deliverViaREST(clientMessageID: String, text: String, dialogID: String) throws(MessagingError) -> CachedMessage {
+        let message: QBMessage
+        do {
+            message = try api.sendMessage(dialogId: dialogID, text: text, sendToChat: true, markable: true,
+                                          custom: [Self.clientIDField: .string(clientMessageID)])
+        } catch {
+            if error.status == 403 { throw MessagingError(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
+            throw MessagingError(describing: error, doing: "send")
+        }
+        let record = CacheRecords.message(message)
+        _ = try cached { () throws(MessageCacheError) in try cache.markDelivered(clientMessageID: clientMessageID, serverMessage: record) }
+        return record
+    }
+
+    /// The custom message field that carries the outbox id.
+    public static let clientIDField = "chatctl_client_id"
+
+    public static func typeName(_ type: DialogType) -> String {
+        switch type {
+        case .private: return "private"
+        case .group: return "group"
+        case .publicGroup: return "public"
+        default: return "type \(type.rawValue)"
+        }
+    }
+
+    public func cached<T>(_ body: () throws(MessageCacheError) -> T) throws(MessagingError) -> T {
+        do { return try body() } catch { throw MessagingError(cache: error) }
+    }
+}
+
+extension Conversations {
+    public struct FlushResult: Sendable, Equatable {
+        public var delivered: Int
+        /// Found already stored by the server (an earlier attempt's reply was lost).
+        public var alreadyThere: Int
+        public var failed: Int
+        public var firstError: MessagingError?
+    }
+
+    /// Delivers the outbox over REST, each entry exactly once: entries are
+    /// claimed first (so concurrent flushes never share one), and an entry
+    /// whose earlier attempt may have reached the server is looked up in the
+    /// dialog's history by its client id before it is sent again.
+    public func flushOutbox(owner: Int) throws(MessagingError) -> FlushResult {
+        var result = FlushResult(delivered: 0, alreadyThere: 0, failed: 0, firstError: nil)
+        let entries = try cached { () throws(MessageCacheError) in try cache.claim(limit: 10_000, owner: owner) }
+        for entry in entries {
+            do {
+                if entry.attempts > 0, let stored = try findStored(clientMessageID: entry.clientMessageID, dialogID: entry.dialogID, since: entry.createdAt) {
+                    _ = try cached { () throws(MessageCacheError) in try cache.markDelivered(clientMessageID: entry.clientMessageID, serverMessage: stored) }
+                    result.alreadyThere += 1
+                    continue
+                }
+                _ = try deliverViaREST(clientMessageID: entry.clientMessageID, text: entry.text, dialogID: entry.dialogID)
+                result.delivered += 1
+            } catch {
+                result.failed += 1
+                if result.firstError == nil { result.firstError = error }
+                try? cache.releaseClaim(clientMessageID: entry.clientMessageID, owner: owner, error: error.message)
+            }
+        }
+        return result
+    }
+
+    /// A message the server stored for this outbox id, if any.
+    func findStored(clientMessageID: String, dialogID: String, since: Int) throws(MessagingError) -> CachedMessage? {
+        let page: QBMessagePage
+        do { page = try api.messages(MessageQuery(dialogId: dialogID, limit: 100, sentAfter: since - 120)) } catch {
+            throw MessagingError(describing: error, doing: "check history")
+        }
+        guard let found = page.items.first(where: { $0.raw[Self.clientIDField]?.stringValue == clientMessageID }) else { return nil }
+        return CacheRecords.message(found)
+    }
+
+    /// Records a failed delivery attempt on an outbox entry (it stays there).
+    public func noteFailure(clientMessageID: String, owner: Int, error: MessagingError) {
+        try? cache.releaseClaim(clientMessageID: clientMessageID, owner: owner, error: error.message)
+    }
+
+    public func pendingOutbox() throws(MessagingError) -> [OutboxEntry] {
+        try cached { () throws(MessageCacheError) in try cache.pending() }
+    }
+}

@@ -1,0 +1,28 @@
+/// How commands name a dialog: its 24-hex `_id`, `@login` (the private dialog
+/// with that user), or its exact name.
+public enum DialogReference: Sendable, Equatable, CustomStringConvertible {
+    case id(String)
+    case user(login: String)
+    case name(String)
+
+    public init(parsing text: String) throws(MessagingError) {
+        if text.isEmpty { throw MessagingError(.invalidInput, "empty dialog reference", hint: "use a dialog id, @login or a dialog name") }
+        if text.hasPrefix("@") {
+            let login = String(text.dropFirst())
+            guard !login.isEmpty else { throw MessagingError(.invalidInput, "'@' needs a login after it, like @alice") }
+            self = .user(login: login)
+        } else if text.utf8.count == 24 && text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) {
+            self = .id(text)
+        } else {
+            self = .name(text)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .id(let id): return id
+        case .user(let login): return "@" + login
+        case .name(let name): return name
+        }
+    }
+}

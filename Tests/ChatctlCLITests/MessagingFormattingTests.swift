@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import MessageCache
+@testable import ChatctlCLI
+
+@Suite struct TimeArgumentTests {
+    let now = 1_764_460_800 // 2025-11-30T00:00:00Z
+
+    @Test(arguments: [
+        ("1700000000", 1_700_000_000), ("2025-11-29", 1_764_374_400), ("2025-11-29T12:30:00Z", 1_764_419_400),
+        ("2025-11-29T12:30", 1_764_419_400), ("90s", 1_764_460_710), ("2h", 1_764_453_600), ("7d", 1_763_856_000),
+    ])
+    func parses(text: String, expected: Int) {
+        #expect(TimeArgument.parse(text, now: now) == expected)
+    }
+
+    @Test(arguments: ["yesterday", "2025-13-01", "2025-11-29T25", "5w", "-3", "2025-11-29T12:30:00+01:00"])
+    func rejects(text: String) {
+        #expect(TimeArgument.parse(text, now: now) == nil)
+    }
+}
+
+@Suite struct LineReaderTests {
+    @Test func yieldsLinesAsTheyArriveAndTheUnterminatedLast() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        var reader = LineReader(fd: fds[0])
+        write(fds[1], "one\r\ntwo\n", 9)
+        #expect(reader.next() == "one")
+        #expect(reader.next() == "two")
+        write(fds[1], "\nlast", 5)
+        close(fds[1])
+        #expect(reader.next() == "")
+        #expect(reader.next() == "last")
+        #expect(reader.next() == nil)
+        close(fds[0])
+    }
+}
+
+@Suite struct TranscriptTests {
+    func message(_ sender: Int, _ text: String, at time: Int = 1_764_460_800) -> CachedMessage {
+        CachedMessage(id: "m\(time)\(sender)", dialogID: "d", senderID: sender, dateSent: time, text: text, rawJSON: "{}")
+    }
+
+    @Test func ownMessagesAreSetApartAndOthersNamed() {
+        let t = Transcript(me: 1, names: [2: "Bob"], width: nil, color: false)
+        let text = t.render([message(2, "hi"), message(1, "hello")])
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("── "))
+        #expect(lines[1].hasSuffix("  Bob: hi"))
+        #expect(lines[2].hasSuffix(" » you: hello"))
+    }
+
+    @Test func escapeSequencesFromOthersPrintInert() {
+        let t = Transcript(me: 1, names: [2: "Eve\u{1B}[2J"], width: nil, color: false)
+        let text = t.render([message(2, "\u{1B}]0;owned\u{07}boom\u{1B}[31m red")])
+        #expect(!text.contains("\u{1B}"))
+        #expect(!text.contains("\u{07}"))
+        #expect(text.contains("Eve: boom red"))
+    }
+
+    @Test func longLinesWrapUnderTheText() {
+        let t = Transcript(me: 1, names: [2: "Bob"], width: 40, color: false)
+        let line = t.line(message(2, String(repeating: "word ", count: 20)))
+        let rows = line.split(separator: "\n")
+        #expect(rows.count > 1)
+        #expect(rows.allSatisfy { $0.count <= 40 })
+        #expect(rows.dropFirst().allSatisfy { $0.hasPrefix("            ") })
+    }
+}
