@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import XMPPTransport
 
 /// Connects the chat half of a login; tests substitute a fake.
@@ -18,6 +21,7 @@ public final class XMPPChatConnector: ChatConnecting {
     }
 
     public func connect(userId: Int, secret: String) throws(XMPPError) {
+        Self.chooseTrustStore(caFile: config.caFile)
         let options = ChatConnectOptions(caFile: config.caFile, allowPlaintext: config.allowsPlaintextChat,
                                          timeout: timeout, verboseLog: verboseLog)
         try connection.connect(jid: config.chatJID(userId: userId), password: secret,
@@ -25,4 +29,21 @@ public final class XMPPChatConnector: ChatConnecting {
     }
 
     deinit { if connection.isConnected { connection.disconnect(timeout: 1) } }
+
+    /// libstrophe has OpenSSL load its default trust store, which means parsing
+    /// the whole system CA bundle (~50 ms of CPU with OpenSSL 3, and libstrophe
+    /// does it twice per connection). With a `caFile`, that CA is the one to
+    /// trust; without, OpenSSL can look issuers up in the hashed certificate
+    /// directory instead, loading only the one it needs. A user's own
+    /// SSL_CERT_FILE/SSL_CERT_DIR always win.
+    static func chooseTrustStore(caFile: String?) {
+        guard getenv("SSL_CERT_FILE") == nil && getenv("SSL_CERT_DIR") == nil else { return }
+        if let caFile {
+            setenv("SSL_CERT_FILE", caFile, 1)
+            setenv("SSL_CERT_DIR", "/nonexistent/chatctl-no-ca-dir", 1)
+        } else if access("/etc/ssl/certs", R_OK) == 0 {
+            setenv("SSL_CERT_FILE", "/nonexistent/chatctl-no-ca-bundle", 1)
+            setenv("SSL_CERT_DIR", "/etc/ssl/certs", 1)
+        }
+    }
 }
