@@ -17,12 +17,13 @@ public final class SandboxProcess: @unchecked Sendable {
     private let stderrPipe = Pipe()
     private let stderrText = LockedData()
 
-    public init(arguments: [String] = [], startTimeout: Double = 20) throws {
+    /// Ports 0 let the sandbox pick; fixed ones let a test restart it in place.
+    public init(arguments: [String] = [], apiPort: Int = 0, chatPort: Int = 0, startTimeout: Double = 20) throws {
         ignoreSIGPIPE
         directory = try TemporaryDirectory(prefix: "chatctl-sandbox")
         process = Process()
         process.executableURL = URL(fileURLWithPath: productPath("chatctl-sandbox"))
-        process.arguments = ["--host", "127.0.0.1", "--api-port", "0", "--chat-port", "0"] + arguments
+        process.arguments = ["--host", "127.0.0.1", "--api-port", String(apiPort), "--chat-port", String(chatPort)] + arguments
         let out = Pipe()
         process.standardOutput = out
         process.standardError = stderrPipe

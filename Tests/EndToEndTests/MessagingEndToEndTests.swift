@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A logged-in chatctl user with its own state directory.
+struct ChatUser {
+    let login: String
+    let cli: ChatctlRunner
+    let id: Int
+
+    init(_ prefix: String, sandbox: SandboxProcess) throws {
+        login = uniqueLogin(prefix)
+        cli = try ChatctlRunner(configPath: sandbox.configPath)
+        let result = try cli.login(login, password: "messaging-pass-1", extra: ["--no-chat", "--json"])
+        guard result.status == 0, let user = jsonObject(result.stdout)?["user"] as? [String: Any], let id = user["id"] as? Int else {
+            throw TestSupportError("login of \(login) failed: \(result.stderr)")
+        }
+        self.id = id
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], stdin: String? = nil, timeout: Double = 120) throws -> ProcessResult {
+        try cli.run(arguments, stdin: stdin, timeout: timeout)
+    }
+
+    /// `history --json` as [[String: Any]].
+    func history(_ dialog: String, limit: Int = 5000, offline: Bool = false) throws -> [[String: Any]] {
+        let result = try run(["history", dialog, "--json", "--limit", String(limit)] + (offline ? ["--offline"] : []))
+        guard result.status == 0, let items = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] else {
+            throw TestSupportError("history failed (\(result.status)): \(result.stderr)")
+        }
+        return items
+    }
+}
+
+/// Issue 3 §3, end to end over REST and the cache.
+@Suite(.serialized) struct MessagingEndToEndTests {
+    let sandbox: SandboxProcess
+    init() throws { sandbox = try SandboxProcess() }
+
+    @Test func aThousandPipedLinesArriveInOrderOnceEach() throws {
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        let lines = (0..<1000).map { "line \($0)" }
+        let send = try alice.run(["send", "@" + bob.login, "--lines"], stdin: lines.joined(separator: "\n") + "\n", timeout: 300)
+        #expect(send.status == 0, "stderr: \(send.stderr)")
+        let items = try bob.history("@" + alice.login)
+        #expect(items.compactMap { $0["message"] as? String } == lines)
+        #expect(Set(items.compactMap { $0["_id"] as? String }).count == 1000)
+        #expect(try alice.run(["outbox", "--json"]).stdout == "[]\n")
+    }
+
+    @Test func wholeStdinIsOneMessageAndArgumentsAreJoined() throws {
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        #expect(try alice.run(["send", "@" + bob.login], stdin: "first line\nsecond line\n").status == 0)
+        #expect(try alice.run(["send", "@" + bob.login, "hello", "there"]).status == 0)
+        let texts = try bob.history("@" + alice.login).compactMap { $0["message"] as? String }
+        #expect(texts == ["first line\nsecond line", "hello there"])
+    }
+
+    @Test func aGroupOfThree() throws {
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox), carol = try ChatUser("carol", sandbox: sandbox)
+        let name = "ops" + String(Int.random(in: 1000...9999))
+        let created = try alice.run(["dialogs", "create", "--group", name, "--with", "@\(bob.login),@\(carol.login)", "--json"])
+        #expect(created.status == 0, "stderr: \(created.stderr)")
+        for (user, text) in [(alice, "from alice"), (bob, "from bob"), (carol, "from carol")] {
+            let r = try user.run(["send", name, text])
+            #expect(r.status == 0, "\(user.login): \(r.stderr)")
+        }
+        for user in [alice, bob, carol] {
+            #expect(try user.history(name).compactMap { $0["message"] as? String } == ["from alice", "from bob", "from carol"])
+        }
+        let listed = try carol.run(["dialogs", "--type", "group"])
+        #expect(listed.stdout.contains(name))
+    }
+
+    @Test func ambiguousAndUnknownDialogsAreUsageErrors() throws {
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        for _ in 0..<2 { #expect(try alice.run(["dialogs", "create", "--group", "twins", "--with", "@" + bob.login]).status == 0) }
+        let ambiguous = try alice.run(["send", "twins", "hi"])
+        #expect(ambiguous.status == 2)
+        #expect(ambiguous.stderr.contains("ambiguous"))
+        let unknown = try alice.run(["history", "no-such-dialog"])
+        #expect(unknown.status == 2)
+        #expect(try alice.run(["send", "@nosuchuser" + uniqueLogin(), "hi"]).status == 2)
+    }
+
+    @Test func aTerminalOnStdinWithNoTextIsAUsageError() throws {
+        // Without a terminal here, the closest check: no TEXT and --lines with TEXT are refused up front.
+        let alice = try ChatUser("alice", sandbox: sandbox)
+        let both = try alice.run(["send", "@someone", "--lines", "text"])
+        #expect(both.status == 2)
+    }
+
+    @Test func offlineDialogsHistoryAndSearchWithTheSandboxStopped() throws {
+        let local = try SandboxProcess()
+        let alice = try ChatUser("alice", sandbox: local), bob = try ChatUser("bob", sandbox: local)
+        #expect(try alice.run(["send", "@" + bob.login, "the quick brown fox"]).status == 0)
+        #expect(try alice.run(["send", "@" + bob.login, "jumps over the lazy dog"]).status == 0)
+        #expect(try bob.run(["sync"]).status == 0)
+        local.stop()
+
+        let dialogs = try bob.run(["dialogs", "--offline", "--json"])
+        #expect(dialogs.status == 0, "stderr: \(dialogs.stderr)")
+        #expect(((try? JSONSerialization.jsonObject(with: Data(dialogs.stdout.utf8))) as? [Any])?.count == 1)
+        #expect(try bob.history("@" + alice.login, offline: true).count == 2)
+        let search = try bob.run(["search", "lazy", "--json"])
+        #expect(search.status == 0, "stderr: \(search.stderr)")
+        let hits = try #require(try JSONSerialization.jsonObject(with: Data(search.stdout.utf8)) as? [[String: Any]])
+        #expect(hits.count == 1)
+        #expect((hits.first?["snippet"] as? String)?.contains("[lazy]") == true)
+        // Online commands fail as temporary, naming the endpoint.
+        let online = try bob.run(["dialogs"])
+        #expect(online.status == 75)
+    }
+
+    @Test func tenSendersAtOnceAllArriveWithoutCacheErrors() throws {
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        #expect(try alice.run(["send", "@" + bob.login, "warm-up"]).status == 0) // creates the dialog once
+        let results = ResultBox()
+        DispatchQueue.concurrentPerform(iterations: 10) { i in
+            if let r = try? alice.run(["send", "@" + bob.login, "parallel \(i)"]) { results.append(r) }
+        }
+        #expect(results.all.count == 10)
+        for r in results.all {
+            #expect(r.status == 0, "stderr: \(r.stderr)")
+            #expect(!r.stderr.contains("locked"))
+        }
+        let texts = Set(try bob.history("@" + alice.login).compactMap { $0["message"] as? String })
+        #expect(texts == Set((0..<10).map { "parallel \($0)" } + ["warm-up"]))
+    }
+
+    @Test func escapeSequencesInAMessagePrintInert() throws {
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        let hostile = "\u{1B}[2J\u{1B}]0;pwned\u{07}hi \u{1B}[31mred\u{9B}1m"
+        #expect(try alice.run(["send", "@" + bob.login, hostile]).status == 0)
+        let human = try bob.run(["history", "@" + alice.login])
+        #expect(human.status == 0)
+        #expect(human.stdout.contains("hi red"))
+        #expect(!human.stdout.contains("\u{1B}") && !human.stdout.contains("\u{07}") && !human.stdout.contains("\u{9B}"))
+        // JSON keeps the text exactly (escaped by JSON, inert on a terminal too).
+        #expect(try bob.history("@" + alice.login).last?["message"] as? String == hostile)
+    }
+}
+
+/// Losing nothing when the sender dies or the server goes away mid-stream.
+@Suite(.serialized) struct MessagingLossTests {
+    @Test func sandboxStoppedMidStreamThenFlushDeliversEachLineOnce() throws {
+        let db = try TemporaryDirectory()
+        let dbPath = db.file("sandbox.db")
+        var sandbox = try SandboxProcess(arguments: ["--db", dbPath])
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        #expect(try alice.run(["send", "@" + bob.login, "before"]).status == 0)
+        let api = URL(string: sandbox.apiEndpoint)!, chat = URL(string: sandbox.chatEndpoint)!
+
+        // A stream whose producer outlives the server.
+        let sender = Process()
+        sender.executableURL = URL(fileURLWithPath: productPath("chatctl"))
+        sender.arguments = ["send", "@" + bob.login, "--lines"]
+        sender.environment = ["CHATCTL_CONFIG": sandbox.configPath, "CHATCTL_STATE_DIR": alice.cli.stateDir.path + "/state", "NO_COLOR": "1"]
+        let input = Pipe(), errors = Pipe()
+        sender.standardInput = input
+        sender.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        sender.standardError = errors
+        try sender.run()
+        for i in 0..<20 { try input.fileHandleForWriting.write(contentsOf: Data("early \(i)\n".utf8)) }
+        Thread.sleep(forTimeInterval: 1.0)
+        sandbox.stop()
+        for i in 0..<20 { try input.fileHandleForWriting.write(contentsOf: Data("late \(i)\n".utf8)) }
+        try input.fileHandleForWriting.close()
+        sender.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(sender.terminationStatus == 3, "stderr: \(stderr)")
+        #expect(stderr.contains("not delivered"))
+        #expect(stderr.contains("outbox flush"))
+
+        // Same database, same ports: the sessions and messages are still there.
+        sandbox = try SandboxProcess(arguments: ["--db", dbPath], apiPort: api.port!, chatPort: chat.port!)
+        _ = sandbox
+        let pending = try alice.run(["outbox", "--json"])
+        #expect(pending.status == 0)
+        let flush = try alice.run(["outbox", "flush"])
+        #expect(flush.status == 0, "stderr: \(flush.stderr)")
+        #expect(try alice.run(["outbox", "--json"]).stdout == "[]\n")
+        let texts = try bob.history("@" + alice.login).compactMap { $0["message"] as? String }
+        let expected = ["before"] + (0..<20).map { "early \($0)" } + (0..<20).map { "late \($0)" }
+        #expect(texts == expected, "every line delivered exactly once, in order")
+    }
+
+    @Test func killedSenderLosesNothingAndFlushDuplicatesNothing() throws {
+        let sandbox = try SandboxProcess()
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        #expect(try alice.run(["send", "@" + bob.login, "start"]).status == 0)
+        let sender = Process()
+        sender.executableURL = URL(fileURLWithPath: productPath("chatctl"))
+        sender.arguments = ["send", "@" + bob.login, "--lines"]
+        sender.environment = ["CHATCTL_CONFIG": sandbox.configPath, "CHATCTL_STATE_DIR": alice.cli.stateDir.path + "/state", "NO_COLOR": "1"]
+        let input = Pipe()
+        sender.standardInput = input
+        sender.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        sender.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try sender.run()
+        for i in 0..<300 { try input.fileHandleForWriting.write(contentsOf: Data("n\(i)\n".utf8)) }
+        Thread.sleep(forTimeInterval: 0.3)
+        kill(sender.processIdentifier, SIGKILL)
+        sender.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+
+        let flush = try alice.run(["outbox", "flush"])
+        #expect(flush.status == 0, "stderr: \(flush.stderr)")
+        let texts = try bob.history("@" + alice.login).compactMap { $0["message"] as? String }.dropFirst()
+        // Whatever was read arrived once, in order, with no gap: a prefix of what was written.
+        #expect(Array(texts) == (0..<texts.count).map { "n\($0)" })
+        #expect(texts.count > 0)
+    }
+}
