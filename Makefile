@@ -49,6 +49,7 @@ test: deps-test
 
 # Speed figures beside named baselines, from the release build.
 bench: deps-bench release
+	$(RELEASE) --product BenchFixture
 	@scripts/bench.sh $(BIN_REL)
 
 install: release

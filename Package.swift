@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "CommandLineKit", swiftSettings: swiftSettings),
         .target(name: "ChatctlCLI", dependencies: ["CommandLineKit", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport"], swiftSettings: swiftSettings),
         .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], swiftSettings: swiftSettings),
+        // Dev-only: fills a large cache for `make bench`.
+        .executableTarget(name: "BenchFixture", dependencies: ["MessageCache"], swiftSettings: swiftSettings),
 
         // MARK: sandbox
         .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CSQLite", "CCrypto"], swiftSettings: swiftSettings),

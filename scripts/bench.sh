@@ -5,20 +5,8 @@
 set -euo pipefail
 bin=$(cd "${1:-.build/release}" && pwd)
 runs=${BENCH_RUNS:-30}
-work=$(mktemp -d)
-sandbox_pid=""
-cleanup() {
-    [ -n "$sandbox_pid" ] && kill "$sandbox_pid" 2>/dev/null && wait "$sandbox_pid" 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-
-mkfifo "$work/ready"
-"$bin/chatctl-sandbox" --api-port 0 --chat-port 0 --log-level error >"$work/ready" 2>"$work/sandbox.log" &
-sandbox_pid=$!
-read -r -t 20 config <"$work/ready" || { echo "bench: sandbox did not start" >&2; cat "$work/sandbox.log" >&2; exit 1; }
-printf '%s\n' "$config" >"$work/config.json"
-export CHATCTL_CONFIG="$work/config.json" CHATCTL_STATE_DIR="$work/state"
+SANDBOX_LOG_LEVEL=error
+. "$(dirname "$0")/sandbox-session.sh"
 printf 'bench-password-1\n' >"$work/password"
 chmod 600 "$work/password"
 
@@ -40,10 +28,25 @@ measure() { # name, command...
         || { echo "bench: '$name' failed:" >&2; cat "$work/$name.err" >&2; exit 1; }
 }
 
+# A cache of 1,000 dialogs x 1,000 messages for the offline figures.
+state_key=$(ls "$work/state" | sed -n 's/^session-\(.*\)\.json$/\1/p' | head -1)
+cache="$work/state/cache-$state_key-$user_id.sqlite"
+echo "bench: building a cache of 1,000,000 messages (about half a minute)..." >&2
+read -r _ dialog0 < <("$bin/BenchFixture" "$cache" 1000 1000)
+history_sql="SELECT id, sender_id, date_sent, text FROM messages WHERE dialog_id = '$dialog0' ORDER BY date_sent DESC, id DESC LIMIT 50"
+dialogs_sql="SELECT id, type, name, last_message, last_message_date_sent FROM dialogs ORDER BY last_message_date_sent DESC LIMIT 100"
+search_sql="SELECT snippet(messages_fts, 0, '[', ']', '…', 16) FROM messages_fts WHERE messages_fts MATCH 'text : (zeta0042)' ORDER BY bm25(messages_fts) LIMIT 20"
+
 measure version "$bin/chatctl --version"
 measure version_baseline "curl --version"
 measure login "$bin/chatctl login --login benchuser --password-file $work/password"
 measure login_baseline "sh -c 'echo hi | go-sendxmpp -n -f $work/sendxmpprc -j $chat ${user_id}-${app_id}@${domain}'"
+measure dialogs "$bin/chatctl dialogs --offline"
+measure dialogs_baseline "sqlite3 $cache \"$dialogs_sql\""
+measure history "$bin/chatctl history $dialog0 --offline --limit 50"
+measure history_baseline "sqlite3 $cache \"$history_sql\""
+measure search "$bin/chatctl search zeta0042"
+measure search_baseline "sqlite3 $cache \"$search_sql\""
 
 python3 - "$work" <<'PY'
 import json, sys, os
@@ -55,6 +58,9 @@ rows = [
     ("chatctl --version", "version", "curl --version", "version_baseline", 5.0),
     ("chatctl login (existing user: session, 422, login, chat, saved)", "login",
      "go-sendxmpp connect+send", "login_baseline", 40.0),
+    ("chatctl dialogs --offline (1,000 dialogs cached)", "dialogs", "sqlite3 shell, same query", "dialogs_baseline", 10.0),
+    ("chatctl history --offline --limit 50 (1,000,000 cached)", "history", "sqlite3 shell, same query", "history_baseline", 10.0),
+    ("chatctl search (1,000,000 cached)", "search", "sqlite3 shell, same FTS5 query", "search_baseline", 50.0),
 ]
 print(f"{'measurement':<66} {'mean ms':>9} {'± sd':>7} {'min':>7} {'max':>7} {'runs':>5} {'target':>8}")
 for label, key, base_label, base_key, target in rows:

@@ -4,23 +4,8 @@
 # logout. Usage: scripts/demo.sh BIN_DIR
 set -euo pipefail
 bin=$(cd "${1:-.build/release}" && pwd)
-work=$(mktemp -d)
-sandbox_pid=""
-cleanup() {
-    [ -n "$sandbox_pid" ] && kill "$sandbox_pid" 2>/dev/null && wait "$sandbox_pid" 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-
-mkfifo "$work/ready"
-"$bin/chatctl-sandbox" --api-port 0 --chat-port 0 --log-level warning >"$work/ready" 2>"$work/sandbox.log" &
-sandbox_pid=$!
-# The sandbox prints one line, its own chatctl config, once it listens.
-if ! read -r -t 20 config <"$work/ready"; then
-    echo "demo: the sandbox did not start; its log:" >&2; cat "$work/sandbox.log" >&2; exit 1
-fi
-printf '%s\n' "$config" >"$work/config.json"
-export CHATCTL_CONFIG="$work/config.json" CHATCTL_STATE_DIR="$work/state"
+SANDBOX_LOG_LEVEL=warning
+. "$(dirname "$0")/sandbox-session.sh"
 
 login="demo$RANDOM"
 show() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }

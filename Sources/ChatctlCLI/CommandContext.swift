@@ -34,13 +34,9 @@ final class CommandContext {
                      key: config.sessionKey)
     }
 
-    func makeTransport(for config: ClientConfig) throws(AuthFlowError) -> CurlHTTPClient {
-        do {
-            return try CurlHTTPClient(options: HTTPClientOptions(caFile: config.caFile, userAgent: "chatctl/\(Chatctl.version)",
-                                                                 verboseLog: verboseLog))
-        } catch {
-            throw AuthFlowError(.failure, "cannot set up HTTP: \(error)")
-        }
+    func makeTransport(for config: ClientConfig) throws(AuthFlowError) -> any HTTPTransporting {
+        LazyHTTPTransport(options: HTTPClientOptions(caFile: config.caFile, userAgent: "chatctl/\(Chatctl.version)",
+                                                     verboseLog: verboseLog))
     }
 
     func sessionKeeper() throws(AuthFlowError) -> SessionKeeper {
@@ -58,3 +54,17 @@ final class CommandContext {
 /// The terminal is only ever written from the thread running the command;
 /// the transports call the verbose log synchronously on that same thread.
 struct UnsafeSendableIO: @unchecked Sendable { let io: any TerminalIO }
+
+/// Creates the libcurl client on the first request, so commands that answer
+/// from the cache (`--offline`) never load libcurl at all.
+final class LazyHTTPTransport: HTTPTransporting {
+    private let options: HTTPClientOptions
+    private var client: CurlHTTPClient?
+
+    init(options: HTTPClientOptions) { self.options = options }
+
+    func perform(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        if client == nil { client = try CurlHTTPClient(options: options) }
+        return try client!.perform(request)
+    }
+}

@@ -153,14 +153,20 @@ import TestSupport
 
 /// Failures before and without the server.
 @Suite struct LoginFailureEndToEndTests {
-    @Test(arguments: ["1abc", "ab", "has space", "bad@", "x_y_z"])
-    func invalidLoginExits2WithoutAnyNetworkCall(login: String) throws {
+    /// A config whose endpoints are a listener that records connections, to
+    /// prove that input checks happen before any network call.
+    static func configPointingAtAListenerThatNeverAnswers() throws -> (TCPListener, TemporaryDirectory) {
         let listener = try TCPListener()
         let config = try TemporaryDirectory()
-        let path = config.file("config.json")
         try #"{"appId":1,"authKey":"k","authSecret":"s","endpoints":{"api":"http://127.0.0.1:\#(listener.port)","chat":"xmpp://127.0.0.1:\#(listener.port)"}}"#
-            .write(toFile: path, atomically: true, encoding: .utf8)
-        let cli = try ChatctlRunner(configPath: path)
+            .write(toFile: config.file("config.json"), atomically: true, encoding: .utf8)
+        return (listener, config)
+    }
+
+    @Test(arguments: ["1abc", "ab", "has space", "bad@", "x_y_z"])
+    func invalidLoginExits2WithoutAnyNetworkCall(login: String) throws {
+        let (listener, config) = try Self.configPointingAtAListenerThatNeverAnswers()
+        let cli = try ChatctlRunner(configPath: config.file("config.json"))
         let result = try cli.login(login, password: "valid-pass-1")
         #expect(result.status == 2)
         #expect(result.stderr.contains("Use your email or alphanumeric characters in a range from 3 to 50"))
@@ -168,12 +174,8 @@ import TestSupport
     }
 
     @Test func invalidDisplayNameAndPasswordExit2() throws {
-        let listener = try TCPListener()
-        let config = try TemporaryDirectory()
-        let path = config.file("config.json")
-        try #"{"appId":1,"authKey":"k","authSecret":"s","endpoints":{"api":"http://127.0.0.1:\#(listener.port)","chat":"xmpp://127.0.0.1:\#(listener.port)"}}"#
-            .write(toFile: path, atomically: true, encoding: .utf8)
-        let cli = try ChatctlRunner(configPath: path)
+        let (listener, config) = try Self.configPointingAtAListenerThatNeverAnswers()
+        let cli = try ChatctlRunner(configPath: config.file("config.json"))
         let badName = try cli.login("alice", password: "valid-pass-1", extra: ["--full-name", "A  B"])
         #expect(badName.status == 2)
         #expect(badName.stderr.contains("Cannot contain more than one space in a row"))

@@ -1,0 +1,27 @@
+// Builds a large message cache for `make bench` (not installed): the
+// dialogs/history/search figures are measured against what this writes.
+// Usage: BenchFixture CACHE_PATH DIALOGS MESSAGES_PER_DIALOG
+import MessageCache
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func fail(_ message: String, _ code: Int32) -> Never {
+    let line = Array((message + "\n").utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    exit(code)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let dialogs = Int(arguments[2]), let perDialog = Int(arguments[3]) else {
+    fail("usage: BenchFixture CACHE_PATH DIALOGS MESSAGES_PER_DIALOG", 2)
+}
+do {
+    let cache = try ChatCache(path: arguments[1])
+    let count = try cache.populateForBenchmark(dialogs: dialogs, messagesPerDialog: perDialog)
+    try cache.close()
+    // The number added and the id of the first dialog, for the bench to query.
+    print(count, ChatCache.benchmarkDialogID(0))
+} catch {
+    fail("BenchFixture: \(error)", 1)
+}
