@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         .target(name: "MessageCache", dependencies: ["SQLiteStore"], swiftSettings: swiftSettings),
         .target(name: "QuickBloxAPI", dependencies: ["HTTPTransport", "CCrypto"], swiftSettings: swiftSettings),
-        .target(name: "AuthFlow", dependencies: ["QuickBloxAPI", "XMPPTransport", "CCrypto"], swiftSettings: swiftSettings),
+        .target(name: "AuthFlow", dependencies: ["QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
         .target(name: "Messaging", dependencies: ["AuthFlow", "QuickBloxAPI", "XMPPTransport", "MessageCache"], swiftSettings: swiftSettings),
         .target(name: "CommandLineKit", swiftSettings: swiftSettings),
         .target(name: "ChatctlCLI", dependencies: ["CommandLineKit", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport"], swiftSettings: swiftSettings),

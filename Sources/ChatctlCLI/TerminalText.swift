@@ -3,6 +3,7 @@
 /// removed, so a message cannot move the cursor, retitle the window or hide text.
 public enum TerminalText {
     public static func sanitize(_ text: String, keepNewlines: Bool = true) -> String {
+        if isInert(text, keepNewlines: keepNewlines) { return text }
         var out = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
         while let s = scalars.next() {
@@ -37,5 +38,26 @@ public enum TerminalText {
             }
         }
         return String(out)
+    }
+
+    /// True when nothing in the text needs removing: no C0/C1 control (other
+    /// than tab, and newline when kept), no DEL, no bidi override. The common
+    /// case, checked on the UTF-8 bytes without building a new string.
+    static func isInert(_ text: String, keepNewlines: Bool) -> Bool {
+        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
+        for byte in text.utf8 {
+            switch byte {
+            case 0x09: break
+            case 0x0A: if !keepNewlines { return false }
+            case 0x00...0x1F, 0x7F: return false
+            case 0x80...0x9F where previous == 0xC2: return false // C1 controls, U+0080–U+009F
+            case 0xAA...0xAE where previous == 0x80 && beforePrevious == 0xE2: return false // U+202A–U+202E
+            case 0xA6...0xA9 where previous == 0x81 && beforePrevious == 0xE2: return false // U+2066–U+2069
+            default: break
+            }
+            beforePrevious = previous
+            previous = byte
+        }
+        return true
     }
 }

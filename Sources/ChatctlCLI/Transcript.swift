@@ -39,6 +39,7 @@ struct Transcript {
     func wrap(_ text: String, firstColumn: Int, indent: Int) -> String {
         let pad = String(repeating: " ", count: indent)
         guard let width, width > indent + 10 else {
+            if !text.utf8.contains(UInt8(ascii: "\n")) { return text }
             return text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + pad)
         }
         var lines: [String] = []
