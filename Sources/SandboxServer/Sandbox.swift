@@ -87,7 +87,8 @@ public final class Sandbox: @unchecked Sendable {
         do {
             let database = try SandboxDatabase(path: options.databasePath, tokenTTL: options.tokenTTL)
             let api = SandboxAPI(database: database, credentials: ApplicationCredentials(
-                applicationId: options.applicationId, authKey: options.authKey, authSecret: options.authSecret))
+                applicationId: options.applicationId, authKey: options.authKey, authSecret: options.authSecret),
+                chatDomain: options.chatDomain)
             let rest = try RESTServer(eventBase: base, host: options.host, port: options.apiPort,
                                       timeout: Int(options.httpTimeout.rounded(.up)), router: api.makeRouter(), log: log)
             restServer = rest
@@ -109,7 +110,8 @@ public final class Sandbox: @unchecked Sendable {
                 }
                 let server = try XMPPServer(eventBase: base, host: options.host, port: options.chatPort,
                                             domain: options.chatDomain, applicationId: options.applicationId,
-                                            tls: identity, authenticator: database, log: log)
+                                            tls: identity, authenticator: database, log: log, store: api.chat)
+                api.liveDelivery = server
                 tls = identity
                 xmpp = server
                 chatEndpoint = "xmpp://\(Sandbox.urlHost(options.host)):\(server.boundPort)"

@@ -1,4 +1,4 @@
-// The REST endpoints of protocol doc §2–3 (sessions and users), as route-table rows.
+// The REST endpoints of protocol doc §2–6 (sessions, users, dialogs, messages), as route-table rows.
 
 /// Application credentials the sandbox accepts.
 struct ApplicationCredentials {
@@ -7,22 +7,32 @@ struct ApplicationCredentials {
     var authSecret: String
 }
 
-/// Session and user endpoints over a `SandboxDatabase`. Lives on the event-loop thread.
+/// Hands a message stored through REST with `send_to_chat=1` to the chat side.
+protocol LiveChatDelivery: AnyObject {
+    func deliver(_ message: MessageRecord, in dialog: DialogRecord)
+}
+
+/// Session, user, dialog and message endpoints over a `SandboxDatabase`. Lives on the event-loop thread.
 final class SandboxAPI {
     /// How far a signed timestamp may be from the server clock.
     static let clockWindow: Double = 3600
 
     let database: SandboxDatabase
     let credentials: ApplicationCredentials
+    let chat: ChatStore
+    /// The XMPP server, when chat is enabled (`send_to_chat=1` goes through it).
+    weak var liveDelivery: LiveChatDelivery?
     private let now: () -> Double
 
-    init(database: SandboxDatabase, credentials: ApplicationCredentials, now: @escaping () -> Double = SandboxTime.now) {
+    init(database: SandboxDatabase, credentials: ApplicationCredentials, chatDomain: String = "localhost",
+         now: @escaping () -> Double = SandboxTime.now) {
         self.database = database
         self.credentials = credentials
         self.now = now
+        chat = ChatStore(database: database, applicationId: credentials.applicationId, chatDomain: chatDomain, now: now)
     }
 
-    /// The route table. Issue 3 appends `/chat/Dialog.json`, `/chat/Message.json`, ... here.
+    /// The route table.
     func makeRouter() -> RESTRouter {
         let db = database
         var router = RESTRouter(resolveSession: { token in try db.useSession(token: token) })
@@ -35,11 +45,20 @@ final class SandboxAPI {
         router.add(RESTRoute("GET", "/users.json", .session) { [unowned self] (c) throws(RESTError) in try self.listUsers(c) })
         router.add(RESTRoute("GET", "/users/by_login.json", .session) { [unowned self] (c) throws(RESTError) in try self.userByLogin(c) })
         router.add(RESTRoute("GET", "/users/{id}.json", .session) { [unowned self] (c) throws(RESTError) in try self.userById(c) })
+        router.add(RESTRoute("GET", "/chat/Dialog.json", .user) { [unowned self] (c) throws(RESTError) in try self.listDialogs(c) })
+        router.add(RESTRoute("POST", "/chat/Dialog.json", .user) { [unowned self] (c) throws(RESTError) in try self.createDialog(c) })
+        router.add(RESTRoute("PUT", "/chat/Dialog/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateDialog(c) })
+        router.add(RESTRoute("DELETE", "/chat/Dialog/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteDialogs(c) })
+        router.add(RESTRoute("GET", "/chat/Message.json", .user) { [unowned self] (c) throws(RESTError) in try self.listMessages(c) })
+        router.add(RESTRoute("POST", "/chat/Message.json", .user) { [unowned self] (c) throws(RESTError) in try self.sendMessage(c) })
+        router.add(RESTRoute("GET", "/chat/Message/unread.json", .user) { [unowned self] (c) throws(RESTError) in try self.unreadCounts(c) })
+        router.add(RESTRoute("PUT", "/chat/Message/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateMessages(c) })
+        router.add(RESTRoute("DELETE", "/chat/Message/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteMessages(c) })
         return router
     }
 
     /// Runs a storage call, turning an SQLite failure into a 500.
-    private func storage<T>(_ body: () throws -> T) throws(RESTError) -> T {
+    func storage<T>(_ body: () throws -> T) throws(RESTError) -> T {
         do { return try body() } catch { throw .internalError }
     }
 

@@ -8,7 +8,7 @@ struct SchemaMigration {
 
 /// Users, sessions and nonces. Used only on the event-loop thread (not Sendable).
 final class SandboxDatabase: ChatAuthenticator {
-    /// Append only: the next issue adds dialogs and messages as new steps.
+    /// Append only: each schema change is a new step at the end.
     static let migrations: [SchemaMigration] = [
         SchemaMigration(name: "users-sessions-nonces", sql: """
             CREATE TABLE users (
@@ -31,6 +31,39 @@ final class SandboxDatabase: ChatAuthenticator {
             CREATE INDEX sessions_user ON sessions(user_id);
             CREATE TABLE used_nonces (
                 nonce TEXT NOT NULL, ts INTEGER NOT NULL, PRIMARY KEY (nonce, ts)
+            );
+            """),
+        // Issue 3: dialogs and messages. `seq` orders rows in insertion order (ties of one second).
+        SchemaMigration(name: "dialogs-messages", sql: """
+            CREATE TABLE dialogs (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                id TEXT NOT NULL UNIQUE,
+                type INTEGER NOT NULL, name TEXT, photo TEXT, user_id INTEGER NOT NULL,
+                last_message TEXT, last_message_date_sent INTEGER, last_message_id TEXT, last_message_user_id INTEGER,
+                created_at REAL NOT NULL, updated_at REAL NOT NULL
+            );
+            CREATE TABLE dialog_occupants (
+                dialog_id TEXT NOT NULL REFERENCES dialogs(id) ON DELETE CASCADE,
+                user_id INTEGER NOT NULL, position INTEGER NOT NULL,
+                PRIMARY KEY (dialog_id, user_id)
+            );
+            CREATE INDEX dialog_occupants_user ON dialog_occupants(user_id);
+            CREATE TABLE messages (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                id TEXT NOT NULL UNIQUE,
+                dialog_id TEXT NOT NULL REFERENCES dialogs(id) ON DELETE CASCADE,
+                body TEXT NOT NULL, sender_id INTEGER NOT NULL, recipient_id INTEGER NOT NULL,
+                date_sent INTEGER NOT NULL, attachments TEXT NOT NULL, markable INTEGER NOT NULL, custom TEXT NOT NULL,
+                created_at REAL NOT NULL, updated_at REAL NOT NULL
+            );
+            CREATE INDEX messages_dialog_order ON messages(dialog_id, date_sent, seq);
+            CREATE TABLE message_reads (
+                message_id TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                user_id INTEGER NOT NULL, PRIMARY KEY (message_id, user_id)
+            );
+            CREATE TABLE message_deliveries (
+                message_id TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                user_id INTEGER NOT NULL, PRIMARY KEY (message_id, user_id)
             );
             """),
     ]

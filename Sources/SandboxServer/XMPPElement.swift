@@ -73,6 +73,12 @@ enum XMLEscaping {
         return out
     }
 
+    /// True for names safe to write as an element or attribute name (a conservative subset of XML's).
+    static func isName(_ s: String) -> Bool {
+        guard let first = s.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
+        return s.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == "." }
+    }
+
     static func attribute(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)

@@ -15,4 +15,10 @@ enum XMPPNamespace {
     static let carbons = "urn:xmpp:carbons:2"
     static let discoInfo = "http://jabber.org/protocol/disco#info"
     static let discoItems = "http://jabber.org/protocol/disco#items"
+    static let forward = "urn:xmpp:forward:0"
+    static let hints = "urn:xmpp:hints"
+    static let chatMarkers = "urn:xmpp:chat-markers:0"
+    static let chatStates = "http://jabber.org/protocol/chatstates"
+    static let muc = "http://jabber.org/protocol/muc"
+    static let mucUser = "http://jabber.org/protocol/muc#user"
 }

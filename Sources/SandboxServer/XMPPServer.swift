@@ -12,7 +12,8 @@ final class XMPPServer {
     /// Protocol limits and timeouts (tests shorten the timeouts).
     struct Limits {
         /// One stanza (or unterminated tag) larger than this is a policy-violation.
-        var maxElementBytes = 64 * 1024
+        /// Room for a 64 KiB message body (`ChatStore.maxMessageBytes`) even when escaped.
+        var maxElementBytes = 512 * 1024
         /// Element nesting, counting the stream element.
         var maxDepth = 32
         /// A client must have bound a resource this many seconds after connecting.
@@ -39,10 +40,13 @@ final class XMPPServer {
     private(set) var boundSessions: [Int: [String: XMPPConnection]] = [:]
     /// The port actually bound (after asking for 0).
     private(set) var boundPort: Int = 0
+    /// Messages, markers, typing and rooms.
+    private(set) var router: XMPPStanzaRouter!
 
     /// `eventBase` is the `event_base*` shared with the REST server.
     init(eventBase: OpaquePointer, host: String, port: Int, domain: String, applicationId: Int,
-         tls: TLSIdentity, authenticator: ChatAuthenticator, log: SandboxLog, limits: Limits = Limits()) throws {
+         tls: TLSIdentity, authenticator: ChatAuthenticator, log: SandboxLog, limits: Limits = Limits(),
+         store: ChatStore? = nil) throws {
         base = eventBase
         self.domain = domain.lowercased()
         self.applicationId = applicationId
@@ -86,6 +90,7 @@ final class XMPPServer {
             ? withUnsafePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) } }
             : withUnsafePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) } })
         log.log(.info, "xmpp: listening on \(host):\(boundPort) for domain \(self.domain)")
+        router = XMPPStanzaRouter(server: self, store: store)
     }
 
     deinit {
@@ -157,17 +162,24 @@ final class XMPPServer {
     }
 
     func unbind(_ connection: XMPPConnection) {
+        router.leaveAllRooms(connection)
         guard let userId = connection.session.userId, let resource = connection.session.resource,
               boundSessions[userId]?[resource] === connection else { return }
         boundSessions[userId]?[resource] = nil
         if boundSessions[userId]?.isEmpty == true { boundSessions[userId] = nil }
     }
 
-    /// Messages and presences from bound sessions. Routing them (1:1 chat to
-    /// every resource of a user, MUC rooms on `muc.{domain}`) is the next step;
-    /// until then they are accepted and dropped.
+    /// Messages and presences from bound sessions: to every resource of a user, or
+    /// through a MUC room on `muc.{domain}`, stored first when they ask for it.
     func route(_ stanza: XMPPElement, from connection: XMPPConnection) {
-        log.log(.debug, "xmpp #\(connection.number): \(stanza.name) from \(connection.session.fullJID ?? "?") accepted")
+        log.log(.debug, "xmpp #\(connection.number): \(stanza.name) from \(connection.session.fullJID ?? "?")")
+        router.route(stanza, from: connection)
+    }
+}
+
+extension XMPPServer: LiveChatDelivery {
+    func deliver(_ message: MessageRecord, in dialog: DialogRecord) {
+        router.deliver(message, in: dialog)
     }
 }
 

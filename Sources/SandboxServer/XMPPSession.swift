@@ -64,6 +64,8 @@ struct XMPPSession {
     /// Inbound stanzas handled since `<enable/>`, modulo 2^32 (XEP-0198 `h`).
     private(set) var inboundStanzas: UInt32 = 0
     private(set) var failedAuthentications = 0
+    /// XEP-0280: this resource wants copies of what the user's other resources send.
+    private(set) var carbonsEnabled = false
     private var headerSent = false
 
     init(domain: String, applicationId: Int, tlsAvailable: Bool = true, maxFailedAuthentications: Int = 3) {
@@ -299,21 +301,22 @@ struct XMPPSession {
         return to == bare || to.hasPrefix(bare + "/")
     }
 
-    private func iq(_ iq: XMPPElement) -> [Action] {
+    private mutating func iq(_ iq: XMPPElement) -> [Action] {
         let type = iq[attribute: "type"] ?? ""
         guard type == "get" || type == "set" else { return [] }  // results and errors addressed to the server
         guard iq.elements.count == 1, let payload = iq.elements.first else {
             return [.send(error(for: iq, condition: "bad-request", type: "modify"))]
         }
         guard addressesServerOrSelf(iq[attribute: "to"]) else {
-            // Routing iqs to other users comes with message routing.
+            // The sandbox routes messages and presence only; no client sends iqs to other users.
             return [.send(error(for: iq, condition: "service-unavailable"))]
         }
         switch (type, payload.namespace, payload.name) {
         case ("get", XMPPNamespace.ping, "ping"),
-             ("set", XMPPNamespace.session, "session"),
-             ("set", XMPPNamespace.carbons, "enable"),
-             ("set", XMPPNamespace.carbons, "disable"):
+             ("set", XMPPNamespace.session, "session"):
+            return [.send(result(for: iq))]
+        case ("set", XMPPNamespace.carbons, "enable"), ("set", XMPPNamespace.carbons, "disable"):
+            carbonsEnabled = payload.name == "enable"
             return [.send(result(for: iq))]
         case ("get", XMPPNamespace.roster, "query"):
             return [.send(result(for: iq, payload: "<query xmlns='\(XMPPNamespace.roster)'/>"))]

@@ -234,13 +234,14 @@ struct XMPPServerTests {
 
     @Test func oversizeStanzaIsAPolicyViolation() throws {
         let server = try XMPPTestServer()
+        let limit = XMPPServer.Limits().maxElementBytes
         let client = try bound(server)
-        client.send("<message to='6-7@localhost'><body>" + String(repeating: "a", count: 70 * 1024) + "</body></message>")
+        client.send("<message to='6-7@localhost'><body>" + String(repeating: "a", count: limit + 6 * 1024) + "</body></message>")
         #expect(client.waitForClose())
         #expect(client.received.contains(streamError("policy-violation")))
         // A stanza just under the limit is fine.
         let ok = try bound(server)
-        ok.send("<message to='6-7@localhost'><body>" + String(repeating: "b", count: 60 * 1024) + "</body></message><iq type='get' id='after'><ping xmlns='urn:xmpp:ping'/></iq>")
+        ok.send("<message to='6-7@localhost'><body>" + String(repeating: "b", count: limit - 4 * 1024) + "</body></message><iq type='get' id='after'><ping xmlns='urn:xmpp:ping'/></iq>")
         #expect(ok.read(untilContains: "id='after'"))
     }
 
@@ -249,7 +250,7 @@ struct XMPPServerTests {
         let client = try RawXMPPClient(port: server.port)
         client.send(C.header)
         #expect(client.read(untilContains: "</stream:features>"))
-        client.send("<message a='" + String(repeating: "x", count: 100 * 1024))
+        client.send("<message a='" + String(repeating: "x", count: XMPPServer.Limits().maxElementBytes + 36 * 1024))
         #expect(client.waitForClose())
         #expect(client.received.contains(streamError("policy-violation")))
     }

@@ -113,4 +113,21 @@ struct XMPPSessionTests {
         #expect(sent(actions).hasSuffix("<stream:error><connection-timeout xmlns='urn:ietf:params:xml:ns:xmpp-streams'/></stream:error></stream:stream>"))
         #expect(actions.last == .close)
     }
+
+    @Test func carbonsFollowEnableAndDisable() {
+        var session = XMPPSession(domain: "localhost", applicationId: 3)
+        _ = session.handle(.streamOpened(header, streamId: "s1"))
+        _ = session.handle(.element(auth("42-3", "pw")))
+        _ = session.handle(.authenticationChecked(userId: 42, accepted: true))
+        _ = session.handle(.streamOpened(header, streamId: "s2"))
+        _ = session.handle(.element(element("iq", XMPPNamespace.client, ["type": "set", "id": "b"], [.element(element("bind", XMPPNamespace.bind))])))
+        _ = session.handle(.resourceBound("r1", iqId: "b"))
+        #expect(!session.carbonsEnabled)
+        let enable = element("iq", XMPPNamespace.client, ["type": "set", "id": "c1"], [.element(element("enable", XMPPNamespace.carbons))])
+        #expect(sent(session.handle(.element(enable))).contains("type='result' id='c1'"))
+        #expect(session.carbonsEnabled)
+        let disable = element("iq", XMPPNamespace.client, ["type": "set", "id": "c2"], [.element(element("disable", XMPPNamespace.carbons))])
+        _ = session.handle(.element(disable))
+        #expect(!session.carbonsEnabled)
+    }
 }

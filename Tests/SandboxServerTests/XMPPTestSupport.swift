@@ -34,17 +34,23 @@ final class XMPPTestServer: @unchecked Sendable {
 
     /// `loopAfterStop: false` releases the server right after `stop()`, as the
     /// sandbox does when it leaves its loop at once.
-    init(limits: XMPPServer.Limits = XMPPServer.Limits(), loopAfterStop: Bool = true) throws {
+    /// Loop-thread only: the in-memory database behind the chat store.
+    private var database: SandboxDatabase?
+    private var store: ChatStore?
+
+    /// `realUsers`: authenticate against the in-memory database (users made with `withStorage`)
+    /// instead of the fixed `XMPPTestConstants.users`.
+    init(limits: XMPPServer.Limits = XMPPServer.Limits(), loopAfterStop: Bool = true, realUsers: Bool = false) throws {
         let ready = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
-            self.run(limits: limits, loopAfterStop: loopAfterStop, ready: ready)
+            self.run(limits: limits, loopAfterStop: loopAfterStop, realUsers: realUsers, ready: ready)
         }
         thread.start()
         ready.wait()
         if let startError { finished.wait(); throw TestFailure(startError) }
     }
 
-    private func run(limits: XMPPServer.Limits, loopAfterStop: Bool, ready: DispatchSemaphore) {
+    private func run(limits: XMPPServer.Limits, loopAfterStop: Bool, realUsers: Bool, ready: DispatchSemaphore) {
         guard let base = event_base_new() else { startError = "event_base_new"; ready.signal(); finished.signal(); return }
         // A ticking timer so the loop wakes up to see stop requests and queries.
         let tick = event_new(base, -1, Int16(EV_PERSIST), { _, _, _ in }, nil)
@@ -52,11 +58,17 @@ final class XMPPTestServer: @unchecked Sendable {
         event_add(tick, &interval)
         do {
             let identity = try TLSIdentity.selfSigned(dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"])
+            let database = try SandboxDatabase(path: nil, tokenTTL: 7200)
+            let store = ChatStore(database: database, applicationId: XMPPTestConstants.applicationId,
+                                  chatDomain: XMPPTestConstants.domain)
+            self.database = database
+            self.store = store
+            let authenticator: ChatAuthenticator = realUsers ? database : FakeChatAuthenticator(XMPPTestConstants.users)
             var server: XMPPServer? = try XMPPServer(
                 eventBase: base, host: "127.0.0.1", port: 0, domain: XMPPTestConstants.domain,
                 applicationId: XMPPTestConstants.applicationId, tls: identity,
-                authenticator: FakeChatAuthenticator(XMPPTestConstants.users),
-                log: SandboxLog(minimum: .error), limits: limits)
+                authenticator: authenticator,
+                log: SandboxLog(minimum: .error), limits: limits, store: store)
             port = server!.boundPort
             certificatePEM = identity.certificatePEM
             ready.signal()
@@ -74,6 +86,8 @@ final class XMPPTestServer: @unchecked Sendable {
             let deadline = Date().addingTimeInterval(loopAfterStop ? 0.6 : 0)
             while Date() < deadline { event_base_loop(base, Int32(EVLOOP_ONCE)) }
             server = nil
+            self.store = nil
+            self.database = nil
         } catch {
             startError = "\(error)"
             ready.signal()
@@ -92,6 +106,14 @@ final class XMPPTestServer: @unchecked Sendable {
         lock.unlock()
         done.wait()
         return result.value!
+    }
+
+    /// Runs `body` with the chat store and database on the loop thread.
+    func withStorage<T: Sendable>(_ body: @escaping @Sendable (ChatStore, SandboxDatabase, XMPPServer) throws -> T) throws -> T {
+        let outcome: Result<T, TestFailure> = query { [self] server in
+            do { return .success(try body(self.store!, self.database!, server)) } catch { return .failure(TestFailure("\(error)")) }
+        }
+        return try outcome.get()
     }
 
     func stop() {

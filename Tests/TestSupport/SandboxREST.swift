@@ -216,3 +216,30 @@ public func signUpUser(on sandbox: SandboxProcess, login: String, password: Stri
     }
     return id
 }
+
+extension SandboxProcess {
+    /// `POST /chat/Dialog.json` as the session's user (type 3 private, 2 group, 1 public group);
+    /// returns the dialog object (an existing private dialog of the pair comes back as is).
+    public func createDialog(token: String, type: Int, occupantIds: [Int], name: String? = nil) throws -> [String: Any] {
+        var params = [("type", String(type)), ("occupants_ids", occupantIds.map(String.init).joined(separator: ","))]
+        if let name { params.append(("name", name)) }
+        let r = try response(method: "POST", path: "/chat/Dialog.json", params: params, token: token)
+        guard r.status == 200 || r.status == 201, let dialog = r.json as? [String: Any] else {
+            throw TestSupportError("POST /chat/Dialog.json answered \(r.status): \(r.body)")
+        }
+        return dialog
+    }
+
+    /// `POST /chat/Message.json`: stores `text` in the dialog (and, with `sendToChat`, delivers it
+    /// live over XMPP to the connected occupants); returns the message object.
+    public func sendMessage(token: String, dialogId: String, text: String, sendToChat: Bool = false,
+                            extra: [(String, String)] = []) throws -> [String: Any] {
+        var params = [("chat_dialog_id", dialogId), ("message", text)] + extra
+        if sendToChat { params.append(("send_to_chat", "1")) }
+        let r = try response(method: "POST", path: "/chat/Message.json", params: params, token: token)
+        guard r.status == 201, let message = r.json as? [String: Any] else {
+            throw TestSupportError("POST /chat/Message.json answered \(r.status): \(r.body)")
+        }
+        return message
+    }
+}

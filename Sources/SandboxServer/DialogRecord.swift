@@ -1,0 +1,59 @@
+/// Dialog types (protocol doc §5).
+enum DialogType: Int {
+    case publicGroup = 1
+    case group = 2
+    case privateChat = 3
+
+    var isGroup: Bool { self != .privateChat }
+}
+
+/// A stored dialog, as one user sees it (`unreadCount` is that user's).
+struct DialogRecord {
+    var id: String
+    var type: DialogType
+    var name: String?
+    var photo: String?
+    var ownerId: Int
+    var occupantIds: [Int]
+    var lastMessage: String?
+    var lastMessageDateSent: Int?
+    var lastMessageId: String?
+    var lastMessageUserId: Int?
+    var unreadCount: Int
+    var createdAt: Double
+    var updatedAt: Double
+
+    /// `{appId}_{dialogId}@muc.{domain}` for groups, nil for private dialogs.
+    func roomJID(applicationId: Int, chatDomain: String) -> String? {
+        type.isGroup ? "\(applicationId)_\(id)@muc.\(chatDomain)" : nil
+    }
+
+    /// The other occupant of a private dialog.
+    func peer(of userId: Int) -> Int? {
+        guard type == .privateChat else { return nil }
+        return occupantIds.first { $0 != userId }
+    }
+
+    /// Everyone may read and write a public group; other dialogs are for their occupants.
+    func admits(_ userId: Int) -> Bool { type == .publicGroup || occupantIds.contains(userId) }
+
+    /// The dialog object with the protocol's key names.
+    func json(applicationId: Int, chatDomain: String) -> JSONValue {
+        .object([
+            ("_id", .string(id)),
+            ("type", .int(type.rawValue)),
+            ("name", .optionalString(name)),
+            ("photo", .optionalString(photo)),
+            ("user_id", .int(ownerId)),
+            ("occupants_ids", .array(occupantIds.map { .int($0) })),
+            ("xmpp_room_jid", .optionalString(roomJID(applicationId: applicationId, chatDomain: chatDomain))),
+            ("last_message", .optionalString(lastMessage)),
+            ("last_message_date_sent", .optionalInt(lastMessageDateSent)),
+            ("last_message_id", .optionalString(lastMessageId)),
+            ("last_message_user_id", .optionalInt(lastMessageUserId)),
+            ("unread_messages_count", .int(unreadCount)),
+            ("created_at", .string(SandboxTime.iso8601(createdAt))),
+            ("updated_at", .string(SandboxTime.iso8601(updatedAt))),
+        ])
+    }
+}

@@ -1,0 +1,79 @@
+// `field[op]=value` query filters (protocol doc §5: lt lte gt gte ne in nin), turned into SQL
+// over a whitelist of columns so no request text ever reaches the SQL itself.
+
+/// One filterable field: the SQL column and how its values are typed.
+struct FilterableField {
+    enum Kind { case integer, real, text }
+    var column: String
+    var kind: Kind
+}
+
+/// A parsed filter: `column op value(s)`.
+struct RecordFilter {
+    var field: FilterableField
+    var op: String
+    var values: [String]
+
+    static let operators: [String: String] = ["lt": "<", "lte": "<=", "gt": ">", "gte": ">=", "ne": "!=", "eq": "="]
+
+    /// Filters for the `fields` named in `parameters` (`name=v` is equality). Unknown names are
+    /// ignored (they may be other parameters); a bad operator or value is a 422 on that field.
+    static func parse(_ parameters: [(String, String)], fields: [String: FilterableField]) throws(RESTError) -> [RecordFilter] {
+        var filters: [RecordFilter] = []
+        for (name, value) in parameters {
+            var fieldName = name
+            var op = "eq"
+            if let open = name.firstIndex(of: "["), name.hasSuffix("]") {
+                fieldName = String(name[..<open])
+                op = String(name[name.index(after: open)..<name.index(before: name.endIndex)])
+            }
+            guard let field = fields[fieldName] else { continue }
+            let values: [String]
+            switch op {
+            case "in", "nin":
+                values = value.split(separator: ",").map { String($0).trimmingCharacters(" ") }.filter { !$0.isEmpty }
+            case _ where operators[op] != nil:
+                values = [value.trimmingCharacters(" ")]
+            default:
+                throw .field(422, fieldName, "unsupported operator '\(op)'")
+            }
+            for v in values {
+                switch field.kind {
+                case .integer, .real:
+                    guard Double(v) != nil else { throw .field(422, fieldName, "is not a number: \(v)") }
+                case .text: break
+                }
+            }
+            filters.append(RecordFilter(field: field, op: op, values: values))
+        }
+        return filters
+    }
+
+    /// `(sql, arguments)` for a WHERE clause.
+    var sql: (String, [any SQLiteBindable]) {
+        let arguments: [any SQLiteBindable] = values.map { v -> any SQLiteBindable in
+            switch field.kind {
+            case .integer: return Int(v) ?? Int(Double(v) ?? 0)
+            case .real: return Double(v) ?? 0
+            case .text: return v
+            }
+        }
+        switch op {
+        case "in", "nin":
+            if values.isEmpty { return (op == "in" ? "0" : "1", []) }
+            let marks = values.map { _ in "?" }.joined(separator: ",")
+            return ("\(field.column) \(op == "in" ? "IN" : "NOT IN") (\(marks))", arguments)
+        default:
+            return ("\(field.column) \(RecordFilter.operators[op] ?? "=") ?", arguments)
+        }
+    }
+}
+
+extension String {
+    func trimmingCharacters(_ character: Character) -> String {
+        var s = Substring(self)
+        while s.first == character { s = s.dropFirst() }
+        while s.last == character { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,26 @@
+import Testing
+@testable import SandboxServer
+
+@Suite struct XMPPAddressTests {
+    @Test(arguments: [
+        ("5-7@localhost", 5), ("5-7@LocalHost/phone", 5), ("5-8@localhost", nil), ("5-7@muc.localhost", nil),
+        ("x-7@localhost", nil), ("localhost", nil), ("5-7@other", nil),
+    ] as [(String, Int?)])
+    func userJIDs(text: String, expected: Int?) {
+        #expect(XMPPAddress(text)?.userId(applicationId: 7, domain: "localhost") == expected)
+    }
+
+    @Test(arguments: [
+        ("7_0123456789abcdef01234567@muc.localhost/5", "0123456789abcdef01234567"),
+        ("7_abc@MUC.localhost", "abc"), ("8_abc@muc.localhost", nil), ("7_abc@localhost", nil), ("7abc@muc.localhost", nil),
+    ] as [(String, String?)])
+    func roomJIDs(text: String, expected: String?) {
+        #expect(XMPPAddress(text)?.roomDialogId(applicationId: 7, domain: "localhost") == expected)
+    }
+
+    @Test func partsAndMalformedText() {
+        let address = XMPPAddress("a@b.example/r/s")
+        #expect(address?.local == "a" && address?.domain == "b.example" && address?.resource == "r/s" && address?.bare == "a@b.example")
+        #expect(XMPPAddress("") == nil && XMPPAddress("@x") == nil && XMPPAddress("a@") == nil)
+    }
+}
