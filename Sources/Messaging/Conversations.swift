@@ -115,7 +115,7 @@ public final class Conversations {
     }
 
     /// Caches the users not cached yet (names for transcripts); best effort.
-    func fetchUsers(_ ids: [Int]) throws(MessagingError) {
+    public func fetchUsers(_ ids: [Int]) throws(MessagingError) {
         let missing = Set(ids).filter { (try? cache.user(id: $0)) == nil }.sorted()
         var start = 0
         while start < missing.count {
@@ -156,6 +156,23 @@ public final class Conversations {
             if page.items.count < pageSize { break }
         }
         return fetched
+    }
+
+    /// Messages of a dialog sent after `since` that the cache did not have
+    /// yet, oldest first; they are cached. (Filling a gap after a reconnect.)
+    public func newMessages(dialogID: String, since: Int) throws(MessagingError) -> [CachedMessage] {
+        let page: QBMessagePage
+        do { page = try api.messages(MessageQuery(dialogId: dialogID, limit: 100, sentAfter: since)) } catch {
+            throw MessagingError(describing: error, doing: "fetch missed messages")
+        }
+        let records = page.items.map(CacheRecords.message)
+        let fresh = try cached { () throws(MessageCacheError) in
+            var unseen: [CachedMessage] = []
+            for record in records where try cache.message(id: record.id) == nil { unseen.append(record) }
+            _ = try cache.upsertMessages(records)
+            return unseen
+        }
+        return fresh.sorted { ($0.dateSent, $0.id) < ($1.dateSent, $1.id) }
     }
 
     public func history(dialogID: String, limit: Int, before: Int?, since: Int?, offline: Bool, markRead: Bool) throws(MessagingError) -> [CachedMessage] {
@@ -219,38 +236,62 @@ extension Conversations {
     }
 
     /// Delivers the outbox over REST, each entry exactly once: entries are
-    /// claimed first (so concurrent flushes never share one), and an entry
-    /// whose earlier attempt may have reached the server is looked up in the
-    /// dialog's history by its client id before it is sent again.
+    /// claimed first (so concurrent flushes never share one), and any entry
+    /// may already have reached the server (a sender killed between the
+    /// server's ack and removing it, a reply lost on the way back), so each
+    /// dialog's history since its oldest entry is read once and entries found
+    /// there (by `_id` or by client id) are only removed.
     public func flushOutbox(owner: Int) throws(MessagingError) -> FlushResult {
         var result = FlushResult(delivered: 0, alreadyThere: 0, failed: 0, firstError: nil)
         let entries = try cached { () throws(MessageCacheError) in try cache.claim(limit: 10_000, owner: owner) }
-        for entry in entries {
+        for (dialogID, group) in Dictionary(grouping: entries, by: \.dialogID).sorted(by: { $0.key < $1.key }) {
+            let stored: [String: CachedMessage]
             do {
-                if entry.attempts > 0, let stored = try findStored(clientMessageID: entry.clientMessageID, dialogID: entry.dialogID, since: entry.createdAt) {
-                    _ = try cached { () throws(MessageCacheError) in try cache.markDelivered(clientMessageID: entry.clientMessageID, serverMessage: stored) }
-                    result.alreadyThere += 1
-                    continue
-                }
-                _ = try deliverViaREST(clientMessageID: entry.clientMessageID, text: entry.text, dialogID: entry.dialogID)
-                result.delivered += 1
+                stored = try storedMessages(dialogID: dialogID, since: group.map(\.createdAt).min() ?? 0)
             } catch {
-                result.failed += 1
+                for entry in group { noteFailure(clientMessageID: entry.clientMessageID, owner: owner, error: error) }
+                result.failed += group.count
                 if result.firstError == nil { result.firstError = error }
-                try? cache.releaseClaim(clientMessageID: entry.clientMessageID, owner: owner, error: error.message)
+                continue
+            }
+            for entry in group.sorted(by: { ($0.createdAt, $0.rowID) < ($1.createdAt, $1.rowID) }) {
+                do {
+                    if let message = stored[entry.clientMessageID] {
+                        _ = try cached { () throws(MessageCacheError) in try cache.markDelivered(clientMessageID: entry.clientMessageID, serverMessage: message) }
+                        result.alreadyThere += 1
+                    } else {
+                        _ = try deliverViaREST(clientMessageID: entry.clientMessageID, text: entry.text, dialogID: entry.dialogID)
+                        result.delivered += 1
+                    }
+                } catch {
+                    result.failed += 1
+                    if result.firstError == nil { result.firstError = error }
+                    noteFailure(clientMessageID: entry.clientMessageID, owner: owner, error: error)
+                }
             }
         }
         return result
     }
 
-    /// A message the server stored for this outbox id, if any.
-    func findStored(clientMessageID: String, dialogID: String, since: Int) throws(MessagingError) -> CachedMessage? {
-        let page: QBMessagePage
-        do { page = try api.messages(MessageQuery(dialogId: dialogID, limit: 100, sentAfter: since - 120)) } catch {
-            throw MessagingError(describing: error, doing: "check history")
+    /// The dialog's messages sent since `since` (less a margin for clock skew),
+    /// keyed by `_id` and by the outbox id a REST send carries.
+    func storedMessages(dialogID: String, since: Int) throws(MessagingError) -> [String: CachedMessage] {
+        var found: [String: CachedMessage] = [:]
+        var skip = 0
+        for _ in 0..<1000 {
+            let page: QBMessagePage
+            do { page = try api.messages(MessageQuery(dialogId: dialogID, limit: 100, skip: skip, sentAfter: since - 120)) } catch {
+                throw MessagingError(describing: error, doing: "check history")
+            }
+            for message in page.items {
+                let record = CacheRecords.message(message)
+                found[message.id] = record
+                if let clientID = message.raw[Self.clientIDField]?.stringValue { found[clientID] = record }
+            }
+            if page.items.count < 100 { break }
+            skip += page.items.count
         }
-        guard let found = page.items.first(where: { $0.raw[Self.clientIDField]?.stringValue == clientMessageID }) else { return nil }
-        return CacheRecords.message(found)
+        return found
     }
 
     /// Records a failed delivery attempt on an outbox entry (it stays there).
