@@ -8,6 +8,12 @@ public struct ChatConnectOptions: Sendable {
     public var timeout: Double
     /// Receives diagnostic lines for --verbose; SASL payloads never included.
     public var verboseLog: (@Sendable (String) -> Void)?
+    /// Ping the server after this many seconds without hearing from it (0: never).
+    public var keepAliveInterval: Double = 60
+    /// With a ping outstanding, this many seconds of silence mean the connection is lost.
+    public var keepAliveTimeout: Double = 20
+    /// Ask for an XEP-0198 ack (`<r/>`) after this many stanzas (and whenever sending goes idle).
+    public var ackRequestInterval: Int = 50
     public init(caFile: String? = nil, allowPlaintext: Bool = false, timeout: Double = 15, verboseLog: (@Sendable (String) -> Void)? = nil) {
         self.caFile = caFile; self.allowPlaintext = allowPlaintext; self.timeout = timeout; self.verboseLog = verboseLog
     }

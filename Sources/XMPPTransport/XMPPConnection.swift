@@ -10,9 +10,11 @@ import Synchronization
 private let stropheLibraryInitialized: Void = { xmpp_initialize() }()
 
 /// One XMPP client connection through libstrophe. Not Sendable: the thread that
-/// creates it runs its event loop (inside connect/disconnect/ping/pump), so a
+/// creates it runs its event loop (inside connect/disconnect/ping/join/pump), so a
 /// `Sendable` façade must confine it to one dedicated thread, never the Swift
-/// concurrency pool. The only type that touches `xmpp_ctx_t`/`xmpp_conn_t`.
+/// concurrency pool (`CommandMailbox` is the hand-off). Incoming traffic, delivery
+/// acks and connection loss reach `onEvent` on that thread. The only type that
+/// touches libstrophe's `xmpp_ctx_t`/`xmpp_conn_t`/`xmpp_stanza_t`.
 public final class XMPPConnection {
     private let ctx: OpaquePointer
     /// A fresh `xmpp_conn_t` per connect attempt, so no state leaks between attempts.
@@ -25,14 +27,32 @@ public final class XMPPConnection {
 
     private var state = ChatSessionState()
     private var evidence = ConnectEvidence()
-    private var ledger = StreamManagementLedger()
+    var tracker = DeliveryTracker()
     private var endpoint = ChatEndpoint(security: .startTLS, host: "", port: 0)
-    private var verboseLog: (@Sendable (String) -> Void)?
+    var endpointDescription: String { endpoint.description }
+    fileprivate var verboseLog: (@Sendable (String) -> Void)?
     private var secrets: [String] = []
     private var lastFailure: XMPPError?
     private var nextStanzaNumber = 0
     /// Replies to our own IQs (ping), by id: nil while outstanding.
     private var iqReplies: [String: IQReply?] = [:]
+    var options = ChatConnectOptions()
+    var idGenerator = ObjectIDGenerator()
+    /// Events waiting for `deliverEvents` (never delivered from inside a libstrophe callback).
+    private var pendingEvents: [ChatEvent] = []
+    private var deliveringEvents = false
+    /// Outstanding ack-barrier pings (no SM), by id: the sequence number each covers.
+    private var barrierPings: [String: UInt32] = [:]
+    var keepAlive: KeepAliveSchedule?
+    /// MUC joins in progress or done, by lowercased occupant JID (`room/nick`).
+    var roomJoins: [String: RoomJoinState] = [:]
+    private let clockOrigin = ContinuousClock.now
+
+    enum RoomJoinState: Equatable { case waiting, joined, failed(String) }
+
+    /// Receives incoming messages, markers, chat states, bounces, delivery acks and
+    /// connection loss, on the owning thread, while `pump` (or another blocking call) runs.
+    public var onEvent: ((ChatEvent) -> Void)?
 
     struct IQReply: Equatable { var type: String }
 
@@ -74,9 +94,13 @@ public final class XMPPConnection {
         verboseLog = options.verboseLog
         secrets = [password]
         evidence = ConnectEvidence()
-        ledger = StreamManagementLedger()
+        tracker = DeliveryTracker(requestEvery: options.ackRequestInterval)
+        self.options = options
         lastFailure = nil
         iqReplies = [:]
+        roomJoins = [:]
+        barrierPings = [:]
+        keepAlive = nil
 
         releaseConnection()
         guard let conn = xmpp_conn_new(ctx) else { preconditionFailure("xmpp_conn_new failed (out of memory)") }
@@ -119,6 +143,7 @@ public final class XMPPConnection {
         guard state.phase == .connected else {
             throw lastFailure ?? XMPPError(kind: .cannotConnect, endpoint: endpoint.description, detail: evidence.detail)
         }
+        keepAlive = KeepAliveSchedule(interval: options.keepAliveInterval, timeout: options.keepAliveTimeout, now: monotonicNow)
     }
 
     public var isConnected: Bool { state.phase == .connected }
@@ -135,7 +160,7 @@ public final class XMPPConnection {
     /// XEP-0198 state: whether the server answered `<enabled/>`, stanzas sent and
     /// acknowledged. Right after connect the status may still be `.pending`;
     /// `waitForAcknowledgement`, `ping` or `pump` settle it.
-    public var streamManagement: StreamManagementLedger { ledger }
+    public var streamManagement: StreamManagementLedger { tracker.ledger }
 
     /// Closes the stream politely (waits at most `timeout` seconds).
     public func disconnect(timeout: Double = 2) {
@@ -192,14 +217,14 @@ public final class XMPPConnection {
         let start = ContinuousClock.now
         let deadline = start + .milliseconds(Int64(max(0, timeout) * 1000))
         // Right after connect the answer to <enable/> may still be on its way.
-        runLoop(until: deadline) { $0.ledger.status != .pending || $0.state.phase != .connected }
-        let target = ledger.sentCount
-        if ledger.status == .enabled {
+        runLoop(until: deadline) { $0.tracker.ledger.status != .pending || $0.state.phase != .connected }
+        let target = tracker.ledger.sentCount
+        if tracker.ledger.status == .enabled {
             sendRaw("<r xmlns='urn:xmpp:sm:3'/>", countsAsStanza: false)
             runLoop(until: deadline) { connection in
-                connection.state.phase != .connected || connection.ledger.isAcknowledged(target)
+                connection.state.phase != .connected || connection.tracker.isAcknowledged(target)
             }
-            if ledger.isAcknowledged(target) { return target }
+            if tracker.isAcknowledged(target) { return target }
         } else if state.phase == .connected {
             let remaining = deadline - ContinuousClock.now
             let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18
@@ -210,26 +235,109 @@ public final class XMPPConnection {
             throw lastFailure ?? XMPPError(kind: .disconnected, endpoint: endpoint.description, detail: "connection lost before the server acknowledged")
         }
         throw XMPPError(kind: .timedOut, endpoint: endpoint.description,
-                        detail: "server acknowledged \(ledger.acknowledgedCount) of \(target) stanzas within \(timeout) s")
+                        detail: "server acknowledged \(tracker.ledger.acknowledgedCount) of \(target) stanzas within \(timeout) s")
     }
 
     /// Runs libstrophe's event loop for about `timeout` seconds on this thread:
-    /// delivers incoming stanzas and SM acks, answers server pings, flushes sends.
-    public func pump(timeout: Double) {
+    /// flushes queued sends (first asking for an ack of anything unrequested, since
+    /// the caller has stopped sending for now), delivers events to `onEvent`, answers
+    /// server pings, keeps the connection alive. Always runs at least one iteration,
+    /// so `pump(timeout: 0)` flushes and polls without waiting. With `until`, it waits
+    /// in 10 ms slices and returns as soon as `until()` is true (e.g. work was posted
+    /// to a `CommandMailbox`).
+    public func pump(timeout: Double, until: (() -> Bool)? = nil) {
+        if state.phase == .connected {
+            switch tracker.sendQueueIdle() {
+            case .none: break
+            case .requestAck: requestAcknowledgement()
+            case .pingBarrier: sendBarrierPing()
+            }
+        }
         let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, timeout) * 1000))
-        runLoop(until: deadline) { _ in false }
+        runOnce(milliseconds: 0)
+        if let until {
+            runLoop(until: deadline, sliceMilliseconds: 10) { _ in until() }
+        } else {
+            runLoop(until: deadline) { _ in false }
+        }
     }
 
     // MARK: event loop
 
     /// `xmpp_run_once` in slices until `done` or the deadline; always returns by the deadline.
-    private func runLoop(until deadline: ContinuousClock.Instant, _ done: (XMPPConnection) -> Bool) {
+    func runLoop(until deadline: ContinuousClock.Instant, sliceMilliseconds: Int64 = 50, _ done: (XMPPConnection) -> Bool) {
         while !done(self) {
             let remaining = deadline - ContinuousClock.now
             if remaining <= .zero { return }
-            let ms = min(50, max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
-            xmpp_run_once(ctx, UInt(ms))
+            let ms = min(sliceMilliseconds, max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+            runOnce(milliseconds: ms)
         }
+    }
+
+    /// One `xmpp_run_once`, then the keep-alive check and event delivery.
+    private func runOnce(milliseconds: Int64) {
+        xmpp_run_once(ctx, UInt(max(0, milliseconds)))
+        if state.phase == .connected, var schedule = keepAlive {
+            let action = schedule.tick(now: monotonicNow)
+            keepAlive = schedule
+            switch action {
+            case .none: break
+            case .sendPing: sendKeepAlivePing()
+            case .connectionDead: keepAliveFailed()
+            }
+        }
+        deliverEvents()
+    }
+
+    var monotonicNow: Double {
+        let d = ContinuousClock.now - clockOrigin
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    func emit(_ event: ChatEvent) { pendingEvents.append(event) }
+
+    /// Hands queued events to `onEvent`; not re-entered if the handler itself runs the loop.
+    private func deliverEvents() {
+        guard !deliveringEvents, !pendingEvents.isEmpty else { return }
+        deliveringEvents = true
+        defer { deliveringEvents = false }
+        while !pendingEvents.isEmpty {
+            var batch: [ChatEvent] = []
+            swap(&batch, &pendingEvents)
+            if let onEvent { for event in batch { onEvent(event) } }
+        }
+    }
+
+    private func sendBarrierPing() {
+        guard let domain = serverDomain else { return }
+        let id = makeStanzaID("barrier")
+        if let sequence = sendRaw("<iq type='get' id='\(id.xmlEscaped)' to='\(domain.xmlEscaped)'><ping xmlns='urn:xmpp:ping'/></iq>") {
+            barrierPings[id] = sequence
+            tracker.barrierSent()
+        }
+    }
+
+    private func sendKeepAlivePing() {
+        guard let domain = serverDomain else { return }
+        sendRaw("<iq type='get' id='\(makeStanzaID("keepalive").xmlEscaped)' to='\(domain.xmlEscaped)'><ping xmlns='urn:xmpp:ping'/></iq>")
+    }
+
+    /// No answer to the keep-alive ping: the socket may be half-open and never
+    /// report an error, so close it ourselves and report the loss.
+    private func keepAliveFailed() {
+        abortConnection()
+        let seconds = keepAlive?.timeout ?? 0
+        if case .reportConnectionLost(let kind) = state.handle(.streamClosed(failure: .timedOut)) {
+            let error = XMPPError(kind: kind, endpoint: endpoint.description,
+                                  detail: "no answer to a keep-alive ping within \(Self.format(seconds)) s")
+            lastFailure = error
+            emit(.connectionLost(error, unacknowledged: tracker.unacknowledged))
+        }
+        keepAlive = nil
+    }
+
+    static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 
     /// Closes the socket at once, without the closing handshake (deadlines passed).
@@ -248,18 +356,54 @@ public final class XMPPConnection {
 
     // MARK: sending
 
-    /// Queues raw XML on the stream; stanzas are counted for stream management.
-    /// `xmpp_send_raw` (not the variadic `xmpp_send_raw_string`).
+    /// Queues raw XML on the stream; stanzas are counted for stream management
+    /// (with the message id they carry, if tracked), and an ack is requested every
+    /// `ackRequestInterval` stanzas. `xmpp_send_raw` (not the variadic
+    /// `xmpp_send_raw_string`); it copies the bytes, so no buffer outlives the call.
     @discardableResult
-    func sendRaw(_ xml: String, countsAsStanza: Bool = true) -> UInt32? {
+    func sendRaw(_ xml: String, countsAsStanza: Bool = true, messageID: ObjectID? = nil) -> UInt32? {
         guard let conn else { return nil }
-        var bytes = Array(xml.utf8)
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                xmpp_send_raw(conn, $0, buffer.count)
-            }
+        var xml = xml
+        xml.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { xmpp_send_raw(conn, $0.baseAddress, $0.count) }
         }
-        return countsAsStanza ? ledger.recordSent() : nil
+        guard countsAsStanza else { return nil }
+        let (sequence, requestAck) = tracker.recordSent(messageID: messageID)
+        if requestAck { requestAcknowledgement() }
+        return sequence
+    }
+
+    /// Queues several stanzas as one write (one libstrophe queue item, one TLS record
+    /// per ~32 KB instead of one per stanza), counting each for stream management.
+    /// libstrophe's own SM counter then counts chunks, not stanzas; it only uses that
+    /// counter for resumption, which this client never asks for.
+    func sendRawBatch(_ stanzas: [(xml: String, messageID: ObjectID?)]) -> [UInt32]? {
+        guard let conn else { return nil }
+        var sequences: [UInt32] = []
+        sequences.reserveCapacity(stanzas.count)
+        var chunk = ""
+        chunk.reserveCapacity(36 * 1024)
+        func flush() {
+            guard !chunk.isEmpty else { return }
+            chunk.withUTF8 { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { xmpp_send_raw(conn, $0.baseAddress, $0.count) }
+            }
+            chunk.removeAll(keepingCapacity: true)
+        }
+        for stanza in stanzas {
+            chunk += stanza.xml
+            let (sequence, requestAck) = tracker.recordSent(messageID: stanza.messageID)
+            sequences.append(sequence)
+            if requestAck { chunk += "<r xmlns='urn:xmpp:sm:3'/>" }
+            if chunk.utf8.count >= 32 * 1024 { flush() }
+        }
+        flush()
+        return sequences
+    }
+
+    /// `<r/>`: not a stanza, so not counted.
+    func requestAcknowledgement() {
+        sendRaw("<r xmlns='urn:xmpp:sm:3'/>", countsAsStanza: false)
     }
 
     func makeStanzaID(_ prefix: String) -> String {
@@ -302,8 +446,13 @@ public final class XMPPConnection {
             let failure: XMPPError.Kind? = state.phase == .connecting ? evidence.failureKind
                 : evidence.streamErrorCondition.map { .streamError($0) }
             switch state.handle(.streamClosed(failure: failure)) {
-            case .reportConnectFailure(let kind), .reportConnectionLost(let kind):
+            case .reportConnectFailure(let kind):
                 lastFailure = XMPPError(kind: kind, endpoint: endpoint.description, detail: evidence.detail)
+            case .reportConnectionLost(let kind):
+                let error = XMPPError(kind: kind, endpoint: endpoint.description, detail: evidence.detail)
+                lastFailure = error
+                keepAlive = nil
+                emit(.connectionLost(error, unacknowledged: tracker.unacknowledged))
             default:
                 break
             }
@@ -313,24 +462,41 @@ public final class XMPPConnection {
     }
 
     fileprivate func handleStanza(_ stanza: OpaquePointer) {
+        if keepAlive != nil { keepAlive!.heard(at: monotonicNow) }
         let name = xmpp_stanza_get_name(stanza).map { String(cString: $0) } ?? ""
         let ns = xmpp_stanza_get_ns(stanza).map { String(cString: $0) }
         if ns == "urn:xmpp:sm:3" {
             switch name {
-            case "enabled": ledger.enabled()
-            case "failed": ledger.failed()
+            case "enabled": tracker.enabled()
+            case "failed": tracker.failed()
             case "a":
                 if let h = xmpp_stanza_get_attribute(stanza, "h").flatMap({ UInt32(String(cString: $0)) }) {
-                    _ = ledger.acknowledge(h: h)
+                    let ids = tracker.acknowledge(h: h)
+                    if !ids.isEmpty { emit(.delivered(ids)) }
                 }
             default: break
+            }
+            return
+        }
+        if name == "message" {
+            let element = Self.element(from: stanza)
+            if let event = ChatEvent.parse(element, receivedAt: Self.unixNow()) { emit(event) }
+            return
+        }
+        if name == "presence" {
+            if !roomJoins.isEmpty, let presence = RoomPresence(Self.element(from: stanza)) {
+                handleRoomPresence(presence)
             }
             return
         }
         if name == "iq" {
             let type = xmpp_stanza_get_type(stanza).map { String(cString: $0) } ?? ""
             let id = xmpp_stanza_get_id(stanza).map { String(cString: $0) } ?? ""
-            if (type == "result" || type == "error"), iqReplies[id] == .some(nil) {
+            if (type == "result" || type == "error"), let sequence = barrierPings.removeValue(forKey: id) {
+                // Even an error reply proves the server processed everything before it.
+                let ids = tracker.acknowledge(h: sequence)
+                if !ids.isEmpty { emit(.delivered(ids)) }
+            } else if (type == "result" || type == "error"), iqReplies[id] == .some(nil) {
                 iqReplies[id] = IQReply(type: type)
             } else if type == "get", xmpp_stanza_get_child_by_name_and_ns(stanza, "ping", "urn:xmpp:ping") != nil {
                 // Servers ping idle clients (XEP-0199); not answering gets us dropped.
@@ -340,6 +506,50 @@ public final class XMPPConnection {
             }
         }
     }
+
+    /// Copies a libstrophe stanza into a `StanzaElement` (the only place that reads
+    /// incoming stanza trees). Text nodes via `xmpp_stanza_get_text_ptr`: no copy to free.
+    static func element(from stanza: OpaquePointer) -> StanzaElement {
+        var element = StanzaElement(xmpp_stanza_get_name(stanza).map { String(cString: $0) } ?? "")
+        element.namespace = xmpp_stanza_get_ns(stanza).map { String(cString: $0) }
+        let count = Int(xmpp_stanza_get_attribute_count(stanza))
+        if count > 0 {
+            var pairs = [UnsafePointer<CChar>?](repeating: nil, count: count * 2)
+            let filled = Int(xmpp_stanza_get_attributes(stanza, &pairs, Int32(count * 2)))
+            var i = 0
+            while i + 1 < min(filled, pairs.count) {
+                if let key = pairs[i], let value = pairs[i + 1] {
+                    let name = String(cString: key)
+                    if name != "xmlns" { element.attributes.append(.init(name, String(cString: value))) }
+                }
+                i += 2
+            }
+        }
+        var child = xmpp_stanza_get_children(stanza)
+        while let current = child {
+            if xmpp_stanza_is_text(current) != 0 {
+                if let text = xmpp_stanza_get_text_ptr(current) { element.text += String(cString: text) }
+            } else if xmpp_stanza_is_tag(current) != 0 {
+                element.children.append(Self.element(from: current))
+            }
+            child = xmpp_stanza_get_next(current)
+        }
+        return element
+    }
+
+    /// Parses one XML element with libstrophe's own parser (`xmpp_stanza_new_from_string`)
+    /// and copies it like an incoming stanza: lets tests feed real XML text through
+    /// the same bridge without a socket. Nil when libstrophe cannot parse it.
+    static func element(parsingXML xml: String) -> StanzaElement? {
+        _ = stropheLibraryInitialized
+        guard let ctx = xmpp_ctx_new(nil, nil) else { preconditionFailure("xmpp_ctx_new failed (out of memory)") }
+        defer { xmpp_ctx_free(ctx) }
+        guard let stanza = xmpp_stanza_new_from_string(ctx, xml) else { return nil }
+        defer { xmpp_stanza_release(stanza) }
+        return element(from: stanza)
+    }
+
+    static func unixNow() -> Int { Int(Date().timeIntervalSince1970) }
 
     private static func streamErrorCondition(_ error: xmpp_stream_error_t) -> String? {
         if let stanza = error.stanza {
@@ -381,6 +591,8 @@ private func callbackConnection(_ userdata: UnsafeMutableRawPointer?) -> XMPPCon
 
 private let stropheLogCallback: xmpp_log_handler = { userdata, level, area, message in
     guard let connection = callbackConnection(userdata) else { return }
+    // libstrophe logs every stanza at debug level; once connected, only --verbose wants them.
+    if level == XMPP_LEVEL_DEBUG, connection.verboseLog == nil, connection.phase == .connected { return }
     connection.handleLog(level: level, area: area.map { String(cString: $0) } ?? "",
                          message: message.map { String(cString: $0) } ?? "")
 }

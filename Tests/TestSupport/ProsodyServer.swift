@@ -31,7 +31,9 @@ public final class ProsodyServer: @unchecked Sendable {
     private let process: Process
     private let logPath: String
 
-    public init(security: Security = .tls, users: [(name: String, password: String)] = [], startTimeout: Double = 20) throws {
+    /// `streamManagement: false` leaves out mod_smacks (a server without XEP-0198).
+    public init(security: Security = .tls, users: [(name: String, password: String)] = [], startTimeout: Double = 20,
+                streamManagement: Bool = true) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.prosodyPath),
               FileManager.default.isExecutableFile(atPath: Self.prosodyctlPath) else {
             throw TestSupportError("prosody is not installed (\(Self.prosodyPath)); `make test` installs it (apt-get install -y prosody)")
@@ -75,7 +77,7 @@ public final class ProsodyServer: @unchecked Sendable {
         switch security {
         case .tls:
             config += """
-            modules_enabled = { "roster", "saslauth", "tls", "disco", "ping", "smacks", "carbons", "presence", "message" }
+            modules_enabled = { "roster", "saslauth", "tls", "disco", "ping", \(streamManagement ? "\"smacks\", " : "")"carbons", "presence", "message" }
             modules_disabled = { "posix" }
             c2s_require_encryption = true
             c2s_direct_tls_ports = { \(directTLSPort!) }
@@ -84,7 +86,7 @@ public final class ProsodyServer: @unchecked Sendable {
             """
         case .plaintextOnly:
             config += """
-            modules_enabled = { "roster", "saslauth", "disco", "ping", "smacks", "carbons", "presence", "message" }
+            modules_enabled = { "roster", "saslauth", "disco", "ping", \(streamManagement ? "\"smacks\", " : "")"carbons", "presence", "message" }
             modules_disabled = { "posix", "tls" }
             c2s_require_encryption = false
             allow_unencrypted_plain_auth = true
@@ -94,6 +96,8 @@ public final class ProsodyServer: @unchecked Sendable {
         config += """
         VirtualHost "localhost"
         Component "muc.localhost" "muc"
+            -- QuickBlox rooms exist before anyone joins: no locked-until-configured rooms.
+            muc_room_locking = false
 
         """
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
@@ -136,11 +140,24 @@ public final class ProsodyServer: @unchecked Sendable {
 
     public var isRunning: Bool { process.isRunning }
 
+    /// SIGSTOP: the server stops answering but keeps its sockets open, like a
+    /// half-open connection (keep-alive tests). `resume()` undoes it; `stop()` too.
+    public func suspend() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGSTOP)
+    }
+
+    public func resume() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGCONT)
+    }
+
     /// SIGTERM, then SIGKILL after `grace` seconds. Idempotent. The grace is short:
     /// launched from the test runner, prosody ignores SIGTERM (measured: never exits),
     /// and a throw-away server has nothing worth saving.
     public func stop(grace: Double = 0.3) {
         guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGCONT)  // a suspended server cannot act on SIGTERM
         process.terminate()
         let deadline = Date().addingTimeInterval(grace)
         while process.isRunning && Date() < deadline { usleep(10_000) }

@@ -1,0 +1,74 @@
+/// What the connection reports to its owner during `pump` (and the other blocking
+/// calls): incoming chat traffic, delivery acknowledgements, and connection loss.
+public enum ChatEvent: Sendable, Equatable {
+    case message(IncomingChatMessage)
+    case marker(ChatMarker)
+    case chatState(ChatState, from: ChatJID, dialogID: String?)
+    /// A message we sent bounced (`<message type="error">`).
+    case messageError(ChatMessageError)
+    /// The server acknowledged (XEP-0198) these messages, in send order: they are sent.
+    case delivered([ObjectID])
+    /// The established session ended without being asked to. `unacknowledged` are the
+    /// messages sent (queued) but never acknowledged: keep them in the outbox and resend.
+    case connectionLost(XMPPError, unacknowledged: [ObjectID])
+
+    /// Parses a `<message>` stanza; nil for anything else or nothing of interest
+    /// (e.g. a room subject, a carbon, an empty message). Pure: `receivedAt` stands
+    /// in for "now" when the stanza carries no `date_sent`.
+    public static func parse(_ stanza: StanzaElement, receivedAt: Int) -> ChatEvent? {
+        guard stanza.name == "message" else { return nil }
+        let type = stanza[attribute: "type"] ?? "normal"
+        let from = stanza[attribute: "from"].flatMap(ChatJID.init(parsing:))
+        let id = stanza[attribute: "id"]
+        let extra = stanza.child("extraParams")
+        let extraDialogID = extra?.child("dialog_id").map(\.text).flatMap { $0.isEmpty ? nil : $0 }
+
+        if type == "error" {
+            let details = ChatMessageError.details(of: stanza)
+            return .messageError(ChatMessageError(id: id, from: from, condition: details?.condition ?? "undefined-condition",
+                                                  type: details?.type, text: details?.text))
+        }
+        guard type == "chat" || type == "groupchat", let from else { return nil }
+        let kind: OutgoingChatMessage.Kind = type == "chat" ? .chat : .groupchat
+        let dialogID = extraDialogID ?? (kind == .groupchat ? from.roomDialogID : nil)
+
+        if let body = stanza.child("body") {
+            let senderUserID = kind == .chat ? from.userID : from.resource.flatMap { Int($0) }
+            var custom: [String: String] = [:]
+            var attachments: [[String: String]] = []
+            for child in extra?.children ?? [] {
+                if child.name == "attachment" {
+                    var attributes: [String: String] = [:]
+                    for attribute in child.attributes { attributes[attribute.name] = attribute.value }
+                    attachments.append(attributes)
+                } else if !OutgoingChatMessage.reservedParameterNames.contains(child.name), child.children.isEmpty {
+                    custom[child.name] = child.text
+                }
+            }
+            let dateSent = extra?.child("date_sent").flatMap { Self.unixSeconds($0.text) } ?? receivedAt
+            let markable = stanza.child("markable", namespace: OutgoingChatMessage.markersNamespace) != nil
+            return .message(IncomingChatMessage(kind: kind, id: id ?? "", from: from, senderUserID: senderUserID,
+                                                dialogID: dialogID, dateSent: dateSent, body: body.text,
+                                                customParameters: custom, attachments: attachments, markable: markable))
+        }
+        for child in stanza.children where (child.namespace ?? stanza.namespace) == OutgoingChatMessage.markersNamespace {
+            if let kind = ChatMarker.Kind(rawValue: child.name), let messageID = child[attribute: "id"] {
+                return .marker(ChatMarker(kind: kind, messageID: messageID, peer: from, dialogID: dialogID))
+            }
+        }
+        for child in stanza.children where (child.namespace ?? stanza.namespace) == ChatState.namespace {
+            if let state = ChatState(rawValue: child.name) { return .chatState(state, from: from, dialogID: dialogID) }
+        }
+        return nil
+    }
+
+    /// `1700000000` or `1700000000.123` (QuickBlox sends both forms); nil otherwise.
+    static func unixSeconds(_ text: String) -> Int? {
+        var trimmed = Substring(text)
+        while trimmed.first?.isWhitespace == true { trimmed.removeFirst() }
+        while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
+        if let value = Int(trimmed) { return value }
+        if let value = Double(trimmed), value.isFinite, value >= 0, value < 1e11 { return Int(value) }
+        return nil
+    }
+}

@@ -1,0 +1,30 @@
+/// A chat message received over XMPP, in QuickBlox terms. The body is exactly what
+/// the sender wrote: strip terminal control sequences before printing it (rule 9).
+public struct IncomingChatMessage: Sendable, Equatable {
+    public var kind: OutgoingChatMessage.Kind
+    /// The stanza id (the message's `_id`); empty when the stanza had none.
+    public var id: String
+    /// The full `from` JID: `{userId}-{appId}@domain/resource` or `{room}/{userId}`.
+    public var from: ChatJID
+    /// From the JID node (1:1) or the room nickname (groups); nil if not numeric.
+    public var senderUserID: Int?
+    /// `extraParams/dialog_id`, else (groups) the room JID's `{appId}_{dialogId}`.
+    public var dialogID: String?
+    /// `extraParams/date_sent` in unix seconds, else the time it was received.
+    public var dateSent: Int
+    public var body: String
+    /// Every other extraParams child with text, by element name.
+    public var customParameters: [String: String]
+    /// The attributes of each `<attachment/>` in extraParams.
+    public var attachments: [[String: String]]
+    /// The sender asked for chat markers (`<markable/>`).
+    public var markable: Bool
+
+    public init(kind: OutgoingChatMessage.Kind, id: String, from: ChatJID, senderUserID: Int?, dialogID: String?,
+                dateSent: Int, body: String, customParameters: [String: String] = [:],
+                attachments: [[String: String]] = [], markable: Bool = false) {
+        self.kind = kind; self.id = id; self.from = from; self.senderUserID = senderUserID; self.dialogID = dialogID
+        self.dateSent = dateSent; self.body = body; self.customParameters = customParameters
+        self.attachments = attachments; self.markable = markable
+    }
+}

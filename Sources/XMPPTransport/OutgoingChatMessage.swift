@@ -1,0 +1,90 @@
+/// A QuickBlox chat message to send: `type="chat"` to a user's bare JID or
+/// `type="groupchat"` to a room's bare JID, with the QuickBlox `extraParams`.
+public struct OutgoingChatMessage: Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable { case chat, groupchat }
+
+    /// The stanza id and the message's `_id` in history.
+    public var id: ObjectID
+    public var kind: Kind
+    /// A bare JID: the peer user (`chat`) or the room (`groupchat`).
+    public var to: ChatJID
+    public var body: String
+    public var dialogID: String
+    /// Ask the server to store it in history (`save_to_history` 1/0).
+    public var saveToHistory: Bool
+    /// Adds `<markable xmlns="urn:xmpp:chat-markers:0"/>`.
+    public var markable: Bool
+    /// Unix seconds; the server stamps it when nil.
+    public var dateSent: Int?
+    /// `<attachment .../>` elements; each dictionary's keys become attributes (sorted).
+    public var attachments: [[String: String]]
+    /// Custom `<key>value</key>` pairs inside extraParams (sorted by key).
+    public var customParameters: [String: String]
+
+    public init(id: ObjectID, kind: Kind, to: ChatJID, body: String, dialogID: String,
+                saveToHistory: Bool = true, markable: Bool = true, dateSent: Int? = nil,
+                attachments: [[String: String]] = [], customParameters: [String: String] = [:]) {
+        self.id = id; self.kind = kind; self.to = to.bare; self.body = body; self.dialogID = dialogID
+        self.saveToHistory = saveToHistory; self.markable = markable; self.dateSent = dateSent
+        self.attachments = attachments; self.customParameters = customParameters
+    }
+
+    /// The extraParams keys this type writes itself; a custom key may not reuse them.
+    public static let reservedParameterNames: Set<String> = ["save_to_history", "dialog_id", "date_sent", "attachment"]
+
+    /// Why this message cannot be sent as it is, or nil. Never quotes the body.
+    public var validationProblem: String? {
+        if let bad = StanzaElement.firstCharacterXMLCannotCarry(in: body) {
+            return "the message contains control character U+\(Self.hex(bad.value)), which XMPP (XML 1.0) cannot carry"
+        }
+        if dialogID.isEmpty { return "the message has no dialog id" }
+        for (key, value) in customParameters {
+            if !StanzaElement.isSimpleName(key) || Self.reservedParameterNames.contains(key) {
+                return "custom parameter name \"\(key)\" is not allowed (letters, digits, _ - . ; not a reserved name)"
+            }
+            if let bad = StanzaElement.firstCharacterXMLCannotCarry(in: value) {
+                return "custom parameter \"\(key)\" contains control character U+\(Self.hex(bad.value))"
+            }
+        }
+        for attachment in attachments {
+            for (key, value) in attachment {
+                if !StanzaElement.isSimpleName(key) { return "attachment attribute name \"\(key)\" is not allowed" }
+                if StanzaElement.firstCharacterXMLCannotCarry(in: value) != nil {
+                    return "attachment attribute \"\(key)\" contains a control character"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The `<message>` stanza (validate first; see `validationProblem`).
+    public var stanza: StanzaElement {
+        var extra: [StanzaElement] = [
+            StanzaElement("save_to_history", text: saveToHistory ? "1" : "0"),
+            StanzaElement("dialog_id", text: dialogID),
+        ]
+        if let dateSent { extra.append(StanzaElement("date_sent", text: String(dateSent))) }
+        for attachment in attachments {
+            extra.append(StanzaElement("attachment", attributes: attachment.keys.sorted().map { .init($0, attachment[$0]!) }))
+        }
+        for key in customParameters.keys.sorted() {
+            extra.append(StanzaElement(key, text: customParameters[key]!))
+        }
+        var children = [StanzaElement("body", text: body)]
+        if markable { children.append(StanzaElement("markable", namespace: Self.markersNamespace)) }
+        children.append(StanzaElement("extraParams", namespace: "jabber:client", children: extra))
+        return StanzaElement("message", attributes: [.init("type", kind.rawValue), .init("to", to.description), .init("id", id.rawValue)],
+                              children: children)
+    }
+
+    /// The stanza as sent. `<message>` inherits the stream's `jabber:client`;
+    /// extraParams repeats it explicitly, as the QuickBlox SDKs write it.
+    public var xml: String { stanza.xml() }
+
+    static let markersNamespace = "urn:xmpp:chat-markers:0"
+
+    static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}

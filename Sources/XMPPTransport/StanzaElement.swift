@@ -1,0 +1,119 @@
+/// A small XML element tree: what an incoming libstrophe stanza is copied into
+/// before parsing (so parsing is pure and testable), and what outgoing stanzas are
+/// built as before serializing. Text is the element's own character data; mixed
+/// content is not kept (XMPP stanzas do not use it).
+public struct StanzaElement: Sendable, Equatable {
+    public struct Attribute: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        public init(_ name: String, _ value: String) { self.name = name; self.value = value }
+    }
+
+    public var name: String
+    /// The element's namespace; nil means "inherited from the parent".
+    public var namespace: String?
+    /// In document order (serialization keeps it, so output is byte-stable).
+    public var attributes: [Attribute]
+    public var children: [StanzaElement]
+    public var text: String
+
+    public init(_ name: String, namespace: String? = nil, attributes: [Attribute] = [],
+                children: [StanzaElement] = [], text: String = "") {
+        self.name = name; self.namespace = namespace; self.attributes = attributes
+        self.children = children; self.text = text
+    }
+
+    public subscript(attribute name: String) -> String? {
+        attributes.first { $0.name == name }?.value
+    }
+
+    /// The first child called `name`, in `namespace` when given (children without
+    /// their own namespace inherit `parentNamespace`, i.e. this element's).
+    public func child(_ name: String, namespace: String? = nil) -> StanzaElement? {
+        children.first { $0.name == name && (namespace == nil || ($0.namespace ?? self.namespace) == namespace) }
+    }
+
+    /// Serialized XML (UTF-8 text); `xmlns` is written where the namespace changes.
+    public func xml(parentNamespace: String? = nil) -> String {
+        var out = ""
+        write(to: &out, parentNamespace: parentNamespace)
+        return out
+    }
+
+    func write(to out: inout String, parentNamespace: String?) {
+        out += "<"
+        out += name
+        if let namespace, namespace != parentNamespace {
+            out += " xmlns=\""
+            Self.appendEscaped(namespace, to: &out, inAttribute: true)
+            out += "\""
+        }
+        for attribute in attributes {
+            out += " "
+            out += attribute.name
+            out += "=\""
+            Self.appendEscaped(attribute.value, to: &out, inAttribute: true)
+            out += "\""
+        }
+        if children.isEmpty && text.isEmpty {
+            out += "/>"
+            return
+        }
+        out += ">"
+        Self.appendEscaped(text, to: &out, inAttribute: false)
+        let inherited = namespace ?? parentNamespace
+        for child in children { child.write(to: &out, parentNamespace: inherited) }
+        out += "</"
+        out += name
+        out += ">"
+    }
+
+    /// Escapes so a parser gives back exactly `text`: `&<>` always; in attributes
+    /// also quotes and TAB/LF (attribute normalization); CR always as `&#13;`
+    /// (line-end normalization would turn CRLF into LF).
+    static func appendEscaped(_ text: String, to out: inout String, inAttribute: Bool) {
+        var needs = false
+        for byte in text.utf8 where byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x0D
+            || (inAttribute && (byte == 0x22 || byte == 0x27 || byte == 0x09 || byte == 0x0A)) {
+            needs = true
+            break
+        }
+        guard needs else { out += text; return }
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\r": out += "&#13;"
+            case "\"" where inAttribute: out += "&quot;"
+            case "'" where inAttribute: out += "&apos;"
+            case "\t" where inAttribute: out += "&#9;"
+            case "\n" where inAttribute: out += "&#10;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+
+    /// The first character XML 1.0 cannot carry at all, not even as a character
+    /// reference (C0 controls other than TAB/LF/CR, e.g. ESC; U+FFFE, U+FFFF).
+    /// A server would close the stream on it, losing every unacknowledged message.
+    public static func firstCharacterXMLCannotCarry(in text: String) -> Unicode.Scalar? {
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: continue
+            case 0..<0x20, 0xFFFE, 0xFFFF: return scalar
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// Whether `name` is usable as an element name for a custom parameter
+    /// (ASCII letters, digits, `_`, `-`, `.`; not starting with a digit, `-`, `.` or "xml").
+    public static func isSimpleName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, !name.lowercased().hasPrefix("xml") else { return false }
+        func isLetter(_ b: UInt8) -> Bool { (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || b == 0x5F }
+        guard isLetter(first) else { return false }
+        return name.utf8.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x2E }
+    }
+}

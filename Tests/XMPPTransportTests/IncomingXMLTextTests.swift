@@ -1,0 +1,55 @@
+import Testing
+@testable import XMPPTransport
+
+/// Real XML text through libstrophe's parser and the same copy incoming stanzas get
+/// (`XMPPConnection.element(from:)`), then `ChatEvent.parse`. No sockets.
+@Suite("Incoming XML text")
+struct IncomingXMLTextTests {
+    static let now = 1_800_000_000
+
+    @Test func escapesNamespacesAndUnknownExtras() throws {
+        let xml = """
+        <message xmlns="jabber:client" type="chat" from="1001-77@chat.quickblox.com/r" to="1002-77@chat.quickblox.com" id="65600000deadbeef01000009">\
+        <body>&lt;script&gt; &amp;amp; &quot;q&quot; &#x1F9EA; line1&#10;line2 \u{9B}1m</body>\
+        <markable xmlns="urn:xmpp:chat-markers:0"/>\
+        <extraParams xmlns="jabber:client"><dialog_id>dlg&amp;1</dialog_id><date_sent>1700000001</date_sent>\
+        <attachment type="file" id="u&amp;id" name="a &quot;b&quot;.txt" size="12"/><mood>ok &lt;3</mood></extraParams>\
+        <thread>t1</thread><x xmlns="urn:example:unknown"><deep>ignored</deep></x></message>
+        """
+        let element = try #require(XMPPConnection.element(parsingXML: xml))
+        guard case .message(let m)? = ChatEvent.parse(element, receivedAt: Self.now) else {
+            Issue.record("not a message: \(element)"); return
+        }
+        #expect(m.body == "<script> &amp; \"q\" 🧪 line1\nline2 \u{9B}1m")
+        #expect(m.dialogID == "dlg&1")
+        #expect(m.dateSent == 1_700_000_001)
+        #expect(m.markable)
+        #expect(m.attachments == [["type": "file", "id": "u&id", "name": "a \"b\".txt", "size": "12"]])
+        #expect(m.customParameters == ["mood": "ok <3"], "unknown top-level extras are ignored")
+        #expect(m.senderUserID == 1001 && m.id == "65600000deadbeef01000009")
+    }
+
+    @Test func markerAndMissingFields() throws {
+        let marker = try #require(XMPPConnection.element(parsingXML:
+            "<message xmlns='jabber:client' type='chat' from='1002-77@c/r'><received xmlns='urn:xmpp:chat-markers:0' id='m9'/></message>"))
+        #expect(ChatEvent.parse(marker, receivedAt: Self.now)
+                == .marker(ChatMarker(kind: .received, messageID: "m9", peer: ChatJID(parsing: "1002-77@c/r")!, dialogID: nil)))
+        let bare = try #require(XMPPConnection.element(parsingXML: "<message type='chat' from='1002-77@c'><body/></message>"))
+        guard case .message(let m)? = ChatEvent.parse(bare, receivedAt: Self.now) else {
+            Issue.record("an empty body is still a message"); return
+        }
+        #expect(m.body == "" && m.id == "" && m.dialogID == nil && m.dateSent == Self.now)
+        #expect(XMPPConnection.element(parsingXML: "<message><body>unclosed</message>") == nil)
+    }
+
+    /// What we serialize, libstrophe parses back to the same body (CR included).
+    @Test func outgoingRoundTripsThroughLibstrophe() throws {
+        let body = "a\r\nb <&> \"' \u{9B}31m 🧪"
+        let message = OutgoingChatMessage(id: ObjectID("65600000deadbeef01000001")!, kind: .chat,
+                                          to: .user(1002, appID: 77, domain: "c"), body: body, dialogID: "d",
+                                          customParameters: ["k": "v&<"])
+        let element = try #require(XMPPConnection.element(parsingXML: message.xml))
+        #expect(element.child("body")?.text == body)
+        #expect(element.child("extraParams")?.child("k")?.text == "v&<")
+    }
+}
