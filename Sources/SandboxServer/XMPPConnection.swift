@@ -32,6 +32,11 @@ final class XMPPConnection {
         parser = XMLStreamParser(maxElementBytes: server.limits.maxElementBytes, maxDepth: server.limits.maxDepth)
         openedAt = monotonicNow()
         lastActivity = openedAt
+        // Stanzas go out as several small writes (and TLS records); without
+        // TCP_NODELAY, Nagle's algorithm meets the peer's delayed ACK and
+        // stalls each exchange by ~40 ms.
+        var one: Int32 = 1
+        _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         guard let bev = bufferevent_socket_new(base, socket, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
             evutil_closesocket(socket)
             throw XMPPServerError("bufferevent_socket_new failed")
@@ -213,7 +218,9 @@ final class XMPPConnection {
         server.unbind(self)
         if let bev = bufferEvent { bufferevent_disable(bev, Int16(EV_READ)) }
         closeDeadline = monotonicNow() + grace
-        armTimer(after: 0.01)
+        // Poll finely for the last bytes to drain: a client waiting for our
+        // </stream:stream> should not wait a timer's period for it.
+        armTimer(after: 0.001)
     }
 
     /// Bytes not yet handed to the kernel (the TLS filter's and the socket's).
@@ -227,7 +234,7 @@ final class XMPPConnection {
     private func timerFired() {
         let now = monotonicNow()
         if isClosing {
-            if pendingOutput == 0 || now >= closeDeadline { finish() } else { armTimer(after: 0.01) }
+            if pendingOutput == 0 || now >= closeDeadline { finish() } else { armTimer(after: 0.001) }
             return
         }
         let limits = server.limits

@@ -4,6 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 internal import CStrophe
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// `xmpp_initialize` once, on first use (not at program start: startup time matters).
@@ -116,6 +119,15 @@ public final class XMPPConnection {
         xmpp_conn_set_jid(conn, jid)
         xmpp_conn_set_pass(conn, password)
         if let caFile = options.caFile { xmpp_conn_set_cafile(conn, caFile) }
+        // Stanzas and TLS records go out as small writes: without TCP_NODELAY,
+        // Nagle's algorithm meets the server's delayed ACK and each exchange
+        // can stall ~40 ms (measured: the end of a login waited 41 ms).
+        xmpp_conn_set_sockopt_callback(conn) { _, socket in
+            guard let fd = socket?.assumingMemoryBound(to: Int32.self).pointee else { return 0 }
+            var one: Int32 = 1
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            return 0
+        }
         xmpp_conn_set_certfail_handler(conn, certificateFailureCallback)
         let me = UnsafeMutableRawPointer(callbackTarget)
         // The one catch-all stanza handler; routing happens in handleStanza.
