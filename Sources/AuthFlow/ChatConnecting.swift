@@ -34,14 +34,14 @@ public final class XMPPChatConnector: ChatConnecting {
     /// the whole system CA bundle (~50 ms of CPU with OpenSSL 3, and libstrophe
     /// does it twice per connection). With a `caFile`, that CA is the one to
     /// trust; without, OpenSSL can look issuers up in the hashed certificate
-    /// directory instead, loading only the one it needs. A user's own
-    /// SSL_CERT_FILE/SSL_CERT_DIR always win.
-    static func chooseTrustStore(caFile: String?) {
-        guard getenv("SSL_CERT_FILE") == nil && getenv("SSL_CERT_DIR") == nil else { return }
+    /// directory instead, loading only the one it needs. The config's caFile
+    /// is the most specific instruction and wins over SSL_CERT_FILE/SSL_CERT_DIR
+    /// in the environment; without one, those (when set) are left alone.
+    public static func chooseTrustStore(caFile: String?) {
         if let caFile {
             setenv("SSL_CERT_FILE", caFile, 1)
             setenv("SSL_CERT_DIR", "/nonexistent/chatctl-no-ca-dir", 1)
-        } else if access("/etc/ssl/certs", R_OK) == 0 {
+        } else if getenv("SSL_CERT_FILE") == nil && getenv("SSL_CERT_DIR") == nil && access("/etc/ssl/certs", R_OK) == 0 {
             setenv("SSL_CERT_FILE", "/nonexistent/chatctl-no-ca-bundle", 1)
             setenv("SSL_CERT_DIR", "/etc/ssl/certs", 1)
         }
