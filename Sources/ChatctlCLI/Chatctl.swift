@@ -51,6 +51,7 @@ public enum Chatctl {
         case "dialogs": return try DialogsCommand(context: context).run()
         case "history": return try HistoryCommand(context: context).run()
         case "send": return try SendCommand(context: context).run()
+        case "listen": return try ListenCommand(context: context).run()
         case "outbox": return try OutboxCommand(context: context).run()
         case "search": return try SearchCommand(context: context).run()
         case "sync": return try SyncCommand(context: context).run()

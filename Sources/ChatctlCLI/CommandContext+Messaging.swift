@@ -10,6 +10,11 @@ extension CommandContext {
     /// The logged-in user's conversations. Offline, the stored session only
     /// names the user (even if expired) and nothing touches the network.
     func conversations(offline: Bool) throws -> Conversations {
+        try messagingSession(offline: offline).conversations
+    }
+
+    /// The config, the session and the conversations of the logged-in user.
+    func messagingSession(offline: Bool) throws -> MessagingSession {
         let keeper = try flow { () throws(AuthFlowError) in try sessionKeeper() }
         let session: StoredSession
         let client: QuickBloxClient
@@ -27,7 +32,25 @@ extension CommandContext {
         do { cache = try ChatCache(path: path) } catch {
             throw CommandError.messaging(MessagingError(.failure, "cannot open the message cache \(path): \(error.message)"))
         }
-        return Conversations(api: client, cache: cache, me: session.userId)
+        return MessagingSession(config: keeper.config, session: session,
+                                conversations: Conversations(api: client, cache: cache, me: session.userId))
+    }
+
+    /// The chat connection for messaging commands: the session token is the
+    /// chat password unless the config says `chatAuth: password`.
+    func chatLink(for messaging: MessagingSession) throws -> ChatLink {
+        let secret: String
+        switch messaging.config.chatAuth {
+        case .token:
+            secret = messaging.conversations.api.token ?? messaging.session.token
+        case .password:
+            guard let password = environmentPassword else {
+                throw CommandError.flow(AuthFlowError(.authentication, "this config authenticates chat with the password (chatAuth: password)",
+                                                      hint: "set CHATCTL_PASSWORD"))
+            }
+            secret = password
+        }
+        return ChatLink(config: messaging.config, me: messaging.session.userId, secret: secret, verboseLog: verboseLog)
     }
 
     /// Columns of the terminal on stdout, or nil when it is not a terminal.
@@ -58,4 +81,10 @@ extension CommandContext {
         }
         return time
     }
+}
+
+struct MessagingSession {
+    let config: ClientConfig
+    let session: StoredSession
+    let conversations: Conversations
 }

@@ -13,7 +13,7 @@ enum CommandTable {
             The config file holds the application credentials and endpoints; \
             run 'chatctl-sandbox' for a local QuickBlox-compatible backend.
             """,
-        subcommands: [login, status, logout, dialogs, history, send, outbox, search, sync, completion],
+        subcommands: [login, status, logout, dialogs, history, send, listen, outbox, search, sync, completion],
         inheritedOptions: [
             OptionSpec("config", kind: .value(metavar: "PATH"),
                        help: "Config file (default: $CHATCTL_CONFIG, then $XDG_CONFIG_HOME/chatctl/config.json).",
@@ -102,6 +102,26 @@ enum CommandTable {
             OptionSpec("lines", help: "One message per line of standard input."),
             OptionSpec("via", kind: .value(metavar: "WAY"), help: "chat or rest (default: rest for one message, chat for --lines).",
                        completion: .choices(["chat", "rest"])),
+            json,
+        ])
+
+    static let listen = CommandSpec(
+        name: "listen",
+        abstract: "Print messages from others as they arrive.",
+        discussion: """
+            Follows the given dialogs (default: all of yours), one line per message \
+            or JSON Lines with --json; every message is also cached. Reconnects by \
+            itself and fills any gap from history, without duplicates. With --exec, \
+            runs CMD (through /bin/sh) for each message: the text on its standard \
+            input, the fields in CHATCTL_MESSAGE_ID, CHATCTL_DIALOG_ID, \
+            CHATCTL_DIALOG_NAME, CHATCTL_SENDER_ID, CHATCTL_SENDER_NAME and \
+            CHATCTL_DATE_SENT.
+            """,
+        arguments: [ArgumentSpec("DIALOG", help: "Dialogs to follow (default: all).", isOptional: true, isRepeating: true)],
+        options: [
+            OptionSpec("count", kind: .value(metavar: "N"), help: "Exit after N messages."),
+            OptionSpec("timeout", kind: .value(metavar: "DURATION"), help: "Exit after this long, e.g. 30s, 5m, 2h."),
+            OptionSpec("exec", kind: .value(metavar: "CMD"), help: "Run CMD for each message."),
             json,
         ])
 

@@ -20,14 +20,19 @@ struct SendCommand {
         if words.isEmpty && context.io.stdinIsTerminal {
             throw CommandError.usage("no message: give TEXT, or pipe it in (standard input is a terminal)", path: parsed.path)
         }
+        // One message: REST is one round trip. A stream: chat, acknowledged in batches.
+        let viaChat: Bool
         switch parsed.value("via") {
-        case nil, "rest": break
-        case "chat": throw CommandError.usage("--via chat is not available yet (issue #3); use rest", path: parsed.path)
+        case nil: viaChat = lines
+        case "rest": viaChat = false
+        case "chat": viaChat = true
         case let other?: throw CommandError.usage("--via must be chat or rest, not '\(other)'", path: parsed.path)
         }
         let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: parsed.arguments("DIALOG").first ?? "") }
-        let conversations = try context.conversations(offline: false)
+        let session = try context.messagingSession(offline: false)
+        let conversations = session.conversations
         let dialog = try messaging { () throws(MessagingError) in try conversations.resolve(reference, offline: false, createPrivate: true) }
+        if viaChat { return try sendOverChat(session: session, dialog: dialog, words: words, lines: lines) }
         var sender = OutboxSender(conversations: conversations, dialogID: dialog.id, context: context)
 
         if lines {
@@ -51,6 +56,44 @@ struct SendCommand {
             for part in MessageSplitter.split(text) { try sender.send(part) }
         }
         return try sender.finish()
+    }
+}
+
+extension SendCommand {
+    /// Sends over chat through the outbox: stdin is read as it arrives, between
+    /// turns of the XMPP loop, and every line is queued before it is sent.
+    func sendOverChat(session: MessagingSession, dialog: CachedDialog, words: [String], lines: Bool) throws -> ExitCode {
+        let link = try context.chatLink(for: session)
+        let outbox = ChatOutbox(link: link, conversations: session.conversations, owner: Int(getpid()))
+        if context.wantsJSON { outbox.onDelivered = { [io = context.io] in io.writeOut($0.rawJSON + "\n") } }
+        try messaging { () throws(MessagingError) in
+            try link.connect()
+            try link.joinRooms(of: [dialog])
+        }
+        if !words.isEmpty {
+            try messaging { () throws(MessagingError) in try outbox.send(MessageSplitter.split(words.joined(separator: " ")), to: dialog) }
+        } else if lines {
+            var reader = LineReader(fd: 0)
+            while !reader.atEnd {
+                let parts = reader.lines(waitingUpTo: 5).filter { !$0.isEmpty }.flatMap { MessageSplitter.split($0) }
+                if !parts.isEmpty { try messaging { () throws(MessagingError) in try outbox.send(parts, to: dialog) } }
+                outbox.pump(timeout: 0)
+            }
+        } else {
+            guard let bytes = context.io.readAllInput() else {
+                throw CommandError.messaging(MessagingError(.failure, "cannot read standard input"))
+            }
+            var text = String(decoding: bytes, as: UTF8.self)
+            if text.hasSuffix("\n") { text.removeLast() }
+            guard !text.isEmpty else { throw CommandError.usage("standard input was empty: nothing to send", path: context.parsed.path) }
+            try messaging { () throws(MessagingError) in try outbox.send(MessageSplitter.split(text), to: dialog) }
+        }
+        let failure = outbox.finish()
+        guard outbox.undelivered > 0 else { return .ok }
+        let noun = outbox.undelivered == 1 ? "message was" : "messages were"
+        throw CommandError.messaging(MessagingError(.undelivered(outbox.undelivered),
+            "\(outbox.undelivered) \(noun) not delivered (\(failure?.message ?? "not acknowledged")); \(outbox.delivered) delivered",
+            hint: "they are in the outbox: run 'chatctl outbox flush' later"))
     }
 }
 
@@ -109,6 +152,44 @@ struct LineReader {
 
     init(fd: Int32) { self.fd = fd }
 
+    /// True once end of input was seen and every line handed out.
+    var atEnd: Bool { eof && start >= buffer.count }
+
+    /// The complete lines available now, waiting at most `milliseconds` for
+    /// input; at end of input also the unterminated last line.
+    mutating func lines(waitingUpTo milliseconds: Int32) -> [String] {
+        var result: [String] = []
+        if !eof {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&descriptor, 1, milliseconds) > 0 { fill() }
+        }
+        while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            var line = buffer[start..<newline]
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            start = newline + 1
+            result.append(String(decoding: line, as: UTF8.self))
+        }
+        if eof && start < buffer.count {
+            result.append(String(decoding: buffer[start...], as: UTF8.self))
+            start = buffer.count
+        }
+        if start > 65536 { buffer.removeFirst(start); start = 0 }
+        return result
+    }
+
+    /// One read(2): appends what came, or notes end of input / an error.
+    private mutating func fill() {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { error = String(cString: strerror(errno)); eof = true }
+            else if n == 0 { eof = true }
+            else { buffer.append(contentsOf: chunk[0..<n]) }
+            return
+        }
+    }
+
     mutating func next() -> String? {
         while true {
             if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -124,16 +205,7 @@ struct LineReader {
                 return line
             }
             if start > 65536 { buffer.removeFirst(start); start = 0 }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                error = String(cString: strerror(errno)); eof = true
-            } else if n == 0 {
-                eof = true
-            } else {
-                buffer.append(contentsOf: chunk[0..<n])
-            }
+            fill()
         }
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import MessageCache
 import QuickBloxAPI
+import XMPPTransport
 
 /// The user's dialogs and messages: fetched from the REST API into the cache,
 /// read back from the cache (also offline), and sent through the outbox so
@@ -15,6 +16,8 @@ public final class Conversations {
     /// The logged-in user's id.
     public let me: Int
     private let now: () -> Int
+    /// Outbox ids: ObjectIds, like the stanza ids of messages sent over chat.
+    private var idGenerator = ObjectIDGenerator()
 
     public init(api: QuickBloxClient, cache: ChatCache, me: Int, now: @escaping () -> Int = { Int(Date().timeIntervalSince1970) }) {
         self.api = api; self.cache = cache; self.me = me; self.now = now
@@ -185,7 +188,7 @@ public final class Conversations {
     /// Puts a message in the outbox, claimed by `owner` (this process), before
     /// anything is sent; it leaves only on delivery.
     public func enqueue(_ text: String, to dialogID: String, owner: Int) throws(MessagingError) -> String {
-        let id = ClientMessageID.make(now: now())
+        let id = idGenerator.next(unixTime: UInt32(truncatingIfNeeded: now())).rawValue
         _ = try cached { () throws(MessageCacheError) in
             try cache.enqueue(dialogID: dialogID, text: text, clientMessageID: id, createdAt: now(), owner: owner)
         }

@@ -45,17 +45,3 @@ import Testing
         #expect(throws: MessagingError.self) { _ = try DialogReference(parsing: text) }
     }
 }
-
-@Suite struct ClientMessageIDTests {
-    @Test func isA24HexObjectIdWithTheTimeFirst() {
-        let id = ClientMessageID.make(now: 0x5F1E_2D3C)
-        #expect(id.count == 24)
-        #expect(id.hasPrefix("5f1e2d3c"))
-        #expect(id.allSatisfy { $0.isHexDigit && !$0.isUppercase })
-    }
-
-    @Test func isUniqueInAProcess() {
-        let ids = (0..<10_000).map { _ in ClientMessageID.make(now: 1_700_000_000) }
-        #expect(Set(ids).count == ids.count)
-    }
-}

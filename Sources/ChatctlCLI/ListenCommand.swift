@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MessageCache
+import Messaging
+
+/// `chatctl listen [DIALOG…]`: messages from others as they arrive.
+struct ListenCommand {
+    let context: CommandContext
+
+    func run() throws -> ExitCode {
+        let parsed = context.parsed
+        var count: Int?
+        if parsed.value("count") != nil { count = try context.intOption("count", default: 1, range: 1...Int.max) }
+        var deadline: ContinuousClock.Instant?
+        if let text = parsed.value("timeout") {
+            guard let seconds = Duration.seconds(text) ?? Int(text), seconds > 0 else {
+                throw CommandError.usage("--timeout '\(text)' is not a duration: use 30s, 5m, 2h or seconds", path: parsed.path)
+            }
+            deadline = .now + .seconds(seconds)
+        }
+        let command = parsed.value("exec")
+        let session = try context.messagingSession(offline: false)
+        let conversations = session.conversations
+        let dialogIDs = try messaging { () throws(MessagingError) in
+            try parsed.arguments("DIALOG").map { text throws(MessagingError) in
+                try conversations.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false).id
+            }
+        }
+        let link = try context.chatLink(for: session)
+        let listener = Listener(link: link, conversations: conversations, dialogIDs: dialogIDs)
+        let io = context.io
+        let json = context.wantsJSON
+        var names: [Int: String] = [:]
+        var titles: [String: String] = [:]
+        listener.onNotice = { io.writeErr("chatctl: \($0)\n") }
+        listener.onMessage = { message in
+            if names[message.senderID] == nil {
+                try? conversations.fetchUsers([message.senderID])
+                names.merge(conversations.displayNames([message.senderID])) { $1 }
+            }
+            if titles[message.dialogID] == nil, let dialog = try? conversations.cache.dialog(id: message.dialogID) {
+                titles[message.dialogID] = DialogsCommand.title(of: dialog, me: conversations.me,
+                                                                names: conversations.displayNames(Set(dialog.occupantIDs)))
+            }
+            let sender = names[message.senderID] ?? "user \(message.senderID)"
+            let title = titles[message.dialogID] ?? message.dialogID
+            if json {
+                io.writeOut(message.rawJSON + "\n")
+            } else {
+                let time = TimeText.format(Double(message.dateSent), "%H:%M", utc: false)
+                io.writeOut("\(time) [\(TerminalText.sanitize(title, keepNewlines: false))] \(TerminalText.sanitize(sender, keepNewlines: false)): \(TerminalText.sanitize(message.text).replacing("\n", with: "\n    "))\n")
+            }
+            if let command {
+                MessageHook.run(command, message: message, senderName: sender, dialogName: title, io: io)
+            }
+            return true
+        }
+        try messaging { () throws(MessagingError) in try listener.run(count: count, deadline: deadline) }
+        return .ok
+    }
+}
+
+/// `--exec`: one run of `/bin/sh -c CMD` per message, the text on its stdin
+/// and the fields in CHATCTL_* variables; waited for before the next message.
+enum MessageHook {
+    static func run(_ command: String, message: CachedMessage, senderName: String, dialogName: String, io: any TerminalIO) {
+        var environment = [
+            "CHATCTL_MESSAGE_ID=\(message.id)", "CHATCTL_DIALOG_ID=\(message.dialogID)",
+            "CHATCTL_DIALOG_NAME=\(dialogName)", "CHATCTL_SENDER_ID=\(message.senderID)",
+            "CHATCTL_SENDER_NAME=\(senderName)", "CHATCTL_DATE_SENT=\(message.dateSent)",
+        ]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let pair = String(cString: pointer)
+            if !pair.hasPrefix("CHATCTL_") || pair.hasPrefix("CHATCTL_CONFIG=") || pair.hasPrefix("CHATCTL_STATE_DIR=") { environment.append(pair) }
+            entry += 1
+        }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { io.writeErr("chatctl: --exec: cannot make a pipe\n"); return }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+        posix_spawn_file_actions_addclose(&actions, fds[1])
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let words: [String] = ["/bin/sh", "-c", command]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp)
+        close(fds[0])
+        guard spawned == 0 else { close(fds[1]); io.writeErr("chatctl: --exec: cannot run /bin/sh\n"); return }
+        let text = Array(message.text.utf8)
+        var offset = 0
+        while offset < text.count {
+            let n = text[offset...].withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+            if n <= 0 { if n < 0 && errno == EINTR { continue }; break }
+            offset += n
+        }
+        close(fds[1])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exitCode = (status >> 8) & 0xFF
+        if status & 0x7F != 0 || exitCode != 0 {
+            io.writeErr("chatctl: --exec: the command failed for message \(message.id) (status \(status & 0x7F != 0 ? "signal \(status & 0x7F)" : "\(exitCode)"))\n")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import AuthFlow
+import MessageCache
+import QuickBloxAPI
+import XMPPTransport
+
+/// The user's chat connection for messaging commands; confined to the thread
+/// that created it (it runs libstrophe's loop inside `pump`).
+public final class ChatLink {
+    public let connection = XMPPConnection()
+    public let config: ClientConfig
+    public let me: Int
+    private let secret: String
+    private let verboseLog: (@Sendable (String) -> Void)?
+
+    /// `secret` is the session token, or the password when the config says `chatAuth: password`.
+    public init(config: ClientConfig, me: Int, secret: String, verboseLog: (@Sendable (String) -> Void)? = nil) {
+        self.config = config; self.me = me; self.secret = secret; self.verboseLog = verboseLog
+    }
+
+    public func connect(timeout: Double = 15) throws(MessagingError) {
+        XMPPChatConnector.chooseTrustStore(caFile: config.caFile)
+        let options = ChatConnectOptions(caFile: config.caFile, allowPlaintext: config.allowsPlaintextChat,
+                                         timeout: timeout, verboseLog: verboseLog)
+        do {
+            try connection.connect(jid: config.chatJID(userId: me), password: secret, endpoint: config.chatEndpoint, options: options)
+        } catch {
+            throw MessagingError(describing: error)
+        }
+    }
+
+    /// Where a dialog's messages go: the other user's JID for a private dialog,
+    /// the room for a group.
+    public func address(of dialog: CachedDialog) throws(MessagingError) -> (ChatJID, OutgoingChatMessage.Kind) {
+        let app = config.credentials.applicationId
+        if dialog.type == .private {
+            guard let peer = dialog.occupantIDs.first(where: { $0 != me }) else {
+                throw MessagingError(.invalidInput, "private dialog \(dialog.id) has no other occupant")
+            }
+            return (ChatJID.user(peer, appID: app, domain: config.chatDomain), .chat)
+        }
+        return (ChatJID.room(dialogID: dialog.id, appID: app, mucDomain: "muc." + config.chatDomain), .groupchat)
+    }
+
+    /// Joins the rooms of the group dialogs among `dialogs` (needed to send to or hear from them).
+    public func joinRooms(of dialogs: [CachedDialog]) throws(MessagingError) {
+        for dialog in dialogs where dialog.type != .private {
+            let (room, _) = try address(of: dialog)
+            guard !connection.joinedRooms.contains(room) else { continue }
+            do { try connection.join(roomJID: room, nick: String(me)) } catch {
+                throw MessagingError(describing: error)
+            }
+        }
+    }
+
+    deinit { if connection.isConnected { connection.disconnect(timeout: 1) } }
+}
+
+extension CachedMessage {
+    /// A chat message as the cache keeps it: in the shape of a QuickBlox message object.
+    init(_ incoming: IncomingChatMessage, dialogID: String, recipient: Int) {
+        var object: [String: JSONValue] = [
+            "_id": .string(incoming.id), "chat_dialog_id": .string(dialogID), "message": .string(incoming.body),
+            "sender_id": .int(incoming.senderUserID ?? 0), "recipient_id": .int(recipient), "date_sent": .int(incoming.dateSent),
+        ]
+        for (key, value) in incoming.customParameters where object[key] == nil { object[key] = .string(value) }
+        if !incoming.attachments.isEmpty { object["attachments"] = .array(incoming.attachments.map { .object($0.mapValues(JSONValue.string)) }) }
+        self.init(id: incoming.id, dialogID: dialogID, senderID: incoming.senderUserID ?? 0, recipientID: recipient,
+                  dateSent: incoming.dateSent, text: incoming.body, rawJSON: CacheRecords.json(object))
+    }
+
+    /// What we sent, as the server will have stored it.
+    init(sentID: String, dialogID: String, sender: Int, recipient: Int, text: String, dateSent: Int) {
+        let object: [String: JSONValue] = [
+            "_id": .string(sentID), "chat_dialog_id": .string(dialogID), "message": .string(text),
+            "sender_id": .int(sender), "recipient_id": .int(recipient), "date_sent": .int(dateSent),
+        ]
+        self.init(id: sentID, dialogID: dialogID, senderID: sender, recipientID: recipient, dateSent: dateSent,
+                  text: text, rawJSON: CacheRecords.json(object))
+    }
+}

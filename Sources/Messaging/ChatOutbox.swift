@@ -1,0 +1,143 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import MessageCache
+import XMPPTransport
+
+/// Sends messages over chat through the outbox: each is queued (claimed by
+/// this process) before its stanza is written, and leaves the outbox only when
+/// the server's stream-management ack covers it. The stanza id is the outbox
+/// id, which the server keeps as the message's `_id`, so a later resend of an
+/// unacknowledged message is recognised rather than stored twice.
+public final class ChatOutbox {
+    public let link: ChatLink
+    public let conversations: Conversations
+    private let owner: Int
+    private var inFlight: [ObjectID: (dialog: CachedDialog, text: String, sentAt: Int)] = [:]
+    private var failure: MessagingError?
+    public private(set) var delivered = 0
+    public private(set) var undelivered = 0
+    /// Called with each message as the server acknowledges it.
+    public var onDelivered: ((CachedMessage) -> Void)?
+
+    public init(link: ChatLink, conversations: Conversations, owner: Int) {
+        self.link = link; self.conversations = conversations; self.owner = owner
+        link.connection.onEvent = { [unowned self] event in self.handle(event) }
+    }
+
+    /// Queues and sends a batch (one cache transaction for the batch: a stream
+    /// of lines is not one fsync per line). After a lost connection, messages
+    /// are still queued but not sent.
+    public func send(_ texts: [String], to dialog: CachedDialog) throws(MessagingError) {
+        guard !texts.isEmpty else { return }
+        let now = Int(Date().timeIntervalSince1970)
+        let ids = texts.map { _ in link.connection.makeMessageID() }
+        do {
+            try conversations.cache.database.transaction {
+                for (id, text) in zip(ids, texts) {
+                    try conversations.cache.enqueue(dialogID: dialog.id, text: text, clientMessageID: id.rawValue, createdAt: now, owner: owner)
+                }
+            }
+        } catch {
+            throw MessagingError(.failure, "message cache: cannot queue messages: \(error)")
+        }
+        guard failure == nil else {
+            for id in ids { release(id.rawValue) }
+            undelivered += ids.count
+            return
+        }
+        let (to, kind) = try link.address(of: dialog)
+        var messages: [OutgoingChatMessage] = []
+        for (id, text) in zip(ids, texts) {
+            let message = OutgoingChatMessage(id: id, kind: kind, to: to, body: text, dialogID: dialog.id,
+                                              saveToHistory: true, markable: true, dateSent: now)
+            if message.validationProblem != nil {
+                // XML cannot carry some characters (ESC and other C0 controls);
+                // JSON over REST can, so such a message goes that way instead.
+                do {
+                    let stored = try conversations.deliverViaREST(clientMessageID: id.rawValue, text: text, dialogID: dialog.id)
+                    delivered += 1
+                    onDelivered?(stored)
+                } catch {
+                    release(id.rawValue)
+                    undelivered += 1
+                    if failure == nil { failure = error }
+                }
+                continue
+            }
+            inFlight[id] = (dialog, text, now)
+            messages.append(message)
+        }
+        guard !messages.isEmpty else { return }
+        do { _ = try link.connection.send(contentsOf: messages) } catch {
+            lose(MessagingError(describing: error))
+        }
+    }
+
+    /// Runs the connection for up to `timeout` seconds, processing acks.
+    public func pump(timeout: Double) {
+        guard failure == nil else { return }
+        link.connection.pump(timeout: timeout)
+    }
+
+    /// Waits (bounded) until everything sent is acknowledged; what is not stays
+    /// in the outbox. Returns the first failure, if any.
+    public func finish(timeout: Double = 15) -> MessagingError? {
+        if failure == nil && !inFlight.isEmpty {
+            do { try link.connection.waitForAcknowledgement(timeout: timeout) } catch {
+                lose(MessagingError(describing: error))
+            }
+        }
+        if !inFlight.isEmpty { lose(failure ?? MessagingError(.temporary, "the server did not acknowledge every message in time")) }
+        return failure
+    }
+
+    private func handle(_ event: ChatEvent) {
+        switch event {
+        case .delivered(let ids):
+            var records: [(String, CachedMessage)] = []
+            for id in ids {
+                guard let sent = inFlight.removeValue(forKey: id) else { continue }
+                let recipient = sent.dialog.type == .private ? (sent.dialog.occupantIDs.first { $0 != link.me } ?? 0) : 0
+                records.append((id.rawValue, CachedMessage(sentID: id.rawValue, dialogID: sent.dialog.id, sender: link.me,
+                                                           recipient: recipient, text: sent.text, dateSent: sent.sentAt)))
+            }
+            guard !records.isEmpty else { return }
+            do {
+                try conversations.cache.database.transaction {
+                    for (id, record) in records { _ = try conversations.cache.markDelivered(clientMessageID: id, serverMessage: record) }
+                }
+                delivered += records.count
+                for (_, record) in records { onDelivered?(record) }
+            } catch {
+                // Still in the outbox: a later flush finds them stored by id and drops them.
+                for (id, _) in records { release(id) }
+                undelivered += records.count
+            }
+        case .connectionLost(let error, _):
+            lose(MessagingError(describing: error))
+        case .messageError(let error):
+            // The server refused one message (e.g. not an occupant): it stays in the outbox.
+            if let id = error.id.flatMap(ObjectID.init), inFlight.removeValue(forKey: id) != nil {
+                release(id.rawValue)
+                undelivered += 1
+                if failure == nil { failure = MessagingError(.failure, "the server refused a message: \(error.condition)") }
+            }
+        default:
+            break
+        }
+    }
+
+    private func lose(_ error: MessagingError) {
+        if failure == nil { failure = error }
+        for id in inFlight.keys { release(id.rawValue) }
+        undelivered += inFlight.count
+        inFlight.removeAll()
+    }
+
+    private func release(_ clientMessageID: String) {
+        conversations.noteFailure(clientMessageID: clientMessageID, owner: owner, error: failure ?? MessagingError(.temporary, "not acknowledged"))
+    }
+}

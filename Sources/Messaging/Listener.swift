@@ -1,0 +1,138 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import MessageCache
+import XMPPTransport
+
+/// Follows dialogs live: messages from others as they arrive, stored in the
+/// cache and handed to `onMessage`. A lost connection is re-made with capped,
+/// jittered backoff, and the gap is filled from history without duplicates
+/// (the cache knows every id already seen). Memory stays flat: nothing is
+/// kept per message.
+public final class Listener {
+    public let link: ChatLink
+    public let conversations: Conversations
+    /// Empty: all of the user's dialogs.
+    private let followed: Set<String>
+    private var dialogs: [String: CachedDialog] = [:]
+    private var lastSeen: [String: Int] = [:]
+    private var backoff = ReconnectBackoff(base: 0.5, cap: 30, stableAfter: 30)
+    private var delivered = 0
+    private var connectedAt = ContinuousClock.now
+    private var lost: MessagingError?
+    /// Return false to stop listening.
+    public var onMessage: (CachedMessage) -> Bool = { _ in true }
+    /// Told about reconnects and gaps, for stderr.
+    public var onNotice: (String) -> Void = { _ in }
+
+    public init(link: ChatLink, conversations: Conversations, dialogIDs: [String]) {
+        self.link = link; self.conversations = conversations; self.followed = Set(dialogIDs)
+    }
+
+    /// Listens until `count` messages were handled, `deadline` passes, or the
+    /// handler says stop. Connecting the first time must succeed; later losses are survived.
+    public func run(count: Int?, deadline: ContinuousClock.Instant?) throws(MessagingError) {
+        try refreshDialogs()
+        let start = Int(Date().timeIntervalSince1970)
+        for id in dialogs.keys { lastSeen[id] = start - 1 }
+        link.connection.onEvent = { [unowned self] event in self.handle(event, count: count) }
+        try link.connect()
+        try link.joinRooms(of: Array(dialogs.values))
+        connectedAt = .now
+        while !done(count: count, deadline: deadline) {
+            let slice = deadline.map { min(0.25, max(0, seconds($0 - .now))) } ?? 0.25
+            link.connection.pump(timeout: slice)
+            if let error = lost {
+                lost = nil
+                backoff.connectionLasted(seconds(.now - connectedAt))
+                onNotice("connection lost (\(error.message)); reconnecting")
+                reconnect(deadline: deadline)
+                if done(count: count, deadline: deadline) { break }
+                fillGaps(count: count)
+            }
+        }
+    }
+
+    private var stopped = false
+
+    private func done(count: Int?, deadline: ContinuousClock.Instant?) -> Bool {
+        if stopped { return true }
+        if let count, delivered >= count { return true }
+        if let deadline, ContinuousClock.now >= deadline { return true }
+        return false
+    }
+
+    private func refreshDialogs() throws(MessagingError) {
+        try conversations.syncDialogs()
+        let all = try conversations.dialogs(type: nil, limit: nil, offline: true)
+        for dialog in all where followed.isEmpty || followed.contains(dialog.id) { dialogs[dialog.id] = dialog }
+    }
+
+    private func handle(_ event: ChatEvent, count: Int?) {
+        switch event {
+        case .message(let incoming):
+            guard !stopped, let dialogID = incoming.dialogID, incoming.senderUserID != link.me, !incoming.id.isEmpty else { return }
+            if dialogs[dialogID] == nil {
+                // A private dialog created by this very message: learn it when following everything.
+                guard followed.isEmpty else { return }
+                try? refreshDialogs()
+            }
+            guard let dialog = dialogs[dialogID] else { return }
+            let record = CachedMessage(incoming, dialogID: dialogID, recipient: dialog.type == .private ? link.me : 0)
+            deliver(record)
+        case .connectionLost(let error, _):
+            lost = MessagingError(describing: error)
+        default:
+            break
+        }
+    }
+
+    /// Hands a message on once: the cache decides whether it is new.
+    private func deliver(_ record: CachedMessage) {
+        guard let added = try? conversations.cache.upsertMessages([record]), added > 0 else { return }
+        lastSeen[record.dialogID] = max(lastSeen[record.dialogID] ?? 0, record.dateSent)
+        delivered += 1
+        if !onMessage(record) { stopped = true }
+    }
+
+    private func reconnect(deadline: ContinuousClock.Instant?) {
+        while !stopped {
+            let wait = backoff.nextDelay()
+            if let deadline, ContinuousClock.now + .milliseconds(Int64(wait * 1000)) >= deadline { stopped = true; return }
+            usleep(useconds_t(wait * 1_000_000))
+            do {
+                try link.connect()
+                try link.joinRooms(of: Array(dialogs.values))
+                connectedAt = .now
+                onNotice("reconnected")
+                return
+            } catch {
+                onNotice("reconnect failed (\(error.message)); retrying in up to \(Int(backoff.currentCeiling)) s")
+            }
+        }
+    }
+
+    /// Messages that arrived while disconnected, from history, each once.
+    private func fillGaps(count: Int?) {
+        for dialogID in dialogs.keys.sorted() {
+            guard !done(count: count, deadline: nil) else { return }
+            let since = lastSeen[dialogID] ?? 0
+            guard let missed = try? conversations.newMessages(dialogID: dialogID, since: since - 1) else { continue }
+            for message in missed where message.senderID != link.me {
+                lastSeen[dialogID] = max(lastSeen[dialogID] ?? 0, message.dateSent)
+                delivered += 1
+                if !onMessage(message) { stopped = true }
+                if done(count: count, deadline: nil) { return }
+            }
+        }
+    }
+
+    private func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}
