@@ -45,9 +45,14 @@ final class SQLiteConnection {
     /// Idempotent; statements must have been released first (they are finalized in their deinit).
     func close() {
         guard let h = handle else { return }
+        statements.removeAll() // finalizes them (and breaks their references back to us)
         sqlite3_close_v2(h)
         handle = nil
     }
+
+    /// Prepared statements by SQL text: routing one message runs about twenty
+    /// statements, and preparing each anew was most of the sandbox's work.
+    private var statements: [String: SQLiteStatement] = [:]
 
     private func open() throws -> OpaquePointer {
         guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "database is closed", sql: nil) }
@@ -79,8 +84,14 @@ final class SQLiteConnection {
     /// Prepares, binds, steps through every row and returns them.
     @discardableResult
     func query(_ sql: String, _ arguments: [any SQLiteBindable] = []) throws -> [SQLiteRow] {
-        let statement = try prepare(sql)
-        try statement.bind(arguments)
+        let statement: SQLiteStatement
+        if let cached = statements[sql] {
+            statement = cached
+        } else {
+            statement = try prepare(sql)
+            statements[sql] = statement
+        }
+        try statement.bind(arguments) // resets it and clears the previous bindings
         var rows: [SQLiteRow] = []
         while let row = try statement.step() { rows.append(row) }
         return rows

@@ -196,7 +196,7 @@ final class XMPPStanzaRouter {
         let given = Self.extraParams(stanza)?.child("dialog_id")?.text.trimmingCharacters(" ")
         var dialog = privateDialog(between: sender, recipient, preferring: given)
         if Self.isSaved(stanza) && recipient != sender && store != nil {
-            if let id, let existing = find({ try $0.message(id: id) }), existing.senderId == sender {
+            if let id, find({ try $0.senderOfMessage(id: id) }) == sender {
                 // A resend (after a reconnect) of what is already stored and was delivered then.
                 server.log.log(.debug, "xmpp: message \(id) from \(sender) already stored")
                 return
@@ -225,9 +225,10 @@ final class XMPPStanzaRouter {
         guard message[attribute: "type"] == "chat",
               message.child("private", namespace: XMPPNamespace.carbons) == nil,
               message.child("no-copy", namespace: XMPPNamespace.hints) == nil else { return }
+        let targets = (server.boundSessions[sender]?.values.map { $0 } ?? []).filter { $0 !== origin && $0.session.carbonsEnabled }
+        guard !targets.isEmpty else { return } // the usual case: serialise nothing
         let inner = message.serialized(parentNamespace: XMPPNamespace.forward)
-        for connection in server.boundSessions[sender]?.values.map({ $0 }) ?? []
-        where connection !== origin && connection.session.carbonsEnabled {
+        for connection in targets {
             guard let jid = connection.session.fullJID else { continue }
             connection.send("<message from='\(userJID(sender))' to='\(XMLEscaping.attribute(jid))' type='chat'><sent xmlns='\(XMPPNamespace.carbons)'><forwarded xmlns='\(XMPPNamespace.forward)'>\(inner)</forwarded></sent></message>")
         }
@@ -235,17 +236,17 @@ final class XMPPStanzaRouter {
 
     /// The private dialog of the two users: `preferring` when it is theirs, else any.
     private func privateDialog(between a: Int, _ b: Int, preferring id: String?) -> DialogRecord? {
-        if let id, let dialog = find({ try $0.dialog(id: id, viewer: a) }), dialog.type == .privateChat,
+        if let id, let dialog = find({ try $0.dialog(id: id, viewer: nil) }), dialog.type == .privateChat,
            Set(dialog.occupantIds) == Set([a, b]) {
             return dialog
         }
-        return find { try $0.privateDialog(between: a, b, viewer: a) }
+        return find { try $0.privateDialog(between: a, b, viewer: nil) }
     }
 
     /// A `received` or `displayed` marker from `userId` for a stored message of a dialog they are in.
     private func record(_ marker: String, of messageId: String, by userId: Int) {
         guard let message = find({ try $0.message(id: messageId) }), message.senderId != userId,
-              let dialog = find({ try $0.dialog(id: message.dialogId, viewer: userId) }), dialog.admits(userId) else { return }
+              let dialog = find({ try $0.dialog(id: message.dialogId, viewer: nil) }), dialog.admits(userId) else { return }
         if marker == "displayed" {
             _ = storage { try $0.markRead(dialogId: dialog.id, ids: [messageId], userId: userId) }
         } else {
@@ -254,7 +255,7 @@ final class XMPPStanzaRouter {
     }
 
     private func groupchat(_ stanza: XMPPElement, from connection: XMPPConnection, sender: Int, dialogId: String) {
-        guard let dialog = find({ try $0.dialog(id: dialogId, viewer: sender) }), dialog.type.isGroup else {
+        guard let dialog = find({ try $0.dialog(id: dialogId, viewer: nil) }), dialog.type.isGroup else {
             return bounce(stanza, to: connection, condition: "service-unavailable")
         }
         guard dialog.admits(sender) else { return bounce(stanza, to: connection, condition: "forbidden", type: "auth") }
@@ -275,7 +276,7 @@ final class XMPPStanzaRouter {
         var id = stanza[attribute: "id"]
         var dateSent = Int(now().rounded(.down))
         if Self.isSaved(stanza) {
-            if let id, let existing = find({ try $0.message(id: id) }), existing.senderId == sender {
+            if let id, find({ try $0.senderOfMessage(id: id) }) == sender {
                 server.log.log(.debug, "xmpp: group message \(id) from \(sender) already stored")
                 return
             }
@@ -370,7 +371,7 @@ final class XMPPStanzaRouter {
 
     private func join(_ dialogId: String, nick: String, stanza: XMPPElement, connection: XMPPConnection, userId: Int) {
         guard let me = connection.session.fullJID else { return }
-        guard let dialog = find({ try $0.dialog(id: dialogId, viewer: userId) }), dialog.type.isGroup else {
+        guard let dialog = find({ try $0.dialog(id: dialogId, viewer: nil) }), dialog.type.isGroup else {
             return presenceError(stanza, to: connection, condition: "item-not-found", type: "cancel")
         }
         guard dialog.admits(userId) else {
