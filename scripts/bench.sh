@@ -48,6 +48,32 @@ measure history_baseline "sqlite3 $cache \"$history_sql\""
 measure search "$bin/chatctl search zeta0042"
 measure search_baseline "sqlite3 $cache \"$search_sql\""
 
+# send --lines throughput: 10,000 lines until all are acknowledged, beside a
+# Debian XMPP sender's line mode (-i) sending the same lines to the same sandbox.
+peer_state="$work/peer-state"
+CHATCTL_STATE_DIR="$peer_state" "$bin/chatctl" login --login benchpeer --password-file "$work/password" --no-chat >/dev/null
+peer_id=$(python3 -c 'import json,sys,glob; print(json.load(open(glob.glob(sys.argv[1]+"/session-*.json")[0]))["user_id"])' "$peer_state")
+seq 1 10000 | sed 's/^/bench line /' >"$work/lines"
+"$bin/chatctl" send @benchpeer "warm-up" >/dev/null
+measure_once() { # name, command: one timed run, seconds to stdout
+    local start end; start=$(date +%s.%N); sh -c "$2" >/dev/null 2>"$work/$1.err" || { echo "bench: '$1' failed:" >&2; cat "$work/$1.err" >&2; exit 1; }
+    end=$(date +%s.%N); python3 -c "print($end - $start)" >"$work/$1.secs"
+}
+measure_once send_lines "$bin/chatctl send @benchpeer --lines <$work/lines"
+measure_once send_lines_baseline "go-sendxmpp -n -f $work/sendxmpprc -j $chat -i ${peer_id}-${app_id}@${domain} <$work/lines"
+
+# listen: resident memory after 100,000 received messages (and halfway, to see it flat).
+CHATCTL_STATE_DIR="$peer_state" "$bin/chatctl" listen --count 100000 --timeout 600s >/dev/null 2>"$work/listen.err" &
+listen_pid=$!
+sleep 1.5
+rss() { awk '/VmRSS/ {print $2}' "/proc/$listen_pid/status" 2>/dev/null || echo 0; }
+seq 1 50000 | sed 's/^/listen line /' | "$bin/chatctl" send @benchpeer --lines
+sleep 1; rss_half=$(rss)
+seq 50001 100000 | sed 's/^/listen line /' | "$bin/chatctl" send @benchpeer --lines
+for _ in $(seq 1 300); do kill -0 "$listen_pid" 2>/dev/null || break; rss_end=$(rss); sleep 0.1; done
+kill "$listen_pid" 2>/dev/null || true; wait "$listen_pid" 2>/dev/null || true
+echo "${rss_half:-0} ${rss_end:-0}" >"$work/listen.rss"
+
 python3 - "$work" <<'PY'
 import json, sys, os
 work = sys.argv[1]
@@ -69,4 +95,12 @@ for label, key, base_label, base_key, target in rows:
     verdict = "ok" if m < target else "MISSED"
     print(f"{label:<66} {m:9.2f} {sd:7.2f} {lo:7.2f} {hi:7.2f} {n:5d} {'<'+str(target):>6} {verdict}")
     print(f"{'  baseline: ' + base_label:<66} {bm:9.2f} {bsd:7.2f} {blo:7.2f} {bhi:7.2f} {bn:5d}   ratio {m / bm:.2f}x")
+secs = float(open(os.path.join(work, "send_lines.secs")).read())
+base = float(open(os.path.join(work, "send_lines_baseline.secs")).read())
+rate = 10000 / secs
+print(f"{'chatctl send --lines, 10,000 lines until acknowledged (msg/s)':<66} {rate:9.0f} {'':>7} {'':>7} {'':>7} {1:5d} {'>=5000':>6} {'ok' if rate >= 5000 else 'MISSED'}")
+print(f"{'  baseline: go-sendxmpp -i, same lines, same sandbox (msg/s)':<66} {10000 / base:9.0f} {'':>7} {'':>7} {'':>7} {1:5d}   ratio {base / secs:.2f}x")
+half, end = (int(x) / 1024 for x in open(os.path.join(work, "listen.rss")).read().split())
+print(f"{'chatctl listen resident memory after 100,000 messages (MB)':<66} {end:9.1f} {'':>7} {'':>7} {'':>7} {1:5d} {'<30':>6} {'ok' if end < 30 else 'MISSED'}")
+print(f"{'  at 50,000 messages (flat if equal)':<66} {half:9.1f}")
 PY
