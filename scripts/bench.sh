@@ -60,7 +60,8 @@ measure_once() { # name, command: one timed run, seconds to stdout
     end=$(date +%s.%N); python3 -c "print($end - $start)" >"$work/$1.secs"
 }
 measure_once send_lines "$bin/chatctl send @benchpeer --lines <$work/lines"
-measure_once send_lines_baseline "go-sendxmpp -n -f $work/sendxmpprc -j $chat -i ${peer_id}-${app_id}@${domain} <$work/lines"
+# go-sendxmpp's line mode ends with "failed to read from stdin" (exit 1) at end of input.
+measure_once send_lines_baseline "go-sendxmpp -n -f $work/sendxmpprc -j $chat -i ${peer_id}-${app_id}@${domain} <$work/lines || true"
 
 # listen: resident memory after 100,000 received messages (and halfway, to see it flat).
 CHATCTL_STATE_DIR="$peer_state" "$bin/chatctl" listen --count 100000 --timeout 600s >/dev/null 2>"$work/listen.err" &
@@ -71,7 +72,12 @@ seq 1 50000 | sed 's/^/listen line /' | "$bin/chatctl" send @benchpeer --lines
 sleep 1; rss_half=$(rss)
 seq 50001 100000 | sed 's/^/listen line /' | "$bin/chatctl" send @benchpeer --lines
 for _ in $(seq 1 300); do kill -0 "$listen_pid" 2>/dev/null || break; rss_end=$(rss); sleep 0.1; done
-kill "$listen_pid" 2>/dev/null || true; wait "$listen_pid" 2>/dev/null || true
+kill "$listen_pid" 2>/dev/null || true
+listen_status=0; wait "$listen_pid" 2>/dev/null || listen_status=$?
+if [ "$listen_status" -ne 0 ] && [ "$listen_status" -ne 143 ]; then
+    echo "bench: listen ended with status $listen_status; its stderr:" >&2; tail -20 "$work/listen.err" >&2
+    [ -n "${BENCH_KEEP:-}" ] && cp -r "$work" "$BENCH_KEEP"
+fi
 echo "${rss_half:-0} ${rss_end:-0}" >"$work/listen.rss"
 
 python3 - "$work" <<'PY'

@@ -22,9 +22,12 @@ public final class ChatOutbox {
     /// Called with each message as the server acknowledges it.
     public var onDelivered: ((CachedMessage) -> Void)?
 
+    /// The link may outlive this object (its disconnect delivers last events).
+    deinit { link.connection.onEvent = nil }
+
     public init(link: ChatLink, conversations: Conversations, owner: Int) {
         self.link = link; self.conversations = conversations; self.owner = owner
-        link.connection.onEvent = { [unowned self] event in self.handle(event) }
+        link.connection.onEvent = { [weak self] event in self?.handle(event) }
     }
 
     /// Queues and sends a batch (one cache transaction for the batch: a stream

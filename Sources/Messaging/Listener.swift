@@ -23,12 +23,17 @@ public final class Listener {
     private var lastSeen: [String: Int] = [:]
     private var backoff = ReconnectBackoff(base: 0.5, cap: 30, stableAfter: 30)
     private var delivered = 0
+    /// `--count`: one pump can bring many messages, so it is checked per message.
+    private var limit: Int?
     private var connectedAt = ContinuousClock.now
     private var lost: MessagingError?
     /// Return false to stop listening.
     public var onMessage: (CachedMessage) -> Bool = { _ in true }
     /// Told about reconnects and gaps, for stderr.
     public var onNotice: (String) -> Void = { _ in }
+
+    /// The link may outlive this object (its disconnect delivers last events).
+    deinit { link.connection.onEvent = nil }
 
     public init(link: ChatLink, conversations: Conversations, dialogIDs: [String]) {
         self.link = link; self.conversations = conversations; self.followed = Set(dialogIDs)
@@ -37,10 +42,11 @@ public final class Listener {
     /// Listens until `count` messages were handled, `deadline` passes, or the
     /// handler says stop. Connecting the first time must succeed; later losses are survived.
     public func run(count: Int?, deadline: ContinuousClock.Instant?) throws(MessagingError) {
+        limit = count
         try refreshDialogs()
         let start = Int(Date().timeIntervalSince1970)
         for id in dialogs.keys { lastSeen[id] = start - 1 }
-        link.connection.onEvent = { [unowned self] event in self.handle(event, count: count) }
+        link.connection.onEvent = { [weak self] event in self?.handle(event, count: count) }
         try link.connect()
         try link.joinRooms(of: Array(dialogs.values))
         connectedAt = .now
@@ -98,6 +104,7 @@ public final class Listener {
         lastSeen[record.dialogID] = max(lastSeen[record.dialogID] ?? 0, record.dateSent)
         delivered += 1
         if !onMessage(record) { stopped = true }
+        if let limit, delivered >= limit { stopped = true }
     }
 
     private func reconnect(deadline: ContinuousClock.Instant?) {
@@ -127,6 +134,7 @@ public final class Listener {
                 lastSeen[dialogID] = max(lastSeen[dialogID] ?? 0, message.dateSent)
                 delivered += 1
                 if !onMessage(message) { stopped = true }
+                if let limit, delivered >= limit { stopped = true }
                 if done(count: count, deadline: nil) { return }
             }
         }

@@ -50,6 +50,24 @@ final class BackgroundChatctl: @unchecked Sendable {
         #expect(try bob.history("@" + alice.login, offline: true).compactMap { $0["message"] as? String }.contains("three"))
     }
 
+    @Test func exitingWhileMessagesStillArriveIsClean() throws {
+        // The disconnect at exit still delivers events: they must not reach a
+        // listener that is already gone (this crashed with SIGABRT once).
+        let sandbox = try SandboxProcess()
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        #expect(try alice.run(["send", "@" + bob.login, "hello"]).status == 0)
+        for _ in 0..<3 {
+            let listener = try BackgroundChatctl(["listen", "--count", "1", "--timeout", "30s"],
+                                                 configPath: sandbox.configPath, stateDir: bob.cli.stateDir.path + "/state")
+            settle()
+            let lines = (0..<3000).map { "burst \($0)" }.joined(separator: "\n") + "\n"
+            #expect(try alice.run(["send", "@" + bob.login, "--lines"], stdin: lines).status == 0)
+            let (status, stdout, stderr) = listener.finish(timeout: 30)
+            #expect(status == 0, "stderr: \(stderr)")
+            #expect(stdout.split(separator: "\n").count == 1)
+        }
+    }
+
     @Test func execGetsTheTextAndFieldsAndTimeoutEndsIt() throws {
         let sandbox = try SandboxProcess()
         let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
