@@ -214,6 +214,9 @@ final class XMPPStanzaRouter {
             id = stored.id
             dateSent = stored.dateSent
         }
+        // Build the copy only for someone online to receive it (the recipient,
+        // or the sender's other resources): offline, storing was all there was to do.
+        guard server.boundSessions[recipient] != nil || (server.boundSessions[sender]?.count ?? 0) > 1 else { return }
         let copy = Self.forwarded(stanza, from: senderJID, to: to, id: id, dialogId: dialog?.id ?? given, dateSent: dateSent)
         sendToUser(recipient, copy)
         carbons(of: copy, sender: sender, except: connection)
