@@ -40,7 +40,7 @@ struct StatusCommand {
         }
         let now = Date().timeIntervalSince1970
         var who = TerminalText.sanitize(session.login ?? "user", keepNewlines: false) + " (id \(session.userId)"
-        if case .string(let name)? = session.user["full_name"], !name.isEmpty {
+        if case .string(let name)? = session.user["full_name"], !name.isEmpty, name != session.login {
             who += ", \"\(TerminalText.sanitize(name, keepNewlines: false))\""
         }
         who += ")"

@@ -641,20 +641,10 @@ private enum CertificateRejections {
 }
 
 extension String {
-    /// For attribute values in single quotes and text nodes.
+    /// For attribute values (either quote) and text nodes: StanzaElement's escaping.
     var xmlEscaped: String {
         var out = ""
-        out.reserveCapacity(utf8.count)
-        for ch in self {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "'": out += "&apos;"
-            case "\"": out += "&quot;"
-            default: out.append(ch)
-            }
-        }
+        StanzaElement.appendEscaped(self, to: &out, inAttribute: true)
         return out
     }
 }

@@ -7,17 +7,6 @@ import TestSupport
 /// QuickBlox tokens, so the config uses `"chatAuth": "password"` — the other
 /// variant the protocol allows.
 @Suite(.serialized) struct ChatctlProsodyLoginTests {
-    func config(sandbox: SandboxProcess, prosody: ProsodyServer, directory: TemporaryDirectory) throws -> String {
-        var object = sandbox.config
-        object["endpoints"] = ["api": sandbox.apiEndpoint, "chat": "xmpp://127.0.0.1:\(prosody.port)"]
-        object["caFile"] = prosody.caFile
-        object["chatDomain"] = prosody.domain
-        object["chatAuth"] = "password"
-        let path = directory.file("prosody-config.json")
-        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
     func chatctl(_ arguments: [String], config: String, state: TemporaryDirectory, password: String) throws -> ProcessResult {
         try runProcess(productPath("chatctl"), arguments, environment: ["CHATCTL_CONFIG": config, "CHATCTL_STATE_DIR": state.path],
                        stdin: Data((password + "\n").utf8), timeout: 60)
@@ -29,7 +18,7 @@ import TestSupport
         let userId = try signUpUser(on: sandbox, login: login, password: "interop-pass-1")
         let prosody = try ProsodyServer(security: .tls, users: [(name: "\(userId)-\(sandbox.applicationId)", password: "interop-pass-1")])
         let dir = try TemporaryDirectory()
-        let path = try config(sandbox: sandbox, prosody: prosody, directory: dir)
+        let path = try prosody.chatctlConfig(restFrom: sandbox, in: dir)
 
         let ok = try chatctl(["login", "--login", login, "--password-stdin", "--json"], config: path, state: dir, password: "interop-pass-1")
         #expect(ok.status == 0, "stderr: \(ok.stderr)")
@@ -45,7 +34,7 @@ import TestSupport
         // Registered in Prosody with another password: REST succeeds, chat must not.
         let prosody = try ProsodyServer(security: .tls, users: [(name: "\(userId)-\(sandbox.applicationId)", password: "different-pass")])
         let dir = try TemporaryDirectory()
-        let path = try config(sandbox: sandbox, prosody: prosody, directory: dir)
+        let path = try prosody.chatctlConfig(restFrom: sandbox, in: dir)
         let refused = try chatctl(["login", "--login", login, "--password-stdin"], config: path, state: dir, password: "interop-pass-2")
         #expect(refused.status == 4, "stderr: \(refused.stderr)")
         #expect(refused.stderr.contains("not-authorized"))

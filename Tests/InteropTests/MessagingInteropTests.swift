@@ -98,13 +98,7 @@ private let goSendXMPP = "/usr/bin/go-sendxmpp"
         let sandbox = try SandboxProcess()
         let prosody = try ProsodyServer(security: .tls)
         let dir = try TemporaryDirectory()
-        var object = sandbox.config
-        object["endpoints"] = ["api": sandbox.apiEndpoint, "chat": "xmpp://127.0.0.1:\(prosody.port)"]
-        object["caFile"] = prosody.caFile
-        object["chatDomain"] = prosody.domain
-        object["chatAuth"] = "password"
-        let config = dir.file("config.json")
-        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: config))
+        let config = try prosody.chatctlConfig(restFrom: sandbox, in: dir)
 
         let alice = try Peer("alice", config: config), bob = try Peer("bob", config: config)
         try prosody.register(name: "\(alice.id)-\(sandbox.applicationId)", password: alice.password)

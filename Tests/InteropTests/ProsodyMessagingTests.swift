@@ -132,7 +132,7 @@ struct ProsodyMessagingTests {
 
     /// The CLI's shape: one thread produces, the libstrophe thread drains a
     /// CommandMailbox between pumps. Measures messages/s until the last SM ack.
-    @Test func tenThousandMessagesThroughTheMailboxMeetTheThroughputFloor() async throws {
+    @Test func tenThousandMessagesThroughTheMailboxAreAllAckedAndReceived() async throws {
         let server = try Self.startServer()
         defer { server.stop() }
         let a = Self.peer(Self.alice, server), b = Self.peer(Self.bob, server)
@@ -190,13 +190,8 @@ struct ProsodyMessagingTests {
         #expect(result.error == nil, "\(result.error ?? "")")
         #expect(result.acked == count)
         #expect(received == count, "bob received \(received) of \(count)")
-        let rate = Double(result.acked) / max(result.seconds, 0.001)
-        print("mailbox -> XMPPConnection -> Prosody (STARTTLS, loopback): \(result.acked) acked in "
-              + "\(String(format: "%.3f", result.seconds)) s = \(Int(rate)) msg/s; bob received \(received) within "
-              + "\(String(format: "%.3f", receiveSeconds)) s; sender thread CPU \(String(format: "%.3f", result.cpu)) s"
-              + " (client-side ceiling ≈ \(Int(Double(result.acked) / max(result.cpu, 0.001))) msg/s per core)")
-        // A floor well under the measured rate, so a loaded 2-core CI box does not flake.
-        #expect(rate > 1_000, "throughput \(Int(rate)) msg/s")
+        // Speed is measured by `make bench`, never asserted here (house rule).
+        _ = receiveSeconds
     }
 
     /// Without XEP-0198 there is no `<a h/>`: an idle queue gets a ping, and its reply

@@ -221,3 +221,18 @@ public final class ProsodyServer: @unchecked Sendable {
         }
     }
 }
+
+extension ProsodyServer {
+    /// A chatctl config that uses `sandbox` for REST and this server for chat.
+    /// Prosody knows passwords, not QuickBlox tokens: `chatAuth` is `password`.
+    public func chatctlConfig(restFrom sandbox: SandboxProcess, in directory: TemporaryDirectory) throws -> String {
+        var object = sandbox.config
+        object["endpoints"] = ["api": sandbox.apiEndpoint, "chat": "xmpp://127.0.0.1:\(port)"]
+        object["caFile"] = caFile
+        object["chatDomain"] = domain
+        object["chatAuth"] = "password"
+        let path = directory.file("prosody-config.json")
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
