@@ -34,18 +34,44 @@ struct OutboxCommand {
         return .ok
     }
 
+    /// Entries the server already has are only removed; the rest go again
+    /// over chat under their own ids, so a first attempt still on its way is
+    /// not stored twice.
     private func flush() throws -> ExitCode {
-        let conversations = try context.conversations(offline: false)
-        let result = try messaging { () throws(MessagingError) in try conversations.flushOutbox(owner: Int(getpid())) }
-        let sent = result.delivered + result.alreadyThere
-        if context.wantsJSON {
-            context.io.writeOut(JSONOutput.line(.object(["delivered": .int(sent), "undelivered": .int(result.failed)])))
-        } else if sent > 0 || result.failed == 0 {
-            context.io.writeErr("chatctl: delivered \(sent) message\(sent == 1 ? "" : "s") from the outbox\n")
+        let session = try context.messagingSession(offline: false)
+        let conversations = session.conversations
+        let owner = Int(getpid())
+        let claimed = try messaging { () throws(MessagingError) in try conversations.claimForFlush(owner: owner) }
+        var delivered = claimed.alreadyThere
+        var undelivered = 0
+        var firstError = claimed.failures.first
+        if !claimed.toSend.isEmpty {
+            let link = try context.chatLink(for: session)
+            let outbox = ChatOutbox(link: link, conversations: conversations, owner: owner)
+            do {
+                try link.connect()
+                try link.joinRooms(of: claimed.toSend.map(\.0))
+                for (dialog, entries) in claimed.toSend { try outbox.resend(entries, to: dialog) }
+                if let error = outbox.finish() { firstError = firstError ?? error }
+                delivered += outbox.delivered
+                undelivered += outbox.undelivered
+            } catch {
+                for (_, entries) in claimed.toSend {
+                    for entry in entries { conversations.noteFailure(clientMessageID: entry.clientMessageID, owner: owner, error: error) }
+                    undelivered += entries.count
+                }
+                firstError = firstError ?? error
+            }
         }
-        if result.failed > 0, let error = result.firstError {
-            throw CommandError.messaging(MessagingError(.undelivered(result.failed),
-                "\(result.failed) message\(result.failed == 1 ? "" : "s") still not delivered (\(error.message))",
+        if context.wantsJSON {
+            context.io.writeOut(JSONOutput.line(.object(["delivered": .int(delivered), "undelivered": .int(undelivered)])))
+        } else if delivered > 0 || undelivered == 0 {
+            context.io.writeErr("chatctl: delivered \(delivered) message\(delivered == 1 ? "" : "s") from the outbox\n")
+        }
+        if undelivered > 0 || !claimed.failures.isEmpty, let error = firstError {
+            let count = max(undelivered, 1)
+            throw CommandError.messaging(MessagingError(.undelivered(count),
+                "\(count) message\(count == 1 ? "" : "s") still not delivered (\(error.message))",
                 hint: "they stay in the outbox; try again later"))
         }
         return .ok

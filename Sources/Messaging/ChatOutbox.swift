@@ -79,6 +79,38 @@ public final class ChatOutbox {
         }
     }
 
+    /// Sends outbox entries again under their own ids (the stanza id is the
+    /// message's `_id`): should the first attempt still reach the server, it
+    /// keeps one copy. The entries must be claimed by this outbox's owner.
+    public func resend(_ entries: [OutboxEntry], to dialog: CachedDialog) throws(MessagingError) {
+        let now = Int(Date().timeIntervalSince1970)
+        let (to, kind) = try link.address(of: dialog)
+        var messages: [OutgoingChatMessage] = []
+        for entry in entries {
+            let id = ObjectID(entry.clientMessageID)
+            let message = id.map { OutgoingChatMessage(id: $0, kind: kind, to: to, body: entry.text, dialogID: dialog.id,
+                                                       saveToHistory: true, markable: true, dateSent: now) }
+            guard let id, let message, message.validationProblem == nil, failure == nil else {
+                // XML cannot carry it (it went over REST the first time, and the
+                // history check knows REST sends by their client id), or chat is down.
+                if failure == nil, let stored = try? conversations.deliverViaREST(clientMessageID: entry.clientMessageID, text: entry.text, dialogID: dialog.id) {
+                    delivered += 1
+                    onDelivered?(stored)
+                } else {
+                    release(entry.clientMessageID)
+                    undelivered += 1
+                }
+                continue
+            }
+            inFlight[id] = (dialog, entry.text, now)
+            messages.append(message)
+        }
+        guard !messages.isEmpty else { return }
+        do { _ = try link.connection.send(contentsOf: messages) } catch {
+            lose(MessagingError(describing: error))
+        }
+    }
+
     /// Runs the connection for up to `timeout` seconds, processing acks.
     public func pump(timeout: Double) {
         guard failure == nil else { return }

@@ -230,50 +230,37 @@ public final class Conversations {
 }
 
 extension Conversations {
-    public struct FlushResult: Sendable, Equatable {
-        public var delivered: Int
-        /// Found already stored by the server (an earlier attempt's reply was lost).
-        public var alreadyThere: Int
-        public var failed: Int
-        public var firstError: MessagingError?
-    }
-
-    /// Delivers the outbox over REST, each entry exactly once: entries are
-    /// claimed first (so concurrent flushes never share one), and any entry
-    /// may already have reached the server (a sender killed between the
-    /// server's ack and removing it, a reply lost on the way back), so each
-    /// dialog's history since its oldest entry is read once and entries found
-    /// there (by `_id` or by client id) are only removed.
-    public func flushOutbox(owner: Int) throws(MessagingError) -> FlushResult {
-        var result = FlushResult(delivered: 0, alreadyThere: 0, failed: 0, firstError: nil)
+    /// Claims the outbox for a flush (so concurrent flushes never share an
+    /// entry) and removes the entries the server already has: any entry may
+    /// have reached it (a sender killed between the server's ack and removing
+    /// it, a reply lost on the way back), so each dialog's history since its
+    /// oldest entry is read once, matching by `_id` (chat) or client id (REST).
+    /// Returns the rest, by dialog, to be sent again under their own ids.
+    public func claimForFlush(owner: Int) throws(MessagingError) -> (alreadyThere: Int, toSend: [(CachedDialog, [OutboxEntry])], failures: [MessagingError]) {
+        var alreadyThere = 0
+        var toSend: [(CachedDialog, [OutboxEntry])] = []
+        var failures: [MessagingError] = []
         let entries = try cached { () throws(MessageCacheError) in try cache.claim(limit: 10_000, owner: owner) }
         for (dialogID, group) in Dictionary(grouping: entries, by: \.dialogID).sorted(by: { $0.key < $1.key }) {
-            let stored: [String: CachedMessage]
             do {
-                stored = try storedMessages(dialogID: dialogID, since: group.map(\.createdAt).min() ?? 0)
-            } catch {
-                for entry in group { noteFailure(clientMessageID: entry.clientMessageID, owner: owner, error: error) }
-                result.failed += group.count
-                if result.firstError == nil { result.firstError = error }
-                continue
-            }
-            for entry in group.sorted(by: { ($0.createdAt, $0.rowID) < ($1.createdAt, $1.rowID) }) {
-                do {
+                let stored = try storedMessages(dialogID: dialogID, since: group.map(\.createdAt).min() ?? 0)
+                var remaining: [OutboxEntry] = []
+                for entry in group.sorted(by: { ($0.createdAt, $0.rowID) < ($1.createdAt, $1.rowID) }) {
                     if let message = stored[entry.clientMessageID] {
                         _ = try cached { () throws(MessageCacheError) in try cache.markDelivered(clientMessageID: entry.clientMessageID, serverMessage: message) }
-                        result.alreadyThere += 1
+                        alreadyThere += 1
                     } else {
-                        _ = try deliverViaREST(clientMessageID: entry.clientMessageID, text: entry.text, dialogID: entry.dialogID)
-                        result.delivered += 1
+                        remaining.append(entry)
                     }
-                } catch {
-                    result.failed += 1
-                    if result.firstError == nil { result.firstError = error }
-                    noteFailure(clientMessageID: entry.clientMessageID, owner: owner, error: error)
                 }
+                guard !remaining.isEmpty else { continue }
+                toSend.append((try resolve(.id(dialogID), offline: false, createPrivate: false), remaining))
+            } catch {
+                for entry in group { noteFailure(clientMessageID: entry.clientMessageID, owner: owner, error: error) }
+                failures.append(error)
             }
         }
-        return result
+        return (alreadyThere, toSend, failures)
     }
 
     /// The dialog's messages sent since `since` (less a margin for clock skew),
