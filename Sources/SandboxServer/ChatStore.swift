@@ -220,8 +220,11 @@ final class ChatStore {
                     last_message_user_id = ?, updated_at = ? WHERE id = ?
                 """, [new.body, dateSent, id, new.senderId, t, new.dialogId])
         }
-        guard let stored = try message(id: id) else { throw SQLiteError(code: 0, message: "inserted message vanished", sql: nil) }
-        return stored
+        // Exactly what was just written (reading it back cost three queries per message).
+        return MessageRecord(id: id, dialogId: new.dialogId, body: new.body, senderId: new.senderId, recipientId: recipient,
+                             dateSent: dateSent, readIds: [new.senderId], deliveredIds: [new.senderId],
+                             attachments: new.attachments, markable: new.markable, custom: new.custom,
+                             createdAt: t, updatedAt: t)
     }
 
     /// One page of a dialog's history: by `date_sent`, ties in send order.
