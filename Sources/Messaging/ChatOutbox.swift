@@ -117,11 +117,26 @@ public final class ChatOutbox {
         link.connection.pump(timeout: timeout)
     }
 
-    /// Waits (bounded) until everything sent is acknowledged; what is not stays
-    /// in the outbox. Returns the first failure, if any.
+    /// Waits until everything sent is acknowledged, for as long as acks keep
+    /// coming (a large batch takes a while), giving up after `timeout` seconds
+    /// without progress; what is not acknowledged stays in the outbox.
+    /// Returns the first failure, if any.
     public func finish(timeout: Double = 15) -> MessagingError? {
-        if failure == nil && !inFlight.isEmpty {
-            do { try link.connection.waitForAcknowledgement(timeout: timeout) } catch {
+        var lastProgress = ContinuousClock.now
+        var acknowledged = link.connection.acknowledgedCount
+        while failure == nil && !inFlight.isEmpty {
+            do {
+                try link.connection.waitForAcknowledgement(timeout: 1)
+                break // everything sent is acknowledged; anything still in flight is handled below
+            } catch where error.kind == .timedOut && link.connection.isConnected {
+                if link.connection.acknowledgedCount != acknowledged {
+                    acknowledged = link.connection.acknowledgedCount
+                    lastProgress = .now
+                } else if ContinuousClock.now - lastProgress > .seconds(timeout) {
+                    lose(MessagingError(.temporary, "the server acknowledged nothing more for \(Int(timeout)) s",
+                                        hint: "it may be overloaded; try again later"))
+                }
+            } catch {
                 lose(MessagingError(describing: error))
             }
         }
