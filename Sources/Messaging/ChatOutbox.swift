@@ -17,6 +17,8 @@ public final class ChatOutbox {
     private let owner: Int
     private var inFlight: [ObjectID: (dialog: CachedDialog, text: String, sentAt: Int)] = [:]
     private var failure: MessagingError?
+    /// Acknowledged by the server, not yet moved out of the outbox.
+    private var acknowledged: [(String, CachedMessage)] = []
     public private(set) var delivered = 0
     public private(set) var undelivered = 0
     /// Called with each message as the server acknowledges it.
@@ -115,6 +117,7 @@ public final class ChatOutbox {
     public func pump(timeout: Double) {
         guard failure == nil else { return }
         link.connection.pump(timeout: timeout)
+        if timeout > 0 || acknowledged.count >= 1000 { recordAcknowledged() }
     }
 
     /// Waits until everything sent is acknowledged, for as long as acks keep
@@ -140,6 +143,7 @@ public final class ChatOutbox {
                 lose(MessagingError(describing: error))
             }
         }
+        recordAcknowledged()
         if !inFlight.isEmpty { lose(failure ?? MessagingError(.temporary, "the server did not acknowledge every message in time")) }
         return failure
     }
@@ -147,25 +151,13 @@ public final class ChatOutbox {
     private func handle(_ event: ChatEvent) {
         switch event {
         case .delivered(let ids):
-            var records: [(String, CachedMessage)] = []
             for id in ids {
                 guard let sent = inFlight.removeValue(forKey: id) else { continue }
                 let recipient = sent.dialog.type == .private ? (sent.dialog.occupantIDs.first { $0 != link.me } ?? 0) : 0
-                records.append((id.rawValue, CachedMessage(sentID: id.rawValue, dialogID: sent.dialog.id, sender: link.me,
-                                                           recipient: recipient, text: sent.text, dateSent: sent.sentAt)))
+                acknowledged.append((id.rawValue, CachedMessage(sentID: id.rawValue, dialogID: sent.dialog.id, sender: link.me,
+                                                                recipient: recipient, text: sent.text, dateSent: sent.sentAt)))
             }
-            guard !records.isEmpty else { return }
-            do {
-                try conversations.cache.database.transaction {
-                    for (id, record) in records { _ = try conversations.cache.markDelivered(clientMessageID: id, serverMessage: record) }
-                }
-                delivered += records.count
-                for (_, record) in records { onDelivered?(record) }
-            } catch {
-                // Still in the outbox: a later flush finds them stored by id and drops them.
-                for (id, _) in records { release(id) }
-                undelivered += records.count
-            }
+            if acknowledged.count >= 1000 { recordAcknowledged() }
         case .connectionLost(let error, _):
             lose(MessagingError(describing: error))
         case .messageError(let error):
@@ -180,7 +172,28 @@ public final class ChatOutbox {
         }
     }
 
+    /// Moves acknowledged messages from the outbox to history, many per
+    /// transaction (one per ack of 50 was most of the cost of a stream). One
+    /// not recorded yet when the process dies is still in the outbox, and a
+    /// flush finds it in the server's history by id.
+    private func recordAcknowledged() {
+        guard !acknowledged.isEmpty else { return }
+        let batch = acknowledged
+        acknowledged.removeAll(keepingCapacity: true)
+        do {
+            try conversations.cache.database.transaction {
+                for (id, record) in batch { _ = try conversations.cache.markDelivered(clientMessageID: id, serverMessage: record) }
+            }
+            delivered += batch.count
+            for (_, record) in batch { onDelivered?(record) }
+        } catch {
+            for (id, _) in batch { release(id) }
+            undelivered += batch.count
+        }
+    }
+
     private func lose(_ error: MessagingError) {
+        recordAcknowledged()
         if failure == nil { failure = error }
         for id in inFlight.keys { release(id.rawValue) }
         undelivered += inFlight.count

@@ -196,15 +196,14 @@ final class ChatStore {
         try connection.query("SELECT sender_id FROM messages WHERE id = ?", [id]).first?.int("sender_id")
     }
 
-    func insertMessage(_ new: NewMessage) throws -> MessageRecord {
+    /// Stores a message of `dialog` (which the caller has already loaded and
+    /// checked; `new.dialogId` must be its id).
+    func insertMessage(_ new: NewMessage, in dialog: DialogRecord) throws -> MessageRecord {
         let t = now()
         var id = new.id ?? ""
         let taken = ObjectIdGenerator.isValid(id) ? try senderOfMessage(id: id) != nil : true
         if taken { id = ids.next(at: t) }
         let dateSent = Int(t.rounded(.down))
-        guard let dialog = try dialog(id: new.dialogId, viewer: nil) else {
-            throw SQLiteError(code: 0, message: "no dialog \(new.dialogId)", sql: nil)
-        }
         let recipient = dialog.peer(of: new.senderId) ?? 0
         try connection.transaction {
             try connection.run("""

@@ -106,13 +106,14 @@ final class SQLiteConnection {
 
     /// Runs `body` in a transaction, rolling back when it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        // Through the statement cache: a transaction per routed message.
+        try run("BEGIN IMMEDIATE")
         do {
             let value = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return value
         } catch {
-            try? execute("ROLLBACK")
+            try? run("ROLLBACK")
             throw error
         }
     }

@@ -257,7 +257,7 @@ extension SandboxAPI {
         let markable = ["1", "true"].contains(r.parameter("markable") ?? "")
         let stored = try storage {
             try chat.insertMessage(NewMessage(id: nil, dialogId: dialog.id, body: body, senderId: me, attachments: files,
-                                              markable: markable, custom: custom))
+                                              markable: markable, custom: custom), in: dialog)
         }
         if ["1", "true"].contains(r.parameter("send_to_chat") ?? "") {
             liveDelivery?.deliver(stored, in: dialog)

@@ -209,7 +209,7 @@ final class XMPPStanzaRouter {
             let markable = stanza.child("markable", namespace: XMPPNamespace.chatMarkers) != nil
             guard let stored = storage({
                 try $0.insertMessage(NewMessage(id: id, dialogId: dialog.id, body: body, senderId: sender,
-                                                attachments: attachments, markable: markable, custom: custom))
+                                                attachments: attachments, markable: markable, custom: custom), in: dialog)
             }) else { return bounce(stanza, to: connection, condition: "internal-server-error", type: "wait") }
             id = stored.id
             dateSent = stored.dateSent
@@ -287,7 +287,7 @@ final class XMPPStanzaRouter {
             let markable = stanza.child("markable", namespace: XMPPNamespace.chatMarkers) != nil
             guard let stored = storage({
                 try $0.insertMessage(NewMessage(id: id, dialogId: dialogId, body: body, senderId: sender,
-                                                attachments: attachments, markable: markable, custom: custom))
+                                                attachments: attachments, markable: markable, custom: custom), in: dialog)
             }) else { return bounce(stanza, to: connection, condition: "internal-server-error", type: "wait") }
             id = stored.id
             dateSent = stored.dateSent
