@@ -47,15 +47,20 @@ struct SendCommand {
         } else if !words.isEmpty {
             for part in MessageSplitter.split(words.joined(separator: " ")) { try sender.send(part) }
         } else {
-            guard let bytes = context.io.readAllInput() else {
-                throw CommandError.messaging(MessagingError(.failure, "cannot read standard input"))
-            }
-            var text = String(decoding: bytes, as: UTF8.self)
-            if text.hasSuffix("\n") { text.removeLast() }
-            guard !text.isEmpty else { throw CommandError.usage("standard input was empty: nothing to send", path: parsed.path) }
-            for part in MessageSplitter.split(text) { try sender.send(part) }
+            for part in MessageSplitter.split(try wholeInput()) { try sender.send(part) }
         }
         return try sender.finish()
+    }
+
+    /// All of standard input as one message (without its final line break).
+    func wholeInput() throws -> String {
+        guard let bytes = context.io.readAllInput() else {
+            throw CommandError.messaging(MessagingError(.failure, "cannot read standard input"))
+        }
+        var text = String(decoding: bytes, as: UTF8.self)
+        if text.hasSuffix("\n") { text.removeLast() }
+        guard !text.isEmpty else { throw CommandError.usage("standard input was empty: nothing to send", path: context.parsed.path) }
+        return text
     }
 }
 
@@ -80,20 +85,12 @@ extension SendCommand {
                 outbox.pump(timeout: 0)
             }
         } else {
-            guard let bytes = context.io.readAllInput() else {
-                throw CommandError.messaging(MessagingError(.failure, "cannot read standard input"))
-            }
-            var text = String(decoding: bytes, as: UTF8.self)
-            if text.hasSuffix("\n") { text.removeLast() }
-            guard !text.isEmpty else { throw CommandError.usage("standard input was empty: nothing to send", path: context.parsed.path) }
+            let text = try wholeInput()
             try messaging { () throws(MessagingError) in try outbox.send(MessageSplitter.split(text), to: dialog) }
         }
         let failure = outbox.finish()
         guard outbox.undelivered > 0 else { return .ok }
-        let noun = outbox.undelivered == 1 ? "message was" : "messages were"
-        throw CommandError.messaging(MessagingError(.undelivered(outbox.undelivered),
-            "\(outbox.undelivered) \(noun) not delivered (\(failure?.message ?? "not acknowledged")); \(outbox.delivered) delivered",
-            hint: "they are in the outbox: run 'chatctl outbox flush' later"))
+        throw undeliveredError(outbox.undelivered, delivered: outbox.delivered, reason: failure?.message ?? "not acknowledged")
     }
 }
 
@@ -115,8 +112,8 @@ struct OutboxSender {
 
     mutating func send(_ text: String) throws {
         let id = try messaging { () throws(MessagingError) in try conversations.enqueue(text, to: dialogID, owner: owner) }
-        if firstError != nil {
-            conversations.noteFailure(clientMessageID: id, owner: owner, error: firstError!)
+        if let error = firstError {
+            conversations.noteFailure(clientMessageID: id, owner: owner, error: error)
             undelivered += 1
             return
         }
@@ -134,11 +131,15 @@ struct OutboxSender {
 
     func finish() throws -> ExitCode {
         guard undelivered > 0, let error = firstError else { return .ok }
-        let noun = undelivered == 1 ? "message was" : "messages were"
-        throw CommandError.messaging(MessagingError(.undelivered(undelivered),
-            "\(undelivered) \(noun) not delivered (\(error.message)); \(delivered) delivered",
-            hint: "they are in the outbox: run 'chatctl outbox flush' later"))
+        throw undeliveredError(undelivered, delivered: delivered, reason: error.message)
     }
+}
+
+/// Exit 3: how many are waiting in the outbox, why, and what to do.
+func undeliveredError(_ count: Int, delivered: Int, reason: String) -> CommandError {
+    let noun = count == 1 ? "message was" : "messages were"
+    return .messaging(MessagingError(.undelivered(count), "\(count) \(noun) not delivered (\(reason)); \(delivered) delivered",
+                                     hint: "they are in the outbox: run 'chatctl outbox flush' later"))
 }
 
 /// Lines from a file descriptor as they arrive (no waiting for more input
