@@ -228,3 +228,20 @@ final class ResultBox: @unchecked Sendable {
     func append(_ r: ProcessResult) { lock.lock(); items.append(r); lock.unlock() }
     var all: [ProcessResult] { lock.lock(); defer { lock.unlock() }; return items }
 }
+
+/// The password prompt on a real terminal: `script` gives chatctl a pty.
+@Suite struct PasswordPromptTests {
+    @Test func promptsOnATerminalWithoutEchoingThePassword() throws {
+        let sandbox = try SandboxProcess()
+        let state = try TemporaryDirectory()
+        let login = uniqueLogin("pty")
+        // Typed a moment after the prompt appears, as a person would.
+        let command = "(sleep 1; printf 'pty-secret-99\\n') | script -q -e -c '\(productPath("chatctl")) login --login \(login) --no-chat' /dev/null"
+        let result = try runProcess("/bin/sh", ["-c", command],
+                                    environment: ["CHATCTL_CONFIG": sandbox.configPath, "CHATCTL_STATE_DIR": state.path], timeout: 30)
+        #expect(result.status == 0, "output: \(result.stdout) \(result.stderr)")
+        #expect(result.stdout.contains("Password for \(login): "))
+        #expect(result.stdout.contains("Signed up and logged in as \(login)"))
+        #expect(!result.stdout.contains("pty-secret-99"), "the password must not be echoed")
+    }
+}
