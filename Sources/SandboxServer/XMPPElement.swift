@@ -59,19 +59,9 @@ struct XMPPElement: Equatable {
 
 /// Escaping for text we write into the stream.
 enum XMLEscaping {
-    static func text(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    static func text(_ s: String) -> String { escaped(s, quotes: false) }
+
+    static func attribute(_ s: String) -> String { escaped(s, quotes: true) }
 
     /// True for names safe to write as an element or attribute name (a conservative subset of XML's).
     static func isName(_ s: String) -> Bool {
@@ -79,7 +69,7 @@ enum XMLEscaping {
         return s.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == "." }
     }
 
-    static func attribute(_ s: String) -> String {
+    private static func escaped(_ s: String, quotes: Bool) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for c in s.unicodeScalars {
@@ -87,8 +77,8 @@ enum XMLEscaping {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
-            case "'": out += "&apos;"
-            case "\"": out += "&quot;"
+            case "'" where quotes: out += "&apos;"
+            case "\"" where quotes: out += "&quot;"
             default: out.unicodeScalars.append(c)
             }
         }
