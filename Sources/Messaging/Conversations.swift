@@ -164,11 +164,7 @@ public final class Conversations {
     /// Messages of a dialog sent after `since` that the cache did not have
     /// yet, oldest first; they are cached. (Filling a gap after a reconnect.)
     public func newMessages(dialogID: String, since: Int) throws(MessagingError) -> [CachedMessage] {
-        let page: QBMessagePage
-        do { page = try api.messages(MessageQuery(dialogId: dialogID, limit: 100, sentAfter: since)) } catch {
-            throw MessagingError(describing: error, doing: "fetch missed messages")
-        }
-        let records = page.items.map(CacheRecords.message)
+        let records = try messagesSent(dialogID: dialogID, after: since, doing: "fetch missed messages").map(CacheRecords.message)
         let fresh = try cached { () throws(MessageCacheError) in
             var unseen: [CachedMessage] = []
             for record in records where try cache.message(id: record.id) == nil { unseen.append(record) }
@@ -176,6 +172,21 @@ public final class Conversations {
             return unseen
         }
         return fresh.sorted { ($0.dateSent, $0.id) < ($1.dateSent, $1.id) }
+    }
+
+    /// Every message of the dialog sent after `after`, however many pages that
+    /// takes (bounded, in case a server ignores `skip`).
+    func messagesSent(dialogID: String, after: Int, doing what: String) throws(MessagingError) -> [QBMessage] {
+        var messages: [QBMessage] = []
+        for _ in 0..<1000 {
+            let page: QBMessagePage
+            do { page = try api.messages(MessageQuery(dialogId: dialogID, limit: 100, skip: messages.count, sentAfter: after)) } catch {
+                throw MessagingError(describing: error, doing: what)
+            }
+            messages += page.items
+            if page.items.count < 100 { break }
+        }
+        return messages
     }
 
     public func history(dialogID: String, limit: Int, before: Int?, since: Int?, offline: Bool, markRead: Bool) throws(MessagingError) -> [CachedMessage] {
@@ -267,19 +278,10 @@ extension Conversations {
     /// keyed by `_id` and by the outbox id a REST send carries.
     func storedMessages(dialogID: String, since: Int) throws(MessagingError) -> [String: CachedMessage] {
         var found: [String: CachedMessage] = [:]
-        var skip = 0
-        for _ in 0..<1000 {
-            let page: QBMessagePage
-            do { page = try api.messages(MessageQuery(dialogId: dialogID, limit: 100, skip: skip, sentAfter: since - 120)) } catch {
-                throw MessagingError(describing: error, doing: "check history")
-            }
-            for message in page.items {
-                let record = CacheRecords.message(message)
-                found[message.id] = record
-                if let clientID = message.raw[Self.clientIDField]?.stringValue { found[clientID] = record }
-            }
-            if page.items.count < 100 { break }
-            skip += page.items.count
+        for message in try messagesSent(dialogID: dialogID, after: since - 120, doing: "check history") {
+            let record = CacheRecords.message(message)
+            found[message.id] = record
+            if let clientID = message.raw[Self.clientIDField]?.stringValue { found[clientID] = record }
         }
         return found
     }
