@@ -37,7 +37,7 @@ public final class XMPPChatConnector: ChatConnecting {
     /// directory instead, loading only the one it needs. The config's caFile
     /// is the most specific instruction and wins over SSL_CERT_FILE/SSL_CERT_DIR
     /// in the environment; without one, those (when set) are left alone.
-    public static func chooseTrustStore(caFile: String?) {
+    static func chooseTrustStore(caFile: String?) {
         if let caFile {
             setenv("SSL_CERT_FILE", caFile, 1)
             setenv("SSL_CERT_DIR", "/nonexistent/chatctl-no-ca-dir", 1)

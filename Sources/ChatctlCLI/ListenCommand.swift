@@ -31,6 +31,7 @@ struct ListenCommand {
         let listener = Listener(link: link, conversations: conversations, dialogIDs: dialogIDs)
         let io = context.io
         let json = context.wantsJSON
+        let environment = context.environment
         var names: [Int: String] = [:]
         var titles: [String: String] = [:]
         listener.onNotice = { io.writeErr("chatctl: \($0)\n") }
@@ -52,7 +53,7 @@ struct ListenCommand {
                 io.writeOut("\(time) [\(TerminalText.sanitize(title, keepNewlines: false))] \(TerminalText.sanitize(sender, keepNewlines: false)): \(TerminalText.sanitize(message.text).replacing("\n", with: "\n    "))\n")
             }
             if let command {
-                MessageHook.run(command, message: message, senderName: sender, dialogName: title, io: io)
+                MessageHook.run(command, message: message, senderName: sender, dialogName: title, inherited: environment, io: io)
             }
             return true
         }
@@ -64,17 +65,16 @@ struct ListenCommand {
 /// `--exec`: one run of `/bin/sh -c CMD` per message, the text on its stdin
 /// and the fields in CHATCTL_* variables; waited for before the next message.
 enum MessageHook {
-    static func run(_ command: String, message: CachedMessage, senderName: String, dialogName: String, io: any TerminalIO) {
+    /// `inherited`: chatctl's own environment, less other CHATCTL_* values.
+    static func run(_ command: String, message: CachedMessage, senderName: String, dialogName: String,
+                    inherited: [String: String], io: any TerminalIO) {
         var environment = [
             "CHATCTL_MESSAGE_ID=\(message.id)", "CHATCTL_DIALOG_ID=\(message.dialogID)",
             "CHATCTL_DIALOG_NAME=\(dialogName)", "CHATCTL_SENDER_ID=\(message.senderID)",
             "CHATCTL_SENDER_NAME=\(senderName)", "CHATCTL_DATE_SENT=\(message.dateSent)",
         ]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let pair = String(cString: pointer)
-            if !pair.hasPrefix("CHATCTL_") || pair.hasPrefix("CHATCTL_CONFIG=") || pair.hasPrefix("CHATCTL_STATE_DIR=") { environment.append(pair) }
-            entry += 1
+        for (name, value) in inherited where !name.hasPrefix("CHATCTL_") || name == "CHATCTL_CONFIG" || name == "CHATCTL_STATE_DIR" {
+            environment.append("\(name)=\(value)")
         }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { io.writeErr("chatctl: --exec: cannot make a pipe\n"); return }

@@ -164,18 +164,24 @@ struct LineReader {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             if poll(&descriptor, 1, milliseconds) > 0 { fill() }
         }
-        while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        while let line = takeLine() { result.append(line) }
+        if start > 65536 { buffer.removeFirst(start); start = 0 }
+        return result
+    }
+
+    /// The next complete line in the buffer (without its line break); at end
+    /// of input also the unterminated rest; nil when there is none yet.
+    private mutating func takeLine() -> String? {
+        if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
             var line = buffer[start..<newline]
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             start = newline + 1
-            result.append(String(decoding: line, as: UTF8.self))
+            return String(decoding: line, as: UTF8.self)
         }
-        if eof && start < buffer.count {
-            result.append(String(decoding: buffer[start...], as: UTF8.self))
-            start = buffer.count
-        }
-        if start > 65536 { buffer.removeFirst(start); start = 0 }
-        return result
+        guard eof && start < buffer.count else { return nil }
+        let line = String(decoding: buffer[start...], as: UTF8.self)
+        start = buffer.count
+        return line
     }
 
     /// One read(2): appends what came, or notes end of input / an error.
@@ -191,20 +197,11 @@ struct LineReader {
         }
     }
 
+    /// The next line, waiting for it as long as it takes; nil at end of input.
     mutating func next() -> String? {
         while true {
-            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                var line = buffer[start..<newline]
-                if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-                start = newline + 1
-                return String(decoding: line, as: UTF8.self)
-            }
-            if eof {
-                guard start < buffer.count else { return nil }
-                let line = String(decoding: buffer[start...], as: UTF8.self)
-                start = buffer.count
-                return line
-            }
+            if let line = takeLine() { return line }
+            if eof { return nil }
             if start > 65536 { buffer.removeFirst(start); start = 0 }
             fill()
         }

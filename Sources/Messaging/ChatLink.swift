@@ -11,24 +11,22 @@ import XMPPTransport
 /// The user's chat connection for messaging commands; confined to the thread
 /// that created it (it runs libstrophe's loop inside `pump`).
 public final class ChatLink {
-    public let connection = XMPPConnection()
+    /// Connects (trust store, options, JID) exactly as `chatctl login` does,
+    /// and disconnects politely when released.
+    private let connector: XMPPChatConnector
+    public var connection: XMPPConnection { connector.connection }
     public let config: ClientConfig
     public let me: Int
     private let secret: String
-    private let verboseLog: (@Sendable (String) -> Void)?
 
     /// `secret` is the session token, or the password when the config says `chatAuth: password`.
     public init(config: ClientConfig, me: Int, secret: String, verboseLog: (@Sendable (String) -> Void)? = nil) {
-        self.config = config; self.me = me; self.secret = secret; self.verboseLog = verboseLog
+        self.config = config; self.me = me; self.secret = secret
+        connector = XMPPChatConnector(config: config, verboseLog: verboseLog)
     }
 
-    public func connect(timeout: Double = 15) throws(MessagingError) {
-        XMPPChatConnector.chooseTrustStore(caFile: config.caFile)
-        let options = ChatConnectOptions(caFile: config.caFile, allowPlaintext: config.allowsPlaintextChat,
-                                         timeout: timeout, verboseLog: verboseLog)
-        do {
-            try connection.connect(jid: config.chatJID(userId: me), password: secret, endpoint: config.chatEndpoint, options: options)
-        } catch {
+    public func connect() throws(MessagingError) {
+        do { try connector.connect(userId: me, secret: secret) } catch {
             throw MessagingError(describing: error)
         }
     }
@@ -56,8 +54,6 @@ public final class ChatLink {
             }
         }
     }
-
-    deinit { if connection.isConnected { connection.disconnect(timeout: 1) } }
 }
 
 extension CachedMessage {

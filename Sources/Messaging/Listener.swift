@@ -101,9 +101,14 @@ public final class Listener {
     /// Hands a message on once: the cache decides whether it is new.
     private func deliver(_ record: CachedMessage) {
         guard let added = try? conversations.cache.upsertMessages([record]), added > 0 else { return }
-        lastSeen[record.dialogID] = max(lastSeen[record.dialogID] ?? 0, record.dateSent)
+        hand(record)
+    }
+
+    /// Passes on a message new to the cache, and counts it.
+    private func hand(_ message: CachedMessage) {
+        lastSeen[message.dialogID] = max(lastSeen[message.dialogID] ?? 0, message.dateSent)
         delivered += 1
-        if !onMessage(record) { stopped = true }
+        if !onMessage(message) { stopped = true }
         if let limit, delivered >= limit { stopped = true }
     }
 
@@ -131,10 +136,7 @@ public final class Listener {
             let since = lastSeen[dialogID] ?? 0
             guard let missed = try? conversations.newMessages(dialogID: dialogID, since: since - 1) else { continue }
             for message in missed where message.senderID != link.me {
-                lastSeen[dialogID] = max(lastSeen[dialogID] ?? 0, message.dateSent)
-                delivered += 1
-                if !onMessage(message) { stopped = true }
-                if let limit, delivered >= limit { stopped = true }
+                hand(message)
                 if done(count: count, deadline: nil) { return }
             }
         }
