@@ -110,7 +110,9 @@ enum CommandTable {
         abstract: "Print messages from others as they arrive.",
         discussion: """
             Follows the given dialogs (default: all of yours), one line per message \
-            or JSON Lines with --json; every message is also cached. Reconnects by \
+            or JSON Lines with --json; every message is also cached. Once connected \
+            it says 'chatctl: listening to N dialogs' on standard error, which a \
+            script can wait for. Reconnects by \
             itself and fills any gap from history, without duplicates. With --exec, \
             runs CMD (through /bin/sh) for each message: the text on its standard \
             input, the fields in CHATCTL_MESSAGE_ID, CHATCTL_DIALOG_ID, \

@@ -35,6 +35,7 @@ struct ListenCommand {
         var names: [Int: String] = [:]
         var titles: [String: String] = [:]
         listener.onNotice = { io.writeErr("chatctl: \($0)\n") }
+        listener.onReady = { count in io.writeErr("chatctl: listening to \(count) dialog\(count == 1 ? "" : "s")\n") }
         listener.onMessage = { message in
             if names[message.senderID] == nil {
                 try? conversations.fetchUsers([message.senderID])

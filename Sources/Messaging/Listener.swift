@@ -31,6 +31,9 @@ public final class Listener {
     public var onMessage: (CachedMessage) -> Bool = { _ in true }
     /// Told about reconnects and gaps, for stderr.
     public var onNotice: (String) -> Void = { _ in }
+    /// Called once, when connected and joined: how many dialogs are followed.
+    /// A script (or a test) waits for this instead of guessing with a sleep.
+    public var onReady: (Int) -> Void = { _ in }
 
     /// The link may outlive this object (its disconnect delivers last events).
     deinit { link.connection.onEvent = nil }
@@ -50,6 +53,7 @@ public final class Listener {
         try link.connect()
         try link.joinRooms(of: Array(dialogs.values))
         connectedAt = .now
+        onReady(dialogs.count)
         while !done(count: count, deadline: deadline) {
             let slice = deadline.map { min(0.25, max(0, seconds($0 - .now))) } ?? 0.25
             link.connection.pump(timeout: slice)
