@@ -20,6 +20,15 @@ public func productPath(_ name: String) -> String {
 /// death of the whole test process.
 public let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN); return () }()
 
+/// What a child of a test runs with: the test's environment less any CHATCTL_* and XDG_*
+/// values (the developer's own must not leak in), NO_COLOR=1, and `overrides` on top.
+func childEnvironment(_ overrides: [String: String]) -> [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    for key in environment.keys where key.hasPrefix("CHATCTL_") || key.hasPrefix("XDG_") { environment[key] = nil }
+    environment["NO_COLOR"] = "1"
+    return environment.merging(overrides) { $1 }
+}
+
 public struct ProcessResult: Sendable {
     public var status: Int32
     public var stdout: String
@@ -27,71 +36,10 @@ public struct ProcessResult: Sendable {
     public var timedOut: Bool
 }
 
-/// Runs a program to completion (killed after `timeout` seconds), feeding `stdin`.
+/// Runs a program to completion (killed after `timeout` seconds, then `timedOut`), feeding `stdin`.
 /// Without `stdin`, the child's standard input is /dev/null (never a terminal).
 public func runProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:],
-                       stdin: Data? = nil, timeout: Double = 60) throws -> ProcessResult {
-    ignoreSIGPIPE
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    var env = ProcessInfo.processInfo.environment
-    for key in env.keys where key.hasPrefix("CHATCTL_") || key.hasPrefix("XDG_") { env[key] = nil }
-    env["NO_COLOR"] = "1"
-    for (k, v) in environment { env[k] = v }
-    process.environment = env
-    let outPipe = Pipe(), errPipe = Pipe()
-    process.standardOutput = outPipe
-    process.standardError = errPipe
-    let inPipe = Pipe()
-    if stdin != nil { process.standardInput = inPipe } else { process.standardInput = FileHandle(forReadingAtPath: "/dev/null") }
-
-    let outData = LockedData(), errData = LockedData()
-    let group = DispatchGroup()
-    for (pipe, sink) in [(outPipe, outData), (errPipe, errData)] {
-        group.enter()
-        DispatchQueue.global().async {
-            sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
-            group.leave()
-        }
-    }
-    try process.run()
-    if let stdin {
-        DispatchQueue.global().async {
-            // The child may exit without reading (e.g. it rejected its arguments): EPIPE is fine.
-            try? inPipe.fileHandleForWriting.write(contentsOf: stdin)
-            try? inPipe.fileHandleForWriting.close()
-        }
-    }
-    let deadline = Date().addingTimeInterval(timeout)
-    var timedOut = false
-    while process.isRunning {
-        if Date() > deadline { timedOut = true; kill(process.processIdentifier, SIGKILL); break }
-        usleep(2_000)
-    }
-    process.waitUntilExit()
-    group.wait()
-    return ProcessResult(status: process.terminationStatus,
-                         stdout: String(decoding: outData.get(), as: UTF8.self),
-                         stderr: String(decoding: errData.get(), as: UTF8.self),
-                         timedOut: timedOut)
-}
-
-final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
-    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
-}
-
-/// A directory removed when the value is released.
-public final class TemporaryDirectory: @unchecked Sendable {
-    public let path: String
-    public init(prefix: String = "chatctl-test") throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
-        path = base.path
-    }
-    public func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+                       stdin: Data? = nil, directory: String? = nil, timeout: Double = 60) throws -> ProcessResult {
+    try ChildProcess(path, arguments, environment: environment, input: stdin.map { .bytes($0) } ?? .null, directory: directory)
+        .finish(timeout: timeout)
 }
