@@ -11,12 +11,19 @@ struct ChatctlRunner {
         stateDir = try TemporaryDirectory(prefix: "chatctl-state")
     }
 
+    private func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        ["CHATCTL_CONFIG": configPath, "CHATCTL_STATE_DIR": stateDir.path + "/state"].merging(extra) { $1 }
+    }
+
     @discardableResult
     func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], timeout: Double = 60) throws -> ProcessResult {
-        var env = ["CHATCTL_CONFIG": configPath, "CHATCTL_STATE_DIR": stateDir.path + "/state"]
-        for (k, v) in environment { env[k] = v }
-        return try runProcess(productPath("chatctl"), arguments, environment: env,
-                              stdin: stdin.map { Data($0.utf8) }, timeout: timeout)
+        try runProcess(productPath("chatctl"), arguments, environment: self.environment(environment),
+                       stdin: stdin.map { Data($0.utf8) }, timeout: timeout)
+    }
+
+    /// Starts chatctl beside the test (`listen`, or a `send` fed line by line).
+    func background(_ arguments: [String], input: ChildProcess.Input = .null) throws -> ChildProcess {
+        try ChildProcess(productPath("chatctl"), arguments, environment: environment(), input: input)
     }
 
     func login(_ login: String, password: String, extra: [String] = [], environment: [String: String] = [:], timeout: Double = 60) throws -> ProcessResult {

@@ -31,25 +31,10 @@ private struct Peer {
         try runProcess(productPath("chatctl"), arguments, environment: environment, stdin: stdin.map { Data($0.utf8) }, timeout: 60)
     }
 
-    func background(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
-        let process = Process(), out = Pipe(), err = Pipe()
-        process.executableURL = URL(fileURLWithPath: productPath("chatctl"))
-        process.arguments = arguments
-        process.environment = environment.merging(["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]) { $1 }
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        return (process, out, err)
+    /// Starts chatctl beside the test; `listen` says on stderr when it is ready.
+    func background(_ arguments: [String]) throws -> ChildProcess {
+        try ChildProcess(productPath("chatctl"), arguments, environment: environment)
     }
-}
-
-private func finish(_ job: (Process, Pipe, Pipe), timeout: Double) -> (Int32, String, String) {
-    let deadline = Date().addingTimeInterval(timeout)
-    while job.0.isRunning && Date() < deadline { usleep(20_000) }
-    if job.0.isRunning { job.0.terminate(); job.0.waitUntilExit() }
-    return (job.0.terminationStatus, String(decoding: job.1.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-            String(decoding: job.2.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
 }
 
 private let goSendXMPP = "/usr/bin/go-sendxmpp"
@@ -63,29 +48,25 @@ private let goSendXMPP = "/usr/bin/go-sendxmpp"
         let server = sandbox.chatEndpoint.replacingOccurrences(of: "xmpp://", with: "")
         let bobJID = "\(bob.id)-\(sandbox.applicationId)@localhost", aliceJID = "\(alice.id)-\(sandbox.applicationId)@localhost"
 
-        // There: go-sendxmpp listens as bob while chatctl sends.
-        let listener = Process(), heard = Pipe()
-        listener.executableURL = URL(fileURLWithPath: goSendXMPP)
-        listener.arguments = ["-n", "-u", bobJID, "-p", bob.password, "-j", server, "-l"]
-        listener.standardOutput = heard
-        listener.standardError = heard
-        try listener.run()
-        Thread.sleep(forTimeInterval: 1.5)
+        // There: go-sendxmpp listens as bob while chatctl sends. It says nothing when ready; the
+        // sandbox logs the bind, after which every message to bob goes to that resource.
+        let listener = try ChildProcess(goSendXMPP, ["-n", "-u", bobJID, "-p", bob.password, "-j", server, "-l"])
+        try sandbox.waitForLog(containing: "bound \(bobJID)/")
         #expect(try alice.run(["send", "@" + bob.login, "hello from chatctl"]).status == 0)
-        Thread.sleep(forTimeInterval: 1.0)
-        listener.terminate(); listener.waitUntilExit()
-        let bobSaw = String(decoding: heard.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(bobSaw.contains("\(aliceJID): hello from chatctl"), "go-sendxmpp printed: \(bobSaw)")
+        let heard = try? listener.stdout.waitForLine(containing: "\(aliceJID): hello from chatctl", timeout: 20)
+        listener.signal(SIGTERM)
+        let bobSaw = listener.finish(timeout: 10)
+        #expect(heard != nil, "go-sendxmpp printed: \(bobSaw.stdout) \(bobSaw.stderr)")
 
         // And back: chatctl listens as alice while go-sendxmpp sends.
         let listen = try alice.background(["listen", "--count", "1", "--json", "--timeout", "30s"])
-        Thread.sleep(forTimeInterval: 1.5)
+        try listen.waitUntilListening()
         let sent = try runProcess(goSendXMPP, ["-n", "-u", bobJID, "-p", bob.password, "-j", server, aliceJID],
                                   stdin: Data("hello from go-sendxmpp\n".utf8), timeout: 20)
         #expect(sent.status == 0, "go-sendxmpp: \(sent.stderr)")
-        let (status, stdout, stderr) = finish(listen, timeout: 30)
-        #expect(status == 0, "stderr: \(stderr)")
-        let message = try #require(try JSONSerialization.jsonObject(with: Data((stdout.split(separator: "\n").first ?? "").utf8)) as? [String: Any])
+        let heardBack = listen.finish(timeout: 30)
+        #expect(heardBack.status == 0, "stderr: \(heardBack.stderr)")
+        let message = try #require(try JSONSerialization.jsonObject(with: Data((heardBack.stdout.split(separator: "\n").first ?? "").utf8)) as? [String: Any])
         #expect((message["message"] as? String)?.hasPrefix("hello from go-sendxmpp") == true)
         #expect(message["sender_id"] as? Int == bob.id)
     }
@@ -106,12 +87,12 @@ private let goSendXMPP = "/usr/bin/go-sendxmpp"
         #expect(try alice.run(["dialogs", "create", "--private", "@" + bob.login]).status == 0)
 
         let listen = try bob.background(["listen", "--count", "3", "--json", "--timeout", "40s"])
-        Thread.sleep(forTimeInterval: 2.0)
+        try listen.waitUntilListening()
         let send = try alice.run(["send", "@" + bob.login, "--lines"], stdin: "uno\ndos\ntres\n")
         #expect(send.status == 0, "stderr: \(send.stderr)")
-        let (status, stdout, stderr) = finish(listen, timeout: 40)
-        #expect(status == 0, "stderr: \(stderr)")
-        let texts = stdout.split(separator: "\n").compactMap {
+        let heard = listen.finish(timeout: 40)
+        #expect(heard.status == 0, "stderr: \(heard.stderr)")
+        let texts = heard.stdout.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
         }.compactMap { $0["message"] as? String }
         #expect(texts == ["uno", "dos", "tres"])
