@@ -111,7 +111,7 @@ import TestSupport
         let cli = try ChatctlRunner(configPath: sandbox.configPath)
         let other = try ChatctlRunner(configPath: sandbox.configPath)
         let login = uniqueLogin()
-        let results = ResultBox()
+        let results = ResultBox<ProcessResult>()
         DispatchQueue.concurrentPerform(iterations: 2) { i in
             if let r = try? (i == 0 ? cli : other).login(login, password: "race-pass-7", extra: ["--json"]) { results.append(r) }
         }
@@ -220,13 +220,6 @@ import TestSupport
         #expect(renewed.status == 0, "stderr: \(renewed.stderr)")
         #expect((jsonObject(renewed.stdout)?["user"] as? [String: Any])?["login"] as? String == login)
     }
-}
-
-final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [ProcessResult] = []
-    func append(_ r: ProcessResult) { lock.lock(); items.append(r); lock.unlock() }
-    var all: [ProcessResult] { lock.lock(); defer { lock.unlock() }; return items }
 }
 
 /// The password prompt on a real terminal: `script` gives chatctl a pty.

@@ -4,6 +4,7 @@ import TestSupport
 
 /// A logged-in chatctl user with its own state directory.
 struct ChatUser {
+    static let password = "messaging-pass-1"
     let login: String
     let cli: ChatctlRunner
     let id: Int
@@ -15,7 +16,7 @@ struct ChatUser {
     init(_ prefix: String, configPath: String) throws {
         login = uniqueLogin(prefix)
         cli = try ChatctlRunner(configPath: configPath)
-        let result = try cli.login(login, password: "messaging-pass-1", extra: ["--no-chat", "--json"])
+        let result = try cli.login(login, password: Self.password, extra: ["--no-chat", "--json"])
         guard result.status == 0, let user = jsonObject(result.stdout)?["user"] as? [String: Any], let id = user["id"] as? Int else {
             throw TestSupportError("login of \(login) failed: \(result.stderr)")
         }
@@ -25,6 +26,15 @@ struct ChatUser {
     @discardableResult
     func run(_ arguments: [String], stdin: String? = nil, timeout: Double = 120) throws -> ProcessResult {
         try cli.run(arguments, stdin: stdin, timeout: timeout)
+    }
+
+    /// Waits until the server holds `text` in this user's one dialog (asked over REST, not by chatctl).
+    func waitUntilServerHas(_ text: String, on sandbox: SandboxProcess, timeout: Double = 30) throws {
+        let token = try sandbox.createSession(login: login, password: Self.password)
+        guard let dialog = try sandbox.dialogIDs(token: token).first else { throw TestSupportError("\(login) has no dialog") }
+        try waitUntil("'\(text)' on the server", timeout: timeout) {
+            try sandbox.messageTexts(token: token, dialogID: dialog).contains(text)
+        }
     }
 
     /// `history --json` as [[String: Any]].
@@ -120,7 +130,7 @@ struct ChatUser {
     @Test func tenSendersAtOnceAllArriveWithoutCacheErrors() throws {
         let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
         #expect(try alice.run(["send", "@" + bob.login, "warm-up"]).status == 0) // creates the dialog once
-        let results = ResultBox()
+        let results = ResultBox<ProcessResult>()
         DispatchQueue.concurrentPerform(iterations: 10) { i in
             if let r = try? alice.run(["send", "@" + bob.login, "parallel \(i)"]) { results.append(r) }
         }
@@ -160,25 +170,17 @@ struct ChatUser {
         let api = URL(string: sandbox.apiEndpoint)!, chat = URL(string: sandbox.chatEndpoint)!
 
         // A stream whose producer outlives the server.
-        let sender = Process()
-        sender.executableURL = URL(fileURLWithPath: productPath("chatctl"))
-        sender.arguments = ["send", "@" + bob.login, "--lines"]
-        sender.environment = ["CHATCTL_CONFIG": configPath, "CHATCTL_STATE_DIR": alice.cli.stateDir.path + "/state", "NO_COLOR": "1"]
-        let input = Pipe(), errors = Pipe()
-        sender.standardInput = input
-        sender.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        sender.standardError = errors
-        try sender.run()
-        for i in 0..<20 { try input.fileHandleForWriting.write(contentsOf: Data("early \(i)\n".utf8)) }
-        Thread.sleep(forTimeInterval: 1.0)
+        let sender = try alice.cli.background(["send", "@" + bob.login, "--lines"], input: .pipe)
+        for i in 0..<20 { try sender.write("early \(i)\n") }
+        // Mid-stream for real: the early lines are on the server before it stops.
+        try bob.waitUntilServerHas("early 19", on: sandbox)
         sandbox.stop()
-        for i in 0..<20 { try input.fileHandleForWriting.write(contentsOf: Data("late \(i)\n".utf8)) }
-        try input.fileHandleForWriting.close()
-        sender.waitUntilExit()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(sender.terminationStatus == 3, "stderr: \(stderr)")
-        #expect(stderr.contains("not delivered"))
-        #expect(stderr.contains("outbox flush"))
+        for i in 0..<20 { try sender.write("late \(i)\n") }
+        sender.closeInput()
+        let sent = sender.finish(timeout: 60)
+        #expect(sent.status == 3, "stderr: \(sent.stderr)")
+        #expect(sent.stderr.contains("not delivered"))
+        #expect(sent.stderr.contains("outbox flush"))
 
         // Same database, same ports: the sessions and messages are still there.
         sandbox = try SandboxProcess(arguments: ["--db", dbPath], apiPort: api.port!, chatPort: chat.port!)
@@ -202,20 +204,12 @@ struct ChatUser {
         let sandbox = try SandboxProcess()
         let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
         #expect(try alice.run(["send", "@" + bob.login, "start"]).status == 0)
-        let sender = Process()
-        sender.executableURL = URL(fileURLWithPath: productPath("chatctl"))
-        sender.arguments = ["send", "@" + bob.login, "--lines"]
-        sender.environment = ["CHATCTL_CONFIG": sandbox.configPath, "CHATCTL_STATE_DIR": alice.cli.stateDir.path + "/state", "NO_COLOR": "1"]
-        let input = Pipe()
-        sender.standardInput = input
-        sender.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        sender.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try sender.run()
-        for i in 0..<300 { try input.fileHandleForWriting.write(contentsOf: Data("n\(i)\n".utf8)) }
-        Thread.sleep(forTimeInterval: 0.3)
-        kill(sender.processIdentifier, SIGKILL)
-        sender.waitUntilExit()
-        try? input.fileHandleForWriting.close()
+        let sender = try alice.cli.background(["send", "@" + bob.login, "--lines"], input: .pipe)
+        for i in 0..<300 { try sender.write("n\(i)\n") }
+        // Killed once some of the stream reached the server, with its input still open.
+        try bob.waitUntilServerHas("n0", on: sandbox)
+        sender.signal(SIGKILL)
+        _ = sender.finish(timeout: 10)
 
         let flush = try alice.run(["outbox", "flush"])
         #expect(flush.status == 0, "stderr: \(flush.stderr)")

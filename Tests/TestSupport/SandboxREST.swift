@@ -243,3 +243,25 @@ extension SandboxProcess {
         return message
     }
 }
+
+extension SandboxProcess {
+    /// `GET /chat/Dialog.json`: the ids of the session user's dialogs.
+    public func dialogIDs(token: String) throws -> [String] {
+        let r = try response(method: "GET", path: "/chat/Dialog.json", token: token)
+        guard r.status == 200, let items = (r.json as? [String: Any])?["items"] as? [[String: Any]] else {
+            throw TestSupportError("GET /chat/Dialog.json answered \(r.status): \(r.body)")
+        }
+        return items.compactMap { $0["_id"] as? String }
+    }
+
+    /// `GET /chat/Message.json`: the texts stored in a dialog, oldest first (up to 1000),
+    /// without marking them read.
+    public func messageTexts(token: String, dialogID: String) throws -> [String] {
+        let r = try response(method: "GET", path: "/chat/Message.json",
+                             params: [("chat_dialog_id", dialogID), ("limit", "1000"), ("mark_as_read", "0")], token: token)
+        guard r.status == 200, let items = (r.json as? [String: Any])?["items"] as? [[String: Any]] else {
+            throw TestSupportError("GET /chat/Message.json answered \(r.status): \(r.body)")
+        }
+        return items.compactMap { $0["message"] as? String }
+    }
+}
