@@ -29,6 +29,17 @@ struct ChatctlRunner {
     func login(_ login: String, password: String, extra: [String] = [], environment: [String: String] = [:], timeout: Double = 60) throws -> ProcessResult {
         try run(["login", "--login", login, "--password-stdin"] + extra, stdin: password + "\n", environment: environment, timeout: timeout)
     }
+
+    /// When the saved session expires (Unix seconds): the server's expiry header, to the second.
+    func savedSessionExpiry() throws -> Double {
+        let dir = stateDir.path + "/state"
+        guard let name = try FileManager.default.contentsOfDirectory(atPath: dir).first(where: { $0.hasPrefix("session-") }),
+              let saved = jsonObject(try String(contentsOfFile: dir + "/" + name, encoding: .utf8)),
+              let expiresAt = saved["expires_at"] as? Double else {
+            throw TestSupportError("no saved session with an expires_at in \(dir)")
+        }
+        return expiresAt
+    }
 }
 
 func uniqueLogin(_ prefix: String = "u") -> String {

@@ -151,6 +151,12 @@ import TestSupport
     }
 }
 
+/// Waits until the clock passes the saved session's expiry: from then on chatctl finds it expired.
+private func waitForSavedSessionToExpire(_ cli: ChatctlRunner) throws {
+    let expiresAt = try cli.savedSessionExpiry()
+    try waitUntil("the saved session to expire at \(expiresAt)", timeout: 30) { Date().timeIntervalSince1970 >= expiresAt }
+}
+
 /// Failures before and without the server.
 @Suite struct LoginFailureEndToEndTests {
     /// A config whose endpoints are a listener that records connections, to
@@ -203,19 +209,21 @@ import TestSupport
         #expect(result.stderr.contains("/nonexistent/chatctl.json"))
     }
 
+    /// The saved expiry is the server's (`--token-ttl`): the test waits for the clock to pass it.
+    /// Two seconds, so that the login's own requests never outlive it on a loaded machine.
     @Test func expiredSessionSaysHowToLogInOrRenewsWithPassword() throws {
         let sandbox = try SandboxProcess(arguments: ["--token-ttl", "2"])
         let cli = try ChatctlRunner(configPath: sandbox.configPath)
         let login = uniqueLogin()
         #expect(try cli.login(login, password: "expire-pass-1", extra: ["--no-chat"]).status == 0)
-        Thread.sleep(forTimeInterval: 3)
+        try waitForSavedSessionToExpire(cli)
         let expired = try cli.run(["status"])
         #expect(expired.status == 4)
         #expect(expired.stderr.contains("expired"))
         #expect(expired.stderr.contains("chatctl login"))
 
         #expect(try cli.login(login, password: "expire-pass-1", extra: ["--no-chat"]).status == 0)
-        Thread.sleep(forTimeInterval: 3)
+        try waitForSavedSessionToExpire(cli)
         let renewed = try cli.run(["status", "--json"], environment: ["CHATCTL_PASSWORD": "expire-pass-1"])
         #expect(renewed.status == 0, "stderr: \(renewed.stderr)")
         #expect((jsonObject(renewed.stdout)?["user"] as? [String: Any])?["login"] as? String == login)
