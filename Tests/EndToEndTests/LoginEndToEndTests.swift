@@ -230,19 +230,24 @@ private func waitForSavedSessionToExpire(_ cli: ChatctlRunner) throws {
     }
 }
 
-/// The password prompt on a real terminal: `script` gives chatctl a pty.
+/// The password prompt on a real terminal: chatctl gets a pseudo-terminal the test drives.
 @Suite struct PasswordPromptTests {
     @Test func promptsOnATerminalWithoutEchoingThePassword() throws {
         let sandbox = try SandboxProcess()
         let state = try TemporaryDirectory()
         let login = uniqueLogin("pty")
-        // Typed a moment after the prompt appears, as a person would.
-        let command = "(sleep 1; printf 'pty-secret-99\\n') | script -q -e -c '\(productPath("chatctl")) login --login \(login) --no-chat' /dev/null"
-        let result = try runProcess("/bin/sh", ["-c", command],
-                                    environment: ["CHATCTL_CONFIG": sandbox.configPath, "CHATCTL_STATE_DIR": state.path], timeout: 30)
-        #expect(result.status == 0, "output: \(result.stdout) \(result.stderr)")
-        #expect(result.stdout.contains("Password for \(login): "))
-        #expect(result.stdout.contains("Signed up and logged in as \(login)"))
-        #expect(!result.stdout.contains("pty-secret-99"), "the password must not be echoed")
+        let terminal = try PseudoTerminal(productPath("chatctl"), ["login", "--login", login, "--no-chat"],
+                                          environment: ["CHATCTL_CONFIG": sandbox.configPath, "CHATCTL_STATE_DIR": state.path])
+        // Typed once the prompt is up and echo is off, as a person would.
+        try terminal.output.wait(for: "the password prompt", timeout: 30) { $0.contains("Password for \(login): ") }
+        try waitUntil("echo off on the terminal", timeout: 10) { try !terminal.echoes() }
+        try terminal.type("pty-secret-99\n")
+        try #require(terminal.waitForExit(timeout: 30), "chatctl login is still running: \(terminal.output.text)")
+        #expect(terminal.output.waitForEnd(timeout: 10))
+        let output = terminal.output.text
+        #expect(terminal.terminationStatus == 0, "output: \(output)")
+        #expect(output.contains("Password for \(login): "))
+        #expect(output.contains("Signed up and logged in as \(login)"))
+        #expect(!output.contains("pty-secret-99"), "the password must not be echoed")
     }
 }
