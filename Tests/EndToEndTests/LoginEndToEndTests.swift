@@ -161,8 +161,8 @@ private func waitForSavedSessionToExpire(_ cli: ChatctlRunner) throws {
 @Suite struct LoginFailureEndToEndTests {
     /// A config whose endpoints are a listener that records connections, to
     /// prove that input checks happen before any network call.
-    static func configPointingAtAListenerThatNeverAnswers() throws -> (TCPListener, TemporaryDirectory) {
-        let listener = try TCPListener()
+    static func configPointingAtAListenerThatNeverAnswers() throws -> (LoopbackListener, TemporaryDirectory) {
+        let listener = try LoopbackListener()
         let config = try TemporaryDirectory()
         try #"{"appId":1,"authKey":"k","authSecret":"s","endpoints":{"api":"http://127.0.0.1:\#(listener.port)","chat":"xmpp://127.0.0.1:\#(listener.port)"}}"#
             .write(toFile: config.file("config.json"), atomically: true, encoding: .utf8)

@@ -1,15 +1,9 @@
 import Foundation
 import Testing
 import HTTPTransport
-import Synchronization
+import TestSupport
 
 @Suite struct CurlHTTPClientTests {
-    final class LineLog: Sendable {
-        let lines = Mutex<[String]>([])
-        var all: [String] { lines.withLock { $0 } }
-        var sink: @Sendable (String) -> Void { { line in self.lines.withLock { $0.append(line) } } }
-    }
-
     @Test func exchangesWithLocalServerOverOneConnection() throws {
         let server = try LocalHTTPServer { request in
             let body = "{\"echo\":\(request.body.count)}"
@@ -18,8 +12,8 @@ import Synchronization
                 + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
         }
         defer { server.stop() }
-        let log = LineLog()
-        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2, verboseLog: log.sink))
+        let log = ResultBox<String>()
+        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2, verboseLog: { log.append($0) }))
         let base = "http://127.0.0.1:\(server.port)"
         let payload = Array(#"{"login":"alice","password":"hunter2-pass"}"#.utf8)
 
@@ -59,7 +53,7 @@ import Synchronization
 
     @Test func connectionRefusedFailsFastAsCannotConnect() throws {
         let closedPort = try LoopbackListener(listening: false)
-        defer { closedPort.stop() }
+        defer { closedPort.close() }
         let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 5))
         let started = Date()
         let error = try #require(throws: HTTPError.self) {
@@ -75,7 +69,7 @@ import Synchronization
     @Test func silentServerTimesOutWithinRequestTimeout() throws {
         // Listening but never accepting: the kernel completes the handshake, nobody answers.
         let silent = try LoopbackListener()
-        defer { silent.stop() }
+        defer { silent.close() }
         let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 5))
         let started = Date()
         let error = try #require(throws: HTTPError.self) {
@@ -91,13 +85,13 @@ import Synchronization
         // number cannot be reused under it.
         let plain = try LoopbackListener()
         Thread.detachNewThread {
-            let connection = accept(plain.fd, nil, nil)
-            close(plain.fd)
-            guard connection >= 0 else { return }
-            let answer = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8)
-            _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            usleep(500_000)
-            close(connection)
+            let accepted = accept(plain.fd, nil, nil)
+            plain.close()
+            guard accepted >= 0 else { return }
+            let connection = TCPConnection(adopting: accepted)
+            connection.send(Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8))
+            // Open until curl gives up on the handshake and hangs up: it reads the answer, not a reset.
+            _ = connection.readUntilClosed(timeout: 10)
         }
         let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
         let error = try #require(throws: HTTPError.self) {

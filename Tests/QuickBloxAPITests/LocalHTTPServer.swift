@@ -3,45 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Synchronization
-
-/// A loopback TCP listener on a free port (127.0.0.1:0), for testing CurlHTTPClient.
-final class LoopbackListener: Sendable {
-    let fd: Int32
-    let port: UInt16
-
-    /// `listening: false` binds a port and never listens: connecting is refused.
-    init(listening: Bool = true) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr = in_addr(s_addr: UInt32(0x7f00_0001).bigEndian)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        if listening { guard listen(fd, 16) == 0 else { close(fd); throw POSIXError(.EIO) } }
-        self.fd = fd
-        self.port = UInt16(bigEndian: address.sin_port)
-    }
-
-    /// Closes the socket. Only for listeners no thread is blocked on: closing under a
-    /// blocked accept() lets the fd number be reused by the next test's socket.
-    func stop() {
-        shutdown(fd, Int32(SHUT_RDWR))
-        close(fd)
-    }
-
-    /// Wakes a blocked accept() (it fails); the accepting thread then closes the fd.
-    func wake() {
-        shutdown(fd, Int32(SHUT_RDWR))
-    }
-}
+import TestSupport
 
 /// A tiny HTTP/1.1 server: serves each connection's requests in turn (keep-alive),
 /// answering every request with `respond`, and records what it received.
@@ -57,7 +19,7 @@ final class LocalHTTPServer: Sendable {
     private let state = Mutex<(connections: Int, requests: [Received])>((0, []))
     private let respond: @Sendable (Received) -> String
 
-    var port: UInt16 { listener.port }
+    var port: Int { listener.port }
     var connectionCount: Int { state.withLock { $0.connections } }
     var received: [Received] { state.withLock { $0.requests } }
 
@@ -72,7 +34,7 @@ final class LocalHTTPServer: Sendable {
     private func acceptLoop() {
         while true {
             let client = accept(listener.fd, nil, nil)
-            if client < 0 { close(listener.fd); return }
+            if client < 0 { listener.close(); return }
             state.withLock { $0.connections += 1 }
             serve(client)
             close(client)

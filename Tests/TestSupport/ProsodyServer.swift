@@ -42,8 +42,8 @@ public final class ProsodyServer: @unchecked Sendable {
         let dir = directory.path
         let dataPath = directory.file("data")
         try FileManager.default.createDirectory(atPath: dataPath, withIntermediateDirectories: true)
-        port = try Self.freeLoopbackPort()
-        directTLSPort = security == .tls ? try Self.freeLoopbackPort(avoiding: port) : nil
+        port = try LoopbackListener.freePort()
+        directTLSPort = security == .tls ? try LoopbackListener.freePort(avoiding: port) : nil
         caFile = directory.file("localhost.crt")
         let keyFile = directory.file("localhost.key")
         logPath = directory.file("prosody.log")
@@ -119,7 +119,7 @@ public final class ProsodyServer: @unchecked Sendable {
         // Ready about a second after start: poll the port(s), never sleep blindly.
         let deadline = Date().addingTimeInterval(startTimeout)
         for readyPort in [port] + (directTLSPort.map { [$0] } ?? []) {
-            while !Self.canConnect(port: readyPort) {
+            while !TCPConnection.canConnect(port: readyPort) {
                 if !process.isRunning || Date() > deadline {
                     let log = logText
                     stop()
@@ -181,44 +181,6 @@ public final class ProsodyServer: @unchecked Sendable {
         guard getuid() == 0 else { return }
         let result = try runProcess("/bin/chown", ["-R", "prosody:prosody", dir], timeout: 10)
         guard result.status == 0 else { throw TestSupportError("chown prosody failed: \(result.stderr)") }
-    }
-
-    /// Binds 127.0.0.1:0 and returns the port the kernel picked (closed again).
-    public static func freeLoopbackPort(avoiding other: Int? = nil) throws -> Int {
-        for _ in 0..<10 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw TestSupportError("socket() failed: \(errno)") }
-            defer { close(fd) }
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-            addr.sin_port = 0
-            var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ptr -> Bool in
-                    bind(fd, ptr, len) == 0 && getsockname(fd, ptr, &len) == 0
-                }
-            }
-            guard bound else { throw TestSupportError("bind(127.0.0.1:0) failed: \(errno)") }
-            let port = Int(UInt16(bigEndian: addr.sin_port))
-            if port != other { return port }
-        }
-        throw TestSupportError("no free loopback port")
-    }
-
-    public static func canConnect(port: Int, host: String = "127.0.0.1") -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr(host)
-        addr.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
     }
 }
 

@@ -85,40 +85,10 @@ public enum SandboxSigning {
 /// passes. `closedByPeer` says which.
 public func rawTCPExchange(host: String, port: Int, bytes: [UInt8], timeout: Double = 10,
                            halfClose: Bool = false) throws -> (data: [UInt8], closedByPeer: Bool) {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw TestSupportError("socket: \(String(cString: strerror(errno)))") }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw TestSupportError("bad IPv4 address \(host)") }
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw TestSupportError("connect \(host):\(port): \(String(cString: strerror(errno)))") }
-    var noSigPipe: Int32 = 1
-    _ = setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &noSigPipe, 4)
-    var sent = 0
-    while sent < bytes.count {
-        let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        if n <= 0 { break }  // the server may close early (e.g. 413); read what it said
-        sent += n
-    }
-    if halfClose { shutdown(fd, Int32(SHUT_WR)) }
-    var data: [UInt8] = []
-    let deadline = Date().addingTimeInterval(timeout)
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let remaining = deadline.timeIntervalSinceNow
-        if remaining <= 0 { return (data, false) }
-        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&pfd, 1, Int32(min(remaining, 0.5) * 1000) + 1)
-        if ready < 0 && errno != EINTR { return (data, true) }
-        if ready <= 0 { continue }
-        let n = recv(fd, &buffer, buffer.count, 0)
-        if n <= 0 { return (data, true) }
-        data.append(contentsOf: buffer[0..<n])
-    }
+    let connection = try TCPConnection(host: host, port: port)
+    connection.send(bytes)
+    if halfClose { connection.shutdownWrite() }
+    return connection.readUntilClosed(timeout: timeout)
 }
 
 /// Parses `HTTP/1.1 200 OK\r\nName: value\r\n\r\nbody` (Content-Length honoured when present).

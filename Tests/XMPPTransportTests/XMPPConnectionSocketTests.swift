@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import XMPPTransport
+import TestSupport
 
 /// Failure paths against local sockets; no XMPP server needed.
 @Suite("XMPPConnection socket failures", .serialized)
 struct XMPPConnectionSocketTests {
     @Test func refusedPortIsCannotConnectQuickly() async throws {
-        let port = try SilentListener.freePort()  // bound then closed: nothing listens
+        let port = try LoopbackListener.freePort()  // bound then closed: nothing listens
         let endpoint = ChatEndpoint(security: .startTLS, host: "127.0.0.1", port: port)
         let (kind, elapsed) = await onOwnThread { () -> (XMPPError.Kind?, Double) in
             let connection = XMPPConnection()
@@ -48,32 +49,19 @@ struct XMPPConnectionSocketTests {
 
 /// A TCP listener on 127.0.0.1 that accepts connections and never writes a byte.
 final class SilentListener: @unchecked Sendable {
-    let port: Int
-    private let fd: Int32
+    private let listener: LoopbackListener
     private let lock = NSLock()
     private var accepted: [Int32] = []
     private var closed = false
 
+    var port: Int { listener.port }
+
     init() throws {
-        let sock = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard sock >= 0 else { throw POSIXError(.EIO) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(sock, $0, len) == 0 && listen(sock, 8) == 0 && getsockname(sock, $0, &len) == 0
-            }
-        }
-        guard ok else { Glibc.close(sock); throw POSIXError(.EADDRINUSE) }
-        fd = sock
-        port = Int(UInt16(bigEndian: addr.sin_port))
-        let listenFD = sock
-        Thread.detachNewThread { [self] in
+        listener = try LoopbackListener()
+        Thread.detachNewThread { [self, listener] in
             while true {
-                let client = accept(listenFD, nil, nil)
-                if client < 0 { return }
+                let client = accept(listener.fd, nil, nil)
+                if client < 0 { listener.close(); return }
                 lock.lock()
                 if closed { lock.unlock(); Glibc.close(client); return }
                 accepted.append(client)
@@ -90,15 +78,7 @@ final class SilentListener: @unchecked Sendable {
         let fds = accepted
         accepted = []
         lock.unlock()
-        shutdown(fd, Int32(SHUT_RDWR))
-        Glibc.close(fd)
+        listener.wake()
         for c in fds { Glibc.close(c) }
-    }
-
-    static func freePort() throws -> Int {
-        let l = try SilentListener()
-        let p = l.port
-        l.close()
-        return p
     }
 }

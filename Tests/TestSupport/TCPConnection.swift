@@ -1,0 +1,76 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking TCP connection, closed when released: a client the test connects and writes
+/// with on its own thread (so it knows both happened before it goes on), or one it accepted.
+public final class TCPConnection {
+    public let fd: Int32
+
+    /// Takes ownership of a connected socket (from accept()).
+    public init(adopting fd: Int32) { self.fd = fd }
+
+    public init(host: String, port: Int) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw TestSupportError("socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+            Glibc.close(fd)
+            throw TestSupportError("bad IPv4 address \(host)")
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(fd)
+            throw TestSupportError("connect \(host):\(port): \(reason)")
+        }
+        self.fd = fd
+    }
+
+    /// Whether something accepts connections on host:port (connects, then hangs up).
+    public static func canConnect(host: String = "127.0.0.1", port: Int) -> Bool {
+        (try? TCPConnection(host: host, port: port)) != nil
+    }
+
+    /// Sends what it can; returns how many bytes went before the peer closed (it may close
+    /// early, e.g. after a 413, and then what it said is still there to read).
+    @discardableResult
+    public func send(_ bytes: [UInt8]) -> Int {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            sent += n
+        }
+        return sent
+    }
+
+    /// Ends our direction of the stream (the peer reads end of file).
+    public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Everything read until the peer closes or `timeout` passes; `closedByPeer` says which.
+    public func readUntilClosed(timeout: Double) -> (data: [UInt8], closedByPeer: Bool) {
+        var data: [UInt8] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return (data, false) }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, Int32(min(remaining, 0.5) * 1000) + 1)
+            if ready < 0 && errno != EINTR { return (data, true) }
+            if ready <= 0 { continue }
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { return (data, true) }
+            data.append(contentsOf: buffer[0..<n])
+        }
+    }
+
+    deinit { Glibc.close(fd) }
+}
