@@ -1,7 +1,13 @@
 // The Sandbox type in-process: run on one thread, stopped from another.
 import Foundation
 import Testing
+import TestSupport
 @testable import SandboxServer
+
+/// The REST port in a sandbox's config line.
+private func apiPort(_ sandbox: Sandbox) throws -> Int {
+    try #require(sandbox.configLine.firstMatch(of: /127\.0\.0\.1:(\d+)/).flatMap { Int($0.1) })
+}
 
 @Suite struct SandboxLifecycleTests {
     @Test func stopFromAnotherThreadEndsRun() throws {
@@ -16,7 +22,12 @@ import Testing
             finished.signal()
         }
         thread.start()
-        usleep(100_000)
+        // An answered request says the loop is running: stop() must end a loop, not pre-empt one.
+        let port = try apiPort(sandbox)
+        try waitUntil("the loop to answer a request", timeout: 10) {
+            let reply = try rawTCPExchange(host: "127.0.0.1", port: port, bytes: Array("GET /session.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), timeout: 2)
+            return (try? parseHTTPResponse(reply.data)) != nil
+        }
         sandbox.stop()
         #expect(finished.wait(timeout: .now() + 5) == .success, "run() did not return after stop()")
         sandbox.stop()  // after the loop is gone: harmless
@@ -34,7 +45,7 @@ import Testing
         var options = SandboxOptions()
         options.chatEnabled = false
         let first = try Sandbox(options: options)
-        let port = try #require(first.configLine.firstMatch(of: /127\.0\.0\.1:(\d+)/).flatMap { Int($0.1) })
+        let port = try apiPort(first)
         options.apiPort = port
         #expect(throws: SandboxError.self) { try Sandbox(options: options) }
     }

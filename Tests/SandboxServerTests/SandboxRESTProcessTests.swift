@@ -238,17 +238,24 @@ func restSandbox(_ extra: [String] = []) throws -> SandboxProcess {
 }
 
 @Suite struct SlidingExpiryTests {
+    /// `--token-ttl` on the real clock, so time must pass (the sliding itself is unit-tested
+    /// with a hand-moved clock): 1.5 s, well above a request's time on a loaded machine.
     @Test func tokenStaysAliveWhileUsedAndExpiresWhenIdle() throws {
-        let sandbox = try restSandbox(["--token-ttl", "2"])
+        let ttl = 1.5
+        let sandbox = try restSandbox(["--token-ttl", String(ttl)])
         let token = try sandbox.createSession()
-        // Used every 0.5 s for 3.5 s: longer than the TTL, yet alive.
-        for _ in 0..<7 {
-            usleep(500_000)
+        let created = Date()
+        var lastUse = created
+        // Used every 0.25 s until it is older than its TTL, yet alive.
+        while Date().timeIntervalSince(created) < ttl + 0.5 {
+            usleep(250_000)
             let r = try sandbox.response(method: "GET", path: "/session.json", token: token)
+            lastUse = Date()
             #expect(r.status == 200)
             #expect(r.headers["qb-token-expirationdate"] != nil)
         }
-        usleep(2_600_000)
+        // Idle: the server slid it at most to lastUse + TTL.
+        try waitUntil("a TTL since the token's last use", timeout: 10) { Date().timeIntervalSince(lastUse) > ttl }
         let expired = try sandbox.request(method: "GET", path: "/session.json", token: token)
         #expect(expired.status == 401)
         #expect(expired.body == #"{"errors":{"base":["Required session does not exist"]}}"#)
@@ -314,14 +321,12 @@ func restSandbox(_ extra: [String] = []) throws -> SandboxProcess {
         let sandbox = try restSandbox(["--http-timeout", "1"])
         let (host, port) = sandbox.apiHostPort
         let started = Date()
-        // Says half a request line, then nothing; runs on another thread while we are served.
-        let idle = Thread.detachNewThreadWithResult {
-            try? rawTCPExchange(host: host, port: port, bytes: Array("GET /users".utf8), timeout: 8)
-        }
-        usleep(200_000)
+        // Says half a request line, then nothing; connected and sent before we are served.
+        let idle = try TCPConnection(host: host, port: port)
+        idle.send(Array("GET /users".utf8))
         try stillServes(sandbox)
-        let result = idle.wait()
-        #expect(result??.closedByPeer == true, "the silent connection was never closed")
+        let result = idle.readUntilClosed(timeout: 8)
+        #expect(result.closedByPeer, "the silent connection was never closed")
         #expect(Date().timeIntervalSince(started) < 7)
         try stillServes(sandbox)
     }
@@ -361,7 +366,7 @@ func restSandbox(_ extra: [String] = []) throws -> SandboxProcess {
             #expect(sandbox.applicationId == 7 && sandbox.authKey == "k" && sandbox.authSecret == "s")
             #expect(try !sandbox.createSession().isEmpty)
             kill(sandbox.process.processIdentifier, signal)
-            sandbox.process.waitUntilExit()
+            try #require(sandbox.waitForExit(timeout: 10), "still running 10 s after signal \(signal)")
             #expect(sandbox.process.terminationReason == .exit)
             #expect(sandbox.process.terminationStatus == 0)
         }
@@ -377,26 +382,5 @@ func restSandbox(_ extra: [String] = []) throws -> SandboxProcess {
         }
         let again = try restSandbox(["--db", db])
         #expect(try again.createSession(login: "persisted", password: "persist-1").count == 40)
-    }
-}
-
-extension Thread {
-    /// Runs `body` on a new thread; `wait()` returns its result.
-    static func detachNewThreadWithResult<T: Sendable>(_ body: @escaping @Sendable () -> T) -> ThreadResult<T> {
-        let result = ThreadResult<T>()
-        Thread.detachNewThread { result.set(body()) }
-        return result
-    }
-}
-
-final class ThreadResult<T: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var value: T?
-    private var done = false
-    func set(_ v: T) { condition.lock(); value = v; done = true; condition.signal(); condition.unlock() }
-    func wait() -> T? {
-        condition.lock(); defer { condition.unlock() }
-        while !done { condition.wait() }
-        return value
     }
 }
