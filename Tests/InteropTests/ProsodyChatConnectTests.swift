@@ -19,7 +19,7 @@ struct ProsodyChatConnectTests {
         defer { server.stop() }
         let endpoint = ChatEndpoint(security: .startTLS, host: "127.0.0.1", port: server.port)
         let jid = "\(Self.user.name)@\(server.domain)"
-        let lines = LineCollector()
+        let lines = ResultBox<String>()
         let options = ChatConnectOptions(caFile: server.caFile, timeout: 10, verboseLog: { lines.append($0) })
         let report = await onOwnThread { () -> Result<ConnectReport, XMPPError> in
             let connection = XMPPConnection()
@@ -102,7 +102,7 @@ struct ProsodyChatConnectTests {
         defer { server.stop() }
         let endpoint = ChatEndpoint(security: .startTLS, host: "127.0.0.1", port: server.port)
         let jid = "\(Self.user.name)@\(server.domain)"
-        let lines = LineCollector()
+        let lines = ResultBox<String>()
         let outcome = await connectOnce(jid: jid, password: Self.user.password, endpoint: endpoint,
                                         options: ChatConnectOptions(caFile: server.caFile, timeout: 10,
                                                                     verboseLog: { lines.append($0) }))
@@ -171,23 +171,4 @@ struct ProsodyChatConnectTests {
             }
         }
     }
-}
-
-final class LineCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
-}
-
-/// libstrophe's blocking loop runs on a dedicated thread, never the Swift concurrency pool.
-private func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: body()) }.start()
-    }
-}
-
-private func seconds(since start: ContinuousClock.Instant) -> Double {
-    let d = ContinuousClock.now - start
-    return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
 }

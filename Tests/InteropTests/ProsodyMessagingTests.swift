@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 import XMPPTransport
@@ -76,7 +75,9 @@ struct ProsodyMessagingTests {
         }
         async let sender = onOwnThread { () -> Result<SendReport, XMPPError> in
             defer { aliceDone.set() }
-            while !bobReady.isSet { usleep(5_000) }
+            guard bobReady.wait(timeout: 30) else {
+                return .failure(XMPPError(kind: .timedOut, endpoint: "", detail: "bob was not connected within 30 s"))
+            }
             do throws(XMPPError) {
                 let connection = try Self.connect(a)
                 var delivered: [ObjectID] = []
@@ -154,7 +155,7 @@ struct ProsodyMessagingTests {
             return (received, Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
         }
         async let producer = onOwnThread { () -> Void in
-            while !bobReady.isSet { usleep(5_000) }
+            guard bobReady.wait(timeout: 30) else { return }
             var ids = ObjectIDGenerator()
             for i in 0..<count {
                 mailbox.post(OutgoingChatMessage(id: ids.next(), kind: .chat, to: to, body: "bulk message number \(i)",
@@ -163,7 +164,7 @@ struct ProsodyMessagingTests {
         }
         async let driver = onOwnThread { () -> (acked: Int, seconds: Double, cpu: Double, error: String?) in
             defer { aliceDone.set() }
-            while !bobReady.isSet { usleep(5_000) }
+            guard bobReady.wait(timeout: 30) else { return (0, 0, 0, "bob was not connected within 30 s") }
             let connection: XMPPConnection
             do { connection = try Self.connect(a) } catch { return (0, 0, 0, "\(error)") }
             var acked = 0
@@ -334,14 +335,15 @@ struct ProsodyMessagingTests {
                 // Carol leaves; a second message reaches Bob (and the echo Alice), not Carol.
                 try connections[2].leave(roomJID: room)
                 #expect(connections[2].joinedRooms.isEmpty)
-                connections[2].pump(timeout: 0.2)
-                connections[0].pump(timeout: 0.2)
+                // The server's ack of her stanzas says it has processed the leave.
+                try connections[2].waitForAcknowledgement(timeout: 10)
                 try connections[0].send(OutgoingChatMessage(id: connections[0].makeMessageID(), kind: .groupchat, to: room,
                                                             body: "after carol left", dialogID: dialogID))
                 let deadline2 = Date().addingTimeInterval(10)
-                while inboxes[1].count < 2 && Date() < deadline2 {
+                while (inboxes[1].count < 2 || inboxes[0].count < 2) && Date() < deadline2 {
                     for c in connections { c.pump(timeout: 0.01) }
                 }
+                // Deliberate: a short window in which a wrongly routed copy would reach Carol.
                 for c in connections { c.pump(timeout: 0.1) }
                 for c in connections { c.disconnect() }
                 return .success(inboxes)
@@ -448,7 +450,8 @@ struct ProsodyMessagingTests {
             guard let connection = try? Self.connect(a) else { return (nil, 0, false) }
             var lost: XMPPError?
             connection.onEvent = { if case .connectionLost(let e, _) = $0 { lost = e } }
-            // Quiet but healthy: pings are answered, nothing is reported.
+            // Quiet but healthy: pings are answered, nothing is reported. Deliberately longer
+            // than interval + timeout (1.5 s), so an unanswered ping would have been noticed.
             connection.pump(timeout: 2)
             let stayedUp = connection.isConnected && lost == nil
             server.suspend()
@@ -469,23 +472,4 @@ private func threadCPUSeconds() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
-/// A one-way flag shared between test threads.
-private final class Flag: Sendable {
-    private let value = Atomic<Bool>(false)
-    func set() { value.store(true, ordering: .releasing) }
-    var isSet: Bool { value.load(ordering: .acquiring) }
-}
-
-/// libstrophe's blocking loop runs on a dedicated thread, never the Swift concurrency pool.
-private func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: body()) }.start()
-    }
-}
-
-private func seconds(since start: ContinuousClock.Instant) -> Double {
-    let d = ContinuousClock.now - start
-    return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import XMPPTransport
+import TestSupport
 
 /// The loop owner waits in `pump(timeout:until:)`; work posted from another thread
 /// must be noticed within a slice, not after the whole timeout.
@@ -11,6 +12,7 @@ struct PumpWakeUpTests {
         let waited = await onOwnThread { () -> (Double, [String]) in
             let connection = XMPPConnection()
             Thread.detachNewThread {
+                // Deliberate: the pump must already be waiting when the work arrives (no signal for that).
                 usleep(100_000)
                 mailbox.post("send")
             }
