@@ -36,9 +36,23 @@ private func apiPort(_ sandbox: Sandbox) throws -> Int {
     @Test func stopBeforeRunMakesRunReturnAtOnce() throws {
         var options = SandboxOptions()
         options.chatEnabled = false
+        options.logLevel = .error
         let sandbox = try Sandbox(options: options)
+        let port = try apiPort(sandbox)
+        #expect(TCPConnection.canConnect(host: "127.0.0.1", port: port), "listening from init on")
         sandbox.stop()
-        sandbox.run(installSignalHandlers: false)
+        // On a thread of its own, so that a run() that never returns fails the test, not hangs it.
+        let returned = ResultBox<Double>()
+        Thread.detachNewThread {
+            let start = ContinuousClock.now
+            sandbox.run(installSignalHandlers: false)
+            returned.append(seconds(since: start))
+        }
+        let took = try #require(returned.wait(timeout: 5).first, "run() did not return after an earlier stop()")
+        #expect(took < 1, "run() took \(took) s")
+        // What stop() promised: the loop is gone and its port closed.
+        #expect(!TCPConnection.canConnect(host: "127.0.0.1", port: port), "the REST port still accepts connections")
+        sandbox.stop()  // after the loop is gone: harmless
     }
 
     @Test func portInUseIsAnErrorNotACrash() throws {
