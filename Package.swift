@@ -43,12 +43,13 @@ let package = Package(
         .executableTarget(name: "ChatctlSandboxMain", dependencies: ["SandboxServer"], swiftSettings: swiftSettings),
 
         // MARK: tests
-        .target(name: "TestSupport", dependencies: ["CCrypto"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        // One home for what tests share: processes, waits for signals, files, sockets, doubles.
+        .target(name: "TestSupport", dependencies: ["CCrypto", "HTTPTransport"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "QuickBloxAPITests", dependencies: ["QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "XMPPTransportTests", dependencies: ["XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore"], swiftSettings: swiftSettings),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
-        .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport"], swiftSettings: swiftSettings),
+        .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"], swiftSettings: swiftSettings),
         .testTarget(name: "ChatctlCLITests", dependencies: ["ChatctlCLI", "MessageCache"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "TestSupport"], swiftSettings: swiftSettings),

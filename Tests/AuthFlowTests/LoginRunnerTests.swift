@@ -2,25 +2,8 @@ import Testing
 import HTTPTransport
 import QuickBloxAPI
 import XMPPTransport
+import TestSupport
 @testable import AuthFlow
-
-/// A server that answers from a script, one reply per request, and records what it was asked.
-final class ScriptedTransport: HTTPTransporting {
-    enum Reply { case status(Int, String), failure(HTTPError.Kind) }
-    var replies: [Reply]
-    var requests: [HTTPRequest] = []
-    init(_ replies: [Reply]) { self.replies = replies }
-
-    func perform(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
-        requests.append(request)
-        guard !replies.isEmpty else { throw HTTPError(kind: .other, url: request.url, detail: "script exhausted") }
-        switch replies.removeFirst() {
-        case .status(let code, let body): return HTTPResponse(status: code, body: Array(body.utf8))
-        case .failure(let kind): throw HTTPError(kind: kind, url: request.url, detail: "scripted failure")
-        }
-    }
-    var paths: [String] { requests.map { "\($0.method) " + ($0.url.split(separator: "/", maxSplits: 3).last.map(String.init) ?? "") } }
-}
 
 final class FakeChat: ChatConnecting {
     var failure: XMPPError?

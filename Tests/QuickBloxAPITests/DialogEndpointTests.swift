@@ -6,6 +6,7 @@ import Foundation
 import Testing
 import HTTPTransport
 import QuickBloxAPI
+import TestSupport
 
 /// A client with a user token and no retries, talking to `transport`.
 func chatClient(_ transport: ScriptedTransport) -> QuickBloxClient {

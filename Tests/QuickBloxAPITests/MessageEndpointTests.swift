@@ -6,6 +6,7 @@ import Foundation
 import Testing
 import HTTPTransport
 import QuickBloxAPI
+import TestSupport
 
 @Suite struct MessageEndpointTests {
     static let base = "http://127.0.0.1:8080"

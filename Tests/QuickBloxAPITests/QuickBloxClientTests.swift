@@ -6,6 +6,7 @@ import Foundation
 import Testing
 import HTTPTransport
 import QuickBloxAPI
+import TestSupport
 
 @Suite struct QuickBloxClientTests {
     static let endpoint = "http://127.0.0.1:8080"
@@ -164,7 +165,7 @@ import QuickBloxAPI
     }
 
     @Test func noRetryForClientErrorsOrConnectionFailures() throws {
-        let refused = ScriptedTransport([.failure(HTTPError(kind: .cannotConnect, url: Self.endpoint + "/session.json", detail: "Connection refused")), reply(201, Self.sessionBody)])
+        let refused = ScriptedTransport([.failure(.cannotConnect, detail: "Connection refused"), reply(201, Self.sessionBody)])
         let error = try #require(throws: QuickBloxError.self) { try client(refused).createSession() }
         #expect(error.kind == .transport(.cannotConnect))
         #expect(error.reasons == ["Connection refused"])
