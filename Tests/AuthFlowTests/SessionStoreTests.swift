@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import AuthFlow
 import QuickBloxAPI
+import TestSupport
 
 @Suite struct SessionStoreTests {
     func sample() -> StoredSession {
@@ -15,8 +16,8 @@ import QuickBloxAPI
     }
 
     @Test func savesPrivatelyAndRoundTrips() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID())").path
-        defer { try? FileManager.default.removeItem(atPath: base) }
+        let temporary = try TemporaryDirectory()
+        let base = temporary.file("store")
         let store = SessionStore(directory: base + "/nested/state", key: "abc")
         try store.save(sample())
         #expect(try mode(base + "/nested/state") == 0o700)
@@ -30,16 +31,16 @@ import QuickBloxAPI
     }
 
     @Test func tightensAnExistingOpenDirectory() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID())").path
-        defer { try? FileManager.default.removeItem(atPath: base) }
+        let temporary = try TemporaryDirectory()
+        let base = temporary.file("store")
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         try SessionStore(directory: base, key: "k").save(sample())
         #expect(try mode(base) == 0o700)
     }
 
     @Test func parentsAreNeverChangedAndSharedDirectoriesAreRefused() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID())").path
-        defer { try? FileManager.default.removeItem(atPath: base) }
+        let temporary = try TemporaryDirectory()
+        let base = temporary.file("store")
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         try SessionStore(directory: base + "/a/b", key: "k").save(sample())
         #expect(try mode(base) == 0o755, "an existing parent keeps its mode")
@@ -53,8 +54,8 @@ import QuickBloxAPI
     }
 
     @Test func corruptFileIsAnAuthenticationErrorNotACrash() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID())").path
-        defer { try? FileManager.default.removeItem(atPath: base) }
+        let temporary = try TemporaryDirectory()
+        let base = temporary.file("store")
         let store = SessionStore(directory: base, key: "k")
         try PrivateFiles.writeAtomically(store.path, Array("{not json".utf8))
         #expect(throws: AuthFlowError.self) { _ = try store.load() }

@@ -1,11 +1,12 @@
 import Testing
 import Foundation
 import MessageCache
+import TestSupport
 
 @Suite("MessageCache: benchmark loader")
 struct BenchmarkLoaderTests {
     @Test func populatesDeterministically() throws {
-        let fixture = CacheFixture()
+        let fixture = try CacheFixture()
         let cache = try fixture.open()
         #expect(try cache.populateForBenchmark(dialogs: 5, messagesPerDialog: 40) == 200)
         #expect(try cache.messageCount() == 200)
@@ -33,7 +34,7 @@ struct BenchmarkLoaderTests {
     /// CHATCTL_CACHE_BENCH_PATH=/dir/for/file). Measures, asserts nothing about speed.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["CHATCTL_CACHE_BENCH"] != nil))
     func timings() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = (ProcessInfo.processInfo.environment["CHATCTL_CACHE_BENCH_PATH"] ?? directory.path) + "/bench.sqlite"
         try? FileManager.default.removeItem(atPath: path)
         let clock = ContinuousClock()

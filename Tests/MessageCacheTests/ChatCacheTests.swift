@@ -6,7 +6,7 @@ import SQLiteStore
 @Suite("MessageCache: schema, dialogs, users, messages")
 struct ChatCacheTests {
     @Test func fileIsCreated0600WithWALAndSchema() throws {
-        let fixture = CacheFixture()
+        let fixture = try CacheFixture()
         let cache = try fixture.open()
         try cache.upsertUsers([CachedUser(id: 1, login: "a", rawJSON: "{}")])
         for file in [fixture.path, fixture.path + "-wal", fixture.path + "-shm"] {
@@ -19,7 +19,7 @@ struct ChatCacheTests {
     }
 
     @Test func reopenDoesNotMigrateAgain() throws {
-        let fixture = CacheFixture()
+        let fixture = try CacheFixture()
         try fixture.open().close()
         let db = try Database(path: fixture.path)
         let before = try db.query("SELECT name, applied_at FROM schema_migrations") { "\($0.string(0)!)@\($0.int(1))" }

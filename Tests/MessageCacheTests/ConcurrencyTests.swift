@@ -4,7 +4,7 @@ import MessageCache
 @Suite("MessageCache: many connections at once")
 struct ConcurrencyTests {
     @Test func eightConnectionsWritingAtOnceLoseNothing() throws {
-        let fixture = CacheFixture()
+        let fixture = try CacheFixture()
         let path = fixture.path
         let threads = 8, writes = 200
         let failures = Failures()
@@ -42,7 +42,7 @@ struct ConcurrencyTests {
     }
 
     @Test func aLongReadDoesNotBlockWriters() throws {
-        let fixture = CacheFixture()
+        let fixture = try CacheFixture()
         let reader = try fixture.open()
         let d = hexID(1, prefix: "d")
         try reader.upsertMessages((0..<10).map { message($0, dialog: d, date: $0) })

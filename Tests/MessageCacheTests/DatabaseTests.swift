@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import SQLiteStore
+import TestSupport
 
 @Suite("SQLiteStore.Database")
 struct DatabaseTests {
@@ -118,7 +119,7 @@ struct DatabaseTests {
     }
 
     @Test func fileDatabaseIsWALAndPrivate() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("w.sqlite")
         let db = try Database(path: path)
         #expect(try db.queryFirst("PRAGMA journal_mode") { $0.string(0) } == "wal")

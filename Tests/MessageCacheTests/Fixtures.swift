@@ -1,4 +1,5 @@
 import MessageCache
+import TestSupport
 
 func dialog(_ n: Int, type: DialogType = .group, name: String? = nil, occupants: [Int] = [1, 2], last: Int? = nil, updatedAt: Int = 100) -> CachedDialog {
     let id = hexID(n, prefix: "d")
@@ -17,7 +18,14 @@ func message(_ n: Int, dialog: String, date: Int, text: String = "hello", sender
 
 /// A fresh cache in a fresh directory.
 struct CacheFixture {
-    let directory = TemporaryDirectory()
+    let directory: TemporaryDirectory
+    init() throws { directory = try TemporaryDirectory(prefix: "chatctl-cache-test") }
     var path: String { directory.file("cache.sqlite") }
     func open() throws -> ChatCache { try ChatCache(path: path) }
+}
+
+/// A 24-digit hex id (an ObjectID's shape) made from `value`, after `prefix`.
+func hexID(_ value: Int, prefix: String = "") -> String {
+    let digits = prefix + String(value, radix: 16)
+    return String(repeating: "0", count: max(0, 24 - digits.count)) + digits
 }

@@ -3,9 +3,11 @@ import MessageCache
 
 @Suite("MessageCache: history")
 struct HistoryTests {
-    let fixture = CacheFixture()
+    let fixture: CacheFixture
     let d = hexID(1, prefix: "d")
     let other = hexID(2, prefix: "d")
+
+    init() throws { fixture = try CacheFixture() }
 
     func filled() throws -> ChatCache {
         let cache = try fixture.open()

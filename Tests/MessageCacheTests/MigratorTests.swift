@@ -1,5 +1,6 @@
 import Testing
 import SQLiteStore
+import TestSupport
 
 @Suite("SQLiteStore.Migrator")
 struct MigratorTests {
@@ -9,7 +10,7 @@ struct MigratorTests {
     ])
 
     @Test func appliesOnceAndRecords() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("m.sqlite")
         do {
             let db = try Database(path: path)
@@ -41,7 +42,7 @@ struct MigratorTests {
     }
 
     @Test func concurrentFirstOpenMigratesOnce() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("race.sqlite")
         let failures = Failures()
         onThreads(8) { _ in

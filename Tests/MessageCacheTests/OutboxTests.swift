@@ -4,9 +4,11 @@ import MessageCache
 
 @Suite("MessageCache: outbox")
 struct OutboxTests {
-    let fixture = CacheFixture()
+    let fixture: CacheFixture
     let d = hexID(1, prefix: "d")
     let alwaysAlive: (Int) -> Bool = { _ in true }
+
+    init() throws { fixture = try CacheFixture() }
 
     @Test func enqueuePendingClaimDeliver() throws {
         let cache = try fixture.open()

@@ -15,7 +15,7 @@ struct ProcessConcurrencyTests {
 
     @Test(.enabled(if: !isWorker))
     func fourProcessesWriteAndFlushTheOutboxAtOnce() throws {
-        let fixture = CacheFixture()
+        let fixture = try CacheFixture()
         let cache = try fixture.open()
         for i in 0..<Self.outbox {
             try cache.enqueue(dialogID: hexID(1, prefix: "d"), text: "m\(i)", clientMessageID: hexID(i, prefix: "c"), createdAt: i)

@@ -3,9 +3,11 @@ import MessageCache
 
 @Suite("MessageCache: full-text search")
 struct SearchTests {
-    let fixture = CacheFixture()
+    let fixture: CacheFixture
     let d1 = hexID(1, prefix: "d")
     let d2 = hexID(2, prefix: "d")
+
+    init() throws { fixture = try CacheFixture() }
 
     func filled() throws -> ChatCache {
         let cache = try fixture.open()

@@ -3,6 +3,7 @@ import Testing
 import HTTPTransport
 import MessageCache
 import QuickBloxAPI
+import TestSupport
 @testable import Messaging
 
 /// Answers history requests from a list of messages, honouring limit and skip.
@@ -28,9 +29,8 @@ final class HistoryServer: HTTPTransporting {
 
 @Suite struct GapFillTests {
     @Test func aGapLongerThanOnePageIsFilledWhole() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gap-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let temporary = try TemporaryDirectory()
+        let dir = temporary.path
         let server = HistoryServer(count: 150)
         let api = QuickBloxClient(apiEndpoint: "http://127.0.0.1:9", credentials: AppCredentials(applicationId: 1, authKey: "k", authSecret: "s"),
                                   transport: server)
