@@ -2,13 +2,8 @@
 // in-memory database, with a clock the tests move.
 import Foundation
 import Testing
+import TestSupport
 @testable import SandboxServer
-
-/// A settable clock for `date_sent`, `updated_at` and friends.
-final class TestClock {
-    var now: Double
-    init(_ now: Double) { self.now = now }
-}
 
 /// The REST route table over an in-memory database; users and sessions made directly.
 final class ChatAPIFixture {

@@ -1,5 +1,6 @@
 // Pure parts of the REST side, without sockets.
 import Testing
+import TestSupport
 @testable import SandboxServer
 #if canImport(Glibc)
 import Glibc
@@ -86,7 +87,7 @@ import Glibc
 
 @Suite struct SandboxDatabaseTests {
     /// A clock the test moves by hand.
-    final class Clock { var now: Double = 1_000_000 }
+    typealias Clock = TestClock
 
     func makeDatabase(ttl: Double = 60, clock: Clock = Clock()) throws -> SandboxDatabase {
         try SandboxDatabase(path: nil, tokenTTL: ttl, now: { clock.now })

@@ -1,5 +1,6 @@
 import CEvent
 import Foundation
+import TestSupport
 @testable import SandboxServer
 
 /// Passwords and tokens by user id; immutable, so it can cross to the loop thread.
@@ -46,8 +47,8 @@ final class XMPPTestServer: @unchecked Sendable {
             self.run(limits: limits, loopAfterStop: loopAfterStop, realUsers: realUsers, ready: ready)
         }
         thread.start()
-        ready.wait()
-        if let startError { finished.wait(); throw TestFailure(startError) }
+        guard ready.wait(timeout: .now() + 20) == .success else { throw TestFailure("the XMPP test server did not start within 20 s") }
+        if let startError { _ = finished.wait(timeout: .now() + 20); throw TestFailure(startError) }
     }
 
     private func run(limits: XMPPServer.Limits, loopAfterStop: Bool, realUsers: Bool, ready: DispatchSemaphore) {
@@ -99,13 +100,14 @@ final class XMPPTestServer: @unchecked Sendable {
 
     /// Runs `body` on the loop thread and returns its result.
     func query<T: Sendable>(_ body: @escaping @Sendable (XMPPServer) -> T) -> T {
-        let done = DispatchSemaphore(value: 0)
         let result = ResultBox<T>()
         lock.lock()
-        requests.append { server in result.value = body(server); done.signal() }
+        requests.append { server in result.append(body(server)) }
         lock.unlock()
-        done.wait()
-        return result.value!
+        guard let value = result.wait(timeout: 60).first else {
+            preconditionFailure("the XMPP test server's loop did not run a query within 60 s")
+        }
+        return value
     }
 
     /// Runs `body` with the chat store and database on the loop thread.
@@ -121,18 +123,14 @@ final class XMPPTestServer: @unchecked Sendable {
         let already = stopRequested
         stopRequested = true
         lock.unlock()
-        if !already { finished.wait() }
+        if !already { _ = finished.wait(timeout: .now() + 20) }
     }
 
     deinit { stop() }
 }
 
-private final class ResultBox<T>: @unchecked Sendable { var value: T? }
-
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ d: String) { description = d }
-}
+/// Set-up failures in these tests are TestSupport's one error type.
+typealias TestFailure = TestSupportError
 
 /// A blocking TCP client that speaks raw XML (optionally through OpenSSL after STARTTLS).
 final class RawXMPPClient {
