@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"], swiftSettings: swiftSettings),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ChatctlCLITests", dependencies: ["ChatctlCLI", "MessageCache"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: swiftSettings),
