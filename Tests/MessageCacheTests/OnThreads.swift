@@ -1,7 +1,9 @@
 import Foundation
+import Testing
 
-/// Runs `body(i)` for i in 0..<count, each on its own thread, and waits for all.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+/// Runs `body(i)` for i in 0..<count, each on its own thread, and waits for all (a test
+/// failure, not a hang, if they have not finished within `timeout` seconds).
+func onThreads(_ count: Int, timeout: Double = 120, _ body: @escaping @Sendable (Int) -> Void) {
     let group = DispatchGroup()
     for i in 0..<count {
         group.enter()
@@ -11,5 +13,5 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
         }
         thread.start()
     }
-    group.wait()
+    #expect(group.wait(timeout: .now() + timeout) == .success, "\(count) threads did not finish within \(timeout) s")
 }

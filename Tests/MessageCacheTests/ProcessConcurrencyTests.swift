@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import MessageCache
 import SQLiteStore
+import TestSupport
 
 /// Several chatctl processes on one cache: this test binary re-runs itself
 /// with a filter selecting `worker()`, which does what a process would do.
@@ -23,25 +24,14 @@ struct ProcessConcurrencyTests {
         try cache.database.execute("CREATE TABLE test_deliveries (client_message_id TEXT NOT NULL, pid INTEGER NOT NULL)")
 
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        var workers: [(Process, String)] = []
-        for index in 0..<Self.processes {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = ["--testing-library", "swift-testing", "--filter", "ProcessConcurrencyTests/worker"]
-            process.environment = Self.environment.merging(
-                [Self.pathVariable: fixture.path, Self.indexVariable: String(index)]) { $1 }
-            let log = fixture.directory.file("worker\(index).log")
-            _ = FileManager.default.createFile(atPath: log, contents: nil)
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-            process.standardOutput = handle
-            process.standardError = handle
-            try process.run()
-            workers.append((process, log))
+        let workers = try (0..<Self.processes).map { index in
+            try ChildProcess(executable, ["--testing-library", "swift-testing", "--filter", "ProcessConcurrencyTests/worker"],
+                             environment: [Self.pathVariable: fixture.path, Self.indexVariable: String(index)])
         }
-        for (process, log) in workers {
-            process.waitUntilExit()
-            let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            #expect(process.terminationStatus == 0, "\(output)")
+        for worker in workers {
+            let result = worker.finish(timeout: 120)
+            let output = result.stdout + result.stderr
+            #expect(result.status == 0 && !result.timedOut, "\(output)")
             #expect(output.contains("worker() passed"), "\(output)")
         }
         #expect(try cache.messageCount() == Self.processes * Self.writes + Self.outbox)
