@@ -3,9 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// A program running beside the test: its stdout and stderr are read as they come (so a
-/// test can wait for a line, not for time), its exit is awaited with a deadline, and it is
-/// killed if still running when the value is released.
+/// A program beside the test: its output is read as it comes (a test waits for a line, not
+/// for time), its exit is awaited with a deadline, and it is killed when released.
 public final class ChildProcess: @unchecked Sendable {
     public enum Input {
         /// /dev/null: never a terminal, never blocks.

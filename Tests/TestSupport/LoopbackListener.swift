@@ -4,9 +4,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// A TCP socket bound to 127.0.0.1 on a port the kernel picked. Listening, the kernel
-/// completes handshakes that nobody accepts until the test does (a server that says
-/// nothing, or one a test thread serves); not listening, connecting is refused.
+/// A TCP socket on 127.0.0.1 at a port the kernel picked. Listening, handshakes complete but
+/// nobody answers until a test thread accepts; not listening, connecting is refused.
 public final class LoopbackListener: Sendable {
     public let fd: Int32
     public let port: Int
