@@ -4,7 +4,8 @@
 //   C modules -> HTTPTransport, XMPPTransport, SQLiteStore -> QuickBloxAPI,
 //   MessageCache -> AuthFlow -> Messaging
 //   -> CommandLineKit, ChatctlCLI -> chatctl
-// The sandbox (SandboxServer, chatctl-sandbox) shares only the C modules.
+// The sandbox (SandboxServer, chatctl-sandbox) shares infrastructure (SQLiteStore,
+// the C modules) with the client, never protocol code.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -39,7 +40,7 @@ let package = Package(
         .executableTarget(name: "BenchFixture", dependencies: ["MessageCache"], swiftSettings: swiftSettings),
 
         // MARK: sandbox
-        .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CSQLite", "CCrypto"], swiftSettings: swiftSettings),
+        .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CCrypto", "SQLiteStore"], swiftSettings: swiftSettings),
         .executableTarget(name: "ChatctlSandboxMain", dependencies: ["SandboxServer"], swiftSettings: swiftSettings),
 
         // MARK: tests

@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 @testable import SandboxServer
+import SQLiteStore
 
 /// A server whose users live in its database, and raw clients logged in as them.
 final class MessagingFixture {
@@ -53,7 +54,7 @@ final class MessagingFixture {
     }
 
     func messageCount() throws -> Int {
-        try server.withStorage { store, _, _ in try store.connection.query("SELECT COUNT(*) AS n FROM messages").first?.int("n") ?? 0 }
+        try server.withStorage { store, _, _ in try store.db.queryFirst("SELECT COUNT(*) FROM messages") { $0.int(0) } ?? 0 }
     }
 
     func privateDialog(_ a: Int, _ b: Int) throws -> DialogSnapshot? {
