@@ -51,7 +51,7 @@ final class ChatStore {
 
     /// A dialog row's own columns; occupants and the unread count come from `completed`.
     private static func dialogColumns(_ row: Statement) -> DialogRecord {
-        DialogRecord(id: row["id"].textValue ?? "", type: DialogType(rawValue: row["type"].intValue ?? 3) ?? .privateChat,
+        DialogRecord(id: row["id"].textValue ?? "", type: DialogKind(rawValue: row["type"].intValue ?? 3) ?? .privateChat,
                      name: row["name"].textValue, photo: row["photo"].textValue, ownerId: row["user_id"].intValue ?? 0,
                      occupantIds: [], lastMessage: row["last_message"].textValue,
                      lastMessageDateSent: row["last_message_date_sent"].intValue,
@@ -110,7 +110,7 @@ final class ChatStore {
         return (total, try page.map { try completed($0, viewer: userId) })
     }
 
-    func createDialog(type: DialogType, name: String?, photo: String?, ownerId: Int, occupants: [Int]) throws -> DialogRecord {
+    func createDialog(type: DialogKind, name: String?, photo: String?, ownerId: Int, occupants: [Int]) throws -> DialogRecord {
         let t = now()
         let id = ids.next(at: t)
         var all = [ownerId]
@@ -317,7 +317,7 @@ final class ChatStore {
 
     /// A list of key/value lists as JSON text: `[[["k","v"],...],...]` keeps key order.
     private static func encodePairsList(_ lists: [[(String, String)]]) -> String {
-        JSONValue.array(lists.map { pairs in .array(pairs.map { .array([.string($0.0), .string($0.1)]) }) }).serialized
+        JSONNode.array(lists.map { pairs in .array(pairs.map { .array([.string($0.0), .string($0.1)]) }) }).serialized
     }
 
     private static func decodePairsList(_ text: String?) -> [[(String, String)]] {
