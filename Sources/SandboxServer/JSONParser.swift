@@ -98,7 +98,10 @@ struct JSONParser {
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
             return index - s
         }
-        guard digits() > 0 else { throw error("invalid number") }
+        let integerStart = index
+        let integerDigits = digits()
+        guard integerDigits > 0 else { throw error("invalid number") }
+        guard integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { throw error("leading zero in a number") }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             guard digits() > 0 else { throw error("invalid number") }
@@ -108,7 +111,10 @@ struct JSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard digits() > 0 else { throw error("invalid number") }
         }
-        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        // 1e400: what no reader on the client side could take either.
+        guard Double(text)?.isFinite == true else { throw error("number out of range") }
+        return .number(text)
     }
 
     private mutating func parseHex4() throws -> UInt32 {

@@ -445,4 +445,21 @@ struct XMPPGroupChatTests {
         #expect(!b.received.contains("quiet"))
         #expect(try f.messageCount() == 2)
     }
+
+    /// A body stored over REST may hold what XML cannot carry; delivered live it keeps
+    /// its CR (as `&#13;`) and gets U+FFFD for the control, and the stream stays up.
+    @Test func restBodyWithCRAndControlsKeepsTheStreamWellFormed() throws {
+        let f = try MessagingFixture()
+        let ann = try f.user("ann"), bob = try f.user("bob")
+        let group = try f.group(owner: ann, [bob])
+        let b = try f.connect(bob, "bob", resource: "b")
+        #expect(join(f, b, group, as: bob))
+        b.clear()
+        let (status, _) = try f.rest("POST", "/chat/Message.json",
+                                     form: "chat_dialog_id=\(group)&message=a%0D%0Ab%01c+%1B%5B0m&send_to_chat=1", as: ann)
+        #expect(status == 201)
+        #expect(b.read(untilContains: "</message>"))
+        #expect(b.received.contains("<body>a&#13;\nb\u{FFFD}c \u{FFFD}[0m</body>"))
+        #expect(!b.received.unicodeScalars.contains { $0.value < 0x20 && ![0x09, 0x0A, 0x0D].contains($0.value) })
+    }
 }
