@@ -69,21 +69,29 @@ enum JSONNode: Equatable {
     private static func writeString(_ s: String, to out: inout String) {
         out += "\""
         for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{8}": out += "\\b"
-            case "\u{C}": out += "\\f"
-            case _ where scalar.value < 0x20:
+            if let escape = shortEscape(scalar) {
+                out += escape
+            } else if scalar.value < 0x20 {
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+            } else {
+                out.unicodeScalars.append(scalar)
             }
         }
         out += "\""
     }
-}
 
+    /// JSON's two-character escapes; `/` needs none and gets none.
+    private static func shortEscape(_ scalar: Unicode.Scalar) -> String? {
+        switch scalar {
+        case "\"": "\\\""
+        case "\\": "\\\\"
+        case "\n": "\\n"
+        case "\r": "\\r"
+        case "\t": "\\t"
+        case "\u{8}": "\\b"
+        case "\u{C}": "\\f"
+        default: nil
+        }
+    }
+}

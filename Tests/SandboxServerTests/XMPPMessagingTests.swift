@@ -425,13 +425,19 @@ struct XMPPGroupChatTests {
         #expect(b.read(untilContains: "<forbidden"))
     }
 
-    @Test func restSendToChatReachesOnlyJoinedOccupants() throws {
+    /// Ann's group with Bob, Bob joined to its room as resource "b" (nothing received yet).
+    private func groupWithBobJoined() throws -> (f: MessagingFixture, ann: Int, group: String, b: RawXMPPClient) {
         let f = try MessagingFixture()
         let ann = try f.user("ann"), bob = try f.user("bob")
         let group = try f.group(owner: ann, [bob])
         let b = try f.connect(bob, "bob", resource: "b")
         #expect(join(f, b, group, as: bob))
         b.clear()
+        return (f, ann, group, b)
+    }
+
+    @Test func restSendToChatReachesOnlyJoinedOccupants() throws {
+        let (f, ann, group, b) = try groupWithBobJoined()
         let (status, body) = try f.rest("POST", "/chat/Message.json", form: "chat_dialog_id=\(group)&message=via+rest&send_to_chat=1", as: ann)
         #expect(status == 201)
         #expect(b.read(untilContains: "via rest"))
@@ -449,12 +455,7 @@ struct XMPPGroupChatTests {
     /// A body stored over REST may hold what XML cannot carry; delivered live it keeps
     /// its CR (as `&#13;`) and gets U+FFFD for the control, and the stream stays up.
     @Test func restBodyWithCRAndControlsKeepsTheStreamWellFormed() throws {
-        let f = try MessagingFixture()
-        let ann = try f.user("ann"), bob = try f.user("bob")
-        let group = try f.group(owner: ann, [bob])
-        let b = try f.connect(bob, "bob", resource: "b")
-        #expect(join(f, b, group, as: bob))
-        b.clear()
+        let (f, ann, group, b) = try groupWithBobJoined()
         let (status, _) = try f.rest("POST", "/chat/Message.json",
                                      form: "chat_dialog_id=\(group)&message=a%0D%0Ab%01c+%1B%5B0m&send_to_chat=1", as: ann)
         #expect(status == 201)
