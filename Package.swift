@@ -4,7 +4,9 @@
 //   C modules -> HTTPTransport, XMPPTransport, SQLiteStore -> QuickBloxAPI,
 //   MessageCache -> AuthFlow -> Messaging
 //   -> CommandLineKit, ChatctlCLI -> chatctl
-// The sandbox (SandboxServer, chatctl-sandbox) shares only the C modules.
+// The sandbox (SandboxServer, SandboxCLI, chatctl-sandbox) shares no protocol
+// code with the client, only infrastructure: the C modules, SQLiteStore and
+// CommandLineKit.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -39,8 +41,9 @@ let package = Package(
         .executableTarget(name: "BenchFixture", dependencies: ["MessageCache"], swiftSettings: swiftSettings),
 
         // MARK: sandbox
-        .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CSQLite", "CCrypto"], swiftSettings: swiftSettings),
-        .executableTarget(name: "ChatctlSandboxMain", dependencies: ["SandboxServer"], swiftSettings: swiftSettings),
+        .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CCrypto", "SQLiteStore"], swiftSettings: swiftSettings),
+        .target(name: "SandboxCLI", dependencies: ["CommandLineKit", "SandboxServer"], swiftSettings: swiftSettings),
+        .executableTarget(name: "ChatctlSandboxMain", dependencies: ["SandboxCLI"], swiftSettings: swiftSettings),
 
         // MARK: tests
         // One home for what tests share: processes, waits for signals, files, sockets, doubles.
@@ -52,8 +55,9 @@ let package = Package(
         .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ChatctlCLITests", dependencies: ["ChatctlCLI", "MessageCache"], swiftSettings: swiftSettings),
-        .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: swiftSettings),
+        // XMPPTransport: the golden XML cross-checks parse the sandbox's output with libstrophe.
+        .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "ChatctlCLI", "SandboxCLI", "CommandLineKit"], swiftSettings: swiftSettings),
         .testTarget(name: "InteropTests", dependencies: ["TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
     ]
 )

@@ -9,6 +9,8 @@ public protocol TerminalIO: AnyObject {
     func writeErr(_ text: String)
     var stdinIsTerminal: Bool { get }
     var stdoutIsTerminal: Bool { get }
+    /// Whether progress lines on stderr would reach a person.
+    var stderrIsTerminal: Bool { get }
     /// All of standard input, or nil when it cannot be read.
     func readAllInput() -> [UInt8]?
     /// Prompts on the terminal and reads one line without echo; nil on EOF.
@@ -25,6 +27,7 @@ public final class StandardIO: TerminalIO {
     public func writeErr(_ text: String) { Self.writeAll(2, text) }
     public var stdinIsTerminal: Bool { isatty(0) == 1 }
     public var stdoutIsTerminal: Bool { isatty(1) == 1 }
+    public var stderrIsTerminal: Bool { isatty(2) == 1 }
 
     public func readAllInput() -> [UInt8]? {
         var result = [UInt8]()
@@ -41,21 +44,28 @@ public final class StandardIO: TerminalIO {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        Self.writeAll(fd, prompt)
         var saved = termios()
-        let haveTermios = tcgetattr(fd, &saved) == 0
-        if haveTermios {
-            var quiet = saved
-            quiet.c_lflag &= ~tcflag_t(ECHO)
-            quiet.c_lflag |= tcflag_t(ECHONL)
-            EchoGuard.install(fd: fd, saved: saved)
-            _ = tcsetattr(fd, TCSAFLUSH, &quiet)
+        guard tcgetattr(fd, &saved) == 0 else {
+            Self.writeAll(fd, prompt)
+            return Self.readLine(fd: fd)
         }
-        let line = Self.readLine(fd: fd)
-        if haveTermios {
-            var restore = saved
-            _ = tcsetattr(fd, TCSAFLUSH, &restore)
-            EchoGuard.clear()
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        quiet.c_lflag |= tcflag_t(ECHONL)
+        // Without a pipe (out of descriptors) ^C keeps its default effect.
+        let interrupt = InterruptPipe.catchSIGINT()
+        // Echo off before the prompt shows, as getpass(3) does: nothing typed
+        // after the prompt appears can be echoed.
+        _ = tcsetattr(fd, TCSAFLUSH, &quiet)
+        Self.writeAll(fd, prompt)
+        let line = Self.readLine(fd: fd, interrupt: interrupt)
+        _ = tcsetattr(fd, TCSAFLUSH, &saved)
+        let interrupted = interrupt?.wasRaised ?? false
+        interrupt?.release()
+        if line == nil && interrupted {
+            // Echo is back on: now end the way ^C always ends a program.
+            Self.writeAll(fd, "\n")
+            raise(SIGINT)
         }
         return line
     }
@@ -68,10 +78,18 @@ public final class StandardIO: TerminalIO {
         return Self.readLine(fd: fd)
     }
 
-    private static func readLine(fd: Int32) -> String? {
+    /// One line from `fd`; nil at end of input, or once `interrupt` is raised
+    /// (the wait watches both, so a ^C just before the read is not missed).
+    private static func readLine(fd: Int32, interrupt: InterruptPipe? = nil) -> String? {
         var bytes = [UInt8]()
         var byte: UInt8 = 0
         while true {
+            if let interrupt {
+                var watched = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: interrupt.readEnd, events: Int16(POLLIN), revents: 0)]
+                if poll(&watched, 2, -1) < 0 { if errno == EINTR { continue }; return nil }
+                if watched[1].revents != 0 { return nil }
+            }
             let n = read(fd, &byte, 1)
             if n < 0 { if errno == EINTR { continue }; return nil }
             if n == 0 { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
@@ -93,24 +111,47 @@ public final class StandardIO: TerminalIO {
     }
 }
 
-/// Restores terminal echo if ^C arrives during a password prompt, then exits 130.
-private enum EchoGuard {
-    nonisolated(unsafe) static var fd: Int32 = -1
-    nonisolated(unsafe) static var saved = termios()
+/// ^C while the terminal does not echo: the handler only writes a byte to a
+/// pipe (all a signal handler may safely do), which the reader waits on
+/// beside the terminal; the reader then restores echo itself.
+private struct InterruptPipe {
+    /// The handler's end; set before the handler is installed.
+    nonisolated(unsafe) private static var handlerEnd: Int32 = -1
+    let readEnd: Int32
+    private let writeEnd: Int32
+    private var previous = sigaction()
 
-    static func install(fd: Int32, saved: termios) {
-        EchoGuard.saved = saved
-        EchoGuard.fd = fd
-        signal(SIGINT) { _ in
-            if EchoGuard.fd >= 0 { _ = tcsetattr(EchoGuard.fd, TCSAFLUSH, &EchoGuard.saved) }
-            let newline: [UInt8] = [10]
-            _ = newline.withUnsafeBytes { write(2, $0.baseAddress, 1) }
-            _exit(130)
+    private init(readEnd: Int32, writeEnd: Int32) { self.readEnd = readEnd; self.writeEnd = writeEnd }
+
+    /// Nil when no pipe can be made (the prompt then goes without ^C handling).
+    static func catchSIGINT() -> InterruptPipe? {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)  // a second ^C never blocks the handler
+        var pipe = InterruptPipe(readEnd: ends[0], writeEnd: ends[1])
+        handlerEnd = ends[1]
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            var byte: UInt8 = 1
+            _ = write(InterruptPipe.handlerEnd, &byte, 1)
         }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        sigaction(SIGINT, &action, &pipe.previous)
+        return pipe
     }
 
-    static func clear() {
-        fd = -1
-        signal(SIGINT, SIG_DFL)
+    var wasRaised: Bool {
+        var watched = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+        return poll(&watched, 1, 0) > 0
+    }
+
+    /// Puts back whatever SIGINT did before, then closes the pipe.
+    func release() {
+        var previous = previous
+        sigaction(SIGINT, &previous, nil)
+        close(readEnd)
+        close(writeEnd)
     }
 }
