@@ -242,10 +242,10 @@ private func waitForSavedSessionToExpire(_ cli: ChatctlRunner) throws {
         try terminal.output.wait(for: "the password prompt", timeout: 30) { $0.contains("Password for \(login): ") }
         try waitUntil("echo off on the terminal", timeout: 10) { try !terminal.echoes() }
         try terminal.type("pty-secret-99\n")
-        try #require(terminal.waitForExit(timeout: 30), "chatctl login is still running: \(terminal.output.text)")
+        let status = try #require(terminal.waitForExit(timeout: 30), "chatctl login is still running: \(terminal.output.text)")
         #expect(terminal.output.waitForEnd(timeout: 10))
         let output = terminal.output.text
-        #expect(terminal.terminationStatus == 0, "output: \(output)")
+        #expect(status == 0, "output: \(output)")
         #expect(output.contains("Password for \(login): "))
         #expect(output.contains("Signed up and logged in as \(login)"))
         #expect(!output.contains("pty-secret-99"), "the password must not be echoed")

@@ -3,46 +3,68 @@ import Foundation
 import Glibc
 #endif
 
-/// A program on a terminal of its own (a pseudo-terminal the test drives): it can prompt
-/// on /dev/tty, and the test waits for the prompt and for echo to be off before typing.
+/// A program on a pseudo-terminal the test drives, as a shell starts one: its own session
+/// with the pty as /dev/tty, so it can prompt, turn echo off and be sent ^C.
 public final class PseudoTerminal: @unchecked Sendable {
     /// Everything the program wrote to the terminal (with the terminal's CR LF line ends).
     public let output: OutputLog
+    public let pid: pid_t
     private let master: Int32
-    private let slavePath: String
-    private let process = Process()
-    private let exited = Flag()
-    private var launched = false
+    private let exitStatus = ResultBox<Int32>()
 
-    /// Starts `path` in a new session whose controlling terminal is the pseudo-terminal
-    /// (`setsid --ctty`), with it as stdin, stdout and stderr.
+    /// Starts `path` with `childEnvironment(environment)`, no signal blocked or ignored.
     public init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         ignoreSIGPIPE
-        let master = PTYCalls.openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard master >= 0, PTYCalls.grantpt(master) == 0, PTYCalls.unlockpt(master) == 0, let name = PTYCalls.ptsname(master) else {
-            throw TestSupportError("no pseudo-terminal: \(String(cString: strerror(errno)))")
+        var master: Int32 = -1, slave: Int32 = -1
+        guard openpty(&master, &slave, nil, nil, nil) == 0 else {
+            throw TestSupportError("openpty: \(String(cString: strerror(errno)))")
         }
+        let slavePath = String(cString: ttyname(slave))
+        close(slave)
+        _ = fcntl(master, F_SETFD, FD_CLOEXEC)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // A new session, and a clean signal state (the test runner's threads may block some).
+        // glibc's flag values, which Swift does not import.
+        let setSID: Int16 = 0x80, setSignalMask: Int16 = 0x08, setSignalDefaults: Int16 = 0x04
+        posix_spawnattr_setflags(&attributes, setSID | setSignalMask | setSignalDefaults)
+        var noSignals = sigset_t(), defaults = sigset_t()
+        sigemptyset(&noSignals)
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGQUIT, SIGPIPE, SIGTERM, SIGHUP] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        // The first terminal a session leader opens becomes its controlling terminal.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
+        posix_spawn_file_actions_adddup2(&actions, 0, 1)
+        posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = childEnvironment(environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard spawned == 0 else {
+            close(master)
+            throw TestSupportError("posix_spawn \(path): \(String(cString: strerror(spawned)))")
+        }
+        self.pid = pid
         self.master = master
-        slavePath = String(cString: name)
-        let slave = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard slave >= 0 else { close(master); throw TestSupportError("open \(slavePath): \(String(cString: strerror(errno)))") }
-        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
-        defer { try? terminal.close() }  // the child has its own; ours would hide its exit from the reader
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["--ctty", "--wait", path] + arguments
-        process.environment = childEnvironment(environment)
-        process.standardInput = terminal
-        process.standardOutput = terminal
-        process.standardError = terminal
-        let exited = self.exited
-        process.terminationHandler = { _ in exited.set() }
-        // Reads the master through a duplicate: the log closes its fd at the end, we close ours in deinit.
         output = OutputLog(reading: fcntl(master, F_DUPFD_CLOEXEC, 0), name: "the terminal")
-        try process.run()
-        launched = true
+        let exitStatus = self.exitStatus, child = pid
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            var reaped = waitpid(child, &status, 0)
+            while reaped < 0 && errno == EINTR { reaped = waitpid(child, &status, 0) }
+            exitStatus.append(reaped == child ? status : -1)
+        }
     }
 
-    /// Types `text` (a newline ends the line).
+    /// Types `text`: "\n" ends a line, "\u{3}" is ^C.
     public func type(_ text: String) throws {
         let bytes = Array(text.utf8)
         let n = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
@@ -50,44 +72,23 @@ public final class PseudoTerminal: @unchecked Sendable {
     }
 
     /// Whether the terminal echoes what is typed (a program turns it off to read a password).
+    /// Terminal settings asked of the master are the program's side's.
     public func echoes() throws -> Bool {
-        let fd = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { throw TestSupportError("open \(slavePath): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
         var settings = termios()
-        guard tcgetattr(fd, &settings) == 0 else { throw TestSupportError("tcgetattr: \(String(cString: strerror(errno)))") }
+        guard tcgetattr(master, &settings) == 0 else { throw TestSupportError("tcgetattr: \(String(cString: strerror(errno)))") }
         return settings.c_lflag & tcflag_t(ECHO) != 0
     }
 
-    public var terminationStatus: Int32 { process.terminationStatus }
-
-    /// Whether the program exited within `timeout` seconds.
-    public func waitForExit(timeout: Double) -> Bool {
-        guard launched, exited.wait(timeout: timeout) else { return false }
-        process.waitUntilExit()
-        return true
+    /// The raw wait status once the program has exited, or nil if it still runs after `timeout` seconds.
+    public func waitForExit(timeout: Double) -> Int32? {
+        exitStatus.wait(timeout: timeout).first
     }
 
     deinit {
-        if launched && !exited.isSet {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        if exitStatus.all.isEmpty {
+            kill(pid, SIGKILL)
+            exitStatus.wait(timeout: 10)
         }
         close(master)
-    }
-}
-
-/// glibc declares these only for _XOPEN_SOURCE, which Swift's Glibc module does not define:
-/// the same libc functions, looked up by name.
-private enum PTYCalls {
-    typealias OnFD = @convention(c) (Int32) -> Int32
-    static let openpt = function("posix_openpt", as: OnFD.self)
-    static let grantpt = function("grantpt", as: OnFD.self)
-    static let unlockpt = function("unlockpt", as: OnFD.self)
-    static let ptsname = function("ptsname", as: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self)
-
-    private static func function<T>(_ name: String, as type: T.Type) -> T {
-        guard let symbol = dlsym(nil, name) else { preconditionFailure("libc has no \(name)") }
-        return unsafeBitCast(symbol, to: type)
     }
 }
