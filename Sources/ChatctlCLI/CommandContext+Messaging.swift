@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AuthFlow
+import ClientConfiguration
 import MessageCache
 import Messaging
 import QuickBloxAPI

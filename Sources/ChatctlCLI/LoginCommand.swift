@@ -1,4 +1,5 @@
 import AuthFlow
+import ClientConfiguration
 import QuickBloxAPI
 
 /// `chatctl login`: sign up, or log in when the login is taken, then connect to chat.
