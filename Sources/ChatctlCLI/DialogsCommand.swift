@@ -17,8 +17,8 @@ struct DialogsCommand {
         case let other?: throw CommandError.usage("--type must be private, group or public, not '\(other)'", path: context.parsed.path)
         }
         let limit = try context.intOption("limit", default: 100, range: 1...100_000)
-        let conversations = try context.conversations(offline: offline)
-        let dialogs = try messaging { () throws(MessagingError) in try conversations.dialogs(type: type, limit: limit, offline: offline) }
+        let service = try context.messagingService(offline: offline)
+        let dialogs = try messaging { () throws(MessagingError) in try service.dialogs(type: type, limit: limit, offline: offline) }
         if context.wantsJSON {
             context.io.writeOut(JSONOutput.array(ofRaw: dialogs.map(\.rawJSON)))
             return .ok
@@ -27,12 +27,12 @@ struct DialogsCommand {
             context.io.writeErr("chatctl: no dialogs\(offline ? " in the cache" : "")\n")
             return .ok
         }
-        let names = conversations.displayNames(Set(dialogs.flatMap(\.occupantIDs)))
+        let names = service.displayNames(Set(dialogs.flatMap(\.occupantIDs)))
         var rows = [["NAME", "TYPE", "UNREAD", "LAST", "MESSAGE"]]
         for d in dialogs {
             rows.append([
-                Self.title(of: d, me: conversations.me, names: names),
-                Conversations.typeName(d.type),
+                Self.title(of: d, me: service.me, names: names),
+                MessagingService.typeName(d.type),
                 d.unreadCount > 0 ? String(d.unreadCount) : "",
                 d.lastMessageDateSent.map { TimeText.format(Double($0), "%Y-%m-%d %H:%M", utc: false) } ?? "",
                 TerminalText.sanitize(d.lastMessage ?? "", keepNewlines: false),
@@ -53,21 +53,21 @@ struct DialogsCommand {
 
     private func create() throws -> ExitCode {
         let parsed = context.parsed
-        let conversations = try context.conversations(offline: false)
+        let service = try context.messagingService(offline: false)
         let dialog: CachedDialog
         switch (parsed.value("private"), parsed.value("group")) {
         case (let peer?, nil):
             guard parsed.value("with") == nil else { throw CommandError.usage("--with goes with --group", path: parsed.path) }
             let login = peer.hasPrefix("@") ? String(peer.dropFirst()) : peer
             dialog = try messaging { () throws(MessagingError) in
-                try conversations.resolve(.user(login: login), offline: false, createPrivate: true)
+                try service.resolve(.user(login: login), offline: false, createPrivate: true)
             }
         case (nil, let name?):
             guard !name.isEmpty else { throw CommandError.usage("--group needs a name", path: parsed.path) }
             let logins = (parsed.value("with") ?? "").split(separator: ",").map { $0.trimmingPrefix("@").trimmingSpaces() }.filter { !$0.isEmpty }
             dialog = try messaging { () throws(MessagingError) in
-                let ids = try logins.map { login throws(MessagingError) in try conversations.user(login: login, offline: false).id }
-                return try conversations.createDialog(type: .group, name: name, occupants: ids)
+                let ids = try logins.map { login throws(MessagingError) in try service.user(login: login, offline: false).id }
+                return try service.createDialog(type: .group, name: name, occupants: ids)
             }
         default:
             throw CommandError.usage("give either --private @LOGIN or --group NAME [--with @A,@B]", path: parsed.path)
@@ -75,7 +75,7 @@ struct DialogsCommand {
         if context.wantsJSON {
             context.io.writeOut(dialog.rawJSON + "\n")
         } else {
-            context.io.writeOut("\(Conversations.typeName(dialog.type).capitalizedFirst) dialog \(dialog.id)\(dialog.name.isEmpty ? "" : " '\(TerminalText.sanitize(dialog.name, keepNewlines: false))'").\n")
+            context.io.writeOut("\(MessagingService.typeName(dialog.type).capitalizedFirst) dialog \(dialog.id)\(dialog.name.isEmpty ? "" : " '\(TerminalText.sanitize(dialog.name, keepNewlines: false))'").\n")
         }
         return .ok
     }

@@ -17,17 +17,17 @@ struct HistoryCommand {
         let before = try context.timeOption("before", now: now)
         let since = try context.timeOption("since", now: now)
         let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: parsed.arguments("DIALOG").first ?? "") }
-        let conversations = try context.conversations(offline: offline)
+        let service = try context.messagingService(offline: offline)
         let messages = try messaging { () throws(MessagingError) in
-            let dialog = try conversations.resolve(reference, offline: offline, createPrivate: false)
-            return try conversations.history(dialogID: dialog.id, limit: limit, before: before, since: since,
+            let dialog = try service.resolve(reference, offline: offline, createPrivate: false)
+            return try service.history(dialogID: dialog.id, limit: limit, before: before, since: since,
                                              offline: offline, markRead: parsed.flag("mark-read"))
         }
         if context.wantsJSON {
             context.io.writeOut(JSONOutput.array(ofRaw: messages.map(\.rawJSON)))
             return .ok
         }
-        let transcript = Transcript(me: conversations.me, names: conversations.displayNames(Set(messages.map(\.senderID))),
+        let transcript = Transcript(me: service.me, names: service.displayNames(Set(messages.map(\.senderID))),
                                     width: context.terminalWidth, color: context.useColor)
         context.io.writeOut(transcript.render(messages))
         return .ok

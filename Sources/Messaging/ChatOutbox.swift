@@ -13,7 +13,7 @@ import XMPPTransport
 /// unacknowledged message is recognised rather than stored twice.
 public final class ChatOutbox {
     public let link: ChatLink
-    public let conversations: Conversations
+    public let service: MessagingService
     private let owner: Int
     private var inFlight: [ObjectID: (dialog: CachedDialog, text: String, sentAt: Int)] = [:]
     private var failure: MessagingError?
@@ -27,8 +27,8 @@ public final class ChatOutbox {
     /// The link may outlive this object (its disconnect delivers last events).
     deinit { link.connection.onEvent = nil }
 
-    public init(link: ChatLink, conversations: Conversations, owner: Int) {
-        self.link = link; self.conversations = conversations; self.owner = owner
+    public init(link: ChatLink, service: MessagingService, owner: Int) {
+        self.link = link; self.service = service; self.owner = owner
         link.connection.onEvent = { [weak self] event in self?.handle(event) }
     }
 
@@ -40,9 +40,9 @@ public final class ChatOutbox {
         let now = Int(Date().timeIntervalSince1970)
         let ids = texts.map { _ in link.connection.makeMessageID() }
         do {
-            try conversations.cache.database.transaction {
+            try service.cache.database.transaction {
                 for (id, text) in zip(ids, texts) {
-                    try conversations.cache.enqueue(dialogID: dialog.id, text: text, clientMessageID: id.rawValue, createdAt: now, owner: owner)
+                    try service.cache.enqueue(dialogID: dialog.id, text: text, clientMessageID: id.rawValue, createdAt: now, owner: owner)
                 }
             }
         } catch {
@@ -62,7 +62,7 @@ public final class ChatOutbox {
                 // XML cannot carry some characters (ESC and other C0 controls);
                 // JSON over REST can, so such a message goes that way instead.
                 do {
-                    let stored = try conversations.deliverViaREST(clientMessageID: id.rawValue, text: text, dialogID: dialog.id)
+                    let stored = try service.deliverViaREST(clientMessageID: id.rawValue, text: text, dialogID: dialog.id)
                     delivered += 1
                     onDelivered?(stored)
                 } catch {
@@ -95,7 +95,7 @@ public final class ChatOutbox {
             guard let id, let message, message.validationProblem == nil, failure == nil else {
                 // XML cannot carry it (it went over REST the first time, and the
                 // history check knows REST sends by their client id), or chat is down.
-                if failure == nil, let stored = try? conversations.deliverViaREST(clientMessageID: entry.clientMessageID, text: entry.text, dialogID: dialog.id) {
+                if failure == nil, let stored = try? service.deliverViaREST(clientMessageID: entry.clientMessageID, text: entry.text, dialogID: dialog.id) {
                     delivered += 1
                     onDelivered?(stored)
                 } else {
@@ -181,8 +181,8 @@ public final class ChatOutbox {
         let batch = acknowledged
         acknowledged.removeAll(keepingCapacity: true)
         do {
-            try conversations.cache.database.transaction {
-                for (id, record) in batch { _ = try conversations.cache.markDelivered(clientMessageID: id, serverMessage: record) }
+            try service.cache.database.transaction {
+                for (id, record) in batch { _ = try service.cache.markDelivered(clientMessageID: id, serverMessage: record) }
             }
             delivered += batch.count
             for (_, record) in batch { onDelivered?(record) }
@@ -201,6 +201,6 @@ public final class ChatOutbox {
     }
 
     private func release(_ clientMessageID: String) {
-        conversations.noteFailure(clientMessageID: clientMessageID, owner: owner, error: failure ?? MessagingError(.temporary, "not acknowledged"))
+        service.noteFailure(clientMessageID: clientMessageID, owner: owner, error: failure ?? MessagingError(.temporary, "not acknowledged"))
     }
 }
