@@ -18,7 +18,7 @@ public final class ChatOutbox {
     private var inFlight: [ObjectID: (dialog: CachedDialog, text: String, sentAt: Int)] = [:]
     private var failure: MessagingError?
     /// Acknowledged by the server, not yet moved out of the outbox.
-    private var acknowledged: [(String, CachedMessage)] = []
+    private var acknowledged: [(clientMessageID: String, serverMessage: CachedMessage)] = []
     public private(set) var delivered = 0
     public private(set) var undelivered = 0
     /// Called with each message as the server acknowledges it.
@@ -40,11 +40,7 @@ public final class ChatOutbox {
         let now = Int(Date().timeIntervalSince1970)
         let ids = texts.map { _ in link.connection.makeMessageID() }
         do {
-            try service.cache.database.transaction {
-                for (id, text) in zip(ids, texts) {
-                    try service.cache.enqueue(dialogID: dialog.id, text: text, clientMessageID: id.rawValue, createdAt: now, owner: owner)
-                }
-            }
+            try service.cache.enqueue(zip(ids, texts).map { ($0.rawValue, $1) }, dialogID: dialog.id, createdAt: now, owner: owner)
         } catch {
             throw MessagingError(.failure, "message cache: cannot queue messages: \(error)")
         }
@@ -181,9 +177,7 @@ public final class ChatOutbox {
         let batch = acknowledged
         acknowledged.removeAll(keepingCapacity: true)
         do {
-            try service.cache.database.transaction {
-                for (id, record) in batch { _ = try service.cache.markDelivered(clientMessageID: id, serverMessage: record) }
-            }
+            try service.cache.markDelivered(batch)
             delivered += batch.count
             for (_, record) in batch { onDelivered?(record) }
         } catch {

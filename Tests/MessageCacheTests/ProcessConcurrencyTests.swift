@@ -1,6 +1,6 @@
 import Testing
 import Foundation
-import MessageCache
+@testable import MessageCache
 import SQLiteStore
 
 /// Several chatctl processes on one cache: this test binary re-runs itself
