@@ -37,8 +37,9 @@ let package = Package(
         .target(name: "CommandLineKit", swiftSettings: swiftSettings),
         .target(name: "ChatctlCLI", dependencies: ["CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport"], swiftSettings: swiftSettings),
         .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], swiftSettings: swiftSettings),
-        // Dev-only: fills a large cache for `make bench`.
-        .executableTarget(name: "BenchFixture", dependencies: ["MessageCache"], swiftSettings: swiftSettings),
+        // Dev-only: fills a large cache for `make bench` (and its test).
+        .target(name: "BenchmarkData", dependencies: ["MessageCache"], swiftSettings: swiftSettings),
+        .executableTarget(name: "BenchFixture", dependencies: ["BenchmarkData", "MessageCache"], swiftSettings: swiftSettings),
 
         // MARK: sandbox
         .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CSQLite", "CCrypto"], swiftSettings: swiftSettings),
@@ -48,7 +49,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CCrypto"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "QuickBloxAPITests", dependencies: ["QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "XMPPTransportTests", dependencies: ["XMPPTransport"], swiftSettings: swiftSettings),
-        .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore", "BenchmarkData"], swiftSettings: swiftSettings),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "ClientConfigurationTests", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport"], swiftSettings: swiftSettings),
