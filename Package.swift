@@ -48,7 +48,7 @@ let package = Package(
         // MARK: tests
         .target(name: "TestSupport", dependencies: ["CCrypto"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "QuickBloxAPITests", dependencies: ["QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
-        .testTarget(name: "XMPPTransportTests", dependencies: ["XMPPTransport"], swiftSettings: swiftSettings),
+        .testTarget(name: "XMPPTransportTests", dependencies: ["XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore", "BenchmarkData"], swiftSettings: swiftSettings),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "ClientConfigurationTests", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),

@@ -15,7 +15,7 @@ private let stropheLibraryInitialized: Void = { xmpp_initialize() }()
 /// One XMPP client connection through libstrophe. Not Sendable: the thread that
 /// creates it runs its event loop (inside connect/disconnect/ping/join/pump), so a
 /// `Sendable` façade must confine it to one dedicated thread, never the Swift
-/// concurrency pool (`CommandMailbox` is the hand-off). Incoming traffic, delivery
+/// concurrency pool (other threads hand it work through a mailbox). Incoming traffic, delivery
 /// acks and connection loss reach `onEvent` on that thread. The only type that
 /// touches libstrophe's `xmpp_ctx_t`/`xmpp_conn_t`/`xmpp_stanza_t`.
 public final class XMPPConnection {
@@ -255,8 +255,8 @@ public final class XMPPConnection {
     /// the caller has stopped sending for now), delivers events to `onEvent`, answers
     /// server pings, keeps the connection alive. Always runs at least one iteration,
     /// so `pump(timeout: 0)` flushes and polls without waiting. With `until`, it waits
-    /// in 10 ms slices and returns as soon as `until()` is true (e.g. work was posted
-    /// to a `CommandMailbox`).
+    /// in 10 ms slices and returns as soon as `until()` is true (e.g. another thread
+    /// posted work for this one).
     public func pump(timeout: Double, until: (() -> Bool)? = nil) {
         if state.phase == .connected {
             switch tracker.sendQueueIdle() {

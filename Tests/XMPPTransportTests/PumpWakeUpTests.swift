@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import XMPPTransport
 
 /// The loop owner waits in `pump(timeout:until:)`; work posted from another thread
