@@ -28,7 +28,8 @@ public final class XMPPConnection {
     /// because `xmpp_conn_release` of a live connection calls the connection handler.
     private let callbackTarget: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
-    private var state = ChatSessionState()
+    /// Decides the lifecycle, room joins, IQ replies and keep-alive; this class performs.
+    var state = ChatSessionState()
     private var evidence = ConnectEvidence()
     var tracker = DeliveryTracker()
     private var endpoint = ChatEndpoint(security: .startTLS, host: "", port: 0)
@@ -36,28 +37,16 @@ public final class XMPPConnection {
     fileprivate var verboseLog: (@Sendable (String) -> Void)?
     private var secrets: [String] = []
     private var lastFailure: XMPPError?
-    private var nextStanzaNumber = 0
-    /// Replies to our own IQs (ping), by id: nil while outstanding.
-    private var iqReplies: [String: IQReply?] = [:]
     var options = ChatConnectOptions()
     var idGenerator = ObjectIDGenerator()
     /// Events waiting for `deliverEvents` (never delivered from inside a libstrophe callback).
     private var pendingEvents: [ChatEvent] = []
     private var deliveringEvents = false
-    /// Outstanding ack-barrier pings (no SM), by id: the sequence number each covers.
-    private var barrierPings: [String: UInt32] = [:]
-    var keepAlive: KeepAliveSchedule?
-    /// MUC joins in progress or done, by lowercased occupant JID (`room/nick`).
-    var roomJoins: [String: RoomJoinState] = [:]
     private let clockOrigin = ContinuousClock.now
-
-    enum RoomJoinState: Equatable { case waiting, joined, failed(String) }
 
     /// Receives incoming messages, markers, chat states, bounces, delivery acks and
     /// connection loss, on the owning thread, while `pump` (or another blocking call) runs.
     public var onEvent: ((ChatEvent) -> Void)?
-
-    struct IQReply: Equatable { var type: String }
 
     public init() {
         _ = stropheLibraryInitialized
@@ -100,10 +89,6 @@ public final class XMPPConnection {
         tracker = DeliveryTracker(requestEvery: options.ackRequestInterval)
         self.options = options
         lastFailure = nil
-        iqReplies = [:]
-        roomJoins = [:]
-        barrierPings = [:]
-        keepAlive = nil
 
         releaseConnection()
         guard let conn = xmpp_conn_new(ctx) else { preconditionFailure("xmpp_conn_new failed (out of memory)") }
@@ -155,7 +140,7 @@ public final class XMPPConnection {
         guard state.phase == .connected else {
             throw lastFailure ?? XMPPError(kind: .cannotConnect, endpoint: endpoint.description, detail: evidence.detail)
         }
-        keepAlive = KeepAliveSchedule(interval: options.keepAliveInterval, timeout: options.keepAliveTimeout, now: monotonicNow)
+        _ = state.handle(.keepAliveStarted(interval: options.keepAliveInterval, timeout: options.keepAliveTimeout, now: monotonicNow))
     }
 
     public var isConnected: Bool { state.phase == .connected }
@@ -194,18 +179,17 @@ public final class XMPPConnection {
 
     /// XEP-0199 ping to the server; returns the round trip in seconds.
     public func ping(timeout: Double = 10) throws(XMPPError) -> Double {
-        guard state.phase == .connected, let domain = serverDomain else {
+        guard state.phase == .connected, serverDomain != nil, case .sendPing(let id) = state.handle(.pingRequested) else {
             throw XMPPError(kind: .disconnected, endpoint: endpoint.description, detail: "")
         }
-        let id = makeStanzaID("ping")
-        iqReplies[id] = .some(nil)
         let start = ContinuousClock.now
-        sendRaw("<iq type='get' id='\(id.xmlEscaped)' to='\(domain.xmlEscaped)'><ping xmlns='urn:xmpp:ping'/></iq>")
+        sendPing(id: id)
         runLoop(until: start + .milliseconds(Int64(max(0, timeout) * 1000))) { connection in
-            connection.state.phase != .connected || connection.iqReplies[id] != .some(nil)
+            connection.state.phase != .connected || connection.state.isAnswered(ping: id)
         }
-        let reply = iqReplies.removeValue(forKey: id) ?? nil
-        if reply != nil {
+        let answered = state.isAnswered(ping: id)
+        _ = state.handle(.pingFinished(id: id))
+        if answered {
             // An error reply (feature-not-implemented) still proves the round trip.
             let elapsed = ContinuousClock.now - start
             return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -289,15 +273,7 @@ public final class XMPPConnection {
     /// One `xmpp_run_once`, then the keep-alive check and event delivery.
     private func runOnce(milliseconds: Int64) {
         xmpp_run_once(ctx, UInt(max(0, milliseconds)))
-        if state.phase == .connected, var schedule = keepAlive {
-            let action = schedule.tick(now: monotonicNow)
-            keepAlive = schedule
-            switch action {
-            case .none: break
-            case .sendPing: sendKeepAlivePing()
-            case .connectionDead: keepAliveFailed()
-            }
-        }
+        if state.phase == .connected { perform(state.handle(.tick(now: monotonicNow))) }
         deliverEvents()
     }
 
@@ -321,31 +297,40 @@ public final class XMPPConnection {
     }
 
     private func sendBarrierPing() {
-        guard let domain = serverDomain else { return }
-        let id = makeStanzaID("barrier")
-        if let sequence = sendRaw("<iq type='get' id='\(id.xmlEscaped)' to='\(domain.xmlEscaped)'><ping xmlns='urn:xmpp:ping'/></iq>") {
-            barrierPings[id] = sequence
-            tracker.barrierSent()
-        }
+        guard case .sendPing(let id) = state.handle(.barrierRequested), let sequence = sendPing(id: id) else { return }
+        _ = state.handle(.barrierQueued(id: id, sequence: sequence))
+        tracker.barrierSent()
     }
 
-    private func sendKeepAlivePing() {
-        guard let domain = serverDomain else { return }
-        sendRaw("<iq type='get' id='\(makeStanzaID("keepalive").xmlEscaped)' to='\(domain.xmlEscaped)'><ping xmlns='urn:xmpp:ping'/></iq>")
+    /// `<iq type="get"><ping/></iq>` to the server; returns its sequence number.
+    @discardableResult
+    private func sendPing(id: String) -> UInt32? {
+        guard let domain = serverDomain else { return nil }
+        return sendRaw("<iq type='get' id='\(id.xmlEscaped)' to='\(domain.xmlEscaped)'><ping xmlns='urn:xmpp:ping'/></iq>")
     }
 
-    /// No answer to the keep-alive ping: the socket may be half-open and never
-    /// report an error, so close it ourselves and report the loss.
-    private func keepAliveFailed() {
-        abortConnection()
-        let seconds = keepAlive?.timeout ?? 0
-        if case .reportConnectionLost(let kind) = state.handle(.streamClosed(failure: .timedOut)) {
-            let error = XMPPError(kind: kind, endpoint: endpoint.description,
-                                  detail: "no answer to a keep-alive ping within \(Self.format(seconds)) s")
+    /// Carries out what the session state decided about incoming traffic and time.
+    /// Lifecycle and room actions are performed where they are asked for
+    /// (connect, disconnect, join, leave), which wait for their outcome.
+    private func perform(_ action: ChatSessionState.Action) {
+        switch action {
+        case .sendPing(let id):
+            sendPing(id: id)
+        case .answerPing(let id, let to):
+            sendRaw("<iq type='result' id='\(id.xmlEscaped)'\(to.map { " to='\($0.xmlEscaped)'" } ?? "")/>")
+        case .acknowledge(let sequence):
+            let ids = tracker.acknowledge(h: sequence)
+            if !ids.isEmpty { emit(.delivered(ids)) }
+        case .abortSilentConnection(let timeout):
+            abortConnection()
+            let error = XMPPError(kind: .timedOut, endpoint: endpoint.description,
+                                  detail: "no answer to a keep-alive ping within \(Self.format(timeout)) s")
             lastFailure = error
             emit(.connectionLost(error, unacknowledged: tracker.unacknowledged))
+        case .none, .startConnect, .sendInitialPresence, .abortConnect, .closeStream, .reportConnectFailure,
+             .reportConnectionLost, .reportDisconnected, .sendJoinPresence, .sendLeavePresence:
+            break
         }
-        keepAlive = nil
     }
 
     static func format(_ seconds: Double) -> String {
@@ -418,11 +403,6 @@ public final class XMPPConnection {
         sendRaw("<r xmlns='urn:xmpp:sm:3'/>", countsAsStanza: false)
     }
 
-    func makeStanzaID(_ prefix: String) -> String {
-        nextStanzaNumber += 1
-        return "chatctl-\(prefix)-\(nextStanzaNumber)"
-    }
-
     private var serverDomain: String? {
         guard let jid = boundJID else { return nil }
         let bare = jid.split(separator: "/", maxSplits: 1).first ?? ""
@@ -463,7 +443,6 @@ public final class XMPPConnection {
             case .reportConnectionLost(let kind):
                 let error = XMPPError(kind: kind, endpoint: endpoint.description, detail: evidence.detail)
                 lastFailure = error
-                keepAlive = nil
                 emit(.connectionLost(error, unacknowledged: tracker.unacknowledged))
             default:
                 break
@@ -474,7 +453,7 @@ public final class XMPPConnection {
     }
 
     fileprivate func handleStanza(_ stanza: OpaquePointer) {
-        if keepAlive != nil { keepAlive!.heard(at: monotonicNow) }
+        _ = state.handle(.heard(now: monotonicNow))
         let name = xmpp_stanza_get_name(stanza).map { String(cString: $0) } ?? ""
         let ns = xmpp_stanza_get_ns(stanza).map { String(cString: $0) }
         if ns == "urn:xmpp:sm:3" {
@@ -496,26 +475,15 @@ public final class XMPPConnection {
             return
         }
         if name == "presence" {
-            if !roomJoins.isEmpty, let presence = RoomPresence(Self.element(from: stanza)) {
-                handleRoomPresence(presence)
-            }
+            if let presence = RoomPresence(Self.element(from: stanza)) { perform(state.handle(.roomPresence(presence))) }
             return
         }
         if name == "iq" {
-            let type = xmpp_stanza_get_type(stanza).map { String(cString: $0) } ?? ""
-            let id = xmpp_stanza_get_id(stanza).map { String(cString: $0) } ?? ""
-            if (type == "result" || type == "error"), let sequence = barrierPings.removeValue(forKey: id) {
-                // Even an error reply proves the server processed everything before it.
-                let ids = tracker.acknowledge(h: sequence)
-                if !ids.isEmpty { emit(.delivered(ids)) }
-            } else if (type == "result" || type == "error"), iqReplies[id] == .some(nil) {
-                iqReplies[id] = IQReply(type: type)
-            } else if type == "get", xmpp_stanza_get_child_by_name_and_ns(stanza, "ping", "urn:xmpp:ping") != nil {
-                // Servers ping idle clients (XEP-0199); not answering gets us dropped.
-                let from = xmpp_stanza_get_from(stanza).map { String(cString: $0) }
-                let to = from.map { " to='\($0.xmlEscaped)'" } ?? ""
-                sendRaw("<iq type='result' id='\(id.xmlEscaped)'\(to)/>")
-            }
+            perform(state.handle(.iqReceived(
+                type: xmpp_stanza_get_type(stanza).map { String(cString: $0) } ?? "",
+                id: xmpp_stanza_get_id(stanza).map { String(cString: $0) } ?? "",
+                from: xmpp_stanza_get_from(stanza).map { String(cString: $0) },
+                isPing: xmpp_stanza_get_child_by_name_and_ns(stanza, "ping", "urn:xmpp:ping") != nil)))
         }
     }
 
