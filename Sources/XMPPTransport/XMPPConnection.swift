@@ -105,6 +105,8 @@ public final class XMPPConnection {
         precondition(xmpp_conn_set_flags(conn, flags) == XMPP_EOK, "xmpp_conn_set_flags on a fresh connection")
         xmpp_conn_set_jid(conn, jid)
         xmpp_conn_set_pass(conn, password)
+        // This connection's CA, never the process's environment; libstrophe's tls_new still loads
+        // OpenSSL's default store too (twice for STARTTLS: a probe, then the handshake).
         if let caFile = options.caFile { xmpp_conn_set_cafile(conn, caFile) }
         xmpp_conn_set_sockopt_callback(conn, noDelaySocketCallback)
         xmpp_conn_set_certfail_handler(conn, certificateFailureCallback)
