@@ -3,6 +3,12 @@
 # with sudo available), so `make demo` and `make test` work on a fresh machine.
 
 PREFIX   ?= /usr/local
+# Conventional places for man pages and shell completions below PREFIX.
+MANDIR      ?= $(PREFIX)/share/man/man1
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+PROGRAMS    := chatctl chatctl-sandbox
 SWIFT    ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 RELEASE  := $(SWIFT) build -c release --static-swift-stdlib
 BIN_REL  := .build/release
@@ -11,7 +17,7 @@ BUILD_PACKAGES := pkg-config libcurl4-openssl-dev libsqlite3-dev libstrophe-dev 
 TEST_PACKAGES  := prosody go-sendxmpp sqlite3 fish zsh groff-base
 BENCH_PACKAGES := hyperfine go-sendxmpp sqlite3 curl python3
 
-.PHONY: all build release demo test bench install uninstall clean deps-build deps-test deps-bench
+.PHONY: all build release demo test bench install install-built uninstall clean deps-build deps-test deps-bench
 
 all: build
 
@@ -52,12 +58,34 @@ bench: deps-bench release
 	$(RELEASE) --product BenchFixture
 	@scripts/bench.sh $(BIN_REL)
 
+# The binaries, their man pages and their bash, zsh and fish completions.
 install: release
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(BIN_REL)/chatctl $(BIN_REL)/chatctl-sandbox $(DESTDIR)$(PREFIX)/bin/
+	@$(MAKE) --no-print-directory install-built BIN=$(BIN_REL)
+
+# Installs binaries already built in $(BIN); the pages and completions are
+# what the binaries themselves print, so they always match the program.
+BIN ?= $(BIN_REL)
+install-built:
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 0755 $(addprefix $(BIN)/,$(PROGRAMS)) $(DESTDIR)$(PREFIX)/bin/
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	for p in $(PROGRAMS); do \
+		$(BIN)/$$p help --man > "$$tmp/$$p.1"; \
+		$(BIN)/$$p completion bash > "$$tmp/$$p.bash"; \
+		$(BIN)/$$p completion zsh > "$$tmp/_$$p"; \
+		$(BIN)/$$p completion fish > "$$tmp/$$p.fish"; \
+		install -m 0644 "$$tmp/$$p.1" $(DESTDIR)$(MANDIR)/$$p.1; \
+		install -m 0644 "$$tmp/$$p.bash" $(DESTDIR)$(BASHCOMPDIR)/$$p; \
+		install -m 0644 "$$tmp/_$$p" $(DESTDIR)$(ZSHCOMPDIR)/_$$p; \
+		install -m 0644 "$$tmp/$$p.fish" $(DESTDIR)$(FISHCOMPDIR)/$$p.fish; \
+		echo "installed $$p, $(MANDIR)/$$p.1 and its completions"; \
+	done
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/chatctl $(DESTDIR)$(PREFIX)/bin/chatctl-sandbox
+	for p in $(PROGRAMS); do \
+		rm -f $(DESTDIR)$(PREFIX)/bin/$$p $(DESTDIR)$(MANDIR)/$$p.1 $(DESTDIR)$(BASHCOMPDIR)/$$p \
+		      $(DESTDIR)$(ZSHCOMPDIR)/_$$p $(DESTDIR)$(FISHCOMPDIR)/$$p.fish; \
+	done
 
 clean:
 	rm -rf .build

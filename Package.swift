@@ -4,7 +4,8 @@
 //   C modules -> HTTPTransport, XMPPTransport, SQLiteStore -> QuickBloxAPI,
 //   MessageCache -> ClientConfiguration -> AuthFlow, Messaging
 //   -> CommandLineKit, ChatctlCLI -> chatctl
-// The sandbox (SandboxServer, chatctl-sandbox) shares only the C modules.
+// The sandbox (SandboxServer, SandboxCLI, chatctl-sandbox) shares no protocol
+// code with the client, only infrastructure: the C modules and CommandLineKit.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -43,7 +44,8 @@ let package = Package(
 
         // MARK: sandbox
         .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CSQLite", "CCrypto"], swiftSettings: swiftSettings),
-        .executableTarget(name: "ChatctlSandboxMain", dependencies: ["SandboxServer"], swiftSettings: swiftSettings),
+        .target(name: "SandboxCLI", dependencies: ["CommandLineKit", "SandboxServer"], swiftSettings: swiftSettings),
+        .executableTarget(name: "ChatctlSandboxMain", dependencies: ["SandboxCLI"], swiftSettings: swiftSettings),
 
         // MARK: tests
         .target(name: "TestSupport", dependencies: ["CCrypto"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
@@ -56,7 +58,7 @@ let package = Package(
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"], swiftSettings: swiftSettings),
         .testTarget(name: "ChatctlCLITests", dependencies: ["ChatctlCLI", "MessageCache"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "ChatctlCLI", "SandboxCLI", "CommandLineKit"], swiftSettings: swiftSettings),
         .testTarget(name: "InteropTests", dependencies: ["TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
     ]
 )

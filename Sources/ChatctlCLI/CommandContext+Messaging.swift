@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AuthFlow
 import ClientConfiguration
+import CommandLineKit
 import MessageCache
 import Messaging
 import QuickBloxAPI
@@ -67,18 +68,20 @@ extension CommandContext {
         io.stdoutIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
     }
 
-    func intOption(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let text = parsed.value(name) else { return value }
+    /// A whole number option within `range`, or `default` when not given.
+    func integer(_ option: Option, default value: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let text = option.wrappedValue else { return value }
         guard let n = Int(text), range.contains(n) else {
-            throw CommandError.usage("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", path: parsed.path)
+            throw usage("\(option.spelling) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return n
     }
 
-    func timeOption(_ name: String, now: Int) throws -> Int? {
-        guard let text = parsed.value(name) else { return nil }
+    /// A time option (unix seconds, a date, or an age before `now`), or nil when not given.
+    func time(_ option: Option, now: Int) throws -> Int? {
+        guard let text = option.wrappedValue else { return nil }
         guard let time = TimeArgument.parse(text, now: now) else {
-            throw CommandError.usage("--\(name) '\(text)' is not a time: use unix seconds, 2026-11-30, 2026-11-30T08:00:00Z, or an age like 2h", path: parsed.path)
+            throw usage("\(option.spelling) '\(text)' is not a time: use unix seconds, 2026-11-30, 2026-11-30T08:00:00Z, or an age like 2h")
         }
         return time
     }

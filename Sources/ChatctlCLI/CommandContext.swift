@@ -4,20 +4,24 @@ import CommandLineKit
 import HTTPTransport
 import QuickBloxAPI
 
-/// What every command needs: parsed options, the environment, the terminal,
-/// and (lazily) the config, state directory and REST transport.
+/// What every command needs: the global options, the command path (for usage
+/// errors), the environment, the terminal, and (lazily) the config, state
+/// directory and REST transport.
 final class CommandContext {
-    let parsed: ParsedCommand
+    let globals: Chatctl
+    /// e.g. ["chatctl", "outbox", "flush"]
+    let path: [String]
     let environment: [String: String]
     let io: any TerminalIO
-    let verbose: Bool
 
-    init(parsed: ParsedCommand, environment: [String: String], io: any TerminalIO) {
-        self.parsed = parsed; self.environment = environment; self.io = io
-        self.verbose = parsed.flag("verbose")
+    init(globals: Chatctl, path: [String], environment: [String: String], io: any TerminalIO) {
+        self.globals = globals; self.path = path; self.environment = environment; self.io = io
     }
 
-    var wantsJSON: Bool { parsed.flag("json") }
+    var verbose: Bool { globals.verbose }
+
+    /// A usage error about this command's invocation.
+    func usage(_ message: String) -> CommandError { .usage(message, path: path) }
 
     /// Diagnostics for --verbose, to stderr; the transports redact secrets before this.
     var verboseLog: (@Sendable (String) -> Void)? {
@@ -28,14 +32,14 @@ final class CommandContext {
 
     func loadConfig() throws(AuthFlowError) -> ClientConfig {
         do {
-            return try ClientConfig.load(path: ClientConfig.resolvePath(explicit: parsed.value("config"), environment: environment))
+            return try ClientConfig.load(path: ClientConfig.resolvePath(explicit: globals.config, environment: environment))
         } catch {
             throw AuthFlowError(error)
         }
     }
 
     func sessionStore(for config: ClientConfig) -> SessionStore {
-        SessionStore(directory: SessionStore.resolveDirectory(explicit: parsed.value("state-dir"), environment: environment),
+        SessionStore(directory: SessionStore.resolveDirectory(explicit: globals.stateDir, environment: environment),
                      key: config.sessionKey)
     }
 

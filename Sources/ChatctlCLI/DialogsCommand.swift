@@ -1,25 +1,36 @@
+import CommandLineKit
 import MessageCache
 import Messaging
 
-/// `chatctl dialogs` lists; `chatctl dialogs create` creates.
-struct DialogsCommand {
-    let context: CommandContext
+/// `chatctl dialogs`: your dialogs, newest activity first.
+struct DialogsCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "dialogs",
+        abstract: "List your dialogs, newest activity first.",
+        subcommands: [DialogsCreateCommand.self])
 
-    func run() throws -> ExitCode {
-        if context.parsed.path.last == "create" { return try create() }
-        let offline = context.parsed.flag("offline")
-        var type: DialogType?
-        switch context.parsed.value("type") {
-        case nil: type = nil
-        case "private": type = .private
-        case "group": type = .group
-        case "public": type = .publicGroup
-        case let other?: throw CommandError.usage("--type must be private, group or public, not '\(other)'", path: context.parsed.path)
+    @Option("type", metavar: "TYPE", help: "Only dialogs of this type.", completion: .choices(["private", "group", "public"]))
+    var type: String?
+    @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit)
+    var limit: String?
+    @Flag("offline", help: SharedHelp.offline)
+    var offline: Bool
+    @Flag("json", help: SharedHelp.json)
+    var json: Bool
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        var dialogType: DialogType?
+        switch type {
+        case nil: dialogType = nil
+        case "private": dialogType = .private
+        case "group": dialogType = .group
+        case "public": dialogType = .publicGroup
+        case let other?: throw context.usage("--type must be private, group or public, not '\(other)'")
         }
-        let limit = try context.intOption("limit", default: 100, range: 1...100_000)
+        let limit = try context.integer($limit, default: 100, range: 1...100_000)
         let service = try context.messagingService(offline: offline)
-        let dialogs = try messaging { () throws(MessagingError) in try service.dialogs(type: type, limit: limit, offline: offline) }
-        if context.wantsJSON {
+        let dialogs = try messaging { () throws(MessagingError) in try service.dialogs(type: dialogType, limit: limit, offline: offline) }
+        if json {
             context.io.writeOut(JSONOutput.array(ofRaw: dialogs.map(\.rawJSON)))
             return .ok
         }
@@ -49,35 +60,6 @@ struct DialogsCommand {
             if !others.isEmpty { return TerminalText.sanitize(others.joined(separator: ", "), keepNewlines: false) }
         }
         return TerminalText.sanitize(dialog.name, keepNewlines: false)
-    }
-
-    private func create() throws -> ExitCode {
-        let parsed = context.parsed
-        let service = try context.messagingService(offline: false)
-        let dialog: CachedDialog
-        switch (parsed.value("private"), parsed.value("group")) {
-        case (let peer?, nil):
-            guard parsed.value("with") == nil else { throw CommandError.usage("--with goes with --group", path: parsed.path) }
-            let login = peer.hasPrefix("@") ? String(peer.dropFirst()) : peer
-            dialog = try messaging { () throws(MessagingError) in
-                try service.resolve(.user(login: login), offline: false, createPrivate: true)
-            }
-        case (nil, let name?):
-            guard !name.isEmpty else { throw CommandError.usage("--group needs a name", path: parsed.path) }
-            let logins = (parsed.value("with") ?? "").split(separator: ",").map { $0.trimmingPrefix("@").trimmingSpaces() }.filter { !$0.isEmpty }
-            dialog = try messaging { () throws(MessagingError) in
-                let ids = try logins.map { login throws(MessagingError) in try service.user(login: login, offline: false).id }
-                return try service.createDialog(type: .group, name: name, occupants: ids)
-            }
-        default:
-            throw CommandError.usage("give either --private @LOGIN or --group NAME [--with @A,@B]", path: parsed.path)
-        }
-        if context.wantsJSON {
-            context.io.writeOut(dialog.rawJSON + "\n")
-        } else {
-            context.io.writeOut("\(MessagingService.typeName(dialog.type).capitalizedFirst) dialog \(dialog.id)\(dialog.name.isEmpty ? "" : " '\(TerminalText.sanitize(dialog.name, keepNewlines: false))'").\n")
-        }
-        return .ok
     }
 }
 

@@ -1,36 +1,59 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandLineKit
 import MessageCache
 import Messaging
 
 /// `chatctl listen [DIALOG…]`: messages from others as they arrive.
-struct ListenCommand {
-    let context: CommandContext
+struct ListenCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "listen",
+        abstract: "Print messages from others as they arrive.",
+        discussion: """
+            Follows the given dialogs (default: all of yours), one line per message \
+            or JSON Lines with --json; every message is also cached. Once connected \
+            it says 'chatctl: listening to N dialogs' on standard error, which a \
+            script can wait for. Reconnects by \
+            itself and fills any gap from history, without duplicates. With --exec, \
+            runs CMD (through /bin/sh) for each message: the text on its standard \
+            input, the fields in CHATCTL_MESSAGE_ID, CHATCTL_DIALOG_ID, \
+            CHATCTL_DIALOG_NAME, CHATCTL_SENDER_ID, CHATCTL_SENDER_NAME and \
+            CHATCTL_DATE_SENT.
+            """)
 
-    func run() throws -> ExitCode {
-        let parsed = context.parsed
-        var count: Int?
-        if parsed.value("count") != nil { count = try context.intOption("count", default: 1, range: 1...Int.max) }
+    @Arguments("DIALOG", help: "Dialogs to follow (default: all).")
+    var dialogs: [String]
+    @Option("count", metavar: "N", help: "Exit after N messages.")
+    var count: String?
+    @Option("timeout", metavar: "DURATION", help: "Exit after this long, e.g. 30s, 5m, 2h.")
+    var timeout: String?
+    @Option("exec", metavar: "CMD", help: "Run CMD for each message.")
+    var exec: String?
+    @Flag("json", help: SharedHelp.json)
+    var json: Bool
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        var limit: Int?
+        if count != nil { limit = try context.integer($count, default: 1, range: 1...Int.max) }
         var deadline: ContinuousClock.Instant?
-        if let text = parsed.value("timeout") {
+        if let text = timeout {
             guard let seconds = Duration.seconds(text) ?? Int(text), seconds > 0 else {
-                throw CommandError.usage("--timeout '\(text)' is not a duration: use 30s, 5m, 2h or seconds", path: parsed.path)
+                throw context.usage("--timeout '\(text)' is not a duration: use 30s, 5m, 2h or seconds")
             }
             deadline = .now + .seconds(seconds)
         }
-        let command = parsed.value("exec")
+        let command = exec
         let session = try context.messagingSession(offline: false)
         let service = session.service
         let dialogIDs = try messaging { () throws(MessagingError) in
-            try parsed.arguments("DIALOG").map { text throws(MessagingError) in
+            try dialogs.map { text throws(MessagingError) in
                 try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false).id
             }
         }
         let link = try context.chatLink(for: session)
         let listener = Listener(link: link, service: service, dialogIDs: dialogIDs)
         let io = context.io
-        let json = context.wantsJSON
         let environment = context.environment
         var names: [Int: String] = [:]
         var titles: [String: String] = [:]
@@ -58,7 +81,7 @@ struct ListenCommand {
             }
             return true
         }
-        try messaging { () throws(MessagingError) in try listener.run(count: count, deadline: deadline) }
+        try messaging { () throws(MessagingError) in try listener.run(count: limit, deadline: deadline) }
         return .ok
     }
 }

@@ -1,33 +1,55 @@
 import AuthFlow
 import ClientConfiguration
+import CommandLineKit
 import QuickBloxAPI
 
 /// `chatctl login`: sign up, or log in when the login is taken, then connect to chat.
-struct LoginCommand {
-    let context: CommandContext
+struct LoginCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "login",
+        abstract: "Sign up or log in, then connect to chat.",
+        discussion: """
+            Signs up a new login, or logs in when the login is taken (the \
+            server answers 422), then connects to chat. The password comes from \
+            --password-stdin, --password-file, $CHATCTL_PASSWORD, or a prompt \
+            on the terminal; never from the command line.
+            """)
 
-    func run() throws -> ExitCode {
-        let parsed = context.parsed
-        let path = parsed.path
+    @Option("login", short: "l", metavar: "NAME", help: "QuickBlox login or email (prompted for on a terminal).")
+    var login: String?
+    @Option("full-name", metavar: "NAME", help: "Display name for a sign-up (default: the login).")
+    var fullName: String?
+    @Flag("password-stdin", help: "Read the password from standard input.")
+    var passwordStdin: Bool
+    @Option("password-file", metavar: "PATH", help: "Read the password from the first line of a file.", completion: .file)
+    var passwordFile: String?
+    @Flag("no-signup", help: "Log in only; never create an account.")
+    var noSignup: Bool
+    @Flag("no-chat", help: "Skip the chat connection.")
+    var noChat: Bool
+    @Flag("json", help: SharedHelp.json)
+    var json: Bool
+
+    func run(_ context: CommandContext) throws -> ExitCode {
         // Everything the user typed is checked before any network call.
-        guard let login = parsed.value("login") ?? promptForLogin() else {
-            throw CommandError.usage("missing --login NAME (no terminal to ask on)", path: path)
+        guard let login = login ?? promptForLogin(context) else {
+            throw context.usage("missing --login NAME (no terminal to ask on)")
         }
         guard CredentialRules.isValidLoginOrEmail(login) else {
             throw CommandError.flow(AuthFlowError(.invalidInput, "invalid login '\(TerminalText.sanitize(login, keepNewlines: false))'",
                                                   hint: CredentialRules.loginHint))
         }
-        let fullName: String
-        if let given = parsed.value("full-name") {
+        let displayName: String
+        if let given = fullName {
             guard CredentialRules.isValidDisplayName(given) else {
                 throw CommandError.flow(AuthFlowError(.invalidInput, "invalid display name '\(TerminalText.sanitize(given, keepNewlines: false))'",
                                                       hint: CredentialRules.displayNameHint))
             }
-            fullName = given
+            displayName = given
         } else {
-            fullName = Self.defaultDisplayName(for: login)
+            displayName = Self.defaultDisplayName(for: login)
         }
-        let password = try readPassword(login: login)
+        let password = try readPassword(login: login, context: context)
         guard CredentialRules.isValidPassword(password) else {
             throw CommandError.flow(AuthFlowError(.invalidInput, "the password does not meet the service's rules",
                                                   hint: CredentialRules.passwordHint))
@@ -36,12 +58,12 @@ struct LoginCommand {
         let config = try flow { () throws(AuthFlowError) in try context.loadConfig() }
         let transport = try flow { () throws(AuthFlowError) in try context.makeTransport(for: config) }
         let keeper = SessionKeeper(config: config, store: context.sessionStore(for: config), transport: transport)
-        let options = LoginFlow.Options(allowSignUp: !parsed.flag("no-signup"), connectChat: !parsed.flag("no-chat"))
+        let options = LoginFlow.Options(allowSignUp: !noSignup, connectChat: !noChat)
         let chat = options.connectChat ? XMPPChatConnector(config: config, verboseLog: context.verboseLog) : nil
         let runner = LoginRunner(api: keeper.makeClient(), chat: chat, chatAuth: config.chatAuth)
         let identity: UserCredentials.Identity = login.contains("@") ? .email(login) : .login(login)
         let result = try flow { () throws(AuthFlowError) in
-            try runner.run(LoginRequest(identity: identity, password: password, fullName: fullName, options: options))
+            try runner.run(LoginRequest(identity: identity, password: password, fullName: displayName, options: options))
         }
         // The REST login stands even if chat failed: keep the session.
         try flow { () throws(AuthFlowError) in try keeper.save(result, login: login) }
@@ -53,7 +75,7 @@ struct LoginCommand {
         case .failed(let error):
             throw CommandError.flow(AuthFlowError(error.kind, "\(error.message); logged in, session saved", hint: error.hint))
         }
-        if context.wantsJSON {
+        if json {
             context.io.writeOut(JSONOutput.line(.object([
                 "user": .object(result.user.raw),
                 "signed_up": .bool(result.signedUp),
@@ -68,18 +90,17 @@ struct LoginCommand {
         return .ok
     }
 
-    private func promptForLogin() -> String? {
+    private func promptForLogin(_ context: CommandContext) -> String? {
         guard context.io.stdinIsTerminal else { return nil }
         return context.io.readLine(prompt: "Login: ").flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// `--password-stdin`, `--password-file`, `CHATCTL_PASSWORD`, or a prompt on a terminal.
-    private func readPassword(login: String) throws -> String {
-        let parsed = context.parsed
-        if parsed.flag("password-stdin") && parsed.value("password-file") != nil {
-            throw CommandError.usage("--password-stdin and --password-file cannot be used together", path: parsed.path)
+    private func readPassword(login: String, context: CommandContext) throws -> String {
+        if passwordStdin && passwordFile != nil {
+            throw context.usage("--password-stdin and --password-file cannot be used together")
         }
-        if parsed.flag("password-stdin") {
+        if passwordStdin {
             guard let bytes = context.io.readAllInput() else {
                 throw CommandError.flow(AuthFlowError(.invalidInput, "cannot read the password from standard input"))
             }
@@ -90,7 +111,7 @@ struct LoginCommand {
             }
             return password
         }
-        if let file = parsed.value("password-file") {
+        if let file = passwordFile {
             guard let bytes = PrivateFiles.read(file) else {
                 throw CommandError.flow(AuthFlowError(.invalidInput, "cannot read password file \(file)"))
             }
@@ -104,8 +125,7 @@ struct LoginCommand {
         if context.io.stdinIsTerminal, let password = context.io.readSecret(prompt: "Password for \(login): "), !password.isEmpty {
             return password
         }
-        throw CommandError.usage("no password given: use --password-stdin, --password-file PATH or CHATCTL_PASSWORD, or run on a terminal",
-                                 path: parsed.path)
+        throw context.usage("no password given: use --password-stdin, --password-file PATH or CHATCTL_PASSWORD, or run on a terminal")
     }
 
     /// The text up to the first line break (a trailing newline is not part of a password).

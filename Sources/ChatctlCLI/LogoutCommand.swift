@@ -1,10 +1,13 @@
 import AuthFlow
+import CommandLineKit
 
 /// `chatctl logout`: end the session on the server and remove it here.
-struct LogoutCommand {
-    let context: CommandContext
+struct LogoutCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "logout",
+        abstract: "End the session on the server and forget it here.")
 
-    func run() throws -> ExitCode {
+    func run(_ context: CommandContext) throws -> ExitCode {
         let keeper = try flow { () throws(AuthFlowError) in try context.sessionKeeper() }
         switch try flow({ () throws(AuthFlowError) in try keeper.logOut() }) {
         case .loggedOut(let login):

@@ -3,33 +3,44 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CommandLineKit
 import MessageCache
 import Messaging
 import QuickBloxAPI
 
 /// `chatctl search QUERY`: full-text search of the local cache, ranked, with
 /// the matching words highlighted (brackets, or bold on a terminal).
-struct SearchCommand {
-    let context: CommandContext
+struct SearchCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "search",
+        abstract: "Search cached messages, best matches first.",
+        discussion: "Searches the local cache ('chatctl sync' fills it). QUERY uses SQLite FTS5 syntax: words, \"phrases\", prefix*, OR, NOT.")
 
-    func run() throws -> ExitCode {
-        let parsed = context.parsed
-        let query = parsed.arguments("QUERY").first ?? ""
-        let limit = try context.intOption("limit", default: 20, range: 1...10_000)
+    @Argument("QUERY", help: "What to look for.")
+    var query: String
+    @Option("dialog", metavar: "DIALOG", help: "Only in this dialog.")
+    var dialog: String?
+    @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit)
+    var limit: String?
+    @Flag("json", help: SharedHelp.json)
+    var json: Bool
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let limit = try context.integer($limit, default: 20, range: 1...10_000)
         let service = try context.messagingService(offline: true)
         var dialogID: String?
-        if let text = parsed.value("dialog") {
+        if let text = dialog {
             dialogID = try messaging { () throws(MessagingError) in
                 try service.resolve(try DialogReference(parsing: text), offline: true, createPrivate: false).id
             }
         }
-        let style: SnippetStyle = context.wantsJSON || !context.useColor ? .brackets : .ansiBold
+        let style: SnippetStyle = json || !context.useColor ? .brackets : .ansiBold
         let hits: [SearchHit]
         do { hits = try service.cache.search(query, dialogID: dialogID, limit: limit, style: style) } catch {
             throw CommandError.messaging(MessagingError(.invalidInput, "bad search query '\(TerminalText.sanitize(query, keepNewlines: false))': \(error.message)",
                                                         hint: "quote phrases with \"…\"; use words, prefix*, OR, NOT"))
         }
-        if context.wantsJSON {
+        if json {
             let objects = hits.map { hit -> String in
                 guard case .object(var object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(hit.message.rawJSON.utf8)) else {
                     return hit.message.rawJSON

@@ -1,39 +1,58 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandLineKit
 import MessageCache
 import Messaging
 
 /// `chatctl send DIALOG [TEXT…]`: the arguments, all of stdin as one message,
 /// or with `--lines` one message per line as each line arrives. Every message
 /// is in the outbox before it is sent and leaves it only once delivered.
-struct SendCommand {
-    let context: CommandContext
+struct SendCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "send",
+        abstract: "Send a message: the arguments, or standard input.",
+        discussion: """
+            Without TEXT, standard input is sent: all of it as one message, or with \
+            --lines one message per line as each line arrives. Every message goes \
+            to the outbox first and leaves it only when the server has it; exit 3 \
+            means some are still there ('chatctl outbox flush' delivers them).
+            """)
 
-    func run() throws -> ExitCode {
-        let parsed = context.parsed
-        let words = Array(parsed.arguments("TEXT"))
-        let lines = parsed.flag("lines")
+    @Argument("DIALOG", help: SharedHelp.dialog)
+    var dialog: String
+    @Arguments("TEXT", help: "The message; words are joined with spaces.")
+    var text: [String]
+    @Flag("lines", help: "One message per line of standard input.")
+    var lines: Bool
+    @Option("via", metavar: "WAY", help: "chat or rest (default: rest for one message, chat for --lines).",
+            completion: .choices(["chat", "rest"]))
+    var via: String?
+    @Flag("json", help: SharedHelp.json)
+    var json: Bool
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let words = text
         if lines && !words.isEmpty {
-            throw CommandError.usage("--lines reads standard input; give no TEXT with it", path: parsed.path)
+            throw context.usage("--lines reads standard input; give no TEXT with it")
         }
         if words.isEmpty && context.io.stdinIsTerminal {
-            throw CommandError.usage("no message: give TEXT, or pipe it in (standard input is a terminal)", path: parsed.path)
+            throw context.usage("no message: give TEXT, or pipe it in (standard input is a terminal)")
         }
         // One message: REST is one round trip. A stream: chat, acknowledged in batches.
         let viaChat: Bool
-        switch parsed.value("via") {
+        switch via {
         case nil: viaChat = lines
         case "rest": viaChat = false
         case "chat": viaChat = true
-        case let other?: throw CommandError.usage("--via must be chat or rest, not '\(other)'", path: parsed.path)
+        case let other?: throw context.usage("--via must be chat or rest, not '\(other)'")
         }
-        let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: parsed.arguments("DIALOG").first ?? "") }
+        let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: self.dialog) }
         let session = try context.messagingSession(offline: false)
         let service = session.service
         let dialog = try messaging { () throws(MessagingError) in try service.resolve(reference, offline: false, createPrivate: true) }
-        if viaChat { return try sendOverChat(session: session, dialog: dialog, words: words, lines: lines) }
-        var sender = OutboxSender(service: service, dialogID: dialog.id, context: context)
+        if viaChat { return try sendOverChat(session: session, dialog: dialog, words: words, context: context) }
+        var sender = OutboxSender(service: service, dialogID: dialog.id, json: json, io: context.io)
 
         if lines {
             var reader = LineReader(fd: 0)
@@ -47,19 +66,19 @@ struct SendCommand {
         } else if !words.isEmpty {
             for part in MessageSplitter.split(words.joined(separator: " ")) { try sender.send(part) }
         } else {
-            for part in MessageSplitter.split(try wholeInput()) { try sender.send(part) }
+            for part in MessageSplitter.split(try wholeInput(context)) { try sender.send(part) }
         }
         return try sender.finish()
     }
 
     /// All of standard input as one message (without its final line break).
-    func wholeInput() throws -> String {
+    func wholeInput(_ context: CommandContext) throws -> String {
         guard let bytes = context.io.readAllInput() else {
             throw CommandError.messaging(MessagingError(.failure, "cannot read standard input"))
         }
         var text = String(decoding: bytes, as: UTF8.self)
         if text.hasSuffix("\n") { text.removeLast() }
-        guard !text.isEmpty else { throw CommandError.usage("standard input was empty: nothing to send", path: context.parsed.path) }
+        guard !text.isEmpty else { throw context.usage("standard input was empty: nothing to send") }
         return text
     }
 }
@@ -67,10 +86,10 @@ struct SendCommand {
 extension SendCommand {
     /// Sends over chat through the outbox: stdin is read as it arrives, between
     /// turns of the XMPP loop, and every line is queued before it is sent.
-    func sendOverChat(session: MessagingSession, dialog: CachedDialog, words: [String], lines: Bool) throws -> ExitCode {
+    func sendOverChat(session: MessagingSession, dialog: CachedDialog, words: [String], context: CommandContext) throws -> ExitCode {
         let link = try context.chatLink(for: session)
         let outbox = ChatOutbox(link: link, service: session.service, owner: Int(getpid()))
-        if context.wantsJSON { outbox.onDelivered = { [io = context.io] in io.writeOut($0.rawJSON + "\n") } }
+        if json { outbox.onDelivered = { [io = context.io] in io.writeOut($0.rawJSON + "\n") } }
         try messaging { () throws(MessagingError) in
             try link.connect()
             try link.joinRooms(of: [dialog])
@@ -85,7 +104,7 @@ extension SendCommand {
                 outbox.pump(timeout: 0)
             }
         } else {
-            let text = try wholeInput()
+            let text = try wholeInput(context)
             try messaging { () throws(MessagingError) in try outbox.send(MessageSplitter.split(text), to: dialog) }
         }
         let failure = outbox.finish()
@@ -100,14 +119,15 @@ extension SendCommand {
 struct OutboxSender {
     let service: MessagingService
     let dialogID: String
-    let context: CommandContext
+    let json: Bool
+    let io: any TerminalIO
     let owner = Int(getpid())
     var delivered = 0
     var undelivered = 0
     var firstError: MessagingError?
 
-    init(service: MessagingService, dialogID: String, context: CommandContext) {
-        self.service = service; self.dialogID = dialogID; self.context = context
+    init(service: MessagingService, dialogID: String, json: Bool, io: any TerminalIO) {
+        self.service = service; self.dialogID = dialogID; self.json = json; self.io = io
     }
 
     mutating func send(_ text: String) throws {
@@ -120,7 +140,7 @@ struct OutboxSender {
         do {
             let message = try service.deliverViaREST(clientMessageID: id, text: text, dialogID: dialogID)
             delivered += 1
-            if context.wantsJSON { context.io.writeOut(message.rawJSON + "\n") }
+            if json { io.writeOut(message.rawJSON + "\n") }
         } catch {
             if case .invalidInput = error.kind { throw CommandError.messaging(error) }
             service.noteFailure(clientMessageID: id, owner: owner, error: error)

@@ -4,13 +4,20 @@ import FoundationEssentials
 import Foundation
 #endif
 import AuthFlow
+import CommandLineKit
 import QuickBloxAPI
 
 /// `chatctl status`: who, since when, until when, against which endpoints.
-struct StatusCommand {
-    let context: CommandContext
+struct StatusCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "status",
+        abstract: "Show who is logged in, since when, and until when.",
+        discussion: "Exits 4 when not logged in or when the session has expired.")
 
-    func run() throws -> ExitCode {
+    @Flag("json", help: SharedHelp.json)
+    var json: Bool
+
+    func run(_ context: CommandContext) throws -> ExitCode {
         let keeper = try flow { () throws(AuthFlowError) in try context.sessionKeeper() }
         var warning: String?
         let session: StoredSession
@@ -29,7 +36,7 @@ struct StatusCommand {
         if let warning { context.io.writeErr("chatctl: warning: \(warning)\n") }
 
         let config = keeper.config
-        if context.wantsJSON {
+        if json {
             context.io.writeOut(JSONOutput.line(.object([
                 "user": .object(session.user),
                 "logged_in_at": .string(TimeText.iso8601(session.loggedInAt)),

@@ -1,15 +1,23 @@
+import CommandLineKit
 import MessageCache
 import Messaging
 
 /// `chatctl sync [DIALOG…]`: dialogs, then each dialog's recent messages,
 /// into the cache; a progress line on a terminal.
-struct SyncCommand {
-    let context: CommandContext
+struct SyncCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "sync",
+        abstract: "Fill the local cache with dialogs and their recent messages.")
 
-    func run() throws -> ExitCode {
-        let limit = try context.intOption("limit", default: 1000, range: 1...1_000_000)
+    @Arguments("DIALOG", help: "Only these dialogs (default: all).")
+    var dialogs: [String]
+    @Option("limit", short: "n", metavar: "N", help: "Messages per dialog (default 1000).")
+    var limit: String?
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let limit = try context.integer($limit, default: 1000, range: 1...1_000_000)
         let service = try context.messagingService(offline: false)
-        let references = context.parsed.arguments("DIALOG")
+        let references = dialogs
         let dialogs: [CachedDialog] = try messaging { () throws(MessagingError) in
             try service.syncDialogs()
             if references.isEmpty { return try service.dialogs(type: nil, limit: nil, offline: true) }
@@ -17,7 +25,7 @@ struct SyncCommand {
                 try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false)
             }
         }
-        let showProgress = isatty(2) == 1
+        let showProgress = context.io.stderrIsTerminal
         var total = 0
         for (index, dialog) in dialogs.enumerated() {
             if showProgress { context.io.writeErr("\r\u{1B}[Ksyncing \(ProgressBar.render(done: index, of: dialogs.count)) \(index)/\(dialogs.count) dialogs") }
@@ -39,7 +47,3 @@ enum ProgressBar {
         return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -9,6 +9,8 @@ public protocol TerminalIO: AnyObject {
     func writeErr(_ text: String)
     var stdinIsTerminal: Bool { get }
     var stdoutIsTerminal: Bool { get }
+    /// Whether progress lines on stderr would reach a person.
+    var stderrIsTerminal: Bool { get }
     /// All of standard input, or nil when it cannot be read.
     func readAllInput() -> [UInt8]?
     /// Prompts on the terminal and reads one line without echo; nil on EOF.
@@ -25,6 +27,7 @@ public final class StandardIO: TerminalIO {
     public func writeErr(_ text: String) { Self.writeAll(2, text) }
     public var stdinIsTerminal: Bool { isatty(0) == 1 }
     public var stdoutIsTerminal: Bool { isatty(1) == 1 }
+    public var stderrIsTerminal: Bool { isatty(2) == 1 }
 
     public func readAllInput() -> [UInt8]? {
         var result = [UInt8]()
@@ -43,19 +46,19 @@ public final class StandardIO: TerminalIO {
         defer { close(fd) }
         Self.writeAll(fd, prompt)
         var saved = termios()
-        let haveTermios = tcgetattr(fd, &saved) == 0
-        if haveTermios {
-            var quiet = saved
-            quiet.c_lflag &= ~tcflag_t(ECHO)
-            quiet.c_lflag |= tcflag_t(ECHONL)
-            EchoGuard.install(fd: fd, saved: saved)
-            _ = tcsetattr(fd, TCSAFLUSH, &quiet)
-        }
-        let line = Self.readLine(fd: fd)
-        if haveTermios {
-            var restore = saved
-            _ = tcsetattr(fd, TCSAFLUSH, &restore)
-            EchoGuard.clear()
+        guard tcgetattr(fd, &saved) == 0 else { return Self.readLine(fd: fd) }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        quiet.c_lflag |= tcflag_t(ECHONL)
+        let interrupt = InterruptFlag.catchSIGINT()
+        _ = tcsetattr(fd, TCSAFLUSH, &quiet)
+        let line = Self.readLine(fd: fd, interrupt: interrupt)
+        _ = tcsetattr(fd, TCSAFLUSH, &saved)
+        interrupt.release()
+        if line == nil && interrupt.isRaised {
+            // Echo is back on: now end the way ^C always ends a program.
+            Self.writeAll(fd, "\n")
+            raise(SIGINT)
         }
         return line
     }
@@ -68,12 +71,16 @@ public final class StandardIO: TerminalIO {
         return Self.readLine(fd: fd)
     }
 
-    private static func readLine(fd: Int32) -> String? {
+    /// One line from `fd`; nil at end of input, or when `interrupt` was raised.
+    private static func readLine(fd: Int32, interrupt: InterruptFlag? = nil) -> String? {
         var bytes = [UInt8]()
         var byte: UInt8 = 0
         while true {
             let n = read(fd, &byte, 1)
-            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n < 0 {
+                if errno == EINTR && !(interrupt?.isRaised ?? false) { continue }
+                return nil
+            }
             if n == 0 { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
             if byte == UInt8(ascii: "\n") { break }
             bytes.append(byte)
@@ -93,24 +100,30 @@ public final class StandardIO: TerminalIO {
     }
 }
 
-/// Restores terminal echo if ^C arrives during a password prompt, then exits 130.
-private enum EchoGuard {
-    nonisolated(unsafe) static var fd: Int32 = -1
-    nonisolated(unsafe) static var saved = termios()
+/// ^C while the terminal does not echo: the handler only sets a flag (all a
+/// signal handler may safely do); being installed without SA_RESTART, it
+/// also makes the blocked read(2) return, so the reader restores echo itself.
+private struct InterruptFlag {
+    /// Written by the handler, read by the reader; initialised before the handler exists.
+    nonisolated(unsafe) private static var raised: sig_atomic_t = 0
+    private var previous = sigaction()
 
-    static func install(fd: Int32, saved: termios) {
-        EchoGuard.saved = saved
-        EchoGuard.fd = fd
-        signal(SIGINT) { _ in
-            if EchoGuard.fd >= 0 { _ = tcsetattr(EchoGuard.fd, TCSAFLUSH, &EchoGuard.saved) }
-            let newline: [UInt8] = [10]
-            _ = newline.withUnsafeBytes { write(2, $0.baseAddress, 1) }
-            _exit(130)
-        }
+    static func catchSIGINT() -> InterruptFlag {
+        raised = 0
+        var flag = InterruptFlag()
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in InterruptFlag.raised = 1 }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        sigaction(SIGINT, &action, &flag.previous)
+        return flag
     }
 
-    static func clear() {
-        fd = -1
-        signal(SIGINT, SIG_DFL)
+    var isRaised: Bool { Self.raised != 0 }
+
+    /// Puts back whatever SIGINT did before.
+    func release() {
+        var previous = previous
+        sigaction(SIGINT, &previous, nil)
     }
 }

@@ -106,7 +106,7 @@ private struct Binder {
         // A pure group (subcommands, nothing of its own, like the root) shows its
         // help; a command that also declares options or arguments runs itself
         // (`chatctl dialogs` lists, `chatctl dialogs create` creates).
-        if !current.subcommands.isEmpty && positionals.isEmpty && current.options.isEmpty && current.arguments.isEmpty {
+        if !current.runsItself && positionals.isEmpty {
             return .help(path: path)
         }
         return .run(try bindPositionals())
@@ -175,13 +175,16 @@ private struct Binder {
         return nil
     }
 
-    /// `chatctl help login`: the remaining values name the command whose help to show.
+    /// `chatctl help login`: the remaining values name the command whose help
+    /// to show; `chatctl help --man` asks for the man page (of the whole tree).
     mutating func bindHelpCommand() throws(UsageError) -> ParseOutcome {
         var afterTerminator = false
+        var manual = false
         while index < tokens.count {
             let token = tokens[index]
             index += 1
             if token.kind == .terminator { afterTerminator = true; continue }
+            if !afterTerminator, case .long("man", nil) = token.kind { manual = true; continue }
             guard token.kind == .value || afterTerminator else { continue }
             if let sub = current.subcommand(named: token.raw) {
                 chain.append(sub)
@@ -191,7 +194,7 @@ private struct Binder {
                 throw fail(Self.unknown("command", token.raw, current.subcommands.map(\.name)))
             }
         }
-        return .help(path: path)
+        return manual ? .manual : .help(path: path)
     }
 
     mutating func record(_ spec: OptionSpec, spelling: String, inline: String?) throws(UsageError) {

@@ -9,13 +9,27 @@ public struct CommandSpec: Sendable, Equatable {
     public var subcommands: [CommandSpec]
     /// Options accepted by this command and every command below it (e.g. --config).
     public var inheritedOptions: [OptionSpec]
+    /// For a command declared by a type: its options and arguments, reflected
+    /// only when a parse or a document reaches it (see `ParsableCommand.outline`).
+    var pendingMembers: PendingMembers?
     public init(name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], subcommands: [CommandSpec] = [], inheritedOptions: [OptionSpec] = []) {
         self.name = name; self.abstract = abstract; self.discussion = discussion; self.arguments = arguments
         self.options = options; self.subcommands = subcommands; self.inheritedOptions = inheritedOptions
     }
 
+    /// Whether naming this command runs it even though it has subcommands
+    /// (`chatctl dialogs` lists, `chatctl dialogs create` creates); a pure
+    /// group, with nothing of its own, shows its help instead.
+    public var runsItself: Bool { subcommands.isEmpty || !options.isEmpty || !arguments.isEmpty }
+
+    /// The subcommand called `name`, with its options and arguments.
     public func subcommand(named name: String) -> CommandSpec? {
-        subcommands.first { $0.name == name }
+        subcommands.first { $0.name == name }?.resolved()
+    }
+
+    /// This command with its options and arguments filled in.
+    public func resolved() -> CommandSpec {
+        pendingMembers?.resolve() ?? self
     }
 
     /// The chain of commands named by `path` (which starts with this command's
@@ -41,13 +55,14 @@ public struct CommandSpec: Sendable, Equatable {
     }
 
     /// Every command of the tree with its path, depth first, root first.
-    func allCommands(_ prefix: [String] = []) -> [(path: [String], chain: [CommandSpec])] {
+    public func allCommands() -> [(path: [String], chain: [CommandSpec])] {
         var result: [(path: [String], chain: [CommandSpec])] = []
         func visit(_ command: CommandSpec, _ path: [String], _ chain: [CommandSpec]) {
             result.append((path, chain))
-            for sub in command.subcommands { visit(sub, path + [sub.name], chain + [sub]) }
+            for sub in command.subcommands.map({ $0.resolved() }) { visit(sub, path + [sub.name], chain + [sub]) }
         }
-        visit(self, [name], [self])
+        let root = resolved()
+        visit(root, [name], [root])
         return result
     }
 }
@@ -55,7 +70,7 @@ public struct CommandSpec: Sendable, Equatable {
 extension Array where Element == CommandSpec {
     /// Options valid with the last command of this chain: its own, then the
     /// inherited options of the chain, innermost first.
-    var validOptions: [OptionSpec] {
+    public var validOptions: [OptionSpec] {
         guard let last else { return [] }
         var result = last.options
         for command in reversed() { result += command.inheritedOptions }
@@ -68,4 +83,11 @@ extension Array where Element == CommandSpec {
         for command in dropLast().reversed() { result += command.inheritedOptions }
         return result
     }
+}
+
+/// How a command type's members are reflected on demand. Not part of a spec's
+/// value: two specs are equal when their names, texts and members are.
+struct PendingMembers: Sendable, Equatable {
+    let resolve: @Sendable () -> CommandSpec
+    static func == (lhs: PendingMembers, rhs: PendingMembers) -> Bool { true }
 }

@@ -43,7 +43,7 @@ struct HelpFormatter {
             words += ownOptions.map(Self.usageFragment)
         }
         words += command.arguments.map(Self.usageFragment)
-        if !command.subcommands.isEmpty { words.append("<subcommand>") }
+        if !command.subcommands.isEmpty { words.append(command.runsItself ? "[<subcommand>]" : "<subcommand>") }
         return words
     }
 

@@ -17,7 +17,7 @@ public enum ManPage {
         lines.append(".SH NAME")
         lines.append(escaped(root.name) + " \\- " + escaped(root.abstract))
         lines.append(".SH SYNOPSIS")
-        for (path, chain) in root.allCommands() where chain[chain.count - 1].subcommands.isEmpty || path.count == 1 {
+        for (path, chain) in root.allCommands() where chain[chain.count - 1].runsItself || path.count == 1 {
             lines.append(".PP")
             lines.append(synopsis(path, chain))
         }
@@ -60,7 +60,9 @@ public enum ManPage {
             if argument.isRepeating { word += " ..." }
             words.append(argument.isOptional ? "[" + word + "]" : word)
         }
-        if !command.subcommands.isEmpty { words.append("\\fIcommand\\fR") }
+        if !command.subcommands.isEmpty {
+            words.append(command.runsItself ? "[\\fIcommand\\fR]" : "\\fIcommand\\fR")
+        }
         return words.joined(separator: " ")
     }
 

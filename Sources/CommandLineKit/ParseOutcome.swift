@@ -3,4 +3,6 @@ public enum ParseOutcome: Sendable, Equatable {
     /// `--help`, `-h` or `help CMD…`: print the help of this command path.
     case help(path: [String])
     case version
+    /// `help --man`: print the man page.
+    case manual
 }

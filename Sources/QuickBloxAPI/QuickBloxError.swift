@@ -59,9 +59,19 @@ public struct QuickBloxError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Sign-up answered 422 with a `login` (or `email`) "taken" field error.
-    /// Matches the field, not the message text, which varies ("taken" / "taken.").
+    /// The wording of "taken" varies ("has already been taken", "taken.", "is
+    /// already in use"), so any message on those fields counts, except one that
+    /// says the value is missing or malformed: logging in cannot help with
+    /// "can't be blank" (docs/protocol.md §3).
     public var isLoginTaken: Bool {
-        status == 422 && (fieldErrors["login"] != nil || fieldErrors["email"] != nil)
+        guard status == 422 else { return false }
+        let messages = (fieldErrors["login"] ?? []) + (fieldErrors["email"] ?? [])
+        return messages.contains { !Self.saysMissingOrMalformed($0) }
+    }
+
+    static func saysMissingOrMalformed(_ message: String) -> Bool {
+        let text = message.lowercased()
+        return ["blank", "empty", "invalid", "too short", "too long", "format"].contains { text.contains($0) }
     }
 
     /// 401: bad credentials, or a missing/expired session token.

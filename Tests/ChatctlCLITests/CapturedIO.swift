@@ -17,6 +17,7 @@ final class CapturedIO: TerminalIO {
     func writeErr(_ text: String) { err += text }
     var stdinIsTerminal: Bool { terminal }
     var stdoutIsTerminal: Bool { false }
+    var stderrIsTerminal: Bool { false }
     func readAllInput() -> [UInt8]? { defer { input = [] }; return input }
     func readSecret(prompt: String) -> String? {
         prompts.append(prompt)

@@ -55,7 +55,8 @@ import Testing
     }
 
     @Test func passwordIsNeverTakenFromTheCommandLine() {
-        let login = CommandTable.login
+        let login = LoginCommand.spec
+        #expect(login.options.contains { $0.long == "password-file" })
         #expect(!login.options.contains { $0.long.contains("password") && $0.kind != .flag && $0.long != "password-file" })
     }
 

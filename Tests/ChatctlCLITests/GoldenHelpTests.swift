@@ -21,7 +21,8 @@ OVERVIEW: A command-line chat client for QuickBlox.
 
 Sign up or log in with 'chatctl login', then use the other commands. The config
 file holds the application credentials and endpoints; run 'chatctl-sandbox' for
-a local QuickBlox-compatible backend.
+a local QuickBlox-compatible backend. 'chatctl help --man' prints the manual
+page.
 
 USAGE: chatctl [--config <PATH>] [--state-dir <DIR>] [--verbose] <subcommand>
 

@@ -34,6 +34,19 @@ import QuickBloxAPI
         #expect(error(422, #"{"errors":{"email":["is already in use"]}}"#).isLoginTaken)
     }
 
+    /// Logging in cannot cure a missing or malformed login: that 422 is reported as it is.
+    @Test(arguments: [#"{"login":["can't be blank"]}"#, #"{"email":["is invalid"]}"#,
+                      #"{"login":["is too short (minimum is 3 characters)"]}"#])
+    func notTakenWhenTheValueIsMissingOrMalformed(errors: String) {
+        let e = error(422, #"{"errors":\#(errors)}"#)
+        #expect(e.fieldErrors.count == 1)
+        #expect(!e.isLoginTaken)
+    }
+
+    @Test func takenWhenOneFieldSaysSoBesideAComplaint() {
+        #expect(error(422, #"{"errors":{"login":["can't be blank"],"email":["has already been taken"]}}"#).isLoginTaken)
+    }
+
     @Test func notTakenWhenOtherFieldOrStatus() {
         #expect(!error(422, #"{"errors":{"password":["is too short"]}}"#).isLoginTaken)
         #expect(!error(422, #"{"errors":{"base":["login has already been taken"]}}"#).isLoginTaken)

@@ -337,11 +337,15 @@ func restSandbox(_ extra: [String] = []) throws -> SandboxProcess {
 @Suite struct SandboxCommandLineTests {
     @Test(arguments: [["--bogus"], ["--api-port", "70000"], ["--token-ttl", "x"], ["--log-level", "loud"],
                       ["--tls-cert", "/tmp/c.pem"], ["--host"], ["stray"]])
-    func badFlagsExitTwoWithOneLine(arguments: [String]) throws {
+    func badFlagsExitTwoWithOneLineThenUsage(arguments: [String]) throws {
         let r = try runProcess(productPath("chatctl-sandbox"), arguments, timeout: 20)
         #expect(r.status == 2)
         #expect(r.stdout.isEmpty)
-        #expect(r.stderr.hasSuffix("\n") && r.stderr.dropLast().split(separator: "\n").count == 1, "stderr: \(r.stderr)")
+        // As chatctl's own (the same CommandLineKit): what was wrong, then the usage line.
+        let lines = r.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 3 && lines[2].isEmpty, "stderr: \(r.stderr)")
+        #expect(lines.first?.hasPrefix("chatctl-sandbox: ") == true)
+        #expect(lines.count > 1 && lines[1].hasPrefix("usage: chatctl-sandbox"))
     }
 
     @Test func helpAndVersion() throws {

@@ -1,0 +1,41 @@
+import CommandLineKit
+
+extension Chatctl {
+    /// chatctl(1): the command tree, then what the tree cannot say.
+    static var manPage: String {
+        ManPage.render(root: tree.spec, version: version, date: releaseDate, extraSections: [
+            ManPage.Section(title: "Exit status", body: """
+                0: success.
+
+                1: another failure, e.g. the TLS certificate is not trusted or the server refused the application.
+
+                2: a usage error or invalid input (a bad option, login or config file).
+
+                3: some messages were not delivered; they are in the outbox ('chatctl outbox flush').
+
+                4: authentication: bad credentials, not logged in, or the session expired.
+
+                75: a temporary failure: cannot connect, a timeout, a 5xx or 429 answer after bounded retries.
+
+                130: interrupted.
+                """),
+            ManPage.Section(title: "Environment", body: """
+                CHATCTL_CONFIG: the config file when --config is not given.
+
+                CHATCTL_STATE_DIR: the state directory when --state-dir is not given.
+
+                CHATCTL_PASSWORD: the password for login, and for renewing an expired session silently.
+
+                XDG_CONFIG_HOME, XDG_STATE_HOME: where the config and state live by default.
+
+                NO_COLOR: never colour the output.
+                """),
+            ManPage.Section(title: "Files", body: """
+                $XDG_CONFIG_HOME/chatctl/config.json (~/.config/chatctl/config.json): the application's credentials and endpoints.
+
+                $XDG_STATE_HOME/chatctl (~/.local/state/chatctl): one session-*.json per config and a cache-*.sqlite message cache per user; the files are mode 0600 in a 0700 directory.
+                """),
+            ManPage.Section(title: "See also", body: "chatctl-sandbox(1)"),
+        ])
+    }
+}

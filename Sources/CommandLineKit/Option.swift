@@ -1,0 +1,32 @@
+/// An option that takes a value: `@Option("login", metavar: "NAME", …) var
+/// login: String?` reads `--login NAME` or `--login=NAME`; given more than
+/// once, the last value wins.
+@propertyWrapper
+public struct Option {
+    let spec: OptionSpec
+    let inherited: Bool
+    private let bound = BoundValue<String?>(nil)
+
+    /// - Parameters:
+    ///   - name: the long name, without dashes.
+    ///   - completion: what a shell offers; `.choices` also restricts the value.
+    ///   - inherited: also accepted by every command below this one (e.g. `--config`).
+    public init(_ name: String, short: Character? = nil, metavar: String, help: String,
+                completion: CompletionKind = .none, inherited: Bool = false) {
+        spec = OptionSpec(name, short: short, kind: .value(metavar: metavar), help: help, completion: completion)
+        self.inherited = inherited
+        MemberRegistry.register(.option(self))
+    }
+
+    public var wrappedValue: String? { bound.value }
+
+    /// `$limit.spelling` is `--limit`: for error messages about the value.
+    public var projectedValue: Option { self }
+
+    /// How the option is spelt on the command line, e.g. `--limit`.
+    public var spelling: String { spec.longSpelling }
+
+    func bind(from parsed: ParsedCommand) {
+        bound.value = parsed.value(spec.long)
+    }
+}

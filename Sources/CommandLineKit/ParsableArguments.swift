@@ -1,0 +1,36 @@
+/// A type whose stored properties declare options and arguments with
+/// `@Flag`, `@Option`, `@Argument` and `@Arguments`. The property is both the
+/// declaration and the typed accessor, so reading an option that was never
+/// declared, or misspelling one, does not compile.
+public protocol ParsableArguments {
+    /// Every property has its declaration as its default; values are bound
+    /// after parsing. Creating a value must create its wrappers and nothing
+    /// else that declares (they register with `MemberRegistry` as they are made).
+    init()
+}
+
+extension ParsableArguments {
+    /// A fresh value, and the members its properties declared, in declaration order.
+    static func makeWithMembers() -> (Self, [CommandLineMember]) {
+        let registry = MemberRegistry()
+        let value = MemberRegistry.$collecting.withValue(registry) { Self() }
+        return (value, registry.members)
+    }
+
+    static var declarations: MemberDeclarations {
+        var declarations = MemberDeclarations()
+        for member in makeWithMembers().1 { member.declare(into: &declarations) }
+        return declarations
+    }
+}
+
+/// What the members of one `ParsableArguments` type declare, in property order.
+struct MemberDeclarations {
+    var options: [OptionSpec] = []
+    var inheritedOptions: [OptionSpec] = []
+    var arguments: [ArgumentSpec] = []
+
+    mutating func add(_ option: OptionSpec, inherited: Bool) {
+        if inherited { inheritedOptions.append(option) } else { options.append(option) }
+    }
+}

@@ -1,0 +1,42 @@
+/// A command: a type whose static configuration names it and lists its
+/// subcommands, and whose properties declare its options and arguments. The
+/// program's root command type is the whole tree: parsing, help, usage
+/// errors, completion scripts and the man page all come from it.
+public protocol ParsableCommand: ParsableArguments, SendableMetatype {
+    static var configuration: CommandConfiguration { get }
+}
+
+extension ParsableCommand {
+    /// The declaration of this command and every command below it, as data.
+    public static var spec: CommandSpec {
+        var spec = outline
+        spec.subcommands = configuration.subcommands.map { $0.spec }
+        return spec
+    }
+
+    /// This command with its members, and the commands below it named but not
+    /// yet reflected: they are filled in when a parse reaches them, so a run
+    /// reflects only the commands it names (reflection costs start-up time).
+    public static var outline: CommandSpec {
+        let members = declarations
+        return CommandSpec(name: configuration.name, abstract: configuration.abstract,
+                           discussion: configuration.discussion, arguments: members.arguments,
+                           options: members.options, subcommands: configuration.subcommands.map { $0.stub },
+                           inheritedOptions: members.inheritedOptions)
+    }
+
+    /// Name and help text only; the members come with `resolved()`.
+    static var stub: CommandSpec {
+        var spec = CommandSpec(name: configuration.name, abstract: configuration.abstract,
+                               discussion: configuration.discussion, subcommands: configuration.subcommands.map { $0.stub })
+        spec.pendingMembers = PendingMembers { outline }
+        return spec
+    }
+
+    /// A value of this command with the parse's values in its properties.
+    static func bound(to parsed: ParsedCommand) -> any ParsableCommand {
+        let (command, members) = makeWithMembers()
+        for member in members { member.bind(from: parsed) }
+        return command
+    }
+}

@@ -1,0 +1,22 @@
+import CommandLineKit
+
+extension ChatctlSandbox {
+    /// chatctl-sandbox(1): the command tree, then what the tree cannot say.
+    static var manPage: String {
+        ManPage.render(root: tree.spec, version: version, date: releaseDate, extraSections: [
+            ManPage.Section(title: "Exit status", body: """
+                0: stopped by SIGINT or SIGTERM.
+
+                1: could not start (a port in use, an unreadable certificate or database).
+
+                2: a usage error.
+                """),
+            ManPage.Section(title: "Examples", body: """
+                chatctl-sandbox --log-level warning > /tmp/sandbox.json &
+
+                CHATCTL_CONFIG=/tmp/sandbox.json chatctl login --login alice
+                """),
+            ManPage.Section(title: "See also", body: "chatctl(1)"),
+        ])
+    }
+}

@@ -1,0 +1,151 @@
+import CommandLineKit
+import SandboxServer
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `chatctl-sandbox`: the root command, which runs the server; its options,
+/// help, usage errors, completion and man page come from CommandLineKit, as
+/// chatctl's do.
+public struct ChatctlSandbox: SandboxCommand {
+    public static let version = "0.1.0"
+    /// The date the man page carries.
+    static let releaseDate = "2026-11-30"
+
+    public static let configuration = CommandConfiguration(
+        name: "chatctl-sandbox",
+        abstract: "A local QuickBlox-compatible backend (REST + XMPP).",
+        discussion: """
+            Serves the QuickBlox REST API and XMPP chat from one SQLite database, \
+            for development and tests. When listening it prints exactly one line on \
+            standard output: a complete chatctl config for itself. Logs go to \
+            standard error; SIGINT or SIGTERM stop it.
+            """,
+        subcommands: [CompletionCommand.self])
+
+    @Option("host", metavar: "ADDRESS", help: "Address to listen on (default 127.0.0.1).")
+    var host: String?
+    @Option("api-port", metavar: "PORT", help: "REST port; 0 picks a free one (default 0).")
+    var apiPort: String?
+    @Option("chat-port", metavar: "PORT", help: "XMPP port; 0 picks a free one (default 0).")
+    var chatPort: String?
+    @Option("db", metavar: "PATH", help: "SQLite database file (default: in memory).", completion: .file)
+    var db: String?
+    @Option("app-id", metavar: "ID", help: "Application id (default 1).")
+    var appId: String?
+    @Option("auth-key", metavar: "KEY", help: "Application auth key.")
+    var authKey: String?
+    @Option("auth-secret", metavar: "SECRET", help: "Application auth secret (signs sessions).")
+    var authSecret: String?
+    @Option("account-key", metavar: "KEY", help: "Account key.")
+    var accountKey: String?
+    @Option("chat-domain", metavar: "DOMAIN", help: "XMPP domain (default localhost).")
+    var chatDomain: String?
+    @Option("token-ttl", metavar: "SECONDS", help: "Sliding session lifetime (default 7200).")
+    var tokenTTL: String?
+    @Option("tls-cert", metavar: "PATH", help: "PEM certificate for XMPP TLS (default: self-signed).", completion: .file)
+    var tlsCert: String?
+    @Option("tls-key", metavar: "PATH", help: "PEM private key for --tls-cert.", completion: .file)
+    var tlsKey: String?
+    @Option("log-level", metavar: "LEVEL", help: "What to log (default info).",
+            completion: .choices(["debug", "info", "warning", "error"]))
+    var logLevel: String?
+    @Option("http-timeout", metavar: "SECONDS", help: "Drop HTTP connections idle this long (default 30).")
+    var httpTimeout: String?
+    @Flag("no-chat", help: "Serve REST only (no XMPP listener, no caFile).")
+    var noChat: Bool
+
+    public init() {}
+
+    static let tree = CommandTree(root: ChatctlSandbox.self)
+
+    /// Runs one invocation; `arguments` excludes the program name. Returns the exit status.
+    public static func main(arguments: [String]) -> Int32 {
+        let outcome: CommandTree.Outcome
+        do { outcome = try tree.parse(arguments) } catch {
+            return usageError(error)
+        }
+        switch outcome {
+        case .version:
+            StandardStreams.out("chatctl-sandbox \(version)\n")
+            return 0
+        case .manual:
+            StandardStreams.out(manPage)
+            return 0
+        case .help(let path):
+            StandardStreams.out(tree.parser.help(for: path) + "\n")
+            return 0
+        case .run(let invocation):
+            if let completion = invocation.command as? CompletionCommand {
+                StandardStreams.out(completion.script(for: tree))
+                return 0
+            }
+            guard let command = invocation.command as? any SandboxCommand else { return 1 }
+            do { return try command.run() } catch { return usageError(UsageError(message: error.message, path: invocation.path)) }
+        }
+    }
+
+    static func usageError(_ error: UsageError) -> Int32 {
+        StandardStreams.err("chatctl-sandbox: \(error.message)\n\(tree.parser.usage(for: error.path))\n")
+        return 2
+    }
+
+    func run() throws(SandboxUsageError) -> Int32 {
+        let options = try sandboxOptions()
+        let sandbox: Sandbox
+        do {
+            sandbox = try Sandbox(options: options)
+        } catch {
+            StandardStreams.err("chatctl-sandbox: error: \(error)\n")
+            return 1
+        }
+        // One unbuffered write: the parent reads this line as soon as we listen.
+        StandardStreams.out(sandbox.configLine + "\n")
+        sandbox.run(installSignalHandlers: true)
+        return 0
+    }
+
+    /// The options as the server takes them; every value checked.
+    func sandboxOptions() throws(SandboxUsageError) -> SandboxOptions {
+        var options = SandboxOptions()
+        if let host { options.host = try Self.nonEmpty(host, $host) }
+        if let apiPort { options.apiPort = try Self.integer(apiPort, $apiPort, in: 0...65535) }
+        if let chatPort { options.chatPort = try Self.integer(chatPort, $chatPort, in: 0...65535) }
+        if let db { options.databasePath = try Self.nonEmpty(db, $db) }
+        if let appId { options.applicationId = try Self.integer(appId, $appId, in: 1...Int(Int32.max)) }
+        if let authKey { options.authKey = try Self.nonEmpty(authKey, $authKey) }
+        if let authSecret { options.authSecret = try Self.nonEmpty(authSecret, $authSecret) }
+        if let accountKey { options.accountKey = try Self.nonEmpty(accountKey, $accountKey) }
+        if let chatDomain { options.chatDomain = try Self.nonEmpty(chatDomain, $chatDomain) }
+        if let tokenTTL { options.tokenTTL = try Self.seconds(tokenTTL, $tokenTTL) }
+        if let tlsCert { options.tlsCertPath = try Self.nonEmpty(tlsCert, $tlsCert) }
+        if let tlsKey { options.tlsKeyPath = try Self.nonEmpty(tlsKey, $tlsKey) }
+        // The parser has checked the value against the declared choices.
+        if let logLevel, let level = SandboxLogLevel(rawValue: logLevel) { options.logLevel = level }
+        if let httpTimeout { options.httpTimeout = try Self.seconds(httpTimeout, $httpTimeout) }
+        options.chatEnabled = !noChat
+        if (options.tlsCertPath == nil) != (options.tlsKeyPath == nil) {
+            throw SandboxUsageError("--tls-cert and --tls-key go together")
+        }
+        return options
+    }
+
+    static func integer(_ value: String, _ option: Option, in range: ClosedRange<Int>) throws(SandboxUsageError) -> Int {
+        guard let v = Int(value), range.contains(v) else {
+            throw SandboxUsageError("\(option.spelling) expects an integer in \(range.lowerBound)...\(range.upperBound), got '\(value)'")
+        }
+        return v
+    }
+
+    static func seconds(_ value: String, _ option: Option) throws(SandboxUsageError) -> Double {
+        guard let v = Double(value), v > 0, v.isFinite else {
+            throw SandboxUsageError("\(option.spelling) expects a positive number of seconds, got '\(value)'")
+        }
+        return v
+    }
+
+    static func nonEmpty(_ value: String, _ option: Option) throws(SandboxUsageError) -> String {
+        guard !value.isEmpty else { throw SandboxUsageError("\(option.spelling) must not be empty") }
+        return value
+    }
+}
