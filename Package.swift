@@ -5,7 +5,8 @@
 //   MessageCache -> ClientConfiguration -> AuthFlow, Messaging
 //   -> CommandLineKit, ChatctlCLI -> chatctl
 // The sandbox (SandboxServer, SandboxCLI, chatctl-sandbox) shares no protocol
-// code with the client, only infrastructure: the C modules and CommandLineKit.
+// code with the client, only infrastructure: the C modules, SQLiteStore and
+// CommandLineKit.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -43,13 +44,13 @@ let package = Package(
         .executableTarget(name: "BenchFixture", dependencies: ["BenchmarkData", "MessageCache"], swiftSettings: swiftSettings),
 
         // MARK: sandbox
-        .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CSQLite", "CCrypto"], swiftSettings: swiftSettings),
+        .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CCrypto", "SQLiteStore"], swiftSettings: swiftSettings),
         .target(name: "SandboxCLI", dependencies: ["CommandLineKit", "SandboxServer"], swiftSettings: swiftSettings),
         .executableTarget(name: "ChatctlSandboxMain", dependencies: ["SandboxCLI"], swiftSettings: swiftSettings),
 
         // MARK: tests
         .target(name: "TestSupport", dependencies: ["CCrypto"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
-        .testTarget(name: "QuickBloxAPITests", dependencies: ["QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
+        .testTarget(name: "QuickBloxAPITests", dependencies: ["QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "XMPPTransportTests", dependencies: ["XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore", "BenchmarkData"], swiftSettings: swiftSettings),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
@@ -57,7 +58,8 @@ let package = Package(
         .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"], swiftSettings: swiftSettings),
         .testTarget(name: "ChatctlCLITests", dependencies: ["ChatctlCLI", "MessageCache"], swiftSettings: swiftSettings),
-        .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "TestSupport"], swiftSettings: swiftSettings),
+        // XMPPTransport: the golden XML cross-checks parse the sandbox's output with libstrophe.
+        .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "ChatctlCLI", "SandboxCLI", "CommandLineKit"], swiftSettings: swiftSettings),
         .testTarget(name: "InteropTests", dependencies: ["TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
     ]

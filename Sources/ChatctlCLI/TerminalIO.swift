@@ -44,18 +44,25 @@ public final class StandardIO: TerminalIO {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        Self.writeAll(fd, prompt)
         var saved = termios()
-        guard tcgetattr(fd, &saved) == 0 else { return Self.readLine(fd: fd) }
+        guard tcgetattr(fd, &saved) == 0 else {
+            Self.writeAll(fd, prompt)
+            return Self.readLine(fd: fd)
+        }
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ECHO)
         quiet.c_lflag |= tcflag_t(ECHONL)
-        let interrupt = InterruptFlag.catchSIGINT()
+        // Without a pipe (out of descriptors) ^C keeps its default effect.
+        let interrupt = InterruptPipe.catchSIGINT()
+        // Echo off before the prompt shows, as getpass(3) does: nothing typed
+        // after the prompt appears can be echoed.
         _ = tcsetattr(fd, TCSAFLUSH, &quiet)
+        Self.writeAll(fd, prompt)
         let line = Self.readLine(fd: fd, interrupt: interrupt)
         _ = tcsetattr(fd, TCSAFLUSH, &saved)
-        interrupt.release()
-        if line == nil && interrupt.isRaised {
+        let interrupted = interrupt?.wasRaised ?? false
+        interrupt?.release()
+        if line == nil && interrupted {
             // Echo is back on: now end the way ^C always ends a program.
             Self.writeAll(fd, "\n")
             raise(SIGINT)
@@ -71,16 +78,20 @@ public final class StandardIO: TerminalIO {
         return Self.readLine(fd: fd)
     }
 
-    /// One line from `fd`; nil at end of input, or when `interrupt` was raised.
-    private static func readLine(fd: Int32, interrupt: InterruptFlag? = nil) -> String? {
+    /// One line from `fd`; nil at end of input, or once `interrupt` is raised
+    /// (the wait watches both, so a ^C just before the read is not missed).
+    private static func readLine(fd: Int32, interrupt: InterruptPipe? = nil) -> String? {
         var bytes = [UInt8]()
         var byte: UInt8 = 0
         while true {
-            let n = read(fd, &byte, 1)
-            if n < 0 {
-                if errno == EINTR && !(interrupt?.isRaised ?? false) { continue }
-                return nil
+            if let interrupt {
+                var watched = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: interrupt.readEnd, events: Int16(POLLIN), revents: 0)]
+                if poll(&watched, 2, -1) < 0 { if errno == EINTR { continue }; return nil }
+                if watched[1].revents != 0 { return nil }
             }
+            let n = read(fd, &byte, 1)
+            if n < 0 { if errno == EINTR { continue }; return nil }
             if n == 0 { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
             if byte == UInt8(ascii: "\n") { break }
             bytes.append(byte)
@@ -100,30 +111,47 @@ public final class StandardIO: TerminalIO {
     }
 }
 
-/// ^C while the terminal does not echo: the handler only sets a flag (all a
-/// signal handler may safely do); being installed without SA_RESTART, it
-/// also makes the blocked read(2) return, so the reader restores echo itself.
-private struct InterruptFlag {
-    /// Written by the handler, read by the reader; initialised before the handler exists.
-    nonisolated(unsafe) private static var raised: sig_atomic_t = 0
+/// ^C while the terminal does not echo: the handler only writes a byte to a
+/// pipe (all a signal handler may safely do), which the reader waits on
+/// beside the terminal; the reader then restores echo itself.
+private struct InterruptPipe {
+    /// The handler's end; set before the handler is installed.
+    nonisolated(unsafe) private static var handlerEnd: Int32 = -1
+    let readEnd: Int32
+    private let writeEnd: Int32
     private var previous = sigaction()
 
-    static func catchSIGINT() -> InterruptFlag {
-        raised = 0
-        var flag = InterruptFlag()
+    private init(readEnd: Int32, writeEnd: Int32) { self.readEnd = readEnd; self.writeEnd = writeEnd }
+
+    /// Nil when no pipe can be made (the prompt then goes without ^C handling).
+    static func catchSIGINT() -> InterruptPipe? {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)  // a second ^C never blocks the handler
+        var pipe = InterruptPipe(readEnd: ends[0], writeEnd: ends[1])
+        handlerEnd = ends[1]
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in InterruptFlag.raised = 1 }
+        action.__sigaction_handler.sa_handler = { _ in
+            var byte: UInt8 = 1
+            _ = write(InterruptPipe.handlerEnd, &byte, 1)
+        }
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
-        sigaction(SIGINT, &action, &flag.previous)
-        return flag
+        sigaction(SIGINT, &action, &pipe.previous)
+        return pipe
     }
 
-    var isRaised: Bool { Self.raised != 0 }
+    var wasRaised: Bool {
+        var watched = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+        return poll(&watched, 1, 0) > 0
+    }
 
-    /// Puts back whatever SIGINT did before.
+    /// Puts back whatever SIGINT did before, then closes the pipe.
     func release() {
         var previous = previous
         sigaction(SIGINT, &previous, nil)
+        close(readEnd)
+        close(writeEnd)
     }
 }

@@ -201,7 +201,8 @@ public final class QuickBloxClient {
         }
     }
 
-    private static func encode(_ json: JSONValue) -> [UInt8] {
+    /// The body bytes of a request (internal: the golden JSON tests write through it).
+    static func encode(_ json: JSONValue) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {

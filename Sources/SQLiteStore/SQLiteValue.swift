@@ -8,6 +8,9 @@ public enum SQLiteValue: Hashable, Sendable {
 }
 
 extension SQLiteValue {
+    /// `.integer` from an `Int`.
+    public static func int(_ value: Int) -> SQLiteValue { .integer(Int64(value)) }
+
     /// `.integer` for a value, `.null` for nil.
     public static func optional(_ value: Int?) -> SQLiteValue {
         value.map { .integer(Int64($0)) } ?? .null
@@ -16,6 +19,42 @@ extension SQLiteValue {
     /// `.text` for a value, `.null` for nil.
     public static func optional(_ value: String?) -> SQLiteValue {
         value.map { .text($0) } ?? .null
+    }
+
+    /// `.real` for a value, `.null` for nil.
+    public static func optional(_ value: Double?) -> SQLiteValue {
+        value.map { .real($0) } ?? .null
+    }
+}
+
+// Readers that never convert text: a column holding the wrong type reads as nil.
+extension SQLiteValue {
+    /// An `.integer`, or a `.real` without a fraction that fits in `Int`.
+    public var intValue: Int? {
+        switch self {
+        case .integer(let value): return Int(exactly: value)
+        case .real(let value): return Int(exactly: value)
+        default: return nil
+        }
+    }
+
+    /// A `.real`, or an `.integer` as a `Double`.
+    public var doubleValue: Double? {
+        switch self {
+        case .real(let value): return value
+        case .integer(let value): return Double(value)
+        default: return nil
+        }
+    }
+
+    public var textValue: String? {
+        if case .text(let value) = self { return value }
+        return nil
+    }
+
+    public var blobValue: [UInt8]? {
+        if case .blob(let value) = self { return value }
+        return nil
     }
 }
 

@@ -1,5 +1,7 @@
 internal import CSQLite
 
+internal import Glibc
+
 /// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs before the call returns.
 private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
@@ -152,18 +154,44 @@ public final class Statement {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// The bytes of the column, or nil for NULL (text comes back as its UTF-8).
+    public func blob(_ index: Int) -> [UInt8]? {
+        let i = Int32(index)
+        guard !isNull(index) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, i))
+        guard let bytes = sqlite3_column_blob(handle, i), count > 0 else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+
     public func value(_ index: Int) -> SQLiteValue {
         let i = Int32(index)
         switch sqlite3_column_type(handle, i) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, i))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, i))
         case SQLITE_TEXT: return .text(string(index) ?? "")
-        case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(handle, i))
-            guard let bytes = sqlite3_column_blob(handle, i), count > 0 else { return .blob([]) }
-            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        case SQLITE_BLOB: return .blob(blob(index) ?? [])
         default: return .null
         }
+    }
+
+    // MARK: columns of the current row by name
+
+    /// The 0-based index of the result column called `name` (its `AS` alias, else
+    /// the column's name; compared exactly), or nil when there is none.
+    public func columnIndex(_ name: String) -> Int? {
+        // Looked up on every call: a re-prepare after a schema change may move columns.
+        name.withCString { wanted in
+            for i in 0..<sqlite3_column_count(handle) {
+                if let found = sqlite3_column_name(handle, i), strcmp(found, wanted) == 0 { return Int(i) }
+            }
+            return nil
+        }
+    }
+
+    /// The value of the column called `name` in the current row; `.null` when the
+    /// statement has no such column.
+    public subscript(_ name: String) -> SQLiteValue {
+        columnIndex(name).map(value) ?? .null
     }
 }
 

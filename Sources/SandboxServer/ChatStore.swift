@@ -1,4 +1,5 @@
 // Dialogs and messages (protocol doc §5–6) in the sandbox's SQLite database.
+internal import SQLiteStore
 
 /// Sort order of a listing: a whitelisted column and a direction.
 struct RecordSort {
@@ -7,33 +8,33 @@ struct RecordSort {
 }
 
 /// Dialog and message storage, shared by the REST handlers and the XMPP router.
-/// Lives on the event-loop thread (not Sendable), like the connection it uses.
+/// Lives on the event-loop thread (not Sendable), like the database it uses.
 final class ChatStore {
     /// Largest message body accepted (UTF-8 bytes), over REST and XMPP alike.
     static let maxMessageBytes = 64 * 1024
 
-    let connection: SQLiteConnection
+    let db: Database
     let applicationId: Int
     let chatDomain: String
     private let now: () -> Double
     private var ids = ObjectIdGenerator()
 
     init(database: SandboxDatabase, applicationId: Int, chatDomain: String, now: @escaping () -> Double = SandboxTime.now) {
-        connection = database.connection
+        db = database.db
         self.applicationId = applicationId
         self.chatDomain = chatDomain.lowercased()
         self.now = now
     }
 
     func userExists(_ id: Int) throws -> Bool {
-        try !connection.query("SELECT 1 FROM users WHERE id = ?", [id]).isEmpty
+        try db.queryFirst("SELECT 1 FROM users WHERE id = ?", [.int(id)]) { _ in true } ?? false
     }
 
     /// The ids among `candidates` that are users.
     func existingUsers(_ candidates: [Int]) throws -> Set<Int> {
         guard !candidates.isEmpty else { return [] }
         let marks = candidates.map { _ in "?" }.joined(separator: ",")
-        return Set(try connection.query("SELECT id FROM users WHERE id IN (\(marks))", candidates).compactMap { $0.int("id") })
+        return Set(try db.query("SELECT id FROM users WHERE id IN (\(marks))", candidates.map(SQLiteValue.int)) { $0.int(0) })
     }
 
     // MARK: dialogs
@@ -48,112 +49,117 @@ final class ChatStore {
         "last_message_date_sent": FilterableField(column: "d.last_message_date_sent", kind: .integer),
     ]
 
+    /// A dialog row's own columns; occupants and the unread count come from `completed`.
+    private static func dialogColumns(_ row: Statement) -> DialogRecord {
+        DialogRecord(id: row["id"].textValue ?? "", type: DialogKind(rawValue: row["type"].intValue ?? 3) ?? .privateChat,
+                     name: row["name"].textValue, photo: row["photo"].textValue, ownerId: row["user_id"].intValue ?? 0,
+                     occupantIds: [], lastMessage: row["last_message"].textValue,
+                     lastMessageDateSent: row["last_message_date_sent"].intValue,
+                     lastMessageId: row["last_message_id"].textValue,
+                     lastMessageUserId: row["last_message_user_id"].intValue,
+                     unreadCount: 0,
+                     createdAt: row["created_at"].doubleValue ?? 0, updatedAt: row["updated_at"].doubleValue ?? 0)
+    }
+
     /// `viewer` nil: no unread count (it scans the dialog's messages; routing a
     /// message needs only the occupants, and paying it per message made a
     /// stream of N messages cost O(N²)).
-    private func dialog(from row: SQLiteRow, viewer: Int?) throws -> DialogRecord {
-        let id = row.string("id") ?? ""
-        let occupants = try connection.query(
-            "SELECT user_id FROM dialog_occupants WHERE dialog_id = ? ORDER BY position", [id]).compactMap { $0.int("user_id") }
-        return DialogRecord(id: id, type: DialogType(rawValue: row.int("type") ?? 3) ?? .privateChat,
-                            name: row.string("name"), photo: row.string("photo"), ownerId: row.int("user_id") ?? 0,
-                            occupantIds: occupants, lastMessage: row.string("last_message"),
-                            lastMessageDateSent: row.int("last_message_date_sent"),
-                            lastMessageId: row.string("last_message_id"),
-                            lastMessageUserId: row.int("last_message_user_id"),
-                            unreadCount: try viewer.map { try unreadCount(dialogId: id, userId: $0) } ?? 0,
-                            createdAt: row.double("created_at") ?? 0, updatedAt: row.double("updated_at") ?? 0)
+    private func completed(_ dialog: DialogRecord, viewer: Int?) throws -> DialogRecord {
+        var dialog = dialog
+        dialog.occupantIds = try db.query(
+            "SELECT user_id FROM dialog_occupants WHERE dialog_id = ? ORDER BY position", [.text(dialog.id)]) { $0.int(0) }
+        if let viewer { dialog.unreadCount = try unreadCount(dialogId: dialog.id, userId: viewer) }
+        return dialog
     }
 
     /// The dialog with `id`, its unread count as `viewer` sees it (none without a viewer).
     func dialog(id: String, viewer: Int?) throws -> DialogRecord? {
-        guard let row = try connection.query("SELECT * FROM dialogs WHERE id = ?", [id]).first else { return nil }
-        return try dialog(from: row, viewer: viewer)
+        try db.queryFirst("SELECT * FROM dialogs WHERE id = ?", [.text(id)], Self.dialogColumns)
+            .map { try completed($0, viewer: viewer) }
     }
 
     /// The private dialog whose occupants are exactly `a` and `b`, if any.
     func privateDialog(between a: Int, _ b: Int, viewer: Int?) throws -> DialogRecord? {
-        guard let row = try connection.query("""
+        try db.queryFirst("""
             SELECT d.* FROM dialogs d
             WHERE d.type = 3
               AND EXISTS (SELECT 1 FROM dialog_occupants o WHERE o.dialog_id = d.id AND o.user_id = ?)
               AND EXISTS (SELECT 1 FROM dialog_occupants o WHERE o.dialog_id = d.id AND o.user_id = ?)
               AND (SELECT COUNT(*) FROM dialog_occupants o WHERE o.dialog_id = d.id) = 2
             ORDER BY d.seq LIMIT 1
-            """, [a, b]).first else { return nil }
-        return try dialog(from: row, viewer: viewer)
+            """, [.int(a), .int(b)], Self.dialogColumns).map { try completed($0, viewer: viewer) }
     }
 
     /// Dialogs `userId` occupies, filtered, sorted (then by creation) and paged; with the total count.
     func dialogs(for userId: Int, filters: [RecordFilter], sort: RecordSort, limit: Int, skip: Int) throws
         -> (total: Int, items: [DialogRecord]) {
         var conditions = ["EXISTS (SELECT 1 FROM dialog_occupants o WHERE o.dialog_id = d.id AND o.user_id = ?)"]
-        var arguments: [any SQLiteBindable] = [userId]
+        var arguments: [SQLiteValue] = [.int(userId)]
         for filter in filters {
             let (sql, args) = filter.sql
             conditions.append(sql)
             arguments += args
         }
         let whereClause = conditions.joined(separator: " AND ")
-        let total = try connection.query("SELECT COUNT(*) AS n FROM dialogs d WHERE \(whereClause)", arguments).first?.int("n") ?? 0
+        let total = try db.queryFirst("SELECT COUNT(*) FROM dialogs d WHERE \(whereClause)", arguments) { $0.int(0) } ?? 0
         let direction = sort.descending ? "DESC" : "ASC"
-        let rows = try connection.query("""
+        let page = try db.query("""
             SELECT d.* FROM dialogs d WHERE \(whereClause)
             ORDER BY \(sort.column) \(direction), d.seq \(direction) LIMIT ? OFFSET ?
-            """, arguments + [limit, skip])
-        return (total, try rows.map { try dialog(from: $0, viewer: userId) })
+            """, arguments + [.int(limit), .int(skip)], Self.dialogColumns)
+        return (total, try page.map { try completed($0, viewer: userId) })
     }
 
-    func createDialog(type: DialogType, name: String?, photo: String?, ownerId: Int, occupants: [Int]) throws -> DialogRecord {
+    func createDialog(type: DialogKind, name: String?, photo: String?, ownerId: Int, occupants: [Int]) throws -> DialogRecord {
         let t = now()
         let id = ids.next(at: t)
         var all = [ownerId]
         for o in occupants where !all.contains(o) { all.append(o) }
-        try connection.transaction {
-            try connection.run("""
+        try db.transaction {
+            try db.run("""
                 INSERT INTO dialogs (id, type, name, photo, user_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, [id, type.rawValue, name, photo, ownerId, t, t])
+                """, [.text(id), .int(type.rawValue), .optional(name), .optional(photo), .int(ownerId), .real(t), .real(t)])
             try addOccupants(all, to: id)
         }
         guard let dialog = try dialog(id: id, viewer: ownerId) else {
-            throw SQLiteError(code: 0, message: "inserted dialog vanished", sql: nil)
+            throw SQLiteError(extendedCode: .error, message: "the dialog just inserted (\(id)) cannot be read back")
         }
         return dialog
     }
 
     private func addOccupants(_ users: [Int], to dialogId: String) throws {
         for user in users {
-            try connection.run("""
+            try db.run("""
                 INSERT OR IGNORE INTO dialog_occupants (dialog_id, user_id, position)
                 VALUES (?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM dialog_occupants WHERE dialog_id = ?))
-                """, [dialogId, user, dialogId])
+                """, [.text(dialogId), .int(user), .text(dialogId)])
         }
     }
 
     /// Sets the name/photo when given and adds/removes occupants; the dialog then bumps `updated_at`.
     func updateDialog(id: String, name: String?, photo: String?, push: [Int], pull: [Int]) throws {
-        try connection.transaction {
-            if let name { try connection.run("UPDATE dialogs SET name = ? WHERE id = ?", [name, id]) }
-            if let photo { try connection.run("UPDATE dialogs SET photo = ? WHERE id = ?", [photo, id]) }
+        try db.transaction {
+            if let name { try db.run("UPDATE dialogs SET name = ? WHERE id = ?", [.text(name), .text(id)]) }
+            if let photo { try db.run("UPDATE dialogs SET photo = ? WHERE id = ?", [.text(photo), .text(id)]) }
             try addOccupants(push, to: id)
             for user in pull {
-                try connection.run("DELETE FROM dialog_occupants WHERE dialog_id = ? AND user_id = ?", [id, user])
+                try db.run("DELETE FROM dialog_occupants WHERE dialog_id = ? AND user_id = ?", [.text(id), .int(user)])
             }
-            try connection.run("UPDATE dialogs SET updated_at = ? WHERE id = ?", [now(), id])
+            try db.run("UPDATE dialogs SET updated_at = ? WHERE id = ?", [.real(now()), .text(id)])
         }
     }
 
     /// Deletes the dialog with its messages.
     func deleteDialog(id: String) throws {
-        try connection.run("DELETE FROM dialogs WHERE id = ?", [id])
+        try db.run("DELETE FROM dialogs WHERE id = ?", [.text(id)])
     }
 
     /// Removes one occupant; a dialog left without occupants is deleted.
     func leaveDialog(id: String, userId: Int) throws {
-        try connection.transaction {
-            try connection.run("DELETE FROM dialog_occupants WHERE dialog_id = ? AND user_id = ?", [id, userId])
-            if try connection.query("SELECT 1 FROM dialog_occupants WHERE dialog_id = ? LIMIT 1", [id]).isEmpty {
-                try connection.run("DELETE FROM dialogs WHERE id = ?", [id])
+        try db.transaction {
+            try db.run("DELETE FROM dialog_occupants WHERE dialog_id = ? AND user_id = ?", [.text(id), .int(userId)])
+            if try db.queryFirst("SELECT 1 FROM dialog_occupants WHERE dialog_id = ? LIMIT 1", [.text(id)], { _ in true }) == nil {
+                try db.run("DELETE FROM dialogs WHERE id = ?", [.text(id)])
             }
         }
     }
@@ -169,23 +175,28 @@ final class ChatStore {
         "updated_at": FilterableField(column: "m.updated_at", kind: .real),
     ]
 
-    private func message(from row: SQLiteRow) throws -> MessageRecord {
-        let id = row.string("id") ?? ""
-        let reads = try connection.query("SELECT user_id FROM message_reads WHERE message_id = ? ORDER BY rowid", [id])
-        let deliveries = try connection.query("SELECT user_id FROM message_deliveries WHERE message_id = ? ORDER BY rowid", [id])
-        return MessageRecord(id: id, dialogId: row.string("dialog_id") ?? "", body: row.string("body") ?? "",
-                             senderId: row.int("sender_id") ?? 0, recipientId: row.int("recipient_id") ?? 0,
-                             dateSent: row.int("date_sent") ?? 0,
-                             readIds: reads.compactMap { $0.int("user_id") },
-                             deliveredIds: deliveries.compactMap { $0.int("user_id") },
-                             attachments: ChatStore.decodePairsList(row.string("attachments")).map { MessageAttachment(fields: $0) },
-                             markable: row.int("markable") == 1,
-                             custom: ChatStore.decodePairsList(row.string("custom")).first ?? [],
-                             createdAt: row.double("created_at") ?? 0, updatedAt: row.double("updated_at") ?? 0)
+    /// A message row's own columns; who read it and who has it come from `completed`.
+    private static func messageColumns(_ row: Statement) -> MessageRecord {
+        MessageRecord(id: row["id"].textValue ?? "", dialogId: row["dialog_id"].textValue ?? "", body: row["body"].textValue ?? "",
+                      senderId: row["sender_id"].intValue ?? 0, recipientId: row["recipient_id"].intValue ?? 0,
+                      dateSent: row["date_sent"].intValue ?? 0, readIds: [], deliveredIds: [],
+                      attachments: ChatStore.decodePairsList(row["attachments"].textValue).map { MessageAttachment(fields: $0) },
+                      markable: row["markable"].intValue == 1,
+                      custom: ChatStore.decodePairsList(row["custom"].textValue).first ?? [],
+                      createdAt: row["created_at"].doubleValue ?? 0, updatedAt: row["updated_at"].doubleValue ?? 0)
+    }
+
+    private func completed(_ message: MessageRecord) throws -> MessageRecord {
+        var message = message
+        message.readIds = try db.query(
+            "SELECT user_id FROM message_reads WHERE message_id = ? ORDER BY rowid", [.text(message.id)]) { $0.int(0) }
+        message.deliveredIds = try db.query(
+            "SELECT user_id FROM message_deliveries WHERE message_id = ? ORDER BY rowid", [.text(message.id)]) { $0.int(0) }
+        return message
     }
 
     func message(id: String) throws -> MessageRecord? {
-        try connection.query("SELECT * FROM messages WHERE id = ?", [id]).first.map(message(from:))
+        try db.queryFirst("SELECT * FROM messages WHERE id = ?", [.text(id)], Self.messageColumns).map(completed)
     }
 
     /// Stores a message, makes it the dialog's last one and counts it unread for the other
@@ -193,7 +204,7 @@ final class ChatStore {
     /// The sender of the stored message `id`, or nil: a one-column lookup for
     /// "is this a resend?", which every routed message asks.
     func senderOfMessage(id: String) throws -> Int? {
-        try connection.query("SELECT sender_id FROM messages WHERE id = ?", [id]).first?.int("sender_id")
+        try db.queryFirst("SELECT sender_id FROM messages WHERE id = ?", [.text(id)]) { $0.int(0) }
     }
 
     /// Stores a message of `dialog` (which the caller has already loaded and
@@ -205,19 +216,19 @@ final class ChatStore {
         if taken { id = ids.next(at: t) }
         let dateSent = Int(t.rounded(.down))
         let recipient = dialog.peer(of: new.senderId) ?? 0
-        try connection.transaction {
-            try connection.run("""
+        try db.transaction {
+            try db.run("""
                 INSERT INTO messages (id, dialog_id, body, sender_id, recipient_id, date_sent, attachments, markable, custom,
                     created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [id, new.dialogId, new.body, new.senderId, recipient, dateSent,
-                      ChatStore.encodePairsList(new.attachments.map(\.fields)), new.markable ? 1 : 0,
-                      ChatStore.encodePairsList([new.custom]), t, t])
-            try connection.run("INSERT OR IGNORE INTO message_reads (message_id, user_id) VALUES (?, ?)", [id, new.senderId])
-            try connection.run("INSERT OR IGNORE INTO message_deliveries (message_id, user_id) VALUES (?, ?)", [id, new.senderId])
-            try connection.run("""
+                """, [.text(id), .text(new.dialogId), .text(new.body), .int(new.senderId), .int(recipient), .int(dateSent),
+                      .text(ChatStore.encodePairsList(new.attachments.map(\.fields))), .int(new.markable ? 1 : 0),
+                      .text(ChatStore.encodePairsList([new.custom])), .real(t), .real(t)])
+            try db.run("INSERT OR IGNORE INTO message_reads (message_id, user_id) VALUES (?, ?)", [.text(id), .int(new.senderId)])
+            try db.run("INSERT OR IGNORE INTO message_deliveries (message_id, user_id) VALUES (?, ?)", [.text(id), .int(new.senderId)])
+            try db.run("""
                 UPDATE dialogs SET last_message = ?, last_message_date_sent = ?, last_message_id = ?,
                     last_message_user_id = ?, updated_at = ? WHERE id = ?
-                """, [new.body, dateSent, id, new.senderId, t, new.dialogId])
+                """, [.text(new.body), .int(dateSent), .text(id), .int(new.senderId), .real(t), .text(new.dialogId)])
         }
         // Exactly what was just written (reading it back cost three queries per message).
         return MessageRecord(id: id, dialogId: new.dialogId, body: new.body, senderId: new.senderId, recipientId: recipient,
@@ -229,18 +240,18 @@ final class ChatStore {
     /// One page of a dialog's history: by `date_sent`, ties in send order.
     func messages(dialogId: String, filters: [RecordFilter], descending: Bool, limit: Int, skip: Int) throws -> [MessageRecord] {
         var conditions = ["m.dialog_id = ?"]
-        var arguments: [any SQLiteBindable] = [dialogId]
+        var arguments: [SQLiteValue] = [.text(dialogId)]
         for filter in filters {
             let (sql, args) = filter.sql
             conditions.append(sql)
             arguments += args
         }
         let direction = descending ? "DESC" : "ASC"
-        let rows = try connection.query("""
+        let page = try db.query("""
             SELECT m.* FROM messages m WHERE \(conditions.joined(separator: " AND "))
             ORDER BY m.date_sent \(direction), m.seq \(direction) LIMIT ? OFFSET ?
-            """, arguments + [limit, skip])
-        return try rows.map(message(from:))
+            """, arguments + [.int(limit), .int(skip)], Self.messageColumns)
+        return try page.map(completed)
     }
 
     /// Marks messages of a dialog read (and so delivered) by `userId`; `ids` nil: all of them.
@@ -255,20 +266,20 @@ final class ChatStore {
 
     private func mark(table: String, dialogId: String, ids: [String]?, userId: Int) throws {
         var sql = "INSERT OR IGNORE INTO \(table) (message_id, user_id) SELECT id, ? FROM messages WHERE dialog_id = ?"
-        var arguments: [any SQLiteBindable] = [userId, dialogId]
+        var arguments: [SQLiteValue] = [.int(userId), .text(dialogId)]
         if let ids {
             guard !ids.isEmpty else { return }
             sql += " AND id IN (" + ids.map { _ in "?" }.joined(separator: ",") + ")"
-            arguments += ids
+            arguments += ids.map(SQLiteValue.text)
         }
-        try connection.run(sql, arguments)
+        try db.run(sql, arguments)
     }
 
     func unreadCount(dialogId: String, userId: Int) throws -> Int {
-        try connection.query("""
-            SELECT COUNT(*) AS n FROM messages m WHERE m.dialog_id = ?
+        try db.queryFirst("""
+            SELECT COUNT(*) FROM messages m WHERE m.dialog_id = ?
               AND NOT EXISTS (SELECT 1 FROM message_reads r WHERE r.message_id = m.id AND r.user_id = ?)
-            """, [dialogId, userId]).first?.int("n") ?? 0
+            """, [.text(dialogId), .int(userId)]) { $0.int(0) } ?? 0
     }
 
     /// Unread counts of the dialogs `userId` occupies (only `dialogIds` when given), in creation order.
@@ -277,27 +288,28 @@ final class ChatStore {
             SELECT d.id FROM dialogs d
             WHERE EXISTS (SELECT 1 FROM dialog_occupants o WHERE o.dialog_id = d.id AND o.user_id = ?)
             """
-        var arguments: [any SQLiteBindable] = [userId]
+        var arguments: [SQLiteValue] = [.int(userId)]
         if let dialogIds {
             sql += " AND d.id IN (" + dialogIds.map { _ in "?" }.joined(separator: ",") + ")"
-            arguments += dialogIds
+            arguments += dialogIds.map(SQLiteValue.text)
             if dialogIds.isEmpty { return [] }
         }
-        let rows = try connection.query(sql + " ORDER BY d.seq", arguments)
-        return try rows.compactMap { $0.string("id") }.map { ($0, try unreadCount(dialogId: $0, userId: userId)) }
+        let ids = try db.query(sql + " ORDER BY d.seq", arguments) { $0.string(0) ?? "" }
+        return try ids.map { ($0, try unreadCount(dialogId: $0, userId: userId)) }
     }
 
     /// Deletes messages; the dialog's last message becomes the newest one left.
     func deleteMessage(_ message: MessageRecord) throws {
-        try connection.transaction {
-            try connection.run("DELETE FROM messages WHERE id = ?", [message.id])
-            let latest = try connection.query(
-                "SELECT * FROM messages WHERE dialog_id = ? ORDER BY date_sent DESC, seq DESC LIMIT 1", [message.dialogId]).first
-            try connection.run("""
+        try db.transaction {
+            try db.run("DELETE FROM messages WHERE id = ?", [.text(message.id)])
+            let latest = try db.queryFirst(
+                "SELECT * FROM messages WHERE dialog_id = ? ORDER BY date_sent DESC, seq DESC LIMIT 1", [.text(message.dialogId)],
+                Self.messageColumns)
+            try db.run("""
                 UPDATE dialogs SET last_message = ?, last_message_date_sent = ?, last_message_id = ?,
                     last_message_user_id = ?, updated_at = ? WHERE id = ?
-                """, [latest?.string("body"), latest?.int("date_sent"), latest?.string("id"), latest?.int("sender_id"),
-                      now(), message.dialogId])
+                """, [.optional(latest?.body), .optional(latest?.dateSent), .optional(latest?.id), .optional(latest?.senderId),
+                      .real(now()), .text(message.dialogId)])
         }
     }
 
@@ -305,7 +317,7 @@ final class ChatStore {
 
     /// A list of key/value lists as JSON text: `[[["k","v"],...],...]` keeps key order.
     private static func encodePairsList(_ lists: [[(String, String)]]) -> String {
-        JSONValue.array(lists.map { pairs in .array(pairs.map { .array([.string($0.0), .string($0.1)]) }) }).serialized
+        JSONNode.array(lists.map { pairs in .array(pairs.map { .array([.string($0.0), .string($0.1)]) }) }).serialized
     }
 
     private static func decodePairsList(_ text: String?) -> [[(String, String)]] {

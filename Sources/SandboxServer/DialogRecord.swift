@@ -1,16 +1,7 @@
-/// Dialog types (protocol doc §5).
-enum DialogType: Int {
-    case publicGroup = 1
-    case group = 2
-    case privateChat = 3
-
-    var isGroup: Bool { self != .privateChat }
-}
-
 /// A stored dialog, as one user sees it (`unreadCount` is that user's).
 struct DialogRecord {
     var id: String
-    var type: DialogType
+    var type: DialogKind
     var name: String?
     var photo: String?
     var ownerId: Int
@@ -38,7 +29,7 @@ struct DialogRecord {
     func admits(_ userId: Int) -> Bool { type == .publicGroup || occupantIds.contains(userId) }
 
     /// The dialog object with the protocol's key names.
-    func json(applicationId: Int, chatDomain: String) -> JSONValue {
+    func json(applicationId: Int, chatDomain: String) -> JSONNode {
         .object([
             ("_id", .string(id)),
             ("type", .int(type.rawValue)),

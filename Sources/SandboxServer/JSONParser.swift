@@ -12,7 +12,7 @@ struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
 
-    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+    static func parse(_ bytes: [UInt8]) throws -> JSONNode {
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
@@ -37,7 +37,7 @@ struct JSONParser {
         index += lit.count
     }
 
-    private mutating func parseValue(depth: Int) throws -> JSONValue {
+    private mutating func parseValue(depth: Int) throws -> JSONNode {
         guard depth < JSONParser.maximumDepth else { throw error("nesting too deep") }
         guard index < bytes.count else { throw error("unexpected end of JSON") }
         switch bytes[index] {
@@ -52,9 +52,9 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseObject(depth: Int) throws -> JSONValue {
+    private mutating func parseObject(depth: Int) throws -> JSONNode {
         index += 1
-        var members: [(String, JSONValue)] = []
+        var members: [(String, JSONNode)] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {
@@ -74,9 +74,9 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseArray(depth: Int) throws -> JSONValue {
+    private mutating func parseArray(depth: Int) throws -> JSONNode {
         index += 1
-        var items: [JSONValue] = []
+        var items: [JSONNode] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
         while true {
@@ -90,7 +90,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseNumber() throws -> JSONValue {
+    private mutating func parseNumber() throws -> JSONNode {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         func digits() -> Int {
@@ -98,7 +98,10 @@ struct JSONParser {
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
             return index - s
         }
-        guard digits() > 0 else { throw error("invalid number") }
+        let integerStart = index
+        let integerDigits = digits()
+        guard integerDigits > 0 else { throw error("invalid number") }
+        guard integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { throw error("leading zero in a number") }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             guard digits() > 0 else { throw error("invalid number") }
@@ -108,7 +111,10 @@ struct JSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard digits() > 0 else { throw error("invalid number") }
         }
-        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        // 1e400: what no reader on the client side could take either.
+        guard Double(text)?.isFinite == true else { throw error("number out of range") }
+        return .number(text)
     }
 
     private mutating func parseHex4() throws -> UInt32 {

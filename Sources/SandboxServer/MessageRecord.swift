@@ -8,7 +8,7 @@ struct MessageAttachment: Equatable {
         a.fields.count == b.fields.count && zip(a.fields, b.fields).allSatisfy { $0 == $1 }
     }
 
-    var json: JSONValue {
+    var json: JSONNode {
         .object(fields.map { key, value in
             (key, key == "size" && Int(value) != nil ? .number(value) : .string(value))
         })
@@ -39,8 +39,8 @@ struct MessageRecord {
     var updatedAt: Double
 
     /// The message object with the protocol's key names; custom keys at top level.
-    var json: JSONValue {
-        var members: [(String, JSONValue)] = [
+    var json: JSONNode {
+        var members: [(String, JSONNode)] = [
             ("_id", .string(id)),
             ("chat_dialog_id", .string(dialogId)),
             ("message", .string(body)),

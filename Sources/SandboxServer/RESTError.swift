@@ -1,7 +1,7 @@
 /// A failure answered in QuickBlox's error shape.
 struct RESTError: Error {
     var status: Int
-    var errors: JSONValue
+    var errors: JSONNode
 
     var response: RESTResponse { .json(status, .object([("errors", errors)])) }
 

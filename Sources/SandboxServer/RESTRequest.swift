@@ -9,7 +9,7 @@ struct RESTRequest {
     /// Query and body parameters flattened to bracketed names (`user[login]`), in arrival order.
     var parameters: [(String, String)]
     /// The parsed JSON body, when the body was JSON.
-    var json: JSONValue?
+    var json: JSONNode?
     /// Values captured from the route pattern (`{id}`).
     var pathParameters: [String: String] = [:]
 
@@ -29,7 +29,7 @@ struct RESTRequest {
         if trimmed.isEmpty {
             // A form Content-Type on a bodiless GET/DELETE is fine.
         } else if contentType.hasPrefix("application/json") || (!contentType.contains("form") && trimmed.first == UInt8(ascii: "{")) {
-            let value: JSONValue
+            let value: JSONNode
             do { value = try JSONParser.parse(body) } catch let error as JSONParseError {
                 throw RESTError.badRequest("Malformed JSON body: \(error.message) at byte \(error.offset)")
             } catch {
@@ -84,7 +84,7 @@ struct RESTRequest {
     }
 
     /// Nested JSON objects become bracketed names, arrays `name[]`, scalars their text.
-    static func flatten(_ value: JSONValue, prefix: String?, into out: inout [(String, String)]) {
+    static func flatten(_ value: JSONNode, prefix: String?, into out: inout [(String, String)]) {
         switch value {
         case .object(let members):
             for (key, member) in members {

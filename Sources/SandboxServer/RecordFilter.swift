@@ -1,5 +1,6 @@
 // `field[op]=value` query filters (protocol doc §5: lt lte gt gte ne in nin), turned into SQL
 // over a whitelist of columns so no request text ever reaches the SQL itself.
+internal import SQLiteStore
 
 /// One filterable field: the SQL column and how its values are typed.
 struct FilterableField {
@@ -50,12 +51,13 @@ struct RecordFilter {
     }
 
     /// `(sql, arguments)` for a WHERE clause.
-    var sql: (String, [any SQLiteBindable]) {
-        let arguments: [any SQLiteBindable] = values.map { v -> any SQLiteBindable in
+    var sql: (String, [SQLiteValue]) {
+        let arguments: [SQLiteValue] = values.map { v in
             switch field.kind {
-            case .integer: return Int(v) ?? Int(Double(v) ?? 0)
-            case .real: return Double(v) ?? 0
-            case .text: return v
+            // A number beyond Int (1e300, inf, nan) compares as a real: Int(Double) would trap.
+            case .integer: return Int(v).map(SQLiteValue.int) ?? .real(Double(v) ?? 0)
+            case .real: return .real(Double(v) ?? 0)
+            case .text: return .text(v)
             }
         }
         switch op {

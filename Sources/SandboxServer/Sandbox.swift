@@ -116,9 +116,9 @@ public final class Sandbox: @unchecked Sendable {
                 xmpp = server
                 chatEndpoint = "xmpp://\(Sandbox.urlHost(options.host)):\(server.boundPort)"
             }
-            var endpoints: [(String, JSONValue)] = [("api", .string("http://\(Sandbox.urlHost(options.host)):\(rest.boundPort)"))]
+            var endpoints: [(String, JSONNode)] = [("api", .string("http://\(Sandbox.urlHost(options.host)):\(rest.boundPort)"))]
             if let chatEndpoint { endpoints.append(("chat", .string(chatEndpoint))) }
-            var members: [(String, JSONValue)] = [
+            var members: [(String, JSONNode)] = [
                 ("appId", .int(options.applicationId)),
                 ("authKey", .string(options.authKey)),
                 ("authSecret", .string(options.authSecret)),
@@ -130,7 +130,7 @@ public final class Sandbox: @unchecked Sendable {
             self.database = database
             self.api = api
             self.caFile = caFile
-            config = JSONValue.object(members).serialized
+            config = JSONNode.object(members).serialized
         } catch {
             if let caDirectory { Sandbox.removeDirectory(caDirectory) }
             restServer?.close()

@@ -18,7 +18,7 @@ extension SandboxAPI {
 
     private func userId(_ context: RESTContext) -> Int { context.session?.userId ?? 0 }
 
-    private func dialogJSON(_ dialog: DialogRecord) -> JSONValue {
+    private func dialogJSON(_ dialog: DialogRecord) -> JSONNode {
         dialog.json(applicationId: chat.applicationId, chatDomain: chat.chatDomain)
     }
 
@@ -92,7 +92,7 @@ extension SandboxAPI {
     func createDialog(_ context: RESTContext) throws(RESTError) -> RESTResponse {
         let r = context.request
         let me = userId(context)
-        guard let typeText = r.parameter("type"), let rawType = Int(typeText), let type = DialogType(rawValue: rawType) else {
+        guard let typeText = r.parameter("type"), let rawType = Int(typeText), let type = DialogKind(rawValue: rawType) else {
             throw .field(422, "type", "must be 1 (public group), 2 (group) or 3 (private)")
         }
         let others = try integerList(r, "occupants_ids").filter { $0 != me }

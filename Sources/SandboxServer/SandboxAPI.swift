@@ -146,7 +146,7 @@ final class SandboxAPI {
             guard let v = r.parameter("user[\(name)]"), !v.isEmpty else { return nil }
             return v
         }
-        var problems: [(String, JSONValue)] = []
+        var problems: [(String, JSONNode)] = []
         func problem(_ key: String, _ message: String) { problems.append((key, .array([.string(message)]))) }
         let login = field("login")
         let email = field("email")

@@ -1,16 +1,11 @@
-// The sandbox's storage: users, sessions and used nonces, in SQLite.
-
-/// A named schema step; applied once, in order, and recorded in `schema_version`.
-struct SchemaMigration {
-    var name: String
-    var sql: String
-}
+// The sandbox's storage: users, sessions and used nonces, in SQLite (through SQLiteStore).
+internal import SQLiteStore
 
 /// Users, sessions and nonces. Used only on the event-loop thread (not Sendable).
 final class SandboxDatabase: ChatAuthenticator {
     /// Append only: each schema change is a new step at the end.
-    static let migrations: [SchemaMigration] = [
-        SchemaMigration(name: "users-sessions-nonces", sql: """
+    static let migrator = Migrator([
+        legacyAware("users-sessions-nonces", sql: """
             CREATE TABLE users (
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
                 login TEXT NOT NULL UNIQUE COLLATE NOCASE,
@@ -34,7 +29,7 @@ final class SandboxDatabase: ChatAuthenticator {
             );
             """),
         // Issue 3: dialogs and messages. `seq` orders rows in insertion order (ties of one second).
-        SchemaMigration(name: "dialogs-messages", sql: """
+        legacyAware("dialogs-messages", sql: """
             CREATE TABLE dialogs (
                 seq INTEGER PRIMARY KEY AUTOINCREMENT,
                 id TEXT NOT NULL UNIQUE,
@@ -66,43 +61,38 @@ final class SandboxDatabase: ChatAuthenticator {
                 user_id INTEGER NOT NULL, PRIMARY KEY (message_id, user_id)
             );
             """),
-    ]
+        Migration("drop-legacy-schema-version", sql: "DROP TABLE IF EXISTS schema_version"),
+    ])
 
-    let connection: SQLiteConnection
+    /// A step that a database file of an earlier sandbox, which recorded its steps
+    /// by the same names in its own `schema_version` table, already has.
+    private static func legacyAware(_ name: String, sql: String) -> Migration {
+        Migration(name) { db in
+            let hasLegacyTable = try db.queryFirst(
+                "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_version'") { _ in true } ?? false
+            if hasLegacyTable,
+               try db.queryFirst("SELECT 1 FROM schema_version WHERE name = ?", [.text(name)], { _ in true }) != nil {
+                return
+            }
+            try db.execute(sql)
+        }
+    }
+
+    let db: Database
     let tokenTTL: Double
     private let now: () -> Double
 
-    /// `path` nil: in memory. Files use WAL.
+    /// `path` nil: in memory. Files use WAL and are private to the user (0600).
     init(path: String?, tokenTTL: Double, now: @escaping () -> Double = SandboxTime.now) throws {
-        connection = try SQLiteConnection(path: path ?? ":memory:")
+        db = try Database(path: path ?? ":memory:")
         self.tokenTTL = tokenTTL
         self.now = now
-        if path != nil && path != ":memory:" {
-            try connection.execute("PRAGMA journal_mode=WAL")
-        }
-        try connection.execute("PRAGMA foreign_keys=ON")
-        try migrate()
+        try db.execute("PRAGMA foreign_keys=ON")
+        try Self.migrator.migrate(db)
     }
 
-    /// Applies the migrations not yet recorded in `schema_version`.
-    private func migrate() throws {
-        try connection.execute("""
-            CREATE TABLE IF NOT EXISTS schema_version (
-                version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)
-            """)
-        let current = try connection.query("SELECT COALESCE(MAX(version), 0) AS v FROM schema_version").first?.int("v") ?? 0
-        for (i, migration) in SandboxDatabase.migrations.enumerated() where i + 1 > current {
-            try connection.transaction {
-                try connection.execute(migration.sql)
-                try connection.run("INSERT INTO schema_version(version, name, applied_at) VALUES (?, ?, ?)",
-                                   [i + 1, migration.name, now()])
-            }
-        }
-    }
-
-    var schemaVersion: Int {
-        (try? connection.query("SELECT MAX(version) AS v FROM schema_version").first?.int("v")) ?? 0
-    }
+    /// How many schema steps the database has.
+    var schemaVersion: Int { (try? db.userVersion()) ?? 0 }
 
     // MARK: users
 
@@ -111,133 +101,138 @@ final class SandboxDatabase: ChatAuthenticator {
         created_at, updated_at, last_request_at
         """
 
-    private static func user(from row: SQLiteRow) -> UserRecord {
-        UserRecord(id: row.int("id") ?? 0, login: row.string("login") ?? "", fullName: row.string("full_name"),
-                   email: row.string("email"), phone: row.string("phone"), website: row.string("website"),
-                   externalUserId: row.int("external_user_id"), customData: row.string("custom_data"),
-                   createdAt: row.double("created_at") ?? 0, updatedAt: row.double("updated_at") ?? 0,
-                   lastRequestAt: row.double("last_request_at"))
+    private static func user(from row: Statement) -> UserRecord {
+        UserRecord(id: row["id"].intValue ?? 0, login: row["login"].textValue ?? "", fullName: row["full_name"].textValue,
+                   email: row["email"].textValue, phone: row["phone"].textValue, website: row["website"].textValue,
+                   externalUserId: row["external_user_id"].intValue, customData: row["custom_data"].textValue,
+                   createdAt: row["created_at"].doubleValue ?? 0, updatedAt: row["updated_at"].doubleValue ?? 0,
+                   lastRequestAt: row["last_request_at"].doubleValue)
     }
 
     func isLoginTaken(_ login: String) throws -> Bool {
-        try !connection.query("SELECT 1 FROM users WHERE login = ?", [login]).isEmpty
+        try db.queryFirst("SELECT 1 FROM users WHERE login = ?", [.text(login)]) { _ in true } ?? false
     }
 
     func isEmailTaken(_ email: String) throws -> Bool {
-        try !connection.query("SELECT 1 FROM users WHERE email = ?", [email]).isEmpty
+        try db.queryFirst("SELECT 1 FROM users WHERE email = ?", [.text(email)]) { _ in true } ?? false
     }
 
     /// Inserts a validated user, hashing the password.
     func insertUser(_ new: NewUser) throws -> UserRecord {
         let hash = PasswordHash(password: new.password)
         let t = now()
-        try connection.run("""
+        try db.run("""
             INSERT INTO users (login, email, full_name, phone, website, external_user_id, custom_data,
                 password_salt, password_hash, password_iterations, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [new.login, new.email, new.fullName, new.phone, new.website, new.externalUserId, new.customData,
-                  hash.salt, hash.hash, hash.iterations, t, t])
-        let id = connection.lastInsertRowID
-        guard let user = try user(id: id) else { throw SQLiteError(code: 0, message: "inserted user vanished", sql: nil) }
+            """, [.text(new.login), .optional(new.email), .optional(new.fullName), .optional(new.phone),
+                  .optional(new.website), .optional(new.externalUserId), .optional(new.customData),
+                  .blob(hash.salt), .blob(hash.hash), .int(hash.iterations), .real(t), .real(t)])
+        let id = Int(db.lastInsertRowID)
+        guard let user = try user(id: id) else {
+            throw SQLiteError(extendedCode: .error, message: "the user just inserted (id \(id)) cannot be read back")
+        }
         return user
     }
 
     func user(id: Int) throws -> UserRecord? {
-        try connection.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [id]).first.map(Self.user(from:))
+        try db.queryFirst("SELECT \(Self.userColumns) FROM users WHERE id = ?", [.int(id)], Self.user(from:))
     }
 
     func user(login: String) throws -> UserRecord? {
-        try connection.query("SELECT \(Self.userColumns) FROM users WHERE login = ?", [login]).first.map(Self.user(from:))
+        try db.queryFirst("SELECT \(Self.userColumns) FROM users WHERE login = ?", [.text(login)], Self.user(from:))
     }
 
     func user(email: String) throws -> UserRecord? {
-        try connection.query("SELECT \(Self.userColumns) FROM users WHERE email = ?", [email]).first.map(Self.user(from:))
+        try db.queryFirst("SELECT \(Self.userColumns) FROM users WHERE email = ?", [.text(email)], Self.user(from:))
     }
 
     /// One page of users ordered by id, optionally limited to `ids`; with the total count.
     func users(page: Int, perPage: Int, ids: [Int]?) throws -> (total: Int, items: [UserRecord]) {
         var condition = ""
-        var arguments: [any SQLiteBindable] = []
+        var arguments: [SQLiteValue] = []
         if let ids {
             condition = "WHERE id IN (" + ids.map { _ in "?" }.joined(separator: ",") + ")"
-            arguments = ids
+            arguments = ids.map(SQLiteValue.int)
             if ids.isEmpty { condition = "WHERE 0" }
         }
-        let total = try connection.query("SELECT COUNT(*) AS n FROM users \(condition)", arguments).first?.int("n") ?? 0
-        let rows = try connection.query(
+        let total = try db.queryFirst("SELECT COUNT(*) FROM users \(condition)", arguments) { $0.int(0) } ?? 0
+        let users = try db.query(
             "SELECT \(Self.userColumns) FROM users \(condition) ORDER BY id LIMIT ? OFFSET ?",
-            arguments + [perPage, (page - 1) * perPage])
-        return (total, rows.map(Self.user(from:)))
+            arguments + [.int(perPage), .int((page - 1) * perPage)], Self.user(from:))
+        return (total, users)
     }
 
     /// True when `password` is the user's password.
     func checkPassword(userId: Int, _ password: String) throws -> Bool {
-        guard let row = try connection.query(
-            "SELECT password_salt, password_hash, password_iterations FROM users WHERE id = ?", [userId]).first,
-              let salt = row.blob("password_salt"), let hash = row.blob("password_hash"),
-              let iterations = row.int("password_iterations") else { return false }
+        let stored = try db.queryFirst(
+            "SELECT password_salt, password_hash, password_iterations FROM users WHERE id = ?", [.int(userId)]) { row in
+            (salt: row.blob(0), hash: row.blob(1), iterations: row.optionalInt(2))
+        }
+        guard let stored, let salt = stored.salt, let hash = stored.hash, let iterations = stored.iterations else { return false }
         return PasswordHash(salt: salt, iterations: iterations, hash: hash).matches(password)
     }
 
     func touchUser(_ userId: Int) throws {
-        try connection.run("UPDATE users SET last_request_at = ? WHERE id = ?", [now(), userId])
+        try db.run("UPDATE users SET last_request_at = ? WHERE id = ?", [.real(now()), .int(userId)])
     }
 
     // MARK: sessions
 
-    private static func session(from row: SQLiteRow) -> SessionRecord {
-        SessionRecord(id: row.int("id") ?? 0, token: row.string("token") ?? "",
-                      applicationId: row.int("application_id") ?? 0, userId: row.int("user_id") ?? 0,
-                      nonce: row.int("nonce") ?? 0, timestamp: row.int("ts") ?? 0,
-                      createdAt: row.double("created_at") ?? 0, updatedAt: row.double("updated_at") ?? 0,
-                      expiresAt: row.double("expires_at") ?? 0)
+    private static func session(from row: Statement) -> SessionRecord {
+        SessionRecord(id: row["id"].intValue ?? 0, token: row["token"].textValue ?? "",
+                      applicationId: row["application_id"].intValue ?? 0, userId: row["user_id"].intValue ?? 0,
+                      nonce: row["nonce"].intValue ?? 0, timestamp: row["ts"].intValue ?? 0,
+                      createdAt: row["created_at"].doubleValue ?? 0, updatedAt: row["updated_at"].doubleValue ?? 0,
+                      expiresAt: row["expires_at"].doubleValue ?? 0)
     }
 
     func createSession(applicationId: Int, userId: Int, nonce: Int, timestamp: Int) throws -> SessionRecord {
         let t = now()
-        try connection.run("DELETE FROM sessions WHERE expires_at < ?", [t])
+        try db.run("DELETE FROM sessions WHERE expires_at < ?", [.real(t)])
         let token = SecureRandom.token()
-        try connection.run("""
+        try db.run("""
             INSERT INTO sessions (token, application_id, user_id, nonce, ts, created_at, updated_at, expires_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, [token, applicationId, userId, nonce, timestamp, t, t, t + tokenTTL])
+            """, [.text(token), .int(applicationId), .int(userId), .int(nonce), .int(timestamp),
+                  .real(t), .real(t), .real(t + tokenTTL)])
+        let id = Int(db.lastInsertRowID)
         if userId != 0 { try touchUser(userId) }
-        return SessionRecord(id: connection.lastInsertRowID, token: token, applicationId: applicationId,
+        return SessionRecord(id: id, token: token, applicationId: applicationId,
                              userId: userId, nonce: nonce, timestamp: timestamp,
                              createdAt: t, updatedAt: t, expiresAt: t + tokenTTL)
     }
 
     /// The live session for `token`, its expiry slid to now + TTL; nil when unknown or expired.
     func useSession(token: String) throws -> SessionRecord? {
-        guard var session = try connection.query("SELECT * FROM sessions WHERE token = ?", [token]).first
-            .map(Self.session(from:)) else { return nil }
+        guard var session = try db.queryFirst("SELECT * FROM sessions WHERE token = ?", [.text(token)], Self.session(from:))
+        else { return nil }
         let t = now()
         guard session.expiresAt > t else {
-            try connection.run("DELETE FROM sessions WHERE id = ?", [session.id])
+            try db.run("DELETE FROM sessions WHERE id = ?", [.int(session.id)])
             return nil
         }
         session.expiresAt = t + tokenTTL
-        try connection.run("UPDATE sessions SET expires_at = ? WHERE id = ?", [session.expiresAt, session.id])
+        try db.run("UPDATE sessions SET expires_at = ? WHERE id = ?", [.real(session.expiresAt), .int(session.id)])
         if session.userId != 0 { try touchUser(session.userId) }
         return session
     }
 
     /// Makes the session a user session (`userId` > 0) or an application session again (0).
     func setSessionUser(sessionId: Int, userId: Int) throws {
-        try connection.run("UPDATE sessions SET user_id = ?, updated_at = ? WHERE id = ?", [userId, now(), sessionId])
+        try db.run("UPDATE sessions SET user_id = ?, updated_at = ? WHERE id = ?", [.int(userId), .real(now()), .int(sessionId)])
         if userId != 0 { try touchUser(userId) }
     }
 
     func deleteSession(id: Int) throws {
-        try connection.run("DELETE FROM sessions WHERE id = ?", [id])
+        try db.run("DELETE FROM sessions WHERE id = ?", [.int(id)])
     }
 
     /// Records a timestamp+nonce pair; false when it was seen before (a replay).
     /// Pairs older than the clock window can be forgotten: they fail the clock check anyway.
     func recordNonce(_ nonce: String, timestamp: Int, window: Double) throws -> Bool {
-        try connection.run("DELETE FROM used_nonces WHERE ts < ?", [Int(now() - window) - 1])
-        try connection.run("INSERT OR IGNORE INTO used_nonces(nonce, ts) VALUES (?, ?)", [nonce, timestamp])
-        return connection.changes == 1
+        try db.run("DELETE FROM used_nonces WHERE ts < ?", [.int(Int(now() - window) - 1)])
+        return try db.run("INSERT OR IGNORE INTO used_nonces(nonce, ts) VALUES (?, ?)", [.text(nonce), .int(timestamp)]) == 1
     }
 
     // MARK: ChatAuthenticator
@@ -245,9 +240,8 @@ final class SandboxDatabase: ChatAuthenticator {
     /// `secret` is the user's password or a live user-session token of that user (sliding it).
     func authenticateChat(userId: Int, secret: String) -> Bool {
         do {
-            if secret.utf8.count == 40,
-               let session = try connection.query("SELECT user_id FROM sessions WHERE token = ?", [secret]).first,
-               session.int("user_id") == userId, userId != 0,
+            if secret.utf8.count == 40, userId != 0,
+               try db.queryFirst("SELECT user_id FROM sessions WHERE token = ?", [.text(secret)], { $0.int(0) }) == userId,
                try useSession(token: secret) != nil {
                 return true
             }

@@ -10,7 +10,7 @@ struct SessionRecord {
     var updatedAt: Double
     var expiresAt: Double
 
-    var json: JSONValue {
+    var json: JSONNode {
         .object([
             ("_id", .string(String(id))),
             ("id", .int(id)),

@@ -13,7 +13,7 @@ struct UserRecord {
     var lastRequestAt: Double?
 
     /// The `user` object as the protocol names its keys.
-    var json: JSONValue {
+    var json: JSONNode {
         .object([
             ("id", .int(id)),
             ("login", .string(login)),

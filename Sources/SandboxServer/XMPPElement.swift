@@ -57,11 +57,12 @@ struct XMPPElement: Equatable {
     }
 }
 
-/// Escaping for text we write into the stream.
+/// Escaping for text we write into the stream, so a parser reads back exactly that text.
 enum XMLEscaping {
-    static func text(_ s: String) -> String { escaped(s, quotes: false) }
+    static func text(_ s: String) -> String { escaped(s, inAttribute: false) }
 
-    static func attribute(_ s: String) -> String { escaped(s, quotes: true) }
+    /// For either quote.
+    static func attribute(_ s: String) -> String { escaped(s, inAttribute: true) }
 
     /// True for names safe to write as an element or attribute name (a conservative subset of XML's).
     static func isName(_ s: String) -> Bool {
@@ -69,16 +70,25 @@ enum XMLEscaping {
         return s.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == "." }
     }
 
-    private static func escaped(_ s: String, quotes: Bool) -> String {
+    /// CR always as `&#13;` (end-of-line handling would turn CRLF into LF); TAB and LF
+    /// as references in attributes (value normalisation would make them spaces);
+    /// what XML 1.0 cannot carry even as a reference (most C0 controls, U+FFFE,
+    /// U+FFFF) as U+FFFD, so a stored message can never break a client's stream.
+    private static func escaped(_ s: String, inAttribute: Bool) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "'" where quotes: out += "&apos;"
-            case "\"" where quotes: out += "&quot;"
+            switch c.value {
+            case 0x26: out += "&amp;"
+            case 0x3C: out += "&lt;"
+            case 0x3E: out += "&gt;"
+            case 0x0D: out += "&#13;"
+            case 0x27 where inAttribute: out += "&apos;"
+            case 0x22 where inAttribute: out += "&quot;"
+            case 0x09 where inAttribute: out += "&#9;"
+            case 0x0A where inAttribute: out += "&#10;"
+            case 0x09, 0x0A: out.unicodeScalars.append(c)
+            case 0..<0x20, 0xFFFE, 0xFFFF: out += "\u{FFFD}"
             default: out.unicodeScalars.append(c)
             }
         }

@@ -34,10 +34,10 @@ final class XMPPServer {
     let limits: Limits
     private let base: OpaquePointer
     private var listener: OpaquePointer?        // struct evconnlistener*
-    private var connections: [Int: XMPPConnection] = [:]
+    private var connections: [Int: XMPPClientConnection] = [:]
     private var connectionCount = 0
     /// Bound sessions: user id → resource → connection (message routing reads this).
-    private(set) var boundSessions: [Int: [String: XMPPConnection]] = [:]
+    private(set) var boundSessions: [Int: [String: XMPPClientConnection]] = [:]
     /// The port actually bound (after asking for 0).
     private(set) var boundPort: Int = 0
     /// Messages, markers, typing and rooms.
@@ -120,7 +120,7 @@ final class XMPPServer {
         connectionCount += 1
         let peer = Self.describe(address, length)
         do {
-            let connection = try XMPPConnection(server: self, base: base, socket: socket, number: connectionCount, peer: peer)
+            let connection = try XMPPClientConnection(server: self, base: base, socket: socket, number: connectionCount, peer: peer)
             connections[connectionCount] = connection
             log.log(.debug, "xmpp #\(connectionCount): connection from \(peer)")
         } catch {
@@ -138,7 +138,7 @@ final class XMPPServer {
         return text(host) + ":" + text(service)
     }
 
-    func remove(_ connection: XMPPConnection) {
+    func remove(_ connection: XMPPClientConnection) {
         connections[connection.number] = nil
     }
 
@@ -147,7 +147,7 @@ final class XMPPServer {
     /// Binds `requested` (or a generated resource) for the connection's user; a
     /// session already bound to that full JID is replaced (`conflict`), as
     /// reconnecting SDKs expect.
-    func bind(_ connection: XMPPConnection, requested: String?) -> String {
+    func bind(_ connection: XMPPClientConnection, requested: String?) -> String {
         guard let userId = connection.session.userId else { preconditionFailure("binding before authentication") }
         var resource = requested ?? ""
         if resource.isEmpty || resource.utf8.count > 1023 || resource.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "/" }) {
@@ -161,7 +161,7 @@ final class XMPPServer {
         return resource
     }
 
-    func unbind(_ connection: XMPPConnection) {
+    func unbind(_ connection: XMPPClientConnection) {
         router.leaveAllRooms(connection)
         guard let userId = connection.session.userId, let resource = connection.session.resource,
               boundSessions[userId]?[resource] === connection else { return }
@@ -171,7 +171,7 @@ final class XMPPServer {
 
     /// Messages and presences from bound sessions: to every resource of a user, or
     /// through a MUC room on `muc.{domain}`, stored first when they ask for it.
-    func route(_ stanza: XMPPElement, from connection: XMPPConnection) {
+    func route(_ stanza: XMPPElement, from connection: XMPPClientConnection) {
         log.log(.debug, "xmpp #\(connection.number): \(stanza.name) from \(connection.session.fullJID ?? "?")")
         router.route(stanza, from: connection)
     }

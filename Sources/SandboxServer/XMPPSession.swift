@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 /// One client stream's protocol state, as a value: events in, actions out.
-/// No I/O here (house rule 7); `XMPPConnection` performs the actions.
+/// No I/O here (house rule 7); `XMPPClientConnection` performs the actions.
 struct XMPPSession {
     enum Phase: Equatable {
         /// Waiting for the client's `<stream:stream>` (at start, after TLS, after SASL).

@@ -7,7 +7,7 @@
 final class XMPPStanzaRouter {
     /// A connection joined to a room.
     private struct RoomSeat {
-        let connection: XMPPConnection
+        let connection: XMPPClientConnection
         var nick: String
     }
 
@@ -51,7 +51,7 @@ final class XMPPStanzaRouter {
 
     // MARK: entry points
 
-    func route(_ stanza: XMPPElement, from connection: XMPPConnection) {
+    func route(_ stanza: XMPPElement, from connection: XMPPClientConnection) {
         guard let sender = connection.session.userId else { return }
         switch stanza.name {
         case "message": routeMessage(stanza, from: connection, sender: sender)
@@ -61,7 +61,7 @@ final class XMPPStanzaRouter {
     }
 
     /// A disconnecting (or replaced) connection leaves every room it joined.
-    func leaveAllRooms(_ connection: XMPPConnection) {
+    func leaveAllRooms(_ connection: XMPPClientConnection) {
         guard let userId = connection.session.userId else { return }
         for dialogId in rooms.keys where rooms[dialogId]?[userId]?[connection.number] != nil {
             leave(dialogId, userId: userId, connection: connection, notifySelf: false)
@@ -70,7 +70,7 @@ final class XMPPStanzaRouter {
 
     // MARK: messages
 
-    private func routeMessage(_ stanza: XMPPElement, from connection: XMPPConnection, sender: Int) {
+    private func routeMessage(_ stanza: XMPPElement, from connection: XMPPClientConnection, sender: Int) {
         let type = stanza[attribute: "type"] ?? "normal"
         guard let to = stanza[attribute: "to"], let address = XMPPAddress(to) else {
             // Addressed to the sender's own account: nothing to do.
@@ -90,7 +90,7 @@ final class XMPPStanzaRouter {
     }
 
     /// `<message type='error'>` back to the sender (never for an error: no loops).
-    private func bounce(_ stanza: XMPPElement, to connection: XMPPConnection, condition: String,
+    private func bounce(_ stanza: XMPPElement, to connection: XMPPClientConnection, condition: String,
                         type: String = "cancel", text: String? = nil) {
         guard stanza[attribute: "type"] != "error" else { return }
         var reply = "<message type='error'"
@@ -169,7 +169,7 @@ final class XMPPStanzaRouter {
         stanza.elements.first { $0.namespace == XMPPNamespace.chatMarkers && ($0.name == "received" || $0.name == "displayed") }
     }
 
-    private func direct(_ stanza: XMPPElement, type: String, from connection: XMPPConnection, sender: Int, recipient: Int) {
+    private func direct(_ stanza: XMPPElement, type: String, from connection: XMPPClientConnection, sender: Int, recipient: Int) {
         guard let senderJID = connection.session.fullJID else { return }
         if type == "error" {
             // Errors go to the addressee as they are, or nowhere.
@@ -224,7 +224,7 @@ final class XMPPStanzaRouter {
 
     /// XEP-0280 `sent` copies for the sender's other resources that enabled carbons
     /// (so another chatctl of the same user sees what this one sent).
-    private func carbons(of message: XMPPElement, sender: Int, except origin: XMPPConnection) {
+    private func carbons(of message: XMPPElement, sender: Int, except origin: XMPPClientConnection) {
         guard message[attribute: "type"] == "chat",
               message.child("private", namespace: XMPPNamespace.carbons) == nil,
               message.child("no-copy", namespace: XMPPNamespace.hints) == nil else { return }
@@ -257,7 +257,7 @@ final class XMPPStanzaRouter {
         }
     }
 
-    private func groupchat(_ stanza: XMPPElement, from connection: XMPPConnection, sender: Int, dialogId: String) {
+    private func groupchat(_ stanza: XMPPElement, from connection: XMPPClientConnection, sender: Int, dialogId: String) {
         guard let dialog = find({ try $0.dialog(id: dialogId, viewer: nil) }), dialog.type.isGroup else {
             return bounce(stanza, to: connection, condition: "service-unavailable")
         }
@@ -335,7 +335,7 @@ final class XMPPStanzaRouter {
 
     // MARK: presence and rooms
 
-    private func routePresence(_ stanza: XMPPElement, from connection: XMPPConnection, sender: Int) {
+    private func routePresence(_ stanza: XMPPElement, from connection: XMPPClientConnection, sender: Int) {
         // Presence to users (no rosters in the sandbox) and broadcast presence are accepted and dropped.
         guard let to = stanza[attribute: "to"], let address = XMPPAddress(to),
               let dialogId = address.roomDialogId(applicationId: applicationId, domain: domain) else { return }
@@ -351,7 +351,7 @@ final class XMPPStanzaRouter {
         }
     }
 
-    private func presenceError(_ stanza: XMPPElement, to connection: XMPPConnection, condition: String, type: String) {
+    private func presenceError(_ stanza: XMPPElement, to connection: XMPPClientConnection, condition: String, type: String) {
         var reply = "<presence type='error'"
         if let to = stanza[attribute: "to"] { reply += " from='\(XMLEscaping.attribute(to))'" }
         if let me = connection.session.fullJID { reply += " to='\(XMLEscaping.attribute(me))'" }
@@ -372,7 +372,7 @@ final class XMPPStanzaRouter {
         return text + "</x></presence>"
     }
 
-    private func join(_ dialogId: String, nick: String, stanza: XMPPElement, connection: XMPPConnection, userId: Int) {
+    private func join(_ dialogId: String, nick: String, stanza: XMPPElement, connection: XMPPClientConnection, userId: Int) {
         guard let me = connection.session.fullJID else { return }
         guard let dialog = find({ try $0.dialog(id: dialogId, viewer: nil) }), dialog.type.isGroup else {
             return presenceError(stanza, to: connection, condition: "item-not-found", type: "cancel")
@@ -399,7 +399,7 @@ final class XMPPStanzaRouter {
         connection.send(occupantPresence(room: room, nick: nick, to: me, isSelf: true, jid: me, id: stanza[attribute: "id"]))
     }
 
-    private func leave(_ dialogId: String, userId: Int, connection: XMPPConnection, notifySelf: Bool, nick: String? = nil) {
+    private func leave(_ dialogId: String, userId: Int, connection: XMPPClientConnection, notifySelf: Bool, nick: String? = nil) {
         let seat = rooms[dialogId]?[userId]?.removeValue(forKey: connection.number)
         if rooms[dialogId]?[userId]?.isEmpty == true { rooms[dialogId]?[userId] = nil }
         if rooms[dialogId]?.isEmpty == true { rooms[dialogId] = nil }

@@ -7,6 +7,8 @@ import Foundation
 /// Makes fresh ObjectIds the way MongoDB drivers do: the 5 random bytes are drawn
 /// once per generator and the 3-byte counter starts at a random value, so ids from
 /// one generator are unique even within one second, and differ across processes.
+/// The start is in the counter's lower half, so 8 million ids in one second still
+/// sort in creation order before it wraps.
 public struct ObjectIDGenerator: Sendable {
     private let randomPart: [UInt8]
     private var counter: UInt32
@@ -14,7 +16,7 @@ public struct ObjectIDGenerator: Sendable {
     public init() {
         var rng = SystemRandomNumberGenerator()
         self.init(randomPart: (0..<5).map { _ in UInt8.random(in: 0...255, using: &rng) },
-                  counter: UInt32.random(in: 0...0xFF_FFFF, using: &rng))
+                  counter: UInt32.random(in: 0..<0x80_0000, using: &rng))
     }
 
     /// A generator with fixed random bytes and counter start (tests).

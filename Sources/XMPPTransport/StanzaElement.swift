@@ -70,11 +70,14 @@ public struct StanzaElement: Sendable, Equatable {
 
     /// Escapes so a parser gives back exactly `text`: `&<>` always; in attributes
     /// also quotes and TAB/LF (attribute normalization); CR always as `&#13;`
-    /// (line-end normalization would turn CRLF into LF).
+    /// (line-end normalization would turn CRLF into LF). A character XML cannot
+    /// carry at all becomes U+FFFD rather than break the stream.
     static func appendEscaped(_ text: String, to out: inout String, inAttribute: Bool) {
         var needs = false
-        for byte in text.utf8 where byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x0D
-            || (inAttribute && (byte == 0x22 || byte == 0x27 || byte == 0x09 || byte == 0x0A)) {
+        // 0xEF leads U+FFFE/U+FFFF (and the rest of U+F000...U+FFFF, checked below).
+        for byte in text.utf8 where byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0xEF
+            || (byte < 0x20 && (inAttribute || (byte != 0x09 && byte != 0x0A)))
+            || (inAttribute && (byte == 0x22 || byte == 0x27)) {
             needs = true
             break
         }
@@ -89,8 +92,18 @@ public struct StanzaElement: Sendable, Equatable {
             case "'" where inAttribute: out += "&apos;"
             case "\t" where inAttribute: out += "&#9;"
             case "\n" where inAttribute: out += "&#10;"
+            case _ where isUncarriable(scalar): out += "\u{FFFD}"
             default: out.unicodeScalars.append(scalar)
             }
+        }
+    }
+
+    /// C0 controls other than TAB/LF/CR, U+FFFE and U+FFFF: not XML 1.0 characters.
+    private static func isUncarriable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: return false
+        case 0..<0x20, 0xFFFE, 0xFFFF: return true
+        default: return false
         }
     }
 
@@ -98,14 +111,7 @@ public struct StanzaElement: Sendable, Equatable {
     /// reference (C0 controls other than TAB/LF/CR, e.g. ESC; U+FFFE, U+FFFF).
     /// A server would close the stream on it, losing every unacknowledged message.
     public static func firstCharacterXMLCannotCarry(in text: String) -> Unicode.Scalar? {
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x09, 0x0A, 0x0D: continue
-            case 0..<0x20, 0xFFFE, 0xFFFF: return scalar
-            default: continue
-            }
-        }
-        return nil
+        text.unicodeScalars.first(where: isUncarriable)
     }
 
     /// Whether `name` is usable as an element name for a custom parameter

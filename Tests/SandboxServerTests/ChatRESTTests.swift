@@ -292,6 +292,10 @@ struct ChatMessageRESTTests {
         #expect(try bodies("date_sent%5Bgt%5D=100") == ["at200", "at300"])
         #expect(try bodies("date_sent[lte]=200&date_sent[gte]=200") == ["at200"])
         #expect(try bodies("sort_desc=date_sent&date_sent[lt]=300&limit=1") == ["at200"])
+        // Numbers beyond Int compare as reals instead of trapping.
+        #expect(try bodies("date_sent[lt]=1e300") == ["at100", "at200", "at300"])
+        #expect(try bodies("date_sent[gt]=-1e300&date_sent[lt]=150.5") == ["at100"])
+        #expect(try bodies("date_sent[gt]=nan").isEmpty)
     }
 
     @Test func historyMarksReadUnlessMarkAsReadIsZero() throws {

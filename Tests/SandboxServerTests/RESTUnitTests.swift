@@ -1,6 +1,7 @@
 // Pure parts of the REST side, without sockets.
 import Testing
 @testable import SandboxServer
+import SQLiteStore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -99,7 +100,35 @@ import Glibc
 
     @Test func migrationsAreRecorded() throws {
         let db = try makeDatabase()
-        #expect(db.schemaVersion == SandboxDatabase.migrations.count)
+        #expect(db.schemaVersion == SandboxDatabase.migrator.migrations.count)
+        #expect(try SandboxDatabase.migrator.appliedMigrations(db.db) == SandboxDatabase.migrator.migrations.map(\.name))
+    }
+
+    /// A file of an earlier sandbox recorded its steps in `schema_version`: it opens
+    /// with its data, nothing re-created, and that table is gone.
+    @Test func databaseOfTheEarlierSandboxIsAdopted() throws {
+        let path = "/tmp/sandbox-db-test-\(UInt64.random(in: 0...UInt64.max)).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
+        do {
+            let old = try Database(path: path)
+            try old.execute("""
+                CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL);
+                INSERT INTO schema_version VALUES (1, 'users-sessions-nonces', 0), (2, 'dialogs-messages', 0);
+                """)
+            let current = try SandboxDatabase(path: nil, tokenTTL: 60)
+            let schema = try current.db.query("SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'schema_%' AND name NOT LIKE 'sqlite_%'") {
+                $0.string(0) ?? ""
+            }
+            for statement in schema { try old.execute(statement) }
+            try old.execute("""
+                INSERT INTO users (login, password_salt, password_hash, password_iterations, created_at, updated_at)
+                VALUES ('kept', x'00', x'00', 1, 0, 0)
+                """)
+        }
+        let adopted = try SandboxDatabase(path: path, tokenTTL: 60)
+        #expect(try adopted.user(login: "kept") != nil)
+        #expect(adopted.schemaVersion == SandboxDatabase.migrator.migrations.count)
+        #expect(try adopted.db.queryFirst("SELECT 1 FROM sqlite_schema WHERE name = 'schema_version'") { _ in true } == nil)
     }
 
     @Test func fileDatabaseUsesWALAndReopensWithoutRemigrating() throws {
@@ -108,18 +137,21 @@ import Glibc
         do {
             let db = try SandboxDatabase(path: path, tokenTTL: 60)
             _ = try db.insertUser(newUser("kept"))
-            #expect(try db.connection.query("PRAGMA journal_mode").first?.string("journal_mode") == "wal")
+            #expect(try db.db.queryFirst("PRAGMA journal_mode") { $0["journal_mode"].textValue } == "wal")
         }
         let again = try SandboxDatabase(path: path, tokenTTL: 60)
         #expect(try again.user(login: "kept") != nil)
-        #expect(again.schemaVersion == SandboxDatabase.migrations.count)
+        #expect(again.schemaVersion == SandboxDatabase.migrator.migrations.count)
     }
 
     @Test func passwordsAreStoredHashedNotInClear() throws {
         let db = try makeDatabase()
         let user = try db.insertUser(newUser("ann", "Clear-Text-9"))
-        let row = try #require(try db.connection.query("SELECT * FROM users WHERE id = ?", [user.id]).first)
-        for (_, value) in row.values {
+        let row = try #require(try db.db.queryFirst("SELECT * FROM users WHERE id = ?", [.int(user.id)]) { s in
+            (0..<s.columnCount).map(s.value)
+        })
+        #expect(row.count > 10)
+        for value in row {
             if case .text(let s) = value { #expect(!s.contains("Clear-Text-9")) }
             if case .blob(let b) = value { #expect(!String(decoding: b, as: UTF8.self).contains("Clear-Text-9")) }
         }
@@ -174,11 +206,8 @@ import Glibc
         #expect(SandboxAPI.passwordProblem("Good-pass_1!") == nil)
     }
 
-    @Test func closeIsIdempotentAndUseAfterCloseThrows() throws {
-        let c = try SQLiteConnection(path: ":memory:")
-        c.close()
-        c.close()
-        #expect(throws: SQLiteError.self) { try c.execute("SELECT 1") }
-        #expect(throws: SQLiteError.self) { try SQLiteConnection(path: "/nonexistent-dir/x.db") }
+    @Test func unopenableFileFailsWithThePath() {
+        let error = #expect(throws: SQLiteError.self) { try SandboxDatabase(path: "/nonexistent-dir/x.db", tokenTTL: 60) }
+        #expect(error?.message.contains("/nonexistent-dir/x.db") == true)
     }
 }

@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 @testable import SandboxServer
+import SQLiteStore
 
 /// A server whose users live in its database, and raw clients logged in as them.
 final class MessagingFixture {
@@ -53,7 +54,7 @@ final class MessagingFixture {
     }
 
     func messageCount() throws -> Int {
-        try server.withStorage { store, _, _ in try store.connection.query("SELECT COUNT(*) AS n FROM messages").first?.int("n") ?? 0 }
+        try server.withStorage { store, _, _ in try store.db.queryFirst("SELECT COUNT(*) FROM messages") { $0.int(0) } ?? 0 }
     }
 
     func privateDialog(_ a: Int, _ b: Int) throws -> DialogSnapshot? {
@@ -424,13 +425,19 @@ struct XMPPGroupChatTests {
         #expect(b.read(untilContains: "<forbidden"))
     }
 
-    @Test func restSendToChatReachesOnlyJoinedOccupants() throws {
+    /// Ann's group with Bob, Bob joined to its room as resource "b" (nothing received yet).
+    private func groupWithBobJoined() throws -> (f: MessagingFixture, ann: Int, group: String, b: RawXMPPClient) {
         let f = try MessagingFixture()
         let ann = try f.user("ann"), bob = try f.user("bob")
         let group = try f.group(owner: ann, [bob])
         let b = try f.connect(bob, "bob", resource: "b")
         #expect(join(f, b, group, as: bob))
         b.clear()
+        return (f, ann, group, b)
+    }
+
+    @Test func restSendToChatReachesOnlyJoinedOccupants() throws {
+        let (f, ann, group, b) = try groupWithBobJoined()
         let (status, body) = try f.rest("POST", "/chat/Message.json", form: "chat_dialog_id=\(group)&message=via+rest&send_to_chat=1", as: ann)
         #expect(status == 201)
         #expect(b.read(untilContains: "via rest"))
@@ -443,5 +450,17 @@ struct XMPPGroupChatTests {
         b.read(until: { _ in false }, timeout: 0.3)
         #expect(!b.received.contains("quiet"))
         #expect(try f.messageCount() == 2)
+    }
+
+    /// A body stored over REST may hold what XML cannot carry; delivered live it keeps
+    /// its CR (as `&#13;`) and gets U+FFFD for the control, and the stream stays up.
+    @Test func restBodyWithCRAndControlsKeepsTheStreamWellFormed() throws {
+        let (f, ann, group, b) = try groupWithBobJoined()
+        let (status, _) = try f.rest("POST", "/chat/Message.json",
+                                     form: "chat_dialog_id=\(group)&message=a%0D%0Ab%01c+%1B%5B0m&send_to_chat=1", as: ann)
+        #expect(status == 201)
+        #expect(b.read(untilContains: "</message>"))
+        #expect(b.received.contains("<body>a&#13;\nb\u{FFFD}c \u{FFFD}[0m</body>"))
+        #expect(!b.received.unicodeScalars.contains { $0.value < 0x20 && ![0x09, 0x0A, 0x0D].contains($0.value) })
     }
 }

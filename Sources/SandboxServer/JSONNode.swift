@@ -1,17 +1,18 @@
 // A small JSON model for the REST side: FoundationEssentials has no JSONSerialization,
 // and the sandbox needs ordered keys on output and number text kept as sent on input.
 
-/// A JSON value; objects keep their key order.
-enum JSONValue: Equatable {
+/// One node of a JSON document as written: objects keep their member order,
+/// numbers their text.
+enum JSONNode: Equatable {
     case null
     case bool(Bool)
     /// The number's text as written (so `22` stays `22` when flattened for signing).
     case number(String)
     case string(String)
-    case array([JSONValue])
-    case object([(String, JSONValue)])
+    case array([JSONNode])
+    case object([(String, JSONNode)])
 
-    static func == (a: JSONValue, b: JSONValue) -> Bool {
+    static func == (a: JSONNode, b: JSONNode) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y
@@ -24,11 +25,11 @@ enum JSONValue: Equatable {
         }
     }
 
-    static func int(_ v: Int) -> JSONValue { .number(String(v)) }
-    static func optionalString(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
-    static func optionalInt(_ v: Int?) -> JSONValue { v.map { .int($0) } ?? .null }
+    static func int(_ v: Int) -> JSONNode { .number(String(v)) }
+    static func optionalString(_ s: String?) -> JSONNode { s.map { .string($0) } ?? .null }
+    static func optionalInt(_ v: Int?) -> JSONNode { v.map { .int($0) } ?? .null }
 
-    subscript(key: String) -> JSONValue? {
+    subscript(key: String) -> JSONNode? {
         if case .object(let members) = self { return members.first { $0.0 == key }?.1 }
         return nil
     }
@@ -45,7 +46,7 @@ enum JSONValue: Equatable {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .number(let n): out += n
-        case .string(let s): JSONValue.writeString(s, to: &out)
+        case .string(let s): JSONNode.writeString(s, to: &out)
         case .array(let items):
             out += "["
             for (i, item) in items.enumerated() {
@@ -57,7 +58,7 @@ enum JSONValue: Equatable {
             out += "{"
             for (i, (key, value)) in members.enumerated() {
                 if i > 0 { out += "," }
-                JSONValue.writeString(key, to: &out)
+                JSONNode.writeString(key, to: &out)
                 out += ":"
                 value.write(to: &out)
             }
@@ -68,19 +69,29 @@ enum JSONValue: Equatable {
     private static func writeString(_ s: String, to out: inout String) {
         out += "\""
         for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
+            if let escape = shortEscape(scalar) {
+                out += escape
+            } else if scalar.value < 0x20 {
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+            } else {
+                out.unicodeScalars.append(scalar)
             }
         }
         out += "\""
     }
-}
 
+    /// JSON's two-character escapes; `/` needs none and gets none.
+    private static func shortEscape(_ scalar: Unicode.Scalar) -> String? {
+        switch scalar {
+        case "\"": "\\\""
+        case "\\": "\\\\"
+        case "\n": "\\n"
+        case "\r": "\\r"
+        case "\t": "\\t"
+        case "\u{8}": "\\b"
+        case "\u{C}": "\\f"
+        default: nil
+        }
+    }
+}

@@ -3,10 +3,10 @@ internal import CEvent
 import Glibc
 #endif
 
-/// One client TCP connection: a bufferevent (OpenSSL-filtered after STARTTLS),
-/// an expat stream parser and the pure `XMPPSession` it drives. Lives on the
+/// The server side of one client's TCP connection: a bufferevent (OpenSSL-filtered
+/// after STARTTLS), an expat stream parser and the pure `XMPPSession` it drives. Lives on the
 /// event loop thread; owned by `XMPPServer`, which drops it once closed.
-final class XMPPConnection {
+final class XMPPClientConnection {
     let number: Int
     let peer: String
     private(set) var session: XMPPSession
@@ -44,7 +44,7 @@ final class XMPPConnection {
         bufferEvent = bev
         let me = Unmanaged.passUnretained(self).toOpaque()
         timer = event_new(base, -1, 0, { _, _, ctx in
-            let connection = Unmanaged<XMPPConnection>.fromOpaque(ctx!).takeUnretainedValue()
+            let connection = Unmanaged<XMPPClientConnection>.fromOpaque(ctx!).takeUnretainedValue()
             withExtendedLifetime(connection) { connection.timerFired() }
         }, me)
         parser.handler = { [unowned self] event in self.parsed(event) }
@@ -60,10 +60,10 @@ final class XMPPConnection {
     private func install(on bev: OpaquePointer) {
         let me = Unmanaged.passUnretained(self).toOpaque()
         bufferevent_setcb(bev, { _, ctx in
-            let connection = Unmanaged<XMPPConnection>.fromOpaque(ctx!).takeUnretainedValue()
+            let connection = Unmanaged<XMPPClientConnection>.fromOpaque(ctx!).takeUnretainedValue()
             withExtendedLifetime(connection) { connection.readable() }
         }, nil, { _, events, ctx in
-            let connection = Unmanaged<XMPPConnection>.fromOpaque(ctx!).takeUnretainedValue()
+            let connection = Unmanaged<XMPPClientConnection>.fromOpaque(ctx!).takeUnretainedValue()
             withExtendedLifetime(connection) { connection.event(events) }
         }, me)
         bufferevent_enable(bev, Int16(EV_READ | EV_WRITE))
@@ -273,7 +273,7 @@ final class XMPPConnection {
     }
 }
 
-@available(*, unavailable) extension XMPPConnection: Sendable {}
+@available(*, unavailable) extension XMPPClientConnection: Sendable {}
 
 func monotonicNow() -> Double {
     var ts = timespec()

@@ -1,0 +1,8 @@
+/// The `type` of a dialog (protocol doc §5).
+enum DialogKind: Int {
+    case publicGroup = 1
+    case group = 2
+    case privateChat = 3
+
+    var isGroup: Bool { self != .privateChat }
+}
