@@ -101,7 +101,7 @@ public struct ChatSessionState: Sendable, Equatable {
         switch event {
         case .connectRequested:
             guard phase == .disconnected else {
-                // "Already connecting/connected" is not a failure (§7); while disconnecting,
+                // "Already connecting/connected" is not a failure (docs/protocol.md §7); while disconnecting,
                 // the caller finishes the disconnect first (see XMPPConnection.connect).
                 return .none
             }
