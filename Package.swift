@@ -2,7 +2,7 @@
 // chatctl: a command-line QuickBlox chat client, and chatctl-sandbox, a local
 // QuickBlox-compatible backend. Layers (house style rule 1), bottom to top:
 //   C modules -> HTTPTransport, XMPPTransport, SQLiteStore -> QuickBloxAPI,
-//   MessageCache -> AuthFlow -> Messaging
+//   MessageCache -> ClientConfiguration -> AuthFlow, Messaging
 //   -> CommandLineKit, ChatctlCLI -> chatctl
 // The sandbox (SandboxServer, SandboxCLI, chatctl-sandbox) shares no protocol
 // code with the client, only infrastructure: the C modules, SQLiteStore and
@@ -32,13 +32,16 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         .target(name: "MessageCache", dependencies: ["SQLiteStore"], swiftSettings: swiftSettings),
         .target(name: "QuickBloxAPI", dependencies: ["HTTPTransport", "CCrypto"], swiftSettings: swiftSettings),
-        .target(name: "AuthFlow", dependencies: ["QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
-        .target(name: "Messaging", dependencies: ["AuthFlow", "QuickBloxAPI", "XMPPTransport", "MessageCache"], swiftSettings: swiftSettings),
+        // The config file and what follows from it: endpoints, chat connection, failure hints.
+        .target(name: "ClientConfiguration", dependencies: ["QuickBloxAPI", "HTTPTransport", "XMPPTransport"], swiftSettings: swiftSettings),
+        .target(name: "AuthFlow", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
+        .target(name: "Messaging", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport", "MessageCache"], swiftSettings: swiftSettings),
         .target(name: "CommandLineKit", swiftSettings: swiftSettings),
-        .target(name: "ChatctlCLI", dependencies: ["CommandLineKit", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport"], swiftSettings: swiftSettings),
+        .target(name: "ChatctlCLI", dependencies: ["CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport"], swiftSettings: swiftSettings),
         .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], swiftSettings: swiftSettings),
-        // Dev-only: fills a large cache for `make bench`.
-        .executableTarget(name: "BenchFixture", dependencies: ["MessageCache"], swiftSettings: swiftSettings),
+        // Dev-only: fills a large cache for `make bench` (and its test).
+        .target(name: "BenchmarkData", dependencies: ["MessageCache"], swiftSettings: swiftSettings),
+        .executableTarget(name: "BenchFixture", dependencies: ["BenchmarkData", "MessageCache"], swiftSettings: swiftSettings),
 
         // MARK: sandbox
         .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CCrypto", "SQLiteStore"], swiftSettings: swiftSettings),
@@ -50,8 +53,9 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CCrypto", "HTTPTransport"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "QuickBloxAPITests", dependencies: ["QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "XMPPTransportTests", dependencies: ["XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore", "BenchmarkData", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ClientConfigurationTests", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ChatctlCLITests", dependencies: ["ChatctlCLI", "MessageCache"], swiftSettings: swiftSettings),

@@ -1,17 +1,13 @@
+import ClientConfiguration
+import QuickBloxAPI
+import XMPPTransport
+
 /// The one public error of AuthFlow (house style rule 6): what went wrong, in
 /// one line a person can act on, and the class of failure that decides the
 /// exit code. Never carries a password or a token.
 public struct AuthFlowError: Error, Sendable, CustomStringConvertible, Equatable {
-    public enum Kind: Sendable, Equatable {
-        /// Bad input or configuration (exit 2).
-        case invalidInput
-        /// Bad credentials, not logged in, session expired (exit 4).
-        case authentication
-        /// Worth retrying later: cannot connect, timeout, 5xx, 429 (exit 75).
-        case temporary
-        /// Anything else (exit 1).
-        case failure
-    }
+    /// Bad input or configuration, authentication, temporary, or other failure.
+    public typealias Kind = FailureDescription.Kind
     public var kind: Kind
     public var message: String
     /// What to do about it, when there is something to say.
@@ -19,6 +15,26 @@ public struct AuthFlowError: Error, Sendable, CustomStringConvertible, Equatable
 
     public init(_ kind: Kind, _ message: String, hint: String? = nil) {
         self.kind = kind; self.message = message; self.hint = hint
+    }
+
+    public init(_ failure: FailureDescription) {
+        self.init(failure.kind, failure.message, hint: failure.hint)
+    }
+
+    /// A config file that cannot be read or understood is bad input.
+    public init(_ error: ConfigurationError) {
+        self.init(.invalidInput, error.message, hint: error.hint)
+    }
+
+    /// The one description of a REST failure every command shares: the
+    /// server's reason, the endpoint, a hint, and the kind for the exit code.
+    public init(describing error: QuickBloxError, doing what: String) {
+        self.init(FailureDescription(describing: error, doing: what))
+    }
+
+    /// The same for a chat (XMPP) failure.
+    public init(describing error: XMPPError) {
+        self.init(FailureDescription(describing: error))
     }
 
     public var description: String {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ClientConfiguration
 import QuickBloxAPI
 import XMPPTransport
 
@@ -56,7 +57,7 @@ public final class LoginRunner {
             switch action {
             case .createSession:
                 do { _ = try api.createSession(); event = .sessionCreated } catch {
-                    lastError = FailureDescription.describe(error, doing: "create session"); event = .stepFailed
+                    lastError = AuthFlowError(describing: error, doing: "create session"); event = .stepFailed
                 }
             case .signUp:
                 do {
@@ -76,7 +77,7 @@ public final class LoginRunner {
                                                   hint: error.fieldErrors["password"] != nil ? CredentialRules.passwordHint : nil)
                         event = .signUpRejected
                     } else {
-                        lastError = FailureDescription.describe(error, doing: "sign up"); event = .stepFailed
+                        lastError = AuthFlowError(describing: error, doing: "sign up"); event = .stepFailed
                     }
                 }
             case .logIn:
@@ -87,7 +88,7 @@ public final class LoginRunner {
                                                   hint: options.allowSignUp ? "check the password" : "check the login and password")
                         event = .credentialsRejected
                     } else {
-                        lastError = FailureDescription.describe(error, doing: "log in"); event = .stepFailed
+                        lastError = AuthFlowError(describing: error, doing: "log in"); event = .stepFailed
                     }
                 }
             case .connectChat:
@@ -96,7 +97,7 @@ public final class LoginRunner {
                     try chat.connect(userId: userId, secret: chatAuth == .token ? token : request.password)
                     event = .chatConnected
                 } catch {
-                    lastError = FailureDescription.describe(error); event = .stepFailed
+                    lastError = AuthFlowError(describing: error); event = .stepFailed
                 }
             case .succeed(let signedUp, let chatConnected):
                 return try result(user: user, signedUp: signedUp, chat: chatConnected ? .connected : .skipped)

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ClientConfiguration
 import HTTPTransport
 import QuickBloxAPI
 
@@ -46,7 +47,7 @@ public final class SessionKeeper {
                 try store.save(session)
             case .failure(let error):
                 if case .http(401) = error.kind { expired = true }
-                else { throw FailureDescription.describe(error, doing: "check session") }
+                else { throw AuthFlowError(describing: error, doing: "check session") }
             }
         }
         guard expired else { return (session, client) }
@@ -70,7 +71,7 @@ public final class SessionKeeper {
                 throw AuthFlowError(.authentication, "the session expired and renewing it as '\(login)' failed: \(error.reasons.first ?? "Unauthorized")",
                                     hint: "check CHATCTL_PASSWORD, or run 'chatctl login' again")
             }
-            throw FailureDescription.describe(error, doing: "renew session")
+            throw AuthFlowError(describing: error, doing: "renew session")
         }
         let session = StoredSession(token: qbSession.token, expiresAt: qbSession.expiresAt.timeIntervalSince1970,
                                         loggedInAt: now().timeIntervalSince1970, userId: user.id, login: old.login,
@@ -109,7 +110,7 @@ public final class SessionKeeper {
             if case .http(let status) = error.kind, status == 401 || status == 404 {
                 // Already gone on the server: nothing left to end.
             } else {
-                serverError = FailureDescription.describe(error, doing: "end session")
+                serverError = AuthFlowError(describing: error, doing: "end session")
             }
         }
         try store.remove()

@@ -1,6 +1,7 @@
 // Builds a large message cache for `make bench` (not installed): the
 // dialogs/history/search figures are measured against what this writes.
 // Usage: BenchFixture CACHE_PATH DIALOGS MESSAGES_PER_DIALOG
+import BenchmarkData
 import MessageCache
 #if canImport(Glibc)
 import Glibc
@@ -13,15 +14,15 @@ func fail(_ message: String, _ code: Int32) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4, let dialogs = Int(arguments[2]), let perDialog = Int(arguments[3]) else {
+guard arguments.count == 4, let dialogs = Int(arguments[2]), let perDialog = Int(arguments[3]), dialogs >= 0, perDialog >= 0 else {
     fail("usage: BenchFixture CACHE_PATH DIALOGS MESSAGES_PER_DIALOG", 2)
 }
 do {
     let cache = try ChatCache(path: arguments[1])
-    let count = try cache.populateForBenchmark(dialogs: dialogs, messagesPerDialog: perDialog)
+    let count = try SyntheticHistory(dialogs: dialogs, messagesPerDialog: perDialog).load(into: cache)
     try cache.close()
     // The number added and the id of the first dialog, for the bench to query.
-    print(count, ChatCache.benchmarkDialogID(0))
+    print(count, SyntheticHistory.dialogID(0))
 } catch {
     fail("BenchFixture: \(error)", 1)
 }

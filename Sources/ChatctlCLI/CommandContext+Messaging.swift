@@ -2,19 +2,20 @@
 import Glibc
 #endif
 import AuthFlow
+import ClientConfiguration
 import CommandLineKit
 import MessageCache
 import Messaging
 import QuickBloxAPI
 
 extension CommandContext {
-    /// The logged-in user's conversations. Offline, the stored session only
+    /// The logged-in user's messaging service. Offline, the stored session only
     /// names the user (even if expired) and nothing touches the network.
-    func conversations(offline: Bool) throws -> Conversations {
-        try messagingSession(offline: offline).conversations
+    func messagingService(offline: Bool) throws -> MessagingService {
+        try messagingSession(offline: offline).service
     }
 
-    /// The config, the session and the conversations of the logged-in user.
+    /// The config, the session and the messaging service of the logged-in user.
     func messagingSession(offline: Bool) throws -> MessagingSession {
         let keeper = try flow { () throws(AuthFlowError) in try sessionKeeper() }
         let session: StoredSession
@@ -34,7 +35,7 @@ extension CommandContext {
             throw CommandError.messaging(MessagingError(.failure, "cannot open the message cache \(path): \(error.message)"))
         }
         return MessagingSession(config: keeper.config, session: session,
-                                conversations: Conversations(api: client, cache: cache, me: session.userId))
+                                service: MessagingService(api: client, cache: cache, me: session.userId))
     }
 
     /// The chat connection for messaging commands: the session token is the
@@ -43,7 +44,7 @@ extension CommandContext {
         let secret: String
         switch messaging.config.chatAuth {
         case .token:
-            secret = messaging.conversations.api.token ?? messaging.session.token
+            secret = messaging.service.api.token ?? messaging.session.token
         case .password:
             guard let password = environmentPassword else {
                 throw CommandError.flow(AuthFlowError(.authentication, "this config authenticates chat with the password (chatAuth: password)",
@@ -89,5 +90,5 @@ extension CommandContext {
 struct MessagingSession {
     let config: ClientConfig
     let session: StoredSession
-    let conversations: Conversations
+    let service: MessagingService
 }

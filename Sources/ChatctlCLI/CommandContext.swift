@@ -1,4 +1,5 @@
 import AuthFlow
+import ClientConfiguration
 import CommandLineKit
 import HTTPTransport
 import QuickBloxAPI
@@ -30,7 +31,11 @@ final class CommandContext {
     }
 
     func loadConfig() throws(AuthFlowError) -> ClientConfig {
-        try ClientConfig.load(path: ClientConfig.resolvePath(explicit: globals.config, environment: environment))
+        do {
+            return try ClientConfig.load(path: ClientConfig.resolvePath(explicit: globals.config, environment: environment))
+        } catch {
+            throw AuthFlowError(error)
+        }
     }
 
     func sessionStore(for config: ClientConfig) -> SessionStore {

@@ -28,8 +28,8 @@ struct DialogsCommand: Command {
         case let other?: throw context.usage("--type must be private, group or public, not '\(other)'")
         }
         let limit = try context.integer($limit, default: 100, range: 1...100_000)
-        let conversations = try context.conversations(offline: offline)
-        let dialogs = try messaging { () throws(MessagingError) in try conversations.dialogs(type: dialogType, limit: limit, offline: offline) }
+        let service = try context.messagingService(offline: offline)
+        let dialogs = try messaging { () throws(MessagingError) in try service.dialogs(type: dialogType, limit: limit, offline: offline) }
         if json {
             context.io.writeOut(JSONOutput.array(ofRaw: dialogs.map(\.rawJSON)))
             return .ok
@@ -38,12 +38,12 @@ struct DialogsCommand: Command {
             context.io.writeErr("chatctl: no dialogs\(offline ? " in the cache" : "")\n")
             return .ok
         }
-        let names = conversations.displayNames(Set(dialogs.flatMap(\.occupantIDs)))
+        let names = service.displayNames(Set(dialogs.flatMap(\.occupantIDs)))
         var rows = [["NAME", "TYPE", "UNREAD", "LAST", "MESSAGE"]]
         for d in dialogs {
             rows.append([
-                Self.title(of: d, me: conversations.me, names: names),
-                Conversations.typeName(d.type),
+                Self.title(of: d, me: service.me, names: names),
+                MessagingService.typeName(d.type),
                 d.unreadCount > 0 ? String(d.unreadCount) : "",
                 d.lastMessageDateSent.map { TimeText.format(Double($0), "%Y-%m-%d %H:%M", utc: false) } ?? "",
                 TerminalText.sanitize(d.lastMessage ?? "", keepNewlines: false),

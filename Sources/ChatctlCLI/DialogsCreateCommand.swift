@@ -19,21 +19,21 @@ struct DialogsCreateCommand: Command {
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let conversations = try context.conversations(offline: false)
+        let service = try context.messagingService(offline: false)
         let dialog: CachedDialog
         switch (`private`, group) {
         case (let peer?, nil):
             guard with == nil else { throw context.usage("--with goes with --group") }
             let login = peer.hasPrefix("@") ? String(peer.dropFirst()) : peer
             dialog = try messaging { () throws(MessagingError) in
-                try conversations.resolve(.user(login: login), offline: false, createPrivate: true)
+                try service.resolve(.user(login: login), offline: false, createPrivate: true)
             }
         case (nil, let name?):
             guard !name.isEmpty else { throw context.usage("--group needs a name") }
             let logins = (with ?? "").split(separator: ",").map { $0.trimmingPrefix("@").trimmingSpaces() }.filter { !$0.isEmpty }
             dialog = try messaging { () throws(MessagingError) in
-                let ids = try logins.map { login throws(MessagingError) in try conversations.user(login: login, offline: false).id }
-                return try conversations.createDialog(type: .group, name: name, occupants: ids)
+                let ids = try logins.map { login throws(MessagingError) in try service.user(login: login, offline: false).id }
+                return try service.createDialog(type: .group, name: name, occupants: ids)
             }
         default:
             throw context.usage("give either --private @LOGIN or --group NAME [--with @A,@B]")
@@ -41,7 +41,7 @@ struct DialogsCreateCommand: Command {
         if json {
             context.io.writeOut(dialog.rawJSON + "\n")
         } else {
-            context.io.writeOut("\(Conversations.typeName(dialog.type).capitalizedFirst) dialog \(dialog.id)\(dialog.name.isEmpty ? "" : " '\(TerminalText.sanitize(dialog.name, keepNewlines: false))'").\n")
+            context.io.writeOut("\(MessagingService.typeName(dialog.type).capitalizedFirst) dialog \(dialog.id)\(dialog.name.isEmpty ? "" : " '\(TerminalText.sanitize(dialog.name, keepNewlines: false))'").\n")
         }
         return .ok
     }

@@ -34,17 +34,17 @@ struct HistoryCommand: Command {
         let before = try context.time($before, now: now)
         let since = try context.time($since, now: now)
         let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: dialog) }
-        let conversations = try context.conversations(offline: offline)
+        let service = try context.messagingService(offline: offline)
         let messages = try messaging { () throws(MessagingError) in
-            let dialog = try conversations.resolve(reference, offline: offline, createPrivate: false)
-            return try conversations.history(dialogID: dialog.id, limit: limit, before: before, since: since,
+            let dialog = try service.resolve(reference, offline: offline, createPrivate: false)
+            return try service.history(dialogID: dialog.id, limit: limit, before: before, since: since,
                                              offline: offline, markRead: markRead)
         }
         if json {
             context.io.writeOut(JSONOutput.array(ofRaw: messages.map(\.rawJSON)))
             return .ok
         }
-        let transcript = Transcript(me: conversations.me, names: conversations.displayNames(Set(messages.map(\.senderID))),
+        let transcript = Transcript(me: service.me, names: service.displayNames(Set(messages.map(\.senderID))),
                                     width: context.terminalWidth, color: context.useColor)
         context.io.writeOut(transcript.render(messages))
         return .ok

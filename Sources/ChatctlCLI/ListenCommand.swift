@@ -45,14 +45,14 @@ struct ListenCommand: Command {
         }
         let command = exec
         let session = try context.messagingSession(offline: false)
-        let conversations = session.conversations
+        let service = session.service
         let dialogIDs = try messaging { () throws(MessagingError) in
             try dialogs.map { text throws(MessagingError) in
-                try conversations.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false).id
+                try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false).id
             }
         }
         let link = try context.chatLink(for: session)
-        let listener = Listener(link: link, conversations: conversations, dialogIDs: dialogIDs)
+        let listener = Listener(link: link, service: service, dialogIDs: dialogIDs)
         let io = context.io
         let environment = context.environment
         var names: [Int: String] = [:]
@@ -61,12 +61,12 @@ struct ListenCommand: Command {
         listener.onReady = { count in io.writeErr("chatctl: listening to \(count) dialog\(count == 1 ? "" : "s")\n") }
         listener.onMessage = { message in
             if names[message.senderID] == nil {
-                try? conversations.fetchUsers([message.senderID])
-                names.merge(conversations.displayNames([message.senderID])) { $1 }
+                try? service.fetchUsers([message.senderID])
+                names.merge(service.displayNames([message.senderID])) { $1 }
             }
-            if titles[message.dialogID] == nil, let dialog = try? conversations.cache.dialog(id: message.dialogID) {
-                titles[message.dialogID] = DialogsCommand.title(of: dialog, me: conversations.me,
-                                                                names: conversations.displayNames(Set(dialog.occupantIDs)))
+            if titles[message.dialogID] == nil, let dialog = try? service.cache.dialog(id: message.dialogID) {
+                titles[message.dialogID] = DialogsCommand.title(of: dialog, me: service.me,
+                                                                names: service.displayNames(Set(dialog.occupantIDs)))
             }
             let sender = names[message.senderID] ?? "user \(message.senderID)"
             let title = titles[message.dialogID] ?? message.dialogID

@@ -1,4 +1,5 @@
 import AuthFlow
+import ClientConfiguration
 import CommandLineKit
 import QuickBloxAPI
 

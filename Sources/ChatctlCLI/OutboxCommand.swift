@@ -14,8 +14,8 @@ struct OutboxCommand: Command {
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let conversations = try context.conversations(offline: true)
-        let entries = try messaging { () throws(MessagingError) in try conversations.pendingOutbox() }
+        let service = try context.messagingService(offline: true)
+        let entries = try messaging { () throws(MessagingError) in try service.pendingOutbox() }
         if json {
             let objects = entries.map { e -> String in
                 JSONOutput.text(.object([

@@ -20,15 +20,15 @@ struct OutboxFlushCommand: Command {
     /// not stored twice.
     func run(_ context: CommandContext) throws -> ExitCode {
         let session = try context.messagingSession(offline: false)
-        let conversations = session.conversations
+        let service = session.service
         let owner = Int(getpid())
-        let claimed = try messaging { () throws(MessagingError) in try conversations.claimForFlush(owner: owner) }
+        let claimed = try messaging { () throws(MessagingError) in try service.claimForFlush(owner: owner) }
         var delivered = claimed.alreadyThere
         var undelivered = 0
         var firstError = claimed.failures.first
         if !claimed.toSend.isEmpty {
             let link = try context.chatLink(for: session)
-            let outbox = ChatOutbox(link: link, conversations: conversations, owner: owner)
+            let outbox = ChatOutbox(link: link, service: service, owner: owner)
             do {
                 try link.connect()
                 try link.joinRooms(of: claimed.toSend.map(\.0))
@@ -38,7 +38,7 @@ struct OutboxFlushCommand: Command {
                 undelivered += outbox.undelivered
             } catch {
                 for (_, entries) in claimed.toSend {
-                    for entry in entries { conversations.noteFailure(clientMessageID: entry.clientMessageID, owner: owner, error: error) }
+                    for entry in entries { service.noteFailure(clientMessageID: entry.clientMessageID, owner: owner, error: error) }
                     undelivered += entries.count
                 }
                 firstError = firstError ?? error

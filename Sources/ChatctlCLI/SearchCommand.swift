@@ -27,16 +27,16 @@ struct SearchCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let limit = try context.integer($limit, default: 20, range: 1...10_000)
-        let conversations = try context.conversations(offline: true)
+        let service = try context.messagingService(offline: true)
         var dialogID: String?
         if let text = dialog {
             dialogID = try messaging { () throws(MessagingError) in
-                try conversations.resolve(try DialogReference(parsing: text), offline: true, createPrivate: false).id
+                try service.resolve(try DialogReference(parsing: text), offline: true, createPrivate: false).id
             }
         }
         let style: SnippetStyle = json || !context.useColor ? .brackets : .ansiBold
         let hits: [SearchHit]
-        do { hits = try conversations.cache.search(query, dialogID: dialogID, limit: limit, style: style) } catch {
+        do { hits = try service.cache.search(query, dialogID: dialogID, limit: limit, style: style) } catch {
             throw CommandError.messaging(MessagingError(.invalidInput, "bad search query '\(TerminalText.sanitize(query, keepNewlines: false))': \(error.message)",
                                                         hint: "quote phrases with \"…\"; use words, prefix*, OR, NOT"))
         }
@@ -52,16 +52,16 @@ struct SearchCommand: Command {
             return .ok
         }
         if hits.isEmpty { context.io.writeErr("chatctl: no cached message matches\n"); return .ok }
-        let names = conversations.displayNames(Set(hits.map(\.message.senderID)))
+        let names = service.displayNames(Set(hits.map(\.message.senderID)))
         var dialogNames: [String: String] = [:]
         for hit in hits where dialogNames[hit.message.dialogID] == nil {
-            if let d = try? conversations.cache.dialog(id: hit.message.dialogID) {
-                dialogNames[d.id] = DialogsCommand.title(of: d, me: conversations.me, names: conversations.displayNames(Set(d.occupantIDs)))
+            if let d = try? service.cache.dialog(id: hit.message.dialogID) {
+                dialogNames[d.id] = DialogsCommand.title(of: d, me: service.me, names: service.displayNames(Set(d.occupantIDs)))
             }
         }
         for hit in hits {
             let m = hit.message
-            let who = m.senderID == conversations.me ? "you" : TerminalText.sanitize(names[m.senderID] ?? "user \(m.senderID)", keepNewlines: false)
+            let who = m.senderID == service.me ? "you" : TerminalText.sanitize(names[m.senderID] ?? "user \(m.senderID)", keepNewlines: false)
             // The snippet's own markers are ours; everything else in it came from a user.
             let snippet = style == .ansiBold
                 ? TerminalText.sanitize(hit.snippet.replacingBoldMarkers(), keepNewlines: false).restoringBoldMarkers()

@@ -49,10 +49,10 @@ struct SendCommand: Command {
         }
         let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: self.dialog) }
         let session = try context.messagingSession(offline: false)
-        let conversations = session.conversations
-        let dialog = try messaging { () throws(MessagingError) in try conversations.resolve(reference, offline: false, createPrivate: true) }
+        let service = session.service
+        let dialog = try messaging { () throws(MessagingError) in try service.resolve(reference, offline: false, createPrivate: true) }
         if viaChat { return try sendOverChat(session: session, dialog: dialog, words: words, context: context) }
-        var sender = OutboxSender(conversations: conversations, dialogID: dialog.id, json: json, io: context.io)
+        var sender = OutboxSender(service: service, dialogID: dialog.id, json: json, io: context.io)
 
         if lines {
             var reader = LineReader(fd: 0)
@@ -88,7 +88,7 @@ extension SendCommand {
     /// turns of the XMPP loop, and every line is queued before it is sent.
     func sendOverChat(session: MessagingSession, dialog: CachedDialog, words: [String], context: CommandContext) throws -> ExitCode {
         let link = try context.chatLink(for: session)
-        let outbox = ChatOutbox(link: link, conversations: session.conversations, owner: Int(getpid()))
+        let outbox = ChatOutbox(link: link, service: session.service, owner: Int(getpid()))
         if json { outbox.onDelivered = { [io = context.io] in io.writeOut($0.rawJSON + "\n") } }
         try messaging { () throws(MessagingError) in
             try link.connect()
@@ -117,7 +117,7 @@ extension SendCommand {
 /// stops trying (every further message would wait for the same timeout) but
 /// keeps queueing, so nothing read is lost.
 struct OutboxSender {
-    let conversations: Conversations
+    let service: MessagingService
     let dialogID: String
     let json: Bool
     let io: any TerminalIO
@@ -126,24 +126,24 @@ struct OutboxSender {
     var undelivered = 0
     var firstError: MessagingError?
 
-    init(conversations: Conversations, dialogID: String, json: Bool, io: any TerminalIO) {
-        self.conversations = conversations; self.dialogID = dialogID; self.json = json; self.io = io
+    init(service: MessagingService, dialogID: String, json: Bool, io: any TerminalIO) {
+        self.service = service; self.dialogID = dialogID; self.json = json; self.io = io
     }
 
     mutating func send(_ text: String) throws {
-        let id = try messaging { () throws(MessagingError) in try conversations.enqueue(text, to: dialogID, owner: owner) }
+        let id = try messaging { () throws(MessagingError) in try service.enqueue(text, to: dialogID, owner: owner) }
         if let error = firstError {
-            conversations.noteFailure(clientMessageID: id, owner: owner, error: error)
+            service.noteFailure(clientMessageID: id, owner: owner, error: error)
             undelivered += 1
             return
         }
         do {
-            let message = try conversations.deliverViaREST(clientMessageID: id, text: text, dialogID: dialogID)
+            let message = try service.deliverViaREST(clientMessageID: id, text: text, dialogID: dialogID)
             delivered += 1
             if json { io.writeOut(message.rawJSON + "\n") }
         } catch {
             if case .invalidInput = error.kind { throw CommandError.messaging(error) }
-            conversations.noteFailure(clientMessageID: id, owner: owner, error: error)
+            service.noteFailure(clientMessageID: id, owner: owner, error: error)
             firstError = error
             undelivered += 1
         }

@@ -16,13 +16,13 @@ struct SyncCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let limit = try context.integer($limit, default: 1000, range: 1...1_000_000)
-        let conversations = try context.conversations(offline: false)
+        let service = try context.messagingService(offline: false)
         let references = dialogs
         let dialogs: [CachedDialog] = try messaging { () throws(MessagingError) in
-            try conversations.syncDialogs()
-            if references.isEmpty { return try conversations.dialogs(type: nil, limit: nil, offline: true) }
+            try service.syncDialogs()
+            if references.isEmpty { return try service.dialogs(type: nil, limit: nil, offline: true) }
             return try references.map { text throws(MessagingError) in
-                try conversations.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false)
+                try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false)
             }
         }
         let showProgress = context.io.stderrIsTerminal
@@ -30,9 +30,9 @@ struct SyncCommand: Command {
         for (index, dialog) in dialogs.enumerated() {
             if showProgress { context.io.writeErr("\r\u{1B}[Ksyncing \(ProgressBar.render(done: index, of: dialogs.count)) \(index)/\(dialogs.count) dialogs") }
             total += try messaging { () throws(MessagingError) in
-                let since = try conversations.cached { () throws(MessageCacheError) in try conversations.cache.lastSyncedDateSent(dialogID: dialog.id) }
+                let since = try service.cached { () throws(MessageCacheError) in try service.cache.lastSyncedDateSent(dialogID: dialog.id) }
                 // date_sent[gt] since-1: messages in the same second as the cursor are fetched again (stored once).
-                return try conversations.syncHistory(dialogID: dialog.id, limit: limit, before: nil, since: since.map { $0 - 1 })
+                return try service.syncHistory(dialogID: dialog.id, limit: limit, before: nil, since: since.map { $0 - 1 })
             }
         }
         if showProgress { context.io.writeErr("\r\u{1B}[K") }

@@ -8,8 +8,8 @@ public import SQLiteStore
 /// `dialog_id` is indexed too (weight 0 in bm25) so a search within one
 /// dialog intersects posting lists instead of checking every match's row.
 public enum CacheSchema {
-    /// Also used by the benchmark loader, which drops it for a bulk load and
-    /// rebuilds the index; keep it equal to the latest migration's trigger.
+    /// Also used by `ChatCache.importMessages`, which drops it for a bulk load
+    /// and rebuilds the index; keep it equal to the latest migration's trigger.
     static let ftsInsertTriggerSQL = """
         CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
             INSERT INTO messages_fts (rowid, text, dialog_id) VALUES (new.seq, new.text, new.dialog_id);

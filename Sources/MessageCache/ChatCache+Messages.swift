@@ -20,29 +20,30 @@ extension ChatCache {
         }
     }
 
+    /// Inserts one message unless its id is cached; arguments from `messageArguments`.
+    static let insertMessageSQL = """
+        INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, text, raw_json)
+        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+        """
+
+    static func messageArguments(_ message: CachedMessage) -> [SQLiteValue] {
+        [
+            .text(message.id), .text(message.dialogID), .integer(Int64(message.senderID)),
+            .integer(Int64(message.recipientID)), .integer(Int64(message.dateSent)), .text(message.text),
+            .text(message.rawJSON),
+        ]
+    }
+
     /// Inserts or updates one message inside the caller's transaction; true if it was new.
     func storeMessage(_ message: CachedMessage) throws -> Bool {
-        let inserted = try database.run(
-            """
-            INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, text, raw_json)
-            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-            """,
-            [
-                .text(message.id), .text(message.dialogID), .integer(Int64(message.senderID)),
-                .integer(Int64(message.recipientID)), .integer(Int64(message.dateSent)), .text(message.text),
-                .text(message.rawJSON),
-            ])
-        if inserted > 0 { return true }
+        let arguments = Self.messageArguments(message)
+        if try database.run(Self.insertMessageSQL, arguments) > 0 { return true }
         try database.run(
             """
             UPDATE messages SET dialog_id = ?2, sender_id = ?3, recipient_id = ?4, date_sent = ?5, text = ?6, raw_json = ?7
             WHERE id = ?1 AND raw_json IS NOT ?7
             """,
-            [
-                .text(message.id), .text(message.dialogID), .integer(Int64(message.senderID)),
-                .integer(Int64(message.recipientID)), .integer(Int64(message.dateSent)), .text(message.text),
-                .text(message.rawJSON),
-            ])
+            arguments)
         return false
     }
 

@@ -19,17 +19,35 @@ extension ChatCache {
     public func enqueue(dialogID: String, text: String, clientMessageID: String, createdAt: Int, owner: Int? = nil) throws(MessageCacheError) -> Int64 {
         try wrapping {
             try database.transaction {
-                try database.run(
-                    """
-                    INSERT INTO outbox (client_message_id, dialog_id, text, created_at, claimed_by, claimed_at) VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (client_message_id) DO NOTHING
-                    """,
-                    [.text(clientMessageID), .text(dialogID), .text(text), .integer(Int64(createdAt)),
-                     owner.map { .integer(Int64($0)) } ?? .null, owner.map { _ in .integer(Int64(createdAt)) } ?? .null])
+                try insertOutboxEntry(dialogID: dialogID, text: text, clientMessageID: clientMessageID, createdAt: createdAt, owner: owner)
                 return try database.queryFirst(
                     "SELECT seq FROM outbox WHERE client_message_id = ?", [.text(clientMessageID)]) { $0.int64(0) } ?? 0
             }
         }
+    }
+
+    /// Records several messages to one dialog like `enqueue`, all in one
+    /// transaction: a stream of lines costs one commit, not one per line.
+    public func enqueue(_ messages: [(clientMessageID: String, text: String)], dialogID: String, createdAt: Int, owner: Int? = nil) throws(MessageCacheError) {
+        guard !messages.isEmpty else { return }
+        try wrapping {
+            try database.transaction {
+                for message in messages {
+                    try insertOutboxEntry(dialogID: dialogID, text: message.text, clientMessageID: message.clientMessageID,
+                                          createdAt: createdAt, owner: owner)
+                }
+            }
+        }
+    }
+
+    private func insertOutboxEntry(dialogID: String, text: String, clientMessageID: String, createdAt: Int, owner: Int?) throws {
+        try database.run(
+            """
+            INSERT INTO outbox (client_message_id, dialog_id, text, created_at, claimed_by, claimed_at) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (client_message_id) DO NOTHING
+            """,
+            [.text(clientMessageID), .text(dialogID), .text(text), .integer(Int64(createdAt)),
+             owner.map { .integer(Int64($0)) } ?? .null, owner.map { _ in .integer(Int64(createdAt)) } ?? .null])
     }
 
     /// Undelivered entries, oldest first, claimed or not.
@@ -97,12 +115,26 @@ extension ChatCache {
     @discardableResult
     public func markDelivered(clientMessageID: String, serverMessage: CachedMessage? = nil) throws(MessageCacheError) -> Bool {
         try wrapping {
+            try database.transaction { try moveToHistory(clientMessageID: clientMessageID, serverMessage: serverMessage) }
+        }
+    }
+
+    /// `markDelivered` for many entries in one transaction (a stream of acks is
+    /// not one commit per message). Returns how many were pending.
+    @discardableResult
+    public func markDelivered(_ deliveries: [(clientMessageID: String, serverMessage: CachedMessage)]) throws(MessageCacheError) -> Int {
+        guard !deliveries.isEmpty else { return 0 }
+        return try wrapping {
             try database.transaction {
-                let removed = try database.run("DELETE FROM outbox WHERE client_message_id = ?", [.text(clientMessageID)])
-                if let serverMessage { _ = try storeMessage(serverMessage) }
-                return removed > 0
+                try deliveries.reduce(0) { $0 + (try moveToHistory(clientMessageID: $1.clientMessageID, serverMessage: $1.serverMessage) ? 1 : 0) }
             }
         }
+    }
+
+    private func moveToHistory(clientMessageID: String, serverMessage: CachedMessage?) throws -> Bool {
+        let removed = try database.run("DELETE FROM outbox WHERE client_message_id = ?", [.text(clientMessageID)])
+        if let serverMessage { _ = try storeMessage(serverMessage) }
+        return removed > 0
     }
 
     /// Whether process `pid` exists (`kill(pid, 0)`; EPERM means it exists under another user).

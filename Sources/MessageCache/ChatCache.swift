@@ -1,4 +1,4 @@
-public import SQLiteStore
+import SQLiteStore
 
 /// The offline cache of one chatctl configuration and user: dialogs, users,
 /// messages with a full-text index, the outbox and sync cursors, in one
@@ -7,8 +7,9 @@ public import SQLiteStore
 ///
 /// Not `Sendable`: each process or thread opens its own `ChatCache`.
 public final class ChatCache {
-    /// The connection, for diagnostics (`EXPLAIN QUERY PLAN`) and tests.
-    public let database: Database
+    /// The connection. Only the cache's own methods touch it, so each decides
+    /// its transactions; callers get batch operations instead.
+    let database: Database
 
     /// Opens the cache file at `path` (created `0600`; the directory must
     /// exist) and applies missing migrations. An up-to-date cache costs the

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import AuthFlow
+import ClientConfiguration
 import MessageCache
 import QuickBloxAPI
 import XMPPTransport

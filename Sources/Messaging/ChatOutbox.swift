@@ -13,12 +13,12 @@ import XMPPTransport
 /// unacknowledged message is recognised rather than stored twice.
 public final class ChatOutbox {
     public let link: ChatLink
-    public let conversations: Conversations
+    public let service: MessagingService
     private let owner: Int
     private var inFlight: [ObjectID: (dialog: CachedDialog, text: String, sentAt: Int)] = [:]
     private var failure: MessagingError?
     /// Acknowledged by the server, not yet moved out of the outbox.
-    private var acknowledged: [(String, CachedMessage)] = []
+    private var acknowledged: [(clientMessageID: String, serverMessage: CachedMessage)] = []
     public private(set) var delivered = 0
     public private(set) var undelivered = 0
     /// Called with each message as the server acknowledges it.
@@ -27,8 +27,8 @@ public final class ChatOutbox {
     /// The link may outlive this object (its disconnect delivers last events).
     deinit { link.connection.onEvent = nil }
 
-    public init(link: ChatLink, conversations: Conversations, owner: Int) {
-        self.link = link; self.conversations = conversations; self.owner = owner
+    public init(link: ChatLink, service: MessagingService, owner: Int) {
+        self.link = link; self.service = service; self.owner = owner
         link.connection.onEvent = { [weak self] event in self?.handle(event) }
     }
 
@@ -40,11 +40,7 @@ public final class ChatOutbox {
         let now = Int(Date().timeIntervalSince1970)
         let ids = texts.map { _ in link.connection.makeMessageID() }
         do {
-            try conversations.cache.database.transaction {
-                for (id, text) in zip(ids, texts) {
-                    try conversations.cache.enqueue(dialogID: dialog.id, text: text, clientMessageID: id.rawValue, createdAt: now, owner: owner)
-                }
-            }
+            try service.cache.enqueue(zip(ids, texts).map { ($0.rawValue, $1) }, dialogID: dialog.id, createdAt: now, owner: owner)
         } catch {
             throw MessagingError(.failure, "message cache: cannot queue messages: \(error)")
         }
@@ -62,7 +58,7 @@ public final class ChatOutbox {
                 // XML cannot carry some characters (ESC and other C0 controls);
                 // JSON over REST can, so such a message goes that way instead.
                 do {
-                    let stored = try conversations.deliverViaREST(clientMessageID: id.rawValue, text: text, dialogID: dialog.id)
+                    let stored = try service.deliverViaREST(clientMessageID: id.rawValue, text: text, dialogID: dialog.id)
                     delivered += 1
                     onDelivered?(stored)
                 } catch {
@@ -95,7 +91,7 @@ public final class ChatOutbox {
             guard let id, let message, message.validationProblem == nil, failure == nil else {
                 // XML cannot carry it (it went over REST the first time, and the
                 // history check knows REST sends by their client id), or chat is down.
-                if failure == nil, let stored = try? conversations.deliverViaREST(clientMessageID: entry.clientMessageID, text: entry.text, dialogID: dialog.id) {
+                if failure == nil, let stored = try? service.deliverViaREST(clientMessageID: entry.clientMessageID, text: entry.text, dialogID: dialog.id) {
                     delivered += 1
                     onDelivered?(stored)
                 } else {
@@ -181,9 +177,7 @@ public final class ChatOutbox {
         let batch = acknowledged
         acknowledged.removeAll(keepingCapacity: true)
         do {
-            try conversations.cache.database.transaction {
-                for (id, record) in batch { _ = try conversations.cache.markDelivered(clientMessageID: id, serverMessage: record) }
-            }
+            try service.cache.markDelivered(batch)
             delivered += batch.count
             for (_, record) in batch { onDelivered?(record) }
         } catch {
@@ -201,6 +195,6 @@ public final class ChatOutbox {
     }
 
     private func release(_ clientMessageID: String) {
-        conversations.noteFailure(clientMessageID: clientMessageID, owner: owner, error: failure ?? MessagingError(.temporary, "not acknowledged"))
+        service.noteFailure(clientMessageID: clientMessageID, owner: owner, error: failure ?? MessagingError(.temporary, "not acknowledged"))
     }
 }

@@ -16,7 +16,7 @@ import XMPPTransport
 /// kept per message.
 public final class Listener {
     public let link: ChatLink
-    public let conversations: Conversations
+    public let service: MessagingService
     /// Empty: all of the user's dialogs.
     private let followed: Set<String>
     private var dialogs: [String: CachedDialog] = [:]
@@ -38,8 +38,8 @@ public final class Listener {
     /// The link may outlive this object (its disconnect delivers last events).
     deinit { link.connection.onEvent = nil }
 
-    public init(link: ChatLink, conversations: Conversations, dialogIDs: [String]) {
-        self.link = link; self.conversations = conversations; self.followed = Set(dialogIDs)
+    public init(link: ChatLink, service: MessagingService, dialogIDs: [String]) {
+        self.link = link; self.service = service; self.followed = Set(dialogIDs)
     }
 
     /// Listens until `count` messages were handled, `deadline` passes, or the
@@ -78,8 +78,8 @@ public final class Listener {
     }
 
     private func refreshDialogs() throws(MessagingError) {
-        try conversations.syncDialogs()
-        let all = try conversations.dialogs(type: nil, limit: nil, offline: true)
+        try service.syncDialogs()
+        let all = try service.dialogs(type: nil, limit: nil, offline: true)
         for dialog in all where followed.isEmpty || followed.contains(dialog.id) { dialogs[dialog.id] = dialog }
     }
 
@@ -104,7 +104,7 @@ public final class Listener {
 
     /// Hands a message on once: the cache decides whether it is new.
     private func deliver(_ record: CachedMessage) {
-        guard let added = try? conversations.cache.upsertMessages([record]), added > 0 else { return }
+        guard let added = try? service.cache.upsertMessages([record]), added > 0 else { return }
         hand(record)
     }
 
@@ -138,7 +138,7 @@ public final class Listener {
         for dialogID in dialogs.keys.sorted() {
             guard !done(count: count, deadline: nil) else { return }
             let since = lastSeen[dialogID] ?? 0
-            guard let missed = try? conversations.newMessages(dialogID: dialogID, since: since - 1) else { continue }
+            guard let missed = try? service.newMessages(dialogID: dialogID, since: since - 1) else { continue }
             for message in missed where message.senderID != link.me {
                 hand(message)
                 if done(count: count, deadline: nil) { return }

@@ -1,26 +1,26 @@
-import AuthFlow
+import ClientConfiguration
 import MessageCache
 import QuickBloxAPI
 import XMPPTransport
 
 extension MessagingError {
-    init(_ error: AuthFlowError) {
+    init(_ failure: FailureDescription) {
         let kind: Kind
-        switch error.kind {
+        switch failure.kind {
         case .invalidInput: kind = .invalidInput
         case .authentication: kind = .authentication
         case .temporary: kind = .temporary
         case .failure: kind = .failure
         }
-        self.init(kind, error.message, hint: error.hint)
+        self.init(kind, failure.message, hint: failure.hint)
     }
 
     init(describing error: QuickBloxError, doing what: String) {
-        self.init(AuthFlowError(describing: error, doing: what))
+        self.init(FailureDescription(describing: error, doing: what))
     }
 
     init(describing error: XMPPError) {
-        self.init(AuthFlowError(describing: error))
+        self.init(FailureDescription(describing: error))
     }
 
     init(cache error: MessageCacheError) {

@@ -1,5 +1,7 @@
 public struct ChatConnectOptions: Sendable {
-    /// Extra CA (PEM) to trust; certificates are always verified.
+    /// Extra CA (PEM) to trust, for this connection only. libstrophe also loads
+    /// OpenSSL's default trust store (which honours SSL_CERT_FILE/SSL_CERT_DIR), so
+    /// public CAs stay trusted beside it. Certificates are always verified.
     public var caFile: String?
     /// Allow SASL over an unencrypted stream when the server offers no STARTTLS.
     /// The caller sets it for loopback hosts or when the config says so explicitly.

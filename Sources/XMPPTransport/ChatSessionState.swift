@@ -1,7 +1,19 @@
-/// The XMPP session lifecycle as a value: events in, actions out (house rule 7).
-/// `XMPPConnection` performs the actions; this type decides them, without sockets.
+/// The XMPP session as a value: events in, actions out (house rule 7). It decides
+/// the lifecycle, MUC joins, IQ replies (our pings, ack barriers, the server's
+/// pings) and keep-alive; `XMPPConnection` performs the actions and reports what
+/// arrives. No sockets and no clock: times come in with the events.
 public struct ChatSessionState: Sendable, Equatable {
     public enum Phase: Sendable, Equatable { case disconnected, connecting, connected, disconnecting }
+
+    /// Where a MUC join (XEP-0045) stands.
+    public enum RoomJoin: Sendable, Equatable {
+        /// Our join presence went out; no answer yet.
+        case waiting
+        /// The room sent our own presence (status 110).
+        case joined
+        /// The room refused with this error condition (e.g. `item-not-found`).
+        case failed(String)
+    }
 
     public enum Event: Sendable, Equatable {
         case connectRequested
@@ -12,6 +24,32 @@ public struct ChatSessionState: Sendable, Equatable {
         case disconnectRequested
         /// The stream ended; `failure` is what the evidence says went wrong, if anything.
         case streamClosed(failure: XMPPError.Kind?)
+
+        /// From `now` on, ping after `interval` seconds of silence (0: never) and
+        /// give the connection up `timeout` seconds after an unanswered ping.
+        case keepAliveStarted(interval: Double, timeout: Double, now: Double)
+        /// Something arrived from the server (any stanza, ack or pong).
+        case heard(now: Double)
+        /// The event loop ran; time is `now`.
+        case tick(now: Double)
+
+        case joinRequested(room: ChatJID, nick: String)
+        /// The owner stopped waiting for a join (refused, timed out, or the connection went).
+        case joinAbandoned(room: ChatJID, nick: String)
+        case leaveRequested(room: ChatJID, nick: String)
+        /// A presence from a room occupant arrived.
+        case roomPresence(RoomPresence)
+
+        /// The owner wants a round trip to the server (XEP-0199).
+        case pingRequested
+        /// The owner stopped waiting for that ping's reply (answered or not).
+        case pingFinished(id: String)
+        /// Sending went idle without stream management: a ping's reply will stand in for `<a h/>`.
+        case barrierRequested
+        /// The barrier ping `id` went out as stanza number `sequence`.
+        case barrierQueued(id: String, sequence: UInt32)
+        /// An `<iq/>` arrived; `isPing` when it carries `<ping xmlns="urn:xmpp:ping"/>`.
+        case iqReceived(type: String, id: String, from: String?, isPing: Bool)
     }
 
     public enum Action: Sendable, Equatable {
@@ -31,57 +69,173 @@ public struct ChatSessionState: Sendable, Equatable {
         case reportConnectionLost(XMPPError.Kind)
         /// A requested disconnect completed.
         case reportDisconnected
+
+        /// Send our presence to `room/nick` (without history).
+        case sendJoinPresence(room: ChatJID, nick: String)
+        /// Send `type="unavailable"` to `room/nick`.
+        case sendLeavePresence(room: ChatJID, nick: String)
+        /// Send `<iq type="get"><ping/></iq>` to the server under this id.
+        case sendPing(id: String)
+        /// Answer the server's ping (`<iq type="result"/>`): servers drop clients that don't.
+        case answerPing(id: String, to: String?)
+        /// An ack barrier came back: the server has processed stanzas up to `sequence`.
+        case acknowledge(through: UInt32)
+        /// Nothing arrived within `timeout` seconds of a keep-alive ping: the socket may
+        /// be half-open and never report an error, so close it and report the loss.
+        case abortSilentConnection(timeout: Double)
     }
 
     public private(set) var phase: Phase
+    /// MUC joins in progress or done, by occupant key (lowercased room, `/`, nick).
+    private var rooms: [String: RoomJoin] = [:]
+    /// Our own pings, by id: whether a reply (result or error) has arrived.
+    private var pings: [String: Bool] = [:]
+    /// Outstanding ack-barrier pings, by id: the sequence number each covers.
+    private var barriers: [String: UInt32] = [:]
+    private var keepAlive: KeepAliveSchedule?
+    private var stanzaNumber = 0
 
     public init(phase: Phase = .disconnected) { self.phase = phase }
 
     public mutating func handle(_ event: Event) -> Action {
-        switch (phase, event) {
-        case (.disconnected, .connectRequested):
+        switch event {
+        case .connectRequested:
+            guard phase == .disconnected else {
+                // "Already connecting/connected" is not a failure (docs/protocol.md §7); while disconnecting,
+                // the caller finishes the disconnect first (see XMPPConnection.connect).
+                return .none
+            }
             phase = .connecting
+            rooms = [:]
+            pings = [:]
+            barriers = [:]
             return .startConnect
-        case (.connecting, .connectRequested), (.connected, .connectRequested):
-            return .none  // "already connecting" / "already connected" are not failures (§7)
-        case (.disconnecting, .connectRequested):
-            return .none  // caller finishes the disconnect first; see XMPPConnection.connect
-
-        case (.connecting, .sessionEstablished):
+        case .sessionEstablished:
+            guard phase == .connecting else { return .none }
             phase = .connected
             return .sendInitialPresence
-        case (_, .sessionEstablished):
+        case .deadlinePassed:
+            switch phase {
+            case .connecting: enterDisconnected(); return .abortConnect(.timedOut)
+            case .disconnecting: enterDisconnected(); return .reportDisconnected
+            case .connected, .disconnected: return .none
+            }
+        case .disconnectRequested:
+            switch phase {
+            case .connecting: enterDisconnected(); return .abortConnect(.disconnected)
+            case .connected: phase = .disconnecting; keepAlive = nil; return .closeStream
+            case .disconnected, .disconnecting: return .none
+            }
+        case .streamClosed(let failure):
+            switch phase {
+            case .connecting: enterDisconnected(); return .reportConnectFailure(failure ?? .cannotConnect)
+            case .connected: enterDisconnected(); return .reportConnectionLost(failure ?? .disconnected)
+            case .disconnecting: enterDisconnected(); return .reportDisconnected
+            case .disconnected: return .none
+            }
+
+        case .keepAliveStarted(let interval, let timeout, let now):
+            guard phase == .connected else { return .none }
+            keepAlive = KeepAliveSchedule(interval: interval, timeout: timeout, now: now)
+            return .none
+        case .heard(let now):
+            keepAlive?.heard(at: now)
+            return .none
+        case .tick(let now):
+            guard phase == .connected, var schedule = keepAlive else { return .none }
+            let decision = schedule.tick(now: now)
+            keepAlive = schedule
+            switch decision {
+            case .none:
+                return .none
+            case .sendPing:
+                return .sendPing(id: nextStanzaID("keepalive"))
+            case .connectionDead:
+                enterDisconnected()
+                return .abortSilentConnection(timeout: schedule.timeout)
+            }
+
+        case .joinRequested(let room, let nick):
+            let key = Self.occupantKey(room: room, nick: nick)
+            guard phase == .connected, rooms[key] != .joined else { return .none }
+            rooms[key] = .waiting
+            return .sendJoinPresence(room: room.bare, nick: nick)
+        case .joinAbandoned(let room, let nick):
+            let key = Self.occupantKey(room: room, nick: nick)
+            if rooms[key] != .joined { rooms[key] = nil }
+            return .none
+        case .leaveRequested(let room, let nick):
+            rooms[Self.occupantKey(room: room, nick: nick)] = nil
+            return .sendLeavePresence(room: room.bare, nick: nick)
+        case .roomPresence(let presence):
+            let key = Self.occupantKey(room: presence.room, nick: presence.nick)
+            guard let current = rooms[key] else { return .none }
+            if let condition = presence.errorCondition {
+                if current == .waiting { rooms[key] = .failed(condition) }
+            } else if presence.isSelf {
+                rooms[key] = presence.isUnavailable ? nil : .joined
+            }
             return .none
 
-        case (.connecting, .deadlinePassed):
-            phase = .disconnected
-            return .abortConnect(.timedOut)
-        case (.disconnecting, .deadlinePassed):
-            phase = .disconnected
-            return .reportDisconnected
-        case (_, .deadlinePassed):
+        case .pingRequested:
+            guard phase == .connected else { return .none }
+            let id = nextStanzaID("ping")
+            pings[id] = false
+            return .sendPing(id: id)
+        case .pingFinished(let id):
+            pings[id] = nil
             return .none
-
-        case (.connecting, .disconnectRequested):
-            phase = .disconnected
-            return .abortConnect(.disconnected)
-        case (.connected, .disconnectRequested):
-            phase = .disconnecting
-            return .closeStream
-        case (.disconnected, .disconnectRequested), (.disconnecting, .disconnectRequested):
+        case .barrierRequested:
+            guard phase == .connected else { return .none }
+            return .sendPing(id: nextStanzaID("barrier"))
+        case .barrierQueued(let id, let sequence):
+            barriers[id] = sequence
             return .none
-
-        case (.connecting, .streamClosed(let failure)):
-            phase = .disconnected
-            return .reportConnectFailure(failure ?? .cannotConnect)
-        case (.connected, .streamClosed(let failure)):
-            phase = .disconnected
-            return .reportConnectionLost(failure ?? .disconnected)
-        case (.disconnecting, .streamClosed):
-            phase = .disconnected
-            return .reportDisconnected
-        case (.disconnected, .streamClosed):
-            return .none
+        case .iqReceived(let type, let id, let from, let isPing):
+            if type == "result" || type == "error" {
+                // Even an error reply proves the server processed everything before it.
+                if let sequence = barriers.removeValue(forKey: id) { return .acknowledge(through: sequence) }
+                if pings[id] == false { pings[id] = true }
+                return .none
+            }
+            return type == "get" && isPing ? .answerPing(id: id, to: from) : .none
         }
+    }
+
+    // MARK: what the owner waits for
+
+    /// The state of a join as `nick`, or nil if none was asked for (or it was abandoned or left).
+    public func roomJoin(room: ChatJID, nick: String) -> RoomJoin? {
+        rooms[Self.occupantKey(room: room, nick: nick)]
+    }
+
+    /// The nicks this session asked to join `room` with (joined or not).
+    public func nicks(in room: ChatJID) -> [String] {
+        let prefix = room.bare.description.lowercased() + "/"
+        return rooms.keys.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }.sorted()
+    }
+
+    /// The rooms (bare JIDs) this session has joined.
+    public var joinedRooms: [ChatJID] {
+        rooms.filter { $0.value == .joined }.keys.sorted().compactMap { ChatJID(parsing: $0)?.bare }
+    }
+
+    /// Whether our ping `id` has been answered (a result or an error both prove the round trip).
+    public func isAnswered(ping id: String) -> Bool { pings[id] == true }
+
+    // MARK: private
+
+    private mutating func enterDisconnected() {
+        phase = .disconnected
+        keepAlive = nil
+    }
+
+    private mutating func nextStanzaID(_ purpose: String) -> String {
+        stanzaNumber += 1
+        return "chatctl-\(purpose)-\(stanzaNumber)"
+    }
+
+    private static func occupantKey(room: ChatJID, nick: String) -> String {
+        room.bare.description.lowercased() + "/" + nick
     }
 }

@@ -65,6 +65,27 @@ struct ConnectEvidence: Sendable, Equatable {
         return ""
     }
 
+    /// The condition of a `<stream:error>`: its child in the streams namespace,
+    /// else libstrophe's `xmpp_error_type_t` (`errorType`, its raw value) by name.
+    static func streamErrorCondition(in element: StanzaElement?, errorType: Int) -> String {
+        for child in element?.children ?? [] where child.namespace == streamsNamespace && child.name != "text" {
+            return child.name
+        }
+        return streamErrorNames.indices.contains(errorType) ? streamErrorNames[errorType] : "undefined-condition"
+    }
+
+    static let streamsNamespace = "urn:ietf:params:xml:ns:xmpp-streams"
+
+    /// `xmpp_error_type_t` in declaration order.
+    static let streamErrorNames = [
+        "bad-format", "bad-namespace-prefix", "conflict", "connection-timeout", "host-gone",
+        "host-unknown", "improper-addressing", "internal-server-error", "invalid-from", "invalid-id",
+        "invalid-namespace", "invalid-xml", "not-authorized", "policy-violation",
+        "remote-connection-failed", "resource-constraint", "restricted-xml", "see-other-host",
+        "system-shutdown", "undefined-condition", "unsupported-encoding", "unsupported-stanza-type",
+        "unsupported-version", "not-well-formed",
+    ]
+
     static func errnoName(_ code: Int32) -> String {
         switch code {
         case 111: return "connection refused"

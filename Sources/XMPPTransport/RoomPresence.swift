@@ -1,17 +1,22 @@
 /// A presence from a MUC room occupant (`{room}/{nick}`), reduced to what joining
 /// and leaving need: whether it is our own (status 110), unavailable, or an error.
-struct RoomPresence: Sendable, Equatable {
-    var room: ChatJID
-    var nick: String
-    var isSelf: Bool
-    var isUnavailable: Bool
+public struct RoomPresence: Sendable, Equatable {
+    public var room: ChatJID
+    public var nick: String
+    public var isSelf: Bool
+    public var isUnavailable: Bool
     /// The error condition of a `type="error"` presence (join refused).
-    var errorCondition: String?
+    public var errorCondition: String?
+
+    public init(room: ChatJID, nick: String, isSelf: Bool, isUnavailable: Bool = false, errorCondition: String? = nil) {
+        self.room = room; self.nick = nick; self.isSelf = isSelf; self.isUnavailable = isUnavailable; self.errorCondition = errorCondition
+    }
 
     static let mucNamespace = "http://jabber.org/protocol/muc"
     static let mucUserNamespace = "http://jabber.org/protocol/muc#user"
 
-    init?(_ stanza: StanzaElement) {
+    /// Nil for a presence that is not from a room occupant.
+    public init?(_ stanza: StanzaElement) {
         guard stanza.name == "presence", let from = stanza[attribute: "from"].flatMap(ChatJID.init(parsing:)) else { return nil }
         let type = stanza[attribute: "type"]
         room = from.bare

@@ -1,5 +1,5 @@
-/// Chat messaging on top of the session: send and track messages, markers, chat
-/// states, MUC join/leave. No C here; everything goes through `sendRaw`.
+/// Chat messaging on top of the session: send and track messages, markers and chat
+/// states. No C here; everything goes through `sendRaw`.
 extension XMPPConnection {
     /// A fresh ObjectId for a message this connection will send.
     public func makeMessageID() -> ObjectID { idGenerator.next() }
@@ -55,67 +55,4 @@ extension XMPPConnection {
     /// Messages sent in this (or the lost) session and not acknowledged, oldest first.
     /// Kept after a loss until the next `connect`.
     public var unacknowledgedMessageIDs: [ObjectID] { tracker.unacknowledged }
-
-    /// Joins a MUC room as `nick` (QuickBlox: our user id) without history and waits
-    /// for our own presence with status 110. An error presence throws code `.roomJoinFailed`
-    /// (detail: the condition, e.g. `item-not-found`, then the room).
-    public func join(roomJID: ChatJID, nick: String, timeout: Double = 10) throws(XMPPError) {
-        guard isConnected else { throw XMPPError(kind: .disconnected, endpoint: endpointDescription, detail: "") }
-        let key = Self.occupantKey(room: roomJID, nick: nick)
-        if roomJoins[key] == .joined { return }
-        roomJoins[key] = .waiting
-        _ = try sendStanza(RoomPresence.joinStanza(room: roomJID, nick: nick).xml(), messageID: nil)
-        let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, timeout) * 1000))
-        runLoop(until: deadline) { $0.roomJoins[key] != .waiting || !$0.isConnected }
-        switch roomJoins[key] {
-        case .joined?:
-            return
-        case .failed(let condition)?:
-            roomJoins[key] = nil
-            throw XMPPError(code: .roomJoinFailed, endpoint: endpointDescription, detail: "\(condition) (room \(roomJID.bare))")
-        default:
-            roomJoins[key] = nil
-            if !isConnected {
-                throw XMPPError(kind: .disconnected, endpoint: endpointDescription, detail: "connection lost while joining \(roomJID.bare)")
-            }
-            throw XMPPError(kind: .timedOut, endpoint: endpointDescription, detail: "no answer from room \(roomJID.bare) within \(Self.format(timeout)) s")
-        }
-    }
-
-    /// Leaves a room (`type="unavailable"`) as `nick`, or as every nick this session
-    /// joined it with; does not wait for the answer.
-    public func leave(roomJID: ChatJID, nick: String? = nil) throws(XMPPError) {
-        let prefix = roomJID.bare.description.lowercased() + "/"
-        let nicks = nick.map { [$0] } ?? roomJoins.keys.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
-        for nick in nicks {
-            roomJoins[Self.occupantKey(room: roomJID, nick: nick)] = nil
-            _ = try sendStanza(RoomPresence.leaveStanza(room: roomJID, nick: nick).xml(), messageID: nil)
-        }
-    }
-
-    /// The rooms (bare JIDs) this session has joined.
-    public var joinedRooms: [ChatJID] {
-        roomJoins.filter { $0.value == .joined }.keys.sorted().compactMap { ChatJID(parsing: $0)?.bare }
-    }
-
-    func handleRoomPresence(_ presence: RoomPresence) {
-        let key = Self.occupantKey(room: presence.room, nick: presence.nick)
-        guard let current = roomJoins[key] else { return }
-        if let condition = presence.errorCondition {
-            if current == .waiting { roomJoins[key] = .failed(condition) }
-        } else if presence.isSelf {
-            roomJoins[key] = presence.isUnavailable ? nil : .joined
-        }
-    }
-
-    static func occupantKey(room: ChatJID, nick: String) -> String {
-        room.bare.description.lowercased() + "/" + nick
-    }
-
-    private func sendStanza(_ xml: String, messageID: ObjectID?) throws(XMPPError) -> UInt32 {
-        guard isConnected, let sequence = sendRaw(xml, messageID: messageID) else {
-            throw XMPPError(kind: .disconnected, endpoint: endpointDescription, detail: "")
-        }
-        return sequence
-    }
 }

@@ -15,6 +15,11 @@ import TestSupport
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }
 
+    @Test func stateDirectoryResolutionOrder() {
+        #expect(SessionStore.resolveDirectory(explicit: nil, environment: ["XDG_STATE_HOME": "/st"]) == "/st/chatctl")
+        #expect(SessionStore.resolveDirectory(explicit: nil, environment: ["CHATCTL_STATE_DIR": "/s", "XDG_STATE_HOME": "/st"]) == "/s")
+    }
+
     @Test func savesPrivatelyAndRoundTrips() throws {
         let temporary = try TemporaryDirectory()
         let base = temporary.file("store")

@@ -1,30 +1,31 @@
 import Testing
 import Foundation
-import MessageCache
+import BenchmarkData
 import TestSupport
+@testable import MessageCache
 
-@Suite("MessageCache: benchmark loader")
+@Suite("BenchmarkData: the bench's synthetic history")
 struct BenchmarkLoaderTests {
     @Test func populatesDeterministically() throws {
         let fixture = try CacheFixture()
         let cache = try fixture.open()
-        #expect(try cache.populateForBenchmark(dialogs: 5, messagesPerDialog: 40) == 200)
+        #expect(try SyntheticHistory(dialogs: 5, messagesPerDialog: 40).load(into: cache) == 200)
         #expect(try cache.messageCount() == 200)
         let dialogs = try cache.dialogs()
         #expect(dialogs.count == 5)
-        #expect(dialogs.first?.id == ChatCache.benchmarkDialogID(4))  // latest last message
-        let history = try cache.history(dialogID: ChatCache.benchmarkDialogID(0), limit: 50)
+        #expect(dialogs.first?.id == SyntheticHistory.dialogID(4))  // latest last message
+        let history = try cache.history(dialogID: SyntheticHistory.dialogID(0), limit: 50)
         #expect(history.count == 40)
         #expect(history.last?.dateSent == 1_600_000_000 + 39 * 60)
         #expect(try !cache.search("hello").isEmpty)
         // Same arguments again: ids are stable, nothing is duplicated.
-        #expect(try cache.populateForBenchmark(dialogs: 5, messagesPerDialog: 40) == 0)
+        #expect(try SyntheticHistory(dialogs: 5, messagesPerDialog: 40).load(into: cache) == 0)
         #expect(try cache.messageCount() == 200)
         // The index trigger is back: a message stored afterwards is searchable.
-        try cache.upsertMessages([message(1, dialog: ChatCache.benchmarkDialogID(0), date: 1, text: "quokka")])
+        try cache.upsertMessages([message(1, dialog: SyntheticHistory.dialogID(0), date: 1, text: "quokka")])
         #expect(try cache.search("quokka").count == 1)
-        #expect(try cache.search("hello", dialogID: ChatCache.benchmarkDialogID(3)).allSatisfy {
-            $0.message.dialogID == ChatCache.benchmarkDialogID(3)
+        #expect(try cache.search("hello", dialogID: SyntheticHistory.dialogID(3)).allSatisfy {
+            $0.message.dialogID == SyntheticHistory.dialogID(3)
         })
         #expect(try cache.database.queryFirst("PRAGMA integrity_check") { $0.string(0) } == "ok")
         #expect(try cache.database.queryFirst("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')") { _ in 1 } == nil)
@@ -39,7 +40,7 @@ struct BenchmarkLoaderTests {
         try? FileManager.default.removeItem(atPath: path)
         let clock = ContinuousClock()
         let cache = try ChatCache(path: path)
-        let load = try clock.measure { try cache.populateForBenchmark(dialogs: 1000, messagesPerDialog: 1000) }
+        let load = try clock.measure { try SyntheticHistory(dialogs: 1000, messagesPerDialog: 1000).load(into: cache) }
         print("BENCH populate 1000 dialogs x 1000 messages: \(load)")
         try cache.close()
 
@@ -51,10 +52,10 @@ struct BenchmarkLoaderTests {
         try best("open (migrated)") { try ChatCache(path: path).close() }
         let warm = try ChatCache(path: path)
         try best("dialogs (all 1000)") { _ = try warm.dialogs() }
-        try best("history limit 50") { _ = try warm.history(dialogID: ChatCache.benchmarkDialogID(500), limit: 50) }
+        try best("history limit 50") { _ = try warm.history(dialogID: SyntheticHistory.dialogID(500), limit: 50) }
         try best("open + history limit 50") {
             let c = try ChatCache(path: path)
-            _ = try c.history(dialogID: ChatCache.benchmarkDialogID(501), limit: 50)
+            _ = try c.history(dialogID: SyntheticHistory.dialogID(501), limit: 50)
         }
         for query in ["zeta0042", "hello", "deploy outage", "zeta00a1 OR zeta0b00", "\"deploy outage\""] {
             var hits = 0
@@ -62,7 +63,7 @@ struct BenchmarkLoaderTests {
             print("BENCH   hits \(hits)")
         }
         try best("search hello in one dialog") {
-            _ = try warm.search("hello", dialogID: ChatCache.benchmarkDialogID(7), limit: 20)
+            _ = try warm.search("hello", dialogID: SyntheticHistory.dialogID(7), limit: 20)
         }
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         print("BENCH file size \(size / 1_000_000) MB")

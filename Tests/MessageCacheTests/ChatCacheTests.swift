@@ -1,6 +1,6 @@
 import Testing
 import Foundation
-import MessageCache
+@testable import MessageCache
 import SQLiteStore
 
 @Suite("MessageCache: schema, dialogs, users, messages")

@@ -1,5 +1,5 @@
 import Testing
-import MessageCache
+@testable import MessageCache
 
 @Suite("MessageCache: many connections at once")
 struct ConcurrencyTests {

@@ -38,6 +38,22 @@ struct OutboxTests {
         #expect(try cache.claim(limit: 10, owner: 200, now: 1002, isAlive: alwaysAlive).map(\.rowID) == [b])
     }
 
+    @Test func batchEnqueueAndBatchDelivery() throws {
+        let cache = try fixture.open()
+        let batch = (1...3).map { (clientMessageID: hexID($0, prefix: "c"), text: "line \($0)") }
+        try cache.enqueue(batch, dialogID: d, createdAt: 10, owner: 100)
+        try cache.enqueue([batch[0]], dialogID: d, createdAt: 11, owner: 100)  // again: no second row
+        let pending = try cache.pending()
+        #expect(pending.map(\.text) == ["line 1", "line 2", "line 3"])
+        #expect(pending.allSatisfy { $0.claimedBy == 100 && $0.claimedAt == 10 && $0.createdAt == 10 })
+
+        let delivered = [message(1, dialog: d, date: 30, text: "line 1"), message(2, dialog: d, date: 31, text: "line 2")]
+        #expect(try cache.markDelivered([(hexID(1, prefix: "c"), delivered[0]), (hexID(2, prefix: "c"), delivered[1]),
+                                         (hexID(9, prefix: "c"), message(9, dialog: d, date: 32))]) == 2)
+        #expect(try cache.pending().map(\.text) == ["line 3"])
+        #expect(try cache.history(dialogID: d).map(\.text) == ["line 1", "line 2", "hello"])
+    }
+
     @Test func staleClaimIsRetaken() throws {
         let cache = try fixture.open()
         try cache.enqueue(dialogID: d, text: "x", clientMessageID: hexID(1, prefix: "c"), createdAt: 1)

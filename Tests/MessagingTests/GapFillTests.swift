@@ -35,11 +35,11 @@ final class HistoryServer: HTTPTransporting {
         let api = QuickBloxClient(apiEndpoint: "http://127.0.0.1:9", credentials: AppCredentials(applicationId: 1, authKey: "k", authSecret: "s"),
                                   transport: server)
         api.retryPolicy = .never
-        let conversations = Conversations(api: api, cache: try ChatCache(path: dir + "/cache.sqlite"), me: 1)
-        let missed = try conversations.newMessages(dialogID: "d1", since: 1_600_000_000)
+        let service = MessagingService(api: api, cache: try ChatCache(path: dir + "/cache.sqlite"), me: 1)
+        let missed = try service.newMessages(dialogID: "d1", since: 1_600_000_000)
         #expect(missed.map(\.text) == (0..<150).map { "m\($0)" })
         #expect(server.requests == 2)
         // Seen once: asking again finds nothing new.
-        #expect(try conversations.newMessages(dialogID: "d1", since: 1_600_000_000).isEmpty)
+        #expect(try service.newMessages(dialogID: "d1", since: 1_600_000_000).isEmpty)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import XMPPTransport
 
 @Suite("Delivery tracking, keep-alive, backoff")

@@ -2,7 +2,7 @@ import Testing
 @testable import XMPPTransport
 
 /// Real XML text through libstrophe's parser and the same copy incoming stanzas get
-/// (`XMPPConnection.element(from:)`), then `ChatEvent.parse`. No sockets.
+/// (`StanzaElement(stropheStanza:)`), then `ChatEvent.parse`. No sockets.
 @Suite("Incoming XML text")
 struct IncomingXMLTextTests {
     static let now = 1_800_000_000
@@ -16,7 +16,7 @@ struct IncomingXMLTextTests {
         <attachment type="file" id="u&amp;id" name="a &quot;b&quot;.txt" size="12"/><mood>ok &lt;3</mood></extraParams>\
         <thread>t1</thread><x xmlns="urn:example:unknown"><deep>ignored</deep></x></message>
         """
-        let element = try #require(XMPPConnection.element(parsingXML: xml))
+        let element = try #require(StanzaElement(parsingWithStrophe: xml))
         guard case .message(let m)? = ChatEvent.parse(element, receivedAt: Self.now) else {
             Issue.record("not a message: \(element)"); return
         }
@@ -30,16 +30,16 @@ struct IncomingXMLTextTests {
     }
 
     @Test func markerAndMissingFields() throws {
-        let marker = try #require(XMPPConnection.element(parsingXML:
+        let marker = try #require(StanzaElement(parsingWithStrophe:
             "<message xmlns='jabber:client' type='chat' from='1002-77@c/r'><received xmlns='urn:xmpp:chat-markers:0' id='m9'/></message>"))
         #expect(ChatEvent.parse(marker, receivedAt: Self.now)
                 == .marker(ChatMarker(kind: .received, messageID: "m9", peer: ChatJID(parsing: "1002-77@c/r")!, dialogID: nil)))
-        let bare = try #require(XMPPConnection.element(parsingXML: "<message type='chat' from='1002-77@c'><body/></message>"))
+        let bare = try #require(StanzaElement(parsingWithStrophe: "<message type='chat' from='1002-77@c'><body/></message>"))
         guard case .message(let m)? = ChatEvent.parse(bare, receivedAt: Self.now) else {
             Issue.record("an empty body is still a message"); return
         }
         #expect(m.body == "" && m.id == "" && m.dialogID == nil && m.dateSent == Self.now)
-        #expect(XMPPConnection.element(parsingXML: "<message><body>unclosed</message>") == nil)
+        #expect(StanzaElement(parsingWithStrophe: "<message><body>unclosed</message>") == nil)
     }
 
     /// What we serialize, libstrophe parses back to the same body (CR included).
@@ -48,7 +48,7 @@ struct IncomingXMLTextTests {
         let message = OutgoingChatMessage(id: ObjectID("65600000deadbeef01000001")!, kind: .chat,
                                           to: .user(1002, appID: 77, domain: "c"), body: body, dialogID: "d",
                                           customParameters: ["k": "v&<"])
-        let element = try #require(XMPPConnection.element(parsingXML: message.xml))
+        let element = try #require(StanzaElement(parsingWithStrophe: message.xml))
         #expect(element.child("body")?.text == body)
         #expect(element.child("extraParams")?.child("k")?.text == "v&<")
     }

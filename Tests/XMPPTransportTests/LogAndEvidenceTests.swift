@@ -60,4 +60,18 @@ struct LogAndEvidenceTests {
         #expect(err.description.contains("xmpp://chat.example.com:5222"))
         #expect(err.description.contains("not-authorized"))
     }
+
+    @Test func streamErrorConditionComesFromTheElementElseFromLibstrophesType() throws {
+        let streams = "urn:ietf:params:xml:ns:xmpp-streams"
+        let error = StanzaElement("error", children: [
+            StanzaElement("text", namespace: streams),
+            StanzaElement("system-shutdown", namespace: streams),
+        ])
+        #expect(ConnectEvidence.streamErrorCondition(in: error, errorType: 2) == "system-shutdown")
+        #expect(ConnectEvidence.streamErrorCondition(in: StanzaElement("error"), errorType: 2) == "conflict")
+        #expect(ConnectEvidence.streamErrorCondition(in: nil, errorType: 12) == "not-authorized")
+        #expect(ConnectEvidence.streamErrorCondition(in: nil, errorType: 99) == "undefined-condition")
+        let parsed = try #require(StanzaElement(parsingWithStrophe: "<error><conflict xmlns='\(streams)'/></error>"))
+        #expect(ConnectEvidence.streamErrorCondition(in: parsed, errorType: 19) == "conflict")
+    }
 }

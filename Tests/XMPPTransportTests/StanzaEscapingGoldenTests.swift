@@ -25,10 +25,10 @@ import TestSupport
     /// libstrophe reads the golden forms back as the table says.
     @Test(arguments: GoldenVectors.xmlText)
     func libstropheReadsTheGoldenFormsBack(_ vector: GoldenVectors.XMLText) throws {
-        let body = try #require(XMPPConnection.element(parsingXML: "<body>\(vector.text)</body>"))
+        let body = try #require(StanzaElement(parsingWithStrophe: "<body>\(vector.text)</body>"))
         #expect(GoldenVectors.sameScalars(body.text, vector.readBack))
         for quote in ["\"", "'"] {
-            let x = try #require(XMPPConnection.element(parsingXML: "<x a=\(quote)\(vector.attribute)\(quote)/>"))
+            let x = try #require(StanzaElement(parsingWithStrophe: "<x a=\(quote)\(vector.attribute)\(quote)/>"))
             #expect(GoldenVectors.sameScalars(x[attribute: "a"], vector.readBack))
         }
     }

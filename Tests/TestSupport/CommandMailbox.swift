@@ -1,7 +1,8 @@
 import Synchronization
 
-/// The hand-off between threads and the one thread that owns an `XMPPConnection`:
-/// any thread `post`s; the owner `drain`s between pumps. Pump with
+/// The hand-off between threads and the one thread that owns an `XMPPConnection`
+/// (which is not Sendable): any thread `post`s; the owner `drain`s between pumps.
+/// Test support: the transport tests and interop benchmarks drive a connection this way. Pump with
 /// `XMPPConnection.pump(timeout:until:)` and `{ mailbox.hasPending }` so posted work
 /// is picked up within one 10 ms slice instead of after the whole timeout:
 ///

@@ -36,26 +36,27 @@ public struct ClientConfig: Sendable, Equatable {
         return (environment["HOME"] ?? "") + "/.config/chatctl/config.json"
     }
 
-    public static func load(path: String) throws(AuthFlowError) -> ClientConfig {
-        guard let bytes = PrivateFiles.read(path) else {
-            throw AuthFlowError(.invalidInput, "cannot read config file \(path)",
-                                hint: "pass --config PATH, set CHATCTL_CONFIG, or copy config.example.json there")
+    public static func load(path: String) throws(ConfigurationError) -> ClientConfig {
+        let bytes: Data
+        do { bytes = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw ConfigurationError("cannot read config file \(path)",
+                                     hint: "pass --config PATH, set CHATCTL_CONFIG, or copy config.example.json there")
         }
         let root: JSONValue
-        do { root = try JSONDecoder().decode(JSONValue.self, from: Data(bytes)) } catch {
-            throw AuthFlowError(.invalidInput, "config file \(path) is not valid JSON", hint: "check its syntax")
+        do { root = try JSONDecoder().decode(JSONValue.self, from: bytes) } catch {
+            throw ConfigurationError("config file \(path) is not valid JSON", hint: "check its syntax")
         }
         return try parse(root, path: path)
     }
 
-    static func parse(_ root: JSONValue, path: String) throws(AuthFlowError) -> ClientConfig {
+    static func parse(_ root: JSONValue, path: String) throws(ConfigurationError) -> ClientConfig {
         guard case .object(let object) = root else {
-            throw AuthFlowError(.invalidInput, "config file \(path): the top level must be a JSON object")
+            throw ConfigurationError("config file \(path): the top level must be a JSON object")
         }
-        func bad(_ key: String, _ what: String) -> AuthFlowError {
-            AuthFlowError(.invalidInput, "config file \(path): key \"\(key)\" \(what)")
+        func bad(_ key: String, _ what: String) -> ConfigurationError {
+            ConfigurationError("config file \(path): key \"\(key)\" \(what)")
         }
-        func string(_ key: String, in dict: [String: JSONValue], prefix: String = "", required: Bool = true) throws(AuthFlowError) -> String? {
+        func string(_ key: String, in dict: [String: JSONValue], prefix: String = "", required: Bool = true) throws(ConfigurationError) -> String? {
             switch dict[key] {
             case .string(let s) where !s.isEmpty: return s
             case nil, .null?: if required { throw bad(prefix + key, "is missing") } else { return nil }
@@ -108,7 +109,7 @@ public struct ClientConfig: Sendable, Equatable {
         default: throw bad("allowInsecureTransport", "must be true or false")
         }
         if apiURL.scheme == "http" && !apiURL.isLoopback && !insecure {
-            throw AuthFlowError(.invalidInput,
+            throw ConfigurationError(
                 "config file \(path): endpoints.api \(api) is plain HTTP to a host other than loopback",
                 hint: "use https://, or set \"allowInsecureTransport\": true to send credentials unencrypted")
         }
@@ -136,24 +137,4 @@ public struct ClientConfig: Sendable, Equatable {
 
     /// `{userId}-{appId}@{chatDomain}`
     public func chatJID(userId: Int) -> String { "\(userId)-\(credentials.applicationId)@\(chatDomain)" }
-}
-
-/// Just enough URL parsing to know the scheme and whether the host is loopback.
-struct EndpointURL {
-    var scheme: String
-    var host: String
-    init?(_ text: String) {
-        guard let sep = text.firstRange(of: "://") else { return nil }
-        scheme = text[..<sep.lowerBound].lowercased()
-        var rest = text[sep.upperBound...]
-        if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
-        if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { return nil }
-            host = String(rest[rest.index(after: rest.startIndex)..<close])
-        } else {
-            host = String(rest.split(separator: ":", maxSplits: 1).first ?? "")
-        }
-        if host.isEmpty { return nil }
-    }
-    var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
 }

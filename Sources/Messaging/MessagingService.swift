@@ -10,7 +10,7 @@ import XMPPTransport
 /// The user's dialogs and messages: fetched from the REST API into the cache,
 /// read back from the cache (also offline), and sent through the outbox so
 /// nothing is lost. One instance per thread (the cache connection is not Sendable).
-public final class Conversations {
+public final class MessagingService {
     public let api: QuickBloxClient
     public let cache: ChatCache
     /// The logged-in user's id.
@@ -240,7 +240,7 @@ public final class Conversations {
     }
 }
 
-extension Conversations {
+extension MessagingService {
     /// Claims the outbox for a flush (so concurrent flushes never share an
     /// entry) and removes the entries the server already has: any entry may
     /// have reached it (a sender killed between the server's ack and removing

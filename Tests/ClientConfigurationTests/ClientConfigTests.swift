@@ -1,5 +1,5 @@
 import Testing
-@testable import AuthFlow
+@testable import ClientConfiguration
 import QuickBloxAPI
 import XMPPTransport
 
@@ -9,7 +9,7 @@ import XMPPTransport
         "endpoints": .object(["api": .string("https://api.example.com/"), "chat": .string("xmpps://chat.example.com:5223")]),
     ]
 
-    func parse(_ object: [String: JSONValue]) throws(AuthFlowError) -> ClientConfig {
+    func parse(_ object: [String: JSONValue]) throws(ConfigurationError) -> ClientConfig {
         try ClientConfig.parse(.object(object), path: "/etc/chatctl/config.json")
     }
 
@@ -41,8 +41,8 @@ import XMPPTransport
         #expect {
             _ = try parse(object)
         } throws: { error in
-            guard let error = error as? AuthFlowError else { return false }
-            return error.kind == .invalidInput && error.message.contains("/etc/chatctl/config.json")
+            guard let error = error as? ConfigurationError else { return false }
+            return error.message.contains("/etc/chatctl/config.json")
                 && error.message.contains(expected)
         }
     }
@@ -50,7 +50,7 @@ import XMPPTransport
     @Test func plainHTTPToARemoteHostNeedsExplicitConsent() throws {
         var object = Self.good
         object["endpoints"] = .object(["api": .string("http://api.example.com"), "chat": .string("xmpp://c.example.com:5222")])
-        #expect(throws: AuthFlowError.self) { _ = try parse(object) }
+        #expect(throws: ConfigurationError.self) { _ = try parse(object) }
         object["allowInsecureTransport"] = .bool(true)
         #expect(try parse(object).allowsPlaintextChat)
     }
@@ -81,7 +81,5 @@ import XMPPTransport
         #expect(ClientConfig.resolvePath(explicit: nil, environment: env) == "/env.json")
         #expect(ClientConfig.resolvePath(explicit: nil, environment: ["XDG_CONFIG_HOME": "/xdg"]) == "/xdg/chatctl/config.json")
         #expect(ClientConfig.resolvePath(explicit: nil, environment: ["HOME": "/home/u"]) == "/home/u/.config/chatctl/config.json")
-        #expect(SessionStore.resolveDirectory(explicit: nil, environment: ["XDG_STATE_HOME": "/st"]) == "/st/chatctl")
-        #expect(SessionStore.resolveDirectory(explicit: nil, environment: ["CHATCTL_STATE_DIR": "/s", "XDG_STATE_HOME": "/st"]) == "/s")
     }
 }

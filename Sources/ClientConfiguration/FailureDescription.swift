@@ -1,0 +1,101 @@
+import HTTPTransport
+import QuickBloxAPI
+import XMPPTransport
+
+/// A REST or chat failure as a person should read it: the server's own reason,
+/// the endpoint, a hint (often the config key to check), and the class of
+/// failure that decides the exit code. Login and messaging wrap it in their errors.
+public struct FailureDescription: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// Bad input or configuration (exit 2).
+        case invalidInput
+        /// Bad credentials, not logged in, session expired (exit 4).
+        case authentication
+        /// Worth retrying later: cannot connect, timeout, 5xx, 429 (exit 75).
+        case temporary
+        /// Anything else (exit 1).
+        case failure
+    }
+    public var kind: Kind
+    public var message: String
+    /// What to do about it, when there is something to say.
+    public var hint: String?
+
+    public init(_ kind: Kind, _ message: String, hint: String? = nil) {
+        self.kind = kind; self.message = message; self.hint = hint
+    }
+
+    public init(describing error: QuickBloxError, doing what: String) {
+        self = Self.describe(error, doing: what)
+    }
+
+    public init(describing error: XMPPError) {
+        self = Self.describe(error)
+    }
+
+    private static func describe(_ error: QuickBloxError, doing what: String) -> FailureDescription {
+        let reason = error.reasons.isEmpty ? nil : error.reasons.joined(separator: "; ")
+        switch error.kind {
+        case .transport(let kind):
+            let endpoint = error.request.split(separator: " ").last.map(String.init) ?? error.request
+            switch kind {
+            case .cannotConnect:
+                return FailureDescription(.temporary, "\(what): cannot connect to \(endpoint)",
+                                          hint: "is the server running and endpoints.api right?")
+            case .timedOut:
+                return FailureDescription(.temporary, "\(what): \(endpoint) did not answer in time", hint: "try again later")
+            case .tls:
+                return FailureDescription(.failure, "\(what): TLS to \(endpoint) failed: \(reason ?? "certificate not trusted")",
+                                          hint: "set caFile in the config to trust a private CA")
+            case .invalidURL:
+                return FailureDescription(.invalidInput, "\(what): invalid URL \(endpoint)", hint: "check endpoints.api in the config")
+            case .other:
+                return FailureDescription(.temporary, "\(what): \(error.description)")
+            }
+        case .http(let status):
+            let text = "\(what): \(reason ?? "HTTP \(status)") (\(status) from \(error.request))"
+            switch status {
+            case 401:
+                return FailureDescription(.authentication, text, hint: "run 'chatctl login' again")
+            case 422 where error.fieldErrors["base"]?.contains(where: { $0.containsIgnoringCase("signature") || $0.containsIgnoringCase("application") }) == true:
+                return FailureDescription(.failure, text, hint: "check appId, authKey and authSecret in the config")
+            case 400..<500 where status != 429:
+                return FailureDescription(.failure, text)
+            default:
+                return FailureDescription(.temporary, text, hint: "the server is unavailable; try again later")
+            }
+        case .invalidResponse:
+            return FailureDescription(.failure, "\(what): unexpected answer from \(error.request)")
+        }
+    }
+
+    private static func describe(_ error: XMPPError) -> FailureDescription {
+        switch error.kind {
+        case .cannotConnect:
+            return FailureDescription(.temporary, "chat connect: cannot connect to \(error.endpoint)",
+                                      hint: "is the chat server running and endpoints.chat right?")
+        case .timedOut:
+            return FailureDescription(.temporary, "chat connect: \(error.endpoint) did not complete the login in time",
+                                      hint: "try again later")
+        case .disconnected:
+            return FailureDescription(.temporary, "chat connect: \(error.endpoint) closed the connection: \(error.detail)")
+        case .notAuthorized:
+            return FailureDescription(.authentication, "chat connect: \(error.endpoint) refused the credentials (not-authorized)",
+                                      hint: "run 'chatctl login' again")
+        case .tlsFailed:
+            return FailureDescription(.failure, "chat connect: TLS to \(error.endpoint) failed: \(error.detail)",
+                                      hint: "set caFile in the config to trust the server's CA")
+        case .plaintextRefused:
+            return FailureDescription(.failure, "chat connect: \(error.endpoint) offers no TLS; refusing to send credentials in clear",
+                                      hint: "use xmpps://, or set \"allowInsecureTransport\": true")
+        case .streamError(let condition):
+            return FailureDescription(.failure, "chat connect: \(error.endpoint) ended the stream: \(condition)")
+        }
+    }
+}
+
+extension String {
+    fileprivate func containsIgnoringCase(_ other: String) -> Bool {
+        lowercased().contains(other.lowercased())
+    }
+}

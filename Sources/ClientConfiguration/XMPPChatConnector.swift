@@ -1,0 +1,24 @@
+import XMPPTransport
+
+/// The user's chat connection as the config describes it (endpoint, JID, CA,
+/// plaintext rule): what `chatctl login` and the messaging commands both connect with.
+public final class XMPPChatConnector {
+    public let connection = XMPPConnection()
+    private let config: ClientConfig
+    private let timeout: Double
+    private let verboseLog: (@Sendable (String) -> Void)?
+
+    public init(config: ClientConfig, timeout: Double = 15, verboseLog: (@Sendable (String) -> Void)? = nil) {
+        self.config = config; self.timeout = timeout; self.verboseLog = verboseLog
+    }
+
+    /// `secret` is the session token or the user's password (per `chatAuth`).
+    public func connect(userId: Int, secret: String) throws(XMPPError) {
+        let options = ChatConnectOptions(caFile: config.caFile, allowPlaintext: config.allowsPlaintextChat,
+                                         timeout: timeout, verboseLog: verboseLog)
+        try connection.connect(jid: config.chatJID(userId: userId), password: secret,
+                               endpoint: config.chatEndpoint, options: options)
+    }
+
+    deinit { if connection.isConnected { connection.disconnect(timeout: 1) } }
+}
