@@ -16,8 +16,9 @@ BIN_REL  := .build/release
 BUILD_PACKAGES := pkg-config libcurl4-openssl-dev libsqlite3-dev libstrophe-dev libssl-dev libevent-dev libexpat1-dev openssl
 TEST_PACKAGES  := prosody go-sendxmpp sqlite3 fish zsh groff-base
 BENCH_PACKAGES := hyperfine go-sendxmpp sqlite3 curl python3
+DOCS_PACKAGES  := graphviz
 
-.PHONY: all build release demo test bench install install-built uninstall clean deps-build deps-test deps-bench
+.PHONY: all build release demo test bench docs install install-built uninstall clean deps-build deps-test deps-bench deps-docs
 
 all: build
 
@@ -37,6 +38,8 @@ deps-test: deps-build
 	$(call apt_install,$(TEST_PACKAGES))
 deps-bench: deps-build
 	$(call apt_install,$(BENCH_PACKAGES))
+deps-docs:
+	$(call apt_install,$(DOCS_PACKAGES))
 
 build: deps-build
 	$(SWIFT) build
@@ -59,6 +62,11 @@ bench: deps-bench release
 	@scripts/bench.sh $(BIN_REL)
 
 # The binaries, their man pages and their bash, zsh and fish completions.
+# The module graph picture in docs/architecture.md, from docs/modules.dot
+# (edges implied by others left out); the rendered SVG is committed.
+docs: deps-docs
+	tred docs/modules.dot | dot -Tsvg -o docs/modules.svg
+
 install: release
 	@$(MAKE) --no-print-directory install-built BIN=$(BIN_REL)
 

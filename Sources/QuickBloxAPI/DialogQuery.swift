@@ -12,7 +12,7 @@ public struct DialogQuery: Sendable, Equatable {
         self.limit = limit; self.skip = skip; self.types = types; self.updatedAfter = updatedAfter
     }
 
-    /// The query string pairs, in the order the protocol doc lists them.
+    /// The query string pairs, in the order docs/protocol.md lists them.
     var queryItems: [(String, String)] {
         var items = [("limit", String(limit)), ("skip", String(skip)), ("sort_desc", "last_message_date_sent")]
         if let types { items.append(("type[in]", types.map { String($0.rawValue) }.joined(separator: ","))) }

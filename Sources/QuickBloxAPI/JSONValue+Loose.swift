@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Lenient readers for chat objects: real servers send ids and times as numbers or
-/// strings, and lists as arrays or comma-separated text (protocol doc sections 5, 6, 9).
+/// strings, and lists as arrays or comma-separated text (docs/protocol.md §5, §6, §9).
 extension JSONValue {
     /// An integral number, also from a numeric string (" 42", "42.0"); nil for 4.5 or text.
     var looseInt: Int? {

@@ -18,7 +18,7 @@ public struct MessageQuery: Sendable, Equatable {
         self.sentAfter = sentAfter; self.markAsRead = markAsRead
     }
 
-    /// The query string pairs, in the order the protocol doc lists them.
+    /// The query string pairs, in the order docs/protocol.md lists them.
     var queryItems: [(String, String)] {
         var items = [("chat_dialog_id", dialogId), ("sort_desc", "date_sent"), ("limit", String(limit)),
                      ("skip", String(skip))]

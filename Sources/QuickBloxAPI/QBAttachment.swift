@@ -1,4 +1,4 @@
-/// A file attached to a message (protocol doc section 6). Every field is optional on
+/// A file attached to a message (docs/protocol.md §6). Every field is optional on
 /// the wire; `id` is the blob uid.
 public struct QBAttachment: Sendable, Equatable {
     /// "image", "video", "audio", "file", … as the sender chose.

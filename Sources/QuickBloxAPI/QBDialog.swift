@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A chat dialog (protocol doc section 5): the fields typed, every field as received in `raw`.
+/// A chat dialog (docs/protocol.md §5): the fields typed, every field as received in `raw`.
 public struct QBDialog: Sendable, Equatable {
     /// `_id`, 24 hex digits.
     public var id: String

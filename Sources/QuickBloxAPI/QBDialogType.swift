@@ -1,4 +1,4 @@
-/// A QuickBlox dialog type (protocol doc section 5). A struct, not an enum, so that
+/// A QuickBlox dialog type (docs/protocol.md §5). A struct, not an enum, so that
 /// a type the server adds later still decodes.
 public struct QBDialogType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: Int

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A stored chat message (protocol doc section 6): the fields typed, every field as
+/// A stored chat message (docs/protocol.md §6): the fields typed, every field as
 /// received in `raw` (custom keys sit at the top level, see `customParameters`).
 public struct QBMessage: Sendable, Equatable {
     /// `_id`, 24 hex digits; equals the XMPP stanza id when sent over chat.

@@ -13,6 +13,6 @@ public struct QBSession: Sendable, Equatable {
     public init(token: String, applicationId: Int, userId: Int, expiresAt: Date) {
         self.token = token; self.applicationId = applicationId; self.userId = userId; self.expiresAt = expiresAt
     }
-    /// 0 for an application-only session (protocol doc section 2).
+    /// 0 for an application-only session (docs/protocol.md §2).
     public var isUserSession: Bool { userId != 0 }
 }

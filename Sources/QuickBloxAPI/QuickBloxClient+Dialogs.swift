@@ -1,4 +1,4 @@
-/// Dialog endpoints (protocol doc section 5). All go through `send`, so they share its
+/// Dialog endpoints (docs/protocol.md §5). All go through `send`, so they share its
 /// retries, token handling and error parsing (403 not allowed, 404 unknown dialog).
 extension QuickBloxClient {
     /// `GET /chat/Dialog.json?limit=&skip=&sort_desc=last_message_date_sent[&type[in]=][&updated_at[gt]=]`.

@@ -1,4 +1,4 @@
-/// Message endpoints (protocol doc section 6), all through `send`.
+/// Message endpoints (docs/protocol.md §6), all through `send`.
 extension QuickBloxClient {
     /// `GET /chat/Message.json?chat_dialog_id=&sort_desc=date_sent&limit=&skip=&mark_as_read=0[&date_sent[lt]=][&date_sent[gt]=]`.
     /// Newest first. Sends `mark_as_read=0` unless `query.markAsRead`: reading history

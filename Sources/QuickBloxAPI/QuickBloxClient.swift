@@ -5,7 +5,7 @@ import Foundation
 #endif
 import HTTPTransport
 
-/// The QuickBlox REST API (protocol doc sections 2-4). Blocking calls; one instance per thread.
+/// The QuickBlox REST API (docs/protocol.md §2–4). Blocking calls; one instance per thread.
 public final class QuickBloxClient {
     /// The session token sent as `QB-Token` (set by createSession; may be set by the caller to reuse one).
     public var token: String?

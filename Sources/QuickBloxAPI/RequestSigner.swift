@@ -1,6 +1,6 @@
 internal import CCrypto
 
-/// Signs `POST /session.json` (protocol doc section 2): every parameter except
+/// Signs `POST /session.json` (docs/protocol.md §2): every parameter except
 /// `signature` as `name=value` with the raw value, sorted bytewise, joined by `&`,
 /// HMAC'd with the application's `auth_secret`, as lowercase hex.
 public struct RequestSigner: Sendable {

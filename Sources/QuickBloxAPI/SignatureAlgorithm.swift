@@ -1,2 +1,2 @@
-/// The HMAC an application is configured for (protocol doc section 2).
+/// The HMAC an application is configured for (docs/protocol.md §2).
 public enum SignatureAlgorithm: String, Sendable { case hmacSHA1 = "sha1", hmacSHA256 = "sha256" }

@@ -1,4 +1,4 @@
-// Dialogs and messages (protocol doc §5–6) in the sandbox's SQLite database.
+// Dialogs and messages (docs/protocol.md §5–6) in the sandbox's SQLite database.
 internal import SQLiteStore
 
 /// Sort order of a listing: a whitelisted column and a direction.

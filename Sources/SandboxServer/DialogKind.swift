@@ -1,4 +1,4 @@
-/// The `type` of a dialog (protocol doc §5).
+/// The `type` of a dialog (docs/protocol.md §5).
 enum DialogKind: Int {
     case publicGroup = 1
     case group = 2

@@ -1,4 +1,4 @@
-/// One attachment of a message (protocol doc §6); every field optional but `type`.
+/// One attachment of a message (docs/protocol.md §6); every field optional but `type`.
 struct MessageAttachment: Equatable {
     /// Keys in the protocol's order: type, id, name, size, url, content-type.
     static let keys = ["type", "id", "name", "size", "url", "content-type"]

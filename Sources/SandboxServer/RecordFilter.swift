@@ -1,4 +1,4 @@
-// `field[op]=value` query filters (protocol doc §5: lt lte gt gte ne in nin), turned into SQL
+// `field[op]=value` query filters (docs/protocol.md §5: lt lte gt gte ne in nin), turned into SQL
 // over a whitelist of columns so no request text ever reaches the SQL itself.
 internal import SQLiteStore
 

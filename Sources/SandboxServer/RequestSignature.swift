@@ -1,4 +1,4 @@
-// Verifies `POST /session.json` signatures (protocol doc §2).
+// Verifies `POST /session.json` signatures (docs/protocol.md §2).
 // CEvent already carries the OpenSSL headers; importing CCrypto too clashes (fd_set defined twice).
 internal import CEvent
 

@@ -1,4 +1,4 @@
-// Dialog and message endpoints (protocol doc §5–6). Every route needs a user session.
+// Dialog and message endpoints (docs/protocol.md §5–6). Every route needs a user session.
 
 extension RESTError {
     static let forbidden = RESTError.list(403, "You don't have appropriate permissions to perform this operation")

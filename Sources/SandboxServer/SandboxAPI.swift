@@ -1,4 +1,4 @@
-// The REST endpoints of protocol doc §2–6 (sessions, users, dialogs, messages), as route-table rows.
+// The REST endpoints of docs/protocol.md §2–6 (sessions, users, dialogs, messages), as route-table rows.
 
 /// Application credentials the sandbox accepts.
 struct ApplicationCredentials {

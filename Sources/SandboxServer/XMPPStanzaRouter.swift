@@ -1,4 +1,4 @@
-// Message and presence routing (protocol doc §7): 1:1 chat to every resource of a user,
+// Message and presence routing (docs/protocol.md §7): 1:1 chat to every resource of a user,
 // group chat through MUC rooms `{appId}_{dialogId}@muc.{domain}`, chat markers and typing,
 // and storage of what is sent with `save_to_history=1`.
 

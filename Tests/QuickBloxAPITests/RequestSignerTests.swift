@@ -2,7 +2,7 @@ import Testing
 import QuickBloxAPI
 
 @Suite struct RequestSignerTests {
-    /// The protocol doc's example string; expected values from
+    /// The example string of docs/protocol.md §2; expected values from
     /// `printf '%s' "$S" | openssl dgst -sha1|-sha256 -hmac chatctl-test-secret`.
     static let docString = "application_id=22&auth_key=wJHd4cQSxpQGWx5&nonce=33432&timestamp=1326966962"
     static let secret = "chatctl-test-secret"

@@ -1,4 +1,4 @@
-// Dialog and message endpoints (protocol doc §5–6), in process: the route table over an
+// Dialog and message endpoints (docs/protocol.md §5–6), in process: the route table over an
 // in-memory database, with a clock the tests move.
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-// Messaging over XMPP (protocol doc §7) against an in-process server with a real in-memory
+// Messaging over XMPP (docs/protocol.md §7) against an in-process server with a real in-memory
 // database: 1:1 routing and storage, MUC rooms, markers, typing and stream-management acks.
 import Foundation
 import Testing

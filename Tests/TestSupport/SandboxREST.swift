@@ -19,7 +19,7 @@ public struct SandboxHTTPResponse: Sendable {
 /// How a session request is signed.
 public enum SandboxSignatureAlgorithm: Sendable { case sha1, sha256 }
 
-/// Building blocks of the QuickBlox session signature (protocol doc §2).
+/// Building blocks of the QuickBlox session signature (docs/protocol.md §2).
 public enum SandboxSigning {
     /// Every parameter but `signature` as raw `name=value`, sorted bytewise, joined with `&`.
     public static func stringToSign(_ parameters: [(String, String)]) -> String {

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// docs/ and the README describe the tree as it is: the module picture has
+/// Package.swift's edges, the layout names every module, citations of
+/// docs/protocol.md name real sections, and the architecture's files exist.
+@Suite struct DocumentationTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func text(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    static func matches(_ pattern: String, in text: String) throws -> [[String]] {
+        let regex = try NSRegularExpression(pattern: pattern)
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+            (0..<match.numberOfRanges).map { i in Range(match.range(at: i), in: text).map { String(text[$0]) } ?? "" }
+        }
+    }
+
+    /// Every non-test target's declared dependencies, from Package.swift.
+    static func packageEdges() throws -> Set<String> {
+        let package = try text("Package.swift")
+        var edges: Set<String> = []
+        for match in try matches(#"\.(?:target|executableTarget)\(name: "(\w+)",\s*dependencies: \[([^\]]*)\]"#, in: package) {
+            if match[0].contains("path: \"Tests") { continue }
+            for dependency in try matches(#""(\w+)""#, in: match[2]) { edges.insert("\(match[1]) -> \(dependency[1])") }
+        }
+        return edges.filter { !$0.hasPrefix("TestSupport") }
+    }
+
+    /// The edges of docs/modules.dot (`a -> b;` and `a -> {b c};`).
+    static func pictureEdges() throws -> Set<String> {
+        let dot = try text("docs/modules.dot")
+        var edges: Set<String> = []
+        for match in try matches(#"(\w+) -> (?:\{([^}]*)\}|(\w+));"#, in: dot) {
+            let targets = match[2].isEmpty ? [match[3]] : match[2].split(separator: " ").map(String.init)
+            for target in targets { edges.insert("\(match[1]) -> \(target)") }
+        }
+        return edges
+    }
+
+    @Test func theModulePictureHasExactlyPackageSwiftsEdges() throws {
+        let package = try Self.packageEdges()
+        let picture = try Self.pictureEdges()
+        #expect(package.count > 30)
+        #expect(package.subtracting(picture).sorted() == [], "in Package.swift, not in docs/modules.dot")
+        #expect(picture.subtracting(package).sorted() == [], "in docs/modules.dot, not in Package.swift")
+    }
+
+    @Test func theRenderedPictureShowsEveryModule() throws {
+        let svg = try Self.text("docs/modules.svg")
+        for module in Set(try Self.pictureEdges().flatMap { $0.components(separatedBy: " -> ") }) {
+            #expect(svg.contains("<title>\(module)</title>"), "docs/modules.svg lacks \(module): run make docs")
+        }
+    }
+
+    @Test func theReadmeLayoutNamesEverySourceModule() throws {
+        let readme = try Self.text("README.md")
+        let layout = try #require(readme.range(of: "## Layout").map { String(readme[$0.upperBound...]) })
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Sources").path)
+        #expect(modules.count > 15)
+        for module in modules {
+            #expect(try !Self.matches(#"\b\#(module)\b"#, in: layout).isEmpty, "README Layout lacks \(module)")
+        }
+    }
+
+    @Test func citationsOfTheProtocolNameRealSections() throws {
+        let protocolText = try Self.text("docs/protocol.md")
+        let sections = Set(try Self.matches(#"(?m)^## (\d+)\. "#, in: protocolText).map { $0[1] })
+        #expect(sections == Set((1...9).map(String.init)))
+        var citations = 0
+        for directory in ["Sources", "Tests"] {
+            let enumerator = FileManager.default.enumerator(atPath: Self.root.appendingPathComponent(directory).path)
+            while let file = enumerator?.nextObject() as? String {
+                guard file.hasSuffix(".swift") else { continue }
+                let source = try Self.text("\(directory)/\(file)")
+                let oldName = "protocol" + " doc"  // spelt apart so this file does not match itself
+                #expect(!source.contains(oldName + " ") && !source.contains(oldName + "'"), "\(file) cites a protocol document by an old name")
+                for match in try Self.matches(#"docs/protocol\.md ((?:§\d+(?:–\d+)?(?:, )?)+)"#, in: source) {
+                    for number in try Self.matches(#"\d+"#, in: match[1]) {
+                        citations += 1
+                        #expect(sections.contains(number[0]), "\(file) cites docs/protocol.md §\(number[0]), which does not exist")
+                    }
+                }
+            }
+        }
+        #expect(citations > 20)
+    }
+
+    @Test func theArchitecturesFilesExist() throws {
+        let architecture = try Self.text("docs/architecture.md")
+        let sources = FileManager.default.enumerator(atPath: Self.root.appendingPathComponent("Sources").path)
+        var files: Set<String> = []
+        while let file = sources?.nextObject() as? String { files.insert(file) }
+        let cited = try Self.matches(#"`([\w+/]+\.swift)`"#, in: architecture).map { $0[1] }
+        #expect(cited.count > 25)
+        for file in cited where file.hasPrefix("Tests/") {
+            #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(file).path), "docs/architecture.md cites \(file)")
+        }
+        for file in cited where !file.hasPrefix("Tests/") {
+            #expect(files.contains { $0 == file || $0.hasSuffix("/" + file) }, "docs/architecture.md cites \(file), which is not in Sources")
+        }
+    }
+}
