@@ -47,12 +47,15 @@ public final class Listener {
     public func run(count: Int?, deadline: ContinuousClock.Instant?) throws(MessagingError) {
         limit = count
         try refreshDialogs()
-        let start = Int(Date().timeIntervalSince1970)
-        for id in dialogs.keys { lastSeen[id] = start - 1 }
         link.connection.onEvent = { [weak self] event in self?.handle(event, count: count) }
         try link.connect()
         try link.joinRooms(of: Array(dialogs.values))
         connectedAt = .now
+        // What was sent before this second is history, not news: a gap filled
+        // after a reconnect starts here. (Times are whole seconds, so a message
+        // sent in this very second before we were ready may still count as news.)
+        let ready = Int(Date().timeIntervalSince1970)
+        for id in dialogs.keys { lastSeen[id] = max(lastSeen[id] ?? 0, ready) }
         onReady(dialogs.count)
         while !done(count: count, deadline: deadline) {
             let slice = deadline.map { min(0.25, max(0, seconds($0 - .now))) } ?? 0.25

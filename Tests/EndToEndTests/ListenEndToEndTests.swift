@@ -54,13 +54,7 @@ import TestSupport
 
     @Test func survivesAServerRestartAndFillsTheGapOnce() throws {
         let dir = try TemporaryDirectory()
-        let key = dir.file("key.pem"), cert = dir.file("cert.pem")
-        let made = try runProcess("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                                                       "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost",
-                                                       "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
-        try #require(made.status == 0, "openssl: \(made.stderr)")
-        let db = dir.file("sandbox.db")
-        let arguments = ["--db", db, "--tls-cert", cert, "--tls-key", key]
+        let arguments = try Self.restartableSandboxArguments(in: dir)
         var sandbox = try SandboxProcess(arguments: arguments)
         let configPath = dir.file("config.json")
         try sandbox.configLine.write(toFile: configPath, atomically: true, encoding: .utf8)
@@ -85,5 +79,41 @@ import TestSupport
         let texts = heard.stdout.split(separator: "\n").compactMap { jsonObject(String($0))?["message"] as? String }
         #expect(texts == ["live", "while reconnecting"], "each once, none lost; stderr: \(heard.stderr)")
         #expect(heard.stderr.contains("reconnect"))
+    }
+
+    /// A database and a certificate of its own, so that a sandbox restarted on
+    /// the same ports keeps the users and the config's caFile still fits.
+    static func restartableSandboxArguments(in dir: TemporaryDirectory) throws -> [String] {
+        let key = dir.file("key.pem"), cert = dir.file("cert.pem")
+        let made = try runProcess("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                                                       "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost",
+                                                       "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
+        try #require(made.status == 0, "openssl: \(made.stderr)")
+        return ["--db", dir.file("sandbox.db"), "--tls-cert", cert, "--tls-key", key]
+    }
+
+    /// With nothing heard live before the loss, the gap starts when listen was
+    /// ready: what was sent in an earlier second is history, not news.
+    @Test func aGapFillDoesNotRepeatWhatCameBeforeListening() throws {
+        let dir = try TemporaryDirectory()
+        let arguments = try Self.restartableSandboxArguments(in: dir)
+        var sandbox = try SandboxProcess(arguments: arguments)
+        let configPath = dir.file("config.json")
+        try sandbox.configLine.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let alice = try ChatUser("alice", configPath: configPath), bob = try ChatUser("bob", configPath: configPath)
+        #expect(try alice.run(["send", "@" + bob.login, "before"]).status == 0)
+        let beforeSent = Int(Date().timeIntervalSince1970)
+        try waitUntil("the second after 'before'", timeout: 5) { Int(Date().timeIntervalSince1970) > beforeSent }
+        let api = URL(string: sandbox.apiEndpoint)!, chat = URL(string: sandbox.chatEndpoint)!
+
+        let listener = try bob.cli.background(["listen", "--count", "1", "--json", "--timeout", "90s"])
+        try listener.waitUntilListening()
+        sandbox.stop()
+        sandbox = try SandboxProcess(arguments: arguments, apiPort: api.port!, chatPort: chat.port!)
+        #expect(try alice.run(["send", "@" + bob.login, "after"]).status == 0)
+        let heard = listener.finish(timeout: 60)
+        #expect(heard.status == 0, "stderr: \(heard.stderr)")
+        let texts = heard.stdout.split(separator: "\n").compactMap { jsonObject(String($0))?["message"] as? String }
+        #expect(texts == ["after"], "stderr: \(heard.stderr)")
     }
 }
