@@ -1,9 +1,8 @@
 import CommandLineKit
 
 extension Chatctl {
-    /// chatctl(1): the command tree, then what the tree cannot say.
-    static var manPage: String {
-        ManPage.render(root: tree.spec, version: version, date: releaseDate, extraSections: [
+    /// chatctl(1) beyond the commands: what the tree cannot say.
+    static let manual = CommandConfiguration.Manual(date: "2026-11-30", sections: [
             ManPage.Section(title: "Exit status", body: """
                 0: success.
 
@@ -37,5 +36,4 @@ extension Chatctl {
                 """),
             ManPage.Section(title: "See also", body: "chatctl-sandbox(1)"),
         ])
-    }
 }

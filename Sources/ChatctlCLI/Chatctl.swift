@@ -6,8 +6,6 @@ import Messaging
 /// every error to one line on stderr and a documented exit code, in one place.
 public struct Chatctl: ParsableCommand {
     public static let version = "0.1.0"
-    /// The date the man page carries.
-    static let releaseDate = "2026-11-30"
 
     public static let configuration = CommandConfiguration(
         name: "chatctl",
@@ -22,7 +20,9 @@ public struct Chatctl: ParsableCommand {
             LoginCommand.self, StatusCommand.self, LogoutCommand.self, DialogsCommand.self, HistoryCommand.self,
             SendCommand.self, ListenCommand.self, OutboxCommand.self, SearchCommand.self, SyncCommand.self,
             CompletionCommand.self,
-        ])
+        ],
+        version: version,
+        manual: manual)
 
     @Option("config", metavar: "PATH", help: "Config file (default: $CHATCTL_CONFIG, then $XDG_CONFIG_HOME/chatctl/config.json).",
             completion: .file, inherited: true)
@@ -40,48 +40,31 @@ public struct Chatctl: ParsableCommand {
 
     /// Runs one invocation; `arguments` excludes the program name.
     public static func run(arguments: [String], environment: [String: String], io: any TerminalIO) -> Int32 {
-        let outcome: CommandTree.Outcome
-        do { outcome = try tree.parse(arguments) } catch {
-            io.writeErr("chatctl: \(error.message)\n\(tree.parser.usage(for: error.path))\n")
-            return ExitCode.usage.rawValue
+        let invocation: Invocation
+        switch tree.dispatch(arguments, out: io.writeOut, err: io.writeErr) {
+        case .finished(let status): return status
+        case .run(let named): invocation = named
         }
-        switch outcome {
-        case .version:
-            io.writeOut("chatctl \(version)\n")
-            return ExitCode.ok.rawValue
-        case .manual:
-            io.writeOut(manPage)
-            return ExitCode.ok.rawValue
-        case .help(let path):
-            // Bare `chatctl` is a usage error that shows the help; asking for it is not.
-            if arguments.isEmpty {
-                io.writeErr(tree.parser.help(for: path) + "\n")
-                return ExitCode.usage.rawValue
-            }
-            io.writeOut(tree.parser.help(for: path) + "\n")
-            return ExitCode.ok.rawValue
-        case .run(let invocation):
-            guard let command = invocation.command as? any Command, let root = invocation.command(Chatctl.self) else {
-                // A command that only groups others (none today) shows its help.
-                io.writeErr(tree.parser.help(for: invocation.path) + "\n")
-                return ExitCode.usage.rawValue
-            }
-            let context = CommandContext(globals: root, path: invocation.path, environment: environment, io: io)
-            do {
-                return try command.run(context).rawValue
-            } catch let error as CommandError {
-                return report(error, io: io)
-            } catch {
-                io.writeErr("chatctl: \(error)\n")
-                return ExitCode.failure.rawValue
-            }
+        guard let command = invocation.command as? any Command, let root = invocation.command(Chatctl.self) else {
+            // Every command of the tree is a Command (a test walks the tree).
+            io.writeErr("chatctl: '\(invocation.path.joined(separator: " "))' cannot run\n")
+            return ExitCode.failure.rawValue
+        }
+        let context = CommandContext(globals: root, path: invocation.path, environment: environment, io: io)
+        do {
+            return try command.run(context).rawValue
+        } catch let error as CommandError {
+            return report(error, io: io)
+        } catch {
+            io.writeErr("chatctl: \(error)\n")
+            return ExitCode.failure.rawValue
         }
     }
 
     static func report(_ error: CommandError, io: any TerminalIO) -> Int32 {
         switch error {
         case .usage(let message, let path):
-            io.writeErr("chatctl: \(message)\n\(tree.parser.usage(for: path))\n")
+            io.writeErr(tree.usageMessage(UsageError(message: message, path: path)))
             return ExitCode.usage.rawValue
         case .flow(let flowError):
             io.writeErr("chatctl: \(flowError.description)\n")

@@ -47,6 +47,54 @@ public struct CommandTree: Sendable {
     }
 }
 
+extension CommandTree {
+    /// What a program's front end does with argv once the kit has answered
+    /// what it can alone.
+    public enum Dispatch {
+        /// Run `invocation.command`: the program's own work.
+        case run(Invocation)
+        /// Answered already (help, version, man page, completion script, usage
+        /// error): exit with this status.
+        case finished(status: Int32)
+    }
+
+    /// Parses argv (without the program name) and answers `--help`, `help
+    /// CMD`, `--version`, `help --man`, `completion SHELL` and usage errors
+    /// the same way for every program of the house: data on `out`, errors on
+    /// `err` (one line, then the usage; status 2). Bare `PROGRAM` of a root
+    /// that only groups commands is a usage error that shows the help.
+    public func dispatch(_ arguments: [String], out: (String) -> Void, err: (String) -> Void) -> Dispatch {
+        let outcome: Outcome
+        do { outcome = try parse(arguments) } catch {
+            err(usageMessage(error))
+            return .finished(status: 2)
+        }
+        let configuration = root.configuration
+        switch outcome {
+        case .version:
+            out("\(configuration.name) \(configuration.version ?? "")\n")
+        case .manual:
+            out(ManPage.render(root: spec, version: configuration.version ?? "", date: configuration.manual?.date ?? "",
+                               extraSections: configuration.manual?.sections ?? []))
+        case .help(let path):
+            if arguments.isEmpty {
+                err(parser.help(for: path) + "\n")
+                return .finished(status: 2)
+            }
+            out(parser.help(for: path) + "\n")
+        case .run(let invocation):
+            guard let completion = invocation.command as? CompletionCommand else { return .run(invocation) }
+            out(completion.script(for: self))
+        }
+        return .finished(status: 0)
+    }
+
+    /// "PROGRAM: what was wrong\nusage: PROGRAM CMD [<options>]\n"
+    public func usageMessage(_ error: UsageError) -> String {
+        "\(root.configuration.name): \(error.message)\n\(parser.usage(for: error.path))\n"
+    }
+}
+
 /// One parsed command line: the commands it names, root first, bound.
 public struct Invocation {
     /// e.g. ["chatctl", "outbox", "flush"]

@@ -1,9 +1,8 @@
 import CommandLineKit
 
 extension ChatctlSandbox {
-    /// chatctl-sandbox(1): the command tree, then what the tree cannot say.
-    static var manPage: String {
-        ManPage.render(root: tree.spec, version: version, date: releaseDate, extraSections: [
+    /// chatctl-sandbox(1) beyond the commands: what the tree cannot say.
+    static let manual = CommandConfiguration.Manual(date: "2026-11-30", sections: [
             ManPage.Section(title: "Exit status", body: """
                 0: stopped by SIGINT or SIGTERM.
 
@@ -18,5 +17,4 @@ extension ChatctlSandbox {
                 """),
             ManPage.Section(title: "See also", body: "chatctl(1)"),
         ])
-    }
 }

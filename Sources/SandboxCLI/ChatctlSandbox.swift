@@ -9,8 +9,6 @@ import Glibc
 /// chatctl's do.
 public struct ChatctlSandbox: SandboxCommand {
     public static let version = "0.1.0"
-    /// The date the man page carries.
-    static let releaseDate = "2026-11-30"
 
     public static let configuration = CommandConfiguration(
         name: "chatctl-sandbox",
@@ -21,7 +19,9 @@ public struct ChatctlSandbox: SandboxCommand {
             standard output: a complete chatctl config for itself. Logs go to \
             standard error; SIGINT or SIGTERM stop it.
             """,
-        subcommands: [CompletionCommand.self])
+        subcommands: [CompletionCommand.self],
+        version: version,
+        manual: manual)
 
     @Option("host", metavar: "ADDRESS", help: "Address to listen on (default 127.0.0.1).")
     var host: String?
@@ -61,33 +61,16 @@ public struct ChatctlSandbox: SandboxCommand {
 
     /// Runs one invocation; `arguments` excludes the program name. Returns the exit status.
     public static func main(arguments: [String]) -> Int32 {
-        let outcome: CommandTree.Outcome
-        do { outcome = try tree.parse(arguments) } catch {
-            return usageError(error)
-        }
-        switch outcome {
-        case .version:
-            StandardStreams.out("chatctl-sandbox \(version)\n")
-            return 0
-        case .manual:
-            StandardStreams.out(manPage)
-            return 0
-        case .help(let path):
-            StandardStreams.out(tree.parser.help(for: path) + "\n")
-            return 0
+        switch tree.dispatch(arguments, out: StandardStreams.out, err: StandardStreams.err) {
+        case .finished(let status):
+            return status
         case .run(let invocation):
-            if let completion = invocation.command as? CompletionCommand {
-                StandardStreams.out(completion.script(for: tree))
-                return 0
-            }
             guard let command = invocation.command as? any SandboxCommand else { return 1 }
-            do { return try command.run() } catch { return usageError(UsageError(message: error.message, path: invocation.path)) }
+            do { return try command.run() } catch {
+                StandardStreams.err(tree.usageMessage(UsageError(message: error.message, path: invocation.path)))
+                return 2
+            }
         }
-    }
-
-    static func usageError(_ error: UsageError) -> Int32 {
-        StandardStreams.err("chatctl-sandbox: \(error.message)\n\(tree.parser.usage(for: error.path))\n")
-        return 2
     }
 
     func run() throws(SandboxUsageError) -> Int32 {
