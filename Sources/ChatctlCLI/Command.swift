@@ -6,11 +6,3 @@ import CommandLineKit
 protocol Command: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitCode
 }
-
-/// Help text shared by the options several commands declare.
-enum SharedHelp {
-    static let json = "Print JSON instead of text."
-    static let offline = "Answer from the local cache only; no network."
-    static let limit = "At most N items."
-    static let dialog = "A dialog id, @login (the private dialog with that user) or an exact dialog name."
-}

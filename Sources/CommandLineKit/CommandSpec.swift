@@ -9,8 +9,8 @@ public struct CommandSpec: Sendable, Equatable {
     public var subcommands: [CommandSpec]
     /// Options accepted by this command and every command below it (e.g. --config).
     public var inheritedOptions: [OptionSpec]
-    /// For a command declared by a type: its options and arguments, reflected
-    /// only when a parse or a document reaches it (see `ParsableCommand.outline`).
+    /// For a command declared by a type: its options and arguments, made only
+    /// when a parse or a document reaches it (see `ParsableCommand.outline`).
     var pendingMembers: PendingMembers?
     public init(name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], subcommands: [CommandSpec] = [], inheritedOptions: [OptionSpec] = []) {
         self.name = name; self.abstract = abstract; self.discussion = discussion; self.arguments = arguments
@@ -83,11 +83,4 @@ extension Array where Element == CommandSpec {
         for command in dropLast().reversed() { result += command.inheritedOptions }
         return result
     }
-}
-
-/// How a command type's members are reflected on demand. Not part of a spec's
-/// value: two specs are equal when their names, texts and members are.
-struct PendingMembers: Sendable, Equatable {
-    let resolve: @Sendable () -> CommandSpec
-    static func == (lhs: PendingMembers, rhs: PendingMembers) -> Bool { true }
 }

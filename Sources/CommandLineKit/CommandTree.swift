@@ -2,7 +2,7 @@
 /// of the command types named, with their options and arguments bound.
 public struct CommandTree: Sendable {
     public let root: any ParsableCommand.Type
-    /// Parses over the root's outline: only the commands named get reflected.
+    /// Parses over the root's outline: only the commands named are made.
     public let parser: CommandLineParser
 
     public init(root: any ParsableCommand.Type) {
@@ -92,21 +92,5 @@ extension CommandTree {
     /// "PROGRAM: what was wrong\nusage: PROGRAM CMD [<options>]\n"
     public func usageMessage(_ error: UsageError) -> String {
         "\(root.configuration.name): \(error.message)\n\(parser.usage(for: error.path))\n"
-    }
-}
-
-/// One parsed command line: the commands it names, root first, bound.
-public struct Invocation {
-    /// e.g. ["chatctl", "outbox", "flush"]
-    public let path: [String]
-    public let commands: [any ParsableCommand]
-
-    /// The command to run: the last one named.
-    public var command: any ParsableCommand { commands[commands.count - 1] }
-
-    /// The named command of type `T` (the root, for its inherited options).
-    public func command<T: ParsableCommand>(_ type: T.Type) -> T? {
-        for command in commands { if let match = command as? T { return match } }
-        return nil
     }
 }

@@ -14,9 +14,9 @@ extension ParsableCommand {
         return spec
     }
 
-    /// This command with its members, and the commands below it named but not
-    /// yet reflected: they are filled in when a parse reaches them, so a run
-    /// reflects only the commands it names (reflection costs start-up time).
+    /// This command with its members, and the commands below it named only:
+    /// their members are filled in when a parse reaches them, so a run makes
+    /// only the commands it names (each one made costs start-up time).
     public static var outline: CommandSpec {
         let members = declarations
         return CommandSpec(name: configuration.name, abstract: configuration.abstract,

@@ -113,10 +113,10 @@ struct CommandTypeTests {
         }
     }
 
-    @Test func onlyTheCommandsNamedAreReflected() {
+    @Test func onlyTheCommandsNamedAreMade() {
         let outline = Tool.outline
         #expect(outline.inheritedOptions.count == 2)
-        // Named but not yet reflected: the members come when a parse reaches it.
+        // Named but not yet made: the members come when a parse reaches it.
         #expect(outline.subcommands.map(\.name) == ["fetch", "queue"])
         #expect(outline.subcommands[0].options.isEmpty)
         #expect(outline.subcommand(named: "fetch")?.options.map(\.long) == ["limit", "dry-run"])
