@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import AuthFlow
 import ClientConfiguration
 import CommandLineKit
@@ -56,12 +53,7 @@ extension CommandContext {
     }
 
     /// Columns of the terminal on stdout, or nil when it is not a terminal.
-    var terminalWidth: Int? {
-        guard io.stdoutIsTerminal else { return nil }
-        var size = winsize()
-        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
-        return Int(size.ws_col)
-    }
+    var terminalWidth: Int? { io.stdoutColumns }
 
     /// Bold and dim only on a terminal, never with NO_COLOR or TERM=dumb.
     var useColor: Bool {

@@ -11,6 +11,8 @@ public protocol TerminalIO: AnyObject {
     var stdoutIsTerminal: Bool { get }
     /// Whether progress lines on stderr would reach a person.
     var stderrIsTerminal: Bool { get }
+    /// Columns of the terminal on stdout (80 when it will not say), or nil when stdout is not a terminal.
+    var stdoutColumns: Int? { get }
     /// All of standard input, or nil when it cannot be read.
     func readAllInput() -> [UInt8]?
     /// Prompts on the terminal and reads one line without echo; nil on EOF.
@@ -28,6 +30,12 @@ public final class StandardIO: TerminalIO {
     public var stdinIsTerminal: Bool { isatty(0) == 1 }
     public var stdoutIsTerminal: Bool { isatty(1) == 1 }
     public var stderrIsTerminal: Bool { isatty(2) == 1 }
+    public var stdoutColumns: Int? {
+        guard stdoutIsTerminal else { return nil }
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
 
     public func readAllInput() -> [UInt8]? {
         var result = [UInt8]()

@@ -18,6 +18,7 @@ final class CapturedIO: TerminalIO {
     var stdinIsTerminal: Bool { terminal }
     var stdoutIsTerminal: Bool { false }
     var stderrIsTerminal: Bool { false }
+    var stdoutColumns: Int? { nil }
     func readAllInput() -> [UInt8]? { defer { input = [] }; return input }
     func readSecret(prompt: String) -> String? {
         prompts.append(prompt)
