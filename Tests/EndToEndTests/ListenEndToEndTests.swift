@@ -53,67 +53,76 @@ import TestSupport
     }
 
     @Test func survivesAServerRestartAndFillsTheGapOnce() throws {
-        let dir = try TemporaryDirectory()
-        let arguments = try Self.restartableSandboxArguments(in: dir)
-        var sandbox = try SandboxProcess(arguments: arguments)
-        let configPath = dir.file("config.json")
-        try sandbox.configLine.write(toFile: configPath, atomically: true, encoding: .utf8)
-        let alice = try ChatUser("alice", configPath: configPath), bob = try ChatUser("bob", configPath: configPath)
-        #expect(try alice.run(["send", "@" + bob.login, "hello"]).status == 0)
+        let chat = try RestartableChat()
+        #expect(try chat.alice.run(["send", "@" + chat.bob.login, "hello"]).status == 0)
         let helloSent = Int(Date().timeIntervalSince1970)
-        let api = URL(string: sandbox.apiEndpoint)!, chat = URL(string: sandbox.chatEndpoint)!
 
-        let listener = try bob.cli.background(["listen", "--count", "2", "--json", "--timeout", "90s"])
+        let listener = try chat.bob.cli.background(["listen", "--count", "2", "--json", "--timeout", "90s"])
         try listener.waitUntilListening()
         // date_sent counts whole seconds and the gap fill re-reads the last second it saw:
         // "hello", sent before listening, must be dated a second earlier than "live".
         try waitUntil("the second after hello's", timeout: 5) { Int(Date().timeIntervalSince1970) > helloSent }
-        #expect(try alice.run(["send", "@" + bob.login, "live"]).status == 0)
+        #expect(try chat.alice.run(["send", "@" + chat.bob.login, "live"]).status == 0)
         // The server stops only once "live" was heard live: the gap fill after the restart must not repeat it.
         try listener.stdout.waitForLine("the line of \"live\"", timeout: 30) { jsonObject($0)?["message"] as? String == "live" }
-        sandbox.stop()
-        sandbox = try SandboxProcess(arguments: arguments, apiPort: api.port!, chatPort: chat.port!)
-        #expect(try alice.run(["send", "@" + bob.login, "while reconnecting"]).status == 0)
+        try chat.restartSandbox()
+        #expect(try chat.alice.run(["send", "@" + chat.bob.login, "while reconnecting"]).status == 0)
         let heard = listener.finish(timeout: 60)
         #expect(heard.status == 0, "stderr: \(heard.stderr)")
-        let texts = heard.stdout.split(separator: "\n").compactMap { jsonObject(String($0))?["message"] as? String }
-        #expect(texts == ["live", "while reconnecting"], "each once, none lost; stderr: \(heard.stderr)")
+        #expect(messages(in: heard.stdout) == ["live", "while reconnecting"], "each once, none lost; stderr: \(heard.stderr)")
         #expect(heard.stderr.contains("reconnect"))
-    }
-
-    /// A database and a certificate of its own, so that a sandbox restarted on
-    /// the same ports keeps the users and the config's caFile still fits.
-    static func restartableSandboxArguments(in dir: TemporaryDirectory) throws -> [String] {
-        let key = dir.file("key.pem"), cert = dir.file("cert.pem")
-        let made = try runProcess("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                                                       "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost",
-                                                       "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
-        try #require(made.status == 0, "openssl: \(made.stderr)")
-        return ["--db", dir.file("sandbox.db"), "--tls-cert", cert, "--tls-key", key]
     }
 
     /// With nothing heard live before the loss, the gap starts when listen was
     /// ready: what was sent in an earlier second is history, not news.
     @Test func aGapFillDoesNotRepeatWhatCameBeforeListening() throws {
-        let dir = try TemporaryDirectory()
-        let arguments = try Self.restartableSandboxArguments(in: dir)
-        var sandbox = try SandboxProcess(arguments: arguments)
-        let configPath = dir.file("config.json")
-        try sandbox.configLine.write(toFile: configPath, atomically: true, encoding: .utf8)
-        let alice = try ChatUser("alice", configPath: configPath), bob = try ChatUser("bob", configPath: configPath)
-        #expect(try alice.run(["send", "@" + bob.login, "before"]).status == 0)
+        let chat = try RestartableChat()
+        #expect(try chat.alice.run(["send", "@" + chat.bob.login, "before"]).status == 0)
         let beforeSent = Int(Date().timeIntervalSince1970)
         try waitUntil("the second after 'before'", timeout: 5) { Int(Date().timeIntervalSince1970) > beforeSent }
-        let api = URL(string: sandbox.apiEndpoint)!, chat = URL(string: sandbox.chatEndpoint)!
 
-        let listener = try bob.cli.background(["listen", "--count", "1", "--json", "--timeout", "90s"])
+        let listener = try chat.bob.cli.background(["listen", "--count", "1", "--json", "--timeout", "90s"])
         try listener.waitUntilListening()
-        sandbox.stop()
-        sandbox = try SandboxProcess(arguments: arguments, apiPort: api.port!, chatPort: chat.port!)
-        #expect(try alice.run(["send", "@" + bob.login, "after"]).status == 0)
+        try chat.restartSandbox()
+        #expect(try chat.alice.run(["send", "@" + chat.bob.login, "after"]).status == 0)
         let heard = listener.finish(timeout: 60)
         #expect(heard.status == 0, "stderr: \(heard.stderr)")
-        let texts = heard.stdout.split(separator: "\n").compactMap { jsonObject(String($0))?["message"] as? String }
-        #expect(texts == ["after"], "stderr: \(heard.stderr)")
+        #expect(messages(in: heard.stdout) == ["after"], "stderr: \(heard.stderr)")
+    }
+
+    /// The texts of `listen --json` output, in order.
+    func messages(in stdout: String) -> [String] {
+        stdout.split(separator: "\n").compactMap { jsonObject(String($0))?["message"] as? String }
+    }
+}
+
+/// Alice and Bob on a sandbox that can be restarted on the same ports with its
+/// users kept: a database and a certificate of its own keep the config valid.
+final class RestartableChat {
+    let directory: TemporaryDirectory
+    let arguments: [String]
+    var sandbox: SandboxProcess
+    let alice: ChatUser, bob: ChatUser
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        let key = directory.file("key.pem"), cert = directory.file("cert.pem")
+        let made = try runProcess("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                                                       "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost",
+                                                       "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
+        guard made.status == 0 else { throw TestSupportError("openssl: \(made.stderr)") }
+        arguments = ["--db", directory.file("sandbox.db"), "--tls-cert", cert, "--tls-key", key]
+        sandbox = try SandboxProcess(arguments: arguments)
+        let configPath = directory.file("config.json")
+        try sandbox.configLine.write(toFile: configPath, atomically: true, encoding: .utf8)
+        alice = try ChatUser("alice", configPath: configPath)
+        bob = try ChatUser("bob", configPath: configPath)
+    }
+
+    /// Stops the sandbox and starts it again on the same ports.
+    func restartSandbox() throws {
+        let api = URL(string: sandbox.apiEndpoint)!, chat = URL(string: sandbox.chatEndpoint)!
+        sandbox.stop()
+        sandbox = try SandboxProcess(arguments: arguments, apiPort: api.port!, chatPort: chat.port!)
     }
 }
