@@ -39,6 +39,17 @@ extension XMPPConnection {
         try sendStanza(marker.stanza(id: idGenerator.next()).xml(), messageID: nil)
     }
 
+    /// Queues a system notification (a dialog announcement) and returns its sequence
+    /// number; `waitForAcknowledgement` tells when the server has it. Throws code
+    /// `.invalidMessage` or `.disconnected`.
+    @discardableResult
+    public func send(_ notification: OutgoingSystemNotification) throws(XMPPError) -> UInt32 {
+        if let problem = notification.validationProblem {
+            throw XMPPError(code: .invalidMessage, endpoint: endpointDescription, detail: problem)
+        }
+        return try sendStanza(notification.xml, messageID: nil)
+    }
+
     /// Sends a XEP-0085 chat state (typing notification); not tracked.
     @discardableResult
     public func sendChatState(_ chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind = .chat,
