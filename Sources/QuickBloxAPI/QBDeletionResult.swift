@@ -1,9 +1,11 @@
-/// What a delete call removed: `{"SuccessfullyDeleted":{"ids":[…]},"NotFound":{"ids":[…]}}`.
+/// What a delete call removed: `{"SuccessfullyDeleted":{"ids":[…]},"NotFound":{"ids":[…]}}`,
+/// and `WrongPermissions` for ids the caller may not delete that way (docs/protocol.md §5–6).
 public struct QBDeletionResult: Sendable, Equatable {
     public var successfullyDeleted: [String]
     public var notFound: [String]
-    public init(successfullyDeleted: [String], notFound: [String]) {
-        self.successfullyDeleted = successfullyDeleted; self.notFound = notFound
+    public var wrongPermissions: [String]
+    public init(successfullyDeleted: [String], notFound: [String], wrongPermissions: [String] = []) {
+        self.successfullyDeleted = successfullyDeleted; self.notFound = notFound; self.wrongPermissions = wrongPermissions
     }
 
     /// From a response body. An empty body (what deleting one dialog returns) means
@@ -21,6 +23,7 @@ public struct QBDeletionResult: Sendable, Equatable {
             return []
         }
         self.init(successfullyDeleted: ids("SuccessfullyDeleted", "successfully_deleted", "successfullyDeleted"),
-                  notFound: ids("NotFound", "not_found", "notFound"))
+                  notFound: ids("NotFound", "not_found", "notFound"),
+                  wrongPermissions: ids("WrongPermissions", "wrong_permissions", "wrongPermissions"))
     }
 }

@@ -50,12 +50,35 @@ extension QuickBloxClient {
         try send("PUT", "/chat/Message/\(Self.pathIDs(messageIds)).json") { body }
     }
 
-    /// `DELETE /chat/Message/{id}[,{id}].json`. No request for no ids.
+    /// `DELETE /chat/Message/{id}[,{id}].json[?force=1]`: without `force` the messages go
+    /// for the current user only; with it, for everyone (only their sender may). Ids the
+    /// server would not delete come back in `notFound` or `wrongPermissions` (or as a 403
+    /// for a single id). No request for no ids.
     @discardableResult
-    public func deleteMessages(ids: [String]) throws(QuickBloxError) -> QBDeletionResult {
+    public func deleteMessages(ids: [String], force: Bool = false) throws(QuickBloxError) -> QBDeletionResult {
         guard !ids.isEmpty else { return QBDeletionResult(successfullyDeleted: [], notFound: []) }
-        let json = try send("DELETE", "/chat/Message/\(Self.pathIDs(ids)).json")
+        let json = try send("DELETE", "/chat/Message/\(Self.pathIDs(ids)).json", query: force ? [("force", "1")] : [])
         return QBDeletionResult(json: json, requested: ids)
+    }
+
+    /// `PUT /chat/Message/{id}.json` with `{"chat_dialog_id":…,"message":…}`: replaces a
+    /// message's text (its sender only; 403 otherwise). The server answers with an empty
+    /// body, so nothing is returned; `message(id:dialogId:)` reads the result back.
+    public func editMessage(id: String, dialogId: String, text: String) throws(QuickBloxError) {
+        let body: JSONValue = ["chat_dialog_id": .string(dialogId), "message": .string(text)]
+        try send("PUT", "/chat/Message/\(Self.pathIDs([id])).json") { body }
+    }
+
+    /// One message of a dialog: `GET /chat/Message.json?chat_dialog_id=&_id=&mark_as_read=0`.
+    /// The answer is searched for the id (a server ignoring the filter is still read
+    /// right, if the message is on the first page); nil when it is not there.
+    public func message(id: String, dialogId: String) throws(QuickBloxError) -> QBMessage? {
+        let query = [("chat_dialog_id", dialogId), ("_id", id), ("mark_as_read", "0")]
+        let json = try send("GET", "/chat/Message.json", query: query)
+        guard let items = json["items"]?.arrayValue else {
+            throw invalidResponse("GET /chat/Message.json", "no \"items\" array")
+        }
+        return items.lazy.compactMap { QBMessage(json: $0, dialogId: dialogId) }.first { $0.id == id }
     }
 
     /// `GET /chat/Message/unread.json[?chat_dialog_ids=a,b]`: the total and the count per

@@ -70,7 +70,7 @@ public final class QuickBloxClient {
                                  chatEndpoint: json["chat_endpoint"]?.stringValue, raw: members)
     }
 
-    // MARK: - Users
+    // MARK: - Sign-up and log-in (user lookups are in +Users)
 
     /// `POST /users.json`. A 422 whose error `isLoginTaken` means "log in instead".
     /// `login` may be nil for an account identified by `email` alone.
@@ -98,41 +98,6 @@ public final class QuickBloxClient {
     /// `DELETE /login.json`: back to an application session.
     public func logOut() throws(QuickBloxError) {
         try send("DELETE", "/login.json")
-    }
-
-    /// `GET /users/{id}.json`.
-    public func user(id: Int) throws(QuickBloxError) -> QBUser {
-        let json = try send("GET", "/users/\(id).json")
-        return try parseUser(json, request: "GET /users/\(id).json")
-    }
-
-    /// `GET /users/by_login.json?login=…`.
-    public func user(login: String) throws(QuickBloxError) -> QBUser {
-        let json = try send("GET", "/users/by_login.json", query: [("login", login)])
-        return try parseUser(json, request: "GET /users/by_login.json")
-    }
-
-    /// `GET /users.json`, optionally only the given ids (`filter[]=number id in 1,2,3`).
-    public func users(ids: [Int]? = nil, page: Int = 1, perPage: Int = 10) throws(QuickBloxError) -> QBUserPage {
-        var query = [("page", String(page)), ("per_page", String(perPage))]
-        if let ids {
-            query.append(("filter[]", "number id in " + ids.map(String.init).joined(separator: ",")))
-        }
-        let json = try send("GET", "/users.json", query: query)
-        guard let items = json["items"]?.arrayValue else {
-            throw invalidResponse("GET /users.json", "no \"items\" array")
-        }
-        var users: [QBUser] = []
-        for item in items {
-            guard let user = QBUser(json: item["user"] ?? item) else {
-                throw invalidResponse("GET /users.json", "an item without a user id")
-            }
-            users.append(user)
-        }
-        return QBUserPage(currentPage: json["current_page"]?.intValue ?? page,
-                          perPage: json["per_page"]?.intValue ?? perPage,
-                          totalEntries: json["total_entries"]?.intValue ?? users.count,
-                          users: users)
     }
 
     // MARK: - The one request path every endpoint uses
@@ -259,7 +224,8 @@ public final class QuickBloxClient {
                          expiresAt: tokenExpiresAt ?? Date().addingTimeInterval(Self.defaultTokenLifetime))
     }
 
-    private func parseUser(_ json: JSONValue, request: String) throws(QuickBloxError) -> QBUser {
+    /// The user object, wrapped as `{"user":{…}}` or bare (internal: `+Users` uses it too).
+    func parseUser(_ json: JSONValue, request: String) throws(QuickBloxError) -> QBUser {
         guard let user = QBUser(json: json["user"] ?? json) else {
             throw invalidResponse(request, "no \"user\" object with an id")
         }

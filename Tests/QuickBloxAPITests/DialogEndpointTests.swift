@@ -160,6 +160,18 @@ func dialogPageBody(_ ids: [String], total: Int? = nil, skip: Int = 0, limit: In
         #expect(error.reasons == ["Forbidden. Need user"])
     }
 
+    @Test func oneDialogIsTheListFilteredById() throws {
+        let body = #"{"total_entries":2,"skip":0,"limit":100,"items":[{"_id":"other","type":2},{"_id":"5d75d2b0a28f9a1b2c3d4e5f","type":2,"name":"ops"}]}"#
+        let transport = ScriptedTransport([reply(200, body), reply(200, dialogPageBody([], total: 0)), reply(200, "[]")])
+        let api = chatClient(transport)
+        let dialog = try api.dialog(id: "5d75d2b0a28f9a1b2c3d4e5f")
+        #expect(transport.requests[0].url == Self.base + "/chat/Dialog.json?_id=5d75d2b0a28f9a1b2c3d4e5f")
+        #expect(dialog?.name == "ops")
+        #expect(try api.dialog(id: "5d75d2b0a28f9a1b2c3d4e5f") == nil)
+        let garbage = try #require(throws: QuickBloxError.self) { try api.dialog(id: "x") }
+        #expect(garbage.kind == .invalidResponse)
+    }
+
     @Test func createPrivateDialogSendsPeerAsString() throws {
         let created = #"{"_id":"d3","type":3,"user_id":7,"occupants_ids":[7,42],"xmpp_room_jid":null,"created_at":"2019-09-08T17:24:11Z"}"#
         let transport = ScriptedTransport([reply(201, created)])

@@ -178,6 +178,44 @@ import TestSupport
         #expect(result == QBDeletionResult(successfullyDeleted: ["m1"], notFound: []))
     }
 
+    @Test func deleteMessagesForEveryoneSendsForceAndReadsWrongPermissions() throws {
+        let body = #"{"SuccessfullyDeleted":{"ids":[]},"NotFound":{"ids":[]},"WrongPermissions":{"ids":["m1"]}}"#
+        let transport = ScriptedTransport([reply(200, body)])
+        let result = try chatClient(transport).deleteMessages(ids: ["m1"], force: true)
+        #expect(transport.requests[0].url == Self.base + "/chat/Message/m1.json?force=1")
+        #expect(result == QBDeletionResult(successfullyDeleted: [], notFound: [], wrongPermissions: ["m1"]))
+    }
+
+    @Test func editMessagePutsTheTextAndTheDialog() throws {
+        let transport = ScriptedTransport([reply(200, "")])
+        try chatClient(transport).editMessage(id: "6b0db887c4ca891d2141e1cb", dialogId: "d1", text: "fixed \"typo\"")
+        let sent = transport.requests[0]
+        #expect(sent.method == "PUT")
+        #expect(sent.url == Self.base + "/chat/Message/6b0db887c4ca891d2141e1cb.json")
+        #expect(String(decoding: sent.body, as: UTF8.self) == #"{"chat_dialog_id":"d1","message":"fixed \"typo\""}"#)
+    }
+
+    @Test func editMessageOfSomeoneElseIsForbidden() throws {
+        let transport = ScriptedTransport([reply(403, #"{"errors":["You don't have appropriate permissions to perform this operation"]}"#)])
+        let error = try #require(throws: QuickBloxError.self) {
+            try chatClient(transport).editMessage(id: "m1", dialogId: "d1", text: "x")
+        }
+        #expect(error.status == 403)
+    }
+
+    @Test func oneMessageIsAskedByIdWithoutMarkingItRead() throws {
+        let body = #"{"skip":0,"limit":100,"items":[{"_id":"m0","message":"other"},{"_id":"m1","message":"mine","sender_id":7}]}"#
+        let transport = ScriptedTransport([reply(200, body), reply(200, #"{"items":[]}"#), reply(200, "{}")])
+        let api = chatClient(transport)
+        let found = try api.message(id: "m1", dialogId: "d1")
+        #expect(transport.requests[0].url == Self.base + "/chat/Message.json?chat_dialog_id=d1&_id=m1&mark_as_read=0")
+        #expect(found?.message == "mine")
+        #expect(found?.chatDialogId == "d1")
+        #expect(try api.message(id: "m1", dialogId: "d1") == nil)
+        let garbage = try #require(throws: QuickBloxError.self) { try api.message(id: "m1", dialogId: "d1") }
+        #expect(garbage.kind == .invalidResponse)
+    }
+
     @Test func unreadCountsForSomeDialogs() throws {
         let transport = ScriptedTransport([reply(200, #"{"total":15,"d1":"10","d2":5}"#)])
         let counts = try chatClient(transport).unreadCounts(dialogIds: ["d1", "d2"])
