@@ -2,7 +2,7 @@ import SQLiteStore
 
 extension ChatCache {
     private static let dialogsCursor = "dialogs.updated_at"
-    private static func historyCursor(_ dialogID: String) -> String { "messages.date_sent:" + dialogID }
+    static func historyCursor(_ dialogID: String) -> String { "messages.date_sent:" + dialogID }
 
     /// The newest `date_sent` up to which a dialog's history is known complete.
     public func lastSyncedDateSent(dialogID: String) throws(MessageCacheError) -> Int? {
