@@ -237,10 +237,16 @@ final class ChatStore {
                              createdAt: t, updatedAt: t)
     }
 
-    /// One page of a dialog's history: by `date_sent`, ties in send order.
-    func messages(dialogId: String, filters: [RecordFilter], descending: Bool, limit: Int, skip: Int) throws -> [MessageRecord] {
+    /// One page of a dialog's history: by `date_sent`, ties in send order; without the
+    /// messages `viewer` deleted for themselves.
+    func messages(dialogId: String, filters: [RecordFilter], descending: Bool, limit: Int, skip: Int,
+                  viewer: Int? = nil) throws -> [MessageRecord] {
         var conditions = ["m.dialog_id = ?"]
         var arguments: [SQLiteValue] = [.text(dialogId)]
+        if let viewer {
+            conditions.append("NOT EXISTS (SELECT 1 FROM message_hidden h WHERE h.message_id = m.id AND h.user_id = ?)")
+            arguments.append(.int(viewer))
+        }
         for filter in filters {
             let (sql, args) = filter.sql
             conditions.append(sql)
@@ -296,6 +302,31 @@ final class ChatStore {
         }
         let ids = try db.query(sql + " ORDER BY d.seq", arguments) { $0.string(0) ?? "" }
         return try ids.map { ($0, try unreadCount(dialogId: $0, userId: userId)) }
+    }
+
+    /// Whether `userId` deleted the message for themselves.
+    func isHidden(messageId: String, from userId: Int) throws -> Bool {
+        try db.queryFirst("SELECT 1 FROM message_hidden WHERE message_id = ? AND user_id = ?",
+                          [.text(messageId), .int(userId)]) { _ in true } ?? false
+    }
+
+    /// Deletes a message for one user only (`DELETE` without `force`): their history no
+    /// longer shows it, and it no longer counts as unread for them.
+    func hideMessage(_ message: MessageRecord, from userId: Int) throws {
+        try db.transaction {
+            try db.run("INSERT OR IGNORE INTO message_hidden (message_id, user_id) VALUES (?, ?)", [.text(message.id), .int(userId)])
+            try db.run("INSERT OR IGNORE INTO message_reads (message_id, user_id) VALUES (?, ?)", [.text(message.id), .int(userId)])
+        }
+    }
+
+    /// Replaces a message's text (an edit by its sender); the dialog's `last_message` follows.
+    func editMessage(_ message: MessageRecord, body: String) throws {
+        let t = now()
+        try db.transaction {
+            try db.run("UPDATE messages SET body = ?, updated_at = ? WHERE id = ?", [.text(body), .real(t), .text(message.id)])
+            try db.run("UPDATE dialogs SET last_message = ?, updated_at = ? WHERE id = ? AND last_message_id = ?",
+                       [.text(body), .real(t), .text(message.dialogId), .text(message.id)])
+        }
     }
 
     /// Deletes messages; the dialog's last message becomes the newest one left.

@@ -132,24 +132,31 @@ extension SandboxAPI {
         guard dialog.occupantIds.contains(me) else { throw .forbidden }
         let push = try integerList(r, "push_all[occupants_ids]")
         let pull = try integerList(r, "pull_all[occupants_ids]")
-        if dialog.type == .privateChat && !(push.isEmpty && pull.isEmpty) {
-            throw .field(422, "occupants_ids", "cannot be changed in a private dialog")
+        let name = r.parameter("name").flatMap { $0.isEmpty ? nil : $0 }
+        let photo = r.parameter("photo")
+        let isOwner = dialog.ownerId == me
+        if dialog.type == .privateChat {
+            if !(push.isEmpty && pull.isEmpty) { throw .field(422, "occupants_ids", "cannot be changed in a private dialog") }
+            if name != nil { throw .field(422, "name", "cannot be set for a private dialog") }
         }
-        // Anyone may leave; only the owner removes others.
-        if pull.contains(where: { $0 != me }) && dialog.ownerId != me { throw .forbidden }
+        // A group's name and photo are its owner's; a public group is wholly its owner's.
+        // Any occupant of a group may add others and leave; only the owner removes others.
+        if (name != nil || photo != nil) && !isOwner { throw .forbidden }
+        if dialog.type == .publicGroup && !isOwner && !(push.isEmpty && pull == [me]) { throw .forbidden }
+        if pull.contains(where: { $0 != me }) && !isOwner { throw .forbidden }
         let known = try storage { try chat.existingUsers(push) }
         if let unknown = push.first(where: { !known.contains($0) }) {
             throw .field(422, "occupants_ids", "contains an unknown user: \(unknown)")
         }
-        let name = r.parameter("name").flatMap { $0.isEmpty ? nil : $0 }
         try storage {
-            try chat.updateDialog(id: dialog.id, name: name, photo: r.parameter("photo"), push: push, pull: pull)
+            try chat.updateDialog(id: dialog.id, name: name, photo: photo, push: push, pull: pull)
         }
         guard let updated = try storage({ try chat.dialog(id: dialog.id, viewer: me) }) else { throw .notFound }
         return .json(200, dialogJSON(updated))
     }
 
-    /// The owner with `force=1` deletes for everyone; otherwise the caller leaves the dialog.
+    /// The owner with `force=1` deletes for everyone (anyone else is refused); without
+    /// it the caller leaves the dialog.
     func deleteDialogs(_ context: RESTContext) throws(RESTError) -> RESTResponse {
         let me = userId(context)
         let force = context.request.parameter("force") == "1"
@@ -157,7 +164,8 @@ extension SandboxAPI {
         var deleted: [String] = [], notFound: [String] = [], refused: [String] = []
         for id in ids {
             guard let dialog = try storage({ try chat.dialog(id: id, viewer: me) }) else { notFound.append(id); continue }
-            if force && dialog.ownerId == me {
+            if force {
+                guard dialog.ownerId == me else { refused.append(id); continue }
                 try storage { try chat.deleteDialog(id: id) }
             } else if dialog.occupantIds.contains(me) {
                 try storage { try chat.leaveDialog(id: id, userId: me) }
@@ -196,7 +204,8 @@ extension SandboxAPI {
         let descending = r.parameter("sort_desc") != nil
         let filters = try RecordFilter.parse(r.parameters, fields: ChatStore.messageFields)
         let page = { () throws in
-            try self.chat.messages(dialogId: dialog.id, filters: filters, descending: descending, limit: limit, skip: skip)
+            try self.chat.messages(dialogId: dialog.id, filters: filters, descending: descending, limit: limit, skip: skip,
+                                   viewer: me)
         }
         var items = try storage(page)
         if r.parameter("mark_as_read") != "0" && !items.isEmpty {
@@ -265,9 +274,11 @@ extension SandboxAPI {
         return .json(201, stored.json)
     }
 
-    /// `read=1` (or `delivered=1`) for messages of dialogs the caller may use.
+    /// `read=1` (or `delivered=1`) for messages of dialogs the caller may use;
+    /// with `message`, an edit instead (`editMessage`).
     func updateMessages(_ context: RESTContext) throws(RESTError) -> RESTResponse {
         let r = context.request
+        if r.parameter("message") != nil { return try editMessage(context) }
         let me = userId(context)
         let read = ["1", "true"].contains(r.parameter("read") ?? "")
         let delivered = ["1", "true"].contains(r.parameter("delivered") ?? "")
@@ -284,20 +295,53 @@ extension SandboxAPI {
         return .empty(200)
     }
 
+    /// `PUT /chat/Message/{id}.json` with `message`: the sender replaces the text of one
+    /// message (403 for anyone else, 404 unknown or hidden, 422 blank or too long); 200, empty.
+    private func editMessage(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        let r = context.request
+        let me = userId(context)
+        let ids = pathIds(context)
+        guard ids.count == 1 else { throw .field(422, "message", "can be edited one message at a time") }
+        let body = r.parameter("message") ?? ""
+        if body.isEmpty { throw .field(422, "message", "can't be blank") }
+        if body.utf8.count > ChatStore.maxMessageBytes {
+            throw .field(422, "message", "is too long (maximum is \(ChatStore.maxMessageBytes) bytes)")
+        }
+        guard let message = try storage({ try chat.message(id: ids[0]) }),
+              !(try storage { try chat.isHidden(messageId: message.id, from: me) }) else { throw .notFound }
+        if let dialogId = r.parameter("chat_dialog_id"), !dialogId.isEmpty, dialogId != message.dialogId { throw .notFound }
+        _ = try usableDialog(message.dialogId, userId: me)
+        guard message.senderId == me else { throw .forbidden }
+        try storage { try chat.editMessage(message, body: body) }
+        return .empty(200)
+    }
+
+    /// Without `force=1` the messages are hidden from the caller only; with it their
+    /// sender deletes them for everyone (others' ids go to `WrongPermissions`). Always
+    /// answers the id lists; unknown, hidden and foreign messages are `NotFound`.
     func deleteMessages(_ context: RESTContext) throws(RESTError) -> RESTResponse {
         let me = userId(context)
-        var deleted: [String] = [], notFound: [String] = []
+        let force = context.request.parameter("force") == "1"
+        var deleted: [String] = [], notFound: [String] = [], refused: [String] = []
         for id in pathIds(context) {
             guard let message = try storage({ try chat.message(id: id) }),
-                  let dialog = try storage({ try chat.dialog(id: message.dialogId, viewer: me) }),
-                  dialog.admits(me) else { notFound.append(id); continue }
-            try storage { try chat.deleteMessage(message) }
+                  let dialog = try storage({ try chat.dialog(id: message.dialogId, viewer: nil) }),
+                  dialog.admits(me),
+                  !(try storage { try chat.isHidden(messageId: id, from: me) }) else { notFound.append(id); continue }
+            if force {
+                guard message.senderId == me else { refused.append(id); continue }
+                try storage { try chat.deleteMessage(message) }
+            } else {
+                try storage { try chat.hideMessage(message, from: me) }
+            }
             deleted.append(id)
         }
-        return .json(200, .object([
+        var members: [(String, JSONNode)] = [
             ("SuccessfullyDeleted", .object([("ids", .array(deleted.map { .string($0) }))])),
             ("NotFound", .object([("ids", .array(notFound.map { .string($0) }))])),
-        ]))
+        ]
+        if !refused.isEmpty { members.append(("WrongPermissions", .object([("ids", .array(refused.map { .string($0) }))]))) }
+        return .json(200, .object(members))
     }
 
     func unreadCounts(_ context: RESTContext) throws(RESTError) -> RESTResponse {

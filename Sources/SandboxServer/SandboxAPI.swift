@@ -44,6 +44,8 @@ final class SandboxAPI {
         router.add(RESTRoute("POST", "/users.json", .session) { [unowned self] (c) throws(RESTError) in try self.signUp(c) })
         router.add(RESTRoute("GET", "/users.json", .session) { [unowned self] (c) throws(RESTError) in try self.listUsers(c) })
         router.add(RESTRoute("GET", "/users/by_login.json", .session) { [unowned self] (c) throws(RESTError) in try self.userByLogin(c) })
+        router.add(RESTRoute("GET", "/users/by_email.json", .session) { [unowned self] (c) throws(RESTError) in try self.userByEmail(c) })
+        router.add(RESTRoute("GET", "/users/by_full_name.json", .session) { [unowned self] (c) throws(RESTError) in try self.usersByFullName(c) })
         router.add(RESTRoute("GET", "/users/{id}.json", .session) { [unowned self] (c) throws(RESTError) in try self.userById(c) })
         router.add(RESTRoute("GET", "/chat/Dialog.json", .user) { [unowned self] (c) throws(RESTError) in try self.listDialogs(c) })
         router.add(RESTRoute("POST", "/chat/Dialog.json", .user) { [unowned self] (c) throws(RESTError) in try self.createDialog(c) })
@@ -184,11 +186,41 @@ final class SandboxAPI {
         return .json(200, .object([("user", user.json)]))
     }
 
+    private func userByEmail(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        guard let email = context.request.parameter("email"), !email.isEmpty,
+              let user = try storage({ try database.user(email: email) }) else { throw .notFound }
+        return .json(200, .object([("user", user.json)]))
+    }
+
+    /// Users whose full name contains `full_name` (at least 3 characters), ignoring
+    /// ASCII case; paged like the list.
+    private func usersByFullName(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        let r = context.request
+        let (page, perPage) = userPaging(r)
+        let fullName = r.parameter("full_name") ?? ""
+        guard fullName.count >= 3 else { throw .field(422, "full_name", "is too short (minimum is 3 characters)") }
+        let (total, items) = try storage { try database.users(fullNameContaining: fullName, page: page, perPage: perPage) }
+        return userPage(page: page, perPage: perPage, total: total, items: items)
+    }
+
+    /// `page` (≥ 1, default 1) and `per_page` (1–100, default 10).
+    private func userPaging(_ r: RESTRequest) -> (page: Int, perPage: Int) {
+        (max(1, r.parameter("page").flatMap { Int($0) } ?? 1), min(100, max(1, r.parameter("per_page").flatMap { Int($0) } ?? 10)))
+    }
+
+    private func userPage(page: Int, perPage: Int, total: Int, items: [UserRecord]) -> RESTResponse {
+        .json(200, .object([
+            ("current_page", .int(page)),
+            ("per_page", .int(perPage)),
+            ("total_entries", .int(total)),
+            ("items", .array(items.map { .object([("user", $0.json)]) })),
+        ]))
+    }
+
     /// `page`, `per_page` (≤ 100) and `filter[]=number id in 1,2,3`.
     private func listUsers(_ context: RESTContext) throws(RESTError) -> RESTResponse {
         let r = context.request
-        let page = max(1, r.parameter("page").flatMap { Int($0) } ?? 1)
-        let perPage = min(100, max(1, r.parameter("per_page").flatMap { Int($0) } ?? 10))
+        let (page, perPage) = userPaging(r)
         var ids: [Int]?
         for filter in r.parameters("filter[]") {
             let parts = filter.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true).map(String.init)
@@ -199,12 +231,7 @@ final class SandboxAPI {
             ids = ids.map { current in current.filter(values.contains) } ?? values
         }
         let (total, items) = try storage { try database.users(page: page, perPage: perPage, ids: ids) }
-        return .json(200, .object([
-            ("current_page", .int(page)),
-            ("per_page", .int(perPage)),
-            ("total_entries", .int(total)),
-            ("items", .array(items.map { .object([("user", $0.json)]) })),
-        ]))
+        return userPage(page: page, perPage: perPage, total: total, items: items)
     }
 }
 

@@ -62,6 +62,13 @@ final class SandboxDatabase: ChatAuthenticator {
             );
             """),
         Migration("drop-legacy-schema-version", sql: "DROP TABLE IF EXISTS schema_version"),
+        // Issue 7: messages a user deleted for themselves only (`DELETE` without `force`).
+        Migration("message-hidden", sql: """
+            CREATE TABLE message_hidden (
+                message_id TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                user_id INTEGER NOT NULL, PRIMARY KEY (message_id, user_id)
+            );
+            """),
     ])
 
     /// A step that a database file of an earlier sandbox, which recorded its steps
@@ -160,6 +167,23 @@ final class SandboxDatabase: ChatAuthenticator {
         let users = try db.query(
             "SELECT \(Self.userColumns) FROM users \(condition) ORDER BY id LIMIT ? OFFSET ?",
             arguments + [.int(perPage), .int((page - 1) * perPage)], Self.user(from:))
+        return (total, users)
+    }
+
+    /// One page of the users whose full name contains `text` (ASCII case ignored, `%`
+    /// and `_` taken literally), ordered by id; with the total count.
+    func users(fullNameContaining text: String, page: Int, perPage: Int) throws -> (total: Int, items: [UserRecord]) {
+        var pattern = "%"
+        for character in text {
+            if character == "\\" || character == "%" || character == "_" { pattern.append("\\") }
+            pattern.append(character)
+        }
+        pattern += "%"
+        let condition = "WHERE full_name LIKE ? ESCAPE '\\'"
+        let total = try db.queryFirst("SELECT COUNT(*) FROM users \(condition)", [.text(pattern)]) { $0.int(0) } ?? 0
+        let users = try db.query(
+            "SELECT \(Self.userColumns) FROM users \(condition) ORDER BY id LIMIT ? OFFSET ?",
+            [.text(pattern), .int(perPage), .int((page - 1) * perPage)], Self.user(from:))
         return (total, users)
     }
 

@@ -357,7 +357,7 @@ struct ChatMessageRESTTests {
         let second = try f.send(dialog, "drop", token: ann.token)["_id"] as! String
         let strangers = try f.call("DELETE", "/chat/Message/\(second).json", token: eve.token)
         #expect(strangers.text == #"{"SuccessfullyDeleted":{"ids":[]},"NotFound":{"ids":["\#(second)"]}}"#)
-        let reply = try f.call("DELETE", "/chat/Message/\(second),0123456789abcdef01234567.json", token: ann.token)
+        let reply = try f.call("DELETE", "/chat/Message/\(second),0123456789abcdef01234567.json", query: "force=1", token: ann.token)
         #expect(reply.status == 200)
         #expect(reply.text == #"{"SuccessfullyDeleted":{"ids":["\#(second)"]},"NotFound":{"ids":["0123456789abcdef01234567"]}}"#)
         let history = try f.call("GET", "/chat/Message.json", query: "chat_dialog_id=\(dialog)", token: ann.token)

@@ -116,8 +116,10 @@ import Glibc
                 CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL);
                 INSERT INTO schema_version VALUES (1, 'users-sessions-nonces', 0), (2, 'dialogs-messages', 0);
                 """)
-            let current = try SandboxDatabase(path: nil, tokenTTL: 60)
-            let schema = try current.db.query("SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'schema_%' AND name NOT LIKE 'sqlite_%'") {
+            // The tables of the two steps that sandbox had (later steps add more).
+            let earlier = try Database(path: ":memory:")
+            try Migrator(Array(SandboxDatabase.migrator.migrations.prefix(2))).migrate(earlier)
+            let schema = try earlier.query("SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'schema_%' AND name NOT LIKE 'sqlite_%'") {
                 $0.string(0) ?? ""
             }
             for statement in schema { try old.execute(statement) }
