@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "QuickBloxAPITests", dependencies: ["QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "XMPPTransportTests", dependencies: ["XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore", "BenchmarkData", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "MessagingTests", dependencies: ["Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "MessagingTests", dependencies: ["Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ClientConfigurationTests", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"], swiftSettings: swiftSettings),

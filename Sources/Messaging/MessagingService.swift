@@ -72,15 +72,21 @@ public final class MessagingService {
             let candidates = matches.map { "\($0.id) (\(Self.typeName($0.type)))" }.joined(separator: ", ")
             throw MessagingError(.invalidInput, "dialog name '\(name)' is ambiguous: \(candidates)", hint: "use the id instead")
         case .user(let login):
-            let user = try user(login: login, offline: offline)
-            if user.id == me { throw MessagingError(.invalidInput, "@\(login) is you; a private dialog needs another user") }
-            if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: user.id) }) { return dialog }
-            if offline { throw MessagingError(.invalidInput, "no private dialog with @\(login) in the cache", hint: "try without --offline") }
-            try syncDialogs()
-            if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: user.id) }) { return dialog }
-            guard createPrivate else { throw MessagingError(.invalidInput, "no private dialog with @\(login) yet", hint: "send a message to create it") }
-            return try createDialog(type: .private, name: nil, occupants: [user.id])
+            return try privateDialog(login: login, offline: offline, create: createPrivate).dialog
         }
+    }
+
+    /// The private dialog with `@login`, and whether this call created it (when
+    /// `create`; otherwise a missing one is an error).
+    public func privateDialog(login: String, offline: Bool, create: Bool) throws(MessagingError) -> (dialog: CachedDialog, created: Bool) {
+        let user = try user(login: login, offline: offline)
+        if user.id == me { throw MessagingError(.invalidInput, "@\(login) is you; a private dialog needs another user") }
+        if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: user.id) }) { return (dialog, false) }
+        if offline { throw MessagingError(.invalidInput, "no private dialog with @\(login) in the cache", hint: "try without --offline") }
+        try syncDialogs()
+        if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: user.id) }) { return (dialog, false) }
+        guard create else { throw MessagingError(.invalidInput, "no private dialog with @\(login) yet", hint: "send a message to create it") }
+        return (try createDialog(type: .private, name: nil, occupants: [user.id]), true)
     }
 
     public func createDialog(type: QBDialogType, name: String?, occupants: [Int]) throws(MessagingError) -> CachedDialog {

@@ -1,0 +1,181 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import MessageCache
+import QuickBloxAPI
+
+/// Changing dialogs and messages over REST (docs/protocol.md §5–6), the cache
+/// following each change the server confirmed. A refusal (403) is a failure
+/// that says what was not allowed; an unknown dialog or message is bad input and
+/// is forgotten by the cache.
+extension MessagingService {
+    // MARK: dialogs
+
+    /// The dialog as the server has it now, cached. One the server no longer gives
+    /// this user is forgotten and reported unknown.
+    public func refreshDialog(_ dialog: CachedDialog) throws(MessagingError) -> CachedDialog {
+        let fresh: QBDialog?
+        do { fresh = try api.dialog(id: dialog.id) } catch {
+            throw failure(error, doing: "fetch \(Self.label(dialog))", dialog: dialog)
+        }
+        guard let fresh else { throw try forgetUnknown(dialog) }
+        return try store(fresh)
+    }
+
+    /// Renames a group (its owner only, on the sandbox; docs/protocol.md §5).
+    public func renameDialog(_ dialog: CachedDialog, to name: String) throws(MessagingError) -> CachedDialog {
+        guard dialog.type != .private else {
+            throw MessagingError(.invalidInput, "a private dialog has no name to change", hint: "only groups can be renamed")
+        }
+        return try update(dialog, doing: "rename \(Self.label(dialog))", refusal: "only its owner can rename it") { api throws(QuickBloxError) in
+            try api.updateDialog(id: dialog.id, name: name)
+        }
+    }
+
+    /// Adds users to a group (`push_all`).
+    public func addOccupants(_ ids: [Int], to dialog: CachedDialog) throws(MessagingError) -> CachedDialog {
+        try update(dialog, doing: "add to \(Self.label(dialog))", refusal: "you may not add people to it") { api throws(QuickBloxError) in
+            try api.updateDialog(id: dialog.id, addOccupants: ids)
+        }
+    }
+
+    /// Removes users from a group (`pull_all`); removing anyone but yourself is the owner's.
+    public func removeOccupants(_ ids: [Int], from dialog: CachedDialog) throws(MessagingError) -> CachedDialog {
+        try update(dialog, doing: "remove from \(Self.label(dialog))", refusal: "only its owner can remove others") { api throws(QuickBloxError) in
+            try api.updateDialog(id: dialog.id, removeOccupants: ids)
+        }
+    }
+
+    /// Leaves a group (`pull_all` of yourself); the cache forgets it. Returns the
+    /// dialog as the server left it.
+    @discardableResult
+    public func leaveDialog(_ dialog: CachedDialog) throws(MessagingError) -> CachedDialog {
+        let left = try update(dialog, doing: "leave \(Self.label(dialog))", refusal: "the server would not let you leave") { api throws(QuickBloxError) in
+            try api.updateDialog(id: dialog.id, removeOccupants: [me])
+        }
+        try cached { () throws(MessageCacheError) in _ = try cache.removeDialog(id: dialog.id) }
+        return left
+    }
+
+    /// `DELETE`: for this user only, or with `everyone` for every occupant (its owner
+    /// only). The cache forgets it. Returns the server's answer.
+    @discardableResult
+    public func deleteDialog(_ dialog: CachedDialog, everyone: Bool) throws(MessagingError) -> QBDeletionResult {
+        let what = "delete \(Self.label(dialog))\(everyone ? " for everyone" : "")"
+        let result: QBDeletionResult
+        do { result = try api.deleteDialogs(ids: [dialog.id], force: everyone) } catch {
+            throw failure(error, doing: what, dialog: dialog, refusal: everyone ? "only its owner can delete it for everyone" : nil)
+        }
+        if result.wrongPermissions.contains(dialog.id) {
+            throw MessagingError(.failure, "not allowed to \(what)", hint: "only its owner can")
+        }
+        if result.notFound.contains(dialog.id) { throw try forgetUnknown(dialog) }
+        try cached { () throws(MessageCacheError) in _ = try cache.removeDialog(id: dialog.id) }
+        return result
+    }
+
+    // MARK: messages
+
+    /// Replaces the text of one of your messages in `dialogID`, and returns it as the
+    /// server now has it (read back; the edit itself answers nothing), cached.
+    public func editMessage(id: String, dialogID: String, text: String) throws(MessagingError) -> CachedMessage {
+        do { try api.editMessage(id: id, dialogId: dialogID, text: text) } catch {
+            switch error.status {
+            case 403: throw MessagingError(.failure, "not allowed to edit message \(id): \(Self.reason(error))", hint: "only its sender can edit it")
+            case 404: throw try forgetUnknownMessage(id, in: dialogID)
+            default: throw MessagingError(describing: error, doing: "edit message \(id)")
+            }
+        }
+        var record: CachedMessage?
+        if let fresh = try? api.message(id: id, dialogId: dialogID) {
+            record = CacheRecords.message(fresh)
+        } else if let old = try cached({ () throws(MessageCacheError) in try cache.message(id: id) }) {
+            // The server would not say: what it must now hold is the cached message with the new text.
+            var object = (try? JSONDecoder().decode(JSONValue.self, from: Data(old.rawJSON.utf8)))?.objectValue ?? [:]
+            object["message"] = .string(text)
+            var edited = old
+            edited.text = text
+            edited.rawJSON = CacheRecords.json(object)
+            record = edited
+        }
+        let message = record ?? CachedMessage(id: id, dialogID: dialogID, senderID: me, dateSent: 0, text: text,
+                                              rawJSON: CacheRecords.json(["_id": .string(id), "chat_dialog_id": .string(dialogID),
+                                                                          "message": .string(text), "sender_id": .int(me)]))
+        if record != nil { try cached { () throws(MessageCacheError) in _ = try cache.upsertMessages([message]) } }
+        return message
+    }
+
+    /// Deletes a message for this user, or with `everyone` for every occupant (its
+    /// sender only). The cache forgets it. Returns the server's answer.
+    @discardableResult
+    public func deleteMessage(id: String, everyone: Bool) throws(MessagingError) -> QBDeletionResult {
+        let what = "delete message \(id)\(everyone ? " for everyone" : "")"
+        let result: QBDeletionResult
+        do { result = try api.deleteMessages(ids: [id], force: everyone) } catch {
+            switch error.status {
+            case 403: throw MessagingError(.failure, "not allowed to \(what): \(Self.reason(error))", hint: "only its sender can")
+            case 404: throw try forgetUnknownMessage(id, in: nil)
+            default: throw MessagingError(describing: error, doing: what)
+            }
+        }
+        if result.wrongPermissions.contains(id) {
+            throw MessagingError(.failure, "not allowed to \(what)", hint: "only its sender can")
+        }
+        if result.notFound.contains(id) || !result.successfullyDeleted.contains(id) { throw try forgetUnknownMessage(id, in: nil) }
+        try cached { () throws(MessageCacheError) in _ = try cache.removeMessages(ids: [id]) }
+        return result
+    }
+
+    // MARK: helpers
+
+    /// A dialog for an error line: its name, else its id.
+    static func label(_ dialog: CachedDialog) -> String {
+        dialog.name.isEmpty ? "\(typeName(dialog.type)) dialog \(dialog.id)" : "'\(dialog.name)'"
+    }
+
+    /// The server's own words for a refusal.
+    static func reason(_ error: QuickBloxError) -> String { error.reasons.joined(separator: "; ") }
+
+    /// One `PUT /chat/Dialog/{id}.json`, its answer cached.
+    private func update(_ dialog: CachedDialog, doing what: String, refusal: String,
+                        _ call: (QuickBloxClient) throws(QuickBloxError) -> QBDialog) throws(MessagingError) -> CachedDialog {
+        let updated: QBDialog
+        do { updated = try call(api) } catch { throw failure(error, doing: what, dialog: dialog, refusal: refusal) }
+        return try store(updated)
+    }
+
+    private func store(_ dialog: QBDialog) throws(MessagingError) -> CachedDialog {
+        let record = CacheRecords.dialog(dialog)
+        try cached { () throws(MessageCacheError) in try cache.upsertDialogs([record]) }
+        try fetchUsers(dialog.occupantIDs)
+        return record
+    }
+
+    /// 403: not allowed (exit 1), in the server's words; 404: unknown (and forgotten).
+    private func failure(_ error: QuickBloxError, doing what: String, dialog: CachedDialog,
+                         refusal: String? = nil) -> MessagingError {
+        switch error.status {
+        case 403:
+            return MessagingError(.failure, "not allowed to \(what): \(Self.reason(error))", hint: refusal)
+        case 404:
+            return (try? forgetUnknown(dialog)) ?? MessagingError(.invalidInput, "no dialog with id \(dialog.id)")
+        default:
+            return MessagingError(describing: error, doing: what)
+        }
+    }
+
+    /// The error for a dialog the server does not know (for this user), after the cache forgot it.
+    private func forgetUnknown(_ dialog: CachedDialog) throws(MessagingError) -> MessagingError {
+        try cached { () throws(MessageCacheError) in _ = try cache.removeDialog(id: dialog.id) }
+        return MessagingError(.invalidInput, "\(Self.label(dialog)) is not one of your dialogs on the server (\(dialog.id))",
+                              hint: "it was deleted or you were removed; run 'chatctl dialogs' to see yours")
+    }
+
+    private func forgetUnknownMessage(_ id: String, in dialogID: String?) throws(MessagingError) -> MessagingError {
+        try cached { () throws(MessageCacheError) in _ = try cache.removeMessages(ids: [id]) }
+        let place = dialogID.map { " in dialog \($0)" } ?? ""
+        return MessagingError(.invalidInput, "no message with id \(id)\(place)", hint: "it was deleted, or is not yours to see")
+    }
+}
