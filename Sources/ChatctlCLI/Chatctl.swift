@@ -19,6 +19,7 @@ public struct Chatctl: ParsableCommand {
         subcommands: [
             LoginCommand.self, StatusCommand.self, LogoutCommand.self, DialogsCommand.self, HistoryCommand.self,
             SendCommand.self, ListenCommand.self, OutboxCommand.self, SearchCommand.self, SyncCommand.self,
+            EditCommand.self, DeleteCommand.self, UsersCommand.self,
             CompletionCommand.self,
         ],
         version: version,
@@ -66,11 +67,12 @@ public struct Chatctl: ParsableCommand {
         case .usage(let message, let path):
             io.writeErr(tree.usageMessage(UsageError(message: message, path: path)))
             return ExitCode.usage.rawValue
+        // Error lines may quote the server or other users (a dialog's name): one line, no control sequences.
         case .flow(let flowError):
-            io.writeErr("chatctl: \(flowError.description)\n")
+            io.writeErr("chatctl: \(TerminalText.sanitize(flowError.description, keepNewlines: false))\n")
             return exitCode(for: flowError.kind).rawValue
         case .messaging(let error):
-            io.writeErr("chatctl: \(error.description)\n")
+            io.writeErr("chatctl: \(TerminalText.sanitize(error.description, keepNewlines: false))\n")
             switch error.kind {
             case .invalidInput: return ExitCode.usage.rawValue
             case .authentication: return ExitCode.authentication.rawValue

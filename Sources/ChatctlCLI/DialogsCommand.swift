@@ -7,7 +7,8 @@ struct DialogsCommand: Command {
     static let configuration = CommandConfiguration(
         name: "dialogs",
         abstract: "List your dialogs, newest activity first.",
-        subcommands: [DialogsCreateCommand.self])
+        subcommands: [DialogsCreateCommand.self, DialogsShowCommand.self, DialogsRenameCommand.self, DialogsAddCommand.self,
+                      DialogsRemoveCommand.self, DialogsLeaveCommand.self, DialogsDeleteCommand.self])
 
     @Option("type", metavar: "TYPE", help: "Only dialogs of this type.", completion: .choices(["private", "group", "public"]))
     var type: String?

@@ -7,7 +7,11 @@ struct DialogsCreateCommand: Command {
     static let configuration = CommandConfiguration(
         name: "create",
         abstract: "Create a private or a group dialog.",
-        discussion: "For example: chatctl dialogs create --private @bob, or chatctl dialogs create --group ops --with @alice,@bob")
+        discussion: """
+            For example: chatctl dialogs create --private @bob, or chatctl dialogs create --group ops --with @alice,@bob. \
+            The other occupants are told over chat, as the QuickBlox apps tell them; if chat cannot be reached \
+            the dialog is still created, with a warning (exit 0).
+            """)
 
     @Option("private", metavar: "@LOGIN", help: "The other user of a private dialog.")
     var `private`: String?
@@ -19,30 +23,36 @@ struct DialogsCreateCommand: Command {
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let service = try context.messagingService(offline: false)
-        let dialog: CachedDialog
         switch (`private`, group) {
-        case (let peer?, nil):
+        case (_?, nil):
             guard with == nil else { throw context.usage("--with goes with --group") }
-            let login = peer.hasPrefix("@") ? String(peer.dropFirst()) : peer
-            dialog = try messaging { () throws(MessagingError) in
-                try service.resolve(.user(login: login), offline: false, createPrivate: true)
-            }
         case (nil, let name?):
-            guard !name.isEmpty else { throw context.usage("--group needs a name") }
-            let logins = (with ?? "").split(separator: ",").map { $0.trimmingPrefix("@").trimmingSpaces() }.filter { !$0.isEmpty }
-            dialog = try messaging { () throws(MessagingError) in
-                let ids = try logins.map { login throws(MessagingError) in try service.user(login: login, offline: false).id }
-                return try service.createDialog(type: .group, name: name, occupants: ids)
-            }
+            try DialogsRenameCommand.check(name: name, option: "--group", context: context)
         default:
             throw context.usage("give either --private @LOGIN or --group NAME [--with @A,@B]")
+        }
+        let session = try context.messagingSession(offline: false)
+        let service = session.service
+        let dialog: CachedDialog
+        let created: Bool
+        if let peer = `private` {
+            let login = peer.hasPrefix("@") ? String(peer.dropFirst()) : peer
+            (dialog, created) = try messaging { () throws(MessagingError) in
+                try service.privateDialog(login: login, offline: false, create: true)
+            }
+        } else {
+            let ids = try context.users(try context.logins(with.map { [$0] } ?? [], allowNone: true), service: service).map(\.id)
+            dialog = try messaging { () throws(MessagingError) in
+                try service.createDialog(type: .group, name: group, occupants: ids)
+            }
+            created = true
         }
         if json {
             context.io.writeOut(dialog.rawJSON + "\n")
         } else {
-            context.io.writeOut("\(MessagingService.typeName(dialog.type).capitalizedFirst) dialog \(dialog.id)\(dialog.name.isEmpty ? "" : " '\(TerminalText.sanitize(dialog.name, keepNewlines: false))'").\n")
+            context.io.writeOut("\(MessagingService.typeName(dialog.type).capitalizedFirst) dialog \(dialog.id)\(dialog.name.isEmpty ? "" : " '\(TerminalText.sanitize(dialog.name, keepNewlines: false))'")\(created ? "" : " (it already existed)").\n")
         }
+        if created { context.announce(DialogAnnouncement(dialog: dialog, me: service.me), messaging: session) }
         return .ok
     }
 }

@@ -36,14 +36,14 @@ extension MessagingService {
 
     /// Adds users to a group (`push_all`).
     public func addOccupants(_ ids: [Int], to dialog: CachedDialog) throws(MessagingError) -> CachedDialog {
-        try update(dialog, doing: "add to \(Self.label(dialog))", refusal: "you may not add people to it") { api throws(QuickBloxError) in
+        try update(dialog, doing: "add people to \(Self.label(dialog))", refusal: "you may not add people to it") { api throws(QuickBloxError) in
             try api.updateDialog(id: dialog.id, addOccupants: ids)
         }
     }
 
     /// Removes users from a group (`pull_all`); removing anyone but yourself is the owner's.
     public func removeOccupants(_ ids: [Int], from dialog: CachedDialog) throws(MessagingError) -> CachedDialog {
-        try update(dialog, doing: "remove from \(Self.label(dialog))", refusal: "only its owner can remove others") { api throws(QuickBloxError) in
+        try update(dialog, doing: "remove people from \(Self.label(dialog))", refusal: "only its owner can remove others") { api throws(QuickBloxError) in
             try api.updateDialog(id: dialog.id, removeOccupants: ids)
         }
     }
@@ -130,9 +130,9 @@ extension MessagingService {
 
     // MARK: helpers
 
-    /// A dialog for an error line: its name, else its id.
-    static func label(_ dialog: CachedDialog) -> String {
-        dialog.name.isEmpty ? "\(typeName(dialog.type)) dialog \(dialog.id)" : "'\(dialog.name)'"
+    /// A dialog in a sentence: `'ops'`, or `the private dialog {id}` (not sanitized).
+    public static func label(_ dialog: CachedDialog) -> String {
+        dialog.name.isEmpty || dialog.type == .private ? "the \(typeName(dialog.type)) dialog \(dialog.id)" : "'\(dialog.name)'"
     }
 
     /// The server's own words for a refusal.
@@ -169,7 +169,7 @@ extension MessagingService {
     /// The error for a dialog the server does not know (for this user), after the cache forgot it.
     private func forgetUnknown(_ dialog: CachedDialog) throws(MessagingError) -> MessagingError {
         try cached { () throws(MessageCacheError) in _ = try cache.removeDialog(id: dialog.id) }
-        return MessagingError(.invalidInput, "\(Self.label(dialog)) is not one of your dialogs on the server (\(dialog.id))",
+        return MessagingError(.invalidInput, "\(Self.label(dialog)) is not one of your dialogs on the server",
                               hint: "it was deleted or you were removed; run 'chatctl dialogs' to see yours")
     }
 

@@ -1,4 +1,5 @@
 import ChatctlCLI
+import Testing
 
 /// A terminal for in-process runs: captures stdout and stderr, feeds stdin.
 final class CapturedIO: TerminalIO {
@@ -33,4 +34,14 @@ func runChatctl(_ arguments: [String], io: CapturedIO = CapturedIO(), environmen
     for (k, v) in environment { env[k] = v }
     let status = Chatctl.run(arguments: arguments, environment: env, io: io)
     return (status, io)
+}
+
+/// Expects a usage error: exit 2, nothing on stdout, `firstLine` then the usage on stderr.
+func expectUsageError(_ arguments: [String], firstLine: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let (status, io) = runChatctl(arguments)
+    #expect(status == 2, sourceLocation: sourceLocation)
+    #expect(io.out.isEmpty, sourceLocation: sourceLocation)
+    let lines = io.err.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.first.map(String.init) == firstLine, sourceLocation: sourceLocation)
+    #expect(lines.count >= 2 && lines[1].hasPrefix("usage: chatctl"), sourceLocation: sourceLocation)
 }

@@ -36,12 +36,7 @@ import Testing
         (["completion", "powershell"], "chatctl: invalid value 'powershell' for SHELL; expected one of: bash, zsh, fish"),
     ])
     func usageErrorsAreOneLineThenUsage(arguments: [String], firstLine: String) {
-        let (status, io) = runChatctl(arguments)
-        #expect(status == 2)
-        #expect(io.out.isEmpty)
-        let lines = io.err.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.first.map(String.init) == firstLine)
-        #expect(lines.count >= 2 && lines[1].hasPrefix("usage: chatctl"))
+        expectUsageError(arguments, firstLine: firstLine)
     }
 
     @Test(arguments: ["bash", "zsh", "fish"])

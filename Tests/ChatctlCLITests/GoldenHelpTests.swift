@@ -48,6 +48,9 @@ SUBCOMMANDS:
   search                  Search cached messages, best matches first.
   sync                    Fill the local cache with dialogs and their recent
                           messages.
+  edit                    Replace the text of one of your messages.
+  delete                  Delete a message, for you or for everyone.
+  users                   List users, or find them by login, full name or email.
   completion              Print a shell completion script.
 
   See 'chatctl help <subcommand>' for detailed help.

@@ -1,0 +1,58 @@
+import CommandLineKit
+import MessageCache
+import Messaging
+
+/// What the dialog-changing commands share: naming a dialog and its people on the
+/// command line, and announcing changes over chat.
+extension CommandContext {
+    /// The dialog `text` names (id, @login or name), as the server has it now.
+    func currentDialog(_ text: String, service: MessagingService) throws -> CachedDialog {
+        try messaging { () throws(MessagingError) in
+            let cached = try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false)
+            return try service.refreshDialog(cached)
+        }
+    }
+
+    /// A group named by `text`, as the server has it now; a private dialog is bad input
+    /// (its occupants never change), `hint` says what to do instead.
+    func currentGroup(_ text: String, service: MessagingService, hint: String) throws -> CachedDialog {
+        let dialog = try currentDialog(text, service: service)
+        guard dialog.type != .private else {
+            throw CommandError.messaging(MessagingError(.invalidInput, "a private dialog's occupants cannot change", hint: hint))
+        }
+        return dialog
+    }
+
+    /// The logins `@a,@b` (or `@a @b`; the `@` is optional) name; none is a usage error
+    /// unless `allowNone`.
+    func logins(_ words: [String], allowNone: Bool = false) throws -> [String] {
+        let logins = LoginList.parse(words)
+        guard !logins.isEmpty || allowNone else { throw usage("name at least one user, like @alice or @alice,@bob") }
+        return logins
+    }
+
+    /// The users with these logins, each looked up once, in order.
+    func users(_ logins: [String], service: MessagingService) throws -> [CachedUser] {
+        try messaging { () throws(MessagingError) in
+            try logins.map { login throws(MessagingError) in try service.user(login: login, offline: false) }
+        }
+    }
+
+    /// Tells the occupants over chat. The REST change already stands, so a chat
+    /// failure is only a warning (exit 0 stays).
+    func announce(_ announcement: DialogAnnouncement, messaging: MessagingSession) {
+        guard !announcement.recipients.isEmpty else { return }
+        let reason: String
+        do {
+            try chatLink(for: messaging).announce(announcement)
+            return
+        } catch let error as MessagingError {
+            reason = error.description
+        } catch CommandError.flow(let error) {
+            reason = error.description
+        } catch {
+            reason = "\(error)"
+        }
+        io.writeErr("chatctl: warning: the change stands, but the occupants were not told over chat: \(TerminalText.sanitize(reason, keepNewlines: false))\n")
+    }
+}

@@ -1,0 +1,51 @@
+import CommandLineKit
+import MessageCache
+import Messaging
+
+/// `chatctl dialogs add DIALOG @a,@b`: new occupants of a group, told over chat.
+struct DialogsAddCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "add",
+        abstract: "Add people to a group dialog.",
+        discussion: """
+            For example: chatctl dialogs add ops @carol,@dave. Everyone in the group is told over chat, as the \
+            QuickBlox apps tell them; if chat cannot be reached the people are still added, with a warning (exit 0). \
+            Someone already in the group is skipped.
+            """)
+
+    @Argument("DIALOG", help: SharedHelp.dialog)
+    var dialog: String
+    @Arguments("USERS", help: "Who to add: @login, comma- or space-separated.", isOptional: false)
+    var words: [String]
+    @Flag("json", help: "Print the updated dialog as JSON.")
+    var json: Bool
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let logins = try context.logins(words)
+        let session = try context.messagingSession(offline: false)
+        let service = session.service
+        let current = try context.currentGroup(dialog, service: service, hint: "create a group with 'chatctl dialogs create --group NAME --with …'")
+        var newcomers: [CachedUser] = []
+        for user in try context.users(logins, service: service) {
+            if current.occupantIDs.contains(user.id) {
+                context.io.writeErr("chatctl: @\(TerminalText.sanitize(user.login, keepNewlines: false)) is already in \(DialogsShowCommand.label(current))\n")
+            } else {
+                newcomers.append(user)
+            }
+        }
+        guard !newcomers.isEmpty else {
+            if json { context.io.writeOut(current.rawJSON + "\n") }
+            return .ok
+        }
+        let updated = try messaging { () throws(MessagingError) in try service.addOccupants(newcomers.map(\.id), to: current) }
+        if json {
+            context.io.writeOut(updated.rawJSON + "\n")
+        } else {
+            let who = newcomers.map { "@" + TerminalText.sanitize($0.login, keepNewlines: false) }.joined(separator: ", ")
+            context.io.writeOut("Added \(who) to \(DialogsShowCommand.label(updated)).\n")
+        }
+        let added = newcomers.map(\.id).filter(updated.occupantIDs.contains)
+        context.announce(DialogAnnouncement(dialog: updated, me: service.me, added: added), messaging: session)
+        return .ok
+    }
+}

@@ -1,0 +1,42 @@
+import CommandLineKit
+import MessageCache
+import Messaging
+import QuickBloxAPI
+
+/// `chatctl dialogs delete DIALOG [--everyone]`.
+struct DialogsDeleteCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "delete",
+        abstract: "Delete a dialog, for you or for everyone.",
+        discussion: "Without --everyone the dialog goes for you only (on the sandbox you leave it). With --everyone it goes for every occupant, messages included; only its owner may.")
+
+    @Argument("DIALOG", help: SharedHelp.dialog)
+    var dialog: String
+    @Flag("everyone", help: "Delete it for every occupant (the owner only).")
+    var everyone: Bool
+    @Flag("json", help: "Print the server's answer as JSON.")
+    var json: Bool
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let service = try context.messagingService(offline: false)
+        let current = try context.currentDialog(dialog, service: service)
+        let result = try messaging { () throws(MessagingError) in try service.deleteDialog(current, everyone: everyone) }
+        if json {
+            context.io.writeOut(JSONOutput.line(result.json))
+        } else {
+            context.io.writeOut("Deleted \(DialogsShowCommand.label(current)) for \(everyone ? "everyone" : "you").\n")
+        }
+        return .ok
+    }
+}
+
+extension QBDeletionResult {
+    /// As QuickBlox answers a delete: `{"NotFound":{"ids":[…]},"SuccessfullyDeleted":{"ids":[…]}}`
+    /// (`WrongPermissions` too when there are some).
+    var json: JSONValue {
+        func ids(_ list: [String]) -> JSONValue { ["ids": .array(list.map { .string($0) })] }
+        var object: [String: JSONValue] = ["SuccessfullyDeleted": ids(successfullyDeleted), "NotFound": ids(notFound)]
+        if !wrongPermissions.isEmpty { object["WrongPermissions"] = ids(wrongPermissions) }
+        return .object(object)
+    }
+}

@@ -1,0 +1,35 @@
+import CommandLineKit
+import MessageCache
+import Messaging
+
+/// `chatctl dialogs leave DIALOG`: take yourself out of a group.
+struct DialogsLeaveCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "leave",
+        abstract: "Leave a group dialog.",
+        discussion: "You stop being an occupant (the others see you go) and the dialog leaves your cache. A private dialog cannot be left; 'chatctl dialogs delete' removes it for you.")
+
+    @Argument("DIALOG", help: SharedHelp.dialog)
+    var dialog: String
+    @Flag("json", help: "Print the dialog as the server left it, as JSON.")
+    var json: Bool
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let service = try context.messagingService(offline: false)
+        let current = try context.currentDialog(dialog, service: service)
+        guard current.type != .private else {
+            throw CommandError.messaging(MessagingError(.invalidInput, "a private dialog cannot be left",
+                                                        hint: "'chatctl dialogs delete' removes it for you"))
+        }
+        guard current.occupantIDs.contains(service.me) else {
+            throw CommandError.messaging(MessagingError(.invalidInput, "you are not in \(DialogsShowCommand.label(current))"))
+        }
+        let left = try messaging { () throws(MessagingError) in try service.leaveDialog(current) }
+        if json {
+            context.io.writeOut(left.rawJSON + "\n")
+        } else {
+            context.io.writeOut("Left \(DialogsShowCommand.label(current)).\n")
+        }
+        return .ok
+    }
+}

@@ -1,0 +1,39 @@
+import CommandLineKit
+import MessageCache
+import Messaging
+
+/// `chatctl dialogs rename DIALOG NAME`: a group's new name.
+struct DialogsRenameCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "rename",
+        abstract: "Rename a group dialog.",
+        discussion: "Groups only (a private dialog has no name of its own). The server decides who may: on the sandbox, the group's owner.")
+
+    @Argument("DIALOG", help: SharedHelp.dialog)
+    var dialog: String
+    @Argument("NAME", help: "The new name.")
+    var name: String
+    @Flag("json", help: "Print the renamed dialog as JSON.")
+    var json: Bool
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        try Self.check(name: name, option: "NAME", context: context)
+        let service = try context.messagingService(offline: false)
+        let current = try context.currentDialog(dialog, service: service)
+        let renamed = try messaging { () throws(MessagingError) in try service.renameDialog(current, to: name) }
+        if json {
+            context.io.writeOut(renamed.rawJSON + "\n")
+        } else {
+            context.io.writeOut("Renamed \(MessagingService.typeName(renamed.type)) dialog \(renamed.id) to '\(TerminalText.sanitize(renamed.name, keepNewlines: false))'.\n")
+        }
+        return .ok
+    }
+
+    /// A dialog name: not blank, no control characters (it is shown on others' terminals).
+    static func check(name: String, option: String, context: CommandContext) throws {
+        if name.allSatisfy(\.isWhitespace) { throw context.usage("\(option) needs a name") }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw context.usage("\(option) may not contain control characters")
+        }
+    }
+}

@@ -1,0 +1,81 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CommandLineKit
+import MessageCache
+import Messaging
+import QuickBloxAPI
+
+/// `chatctl dialogs show DIALOG`: one dialog in full, its occupants by name.
+struct DialogsShowCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "show",
+        abstract: "Show one dialog in full, its occupants by name.",
+        discussion: "Asks the server for the dialog as it is now (and caches it), unless --offline.")
+
+    @Argument("DIALOG", help: SharedHelp.dialog)
+    var dialog: String
+    @Flag("offline", help: SharedHelp.offline)
+    var offline: Bool
+    @Flag("json", help: "Print the QuickBlox dialog object.")
+    var json: Bool
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let service = try context.messagingService(offline: offline)
+        let shown: CachedDialog
+        if offline {
+            shown = try messaging { () throws(MessagingError) in
+                try service.resolve(try DialogReference(parsing: dialog), offline: true, createPrivate: false)
+            }
+        } else {
+            shown = try context.currentDialog(dialog, service: service)
+        }
+        if json {
+            context.io.writeOut(shown.rawJSON + "\n")
+            return .ok
+        }
+        let object = (try? JSONDecoder().decode(JSONValue.self, from: Data(shown.rawJSON.utf8))).flatMap { QBDialog(json: $0) }
+        let owner = object?.userId
+        func person(_ id: Int) -> String {
+            guard let user = try? service.cache.user(id: id) else { return "user \(id)" }
+            let name = user.fullName.flatMap { $0.isEmpty || $0 == user.login ? nil : $0 }
+            return TerminalText.sanitize(name.map { "\($0) (@\(user.login))" } ?? "@\(user.login)", keepNewlines: false)
+        }
+        func time(_ date: Date?) -> String { date.map { TimeText.format($0.timeIntervalSince1970, "%Y-%m-%d %H:%M", utc: false) } ?? "" }
+        let names = service.displayNames(Set(shown.occupantIDs))
+        var lines = [
+            ("Dialog:", DialogsCommand.title(of: shown, me: service.me, names: names)),
+            ("Id:", shown.id),
+            ("Type:", MessagingService.typeName(shown.type)),
+        ]
+        if let owner { lines.append(("Owner:", person(owner) + (owner == service.me ? ", you" : ""))) }
+        lines.append(("Created:", time(object?.createdAt)))
+        lines.append(("Updated:", time(object?.updatedAt)))
+        lines.append(("Unread:", String(shown.unreadCount)))
+        if let sent = shown.lastMessageDateSent {
+            let text = TerminalText.sanitize(shown.lastMessage ?? "", keepNewlines: false)
+            lines.append(("Last:", "\(TimeText.format(Double(sent), "%Y-%m-%d %H:%M", utc: false))  \(text)"))
+        }
+        lines.append(("Occupants:", String(shown.occupantIDs.count)))
+        var out = lines.map { $0.0.padding(11) + $0.1 }.joined(separator: "\n") + "\n"
+        for id in shown.occupantIDs {
+            var notes: [String] = []
+            if id == owner { notes.append("owner") }
+            if id == service.me { notes.append("you") }
+            out += "  " + person(id) + (notes.isEmpty ? "" : "  (\(notes.joined(separator: ", ")))") + "\n"
+        }
+        context.io.writeOut(out)
+        return .ok
+    }
+
+    /// A dialog in a sentence, safe for a terminal: `'ops'`, or `the private dialog {id}`.
+    static func label(_ dialog: CachedDialog) -> String {
+        TerminalText.sanitize(MessagingService.label(dialog), keepNewlines: false)
+    }
+}
+
+private extension String {
+    func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+}

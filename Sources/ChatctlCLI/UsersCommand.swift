@@ -1,0 +1,48 @@
+import CommandLineKit
+import Messaging
+
+/// `chatctl users [QUERY]`: everyone, page by page, or the users a query finds.
+struct UsersCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "users",
+        abstract: "List users, or find them by login, full name or email.",
+        discussion: """
+            Without QUERY, every user of the application, a page at a time. @login finds that login; an address \
+            with @ in it finds that email; other text finds that login and full names containing it (3 characters \
+            or more). When there are more pages, a line on stderr says how to get the next.
+            """)
+
+    @Arguments("QUERY", help: "@login, an email address, or text (words are joined with spaces).")
+    var query: [String]
+    @Option("page", metavar: "N", help: "Which page (default 1).")
+    var page: String?
+    @Option("per-page", metavar: "N", help: "Users per page, 1 to 100 (default 20).")
+    var perPage: String?
+    @Flag("json", help: "Print an array of QuickBlox user objects.")
+    var json: Bool
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let page = try context.integer($page, default: 1, range: 1...1_000_000)
+        let perPage = try context.integer($perPage, default: 20, range: 1...100)
+        let search = try messaging { () throws(MessagingError) in try UserSearch(parsing: query.joined(separator: " ")) }
+        let service = try context.messagingService(offline: false)
+        let result = try messaging { () throws(MessagingError) in try service.findUsers(search, page: page, perPage: perPage) }
+        if json {
+            context.io.writeOut(JSONOutput.array(ofRaw: result.users.map(\.rawJSON)))
+        } else if !result.users.isEmpty {
+            var rows = [["ID", "LOGIN", "FULL NAME", "EMAIL"]]
+            for user in result.users {
+                rows.append([String(user.id), user.login ?? "", user.fullName ?? "", user.email ?? ""]
+                    .map { TerminalText.sanitize($0, keepNewlines: false) })
+            }
+            context.io.writeOut(Table.render(rows, width: context.terminalWidth))
+        }
+        if result.users.isEmpty {
+            context.io.writeErr("chatctl: no users\(search == .everyone ? "" : " match")\(page > 1 ? " on page \(page)" : "")\n")
+        } else if result.hasMore {
+            let pages = (result.totalEntries + perPage - 1) / perPage
+            context.io.writeErr("chatctl: page \(page) of \(pages) (\(result.totalEntries) users); the next: --page \(page + 1)\n")
+        }
+        return .ok
+    }
+}

@@ -1,0 +1,75 @@
+import Testing
+@testable import ChatctlCLI
+
+/// The dialog, message and user commands refuse bad input before any network or
+/// session: one line saying what was wrong, the usage, exit 2.
+@Suite struct ManageCommandTests {
+    static let id = "6b0db887c4ca891d2141e1cb"
+
+    @Test(arguments: [
+        (["edit", "nothex", "text"], "chatctl: MESSAGE_ID must be a message's 24-hex id (history --json shows it as _id), not 'nothex'"),
+        (["edit", id, " ", "  "], "chatctl: TEXT is empty: nothing to put in its place"),
+        (["edit", id], "chatctl: missing argument TEXT"),
+        (["delete", id + "0"], "chatctl: MESSAGE_ID must be a message's 24-hex id (history --json shows it as _id), not '\(id)0'"),
+        (["delete", "x\u{1B}[2J"], "chatctl: MESSAGE_ID must be a message's 24-hex id (history --json shows it as _id), not 'x'"),
+        (["users", "--per-page", "101"], "chatctl: --per-page must be a whole number from 1 to 100, not '101'"),
+        (["users", "--page", "0"], "chatctl: --page must be a whole number from 1 to 1000000, not '0'"),
+        (["dialogs", "rename", "ops", " "], "chatctl: NAME needs a name"),
+        (["dialogs", "rename", "ops", "evil\u{1B}[31m"], "chatctl: NAME may not contain control characters"),
+        (["dialogs", "add", "ops"], "chatctl: missing argument USERS"),
+        (["dialogs", "add", "ops", ",@"], "chatctl: name at least one user, like @alice or @alice,@bob"),
+        (["dialogs", "remove", "ops", ","], "chatctl: name at least one user, like @alice or @alice,@bob"),
+        (["dialogs", "create", "--group", ""], "chatctl: --group needs a name"),
+        (["dialogs", "create", "--private", "@bob", "--with", "@carol"], "chatctl: --with goes with --group"),
+        (["dialogs", "create"], "chatctl: give either --private @LOGIN or --group NAME [--with @A,@B]"),
+        (["dialogs", "delete"], "chatctl: missing argument DIALOG"),
+    ])
+    func badInputIsAUsageError(arguments: [String], firstLine: String) {
+        expectUsageError(arguments, firstLine: firstLine)
+    }
+
+    /// A query that cannot be a login is refused before the session is even looked for.
+    @Test func aBadLoginQueryIsInvalidInput() {
+        let (status, io) = runChatctl(["users", "@a@b"])
+        #expect(status == 2)
+        #expect(io.err == "chatctl: '@a@b' is not a login (write @ and a login, like @alice)\n")
+    }
+
+    @Test(arguments: [
+        (["@alice,@bob"], ["alice", "bob"]),
+        (["@alice", "bob,", " @carol ,@alice"], ["alice", "bob", "carol"]),
+        ([",", "@"], []),
+    ])
+    func loginLists(words: [String], logins: [String]) {
+        #expect(LoginList.parse(words) == logins)
+    }
+
+    @Test func dialogsHelpListsItsSubcommands() {
+        let (status, io) = runChatctl(["dialogs", "--help"])
+        #expect(status == 0)
+        #expect(io.out.hasSuffix(Self.dialogsSubcommands))
+    }
+
+    /// Help for the commands that may fall back when chat is unreachable says so.
+    @Test(arguments: [["dialogs", "create"], ["dialogs", "add"]])
+    func announcingCommandsSayWhatHappensWithoutChat(path: [String]) {
+        let (status, io) = runChatctl(["help"] + path)
+        #expect(status == 0)
+        #expect(io.out.contains("if chat cannot be reached"))
+        #expect(io.out.contains("with a warning (exit 0)"))
+    }
+
+    static let dialogsSubcommands = """
+    SUBCOMMANDS:
+      create                  Create a private or a group dialog.
+      show                    Show one dialog in full, its occupants by name.
+      rename                  Rename a group dialog.
+      add                     Add people to a group dialog.
+      remove                  Remove people from a group dialog.
+      leave                   Leave a group dialog.
+      delete                  Delete a dialog, for you or for everyone.
+
+      See 'chatctl help dialogs <subcommand>' for detailed help.
+
+    """
+}
