@@ -1,7 +1,6 @@
 import CommandLineKit
 import MessageCache
 import Messaging
-import QuickBloxAPI
 
 /// `chatctl dialogs delete DIALOG [--everyone]`.
 struct DialogsDeleteCommand: Command {
@@ -27,16 +26,5 @@ struct DialogsDeleteCommand: Command {
             context.io.writeOut("Deleted \(DialogsShowCommand.label(current)) for \(everyone ? "everyone" : "you").\n")
         }
         return .ok
-    }
-}
-
-extension QBDeletionResult {
-    /// As QuickBlox answers a delete: `{"NotFound":{"ids":[…]},"SuccessfullyDeleted":{"ids":[…]}}`
-    /// (`WrongPermissions` too when there are some).
-    var json: JSONValue {
-        func ids(_ list: [String]) -> JSONValue { ["ids": .array(list.map { .string($0) })] }
-        var object: [String: JSONValue] = ["SuccessfullyDeleted": ids(successfullyDeleted), "NotFound": ids(notFound)]
-        if !wrongPermissions.isEmpty { object["WrongPermissions"] = ids(wrongPermissions) }
-        return .object(object)
     }
 }

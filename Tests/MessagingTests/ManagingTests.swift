@@ -57,6 +57,17 @@ final class ManagingFixture {
         #expect(try f.service.cache.dialog(id: ManagingFixture.dialogID)?.name == "ops")
     }
 
+    /// A 200 that is not a dialog: a failure (exit 1), and the cache keeps what it had.
+    @Test func garbageFromTheServerIsAFailureThatChangesNothing() throws {
+        let f = try ManagingFixture([reply(200, "<html>oops</html>"), reply(200, #"{"items":"no"}"#)])
+        let dialog = try f.seed()
+        let renamed = try #require(throws: MessagingError.self) { try f.service.renameDialog(dialog, to: "ops2") }
+        #expect(renamed.kind == .failure && renamed.message.hasPrefix("rename 'ops': unexpected answer from PUT "))
+        let refreshed = try #require(throws: MessagingError.self) { try f.service.refreshDialog(dialog) }
+        #expect(refreshed.kind == .failure)
+        #expect(try f.service.cache.dialog(id: ManagingFixture.dialogID)?.name == "ops")
+    }
+
     @Test func aPrivateDialogIsNotRenamedAndNothingIsSent() throws {
         let f = try ManagingFixture([])
         let dialog = CachedDialog(id: "p1", type: .private, name: "", occupantIDs: [1, 2], updatedAt: 1, rawJSON: "{}")
