@@ -43,7 +43,7 @@ SUBCOMMANDS:
   dialogs                 List your dialogs, newest activity first.
   history                 Show a dialog's messages, oldest first.
   send                    Send a message: the arguments, or standard input.
-  listen                  Print messages from others as they arrive.
+  listen                  Print messages as they arrive.
   outbox                  List messages not yet delivered.
   search                  Search cached messages, best matches first.
   sync                    Fill the local cache with dialogs and their recent
