@@ -31,8 +31,8 @@ extension Listener {
     }
 
     /// A dialog was created with us in it, or changed: taken from the server (the
-    /// headline's fields are another user's word), cached, announced, and for a group
-    /// its room joined at once, so its first message is not missed.
+    /// headline's fields are another user's word) and cached; a new group's room is
+    /// joined at once, before the notice, so from the notice on its messages are heard.
     func receive(_ notification: IncomingSystemNotification) {
         guard !stopped else { return }
         let heardAt = Int(Date().timeIntervalSince1970)
@@ -46,18 +46,21 @@ extension Listener {
             onNotice("could not look up dialog \(notification.dialogID) from a notification: \(error.message)")
             return
         }
-        onDialogNotice(DialogNotice(change: known ? .updated : .added, dialog: dialog, actorID: notification.senderUserID))
-        guard followed.isEmpty || followed.contains(dialog.id) else { return }
-        let isNew = dialogs[dialog.id] == nil
+        let notice = DialogNotice(change: known ? .updated : .added, dialog: dialog, actorID: notification.senderUserID)
+        guard followed.isEmpty || followed.contains(dialog.id), dialogs[dialog.id] == nil else {
+            if dialogs[dialog.id] != nil { dialogs[dialog.id] = dialog }  // followed already: changed
+            return onDialogNotice(notice)
+        }
         dialogs[dialog.id] = dialog
-        guard isNew else { return }
         // What was said before we heard of the dialog is history; a gap fill after a reconnect starts here.
         lastSeen[dialog.id] = max(lastSeen[dialog.id] ?? 0, heardAt)
-        guard dialog.type != .private else { return }
+        guard dialog.type != .private else { return onDialogNotice(notice) }
         do { try link.joinRooms(of: [dialog]) } catch {
+            onDialogNotice(notice)
             onNotice("could not join \(dialog.name.isEmpty ? dialog.id : dialog.name): \(error.message)")
             return
         }
+        onDialogNotice(notice)
         // A message posted while we were joining went to the room without us: fetch it once.
         // (Two seconds back: date_sent counts whole seconds on the server's clock.)
         guard let missed = try? service.newMessages(dialogID: dialog.id, since: heardAt - 2) else { return }
