@@ -16,12 +16,8 @@ extension MessagingService {
     /// The dialog as the server has it now, cached. One the server no longer gives
     /// this user is forgotten and reported unknown.
     public func refreshDialog(_ dialog: CachedDialog) throws(MessagingError) -> CachedDialog {
-        let fresh: QBDialog?
-        do { fresh = try api.dialog(id: dialog.id) } catch {
-            throw failure(error, doing: "fetch \(Self.label(dialog))", dialog: dialog)
-        }
-        guard let fresh else { throw try forgetUnknown(dialog) }
-        return try store(fresh)
+        guard let fresh = try fetchDialog(id: dialog.id) else { throw try forgetUnknown(dialog) }
+        return fresh
     }
 
     /// Renames a group (its owner only, on the sandbox; docs/protocol.md §5).

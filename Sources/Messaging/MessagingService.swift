@@ -81,10 +81,11 @@ public final class MessagingService {
     public func privateDialog(login: String, offline: Bool, create: Bool) throws(MessagingError) -> (dialog: CachedDialog, created: Bool) {
         let user = try user(login: login, offline: offline)
         if user.id == me { throw MessagingError(.invalidInput, "@\(login) is you; a private dialog needs another user") }
-        if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: user.id) }) { return (dialog, false) }
-        if offline { throw MessagingError(.invalidInput, "no private dialog with @\(login) in the cache", hint: "try without --offline") }
-        try syncDialogs()
-        if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: user.id) }) { return (dialog, false) }
+        if offline {
+            if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: user.id) }) { return (dialog, false) }
+            throw MessagingError(.invalidInput, "no private dialog with @\(login) in the cache", hint: "try without --offline")
+        }
+        if let dialog = try privateDialog(withUserID: user.id, create: false) { return (dialog, false) }
         guard create else { throw MessagingError(.invalidInput, "no private dialog with @\(login) yet", hint: "send a message to create it") }
         return (try createDialog(type: .private, name: nil, occupants: [user.id]), true)
     }

@@ -33,18 +33,6 @@ extension QuickBloxClient {
         throw invalidResponse("GET /chat/Dialog.json", "more than \(maxPages) pages of dialogs")
     }
 
-    /// One dialog by id: `GET /chat/Dialog.json?_id={id}`, the list filtered by id (the
-    /// call the contract has; `GET /chat/Dialog/{id}.json` is newer). The answer is
-    /// searched for the id, so a server ignoring the filter is still read right.
-    /// nil when the current user has no such dialog.
-    public func dialog(id: String) throws(QuickBloxError) -> QBDialog? {
-        let json = try send("GET", "/chat/Dialog.json", query: [("_id", id)])
-        guard let items = json["items"]?.arrayValue else {
-            throw invalidResponse("GET /chat/Dialog.json", "no \"items\" array")
-        }
-        return items.lazy.compactMap { QBDialog(json: $0) }.first { $0.id == id }
-    }
-
     /// `POST /chat/Dialog.json` with `occupants_ids` as a comma-separated string. For a
     /// private dialog pass the peer alone; the server adds the current user.
     public func createDialog(type: QBDialogType, name: String? = nil, occupantIDs: [Int]) throws(QuickBloxError) -> QBDialog {

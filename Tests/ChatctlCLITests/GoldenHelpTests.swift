@@ -24,13 +24,18 @@ file holds the application credentials and endpoints; run 'chatctl-sandbox' for
 a local QuickBlox-compatible backend. 'chatctl help --man' prints the manual
 page.
 
-USAGE: chatctl [--config <PATH>] [--state-dir <DIR>] [--verbose] <subcommand>
+USAGE: chatctl [--config <PATH>] [--state-dir <DIR>] [--profile <NAME>]
+               [--verbose] <subcommand>
 
 OPTIONS:
-  --config <PATH>         Config file (default: $CHATCTL_CONFIG, then
+  --config <PATH>         Config file (default: the profile's, then
+                          $CHATCTL_CONFIG, then
                           $XDG_CONFIG_HOME/chatctl/config.json).
   --state-dir <DIR>       Where sessions are kept (default: $CHATCTL_STATE_DIR,
                           then $XDG_STATE_HOME/chatctl).
+  -p, --profile <NAME>    Use this account: its config is profiles/NAME.json
+                          beside config.json, its session and cache its own
+                          (default: $CHATCTL_PROFILE).
   -v, --verbose           Describe each network exchange on stderr (secrets
                           redacted).
   --version               Show the version.
@@ -43,11 +48,12 @@ SUBCOMMANDS:
   dialogs                 List your dialogs, newest activity first.
   history                 Show a dialog's messages, oldest first.
   send                    Send a message: the arguments, or standard input.
-  listen                  Print messages from others as they arrive.
+  listen                  Print messages as they arrive.
   outbox                  List messages not yet delivered.
   search                  Search cached messages, best matches first.
   sync                    Fill the local cache with dialogs and their recent
                           messages.
+  profiles                List the profiles and who is logged in to each.
   edit                    Replace the text of one of your messages.
   delete                  Delete a message, for you or for everyone.
   users                   List users, or find them by login, full name or email.
@@ -79,10 +85,14 @@ OPTIONS:
   -h, --help              Show help information.
 
 GLOBAL OPTIONS:
-  --config <PATH>         Config file (default: $CHATCTL_CONFIG, then
+  --config <PATH>         Config file (default: the profile's, then
+                          $CHATCTL_CONFIG, then
                           $XDG_CONFIG_HOME/chatctl/config.json).
   --state-dir <DIR>       Where sessions are kept (default: $CHATCTL_STATE_DIR,
                           then $XDG_STATE_HOME/chatctl).
+  -p, --profile <NAME>    Use this account: its config is profiles/NAME.json
+                          beside config.json, its session and cache its own
+                          (default: $CHATCTL_PROFILE).
   -v, --verbose           Describe each network exchange on stderr (secrets
                           redacted).
 

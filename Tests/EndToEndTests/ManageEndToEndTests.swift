@@ -161,6 +161,8 @@ import TestSupport
         #expect(toBob.contains(#"type="headline""#) || toBob.contains("type='headline'"))
         #expect(toBob.contains("<moduleIdentifier>SystemNotifications</moduleIdentifier><notification_type>1</notification_type>"))
         #expect(toBob.contains("<name>\(name)</name>") && toBob.contains("<occupants_ids>\(alice.id),\(bob.id)</occupants_ids>"))
+        // And listen understood it: it says so and follows the new group.
+        try bobListens.stderr.waitForLine(containing: "\(alice.login) added you to \(name)", timeout: 30)
 
         let added = try alice.run(["dialogs", "add", id, "@" + carol.login])
         #expect(added.status == 0 && added.stderr.isEmpty, "stderr: \(added.stderr)")

@@ -88,7 +88,7 @@ final class ManagingFixture {
         let f = try ManagingFixture([reply(200, #"{"items":[]}"#)])
         #expect(throws: MessagingError.self) { try f.service.refreshDialog(try f.seed()) }
         #expect(try f.service.cache.dialog(id: ManagingFixture.dialogID) == nil)
-        #expect(f.transport.requests[0].url.hasSuffix("/chat/Dialog.json?_id=\(ManagingFixture.dialogID)"))
+        #expect(f.transport.requests[0].url.hasSuffix("&_id%5Bin%5D=\(ManagingFixture.dialogID)"))
     }
 
     @Test func leavingPullsYourselfAndForgetsTheDialog() throws {

@@ -51,6 +51,23 @@ struct OutgoingSystemNotificationTests {
         """)
     }
 
+    /// What `dialogs create` and `dialogs add` send is what `listen` reads: the twins agree.
+    @Test(arguments: [OutgoingSystemNotification.Kind.dialogCreated, .dialogUpdated])
+    func theParserReadsBackWhatIsSent(kind: OutgoingSystemNotification.Kind) throws {
+        let sent = OutgoingSystemNotification(
+            id: Self.id, to: Self.bob, kind: kind, dialogID: "5d75393ba28f9a17e1cb0f9e", dialogType: 2, name: "ops & co",
+            occupantIDs: [1001, 1002], roomJID: Self.room, newOccupantIDs: kind == .dialogUpdated ? [1002] : [], dateSent: 1_700_000_000)
+        var stanza = sent.stanza
+        stanza.attributes.append(.init("from", "1001-77@chat.quickblox.com/phone"))
+        let read = try #require(IncomingSystemNotification(parsing: stanza))
+        #expect(read.kind == (kind == .dialogCreated ? .created : .updated))
+        #expect(read.dialogID == "5d75393ba28f9a17e1cb0f9e" && read.id == Self.id.rawValue)
+        #expect(read.name == "ops & co" && read.dialogType == 2 && read.occupantIDs == [1001, 1002])
+        #expect(read.senderUserID == 1001)
+        #expect(read.fields["new_occupants_ids"] == (kind == .dialogUpdated ? "1002" : nil))
+        #expect(OutgoingSystemNotification.moduleIdentifier == IncomingSystemNotification.moduleIdentifier)
+    }
+
     @Test func aNameXMLCannotCarryIsRefusedWithoutQuotingIt() {
         let notification = OutgoingSystemNotification(
             id: Self.id, to: Self.bob, kind: .dialogCreated, dialogID: "d", dialogType: 2, name: "evil\u{1B}[2J",
