@@ -19,6 +19,7 @@ public struct Chatctl: ParsableCommand {
         subcommands: [
             LoginCommand.self, StatusCommand.self, LogoutCommand.self, DialogsCommand.self, HistoryCommand.self,
             SendCommand.self, ListenCommand.self, OutboxCommand.self, SearchCommand.self, SyncCommand.self,
+            ReadCommand.self,
             CompletionCommand.self,
         ],
         version: version,

@@ -19,7 +19,10 @@ struct ListenCommand: Command {
             runs CMD (through /bin/sh) for each message: the text on its standard \
             input, the fields in CHATCTL_MESSAGE_ID, CHATCTL_DIALOG_ID, \
             CHATCTL_DIALOG_NAME, CHATCTL_SENDER_ID, CHATCTL_SENDER_NAME and \
-            CHATCTL_DATE_SENT.
+            CHATCTL_DATE_SENT. Each message that asks for markers is answered \
+            with a 'received' marker. On a terminal a printed message counts as \
+            read: it is marked read and its sender gets a 'displayed' marker; \
+            into a pipe or a file nothing is marked read.
             """)
 
     @Arguments("DIALOG", help: "Dialogs to follow (default: all).")
@@ -53,6 +56,8 @@ struct ListenCommand: Command {
         }
         let link = try context.chatLink(for: session)
         let listener = Listener(link: link, service: service, dialogIDs: dialogIDs)
+        // A person reading the terminal has seen what is printed; a pipe is not a person.
+        listener.showsMessages = context.io.stdoutIsTerminal
         let io = context.io
         let environment = context.environment
         var names: [Int: String] = [:]
@@ -71,7 +76,7 @@ struct ListenCommand: Command {
             let sender = names[message.senderID] ?? "user \(message.senderID)"
             let title = titles[message.dialogID] ?? message.dialogID
             if json {
-                io.writeOut(message.rawJSON + "\n")
+                io.writeOut(JSONOutput.message(message, me: service.me) + "\n")
             } else {
                 let time = TimeText.format(Double(message.dateSent), "%H:%M", utc: false)
                 io.writeOut("\(time) [\(TerminalText.sanitize(title, keepNewlines: false))] \(TerminalText.sanitize(sender, keepNewlines: false)): \(TerminalText.sanitize(message.text).replacing("\n", with: "\n    "))\n")
