@@ -50,13 +50,7 @@ OPTIONS:
   --no-chat               Mark read over REST only; send no markers.
   -h, --help              Show help information.
 
-GLOBAL OPTIONS:
-  --config <PATH>         Config file (default: $CHATCTL_CONFIG, then
-                          $XDG_CONFIG_HOME/chatctl/config.json).
-  --state-dir <DIR>       Where sessions are kept (default: $CHATCTL_STATE_DIR,
-                          then $XDG_STATE_HOME/chatctl).
-  -v, --verbose           Describe each network exchange on stderr (secrets
-                          redacted).
+\#(globalOptions)
 
 """#
 
@@ -120,6 +114,12 @@ OPTIONS:
   --json                  Print JSON instead of text.
   -h, --help              Show help information.
 
+\#(globalOptions)
+
+"""#
+
+    /// What every subcommand's help ends with.
+    static let globalOptions = #"""
 GLOBAL OPTIONS:
   --config <PATH>         Config file (default: $CHATCTL_CONFIG, then
                           $XDG_CONFIG_HOME/chatctl/config.json).
@@ -127,6 +127,5 @@ GLOBAL OPTIONS:
                           then $XDG_STATE_HOME/chatctl).
   -v, --verbose           Describe each network exchange on stderr (secrets
                           redacted).
-
 """#
 }
