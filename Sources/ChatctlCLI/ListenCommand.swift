@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AuthFlow
 import CommandLineKit
 import MessageCache
 import Messaging
@@ -59,7 +60,11 @@ struct ListenCommand: Command {
         // A person reading the terminal has seen what is printed; a pipe is not a person.
         listener.showsMessages = context.io.stdoutIsTerminal
         let io = context.io
-        let environment = context.environment
+        // A hook that runs chatctl acts as this same account.
+        var environment = context.environment
+        environment["CHATCTL_CONFIG"] = session.config.path
+        environment["CHATCTL_STATE_DIR"] = SessionStore.resolveDirectory(explicit: context.globals.stateDir, environment: context.environment)
+        environment["CHATCTL_PROFILE"] = try flow { () throws(AuthFlowError) in try context.profile() }?.name
         var names: [Int: String] = [:]
         var titles: [String: String] = [:]
         listener.onNotice = { io.writeErr("chatctl: \($0)\n") }
@@ -94,7 +99,8 @@ struct ListenCommand: Command {
 /// `--exec`: one run of `/bin/sh -c CMD` per message, the text on its stdin
 /// and the fields in CHATCTL_* variables; waited for before the next message.
 enum MessageHook {
-    /// `inherited`: chatctl's own environment, less other CHATCTL_* values.
+    /// `inherited`: chatctl's own environment with the account's CHATCTL_CONFIG,
+    /// CHATCTL_STATE_DIR and CHATCTL_PROFILE; other CHATCTL_* values are left out.
     static func run(_ command: String, message: CachedMessage, senderName: String, dialogName: String,
                     inherited: [String: String], io: any TerminalIO) {
         var environment = [
@@ -102,7 +108,8 @@ enum MessageHook {
             "CHATCTL_DIALOG_NAME=\(dialogName)", "CHATCTL_SENDER_ID=\(message.senderID)",
             "CHATCTL_SENDER_NAME=\(senderName)", "CHATCTL_DATE_SENT=\(message.dateSent)",
         ]
-        for (name, value) in inherited where !name.hasPrefix("CHATCTL_") || name == "CHATCTL_CONFIG" || name == "CHATCTL_STATE_DIR" {
+        let account: Set = ["CHATCTL_CONFIG", "CHATCTL_STATE_DIR", "CHATCTL_PROFILE"]
+        for (name, value) in inherited where !name.hasPrefix("CHATCTL_") || account.contains(name) {
             environment.append("\(name)=\(value)")
         }
         var fds: [Int32] = [0, 0]

@@ -63,7 +63,7 @@ extension MessagingService {
 
     /// Sets the cached unread count of one dialog (after marking it read).
     public func noteUnreadCount(_ count: Int, dialogID: String) throws(MessagingError) {
-        try cached { () throws(MessageCacheError) in try cache.setUnreadCounts([dialogID: count], others: nil) }
+        _ = try cached { () throws(MessageCacheError) in try cache.setUnreadCounts([dialogID: count], others: nil) }
     }
 
     /// Unread counts from `GET /chat/Message/unread.json` into the cached dialogs
@@ -77,7 +77,7 @@ extension MessagingService {
             throw MessagingError(describing: error, doing: "count unread messages")
         }
         let listed = counts.byDialog.values.reduce(0, +)
-        try cached { () throws(MessageCacheError) in
+        _ = try cached { () throws(MessageCacheError) in
             try cache.setUnreadCounts(counts.byDialog, others: listed >= counts.total ? 0 : nil)
         }
         return counts.total

@@ -62,13 +62,18 @@ file holds the application credentials and endpoints; run 'chatctl-sandbox' for
 a local QuickBlox-compatible backend. 'chatctl help --man' prints the manual
 page.
 
-USAGE: chatctl [--config <PATH>] [--state-dir <DIR>] [--verbose] <subcommand>
+USAGE: chatctl [--config <PATH>] [--state-dir <DIR>] [--profile <NAME>]
+               [--verbose] <subcommand>
 
 OPTIONS:
-  --config <PATH>         Config file (default: $CHATCTL_CONFIG, then
+  --config <PATH>         Config file (default: the profile's, then
+                          $CHATCTL_CONFIG, then
                           $XDG_CONFIG_HOME/chatctl/config.json).
   --state-dir <DIR>       Where sessions are kept (default: $CHATCTL_STATE_DIR,
                           then $XDG_STATE_HOME/chatctl).
+  -p, --profile <NAME>    Use this account: its config is profiles/NAME.json
+                          beside config.json, its session and cache its own
+                          (default: $CHATCTL_PROFILE).
   -v, --verbose           Describe each network exchange on stderr (secrets
                           redacted).
   --version               Show the version.
@@ -87,6 +92,7 @@ SUBCOMMANDS:
   sync                    Fill the local cache with dialogs and their recent
                           messages.
   read                    Mark a dialog's messages read.
+  profiles                List the profiles and who is logged in to each.
   completion              Print a shell completion script.
 
   See 'chatctl help <subcommand>' for detailed help.
@@ -121,10 +127,14 @@ OPTIONS:
     /// What every subcommand's help ends with.
     static let globalOptions = #"""
 GLOBAL OPTIONS:
-  --config <PATH>         Config file (default: $CHATCTL_CONFIG, then
+  --config <PATH>         Config file (default: the profile's, then
+                          $CHATCTL_CONFIG, then
                           $XDG_CONFIG_HOME/chatctl/config.json).
   --state-dir <DIR>       Where sessions are kept (default: $CHATCTL_STATE_DIR,
                           then $XDG_STATE_HOME/chatctl).
+  -p, --profile <NAME>    Use this account: its config is profiles/NAME.json
+                          beside config.json, its session and cache its own
+                          (default: $CHATCTL_PROFILE).
   -v, --verbose           Describe each network exchange on stderr (secrets
                           redacted).
 """#
