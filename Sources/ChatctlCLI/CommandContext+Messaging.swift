@@ -21,7 +21,10 @@ extension CommandContext {
             session = try flow { () throws(AuthFlowError) in try keeper.storedSession() }
             client = keeper.makeClient(token: session.token)
         } else {
-            (session, client) = try flow { () throws(AuthFlowError) in try keeper.liveSession(verify: false, renewalPassword: environmentPassword) }
+            let password = try renewalPassword()
+            let live: RenewableSession
+            (live, client) = try flow { () throws(AuthFlowError) in try keeper.liveSession(verify: false, password: password) }
+            session = live.stored
         }
         let path = "\(keeper.store.directory)/cache-\(keeper.store.key)-\(session.userId).sqlite"
         do { try PrivateFiles.ensureDirectory(keeper.store.directory) } catch {
@@ -43,9 +46,9 @@ extension CommandContext {
         case .token:
             secret = messaging.service.api.token ?? messaging.session.token
         case .password:
-            guard let password = environmentPassword else {
+            guard let password = try renewalPassword()(messaging.session.login ?? "user \(messaging.session.userId)") else {
                 throw CommandError.flow(AuthFlowError(.authentication, "this config authenticates chat with the password (chatAuth: password)",
-                                                      hint: "set CHATCTL_PASSWORD"))
+                                                      hint: "set CHATCTL_PASSWORD or pass --password-file PATH"))
             }
             secret = password
         }

@@ -53,10 +53,38 @@ final class CommandContext {
         return SessionKeeper(config: config, store: sessionStore(for: config), transport: try makeTransport(for: config))
     }
 
-    /// `CHATCTL_PASSWORD`, used to renew an expired session silently.
+    /// `CHATCTL_PASSWORD`.
     var environmentPassword: String? {
         guard let p = environment["CHATCTL_PASSWORD"], !p.isEmpty else { return nil }
         return p
+    }
+
+    /// The first line of `--password-file`, or nil without the option. A file
+    /// that cannot be read or holds no password is bad input (exit 2).
+    func filePassword() throws(CommandError) -> String? {
+        guard let file = globals.passwordFile else { return nil }
+        guard let bytes = PrivateFiles.read(file) else {
+            throw .flow(AuthFlowError(.invalidInput, "cannot read password file \(file)",
+                                      hint: "check the path given to --password-file"))
+        }
+        let password = LoginCommand.firstLine(bytes)
+        guard !password.isEmpty else { throw .flow(AuthFlowError(.invalidInput, "password file \(file) is empty")) }
+        return password
+    }
+
+    /// Where the password comes from when the server has forgotten the session
+    /// (docs/protocol.md §2), in login's order: --password-file, CHATCTL_PASSWORD,
+    /// else a no-echo prompt when stdin is a terminal. The file is read now, so a
+    /// wrong path fails the command at once; the prompt comes only if a renewal needs it.
+    func renewalPassword() throws(CommandError) -> (String) -> String? {
+        let given = try filePassword() ?? environmentPassword
+        let io = io
+        return { login in
+            if let given { return given }
+            guard io.stdinIsTerminal else { return nil }
+            let typed = io.readSecret(prompt: "The session expired; password for \(login): ")
+            return typed.flatMap { $0.isEmpty ? nil : $0 }
+        }
     }
 }
 

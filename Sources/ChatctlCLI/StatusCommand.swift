@@ -19,10 +19,12 @@ struct StatusCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let keeper = try flow { () throws(AuthFlowError) in try context.sessionKeeper() }
+        let password = try context.renewalPassword()
         var warning: String?
         let session: StoredSession
         do {
-            session = try keeper.liveSession(verify: true, renewalPassword: context.environmentPassword).0
+            // Asking the server slides the expiry: what is shown is the extended one.
+            session = try keeper.liveSession(verify: true, password: password).0.stored
         } catch where error.kind == .temporary {
             // The server is out of reach: say what we last knew, and that it is unverified.
             session = try flow { () throws(AuthFlowError) in try keeper.storedSession() }
