@@ -72,6 +72,17 @@ final class CommandContext {
         return password
     }
 
+    /// `CHATCTL_SESSION_REFRESH_EVERY`: `listen` refreshes its session at least
+    /// this often (seconds). For tests and `make bench` only, to see many
+    /// refreshes in little time; unset, the session's own lifetime decides.
+    func sessionRefreshOverride() throws(CommandError) -> Double? {
+        guard let text = environment["CHATCTL_SESSION_REFRESH_EVERY"], !text.isEmpty else { return nil }
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
+            throw usage("CHATCTL_SESSION_REFRESH_EVERY must be a positive number of seconds, not '\(text)'")
+        }
+        return seconds
+    }
+
     /// Where the password comes from when the server has forgotten the session
     /// (docs/protocol.md §2), in login's order: --password-file, CHATCTL_PASSWORD,
     /// else a no-echo prompt when stdin is a terminal. The file is read now, so a
