@@ -30,22 +30,36 @@ final class CommandContext {
         return { line in io.io.writeErr("chatctl: \(line)\n") }
     }
 
+    /// The config; endpoints it leaves to its `accountKey` come from the state
+    /// directory's cache, or are looked up once (docs/protocol.md §1).
     func loadConfig() throws(AuthFlowError) -> ClientConfig {
+        let file: ConfigFile
+        let lookup: EndpointLookup?
         do {
-            return try ClientConfig.load(path: ClientConfig.resolvePath(explicit: globals.config, environment: environment))
+            file = try ConfigFile.read(ClientConfig.resolvePath(explicit: globals.config, environment: environment))
+            lookup = try file.endpointLookup()
         } catch {
             throw AuthFlowError(error)
         }
+        var found: LookedUpEndpoints?
+        if let lookup {
+            found = try AccountSettingsCache(directory: stateDirectory).endpoints(for: lookup, transport: makeTransport(caFile: lookup.caFile))
+        }
+        do { return try file.config(lookedUp: found) } catch { throw AuthFlowError(error) }
     }
 
+    var stateDirectory: String { SessionStore.resolveDirectory(explicit: globals.stateDir, environment: environment) }
+
     func sessionStore(for config: ClientConfig) -> SessionStore {
-        SessionStore(directory: SessionStore.resolveDirectory(explicit: globals.stateDir, environment: environment),
-                     key: config.sessionKey)
+        SessionStore(directory: stateDirectory, key: config.sessionKey)
     }
 
     func makeTransport(for config: ClientConfig) throws(AuthFlowError) -> any HTTPTransporting {
-        LazyHTTPTransport(options: HTTPClientOptions(caFile: config.caFile, userAgent: "chatctl/\(Chatctl.version)",
-                                                     verboseLog: verboseLog))
+        makeTransport(caFile: config.caFile)
+    }
+
+    private func makeTransport(caFile: String?) -> any HTTPTransporting {
+        LazyHTTPTransport(options: HTTPClientOptions(caFile: caFile, userAgent: "chatctl/\(Chatctl.version)", verboseLog: verboseLog))
     }
 
     func sessionKeeper() throws(AuthFlowError) -> SessionKeeper {

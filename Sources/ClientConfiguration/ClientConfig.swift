@@ -36,20 +36,15 @@ public struct ClientConfig: Sendable, Equatable {
         return (environment["HOME"] ?? "") + "/.config/chatctl/config.json"
     }
 
+    /// A config that names its endpoints (one that leaves them to its `accountKey`
+    /// goes through `ConfigFile`, which looks them up).
     public static func load(path: String) throws(ConfigurationError) -> ClientConfig {
-        let bytes: Data
-        do { bytes = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw ConfigurationError("cannot read config file \(path)",
-                                     hint: "pass --config PATH, set CHATCTL_CONFIG, or copy config.example.json there")
-        }
-        let root: JSONValue
-        do { root = try JSONDecoder().decode(JSONValue.self, from: bytes) } catch {
-            throw ConfigurationError("config file \(path) is not valid JSON", hint: "check its syntax")
-        }
-        return try parse(root, path: path)
+        try ConfigFile.read(path).config()
     }
 
-    static func parse(_ root: JSONValue, path: String) throws(ConfigurationError) -> ClientConfig {
+    /// `lookedUp`: the endpoints `GET /account_settings.json` named, for a config
+    /// without `endpoints` (docs/protocol.md §1).
+    static func parse(_ root: JSONValue, path: String, lookedUp: LookedUpEndpoints? = nil) throws(ConfigurationError) -> ClientConfig {
         guard case .object(let object) = root else {
             throw ConfigurationError("config file \(path): the top level must be a JSON object")
         }
@@ -73,8 +68,12 @@ public struct ClientConfig: Sendable, Equatable {
         let authKey = try string("authKey", in: object)!
         let authSecret = try string("authSecret", in: object)!
         let accountKey = try string("accountKey", in: object, required: false)
-        guard case .object(let endpoints)? = object["endpoints"] else {
-            throw object["endpoints"] == nil ? bad("endpoints", "is missing") : bad("endpoints", "must be an object with \"api\" and \"chat\"")
+        let endpoints: [String: JSONValue]
+        switch object["endpoints"] {
+        case .object(let given)?: endpoints = given
+        case nil where lookedUp != nil: endpoints = ["api": .string(lookedUp!.api), "chat": .string(lookedUp!.chat)]
+        case nil: throw bad("endpoints", "is missing")
+        default: throw bad("endpoints", "must be an object with \"api\" and \"chat\"")
         }
         var api = try string("api", in: endpoints, prefix: "endpoints.")!
         while api.hasSuffix("/") { api.removeLast() }
