@@ -127,7 +127,11 @@ public struct ClientConfig: Sendable, Equatable {
     /// A name, not a secret: 64-bit FNV-1a is plenty, and it spares every
     /// command the ~2 ms OpenSSL 3 spends initialising its providers.
     public var sessionKey: String {
-        let identity = "\(credentials.applicationId)\n\(credentials.authKey)\n\(apiEndpoint)\n\(chatEndpoint)\n\(chatDomain)"
+        Self.fileKey("\(credentials.applicationId)\n\(credentials.authKey)\n\(apiEndpoint)\n\(chatEndpoint)\n\(chatDomain)")
+    }
+
+    /// 64-bit FNV-1a of `identity` as 16 hex digits: a name for a file in the state directory.
+    static func fileKey(_ identity: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in identity.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         let hex = String(hash, radix: 16)

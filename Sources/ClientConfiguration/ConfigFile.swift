@@ -68,13 +68,7 @@ public struct EndpointLookup: Sendable, Equatable {
     }
 
     /// Names the answer's cache file: one per application, account key and directory.
-    public var cacheKey: String {
-        let identity = "\(applicationId)\n\(accountKey)\n\(directory)"
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in identity.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
+    public var cacheKey: String { ClientConfig.fileKey("\(applicationId)\n\(accountKey)\n\(directory)") }
 }
 
 /// The endpoints an account's settings name, in the config's forms. The
