@@ -26,6 +26,12 @@ import TestSupport
         let viaFile = try alice.cli.run(["send", "@" + bob.login, "renewed by the file", "--password-file", file])
         #expect(viaFile.status == 0, "stderr: \(viaFile.stderr)")
 
+        // Chat authenticates with the token: one that expired is renewed over REST before chat sees it.
+        try waitForSavedSessionToExpire(alice.cli)
+        let overChat = try alice.cli.run(["send", "@" + bob.login, "--via", "chat", "renewed for chat"],
+                                         environment: ["CHATCTL_PASSWORD": ChatUser.password])
+        #expect(overChat.status == 0, "stderr: \(overChat.stderr)")
+
         try waitForSavedSessionToExpire(alice.cli)
         let without = try alice.cli.run(["send", "@" + bob.login, "no password at hand"])
         #expect(without.status == 4, "stderr: \(without.stderr)")
@@ -42,7 +48,8 @@ import TestSupport
         #expect(history.status == 0, "stderr: \(history.stderr)")
         let items = try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]] ?? []
         let texts = items.compactMap { $0["message"] as? String }
-        #expect(texts == ["while fresh", "renewed by the environment", "renewed by the file", "no password at hand"], "each once")
+        #expect(texts == ["while fresh", "renewed by the environment", "renewed by the file", "renewed for chat", "no password at hand"],
+                "each once")
     }
 
     @Test func aPasswordFileThatDoesNotExistIsBadInput() throws {
