@@ -12,7 +12,12 @@ struct StatusCommand: Command {
     static let configuration = CommandConfiguration(
         name: "status",
         abstract: "Show who is logged in, since when, and until when.",
-        discussion: "Exits 4 when not logged in or when the session has expired.")
+        discussion: """
+            Asks the server, which extends the session: the expiry shown is the \
+            extended one. A session the server has forgotten is renewed with the \
+            password (--password-file, $CHATCTL_PASSWORD or a prompt); exits 4 \
+            when not logged in, or when it has expired and cannot be renewed.
+            """)
 
     @Flag("json", help: SharedHelp.json)
     var json: Bool
