@@ -23,6 +23,8 @@ extension Chatctl {
 
                 CHATCTL_STATE_DIR: the state directory when --state-dir is not given.
 
+                CHATCTL_PROFILE: the profile when --profile is not given.
+
                 CHATCTL_PASSWORD: the password for login, and for renewing an expired session silently (--password-file comes first).
 
                 CHATCTL_SESSION_REFRESH_EVERY: for tests and benchmarks only: listen refreshes its session at least this often (seconds).
@@ -34,7 +36,9 @@ extension Chatctl {
             ManPage.Section(title: "Files", body: """
                 $XDG_CONFIG_HOME/chatctl/config.json (~/.config/chatctl/config.json): the application's credentials and endpoints.
 
-                $XDG_STATE_HOME/chatctl (~/.local/state/chatctl): one session-*.json per config, a cache-*.sqlite message cache per user, and endpoints-*.json for a config whose endpoints were looked up by its account key; the files are mode 0600 in a 0700 directory.
+                $XDG_CONFIG_HOME/chatctl/profiles/NAME.json: the config of profile NAME.
+
+                $XDG_STATE_HOME/chatctl (~/.local/state/chatctl): one session-*.json per config, a cache-*.sqlite message cache per user, and endpoints-*.json for a config whose endpoints were looked up by its account key; the files are mode 0600 in a 0700 directory. A profile's own are in profiles/NAME inside it.
                 """),
             ManPage.Section(title: "See also", body: "chatctl-sandbox(1)"),
         ])

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import AuthFlow
 import ClientConfiguration
 import CommandLineKit
@@ -30,28 +35,46 @@ final class CommandContext {
         return { line in io.io.writeErr("chatctl: \(line)\n") }
     }
 
+    /// `--profile`, then `CHATCTL_PROFILE`; nil for the default account.
+    func profile() throws(AuthFlowError) -> Profile? {
+        do { return try Profile.selected(explicit: globals.profile, environment: environment) } catch {
+            throw AuthFlowError(error)
+        }
+    }
+
     /// The config; endpoints it leaves to its `accountKey` come from the state
     /// directory's cache, or are looked up once (docs/protocol.md §1).
     func loadConfig() throws(AuthFlowError) -> ClientConfig {
+        let profile = try profile()
+        let path = ClientConfig.resolvePath(explicit: globals.config, profile: profile, environment: environment)
+        if let profile, globals.config == nil, !FileManager.default.fileExists(atPath: path) {
+            throw AuthFlowError(.invalidInput, "there is no profile '\(profile.name)' (no file \(path))",
+                                hint: "create it, e.g. from config.example.json; 'chatctl profiles' lists the profiles")
+        }
         let file: ConfigFile
         let lookup: EndpointLookup?
         do {
-            file = try ConfigFile.read(ClientConfig.resolvePath(explicit: globals.config, environment: environment))
+            file = try ConfigFile.read(path)
             lookup = try file.endpointLookup()
         } catch {
             throw AuthFlowError(error)
         }
         var found: LookedUpEndpoints?
         if let lookup {
-            found = try AccountSettingsCache(directory: stateDirectory).endpoints(for: lookup, transport: makeTransport(caFile: lookup.caFile))
+            found = try AccountSettingsCache(directory: try stateDirectory())
+                .endpoints(for: lookup, transport: makeTransport(caFile: lookup.caFile))
         }
         do { return try file.config(lookedUp: found) } catch { throw AuthFlowError(error) }
     }
 
-    var stateDirectory: String { SessionStore.resolveDirectory(explicit: globals.stateDir, environment: environment) }
+    /// The state directory, or a profile's own part of it.
+    func stateDirectory() throws(AuthFlowError) -> String {
+        let base = SessionStore.resolveDirectory(explicit: globals.stateDir, environment: environment)
+        return try profile()?.stateDirectory(in: base) ?? base
+    }
 
-    func sessionStore(for config: ClientConfig) -> SessionStore {
-        SessionStore(directory: stateDirectory, key: config.sessionKey)
+    func sessionStore(for config: ClientConfig) throws(AuthFlowError) -> SessionStore {
+        SessionStore(directory: try stateDirectory(), key: config.sessionKey)
     }
 
     func makeTransport(for config: ClientConfig) throws(AuthFlowError) -> any HTTPTransporting {
@@ -64,7 +87,7 @@ final class CommandContext {
 
     func sessionKeeper() throws(AuthFlowError) -> SessionKeeper {
         let config = try loadConfig()
-        return SessionKeeper(config: config, store: sessionStore(for: config), transport: try makeTransport(for: config))
+        return SessionKeeper(config: config, store: try sessionStore(for: config), transport: try makeTransport(for: config))
     }
 
     /// `CHATCTL_PASSWORD`.

@@ -35,6 +35,9 @@ public final class ChatLink {
         do { try connector.connect(userId: me, secret: secret) } catch {
             throw MessagingError(describing: error)
         }
+        // The session's first stanzas (carbons, presence) go on the wire now, not at the
+        // next pump: whatever the caller announces next (listen's ready line) comes after them.
+        connection.pump(timeout: 0)
     }
 
     /// Where a dialog's messages go: the other user's JID for a private dialog,

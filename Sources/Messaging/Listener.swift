@@ -18,9 +18,11 @@ public final class Listener {
     public let link: ChatLink
     public let service: MessagingService
     /// Empty: all of the user's dialogs.
-    private let followed: Set<String>
-    private var dialogs: [String: CachedDialog] = [:]
-    private var lastSeen: [String: Int] = [:]
+    let followed: Set<String>
+    var dialogs: [String: CachedDialog] = [:]
+    var lastSeen: [String: Int] = [:]
+    /// Ids for messages that arrive without one (Listener+Incoming.swift).
+    var localIDs = ObjectIDGenerator()
     private var backoff = ReconnectBackoff(base: 0.5, cap: 30, stableAfter: 30)
     private var delivered = 0
     /// `--count`: one pump can bring many messages, so it is checked per message.
@@ -31,6 +33,8 @@ public final class Listener {
     public var onMessage: (CachedMessage) -> Bool = { _ in true }
     /// Told about reconnects and gaps, for stderr.
     public var onNotice: (String) -> Void = { _ in }
+    /// Told when a system notification brought a dialog ("alice added you to ops").
+    public var onDialogNotice: (DialogNotice) -> Void = { _ in }
     /// Called once, when connected and joined: how many dialogs are followed.
     /// A script (or a test) waits for this instead of guessing with a sleep.
     public var onReady: (Int) -> Void = { _ in }
@@ -84,7 +88,7 @@ public final class Listener {
         }
     }
 
-    private var stopped = false
+    var stopped = false
 
     private func done(count: Int?, deadline: ContinuousClock.Instant?) -> Bool {
         if stopped { return true }
@@ -93,7 +97,7 @@ public final class Listener {
         return false
     }
 
-    private func refreshDialogs() throws(MessagingError) {
+    func refreshDialogs() throws(MessagingError) {
         try service.syncDialogs()
         let all = try service.dialogs(type: nil, limit: nil, offline: true)
         for dialog in all where followed.isEmpty || followed.contains(dialog.id) { dialogs[dialog.id] = dialog }
@@ -102,15 +106,11 @@ public final class Listener {
     private func handle(_ event: ChatEvent, count: Int?) {
         switch event {
         case .message(let incoming):
-            guard !stopped, let dialogID = incoming.dialogID, incoming.senderUserID != link.me, !incoming.id.isEmpty else { return }
-            if dialogs[dialogID] == nil {
-                // A private dialog created by this very message: learn it when following everything.
-                guard followed.isEmpty else { return }
-                try? refreshDialogs()
-            }
-            guard let dialog = dialogs[dialogID] else { return }
-            let record = CachedMessage(incoming, dialogID: dialogID, recipient: dialog.type == .private ? link.me : 0)
-            deliver(record)
+            receive(incoming)
+        case .carbon(let carbon):
+            receive(carbon)
+        case .systemNotification(let notification):
+            receive(notification)
         case .connectionLost(let error, _):
             lost = MessagingError(describing: error)
         default:
@@ -119,13 +119,13 @@ public final class Listener {
     }
 
     /// Hands a message on once: the cache decides whether it is new.
-    private func deliver(_ record: CachedMessage) {
+    func deliver(_ record: CachedMessage) {
         guard let added = try? service.cache.upsertMessages([record]), added > 0 else { return }
         hand(record)
     }
 
     /// Passes on a message new to the cache, and counts it.
-    private func hand(_ message: CachedMessage) {
+    func hand(_ message: CachedMessage) {
         lastSeen[message.dialogID] = max(lastSeen[message.dialogID] ?? 0, message.dateSent)
         delivered += 1
         if !onMessage(message) { stopped = true }

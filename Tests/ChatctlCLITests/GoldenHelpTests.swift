@@ -24,14 +24,18 @@ file holds the application credentials and endpoints; run 'chatctl-sandbox' for
 a local QuickBlox-compatible backend. 'chatctl help --man' prints the manual
 page.
 
-USAGE: chatctl [--config <PATH>] [--state-dir <DIR>] [--verbose]
-               [--password-file <PATH>] <subcommand>
+USAGE: chatctl [--config <PATH>] [--state-dir <DIR>] [--profile <NAME>]
+               [--verbose] [--password-file <PATH>] <subcommand>
 
 OPTIONS:
-  --config <PATH>         Config file (default: $CHATCTL_CONFIG, then
+  --config <PATH>         Config file (default: the profile's, then
+                          $CHATCTL_CONFIG, then
                           $XDG_CONFIG_HOME/chatctl/config.json).
   --state-dir <DIR>       Where sessions are kept (default: $CHATCTL_STATE_DIR,
                           then $XDG_STATE_HOME/chatctl).
+  -p, --profile <NAME>    Use this account: its config is profiles/NAME.json
+                          beside config.json, its session and cache its own
+                          (default: $CHATCTL_PROFILE).
   -v, --verbose           Describe each network exchange on stderr (secrets
                           redacted).
   --password-file <PATH>  Read the password from the first line of a file: to
@@ -46,11 +50,12 @@ SUBCOMMANDS:
   dialogs                 List your dialogs, newest activity first.
   history                 Show a dialog's messages, oldest first.
   send                    Send a message: the arguments, or standard input.
-  listen                  Print messages from others as they arrive.
+  listen                  Print messages as they arrive.
   outbox                  List messages not yet delivered.
   search                  Search cached messages, best matches first.
   sync                    Fill the local cache with dialogs and their recent
                           messages.
+  profiles                List the profiles and who is logged in to each.
   completion              Print a shell completion script.
 
   See 'chatctl help <subcommand>' for detailed help.
@@ -78,10 +83,14 @@ OPTIONS:
   -h, --help              Show help information.
 
 GLOBAL OPTIONS:
-  --config <PATH>         Config file (default: $CHATCTL_CONFIG, then
+  --config <PATH>         Config file (default: the profile's, then
+                          $CHATCTL_CONFIG, then
                           $XDG_CONFIG_HOME/chatctl/config.json).
   --state-dir <DIR>       Where sessions are kept (default: $CHATCTL_STATE_DIR,
                           then $XDG_STATE_HOME/chatctl).
+  -p, --profile <NAME>    Use this account: its config is profiles/NAME.json
+                          beside config.json, its session and cache its own
+                          (default: $CHATCTL_PROFILE).
   -v, --verbose           Describe each network exchange on stderr (secrets
                           redacted).
   --password-file <PATH>  Read the password from the first line of a file: to

@@ -247,7 +247,7 @@ struct ProsodyMessagingTests {
         #expect(outcome.0?.code == .invalidMessage)
         #expect(outcome.0?.detail.contains("U+001B") == true)
         #expect(outcome.0.map { !"\($0)".contains("red") } ?? false, "the body is never quoted")
-        #expect(outcome.1 == 1 && outcome.2, "only the initial presence went out; the stream survived")
+        #expect(outcome.1 == 2 && outcome.2, "only the carbons request and the initial presence went out; the stream survived")
     }
 
     // MARK: markers, bounces
