@@ -19,7 +19,7 @@ public struct Chatctl: ParsableCommand {
         subcommands: [
             LoginCommand.self, StatusCommand.self, LogoutCommand.self, DialogsCommand.self, HistoryCommand.self,
             SendCommand.self, ListenCommand.self, OutboxCommand.self, SearchCommand.self, SyncCommand.self,
-            ProfilesCommand.self, CompletionCommand.self,
+            ReadCommand.self, ProfilesCommand.self, CompletionCommand.self,
         ],
         version: version,
         manual: manual)

@@ -27,7 +27,10 @@ struct ListenCommand: Command {
             runs CMD (through /bin/sh) for each message from others: the text on its standard \
             input, the fields in CHATCTL_MESSAGE_ID, CHATCTL_DIALOG_ID, \
             CHATCTL_DIALOG_NAME, CHATCTL_SENDER_ID, CHATCTL_SENDER_NAME and \
-            CHATCTL_DATE_SENT.
+            CHATCTL_DATE_SENT. Each message that asks for markers is answered \
+            with a 'received' marker. On a terminal a printed message counts as \
+            read: it is marked read and its sender gets a 'displayed' marker; \
+            into a pipe or a file nothing is marked read.
             """)
 
     @Arguments("DIALOG", help: "Dialogs to follow (default: all).")
@@ -63,6 +66,8 @@ struct ListenCommand: Command {
         let link = try context.chatLink(for: session)
         let listener = Listener(link: link, service: service, dialogIDs: dialogIDs)
         listener.maximumRefreshInterval = refreshEvery
+        // A person reading the terminal has seen what is printed; a pipe is not a person.
+        listener.showsMessages = context.io.stdoutIsTerminal
         let io = context.io
         // A hook that runs chatctl acts as this same account.
         var environment = context.environment
@@ -95,7 +100,7 @@ struct ListenCommand: Command {
             }
             let sender = names[message.senderID] ?? "user \(message.senderID)"
             let title = titles[message.dialogID] ?? message.dialogID
-            io.writeOut(json ? ListenOutput.json(message, outgoing: outgoing)
+            io.writeOut(json ? ListenOutput.json(message, outgoing: outgoing, me: service.me)
                              : ListenOutput.line(message, title: title, sender: sender, outgoing: outgoing))
             if let command, !outgoing {
                 MessageHook.run(command, message: message, senderName: sender, dialogName: title, inherited: environment, io: io)

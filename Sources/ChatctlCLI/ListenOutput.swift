@@ -19,14 +19,10 @@ enum ListenOutput {
         return "\(time) [\(TerminalText.sanitize(title, keepNewlines: false))] \(name): \(text)\n"
     }
 
-    /// The cached QuickBlox message object; ours gets `"outgoing":true` (a key only
-    /// added, so scripts that read the others' shape are unaffected).
-    static func json(_ message: CachedMessage, outgoing: Bool) -> String {
-        guard outgoing, case .object(var object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(message.rawJSON.utf8)) else {
-            return message.rawJSON + "\n"
-        }
-        object["outgoing"] = .bool(true)
-        return JSONOutput.line(.object(object))
+    /// The cached QuickBlox message object; ours gets `"outgoing":true` and its
+    /// read state (keys only added, so scripts that read the others' shape are unaffected).
+    static func json(_ message: CachedMessage, outgoing: Bool, me: Int) -> String {
+        JSONOutput.message(message, me: me, extra: outgoing ? ["outgoing": .bool(true)] : [:]) + "\n"
     }
 
     /// "alice added you to ops", without the `chatctl: ` prefix. `actor` nil: the

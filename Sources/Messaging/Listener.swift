@@ -48,6 +48,13 @@ public final class Listener {
         get { refreshSchedule.maximumInterval }
         set { refreshSchedule = SessionRefreshSchedule(maximumInterval: newValue) }
     }
+    /// A person sees each message handed on (`listen` on a terminal): it is then
+    /// marked read, over REST and with a `displayed` marker (docs/protocol.md §7).
+    public var showsMessages = false
+    /// Our markers out, theirs in.
+    public private(set) lazy var markers = MarkerExchange(link: link, cache: service.cache)
+    /// Messages shown since the last turn, to mark read over REST, by dialog.
+    private var shown: [String: [CachedMessage]] = [:]
 
     /// The link may outlive this object (its disconnect delivers last events).
     deinit { link.connection.onEvent = nil }
@@ -85,7 +92,11 @@ public final class Listener {
                 if done(count: count, deadline: deadline) { break }
                 fillGaps(count: count)
             }
+            settleReadState()
         }
+        settleReadState()
+        // Markers are only queued by libstrophe: let them reach the server before the connection goes.
+        do { try markers.waitUntilSent() } catch { onNotice("markers may not have reached the server (\(error.message))") }
     }
 
     var stopped = false
@@ -111,6 +122,8 @@ public final class Listener {
             receive(carbon)
         case .systemNotification(let notification):
             receive(notification)
+        case .marker(let marker):
+            markers.take(marker)
         case .connectionLost(let error, _):
             lost = MessagingError(describing: error)
         default:
@@ -130,6 +143,7 @@ public final class Listener {
         delivered += 1
         if !onMessage(message) { stopped = true }
         if let limit, delivered >= limit { stopped = true }
+        acknowledge(message)
     }
 
     /// Connects again with the current session token (a renewal may have
@@ -175,6 +189,33 @@ public final class Listener {
             for message in missed where message.senderID != link.me {
                 hand(message)
                 if done(count: count, deadline: nil) { return }
+            }
+        }
+    }
+
+    // MARK: read state
+
+    /// A message handed on gets `received`; one a person saw also `displayed`,
+    /// and is marked read over REST at the end of this turn.
+    private func acknowledge(_ message: CachedMessage) {
+        markers.queue(.received, for: message)
+        guard showsMessages else { return }
+        markers.queue(.displayed, for: message)
+        shown[message.dialogID, default: []].append(message)
+    }
+
+    /// Once per turn of the loop: markers written in one go, markers heard
+    /// recorded, shown messages marked read. Failures are told, not fatal.
+    private func settleReadState() {
+        if let error = markers.flush(), link.connection.isConnected {
+            onNotice("chat markers: \(error.message)")
+        }
+        guard !shown.isEmpty else { return }
+        let batch = shown
+        shown.removeAll()
+        for (dialogID, messages) in batch.sorted(by: { $0.key < $1.key }) {
+            do { try service.markRead(messages, dialogID: dialogID) } catch {
+                onNotice("could not mark \(messages.count) message\(messages.count == 1 ? "" : "s") read (\(error.message))")
             }
         }
     }

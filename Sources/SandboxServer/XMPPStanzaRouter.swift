@@ -186,7 +186,9 @@ final class XMPPStanzaRouter {
         let body = stanza.child("body")?.text
         guard let body else {
             // Markers, typing and other content-free messages: recorded (markers) and passed on.
-            if let marker = marker(in: stanza), let messageId = marker[attribute: "id"] { record(marker.name, of: messageId, by: sender) }
+            if let marker = marker(in: stanza), let messageId = marker[attribute: "id"] {
+                record(marker.name, of: messageId, by: sender, to: recipient)
+            }
             let copy = Self.forwarded(stanza, from: senderJID, to: to, id: stanza[attribute: "id"], dialogId: nil, dateSent: nil)
             deliverDirect(copy, to: recipient)
             return carbons(of: copy, user: sender, except: connection)
@@ -281,9 +283,10 @@ final class XMPPStanzaRouter {
         return find { try $0.privateDialog(between: a, b, viewer: nil) }
     }
 
-    /// A `received` or `displayed` marker from `userId` for a stored message of a dialog they are in.
-    private func record(_ marker: String, of messageId: String, by userId: Int) {
-        guard let message = find({ try $0.message(id: messageId) }), message.senderId != userId,
+    /// A `received` or `displayed` marker from `userId` to `recipient` for a stored message of a
+    /// dialog they are in: it counts when it goes to the message's sender (docs/protocol.md §7).
+    private func record(_ marker: String, of messageId: String, by userId: Int, to recipient: Int) {
+        guard let message = find({ try $0.message(id: messageId) }), message.senderId != userId, message.senderId == recipient,
               let dialog = find({ try $0.dialog(id: message.dialogId, viewer: nil) }), dialog.admits(userId) else { return }
         if marker == "displayed" {
             _ = storage { try $0.markRead(dialogId: dialog.id, ids: [messageId], userId: userId) }

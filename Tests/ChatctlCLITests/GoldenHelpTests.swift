@@ -16,6 +16,44 @@ import Testing
         #expect(runChatctl(["login", "--help"]).1.out == Self.login)
     }
 
+    @Test func readHelp() {
+        let (status, io) = runChatctl(["read", "--help"])
+        #expect(status == 0)
+        #expect(io.out == Self.read)
+    }
+
+    @Test func readWithoutADialogAndMarkingOfflineAreUsageErrors() {
+        let (status, io) = runChatctl(["read"])
+        #expect(status == 2)
+        #expect(io.err == "chatctl: missing argument DIALOG\nusage: chatctl read [--no-chat] <DIALOG>\n")
+        let (offline, marking) = runChatctl(["history", "@bob", "--mark-read", "--offline"])
+        #expect(offline == 2)
+        #expect(marking.err.hasPrefix("chatctl: --mark-read tells the server: it cannot be used with --offline\n"))
+    }
+
+    static let read = #"""
+OVERVIEW: Mark a dialog's messages read.
+
+Marks every message in DIALOG that others sent and you have not read as read on
+the server, looking back at most 10,000 messages, then tells their senders with
+a 'displayed' marker over chat. Chat is connected only when there is such a
+marker to send; if it cannot be reached, the messages stay marked read and a
+warning says so.
+
+USAGE: chatctl read [--no-chat] <DIALOG>
+
+ARGUMENTS:
+  <DIALOG>                A dialog id, @login (the private dialog with that
+                          user) or an exact dialog name.
+
+OPTIONS:
+  --no-chat               Mark read over REST only; send no markers.
+  -h, --help              Show help information.
+
+\#(globalOptions)
+
+"""#
+
     static let root = #"""
 OVERVIEW: A command-line chat client for QuickBlox.
 
@@ -55,6 +93,7 @@ SUBCOMMANDS:
   search                  Search cached messages, best matches first.
   sync                    Fill the local cache with dialogs and their recent
                           messages.
+  read                    Mark a dialog's messages read.
   profiles                List the profiles and who is logged in to each.
   completion              Print a shell completion script.
 
@@ -82,6 +121,12 @@ OPTIONS:
   --json                  Print JSON instead of text.
   -h, --help              Show help information.
 
+\#(globalOptions)
+
+"""#
+
+    /// What every subcommand's help ends with.
+    static let globalOptions = #"""
 GLOBAL OPTIONS:
   --config <PATH>         Config file (default: the profile's, then
                           $CHATCTL_CONFIG, then
@@ -95,6 +140,5 @@ GLOBAL OPTIONS:
                           redacted).
   --password-file <PATH>  Read the password from the first line of a file: to
                           log in, or to renew an expired session.
-
 """#
 }

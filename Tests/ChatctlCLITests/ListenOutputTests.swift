@@ -26,13 +26,14 @@ import Messaging
 
     /// Yours gain `"outgoing":true`; every other key stays as the server sent it.
     @Test func jsonMarksYoursOutgoingAndLeavesOthersAsCached() throws {
-        #expect(ListenOutput.json(Self.message(sender: 2), outgoing: false) == Self.raw + "\n")
-        let mine = ListenOutput.json(Self.message(sender: 1), outgoing: true)
+        #expect(ListenOutput.json(Self.message(sender: 2), outgoing: false, me: 1) == Self.raw + "\n")
+        let mine = ListenOutput.json(Self.message(sender: 1), outgoing: true, me: 1)
         #expect(mine.hasSuffix("}\n") && mine.split(separator: "\n").count == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(mine.utf8)) as? [String: Any])
         #expect(object["outgoing"] as? Bool == true)
         #expect(object["message"] as? String == "hi" && object["sender_id"] as? Int == 1 && object["_id"] as? String == "6b0db884edb3b3d9cddf1330")
-        #expect(object.count == 7)
+        #expect(object["status"] as? String == "sent")
+        #expect(object.count == 10, "the server's 6 keys, outgoing, status and the two id lists")
     }
 
     @Test func noticesSayWhoAddedYouToWhat() {
