@@ -44,7 +44,6 @@ extension Listener {
         }
         if sessionRefreshFailing { onNotice("session kept alive again") }
         sessionRefreshFailing = false
-        sessionRefreshes += 1
         let now = Date().timeIntervalSince1970
         refreshSchedule.refreshed(at: now, expiresAt: service.api.tokenExpiresAt?.timeIntervalSince1970 ?? now)
         return true

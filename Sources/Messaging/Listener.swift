@@ -41,8 +41,6 @@ public final class Listener {
     /// When the REST session is next refreshed (Listener+SessionUpkeep.swift).
     var refreshSchedule = SessionRefreshSchedule()
     var sessionRefreshFailing = false
-    /// Requests that kept the session alive.
-    public internal(set) var sessionRefreshes = 0
     /// Refresh the session at least this often (tests and `make bench` only); nil: by its lifetime.
     public var maximumRefreshInterval: Double? {
         get { refreshSchedule.maximumInterval }
