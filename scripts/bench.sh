@@ -83,6 +83,48 @@ if [ "$listen_status" -ne 0 ] && [ "$listen_status" -ne 143 ]; then
 fi
 echo "${rss_half:-0} ${rss_end:-0}" >"$work/listen.rss"
 
+# listen across session renewals: a second sandbox whose sessions die two
+# seconds after their last request. listen refreshes its session once half of
+# what is left is gone, about once a second here: 1,000 refreshes would take 17
+# minutes, so CHATCTL_SESSION_REFRESH_EVERY (tests and bench only) makes it
+# refresh every 20 ms; the code path is the same. Messages go to it throughout.
+mkfifo "$work/renew-ready"
+"$bin/chatctl-sandbox" --api-port 0 --chat-port 0 --token-ttl 2 --log-level error >"$work/renew-ready" 2>"$work/renew-sandbox.log" &
+renew_sandbox_pid=$!
+trap 'kill "$renew_sandbox_pid" 2>/dev/null; wait "$renew_sandbox_pid" 2>/dev/null; cleanup' EXIT INT TERM
+read -r -t 20 renew_config <"$work/renew-ready" || { echo "bench: the second sandbox did not start" >&2; exit 1; }
+printf '%s\n' "$renew_config" >"$work/renew-config.json"
+as_renew_bob() { CHATCTL_CONFIG="$work/renew-config.json" CHATCTL_STATE_DIR="$work/renew-bob" "$@"; }
+as_renew_alice() { CHATCTL_CONFIG="$work/renew-config.json" CHATCTL_STATE_DIR="$work/renew-alice" "$@"; }
+as_renew_bob "$bin/chatctl" login --login renewbob --password-file "$work/password" --no-chat >/dev/null
+as_renew_alice "$bin/chatctl" login --login renewalice --password-file "$work/password" --no-chat >/dev/null
+as_renew_alice "$bin/chatctl" send @renewbob "warm-up" --password-file "$work/password" >/dev/null
+# --verbose shows each request: the refreshes are counted from it.
+CHATCTL_CONFIG="$work/renew-config.json" CHATCTL_STATE_DIR="$work/renew-bob" CHATCTL_SESSION_REFRESH_EVERY=0.02 \
+    "$bin/chatctl" listen --json --verbose --password-file "$work/password" >"$work/renew-listen.out" 2>"$work/renew-listen.err" &
+renew_listen_pid=$!
+for _ in $(seq 1 300); do grep -q "^chatctl: listening to" "$work/renew-listen.err" && break; sleep 0.1; done
+renew_rss() { awk '/VmRSS/ {print $2}' "/proc/$renew_listen_pid/status" 2>/dev/null || echo 0; }
+refreshes() { grep -c "> GET .*/session.json" "$work/renew-listen.err" || true; }
+renew_rss_start=$(renew_rss)
+mkfifo "$work/renew-lines"
+as_renew_alice "$bin/chatctl" send @renewbob --lines --password-file "$work/password" <"$work/renew-lines" >/dev/null 2>"$work/renew-send.err" &
+renew_send_pid=$!
+exec 7>"$work/renew-lines"
+sent=0
+while [ "$(refreshes)" -lt 1000 ] && kill -0 "$renew_listen_pid" 2>/dev/null; do
+    sent=$((sent + 1)); echo "renewal message $sent" >&7; sleep 0.05
+done
+exec 7>&-
+wait "$renew_send_pid" || echo "bench: the sender of the renewal row failed: $(tail -1 "$work/renew-send.err")" >&2
+heard() { grep -c '"renewal message ' "$work/renew-listen.out" || true; }
+for _ in $(seq 1 300); do [ "$(heard)" -ge "$sent" ] && break; sleep 0.1; done
+renew_rss_end=$(renew_rss)
+kill "$renew_listen_pid" 2>/dev/null || true
+wait "$renew_listen_pid" 2>/dev/null || true
+renewed=$(grep -c "> POST .*/session.json" "$work/renew-listen.err" || true)
+echo "$(refreshes) $renewed $sent $(heard) ${renew_rss_start:-0} ${renew_rss_end:-0}" >"$work/renew.result"
+
 python3 - "$work" <<'PY'
 import json, sys, os
 work = sys.argv[1]
@@ -112,4 +154,10 @@ print(f"{'  baseline: go-sendxmpp -i (waits for no ack, drops its queue at exit)
 half, end = (int(x) / 1024 for x in open(os.path.join(work, "listen.rss")).read().split())
 print(f"{'chatctl listen resident memory after 100,000 messages (MB)':<66} {end:9.1f} {'':>7} {'':>7} {'':>7} {1:5d} {'<30':>6} {'ok' if end < 30 else 'MISSED'}")
 print(f"{'  at 50,000 messages (flat if equal)':<66} {half:9.1f}")
+refreshes, renewed, sent, heard, start, end = (int(x) for x in open(os.path.join(work, "renew.result")).read().split())
+missed = sent - heard
+print(f"{'chatctl listen across session refreshes (--token-ttl 2)':<66} {refreshes:9d} {'':>7} {'':>7} {'':>7} {1:5d} {'>=1000':>6} {'ok' if refreshes >= 1000 else 'MISSED'}")
+print(f"{'  new sessions it had to open':<66} {renewed:9d}")
+print(f"{f'  messages missed of {sent:,} sent throughout':<66} {missed:9d} {'':>7} {'':>7} {'':>7} {1:5d} {'0':>6} {'ok' if missed == 0 else 'MISSED'}")
+print(f"{'  resident memory at start, at end (MB; flat if equal)':<66} {start / 1024:9.1f} {end / 1024:7.1f}")
 PY

@@ -7,8 +7,8 @@ import ClientConfiguration
 import HTTPTransport
 import QuickBloxAPI
 
-/// Gives later commands a live session: the stored one, checked, or renewed
-/// silently when a password is at hand (`CHATCTL_PASSWORD`).
+/// Gives later commands a live session: the stored one, kept alive and renewed
+/// silently when the server has forgotten it and a password is at hand.
 public final class SessionKeeper {
     public let config: ClientConfig
     public let store: SessionStore
@@ -33,51 +33,20 @@ public final class SessionKeeper {
         return session
     }
 
-    /// A session the server still accepts. With `verify`, asks the server
-    /// (which also slides the expiry); otherwise trusts the stored expiry.
-    /// An expired or rejected session is renewed with `renewalPassword`, or reported.
-    public func liveSession(verify: Bool, renewalPassword: String?) throws(AuthFlowError) -> (StoredSession, QuickBloxClient) {
-        var session = try storedSession()
-        let client = makeClient(token: session.token)
-        var expired = session.isExpired(now: now().timeIntervalSince1970)
-        if !expired && verify {
-            switch Result(catching: { () throws(QuickBloxError) in try client.currentSession() }) {
-            case .success(let current):
-                session.expiresAt = current.expiresAt.timeIntervalSince1970
-                try store.save(session)
-            case .failure(let error):
-                if case .http(401) = error.kind { expired = true }
-                else { throw AuthFlowError(describing: error, doing: "check session") }
-            }
+    /// The stored session and a client that keeps it alive (docs/protocol.md §2):
+    /// each request slides its expiry, and a session the server has forgotten is
+    /// renewed with `password` (asked for only then, given the login) and the
+    /// request repeated once. With `verify`, asks the server first (`GET /session.json`).
+    /// The stored expiry is not trusted to say "expired": the server decides.
+    public func liveSession(verify: Bool, password: @escaping (String) -> String?) throws(AuthFlowError) -> (RenewableSession, QuickBloxClient) {
+        let stored = try storedSession()
+        let session = RenewableSession(stored, config: config, store: store, transport: transport, password: password, now: now)
+        let client = makeClient(token: stored.token)
+        client.tokenExpiresAt = Date(timeIntervalSince1970: stored.expiresAt)
+        client.sessionRenewal = session
+        if verify {
+            do { _ = try client.currentSession() } catch { throw AuthFlowError(describing: error, doing: "check session") }
         }
-        guard expired else { return (session, client) }
-        guard let password = renewalPassword, let login = session.login else {
-            try? store.remove()
-            throw AuthFlowError(.authentication, "the session of '\(session.login ?? "user \(session.userId)")' has expired",
-                                hint: "run 'chatctl login' again, or set CHATCTL_PASSWORD to renew it silently")
-        }
-        return try renew(session, login: login, password: password)
-    }
-
-    private func renew(_ old: StoredSession, login: String, password: String) throws(AuthFlowError) -> (StoredSession, QuickBloxClient) {
-        let client = makeClient()
-        let identity: UserCredentials.Identity = login.contains("@") ? .email(login) : .login(login)
-        let qbSession: QBSession, user: QBUser
-        do throws(QuickBloxError) {
-            qbSession = try client.createSession(user: UserCredentials(identity: identity, password: password))
-            user = try client.user(id: qbSession.userId)
-        } catch {
-            if case .http(401) = error.kind {
-                throw AuthFlowError(.authentication, "the session expired and renewing it as '\(login)' failed: \(error.reasons.first ?? "Unauthorized")",
-                                    hint: "check CHATCTL_PASSWORD, or run 'chatctl login' again")
-            }
-            throw AuthFlowError(describing: error, doing: "renew session")
-        }
-        let session = StoredSession(token: qbSession.token, expiresAt: qbSession.expiresAt.timeIntervalSince1970,
-                                        loggedInAt: now().timeIntervalSince1970, userId: user.id, login: old.login,
-                                        user: user.raw, applicationId: config.credentials.applicationId,
-                                        apiEndpoint: config.apiEndpoint, chatEndpoint: config.chatEndpoint.description)
-        try store.save(session)
         return (session, client)
     }
 

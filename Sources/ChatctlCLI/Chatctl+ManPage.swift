@@ -12,7 +12,7 @@ extension Chatctl {
 
                 3: some messages were not delivered; they are in the outbox ('chatctl outbox flush').
 
-                4: authentication: bad credentials, not logged in, or the session expired.
+                4: authentication: bad credentials, not logged in, or the session expired and there was no password to renew it.
 
                 75: a temporary failure: cannot connect, a timeout, a 5xx or 429 answer after bounded retries.
 
@@ -25,7 +25,9 @@ extension Chatctl {
 
                 CHATCTL_PROFILE: the profile when --profile is not given.
 
-                CHATCTL_PASSWORD: the password for login, and for renewing an expired session silently.
+                CHATCTL_PASSWORD: the password for login, and for renewing an expired session silently (--password-file comes first).
+
+                CHATCTL_SESSION_REFRESH_EVERY: for tests and benchmarks only: listen refreshes its session at least this often (seconds).
 
                 XDG_CONFIG_HOME, XDG_STATE_HOME: where the config and state live by default.
 
@@ -36,7 +38,7 @@ extension Chatctl {
 
                 $XDG_CONFIG_HOME/chatctl/profiles/NAME.json: the config of profile NAME.
 
-                $XDG_STATE_HOME/chatctl (~/.local/state/chatctl): one session-*.json per config and a cache-*.sqlite message cache per user; the files are mode 0600 in a 0700 directory. A profile's own are in profiles/NAME inside it.
+                $XDG_STATE_HOME/chatctl (~/.local/state/chatctl): one session-*.json per config, a cache-*.sqlite message cache per user, and endpoints-*.json for a config whose endpoints were looked up by its account key; the files are mode 0600 in a 0700 directory. A profile's own are in profiles/NAME inside it.
                 """),
             ManPage.Section(title: "See also", body: "chatctl-sandbox(1)"),
         ])

@@ -37,6 +37,10 @@ public struct Chatctl: ParsableCommand {
     var profile: String?
     @Flag("verbose", short: "v", help: "Describe each network exchange on stderr (secrets redacted).", inherited: true)
     var verbose: Bool
+    @Option("password-file", metavar: "PATH",
+            help: "Read the password from the first line of a file: to log in, or to renew an expired session.",
+            completion: .file, inherited: true)
+    var passwordFile: String?
 
     public init() {}
 

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import AuthFlow
 import ClientConfiguration
 import CommandLineKit
@@ -21,7 +26,10 @@ extension CommandContext {
             session = try flow { () throws(AuthFlowError) in try keeper.storedSession() }
             client = keeper.makeClient(token: session.token)
         } else {
-            (session, client) = try flow { () throws(AuthFlowError) in try keeper.liveSession(verify: false, renewalPassword: environmentPassword) }
+            let password = try renewalPassword()
+            let live: RenewableSession
+            (live, client) = try flow { () throws(AuthFlowError) in try keeper.liveSession(verify: false, password: password) }
+            session = live.stored
         }
         let path = "\(keeper.store.directory)/cache-\(keeper.store.key)-\(session.userId).sqlite"
         do { try PrivateFiles.ensureDirectory(keeper.store.directory) } catch {
@@ -36,21 +44,34 @@ extension CommandContext {
     }
 
     /// The chat connection for messaging commands: the session token is the
-    /// chat password unless the config says `chatAuth: password`.
+    /// chat password unless the config says `chatAuth: password`. A token that
+    /// may have expired is checked over REST first, which renews it if it is
+    /// gone (chat itself cannot say why it refuses one; docs/protocol.md §2, §7).
     func chatLink(for messaging: MessagingSession) throws -> ChatLink {
         let secret: String
         switch messaging.config.chatAuth {
         case .token:
-            secret = messaging.service.api.token ?? messaging.session.token
+            let api = messaging.service.api
+            if (api.tokenExpiresAt?.timeIntervalSinceNow ?? 0) < Self.chatTokenMargin {
+                try flow { () throws(AuthFlowError) in
+                    do throws(QuickBloxError) { _ = try api.currentSession() } catch {
+                        throw AuthFlowError(describing: error, doing: "check session")
+                    }
+                }
+            }
+            secret = api.token ?? messaging.session.token
         case .password:
-            guard let password = environmentPassword else {
+            guard let password = try renewalPassword()(messaging.session.login ?? "user \(messaging.session.userId)") else {
                 throw CommandError.flow(AuthFlowError(.authentication, "this config authenticates chat with the password (chatAuth: password)",
-                                                      hint: "set CHATCTL_PASSWORD"))
+                                                      hint: "set CHATCTL_PASSWORD or pass --password-file PATH"))
             }
             secret = password
         }
         return ChatLink(config: messaging.config, me: messaging.session.userId, secret: secret, verboseLog: verboseLog)
     }
+
+    /// A token with less life left than this is checked before chat connects with it.
+    static let chatTokenMargin = 60.0
 
     /// Columns of the terminal on stdout, or nil when it is not a terminal.
     var terminalWidth: Int? { io.stdoutColumns }

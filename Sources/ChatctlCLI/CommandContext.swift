@@ -42,6 +42,8 @@ final class CommandContext {
         }
     }
 
+    /// The config; endpoints it leaves to its `accountKey` come from the state
+    /// directory's cache, or are looked up once (docs/protocol.md §1).
     func loadConfig() throws(AuthFlowError) -> ClientConfig {
         let profile = try profile()
         let path = ClientConfig.resolvePath(explicit: globals.config, profile: profile, environment: environment)
@@ -49,7 +51,20 @@ final class CommandContext {
             throw AuthFlowError(.invalidInput, "there is no profile '\(profile.name)' (no file \(path))",
                                 hint: "create it, e.g. from config.example.json; 'chatctl profiles' lists the profiles")
         }
-        do { return try ClientConfig.load(path: path) } catch { throw AuthFlowError(error) }
+        let file: ConfigFile
+        let lookup: EndpointLookup?
+        do {
+            file = try ConfigFile.read(path)
+            lookup = try file.endpointLookup()
+        } catch {
+            throw AuthFlowError(error)
+        }
+        var found: LookedUpEndpoints?
+        if let lookup {
+            found = try AccountSettingsCache(directory: try stateDirectory())
+                .endpoints(for: lookup, transport: makeTransport(caFile: lookup.caFile))
+        }
+        do { return try file.config(lookedUp: found) } catch { throw AuthFlowError(error) }
     }
 
     /// The state directory, or a profile's own part of it.
@@ -63,8 +78,11 @@ final class CommandContext {
     }
 
     func makeTransport(for config: ClientConfig) throws(AuthFlowError) -> any HTTPTransporting {
-        LazyHTTPTransport(options: HTTPClientOptions(caFile: config.caFile, userAgent: "chatctl/\(Chatctl.version)",
-                                                     verboseLog: verboseLog))
+        makeTransport(caFile: config.caFile)
+    }
+
+    private func makeTransport(caFile: String?) -> any HTTPTransporting {
+        LazyHTTPTransport(options: HTTPClientOptions(caFile: caFile, userAgent: "chatctl/\(Chatctl.version)", verboseLog: verboseLog))
     }
 
     func sessionKeeper() throws(AuthFlowError) -> SessionKeeper {
@@ -72,10 +90,49 @@ final class CommandContext {
         return SessionKeeper(config: config, store: try sessionStore(for: config), transport: try makeTransport(for: config))
     }
 
-    /// `CHATCTL_PASSWORD`, used to renew an expired session silently.
+    /// `CHATCTL_PASSWORD`.
     var environmentPassword: String? {
         guard let p = environment["CHATCTL_PASSWORD"], !p.isEmpty else { return nil }
         return p
+    }
+
+    /// The first line of `--password-file`, or nil without the option. A file
+    /// that cannot be read or holds no password is bad input (exit 2).
+    func filePassword() throws(CommandError) -> String? {
+        guard let file = globals.passwordFile else { return nil }
+        guard let bytes = PrivateFiles.read(file) else {
+            throw .flow(AuthFlowError(.invalidInput, "cannot read password file \(file)",
+                                      hint: "check the path given to --password-file"))
+        }
+        let password = LoginCommand.firstLine(bytes)
+        guard !password.isEmpty else { throw .flow(AuthFlowError(.invalidInput, "password file \(file) is empty")) }
+        return password
+    }
+
+    /// `CHATCTL_SESSION_REFRESH_EVERY`: `listen` refreshes its session at least
+    /// this often (seconds). For tests and `make bench` only, to see many
+    /// refreshes in little time; unset, the session's own lifetime decides.
+    func sessionRefreshOverride() throws(CommandError) -> Double? {
+        guard let text = environment["CHATCTL_SESSION_REFRESH_EVERY"], !text.isEmpty else { return nil }
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
+            throw usage("CHATCTL_SESSION_REFRESH_EVERY must be a positive number of seconds, not '\(text)'")
+        }
+        return seconds
+    }
+
+    /// Where the password comes from when the server has forgotten the session
+    /// (docs/protocol.md §2), in login's order: --password-file, CHATCTL_PASSWORD,
+    /// else a no-echo prompt when stdin is a terminal. The file is read now, so a
+    /// wrong path fails the command at once; the prompt comes only if a renewal needs it.
+    func renewalPassword() throws(CommandError) -> (String) -> String? {
+        let given = try filePassword() ?? environmentPassword
+        let io = io
+        return { login in
+            if let given { return given }
+            guard io.stdinIsTerminal else { return nil }
+            let typed = io.readSecret(prompt: "The session expired; password for \(login): ")
+            return typed.flatMap { $0.isEmpty ? nil : $0 }
+        }
     }
 }
 

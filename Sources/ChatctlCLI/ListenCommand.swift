@@ -20,7 +20,10 @@ struct ListenCommand: Command {
             your dialogs, follows the new one at once. Once connected \
             it says 'chatctl: listening to N dialogs' on standard error, which a \
             script can wait for. Reconnects by \
-            itself and fills any gap from history, without duplicates. With --exec, \
+            itself and fills any gap from history, without duplicates. It keeps \
+            its session alive for as long as it runs; a session the server has \
+            forgotten is renewed with the password (--password-file, \
+            $CHATCTL_PASSWORD or a prompt), else listen exits 4. With --exec, \
             runs CMD (through /bin/sh) for each message from others: the text on its standard \
             input, the fields in CHATCTL_MESSAGE_ID, CHATCTL_DIALOG_ID, \
             CHATCTL_DIALOG_NAME, CHATCTL_SENDER_ID, CHATCTL_SENDER_NAME and \
@@ -52,6 +55,7 @@ struct ListenCommand: Command {
             deadline = .now + .seconds(seconds)
         }
         let command = exec
+        let refreshEvery = try context.sessionRefreshOverride()
         let session = try context.messagingSession(offline: false)
         let service = session.service
         let dialogIDs = try messaging { () throws(MessagingError) in
@@ -61,6 +65,7 @@ struct ListenCommand: Command {
         }
         let link = try context.chatLink(for: session)
         let listener = Listener(link: link, service: service, dialogIDs: dialogIDs)
+        listener.maximumRefreshInterval = refreshEvery
         // A person reading the terminal has seen what is printed; a pipe is not a person.
         listener.showsMessages = context.io.stdoutIsTerminal
         let io = context.io

@@ -21,8 +21,6 @@ struct LoginCommand: Command {
     var fullName: String?
     @Flag("password-stdin", help: "Read the password from standard input.")
     var passwordStdin: Bool
-    @Option("password-file", metavar: "PATH", help: "Read the password from the first line of a file.", completion: .file)
-    var passwordFile: String?
     @Flag("no-signup", help: "Log in only; never create an account.")
     var noSignup: Bool
     @Flag("no-chat", help: "Skip the chat connection.")
@@ -98,7 +96,7 @@ struct LoginCommand: Command {
 
     /// `--password-stdin`, `--password-file`, `CHATCTL_PASSWORD`, or a prompt on a terminal.
     private func readPassword(login: String, context: CommandContext) throws -> String {
-        if passwordStdin && passwordFile != nil {
+        if passwordStdin && context.globals.passwordFile != nil {
             throw context.usage("--password-stdin and --password-file cannot be used together")
         }
         if passwordStdin {
@@ -112,16 +110,7 @@ struct LoginCommand: Command {
             }
             return password
         }
-        if let file = passwordFile {
-            guard let bytes = PrivateFiles.read(file) else {
-                throw CommandError.flow(AuthFlowError(.invalidInput, "cannot read password file \(file)"))
-            }
-            let password = Self.firstLine(bytes)
-            guard !password.isEmpty else {
-                throw CommandError.flow(AuthFlowError(.invalidInput, "password file \(file) is empty"))
-            }
-            return password
-        }
+        if let password = try context.filePassword() { return password }
         if let password = context.environmentPassword { return password }
         if context.io.stdinIsTerminal, let password = context.io.readSecret(prompt: "Password for \(login): "), !password.isEmpty {
             return password

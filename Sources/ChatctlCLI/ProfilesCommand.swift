@@ -74,7 +74,17 @@ struct ProfilesCommand: Command {
     func row(name: String?, configPath: String, stateDirectory: String, selected: Bool) -> Row {
         var row = Row(name: name, configPath: configPath, selected: selected)
         do {
-            let config = try ClientConfig.load(path: configPath)
+            // Endpoints left to the account key: those an earlier command looked up, if any.
+            let file = try ConfigFile.read(configPath)
+            var found: LookedUpEndpoints?
+            if let lookup = try file.endpointLookup() {
+                found = AccountSettingsCache(directory: stateDirectory).cached(lookup)
+                if found == nil {
+                    row.problem = "endpoints not looked up yet"
+                    return row
+                }
+            }
+            let config = try file.config(lookedUp: found)
             row.session = try SessionStore(directory: stateDirectory, key: config.sessionKey).load()
         } catch let error as ConfigurationError {
             row.problem = "bad config: \(error.message)"

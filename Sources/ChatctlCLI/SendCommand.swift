@@ -144,6 +144,11 @@ struct OutboxSender {
         } catch {
             if case .invalidInput = error.kind { throw CommandError.messaging(error) }
             service.noteFailure(clientMessageID: id, owner: owner, error: error)
+            if case .authentication = error.kind {
+                // No later message can go either: say why (exit 4); this one waits in the outbox.
+                throw CommandError.messaging(MessagingError(.authentication, "\(error.message); the message waits in the outbox",
+                                                            hint: error.hint))
+            }
             firstError = error
             undelivered += 1
         }

@@ -12,17 +12,24 @@ struct StatusCommand: Command {
     static let configuration = CommandConfiguration(
         name: "status",
         abstract: "Show who is logged in, since when, and until when.",
-        discussion: "Exits 4 when not logged in or when the session has expired.")
+        discussion: """
+            Asks the server, which extends the session: the expiry shown is the \
+            extended one. A session the server has forgotten is renewed with the \
+            password (--password-file, $CHATCTL_PASSWORD or a prompt); exits 4 \
+            when not logged in, or when it has expired and cannot be renewed.
+            """)
 
     @Flag("json", help: SharedHelp.json)
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let keeper = try flow { () throws(AuthFlowError) in try context.sessionKeeper() }
+        let password = try context.renewalPassword()
         var warning: String?
         let session: StoredSession
         do {
-            session = try keeper.liveSession(verify: true, renewalPassword: context.environmentPassword).0
+            // Asking the server slides the expiry: what is shown is the extended one.
+            session = try keeper.liveSession(verify: true, password: password).0.stored
         } catch where error.kind == .temporary {
             // The server is out of reach: say what we last knew, and that it is unverified.
             session = try flow { () throws(AuthFlowError) in try keeper.storedSession() }

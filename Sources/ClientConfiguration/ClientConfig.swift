@@ -43,20 +43,15 @@ public struct ClientConfig: Sendable, Equatable {
         return (environment["HOME"] ?? "") + "/.config/chatctl"
     }
 
+    /// A config that names its endpoints (one that leaves them to its `accountKey`
+    /// goes through `ConfigFile`, which looks them up).
     public static func load(path: String) throws(ConfigurationError) -> ClientConfig {
-        let bytes: Data
-        do { bytes = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw ConfigurationError("cannot read config file \(path)",
-                                     hint: "pass --config PATH, set CHATCTL_CONFIG, or copy config.example.json there")
-        }
-        let root: JSONValue
-        do { root = try JSONDecoder().decode(JSONValue.self, from: bytes) } catch {
-            throw ConfigurationError("config file \(path) is not valid JSON", hint: "check its syntax")
-        }
-        return try parse(root, path: path)
+        try ConfigFile.read(path).config()
     }
 
-    static func parse(_ root: JSONValue, path: String) throws(ConfigurationError) -> ClientConfig {
+    /// `lookedUp`: the endpoints `GET /account_settings.json` named, for a config
+    /// without `endpoints` (docs/protocol.md §1).
+    static func parse(_ root: JSONValue, path: String, lookedUp: LookedUpEndpoints? = nil) throws(ConfigurationError) -> ClientConfig {
         guard case .object(let object) = root else {
             throw ConfigurationError("config file \(path): the top level must be a JSON object")
         }
@@ -80,8 +75,12 @@ public struct ClientConfig: Sendable, Equatable {
         let authKey = try string("authKey", in: object)!
         let authSecret = try string("authSecret", in: object)!
         let accountKey = try string("accountKey", in: object, required: false)
-        guard case .object(let endpoints)? = object["endpoints"] else {
-            throw object["endpoints"] == nil ? bad("endpoints", "is missing") : bad("endpoints", "must be an object with \"api\" and \"chat\"")
+        let endpoints: [String: JSONValue]
+        switch object["endpoints"] {
+        case .object(let given)?: endpoints = given
+        case nil where lookedUp != nil: endpoints = ["api": .string(lookedUp!.api), "chat": .string(lookedUp!.chat)]
+        case nil: throw bad("endpoints", "is missing")
+        default: throw bad("endpoints", "must be an object with \"api\" and \"chat\"")
         }
         var api = try string("api", in: endpoints, prefix: "endpoints.")!
         while api.hasSuffix("/") { api.removeLast() }
@@ -135,7 +134,11 @@ public struct ClientConfig: Sendable, Equatable {
     /// A name, not a secret: 64-bit FNV-1a is plenty, and it spares every
     /// command the ~2 ms OpenSSL 3 spends initialising its providers.
     public var sessionKey: String {
-        let identity = "\(credentials.applicationId)\n\(credentials.authKey)\n\(apiEndpoint)\n\(chatEndpoint)\n\(chatDomain)"
+        Self.fileKey("\(credentials.applicationId)\n\(credentials.authKey)\n\(apiEndpoint)\n\(chatEndpoint)\n\(chatDomain)")
+    }
+
+    /// 64-bit FNV-1a of `identity` as 16 hex digits: a name for a file in the state directory.
+    static func fileKey(_ identity: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in identity.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         let hex = String(hash, radix: 16)

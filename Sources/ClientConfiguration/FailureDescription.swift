@@ -55,6 +55,10 @@ public struct FailureDescription: Sendable, Equatable {
         case .http(let status):
             let text = "\(what): \(reason ?? "HTTP \(status)") (\(status) from \(error.request))"
             switch status {
+            case 401 where error.isSessionGone:
+                // Reached only when no password was at hand to renew it (docs/protocol.md §2).
+                return FailureDescription(.authentication, "\(what): the session has expired (\(reason ?? "HTTP 401"), 401 from \(error.request))",
+                                          hint: "renew it with the password from CHATCTL_PASSWORD, --password-file PATH or a terminal, or run 'chatctl login' again")
             case 401:
                 return FailureDescription(.authentication, text, hint: "run 'chatctl login' again")
             case 422 where error.fieldErrors["base"]?.contains(where: { $0.containsIgnoringCase("signature") || $0.containsIgnoringCase("application") }) == true:

@@ -1,14 +1,15 @@
 /// Hides secrets in what `--verbose` prints: header values and query values whose
-/// names mention a token, password, secret or signature.
+/// names mention a token, password, secret, signature or account key.
 public enum SecretRedactor {
     public static let mask = "<redacted>"
 
-    /// True for names such as `QB-Token`, `user[password]`, `signature`, `Authorization`.
+    /// True for names such as `QB-Token`, `user[password]`, `signature`, `Authorization`, `QB-Account-Key`.
     public static func isSensitive(name: String) -> Bool {
         let lower = name.lowercased()
         // The expiry date of a token is not a secret and is useful when debugging.
         if lower.hasSuffix("expirationdate") { return false }
-        return ["token", "password", "secret", "signature", "authorization", "cookie"].contains { lower.contains($0) }
+        return ["token", "password", "secret", "signature", "authorization", "cookie", "account-key", "account_key"]
+            .contains { lower.contains($0) }
     }
 
     public static func header(_ header: HTTPHeader) -> HTTPHeader {

@@ -17,12 +17,18 @@ public final class ChatLink {
     public var connection: XMPPConnection { connector.connection }
     public let config: ClientConfig
     public let me: Int
-    private let secret: String
+    private var secret: String
 
     /// `secret` is the session token, or the password when the config says `chatAuth: password`.
     public init(config: ClientConfig, me: Int, secret: String, verboseLog: (@Sendable (String) -> Void)? = nil) {
         self.config = config; self.me = me; self.secret = secret
         connector = XMPPChatConnector(config: config, verboseLog: verboseLog)
+    }
+
+    /// A renewed session token for the next connect, when chat authenticates
+    /// with the token (`chatAuth: token`); a password stays as it is.
+    public func useSessionToken(_ token: String) {
+        if config.chatAuth == .token { secret = token }
     }
 
     public func connect() throws(MessagingError) {

@@ -38,6 +38,14 @@ public final class Listener {
     /// Called once, when connected and joined: how many dialogs are followed.
     /// A script (or a test) waits for this instead of guessing with a sleep.
     public var onReady: (Int) -> Void = { _ in }
+    /// When the REST session is next refreshed (Listener+SessionUpkeep.swift).
+    var refreshSchedule = SessionRefreshSchedule()
+    var sessionRefreshFailing = false
+    /// Refresh the session at least this often (tests and `make bench` only); nil: by its lifetime.
+    public var maximumRefreshInterval: Double? {
+        get { refreshSchedule.maximumInterval }
+        set { refreshSchedule = SessionRefreshSchedule(maximumInterval: newValue) }
+    }
     /// A person sees each message handed on (`listen` on a terminal): it is then
     /// marked read, over REST and with a `displayed` marker (docs/protocol.md §7).
     public var showsMessages = false
@@ -68,14 +76,17 @@ public final class Listener {
         let ready = Int(Date().timeIntervalSince1970)
         for id in dialogs.keys { lastSeen[id] = max(lastSeen[id] ?? 0, ready) }
         onReady(dialogs.count)
+        startSessionUpkeep()
         while !done(count: count, deadline: deadline) {
-            let slice = deadline.map { min(0.25, max(0, seconds($0 - .now))) } ?? 0.25
+            var slice = min(0.25, secondsUntilSessionRefresh)
+            if let deadline { slice = min(slice, max(0, seconds(deadline - .now))) }
             link.connection.pump(timeout: slice)
+            try keepSessionAlive()
             if let error = lost {
                 lost = nil
                 backoff.connectionLasted(seconds(.now - connectedAt))
                 onNotice("connection lost (\(error.message)); reconnecting")
-                reconnect(deadline: deadline)
+                try reconnect(deadline: deadline)
                 if done(count: count, deadline: deadline) { break }
                 fillGaps(count: count)
             }
@@ -133,20 +144,37 @@ public final class Listener {
         acknowledge(message)
     }
 
-    private func reconnect(deadline: ContinuousClock.Instant?) {
+    /// Connects again with the current session token (a renewal may have
+    /// replaced it). A token chat refuses is renewed over REST and tried once
+    /// more at once; a refusal that stands ends listening (exit 4).
+    private func reconnect(deadline: ContinuousClock.Instant?) throws(MessagingError) {
+        var waitFirst = true
         while !stopped {
-            let wait = backoff.nextDelay()
-            if let deadline, ContinuousClock.now + .milliseconds(Int64(wait * 1000)) >= deadline { stopped = true; return }
-            usleep(useconds_t(wait * 1_000_000))
+            if waitFirst {
+                let wait = backoff.nextDelay()
+                if let deadline, ContinuousClock.now + .milliseconds(Int64(wait * 1000)) >= deadline { stopped = true; return }
+                usleep(useconds_t(wait * 1_000_000))
+            }
+            waitFirst = true
+            if let token = service.api.token { link.useSessionToken(token) }
             do {
                 try link.connect()
                 try link.joinRooms(of: Array(dialogs.values))
                 connectedAt = .now
                 onNotice("reconnected")
                 return
+            } catch where error.kind == .authentication {
+                // The session may have gone while chat was down: renew it over REST.
+                let refused = service.api.token
+                if try refreshSession() {
+                    // The same token still works over REST: chat's refusal stands.
+                    guard service.api.token != refused else { throw error }
+                    waitFirst = false
+                }
             } catch {
                 onNotice("reconnect failed (\(error.message)); retrying in up to \(Int(backoff.currentCeiling)) s")
             }
+            try keepSessionAlive()
         }
     }
 

@@ -215,19 +215,48 @@ public final class MessagingService {
 
     /// Sends one outbox entry over REST (`send_to_chat=1`); on the server's
     /// reply the entry leaves the outbox and the stored message enters history.
-    /// The client id travels as a custom field so a retried send can be recognised.
+    /// The client id travels as a custom field so a retried send can be recognised:
+    /// after an answer that leaves it open whether the server stored the message
+    /// (a 5xx, a timeout), history is checked for it before it is sent again
+    /// (docs/protocol.md §6), as `outbox flush` does.
     public func deliverViaREST(clientMessageID: String, text: String, dialogID: String) throws(MessagingError) -> CachedMessage {
-        let message: QBMessage
-        do {
-            message = try api.sendMessage(dialogId: dialogID, text: text, sendToChat: true, markable: true,
-                                          custom: [Self.clientIDField: .string(clientMessageID)])
-        } catch {
-            if error.status == 403 { throw MessagingError(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
-            throw MessagingError(describing: error, doing: "send")
+        let firstSent = now()
+        let retry = api.retryPolicy
+        var attempt = 0
+        while true {
+            attempt += 1
+            let message: QBMessage
+            do {
+                message = try api.sendMessage(dialogId: dialogID, text: text, sendToChat: true, markable: true,
+                                              custom: [Self.clientIDField: .string(clientMessageID)])
+            } catch {
+                if error.status == 403 { throw MessagingError(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
+                let failure = MessagingError(describing: error, doing: "send")
+                guard Self.mayHaveBeenStored(error), attempt < retry.maxAttempts else { throw failure }
+                retry.sleep(retry.delay(afterAttempt: attempt, retryAfter: nil))
+                // A history that cannot be read leaves the question open: the entry stays in the outbox.
+                guard let stored = try? storedMessages(dialogID: dialogID, since: firstSent) else { throw failure }
+                if let record = stored[clientMessageID] {
+                    _ = try cached { () throws(MessageCacheError) in try cache.markDelivered(clientMessageID: clientMessageID, serverMessage: record) }
+                    return record
+                }
+                continue
+            }
+            let record = CacheRecords.message(message)
+            _ = try cached { () throws(MessageCacheError) in try cache.markDelivered(clientMessageID: clientMessageID, serverMessage: record) }
+            return record
         }
-        let record = CacheRecords.message(message)
-        _ = try cached { () throws(MessageCacheError) in try cache.markDelivered(clientMessageID: clientMessageID, serverMessage: record) }
-        return record
+    }
+
+    /// A failure after which the server may hold the message all the same: it
+    /// answered 5xx, or the request went out and no answer came. A connection
+    /// that never opened carried nothing.
+    static func mayHaveBeenStored(_ error: QuickBloxError) -> Bool {
+        switch error.kind {
+        case .http(let status): return status >= 500
+        case .transport(let kind): return kind == .timedOut || kind == .other
+        case .invalidResponse: return false
+        }
     }
 
     /// The custom message field that carries the outbox id.

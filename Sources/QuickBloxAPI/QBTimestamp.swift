@@ -5,9 +5,10 @@ import Foundation
 #endif
 
 /// Parses the fixed date formats QuickBlox uses, by hand (FoundationEssentials has
-/// no DateFormatter, and these never vary):
-/// `2018-07-11 17:33:09 +0000` (`QB-Token-ExpirationDate`), `2019-09-08T17:24:11Z`
-/// and `2019-09-08T17:24:11.123+02:00` (ISO fields such as `created_at`).
+/// no DateFormatter, and these never vary): `QB-Token-ExpirationDate` as
+/// `2016-04-11 16:29:04 UTC` (seen from the service) or `2018-07-11 17:33:09 +0000`
+/// (docs/protocol.md §2), and ISO fields such as `created_at`:
+/// `2019-09-08T17:24:11Z`, `2019-09-08T17:24:11.123+02:00`.
 public enum QBTimestamp {
     public static func parse(_ text: String) -> Date? {
         var scanner = Scanner(Array(text.utf8))
@@ -29,7 +30,7 @@ public enum QBTimestamp {
         }
         _ = scanner.take(" ")
         var offsetSeconds = 0
-        if scanner.take("Z") || scanner.take("z") {
+        if scanner.take("Z") || scanner.take("z") || scanner.take(word: "UTC") || scanner.take(word: "GMT") {
             offsetSeconds = 0
         } else if let sign = scanner.sign() {
             guard let hours = scanner.digits(2) else { return nil }
@@ -63,6 +64,12 @@ public enum QBTimestamp {
         mutating func take(_ character: Unicode.Scalar) -> Bool {
             guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
             index += 1
+            return true
+        }
+        mutating func take(word: String) -> Bool {
+            let expected = Array(word.utf8)
+            guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else { return false }
+            index += expected.count
             return true
         }
         mutating func sign() -> Int? {

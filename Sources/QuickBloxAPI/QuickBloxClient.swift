@@ -9,8 +9,9 @@ import HTTPTransport
 public final class QuickBloxClient {
     /// The session token sent as `QB-Token` (set by createSession; may be set by the caller to reuse one).
     public var token: String?
-    /// Latest expiry reported by the server (`QB-Token-ExpirationDate`), or now+2h.
-    public private(set) var tokenExpiresAt: Date?
+    /// Latest expiry reported by the server (`QB-Token-ExpirationDate`), or now+2h;
+    /// set it with `token` to carry on with a stored session.
+    public var tokenExpiresAt: Date?
     /// Base URL without a trailing slash, e.g. "https://api.quickblox.com".
     public let apiEndpoint: String
     public let credentials: AppCredentials
@@ -18,6 +19,9 @@ public final class QuickBloxClient {
     public var requestTimeout: Double
     /// Retries of 429/502/503/504; `.immediate` in tests, `.never` to disable.
     public var retryPolicy: RetryPolicy = .standard
+    /// Told of each extended expiry, asked to renew a session the server no longer has.
+    /// Nil: a 401 is the caller's to handle.
+    public var sessionRenewal: (any SessionRenewing)?
 
     private let transport: any HTTPTransporting
     /// Without a `QB-Token-ExpirationDate` header, a token lives two hours after the last request.
@@ -40,7 +44,9 @@ public final class QuickBloxClient {
     public func createSession(user: UserCredentials? = nil) throws(QuickBloxError) -> QBSession {
         // The body is rebuilt for every attempt: a retry needs a fresh nonce and
         // timestamp, since the server rejects a replayed pair.
-        let json = try send("POST", "/session.json", sendsToken: false) { self.signedSessionBody(user: user) }
+        let json = try send("POST", "/session.json", sendsToken: false, opensSession: true, repeatable: true) {
+            self.signedSessionBody(user: user)
+        }
         let session = try parseSession(json, request: "POST /session.json")
         token = session.token
         return session
@@ -80,7 +86,9 @@ public final class QuickBloxClient {
         if let fullName { user["full_name"] = .string(fullName) }
         if let email { user["email"] = .string(email) }
         let body: JSONValue = ["user": .object(user)]
-        let json = try send("POST", "/users.json") { body }
+        // Repeatable: a sign-up the server did store answers 422 "taken" the second
+        // time, which the login flow takes as "log in instead".
+        let json = try send("POST", "/users.json", repeatable: true) { body }
         return try parseUser(json, request: "POST /users.json")
     }
 
@@ -91,7 +99,7 @@ public final class QuickBloxClient {
         case .login(let login): body["login"] = .string(login)
         case .email(let email): body["email"] = .string(email)
         }
-        let json = try send("POST", "/login.json") { .object(body) }
+        let json = try send("POST", "/login.json", repeatable: true) { .object(body) }
         return try parseUser(json, request: "POST /login.json")
     }
 
@@ -102,19 +110,28 @@ public final class QuickBloxClient {
 
     // MARK: - The one request path every endpoint uses
 
-    /// Sends one JSON request (retrying busy answers), tracks the token expiry, and
-    /// returns the decoded body (`.null` when empty). `body` is called once per attempt.
-    /// Internal, not private: the endpoint extensions in other files (dialogs, messages) use it.
+    /// Sends one JSON request and returns the decoded body (`.null` when empty).
+    /// `body` is called once per attempt. Internal, not private: the endpoint
+    /// extensions in other files (dialogs, messages) use it.
+    ///
+    /// - A 429 is tried again (the server did nothing); 502, 503 and 504 only
+    ///   when the request is `repeatable` (by default every method but POST: a
+    ///   POST may have been carried out before the error, docs/protocol.md §4).
+    /// - A 401 saying the session is gone is handed to `sessionRenewal`, and the
+    ///   request repeated once with the new token (docs/protocol.md §2).
+    /// - Each success tracks the token's expiry and tells `sessionRenewal`.
     @discardableResult
     func send(_ method: String, _ path: String, query: [(String, String)] = [],
-              extraHeaders: [HTTPHeader] = [], sendsToken: Bool = true,
-              body: () -> JSONValue? = { nil }) throws(QuickBloxError) -> JSONValue {
+              extraHeaders: [HTTPHeader] = [], sendsToken: Bool = true, opensSession: Bool = false,
+              repeatable: Bool? = nil, body: () -> JSONValue? = { nil }) throws(QuickBloxError) -> JSONValue {
         let requestLine = "\(method) \(apiEndpoint)\(path)"
         var url = apiEndpoint + path
         if !query.isEmpty {
             url += "?" + query.map { "\(Self.percentEncode($0.0))=\(Self.percentEncode($0.1))" }.joined(separator: "&")
         }
+        let retriesServerErrors = repeatable ?? (method != "POST")
         var attempt = 0
+        var renewed = false
         while true {
             attempt += 1
             var headers = [
@@ -123,7 +140,8 @@ public final class QuickBloxClient {
                 HTTPHeader("QuickBlox-REST-API-Version", "0.1.0"),
                 HTTPHeader("QB-SDK", "chatctl"),
             ]
-            if sendsToken, let token { headers.append(HTTPHeader("QB-Token", token)) }
+            let sentToken = sendsToken && token != nil
+            if sentToken, let token { headers.append(HTTPHeader("QB-Token", token)) }
             headers += extraHeaders
             var bodyBytes: [UInt8] = []
             if let json = body() { bodyBytes = Self.encode(json) }
@@ -137,11 +155,22 @@ public final class QuickBloxClient {
                 throw QuickBloxError(kind: .transport(error.kind), request: requestLine, reasons: [error.detail])
             }
             let succeeded = [200, 201, 202].contains(response.status)
-            noteTokenExpiry(from: response, succeeded: succeeded)
+            if sentToken || opensSession { noteTokenExpiry(from: response, succeeded: succeeded) }
             if succeeded {
+                if sentToken, let expiry = tokenExpiresAt { sessionRenewal?.sessionExtended(until: expiry) }
                 return try decode(response.body, request: requestLine)
             }
-            if retryPolicy.retryableStatuses.contains(response.status), attempt < retryPolicy.maxAttempts {
+            if response.status == 401, sentToken, !renewed, let renewal = sessionRenewal {
+                let error = QuickBloxError(status: response.status, request: requestLine, body: response.body)
+                guard error.isSessionGone, let fresh = try renewal.renewSession(after: error) else { throw error }
+                token = fresh.token
+                tokenExpiresAt = fresh.expiresAt
+                renewed = true
+                attempt = 0
+                continue
+            }
+            if retryPolicy.retryableStatuses.contains(response.status), attempt < retryPolicy.maxAttempts,
+               response.status == 429 || retriesServerErrors {
                 retryPolicy.sleep(retryPolicy.delay(afterAttempt: attempt, retryAfter: response.header("Retry-After")))
                 continue
             }

@@ -77,6 +77,16 @@ public struct QuickBloxError: Error, Sendable, CustomStringConvertible {
     /// 401: bad credentials, or a missing/expired session token.
     public var isUnauthorized: Bool { status == 401 }
 
+    /// 401 saying the session token is unknown, expired or missing, as opposed to
+    /// wrong credentials ("Unauthorized"): a new session may cure it (docs/protocol.md §2, §4).
+    public var isSessionGone: Bool {
+        guard status == 401 else { return false }
+        return reasons.contains { reason in
+            let text = reason.lowercased()
+            return text.contains("session does not exist") || text.contains("expired") || text.contains("token is required")
+        }
+    }
+
     static func fallbackReason(status: Int) -> String {
         let phrase: String? = switch status {
         case 400: "Bad Request"

@@ -41,7 +41,7 @@ public struct ChatctlSandbox: SandboxCommand {
     var accountKey: String?
     @Option("chat-domain", metavar: "DOMAIN", help: "XMPP domain (default localhost).")
     var chatDomain: String?
-    @Option("token-ttl", metavar: "SECONDS", help: "Sliding session lifetime (default 7200).")
+    @Option("token-ttl", metavar: "SECONDS", help: "Sliding session lifetime; fractions allowed (default 7200).")
     var tokenTTL: String?
     @Option("tls-cert", metavar: "PATH", help: "PEM certificate for XMPP TLS (default: self-signed).", completion: .file)
     var tlsCert: String?

@@ -87,8 +87,8 @@ public final class Sandbox: @unchecked Sendable {
         do {
             let database = try SandboxDatabase(path: options.databasePath, tokenTTL: options.tokenTTL)
             let api = SandboxAPI(database: database, credentials: ApplicationCredentials(
-                applicationId: options.applicationId, authKey: options.authKey, authSecret: options.authSecret),
-                chatDomain: options.chatDomain)
+                applicationId: options.applicationId, authKey: options.authKey, authSecret: options.authSecret,
+                accountKey: options.accountKey), chatDomain: options.chatDomain)
             let rest = try RESTServer(eventBase: base, host: options.host, port: options.apiPort,
                                       timeout: Int(options.httpTimeout.rounded(.up)), router: api.makeRouter(), log: log)
             restServer = rest
@@ -116,7 +116,9 @@ public final class Sandbox: @unchecked Sendable {
                 xmpp = server
                 chatEndpoint = "xmpp://\(Sandbox.urlHost(options.host)):\(server.boundPort)"
             }
-            var endpoints: [(String, JSONNode)] = [("api", .string("http://\(Sandbox.urlHost(options.host)):\(rest.boundPort)"))]
+            let apiEndpoint = "http://\(Sandbox.urlHost(options.host)):\(rest.boundPort)"
+            api.accountEndpoints = AccountEndpoints(api: apiEndpoint, chat: chatEndpoint)
+            var endpoints: [(String, JSONNode)] = [("api", .string(apiEndpoint))]
             if let chatEndpoint { endpoints.append(("chat", .string(chatEndpoint))) }
             var members: [(String, JSONNode)] = [
                 ("appId", .int(options.applicationId)),

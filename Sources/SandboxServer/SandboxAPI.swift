@@ -5,6 +5,8 @@ struct ApplicationCredentials {
     var applicationId: Int
     var authKey: String
     var authSecret: String
+    /// What `GET /account_settings.json` expects in `QB-Account-Key`.
+    var accountKey = "sandbox-account-key"
 }
 
 /// Hands a message stored through REST with `send_to_chat=1` to the chat side.
@@ -22,6 +24,8 @@ final class SandboxAPI {
     let chat: ChatStore
     /// The XMPP server, when chat is enabled (`send_to_chat=1` goes through it).
     weak var liveDelivery: LiveChatDelivery?
+    /// What `GET /account_settings.json` answers: the sandbox's own endpoints, known once it listens.
+    var accountEndpoints = AccountEndpoints(api: "", chat: nil)
     private let now: () -> Double
 
     init(database: SandboxDatabase, credentials: ApplicationCredentials, chatDomain: String = "localhost",
@@ -36,6 +40,7 @@ final class SandboxAPI {
     func makeRouter() -> RESTRouter {
         let db = database
         var router = RESTRouter(resolveSession: { token in try db.useSession(token: token) })
+        router.add(RESTRoute("GET", "/account_settings.json", .open) { [unowned self] (c) throws(RESTError) in try self.accountSettings(c) })
         router.add(RESTRoute("POST", "/session.json", .open) { [unowned self] (c) throws(RESTError) in try self.createSession(c) })
         router.add(RESTRoute("GET", "/session.json", .session) { (c) throws(RESTError) in .json(200, .object([("session", c.session!.json)])) })
         router.add(RESTRoute("DELETE", "/session.json", .session) { [unowned self] (c) throws(RESTError) in try self.deleteSession(c) })

@@ -30,9 +30,11 @@ enum SandboxTime {
         return "\(pad(p.tm_year + 1900, 4))-\(pad(p.tm_mon + 1))-\(pad(p.tm_mday))T\(pad(p.tm_hour)):\(pad(p.tm_min)):\(pad(p.tm_sec))Z"
     }
 
-    /// `2018-07-11 17:33:09 +0000` (the `QB-Token-ExpirationDate` header).
+    /// `2016-04-11 16:29:04 UTC`: the `QB-Token-ExpirationDate` header as the
+    /// service writes it (docs/protocol.md §2). Whole seconds, rounded down, so a
+    /// client never believes in a second the session does not have.
     static func expirationHeader(_ t: Double) -> String {
         let p = utc(t)
-        return "\(pad(p.tm_year + 1900, 4))-\(pad(p.tm_mon + 1))-\(pad(p.tm_mday)) \(pad(p.tm_hour)):\(pad(p.tm_min)):\(pad(p.tm_sec)) +0000"
+        return "\(pad(p.tm_year + 1900, 4))-\(pad(p.tm_mon + 1))-\(pad(p.tm_mday)) \(pad(p.tm_hour)):\(pad(p.tm_min)):\(pad(p.tm_sec)) UTC"
     }
 }

@@ -49,10 +49,15 @@ import Testing
         }
     }
 
+    /// A password is read from a file, stdin, the environment or a terminal; no
+    /// command anywhere takes one as a value. --password-file serves every
+    /// command (renewing an expired session), so it is the root's, inherited.
     @Test func passwordIsNeverTakenFromTheCommandLine() {
-        let login = LoginCommand.spec
-        #expect(login.options.contains { $0.long == "password-file" })
-        #expect(!login.options.contains { $0.long.contains("password") && $0.kind != .flag && $0.long != "password-file" })
+        #expect(Chatctl.spec.inheritedOptions.contains { $0.long == "password-file" })
+        for (path, chain) in Chatctl.tree.spec.allCommands() {
+            let valued = chain.validOptions.filter { $0.long.contains("password") && $0.kind != .flag }
+            #expect(valued.map(\.long) == ["password-file"], "\(path)")
+        }
     }
 
     @Test func terminalPromptIsUsedOnlyOnATerminal() {

@@ -63,7 +63,7 @@ a local QuickBlox-compatible backend. 'chatctl help --man' prints the manual
 page.
 
 USAGE: chatctl [--config <PATH>] [--state-dir <DIR>] [--profile <NAME>]
-               [--verbose] <subcommand>
+               [--verbose] [--password-file <PATH>] <subcommand>
 
 OPTIONS:
   --config <PATH>         Config file (default: the profile's, then
@@ -76,6 +76,8 @@ OPTIONS:
                           (default: $CHATCTL_PROFILE).
   -v, --verbose           Describe each network exchange on stderr (secrets
                           redacted).
+  --password-file <PATH>  Read the password from the first line of a file: to
+                          log in, or to renew an expired session.
   --version               Show the version.
   -h, --help              Show help information.
 
@@ -111,13 +113,12 @@ Signs up a new login, or logs in when the login is taken (the server answers
 command line.
 
 USAGE: chatctl login [--login <NAME>] [--full-name <NAME>] [--password-stdin]
-                     [--password-file <PATH>] [--no-signup] [--no-chat] [--json]
+                     [--no-signup] [--no-chat] [--json]
 
 OPTIONS:
   -l, --login <NAME>      QuickBlox login or email (prompted for on a terminal).
   --full-name <NAME>      Display name for a sign-up (default: the login).
   --password-stdin        Read the password from standard input.
-  --password-file <PATH>  Read the password from the first line of a file.
   --no-signup             Log in only; never create an account.
   --no-chat               Skip the chat connection.
   --json                  Print JSON instead of text.
@@ -140,5 +141,7 @@ GLOBAL OPTIONS:
                           (default: $CHATCTL_PROFILE).
   -v, --verbose           Describe each network exchange on stderr (secrets
                           redacted).
+  --password-file <PATH>  Read the password from the first line of a file: to
+                          log in, or to renew an expired session.
 """#
 }

@@ -24,4 +24,16 @@ import XMPPTransport
         #expect(described.kind == kind)
         #expect(described.message == "find user: nope (\(status) from GET https://api.example.com/users.json)")
     }
+
+    /// Only when no password was at hand: the hint names every way to give one.
+    @Test func aGoneSessionSaysItExpiredAndHowToRenewIt() {
+        let error = QuickBloxError(kind: .http(status: 401), request: "GET https://api.example.com/chat/Dialog.json",
+                                   reasons: ["Required session does not exist"])
+        let described = FailureDescription(describing: error, doing: "list dialogs")
+        #expect(described.kind == .authentication)
+        #expect(described.message == "list dialogs: the session has expired (Required session does not exist, 401 from GET https://api.example.com/chat/Dialog.json)")
+        for way in ["CHATCTL_PASSWORD", "--password-file", "terminal", "chatctl login"] {
+            #expect(described.hint?.contains(way) == true, "hint lacks \(way)")
+        }
+    }
 }

@@ -22,8 +22,18 @@ struct ChatctlRunner {
     }
 
     /// Starts chatctl beside the test (`listen`, or a `send` fed line by line).
-    func background(_ arguments: [String], input: ChildProcess.Input = .null) throws -> ChildProcess {
-        try ChildProcess(productPath("chatctl"), arguments, environment: environment(), input: input)
+    func background(_ arguments: [String], input: ChildProcess.Input = .null, environment: [String: String] = [:]) throws -> ChildProcess {
+        try ChildProcess(productPath("chatctl"), arguments, environment: self.environment(environment), input: input)
+    }
+
+    /// The saved session's token.
+    func savedToken() throws -> String {
+        let dir = stateDir.path + "/state"
+        guard let name = try FileManager.default.contentsOfDirectory(atPath: dir).first(where: { $0.hasPrefix("session-") }),
+              let token = jsonObject(try String(contentsOfFile: dir + "/" + name, encoding: .utf8))?["token"] as? String else {
+            throw TestSupportError("no saved session with a token in \(dir)")
+        }
+        return token
     }
 
     func login(_ login: String, password: String, extra: [String] = [], environment: [String: String] = [:], timeout: Double = 60) throws -> ProcessResult {

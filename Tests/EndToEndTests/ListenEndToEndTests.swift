@@ -104,14 +104,15 @@ final class RestartableChat {
     var sandbox: SandboxProcess
     let alice: ChatUser, bob: ChatUser
 
-    init() throws {
+    /// `extraArguments` go to every start of the sandbox (e.g. `--token-ttl`).
+    init(extraArguments: [String] = []) throws {
         directory = try TemporaryDirectory()
         let key = directory.file("key.pem"), cert = directory.file("cert.pem")
         let made = try runProcess("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
                                                        "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost",
                                                        "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
         guard made.status == 0 else { throw TestSupportError("openssl: \(made.stderr)") }
-        arguments = ["--db", directory.file("sandbox.db"), "--tls-cert", cert, "--tls-key", key]
+        arguments = ["--db", directory.file("sandbox.db"), "--tls-cert", cert, "--tls-key", key] + extraArguments
         sandbox = try SandboxProcess(arguments: arguments)
         let configPath = directory.file("config.json")
         try sandbox.configLine.write(toFile: configPath, atomically: true, encoding: .utf8)

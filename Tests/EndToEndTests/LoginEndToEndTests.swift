@@ -151,9 +151,11 @@ import TestSupport
     }
 }
 
-/// Waits until the clock passes the saved session's expiry: from then on chatctl finds it expired.
-private func waitForSavedSessionToExpire(_ cli: ChatctlRunner) throws {
-    let expiresAt = try cli.savedSessionExpiry()
+/// Waits until the server has forgotten the saved session: the clock past its
+/// expiry, plus the second the header's whole seconds may have cut off.
+/// (chatctl no longer judges by the saved expiry; the server's 401 decides.)
+func waitForSavedSessionToExpire(_ cli: ChatctlRunner) throws {
+    let expiresAt = try cli.savedSessionExpiry() + 1
     try waitUntil("the saved session to expire at \(expiresAt)", timeout: 30) { Date().timeIntervalSince1970 >= expiresAt }
 }
 

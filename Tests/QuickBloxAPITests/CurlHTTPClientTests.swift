@@ -110,6 +110,8 @@ import TestSupport
     @Test func redactorMasksSensitiveNames() {
         #expect(SecretRedactor.url("http://h/blobs/u?token=abc&x=1&user%5Bpassword%5D=p") == "http://h/blobs/u?token=<redacted>&x=1&user%5Bpassword%5D=<redacted>")
         #expect(SecretRedactor.header(HTTPHeader("QB-Token", "t")).value == "<redacted>")
+        #expect(SecretRedactor.header(HTTPHeader("QB-Account-Key", "k")).value == "<redacted>")
+        #expect(SecretRedactor.header(HTTPHeader("QB-Token-ExpirationDate", "2016-04-11 16:29:04 UTC")).value == "2016-04-11 16:29:04 UTC")
         #expect(SecretRedactor.header(HTTPHeader("Content-Type", "application/json")).value == "application/json")
         #expect(SecretRedactor.urlWithoutQuery("http://h/p.json?token=abc#f") == "http://h/p.json")
     }

@@ -1,0 +1,60 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ClientConfiguration
+import HTTPTransport
+import QuickBloxAPI
+
+/// The endpoints a config leaves to its account key: asked once with
+/// `GET /account_settings.json` and kept in the state directory
+/// (`endpoints-{key}.json`, 0600), so later commands ask nothing (docs/protocol.md §1).
+/// Removing the file makes the next command ask again.
+public struct AccountSettingsCache: Sendable {
+    public let directory: String
+
+    public init(directory: String) { self.directory = directory }
+
+    public func path(for lookup: EndpointLookup) -> String { "\(directory)/endpoints-\(lookup.cacheKey).json" }
+
+    /// The cached endpoints, else the server's answer (then cached).
+    public func endpoints(for lookup: EndpointLookup, transport: any HTTPTransporting) throws(AuthFlowError) -> LookedUpEndpoints {
+        if let cached = cached(lookup) { return cached }
+        let found = try ask(lookup, transport: transport)
+        let record: JSONValue = ["api_endpoint": .string(found.api), "chat_endpoint": .string(found.chat),
+                                 "looked_up_at": .int(Int(Date().timeIntervalSince1970))]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Not cached (an unwritable state directory) costs the next command one request, not this one its run.
+        if let bytes = try? encoder.encode(record) { try? PrivateFiles.writeAtomically(path(for: lookup), Array(bytes)) }
+        return found
+    }
+
+    /// The endpoints kept from an earlier lookup, without asking; nil when there are none.
+    public func cached(_ lookup: EndpointLookup) -> LookedUpEndpoints? {
+        guard let bytes = PrivateFiles.read(path(for: lookup)),
+              let json = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else { return nil }
+        return LookedUpEndpoints(apiEndpoint: json["api_endpoint"]?.stringValue, chatEndpoint: json["chat_endpoint"]?.stringValue)
+    }
+
+    private func ask(_ lookup: EndpointLookup, transport: any HTTPTransporting) throws(AuthFlowError) -> LookedUpEndpoints {
+        // The call needs no session, so the application's credentials play no part in it.
+        let client = QuickBloxClient(apiEndpoint: lookup.directory,
+                                     credentials: AppCredentials(applicationId: lookup.applicationId, authKey: "", authSecret: ""),
+                                     transport: transport)
+        let settings: QBAccountSettings
+        do { settings = try client.accountSettings(accountKey: lookup.accountKey) } catch {
+            if let status = error.status, [401, 403, 404, 422].contains(status) {
+                throw AuthFlowError(.failure, "look up the endpoints: \(error.reasons.joined(separator: "; ")) (\(status) from \(error.request))",
+                                    hint: "check accountKey in the config, or give \"endpoints\"")
+            }
+            throw AuthFlowError(describing: error, doing: "look up the endpoints")
+        }
+        guard let found = LookedUpEndpoints(apiEndpoint: settings.apiEndpoint, chatEndpoint: settings.chatEndpoint) else {
+            throw AuthFlowError(.failure, "look up the endpoints: GET \(lookup.directory)/account_settings.json named no usable api_endpoint and chat_endpoint",
+                                hint: "give \"endpoints\" in the config")
+        }
+        return found
+    }
+}

@@ -1,0 +1,102 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import QuickBloxAPI
+import XMPPTransport
+
+/// A config file read but not yet made a `ClientConfig`: a config with an
+/// `accountKey` and no `endpoints` needs them looked up first (docs/protocol.md §1),
+/// which takes the network and the state directory, so it happens between the two steps.
+public struct ConfigFile: Sendable {
+    public let path: String
+    let root: JSONValue
+
+    public static func read(_ path: String) throws(ConfigurationError) -> ConfigFile {
+        let bytes: Data
+        do { bytes = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw ConfigurationError("cannot read config file \(path)",
+                                     hint: "pass --config PATH, set CHATCTL_CONFIG, or copy config.example.json there")
+        }
+        do { return ConfigFile(path: path, root: try JSONDecoder().decode(JSONValue.self, from: bytes)) } catch {
+            throw ConfigurationError("config file \(path) is not valid JSON", hint: "check its syntax")
+        }
+    }
+
+    /// Where to ask for the endpoints when the file leaves them to its `accountKey`; nil when it names them.
+    public func endpointLookup() throws(ConfigurationError) -> EndpointLookup? {
+        guard case .object(let object) = root, object["endpoints"] == nil,
+              case .string(let accountKey)? = object["accountKey"], !accountKey.isEmpty else { return nil }
+        var directory = EndpointLookup.hostedDirectory
+        switch object["accountSettingsAPI"] {
+        case nil, .null?: break
+        case .string(let given)? where !given.isEmpty: directory = given
+        default: throw ConfigurationError("config file \(path): key \"accountSettingsAPI\" must be a non-empty string")
+        }
+        while directory.hasSuffix("/") { directory.removeLast() }
+        let insecure = object["allowInsecureTransport"] == .bool(true)
+        guard let url = EndpointURL(directory), url.scheme == "https" || (url.scheme == "http" && (url.isLoopback || insecure)) else {
+            throw ConfigurationError("config file \(path): key \"accountSettingsAPI\" must be an https:// URL (http:// only to loopback)",
+                                     hint: "or set \"allowInsecureTransport\": true")
+        }
+        let applicationId = object["appId"]?.intValue ?? object["appId"]?.stringValue.flatMap { Int($0) } ?? 0
+        return EndpointLookup(directory: directory, accountKey: accountKey, applicationId: applicationId,
+                              caFile: try config(lookedUp: LookedUpEndpoints.placeholder).caFile)
+    }
+
+    /// The config, with the looked-up endpoints when the file names none.
+    public func config(lookedUp: LookedUpEndpoints? = nil) throws(ConfigurationError) -> ClientConfig {
+        try ClientConfig.parse(root, path: path, lookedUp: lookedUp)
+    }
+}
+
+/// `GET {directory}/account_settings.json` with `QB-Account-Key`: the question a
+/// config without endpoints asks once (docs/protocol.md §1).
+public struct EndpointLookup: Sendable, Equatable {
+    /// Where the hosted service answers for every account.
+    public static let hostedDirectory = "https://api.quickblox.com"
+    /// The base URL asked: `accountSettingsAPI`, else the hosted one.
+    public var directory: String
+    public var accountKey: String
+    public var applicationId: Int
+    /// The config's CA, for a directory with a private certificate.
+    public var caFile: String?
+
+    public init(directory: String, accountKey: String, applicationId: Int, caFile: String? = nil) {
+        self.directory = directory; self.accountKey = accountKey; self.applicationId = applicationId; self.caFile = caFile
+    }
+
+    /// Names the answer's cache file: one per application, account key and directory.
+    public var cacheKey: String { ClientConfig.fileKey("\(applicationId)\n\(accountKey)\n\(directory)") }
+}
+
+/// The endpoints an account's settings name, in the config's forms. The
+/// service names bare hosts (`api.example.com`, `chat.example.com`), the
+/// sandbox URLs; both are taken: a bare API host is HTTPS, a bare chat host is
+/// TLS from the first byte on 5223, or STARTTLS when its port is 5222.
+public struct LookedUpEndpoints: Sendable, Equatable {
+    public var api: String
+    public var chat: String
+
+    /// nil when either is missing or not an endpoint chatctl can use.
+    public init?(apiEndpoint: String?, chatEndpoint: String?) {
+        guard var api = apiEndpoint, !api.isEmpty, !api.contains(" "),
+              let chatText = chatEndpoint, !chatText.isEmpty, !chatText.contains(" ") else { return nil }
+        if !api.contains("://") { api = "https://" + api }
+        while api.hasSuffix("/") { api.removeLast() }
+        guard let url = EndpointURL(api), url.scheme == "https" || url.scheme == "http" else { return nil }
+        var chat = chatText
+        if !chat.contains("://") {
+            chat = chat.hasSuffix(":5222") ? "xmpp://" + chat : "xmpps://" + chat + (chat.contains(":") ? "" : ":5223")
+        }
+        guard ChatEndpoint(parsing: chat) != nil else { return nil }
+        self.api = api
+        self.chat = chat
+    }
+
+    init(api: String, chat: String) { self.api = api; self.chat = chat }
+
+    /// Lets the rest of a config be checked before anything is looked up.
+    static let placeholder = LookedUpEndpoints(api: "https://localhost", chat: "xmpps://localhost:5223")
+}
