@@ -27,7 +27,8 @@ final class WebSocketListener {
     private let cStrings: [UnsafeMutablePointer<CChar>]
 
     /// `host` is a numeric address or a name that resolves to one.
-    init(host: String, port: Int, maxMessageBytes: Int, log: SandboxLog) throws(XMPPServerError) {
+    /// `upgradeTimeout`: seconds a client may take over the HTTP upgrade, or sit idle before sending one.
+    init(host: String, port: Int, maxMessageBytes: Int, upgradeTimeout: Int, log: SandboxLog) throws(XMPPServerError) {
         let address = try Self.numericAddress(host)
         mailbox = try WebSocketMailbox()
         service = WebSocketService(mailbox: mailbox, maxMessageBytes: maxMessageBytes, log: log)
@@ -65,9 +66,10 @@ final class WebSocketListener {
         vhostInfo.protocols = UnsafePointer(protocols)
         vhostInfo.options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
             | (address.contains(":") ? 0 : UInt64(LWS_SERVER_OPTION_DISABLE_IPV6))
-        // Seconds a client may take over the HTTP upgrade, or sit idle before sending one.
-        vhostInfo.timeout_secs = 10
-        vhostInfo.keepalive_timeout = 10
+        vhostInfo.timeout_secs = UInt32(max(1, upgradeTimeout))
+        // A client that connects and sends nothing holds an "ah" (header buffer) idle: 10 s unless set.
+        vhostInfo.timeout_secs_ah_idle = UInt32(max(1, upgradeTimeout))
+        vhostInfo.keepalive_timeout = Int32(max(1, upgradeTimeout))
         guard let vhost = lws_create_vhost(context, &vhostInfo) else {
             lws_context_destroy(context)
             Self.release(protocols, cStrings)

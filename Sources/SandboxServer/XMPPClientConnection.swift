@@ -223,6 +223,10 @@ final class XMPPClientConnection {
         for action in actions {
             switch action {
             case .send(let text):
+                // The session's own stream errors (its fixed spelling) are the reason too.
+                if closeReason == nil, let start = text.firstRange(of: "<stream:error><") {
+                    closeReason = "stream error " + text[start.upperBound...].prefix { $0 != " " && $0 != "/" && $0 != ">" }
+                }
                 send(text)
             case .startTLS:
                 pendingRestart = .tls

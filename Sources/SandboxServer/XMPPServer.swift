@@ -26,6 +26,8 @@ final class XMPPServer {
         var maxFailedAuthentications = 3
         /// How long a closing stream may take to flush its last bytes.
         var closeGrace = 2.0
+        /// Seconds a WebSocket client may take over its HTTP upgrade, or sit idle before it.
+        var webSocketUpgradeTimeout = 10
     }
 
     let domain: String
@@ -79,7 +81,8 @@ final class XMPPServer {
     /// Also serves XMPP over WebSocket (RFC 7395) on `port`; returns the port bound.
     func listenForWebSockets(host: String, port: Int) throws -> Int {
         precondition(webSocketListener == nil, "one WebSocket listener per server")
-        let listener = try WebSocketListener(host: host, port: port, maxMessageBytes: limits.maxElementBytes, log: log)
+        let listener = try WebSocketListener(host: host, port: port, maxMessageBytes: limits.maxElementBytes,
+                                             upgradeTimeout: limits.webSocketUpgradeTimeout, log: log)
         guard let event = event_new(base, listener.mailbox.loopWakeReader, Int16(EV_READ | EV_PERSIST), { _, _, ctx in
             let server = Unmanaged<XMPPServer>.fromOpaque(ctx!).takeUnretainedValue()
             withExtendedLifetime(server) { server.webSocketEventsArrived() }
