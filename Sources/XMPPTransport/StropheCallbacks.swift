@@ -73,8 +73,9 @@ enum ConnectSockets {
         byConnection.withLock { _ = $0.removeValue(forKey: key(conn)) }
     }
 
-    /// Shuts the connection's socket down (both ways) if it is still a TCP socket
-    /// connected to `port`; true when it did.
+    /// Shuts the reading side of the connection's socket if it is still connected to
+    /// `port`; true when it did. Reads then see end of file, so the handshake fails; the
+    /// writing side stays, so nothing raises SIGPIPE in a process that has not ignored it.
     static func hangUp(connection key: UInt, port: Int) -> Bool {
         byConnection.withLock { table in
             guard let fd = table[key] else { return false }
@@ -86,7 +87,7 @@ enum ConnectSockets {
             }
             // sin_port and sin6_port sit at the same offset.
             guard named, Int(UInt16(bigEndian: address.sin6_port)) == port else { return false }
-            return shutdown(fd, Int32(SHUT_RDWR)) == 0
+            return shutdown(fd, Int32(SHUT_RD)) == 0
         }
     }
 }
