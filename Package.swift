@@ -55,11 +55,11 @@ let package = Package(
         .testTarget(name: "QuickBloxAPITests", dependencies: ["QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "XMPPTransportTests", dependencies: ["XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore", "BenchmarkData", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "MessagingTests", dependencies: ["Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "MessagingTests", dependencies: ["Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport", "ClientConfiguration", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ClientConfigurationTests", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "ChatctlCLITests", dependencies: ["ChatctlCLI", "MessageCache"], swiftSettings: swiftSettings),
+        .testTarget(name: "ChatctlCLITests", dependencies: ["ChatctlCLI", "MessageCache", "Messaging"], swiftSettings: swiftSettings),
         // XMPPTransport: the golden XML cross-checks parse the sandbox's output with libstrophe.
         .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "ChatctlCLI", "SandboxCLI", "CommandLineKit"], swiftSettings: swiftSettings),

@@ -23,6 +23,8 @@ extension Chatctl {
 
                 CHATCTL_STATE_DIR: the state directory when --state-dir is not given.
 
+                CHATCTL_PROFILE: the profile when --profile is not given.
+
                 CHATCTL_PASSWORD: the password for login, and for renewing an expired session silently.
 
                 XDG_CONFIG_HOME, XDG_STATE_HOME: where the config and state live by default.
@@ -32,7 +34,9 @@ extension Chatctl {
             ManPage.Section(title: "Files", body: """
                 $XDG_CONFIG_HOME/chatctl/config.json (~/.config/chatctl/config.json): the application's credentials and endpoints.
 
-                $XDG_STATE_HOME/chatctl (~/.local/state/chatctl): one session-*.json per config and a cache-*.sqlite message cache per user; the files are mode 0600 in a 0700 directory.
+                $XDG_CONFIG_HOME/chatctl/profiles/NAME.json: the config of profile NAME.
+
+                $XDG_STATE_HOME/chatctl (~/.local/state/chatctl): one session-*.json per config and a cache-*.sqlite message cache per user; the files are mode 0600 in a 0700 directory. A profile's own are in profiles/NAME inside it.
                 """),
             ManPage.Section(title: "See also", body: "chatctl-sandbox(1)"),
         ])

@@ -19,17 +19,21 @@ public struct Chatctl: ParsableCommand {
         subcommands: [
             LoginCommand.self, StatusCommand.self, LogoutCommand.self, DialogsCommand.self, HistoryCommand.self,
             SendCommand.self, ListenCommand.self, OutboxCommand.self, SearchCommand.self, SyncCommand.self,
-            CompletionCommand.self,
+            ReadCommand.self, ProfilesCommand.self, CompletionCommand.self,
         ],
         version: version,
         manual: manual)
 
-    @Option("config", metavar: "PATH", help: "Config file (default: $CHATCTL_CONFIG, then $XDG_CONFIG_HOME/chatctl/config.json).",
+    @Option("config", metavar: "PATH", help: "Config file (default: the profile's, then $CHATCTL_CONFIG, then $XDG_CONFIG_HOME/chatctl/config.json).",
             completion: .file, inherited: true)
     var config: String?
     @Option("state-dir", metavar: "DIR", help: "Where sessions are kept (default: $CHATCTL_STATE_DIR, then $XDG_STATE_HOME/chatctl).",
             completion: .directory, inherited: true)
     var stateDir: String?
+    @Option("profile", short: "p", metavar: "NAME",
+            help: "Use this account: its config is profiles/NAME.json beside config.json, its session and cache its own (default: $CHATCTL_PROFILE).",
+            inherited: true)
+    var profile: String?
     @Flag("verbose", short: "v", help: "Describe each network exchange on stderr (secrets redacted).", inherited: true)
     var verbose: Bool
 

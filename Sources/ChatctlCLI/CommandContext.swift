@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import AuthFlow
 import ClientConfiguration
 import CommandLineKit
@@ -30,17 +35,31 @@ final class CommandContext {
         return { line in io.io.writeErr("chatctl: \(line)\n") }
     }
 
-    func loadConfig() throws(AuthFlowError) -> ClientConfig {
-        do {
-            return try ClientConfig.load(path: ClientConfig.resolvePath(explicit: globals.config, environment: environment))
-        } catch {
+    /// `--profile`, then `CHATCTL_PROFILE`; nil for the default account.
+    func profile() throws(AuthFlowError) -> Profile? {
+        do { return try Profile.selected(explicit: globals.profile, environment: environment) } catch {
             throw AuthFlowError(error)
         }
     }
 
-    func sessionStore(for config: ClientConfig) -> SessionStore {
-        SessionStore(directory: SessionStore.resolveDirectory(explicit: globals.stateDir, environment: environment),
-                     key: config.sessionKey)
+    func loadConfig() throws(AuthFlowError) -> ClientConfig {
+        let profile = try profile()
+        let path = ClientConfig.resolvePath(explicit: globals.config, profile: profile, environment: environment)
+        if let profile, globals.config == nil, !FileManager.default.fileExists(atPath: path) {
+            throw AuthFlowError(.invalidInput, "there is no profile '\(profile.name)' (no file \(path))",
+                                hint: "create it, e.g. from config.example.json; 'chatctl profiles' lists the profiles")
+        }
+        do { return try ClientConfig.load(path: path) } catch { throw AuthFlowError(error) }
+    }
+
+    /// The state directory, or a profile's own part of it.
+    func stateDirectory() throws(AuthFlowError) -> String {
+        let base = SessionStore.resolveDirectory(explicit: globals.stateDir, environment: environment)
+        return try profile()?.stateDirectory(in: base) ?? base
+    }
+
+    func sessionStore(for config: ClientConfig) throws(AuthFlowError) -> SessionStore {
+        SessionStore(directory: try stateDirectory(), key: config.sessionKey)
     }
 
     func makeTransport(for config: ClientConfig) throws(AuthFlowError) -> any HTTPTransporting {
@@ -50,7 +69,7 @@ final class CommandContext {
 
     func sessionKeeper() throws(AuthFlowError) -> SessionKeeper {
         let config = try loadConfig()
-        return SessionKeeper(config: config, store: sessionStore(for: config), transport: try makeTransport(for: config))
+        return SessionKeeper(config: config, store: try sessionStore(for: config), transport: try makeTransport(for: config))
     }
 
     /// `CHATCTL_PASSWORD`, used to renew an expired session silently.

@@ -29,9 +29,18 @@ struct DialogsCommand: Command {
         }
         let limit = try context.integer($limit, default: 100, range: 1...100_000)
         let service = try context.messagingService(offline: offline)
-        let dialogs = try messaging { () throws(MessagingError) in try service.dialogs(type: dialogType, limit: limit, offline: offline) }
+        var dialogs = try messaging { () throws(MessagingError) in try service.dialogs(type: dialogType, limit: limit, offline: offline) }
+        if !offline {
+            // The dialog list's unread counts may lag; the unread call is the server's own count.
+            do throws(MessagingError) {
+                try service.refreshUnreadCounts()
+                dialogs = try service.dialogs(type: dialogType, limit: limit, offline: true)
+            } catch {
+                context.io.writeErr("chatctl: unread counts not refreshed (\(error.message)); showing the dialog list's\n")
+            }
+        }
         if json {
-            context.io.writeOut(JSONOutput.array(ofRaw: dialogs.map(\.rawJSON)))
+            context.io.writeOut(JSONOutput.array(ofRaw: dialogs.map(JSONOutput.dialog)))
             return .ok
         }
         if dialogs.isEmpty {

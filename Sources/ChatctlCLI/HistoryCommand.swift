@@ -11,7 +11,14 @@ struct HistoryCommand: Command {
     static let configuration = CommandConfiguration(
         name: "history",
         abstract: "Show a dialog's messages, oldest first.",
-        discussion: "Reading history does not mark messages read unless --mark-read is given. Times (T) are unix seconds, 2026-11-30, 2026-11-30T08:00:00Z, or an age like 30m, 2h, 7d.")
+        discussion: """
+            Your own messages end with their state: ✓ on the server, ✓✓ delivered \
+            to someone else, ✓✓ read once someone else has read it (in colour on a \
+            terminal). Reading history does not mark messages read unless \
+            --mark-read is given: then the messages shown that others sent are \
+            marked read, and their senders are told over chat. Times (T) are unix \
+            seconds, 2026-11-30, 2026-11-30T08:00:00Z, or an age like 30m, 2h, 7d.
+            """)
 
     @Argument("DIALOG", help: SharedHelp.dialog)
     var dialog: String
@@ -21,7 +28,7 @@ struct HistoryCommand: Command {
     var before: String?
     @Option("since", metavar: "T", help: "Only messages sent after T.")
     var since: String?
-    @Flag("mark-read", help: "Mark the fetched messages read.")
+    @Flag("mark-read", help: "Mark the messages shown read.")
     var markRead: Bool
     @Flag("offline", help: SharedHelp.offline)
     var offline: Bool
@@ -33,20 +40,28 @@ struct HistoryCommand: Command {
         let limit = try context.integer($limit, default: 50, range: 1...100_000)
         let before = try context.time($before, now: now)
         let since = try context.time($since, now: now)
+        if markRead && offline {
+            throw context.usage("--mark-read tells the server: it cannot be used with --offline")
+        }
         let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: dialog) }
-        let service = try context.messagingService(offline: offline)
-        let messages = try messaging { () throws(MessagingError) in
+        let session = try context.messagingSession(offline: offline)
+        let service = session.service
+        let (target, messages) = try messaging { () throws(MessagingError) in
             let dialog = try service.resolve(reference, offline: offline, createPrivate: false)
-            return try service.history(dialogID: dialog.id, limit: limit, before: before, since: since,
-                                             offline: offline, markRead: markRead)
+            return (dialog, try service.history(dialogID: dialog.id, limit: limit, before: before, since: since,
+                                                offline: offline, markRead: false))
         }
         if json {
-            context.io.writeOut(JSONOutput.array(ofRaw: messages.map(\.rawJSON)))
-            return .ok
+            context.io.writeOut(JSONOutput.array(ofRaw: messages.map { JSONOutput.message($0, me: service.me) }))
+        } else {
+            let transcript = Transcript(me: service.me, names: service.displayNames(Set(messages.map(\.senderID))),
+                                        width: context.terminalWidth, color: context.useColor)
+            context.io.writeOut(transcript.render(messages))
         }
-        let transcript = Transcript(me: service.me, names: service.displayNames(Set(messages.map(\.senderID))),
-                                    width: context.terminalWidth, color: context.useColor)
-        context.io.writeOut(transcript.render(messages))
+        // Shown first, then marked: `displayed` says a person has seen them.
+        if markRead {
+            _ = try ReadMarking(session: session, context: context, overChat: true).mark(messages, dialogID: target.id)
+        }
         return .ok
     }
 }

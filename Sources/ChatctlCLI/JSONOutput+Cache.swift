@@ -1,9 +1,46 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import MessageCache
+import QuickBloxAPI
 
 extension JSONOutput {
     /// A JSON array of objects that are already JSON text (the raw QuickBlox
     /// objects kept in the cache), on one line.
     static func array(ofRaw objects: [String]) -> String {
         "[" + objects.joined(separator: ",") + "]\n"
+    }
+
+    /// A cached message as `--json` shows it: the object the server sent; for
+    /// one's own message also `status` (sent, delivered, read) and the
+    /// `delivered_ids`/`read_ids` as the server gave them, updated by markers
+    /// (docs/protocol.md §7). `extra` adds keys (a search's snippet).
+    static func message(_ message: CachedMessage, me: Int, extra: [String: JSONValue] = [:]) -> String {
+        let mine = message.senderID == me
+        guard mine || !extra.isEmpty, var object = object(message.rawJSON) else { return message.rawJSON }
+        if mine {
+            object["status"] = .string(message.status.rawValue)
+            object["delivered_ids"] = .array(message.deliveredIDs.map(JSONValue.int))
+            object["read_ids"] = .array(message.readIDs.map(JSONValue.int))
+        }
+        for (key, value) in extra { object[key] = value }
+        return text(.object(object))
+    }
+
+    /// A cached dialog as `--json` shows it: the server's object, with
+    /// `unread_messages_count` from `GET /chat/Message/unread.json` when that was asked.
+    static func dialog(_ dialog: CachedDialog) -> String {
+        guard var object = object(dialog.rawJSON), object["unread_messages_count"]?.intValue != dialog.unreadCount else {
+            return dialog.rawJSON
+        }
+        object["unread_messages_count"] = .int(dialog.unreadCount)
+        return text(.object(object))
+    }
+
+    private static func object(_ json: String) -> [String: JSONValue]? {
+        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)) else { return nil }
+        return object
     }
 }

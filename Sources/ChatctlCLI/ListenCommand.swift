@@ -1,30 +1,38 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AuthFlow
 import CommandLineKit
 import MessageCache
 import Messaging
 
-/// `chatctl listen [DIALOG…]`: messages from others as they arrive.
+/// `chatctl listen [DIALOG…]`: messages as they arrive, and dialogs you are added to.
 struct ListenCommand: Command {
     static let configuration = CommandConfiguration(
         name: "listen",
-        abstract: "Print messages from others as they arrive.",
+        abstract: "Print messages as they arrive.",
         discussion: """
             Follows the given dialogs (default: all of yours), one line per message \
-            or JSON Lines with --json; every message is also cached. Once connected \
+            or JSON Lines with --json; every message is also cached. What you send \
+            from another device is shown too, with 'you' as the sender (in JSON, \
+            "outgoing": true). When someone adds you to a dialog, it says so on \
+            standard error ('chatctl: alice added you to ops') and, following all \
+            your dialogs, follows the new one at once. Once connected \
             it says 'chatctl: listening to N dialogs' on standard error, which a \
             script can wait for. Reconnects by \
             itself and fills any gap from history, without duplicates. With --exec, \
-            runs CMD (through /bin/sh) for each message: the text on its standard \
+            runs CMD (through /bin/sh) for each message from others: the text on its standard \
             input, the fields in CHATCTL_MESSAGE_ID, CHATCTL_DIALOG_ID, \
             CHATCTL_DIALOG_NAME, CHATCTL_SENDER_ID, CHATCTL_SENDER_NAME and \
-            CHATCTL_DATE_SENT.
+            CHATCTL_DATE_SENT. Each message that asks for markers is answered \
+            with a 'received' marker. On a terminal a printed message counts as \
+            read: it is marked read and its sender gets a 'displayed' marker; \
+            into a pipe or a file nothing is marked read.
             """)
 
     @Arguments("DIALOG", help: "Dialogs to follow (default: all).")
     var dialogs: [String]
-    @Option("count", metavar: "N", help: "Exit after N messages.")
+    @Option("count", metavar: "N", help: "Exit after N messages from others.")
     var count: String?
     @Option("timeout", metavar: "DURATION", help: "Exit after this long, e.g. 30s, 5m, 2h.")
     var timeout: String?
@@ -53,13 +61,30 @@ struct ListenCommand: Command {
         }
         let link = try context.chatLink(for: session)
         let listener = Listener(link: link, service: service, dialogIDs: dialogIDs)
+        // A person reading the terminal has seen what is printed; a pipe is not a person.
+        listener.showsMessages = context.io.stdoutIsTerminal
         let io = context.io
-        let environment = context.environment
+        // A hook that runs chatctl acts as this same account.
+        var environment = context.environment
+        environment["CHATCTL_CONFIG"] = session.config.path
+        environment["CHATCTL_STATE_DIR"] = SessionStore.resolveDirectory(explicit: context.globals.stateDir, environment: context.environment)
+        environment["CHATCTL_PROFILE"] = try flow { () throws(AuthFlowError) in try context.profile() }?.name
         var names: [Int: String] = [:]
         var titles: [String: String] = [:]
-        listener.onNotice = { io.writeErr("chatctl: \($0)\n") }
+        // Notices quote servers and other users: sanitized like everything else they send.
+        listener.onNotice = { io.writeErr("chatctl: \(TerminalText.sanitize($0, keepNewlines: false))\n") }
         listener.onReady = { count in io.writeErr("chatctl: listening to \(count) dialog\(count == 1 ? "" : "s")\n") }
+        listener.onDialogNotice = { notice in
+            let people = Set(notice.dialog.occupantIDs + [notice.actorID].compactMap { $0 })
+            try? service.fetchUsers(Array(people))
+            let known = service.displayNames(people)
+            let actor = notice.actorID.map { known[$0] ?? "user \($0)" }
+            let title = DialogsCommand.title(of: notice.dialog, me: service.me, names: known)
+            titles[notice.dialog.id] = title
+            io.writeErr("chatctl: \(ListenOutput.notice(notice, actor: actor, title: title))\n")
+        }
         listener.onMessage = { message in
+            let outgoing = message.senderID == service.me
             if names[message.senderID] == nil {
                 try? service.fetchUsers([message.senderID])
                 names.merge(service.displayNames([message.senderID])) { $1 }
@@ -70,13 +95,9 @@ struct ListenCommand: Command {
             }
             let sender = names[message.senderID] ?? "user \(message.senderID)"
             let title = titles[message.dialogID] ?? message.dialogID
-            if json {
-                io.writeOut(message.rawJSON + "\n")
-            } else {
-                let time = TimeText.format(Double(message.dateSent), "%H:%M", utc: false)
-                io.writeOut("\(time) [\(TerminalText.sanitize(title, keepNewlines: false))] \(TerminalText.sanitize(sender, keepNewlines: false)): \(TerminalText.sanitize(message.text).replacing("\n", with: "\n    "))\n")
-            }
-            if let command {
+            io.writeOut(json ? ListenOutput.json(message, outgoing: outgoing, me: service.me)
+                             : ListenOutput.line(message, title: title, sender: sender, outgoing: outgoing))
+            if let command, !outgoing {
                 MessageHook.run(command, message: message, senderName: sender, dialogName: title, inherited: environment, io: io)
             }
             return true
@@ -89,7 +110,8 @@ struct ListenCommand: Command {
 /// `--exec`: one run of `/bin/sh -c CMD` per message, the text on its stdin
 /// and the fields in CHATCTL_* variables; waited for before the next message.
 enum MessageHook {
-    /// `inherited`: chatctl's own environment, less other CHATCTL_* values.
+    /// `inherited`: chatctl's own environment with the account's CHATCTL_CONFIG,
+    /// CHATCTL_STATE_DIR and CHATCTL_PROFILE; other CHATCTL_* values are left out.
     static func run(_ command: String, message: CachedMessage, senderName: String, dialogName: String,
                     inherited: [String: String], io: any TerminalIO) {
         var environment = [
@@ -97,7 +119,8 @@ enum MessageHook {
             "CHATCTL_DIALOG_NAME=\(dialogName)", "CHATCTL_SENDER_ID=\(message.senderID)",
             "CHATCTL_SENDER_NAME=\(senderName)", "CHATCTL_DATE_SENT=\(message.dateSent)",
         ]
-        for (name, value) in inherited where !name.hasPrefix("CHATCTL_") || name == "CHATCTL_CONFIG" || name == "CHATCTL_STATE_DIR" {
+        let account: Set = ["CHATCTL_CONFIG", "CHATCTL_STATE_DIR", "CHATCTL_PROFILE"]
+        for (name, value) in inherited where !name.hasPrefix("CHATCTL_") || account.contains(name) {
             environment.append("\(name)=\(value)")
         }
         var fds: [Int32] = [0, 0]

@@ -57,7 +57,8 @@ struct LoginCommand: Command {
 
         let config = try flow { () throws(AuthFlowError) in try context.loadConfig() }
         let transport = try flow { () throws(AuthFlowError) in try context.makeTransport(for: config) }
-        let keeper = SessionKeeper(config: config, store: context.sessionStore(for: config), transport: transport)
+        let store = try flow { () throws(AuthFlowError) in try context.sessionStore(for: config) }
+        let keeper = SessionKeeper(config: config, store: store, transport: transport)
         let options = LoginFlow.Options(allowSignUp: !noSignup, connectChat: !noChat)
         let chat = options.connectChat ? XMPPChatConnector(config: config, verboseLog: context.verboseLog) : nil
         let runner = LoginRunner(api: keeper.makeClient(), chat: chat, chatAuth: config.chatAuth)

@@ -41,13 +41,7 @@ struct SearchCommand: Command {
                                                         hint: "quote phrases with \"…\"; use words, prefix*, OR, NOT"))
         }
         if json {
-            let objects = hits.map { hit -> String in
-                guard case .object(var object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(hit.message.rawJSON.utf8)) else {
-                    return hit.message.rawJSON
-                }
-                object["snippet"] = .string(hit.snippet)
-                return JSONOutput.text(.object(object))
-            }
+            let objects = hits.map { JSONOutput.message($0.message, me: service.me, extra: ["snippet": .string($0.snippet)]) }
             context.io.writeOut(JSONOutput.array(ofRaw: objects))
             return .ok
         }

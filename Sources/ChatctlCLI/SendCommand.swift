@@ -89,7 +89,7 @@ extension SendCommand {
     func sendOverChat(session: MessagingSession, dialog: CachedDialog, words: [String], context: CommandContext) throws -> ExitCode {
         let link = try context.chatLink(for: session)
         let outbox = ChatOutbox(link: link, service: session.service, owner: Int(getpid()))
-        if json { outbox.onDelivered = { [io = context.io] in io.writeOut($0.rawJSON + "\n") } }
+        if json { outbox.onDelivered = { [io = context.io, me = session.service.me] in io.writeOut(JSONOutput.message($0, me: me) + "\n") } }
         try messaging { () throws(MessagingError) in
             try link.connect()
             try link.joinRooms(of: [dialog])
@@ -140,7 +140,7 @@ struct OutboxSender {
         do {
             let message = try service.deliverViaREST(clientMessageID: id, text: text, dialogID: dialogID)
             delivered += 1
-            if json { io.writeOut(message.rawJSON + "\n") }
+            if json { io.writeOut(JSONOutput.message(message, me: service.me) + "\n") }
         } catch {
             if case .invalidInput = error.kind { throw CommandError.messaging(error) }
             service.noteFailure(clientMessageID: id, owner: owner, error: error)

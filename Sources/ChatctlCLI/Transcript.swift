@@ -2,7 +2,8 @@ import MessageCache
 
 /// Messages as a person reads them: a day header when the date changes, the
 /// local time, the sender's name and the text; your own messages marked and
-/// named "you"; long lines wrapped under the text column on a terminal.
+/// named "you", with their state at the end (`mark(for:color:)`); long lines
+/// wrapped under the text column on a terminal.
 /// Text from others is always stripped of terminal control sequences.
 struct Transcript {
     let me: Int
@@ -31,7 +32,30 @@ struct Transcript {
         let styledPrefix = color ? "\(Self.format(message.dateSent, "%H:%M")) \(mine ? "»" : " ") \u{1B}[1m\(name)\u{1B}[22m: " : prefix
         let text = TerminalText.sanitize(message.text)
         let indent = min(prefix.count, 24)
-        return styledPrefix + wrap(text, firstColumn: prefix.count, indent: indent) + "\n"
+        var body = wrap(text, firstColumn: prefix.count, indent: indent)
+        if mine {
+            let mark = Self.mark(for: message.status, color: color)
+            let lastLine = body.split(separator: "\n", omittingEmptySubsequences: false).last ?? ""
+            let column = body.contains("\n") ? lastLine.count : prefix.count + lastLine.count
+            let markWidth = Self.mark(for: message.status, color: false).count
+            if let width, width > indent + 10, column + 1 + markWidth > width {
+                body += "\n" + String(repeating: " ", count: indent) + mark
+            } else {
+                body += " " + mark
+            }
+        }
+        return styledPrefix + body + "\n"
+    }
+
+    /// The state of your own message (docs/protocol.md §7): `✓` on the server,
+    /// `✓✓` delivered to another occupant, read `✓✓` in blue on a colour terminal
+    /// and `✓✓ read` in plain text, so that a script sees it too.
+    static func mark(for status: MessageStatus, color: Bool) -> String {
+        switch status {
+        case .sent: return "✓"
+        case .delivered: return "✓✓"
+        case .read: return color ? "\u{1B}[34m✓✓\u{1B}[39m" : "✓✓ read"
+        }
     }
 
     /// Wraps at word boundaries to the terminal width; continuation lines (and

@@ -29,11 +29,18 @@ public struct ClientConfig: Sendable, Equatable {
 
     /// `--config`, then `CHATCTL_CONFIG`, then `$XDG_CONFIG_HOME/chatctl/config.json`
     /// (`~/.config/chatctl/config.json` when XDG_CONFIG_HOME is unset).
-    public static func resolvePath(explicit: String?, environment: [String: String]) -> String {
+    /// With a profile, its own file comes before `CHATCTL_CONFIG`.
+    public static func resolvePath(explicit: String?, profile: Profile? = nil, environment: [String: String]) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
+        if let profile { return profile.configPath(environment: environment) }
         if let env = environment["CHATCTL_CONFIG"], !env.isEmpty { return env }
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/chatctl/config.json" }
-        return (environment["HOME"] ?? "") + "/.config/chatctl/config.json"
+        return configDirectory(environment: environment) + "/config.json"
+    }
+
+    /// `$XDG_CONFIG_HOME/chatctl`, or `~/.config/chatctl`.
+    public static func configDirectory(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/chatctl" }
+        return (environment["HOME"] ?? "") + "/.config/chatctl"
     }
 
     public static func load(path: String) throws(ConfigurationError) -> ClientConfig {

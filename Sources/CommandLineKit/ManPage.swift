@@ -84,15 +84,19 @@ public enum ManPage {
         return lines
     }
 
-    /// Escapes roff: backslashes, hyphens (so they stay ASCII minus signs), and
+    /// Escapes roff: backslashes, hyphens (so they stay ASCII minus signs),
+    /// anything beyond ASCII as `\[uXXXX]` (troff reads its input as Latin-1), and
     /// a leading `.` or `'` that would otherwise start a request.
     static func escaped(_ text: String) -> String {
         var result = ""
-        for c in text {
-            switch c {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "\\": result += "\\e"
             case "-": result += "\\-"
-            default: result.append(c)
+            case _ where !scalar.isASCII:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+            default: result.unicodeScalars.append(scalar)
             }
         }
         if result.hasPrefix(".") || result.hasPrefix("'") { result = "\\&" + result }

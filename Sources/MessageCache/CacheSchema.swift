@@ -93,6 +93,26 @@ public enum CacheSchema {
                 name TEXT PRIMARY KEY NOT NULL,
                 value INTEGER NOT NULL
             ) WITHOUT ROWID;
-            """)
+            """),
+        // Who has each message and who read it (docs/protocol.md §6–7): the
+        // server's lists, then what markers add. Comma-separated user ids, in
+        // the order learnt; filled from the JSON already cached. A list given
+        // as text ("7,8") is kept as it is; anything else not a number is dropped.
+        Migration("2 message delivered and read ids", sql: """
+            ALTER TABLE messages ADD COLUMN delivered_ids TEXT NOT NULL DEFAULT '';
+            ALTER TABLE messages ADD COLUMN read_ids TEXT NOT NULL DEFAULT '';
+            UPDATE messages SET
+                delivered_ids = coalesce((\(idListSQL("delivered_ids"))), ''),
+                read_ids = coalesce((\(idListSQL("read_ids"))), '')
+            WHERE json_valid(raw_json);
+            """),
     ])
+
+    /// The ids of the raw JSON's list `key` as comma-separated text.
+    private static func idListSQL(_ key: String) -> String {
+        """
+        SELECT group_concat(CASE WHEN type = 'text' THEN replace(value, ' ', '') ELSE CAST(value AS INTEGER) END)
+        FROM json_each(messages.raw_json, '$.\(key)') WHERE type IN ('integer', 'real', 'text')
+        """
+    }
 }

@@ -13,8 +13,14 @@ public struct CachedMessage: Hashable, Sendable {
     public var text: String
     /// The message object exactly as the server sent it.
     public var rawJSON: String
+    /// `delivered_ids` as the server gave them, then users whose `received` or
+    /// `displayed` marker came since, in the order learnt.
+    public var deliveredIDs: [Int]
+    /// `read_ids` as the server gave them, then users whose `displayed` marker came since.
+    public var readIDs: [Int]
 
-    public init(id: String, dialogID: String, senderID: Int, recipientID: Int = 0, dateSent: Int, text: String, rawJSON: String) {
+    public init(id: String, dialogID: String, senderID: Int, recipientID: Int = 0, dateSent: Int, text: String, rawJSON: String,
+                deliveredIDs: [Int] = [], readIDs: [Int] = []) {
         self.id = id
         self.dialogID = dialogID
         self.senderID = senderID
@@ -22,5 +28,15 @@ public struct CachedMessage: Hashable, Sendable {
         self.dateSent = dateSent
         self.text = text
         self.rawJSON = rawJSON
+        self.deliveredIDs = deliveredIDs
+        self.readIDs = readIDs
+    }
+
+    /// How far the message got, as its sender sees it. The service counts the
+    /// sender among the delivered and read ids, so only other users count.
+    public var status: MessageStatus {
+        if readIDs.contains(where: { $0 != senderID }) { return .read }
+        if deliveredIDs.contains(where: { $0 != senderID }) { return .delivered }
+        return .sent
     }
 }

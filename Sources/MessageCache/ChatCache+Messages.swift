@@ -1,17 +1,35 @@
 import SQLiteStore
 
 extension ChatCache {
-    static let messageColumns = "m.id, m.dialog_id, m.sender_id, m.recipient_id, m.date_sent, m.text, m.raw_json"
+    static let messageColumns = "m.id, m.dialog_id, m.sender_id, m.recipient_id, m.date_sent, m.text, m.raw_json, m.delivered_ids, m.read_ids"
+    /// How many columns `messageColumns` selects (a query's own columns follow them).
+    static let messageColumnCount = 9
 
     static func message(_ row: Statement) -> CachedMessage {
         CachedMessage(
             id: row.string(0) ?? "", dialogID: row.string(1) ?? "", senderID: row.int(2), recipientID: row.int(3),
-            dateSent: row.int(4), text: row.string(5) ?? "", rawJSON: row.string(6) ?? "")
+            dateSent: row.int(4), text: row.string(5) ?? "", rawJSON: row.string(6) ?? "",
+            deliveredIDs: userIDs(row.string(7)), readIDs: userIDs(row.string(8)))
+    }
+
+    /// A list of user ids as the `delivered_ids`/`read_ids` columns keep it.
+    static func userIDList(_ ids: [Int]) -> String { ids.map(String.init).joined(separator: ",") }
+
+    static func userIDs(_ text: String?) -> [Int] {
+        guard let text, !text.isEmpty else { return [] }
+        return text.split(separator: ",").compactMap { Int($0) }
+    }
+
+    /// `first`, then the ids of `second` it lacks: the server's list stays as it
+    /// gave it, and what markers taught the cache is not forgotten.
+    static func union(_ first: [Int], _ second: [Int]) -> [Int] {
+        var seen = Set(first)
+        return first + second.filter { seen.insert($0).inserted }
     }
 
     /// Stores `messages` in one transaction, idempotent by `id`: a message
-    /// already cached is updated in place (only if its JSON changed), never
-    /// duplicated. Returns how many were new.
+    /// already cached is updated in place (only if it changed), never
+    /// duplicated; its delivered and read ids become the union of both. Returns how many were new.
     @discardableResult
     public func upsertMessages(_ messages: [CachedMessage]) throws(MessageCacheError) -> Int {
         guard !messages.isEmpty else { return 0 }
@@ -22,15 +40,15 @@ extension ChatCache {
 
     /// Inserts one message unless its id is cached; arguments from `messageArguments`.
     static let insertMessageSQL = """
-        INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, text, raw_json)
-        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+        INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, text, raw_json, delivered_ids, read_ids)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
         """
 
     static func messageArguments(_ message: CachedMessage) -> [SQLiteValue] {
         [
             .text(message.id), .text(message.dialogID), .integer(Int64(message.senderID)),
             .integer(Int64(message.recipientID)), .integer(Int64(message.dateSent)), .text(message.text),
-            .text(message.rawJSON),
+            .text(message.rawJSON), .text(userIDList(message.deliveredIDs)), .text(userIDList(message.readIDs)),
         ]
     }
 
@@ -38,12 +56,30 @@ extension ChatCache {
     func storeMessage(_ message: CachedMessage) throws -> Bool {
         let arguments = Self.messageArguments(message)
         if try database.run(Self.insertMessageSQL, arguments) > 0 { return true }
+        guard !message.deliveredIDs.isEmpty || !message.readIDs.isEmpty else {
+            // Nothing to say about receipts (a message heard over chat): the cached lists stay.
+            try database.run(
+                """
+                UPDATE messages SET dialog_id = ?2, sender_id = ?3, recipient_id = ?4, date_sent = ?5, text = ?6, raw_json = ?7
+                WHERE id = ?1 AND raw_json IS NOT ?7
+                """,
+                Array(arguments.prefix(7)))
+            return false
+        }
+        var merged = message
+        if let known = try database.queryFirst(
+            "SELECT delivered_ids, read_ids FROM messages WHERE id = ?", [.text(message.id)],
+            { (Self.userIDs($0.string(0)), Self.userIDs($0.string(1))) }) {
+            merged.deliveredIDs = Self.union(message.deliveredIDs, known.0)
+            merged.readIDs = Self.union(message.readIDs, known.1)
+        }
         try database.run(
             """
-            UPDATE messages SET dialog_id = ?2, sender_id = ?3, recipient_id = ?4, date_sent = ?5, text = ?6, raw_json = ?7
-            WHERE id = ?1 AND raw_json IS NOT ?7
+            UPDATE messages SET dialog_id = ?2, sender_id = ?3, recipient_id = ?4, date_sent = ?5, text = ?6, raw_json = ?7,
+                delivered_ids = ?8, read_ids = ?9
+            WHERE id = ?1 AND (raw_json IS NOT ?7 OR delivered_ids IS NOT ?8 OR read_ids IS NOT ?9)
             """,
-            arguments)
+            Self.messageArguments(merged))
         return false
     }
 
@@ -138,7 +174,8 @@ extension ChatCache {
                         .text(ftsQuery), .integer(Int64(limit)), .integer(Int64(window)), .optional(dialogID),
                     ]
                 ) { row in
-                    SearchHit(message: Self.message(row), snippet: row.string(7) ?? "", score: row.double(8))
+                    SearchHit(message: Self.message(row), snippet: row.string(Self.messageColumnCount) ?? "",
+                              score: row.double(Self.messageColumnCount + 1))
                 }
             } catch let error as SQLiteError where error.extendedCode == .error {
                 // The SQL is fixed, so a plain SQLITE_ERROR here is FTS5 rejecting the query text.

@@ -29,6 +29,9 @@ public final class ChatLink {
         do { try connector.connect(userId: me, secret: secret) } catch {
             throw MessagingError(describing: error)
         }
+        // The session's first stanzas (carbons, presence) go on the wire now, not at the
+        // next pump: whatever the caller announces next (listen's ready line) comes after them.
+        connection.pump(timeout: 0)
     }
 
     /// Where a dialog's messages go: the other user's JID for a private dialog,
@@ -63,19 +66,23 @@ extension CachedMessage {
             "_id": .string(incoming.id), "chat_dialog_id": .string(dialogID), "message": .string(incoming.body),
             "sender_id": .int(incoming.senderUserID ?? 0), "recipient_id": .int(recipient), "date_sent": .int(incoming.dateSent),
         ]
+        // As a REST history item says it, so a marker can be sent for it later.
+        if incoming.markable { object["markable"] = .int(1) }
         for (key, value) in incoming.customParameters where object[key] == nil { object[key] = .string(value) }
         if !incoming.attachments.isEmpty { object["attachments"] = .array(incoming.attachments.map { .object($0.mapValues(JSONValue.string)) }) }
         self.init(id: incoming.id, dialogID: dialogID, senderID: incoming.senderUserID ?? 0, recipientID: recipient,
                   dateSent: incoming.dateSent, text: incoming.body, rawJSON: CacheRecords.json(object))
     }
 
-    /// What we sent, as the server will have stored it.
+    /// What we sent, as the server will have stored it: the sender counts as
+    /// having it and having read it (docs/protocol.md §6).
     init(sentID: String, dialogID: String, sender: Int, recipient: Int, text: String, dateSent: Int) {
         let object: [String: JSONValue] = [
             "_id": .string(sentID), "chat_dialog_id": .string(dialogID), "message": .string(text),
             "sender_id": .int(sender), "recipient_id": .int(recipient), "date_sent": .int(dateSent),
+            "delivered_ids": [.int(sender)], "read_ids": [.int(sender)], "markable": .int(1),
         ]
         self.init(id: sentID, dialogID: dialogID, senderID: sender, recipientID: recipient, dateSent: dateSent,
-                  text: text, rawJSON: CacheRecords.json(object))
+                  text: text, rawJSON: CacheRecords.json(object), deliveredIDs: [sender], readIDs: [sender])
     }
 }

@@ -23,6 +23,10 @@ public final class ChatOutbox {
     public private(set) var undelivered = 0
     /// Called with each message as the server acknowledges it.
     public var onDelivered: ((CachedMessage) -> Void)?
+    /// Markers from the recipients of what this outbox sends (docs/protocol.md §7).
+    public private(set) lazy var markers = MarkerExchange(link: link, cache: service.cache)
+    /// Markers for messages not in history yet (sent, their ack not recorded): taken once they are.
+    private var earlyMarkers: [ChatMarker] = []
 
     /// The link may outlive this object (its disconnect delivers last events).
     deinit { link.connection.onEvent = nil }
@@ -156,6 +160,8 @@ public final class ChatOutbox {
             if acknowledged.count >= 1000 { recordAcknowledged() }
         case .connectionLost(let error, _):
             lose(MessagingError(describing: error))
+        case .marker(let marker):
+            take(marker)
         case .messageError(let error):
             // The server refused one message (e.g. not an occupant): it stays in the outbox.
             if let id = error.id.flatMap(ObjectID.init), inFlight.removeValue(forKey: id) != nil {
@@ -173,7 +179,7 @@ public final class ChatOutbox {
     /// not recorded yet when the process dies is still in the outbox, and a
     /// flush finds it in the server's history by id.
     private func recordAcknowledged() {
-        guard !acknowledged.isEmpty else { return }
+        guard !acknowledged.isEmpty else { return recordMarkers() }
         let batch = acknowledged
         acknowledged.removeAll(keepingCapacity: true)
         do {
@@ -184,6 +190,25 @@ public final class ChatOutbox {
             for (id, _) in batch { release(id) }
             undelivered += batch.count
         }
+        recordMarkers()
+    }
+
+    /// A marker for one of ours: held while the message is on its way to history.
+    private func take(_ marker: ChatMarker) {
+        let id = ObjectID(marker.messageID)
+        if let id, inFlight[id] != nil || acknowledged.contains(where: { $0.clientMessageID == marker.messageID }) {
+            earlyMarkers.append(marker)
+        } else {
+            markers.take(marker)
+        }
+    }
+
+    /// Records the markers heard (those held back, too, once their message is in history).
+    private func recordMarkers() {
+        let held = earlyMarkers
+        earlyMarkers.removeAll()
+        for marker in held { take(marker) }
+        markers.flush()
     }
 
     private func lose(_ error: MessagingError) {

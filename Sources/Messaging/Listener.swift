@@ -18,9 +18,11 @@ public final class Listener {
     public let link: ChatLink
     public let service: MessagingService
     /// Empty: all of the user's dialogs.
-    private let followed: Set<String>
-    private var dialogs: [String: CachedDialog] = [:]
-    private var lastSeen: [String: Int] = [:]
+    let followed: Set<String>
+    var dialogs: [String: CachedDialog] = [:]
+    var lastSeen: [String: Int] = [:]
+    /// Ids for messages that arrive without one (Listener+Incoming.swift).
+    var localIDs = ObjectIDGenerator()
     private var backoff = ReconnectBackoff(base: 0.5, cap: 30, stableAfter: 30)
     private var delivered = 0
     /// `--count`: one pump can bring many messages, so it is checked per message.
@@ -31,9 +33,18 @@ public final class Listener {
     public var onMessage: (CachedMessage) -> Bool = { _ in true }
     /// Told about reconnects and gaps, for stderr.
     public var onNotice: (String) -> Void = { _ in }
+    /// Told when a system notification brought a dialog ("alice added you to ops").
+    public var onDialogNotice: (DialogNotice) -> Void = { _ in }
     /// Called once, when connected and joined: how many dialogs are followed.
     /// A script (or a test) waits for this instead of guessing with a sleep.
     public var onReady: (Int) -> Void = { _ in }
+    /// A person sees each message handed on (`listen` on a terminal): it is then
+    /// marked read, over REST and with a `displayed` marker (docs/protocol.md §7).
+    public var showsMessages = false
+    /// Our markers out, theirs in.
+    public private(set) lazy var markers = MarkerExchange(link: link, cache: service.cache)
+    /// Messages shown since the last turn, to mark read over REST, by dialog.
+    private var shown: [String: [CachedMessage]] = [:]
 
     /// The link may outlive this object (its disconnect delivers last events).
     deinit { link.connection.onEvent = nil }
@@ -68,10 +79,14 @@ public final class Listener {
                 if done(count: count, deadline: deadline) { break }
                 fillGaps(count: count)
             }
+            settleReadState()
         }
+        settleReadState()
+        // Markers are only queued by libstrophe: let them reach the server before the connection goes.
+        do { try markers.waitUntilSent() } catch { onNotice("markers may not have reached the server (\(error.message))") }
     }
 
-    private var stopped = false
+    var stopped = false
 
     private func done(count: Int?, deadline: ContinuousClock.Instant?) -> Bool {
         if stopped { return true }
@@ -80,7 +95,7 @@ public final class Listener {
         return false
     }
 
-    private func refreshDialogs() throws(MessagingError) {
+    func refreshDialogs() throws(MessagingError) {
         try service.syncDialogs()
         let all = try service.dialogs(type: nil, limit: nil, offline: true)
         for dialog in all where followed.isEmpty || followed.contains(dialog.id) { dialogs[dialog.id] = dialog }
@@ -89,15 +104,13 @@ public final class Listener {
     private func handle(_ event: ChatEvent, count: Int?) {
         switch event {
         case .message(let incoming):
-            guard !stopped, let dialogID = incoming.dialogID, incoming.senderUserID != link.me, !incoming.id.isEmpty else { return }
-            if dialogs[dialogID] == nil {
-                // A private dialog created by this very message: learn it when following everything.
-                guard followed.isEmpty else { return }
-                try? refreshDialogs()
-            }
-            guard let dialog = dialogs[dialogID] else { return }
-            let record = CachedMessage(incoming, dialogID: dialogID, recipient: dialog.type == .private ? link.me : 0)
-            deliver(record)
+            receive(incoming)
+        case .carbon(let carbon):
+            receive(carbon)
+        case .systemNotification(let notification):
+            receive(notification)
+        case .marker(let marker):
+            markers.take(marker)
         case .connectionLost(let error, _):
             lost = MessagingError(describing: error)
         default:
@@ -106,17 +119,18 @@ public final class Listener {
     }
 
     /// Hands a message on once: the cache decides whether it is new.
-    private func deliver(_ record: CachedMessage) {
+    func deliver(_ record: CachedMessage) {
         guard let added = try? service.cache.upsertMessages([record]), added > 0 else { return }
         hand(record)
     }
 
     /// Passes on a message new to the cache, and counts it.
-    private func hand(_ message: CachedMessage) {
+    func hand(_ message: CachedMessage) {
         lastSeen[message.dialogID] = max(lastSeen[message.dialogID] ?? 0, message.dateSent)
         delivered += 1
         if !onMessage(message) { stopped = true }
         if let limit, delivered >= limit { stopped = true }
+        acknowledge(message)
     }
 
     private func reconnect(deadline: ContinuousClock.Instant?) {
@@ -145,6 +159,33 @@ public final class Listener {
             for message in missed where message.senderID != link.me {
                 hand(message)
                 if done(count: count, deadline: nil) { return }
+            }
+        }
+    }
+
+    // MARK: read state
+
+    /// A message handed on gets `received`; one a person saw also `displayed`,
+    /// and is marked read over REST at the end of this turn.
+    private func acknowledge(_ message: CachedMessage) {
+        markers.queue(.received, for: message)
+        guard showsMessages else { return }
+        markers.queue(.displayed, for: message)
+        shown[message.dialogID, default: []].append(message)
+    }
+
+    /// Once per turn of the loop: markers written in one go, markers heard
+    /// recorded, shown messages marked read. Failures are told, not fatal.
+    private func settleReadState() {
+        if let error = markers.flush(), link.connection.isConnected {
+            onNotice("chat markers: \(error.message)")
+        }
+        guard !shown.isEmpty else { return }
+        let batch = shown
+        shown.removeAll()
+        for (dialogID, messages) in batch.sorted(by: { $0.key < $1.key }) {
+            do { try service.markRead(messages, dialogID: dialogID) } catch {
+                onNotice("could not mark \(messages.count) message\(messages.count == 1 ? "" : "s") read (\(error.message))")
             }
         }
     }

@@ -74,12 +74,12 @@ public final class MessagingService {
         case .user(let login):
             let user = try user(login: login, offline: offline)
             if user.id == me { throw MessagingError(.invalidInput, "@\(login) is you; a private dialog needs another user") }
-            if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: user.id) }) { return dialog }
-            if offline { throw MessagingError(.invalidInput, "no private dialog with @\(login) in the cache", hint: "try without --offline") }
-            try syncDialogs()
-            if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: user.id) }) { return dialog }
-            guard createPrivate else { throw MessagingError(.invalidInput, "no private dialog with @\(login) yet", hint: "send a message to create it") }
-            return try createDialog(type: .private, name: nil, occupants: [user.id])
+            if offline {
+                if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: user.id) }) { return dialog }
+                throw MessagingError(.invalidInput, "no private dialog with @\(login) in the cache", hint: "try without --offline")
+            }
+            if let dialog = try privateDialog(withUserID: user.id, create: createPrivate) { return dialog }
+            throw MessagingError(.invalidInput, "no private dialog with @\(login) yet", hint: "send a message to create it")
         }
     }
 

@@ -7,9 +7,11 @@ public struct DialogQuery: Sendable, Equatable {
     public var types: [QBDialogType]?
     /// `updated_at[gt]=…`, unix seconds: only dialogs changed since then.
     public var updatedAfter: Int?
+    /// `_id[in]=…`: only these dialogs (e.g. one a system notification named).
+    public var ids: [String]?
 
-    public init(limit: Int = 100, skip: Int = 0, types: [QBDialogType]? = nil, updatedAfter: Int? = nil) {
-        self.limit = limit; self.skip = skip; self.types = types; self.updatedAfter = updatedAfter
+    public init(limit: Int = 100, skip: Int = 0, types: [QBDialogType]? = nil, updatedAfter: Int? = nil, ids: [String]? = nil) {
+        self.limit = limit; self.skip = skip; self.types = types; self.updatedAfter = updatedAfter; self.ids = ids
     }
 
     /// The query string pairs, in the order docs/protocol.md lists them.
@@ -17,6 +19,7 @@ public struct DialogQuery: Sendable, Equatable {
         var items = [("limit", String(limit)), ("skip", String(skip)), ("sort_desc", "last_message_date_sent")]
         if let types { items.append(("type[in]", types.map { String($0.rawValue) }.joined(separator: ","))) }
         if let updatedAfter { items.append(("updated_at[gt]", String(updatedAfter))) }
+        if let ids { items.append(("_id[in]", ids.joined(separator: ","))) }
         return items
     }
 }

@@ -65,6 +65,17 @@ public struct QBMessage: Sendable, Equatable {
         "save_to_history",
     ]
 
+    /// The sender asked for chat markers: `markable` is `1` or `true` (as a number,
+    /// a string or a boolean).
+    public var isMarkable: Bool {
+        switch raw["markable"] {
+        case .bool(let value)?: return value
+        case .string(let text)? where text.trimmingScalars(" \t\r\n").lowercased() == "true": return true
+        case let value?: return value.looseInt == 1
+        case nil: return false
+        }
+    }
+
     /// The custom top-level keys a sender added (e.g. `"priority":"high"`).
     public var customParameters: [String: JSONValue] {
         raw.filter { !Self.protocolKeys.contains($0.key) }

@@ -1,6 +1,7 @@
-// Message and presence routing (docs/protocol.md §7): 1:1 chat to every resource of a user,
-// group chat through MUC rooms `{appId}_{dialogId}@muc.{domain}`, chat markers and typing,
-// and storage of what is sent with `save_to_history=1`.
+// Message and presence routing (docs/protocol.md §7): 1:1 chat to a user's resources (with
+// carbons), group chat through MUC rooms `{appId}_{dialogId}@muc.{domain}`, chat markers and
+// typing, system notifications (headlines), and storage of what is sent with
+// `save_to_history=1` or by a plain XMPP client.
 
 /// Routes stanzas between bound sessions and rooms. Owned by `XMPPServer`; loop thread only.
 /// Storing happens synchronously inside `route`, so a later `<r/>` is only answered after it.
@@ -16,6 +17,8 @@ final class XMPPStanzaRouter {
     /// Joined rooms: dialog id → user id → connection number → seat.
     private var rooms: [String: [Int: [Int: RoomSeat]]] = [:]
     private let now: () -> Double
+    /// Ids for 1:1 messages that come without one.
+    private var messageIds = ObjectIdGenerator()
 
     init(server: XMPPServer, store: ChatStore?, now: @escaping () -> Double = SandboxTime.now) {
         self.server = server
@@ -179,13 +182,16 @@ final class XMPPStanzaRouter {
         let exists: Bool = store == nil ? server.boundSessions[recipient] != nil : (storage { try $0.userExists(recipient) } ?? false)
         guard exists else { return bounce(stanza, to: connection, condition: "service-unavailable") }
         let to = stanza[attribute: "to"] ?? userJID(recipient)
+        if type == "headline" { return headline(stanza, from: senderJID, to: to, recipient: recipient) }
         let body = stanza.child("body")?.text
         guard let body else {
             // Markers, typing and other content-free messages: recorded (markers) and passed on.
-            if let marker = marker(in: stanza), let messageId = marker[attribute: "id"] { record(marker.name, of: messageId, by: sender) }
+            if let marker = marker(in: stanza), let messageId = marker[attribute: "id"] {
+                record(marker.name, of: messageId, by: sender, to: recipient)
+            }
             let copy = Self.forwarded(stanza, from: senderJID, to: to, id: stanza[attribute: "id"], dialogId: nil, dateSent: nil)
-            sendToUser(recipient, copy)
-            return carbons(of: copy, sender: sender, except: connection)
+            deliverDirect(copy, to: recipient)
+            return carbons(of: copy, user: sender, except: connection)
         }
         guard body.utf8.count <= ChatStore.maxMessageBytes else {
             return bounce(stanza, to: connection, condition: "not-acceptable", type: "modify",
@@ -195,7 +201,7 @@ final class XMPPStanzaRouter {
         var dateSent = Int(now().rounded(.down))
         let given = Self.extraParams(stanza)?.child("dialog_id")?.text.trimmingCharacters(" ")
         var dialog = privateDialog(between: sender, recipient, preferring: given)
-        if Self.isSaved(stanza) && recipient != sender && store != nil {
+        if (Self.isSaved(stanza) || Self.isPlainChat(stanza)) && recipient != sender && store != nil {
             if let id, find({ try $0.senderOfMessage(id: id) }) == sender {
                 // A resend (after a reconnect) of what is already stored and was delivered then.
                 server.log.log(.debug, "xmpp: message \(id) from \(sender) already stored")
@@ -214,26 +220,57 @@ final class XMPPStanzaRouter {
             id = stored.id
             dateSent = stored.dateSent
         }
+        if type == "chat" && (id ?? "").isEmpty {
+            // Every 1:1 chat reaches its recipient with an id, so it can be filed and marked.
+            id = messageIds.next(at: now())
+        }
         // Build the copy only for someone online to receive it (the recipient,
         // or the sender's other resources): offline, storing was all there was to do.
         guard server.boundSessions[recipient] != nil || (server.boundSessions[sender]?.count ?? 0) > 1 else { return }
         let copy = Self.forwarded(stanza, from: senderJID, to: to, id: id, dialogId: dialog?.id ?? given, dateSent: dateSent)
-        sendToUser(recipient, copy)
-        carbons(of: copy, sender: sender, except: connection)
+        deliverDirect(copy, to: recipient)
+        carbons(of: copy, user: sender, except: connection)
     }
 
-    /// XEP-0280 `sent` copies for the sender's other resources that enabled carbons
-    /// (so another chatctl of the same user sees what this one sent).
-    private func carbons(of message: XMPPElement, sender: Int, except origin: XMPPClientConnection) {
+    /// A chat from a plain XMPP client, which knows nothing of QuickBlox: no
+    /// `extraParams` at all. It is kept like an SDK's saved message, under the
+    /// pair's private dialog, created if needed (docs/protocol.md §7).
+    private static func isPlainChat(_ stanza: XMPPElement) -> Bool {
+        stanza[attribute: "type"] == "chat" && extraParams(stanza) == nil
+    }
+
+    /// A QuickBlox system notification (`type="headline"`, docs/protocol.md §7): passed
+    /// on as it is, with the sender's full JID; never stored, no carbons.
+    private func headline(_ stanza: XMPPElement, from senderJID: String, to: String, recipient: Int) {
+        deliverDirect(Self.forwarded(stanza, from: senderJID, to: to, id: stanza[attribute: "id"], dialogId: nil, dateSent: nil),
+                      to: recipient)
+    }
+
+    /// Addressed to a bound full JID, only that resource gets it and the user's other
+    /// carbons-enabled resources a `received` copy (RFC 6121 §8.5.3, XEP-0280); to the
+    /// bare JID (or a resource that is gone), every resource of the user.
+    private func deliverDirect(_ element: XMPPElement, to recipient: Int) {
+        guard let resource = element[attribute: "to"].flatMap(XMPPAddress.init)?.resource,
+              let target = server.boundSessions[recipient]?[resource] else {
+            return sendToUser(recipient, element)
+        }
+        target.send(element.serialized(parentNamespace: XMPPNamespace.client))
+        carbons(of: element, user: recipient, except: target, direction: "received")
+    }
+
+    /// XEP-0280 copies for `user`'s other resources that enabled carbons: `sent` for what
+    /// the user sent (so another chatctl of the same user sees it), `received` for what
+    /// reached one resource only.
+    private func carbons(of message: XMPPElement, user: Int, except origin: XMPPClientConnection, direction: String = "sent") {
         guard message[attribute: "type"] == "chat",
               message.child("private", namespace: XMPPNamespace.carbons) == nil,
               message.child("no-copy", namespace: XMPPNamespace.hints) == nil else { return }
-        let targets = (server.boundSessions[sender]?.values.map { $0 } ?? []).filter { $0 !== origin && $0.session.carbonsEnabled }
+        let targets = (server.boundSessions[user]?.values.map { $0 } ?? []).filter { $0 !== origin && $0.session.carbonsEnabled }
         guard !targets.isEmpty else { return } // the usual case: serialise nothing
         let inner = message.serialized(parentNamespace: XMPPNamespace.forward)
         for connection in targets {
             guard let jid = connection.session.fullJID else { continue }
-            connection.send("<message from='\(userJID(sender))' to='\(XMLEscaping.attribute(jid))' type='chat'><sent xmlns='\(XMPPNamespace.carbons)'><forwarded xmlns='\(XMPPNamespace.forward)'>\(inner)</forwarded></sent></message>")
+            connection.send("<message from='\(userJID(user))' to='\(XMLEscaping.attribute(jid))' type='chat'><\(direction) xmlns='\(XMPPNamespace.carbons)'><forwarded xmlns='\(XMPPNamespace.forward)'>\(inner)</forwarded></\(direction)></message>")
         }
     }
 
@@ -246,9 +283,10 @@ final class XMPPStanzaRouter {
         return find { try $0.privateDialog(between: a, b, viewer: nil) }
     }
 
-    /// A `received` or `displayed` marker from `userId` for a stored message of a dialog they are in.
-    private func record(_ marker: String, of messageId: String, by userId: Int) {
-        guard let message = find({ try $0.message(id: messageId) }), message.senderId != userId,
+    /// A `received` or `displayed` marker from `userId` to `recipient` for a stored message of a
+    /// dialog they are in: it counts when it goes to the message's sender (docs/protocol.md §7).
+    private func record(_ marker: String, of messageId: String, by userId: Int, to recipient: Int) {
+        guard let message = find({ try $0.message(id: messageId) }), message.senderId != userId, message.senderId == recipient,
               let dialog = find({ try $0.dialog(id: message.dialogId, viewer: nil) }), dialog.admits(userId) else { return }
         if marker == "displayed" {
             _ = storage { try $0.markRead(dialogId: dialog.id, ids: [messageId], userId: userId) }

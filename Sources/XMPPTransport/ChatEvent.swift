@@ -2,6 +2,11 @@
 /// calls): incoming chat traffic, delivery acknowledgements, and connection loss.
 public enum ChatEvent: Sendable, Equatable {
     case message(IncomingChatMessage)
+    /// A XEP-0280 copy of a 1:1 message another of our resources sent or received
+    /// (read by `parse(_:receivedAt:ownJID:)`, which ignores forged ones).
+    case carbon(IncomingCarbon)
+    /// A QuickBlox system notification (`type="headline"`): a dialog created or changed.
+    case systemNotification(IncomingSystemNotification)
     case marker(ChatMarker)
     case chatState(ChatState, from: ChatJID, dialogID: String?)
     /// A message we sent bounced (`<message type="error">`).

@@ -1,6 +1,6 @@
 /// The XMPP session as a value: events in, actions out (house rule 7). It decides
-/// the lifecycle, MUC joins, IQ replies (our pings, ack barriers, the server's
-/// pings) and keep-alive; `XMPPConnection` performs the actions and reports what
+/// the lifecycle, MUC joins, IQ replies (our pings, ack barriers, carbons, the
+/// server's pings) and keep-alive; `XMPPConnection` performs the actions and reports what
 /// arrives. No sockets and no clock: times come in with the events.
 public struct ChatSessionState: Sendable, Equatable {
     public enum Phase: Sendable, Equatable { case disconnected, connecting, connected, disconnecting }
@@ -57,8 +57,9 @@ public struct ChatSessionState: Sendable, Equatable {
         case startConnect
         /// Nothing to do; the request is satisfied by the current phase (not an error).
         case none
-        /// The session is up: send the initial `<presence/>`, then report success.
-        case sendInitialPresence
+        /// The session is up: ask for carbons (XEP-0280, as the SDKs do) under this iq id,
+        /// send the initial `<presence/>`, then report success. Nobody waits for the answer.
+        case startSession(carbonsRequestID: String)
         /// Give up the attempt: close the socket and report `kind`.
         case abortConnect(XMPPError.Kind)
         /// Close the stream politely (`</stream:stream>`) and wait for the server.
@@ -85,7 +86,17 @@ public struct ChatSessionState: Sendable, Equatable {
         case abortSilentConnection(timeout: Double)
     }
 
+    /// Where our request for carbons (docs/protocol.md §7) stands.
+    public enum Carbons: Sendable, Equatable {
+        case notRequested
+        case requested(id: String)
+        case enabled
+        /// The server answered with an error: copies of our other devices' sends will not come.
+        case refused
+    }
+
     public private(set) var phase: Phase
+    public private(set) var carbons: Carbons = .notRequested
     /// MUC joins in progress or done, by occupant key (lowercased room, `/`, nick).
     private var rooms: [String: RoomJoin] = [:]
     /// Our own pings, by id: whether a reply (result or error) has arrived.
@@ -106,6 +117,7 @@ public struct ChatSessionState: Sendable, Equatable {
                 return .none
             }
             phase = .connecting
+            carbons = .notRequested
             rooms = [:]
             pings = [:]
             barriers = [:]
@@ -113,7 +125,9 @@ public struct ChatSessionState: Sendable, Equatable {
         case .sessionEstablished:
             guard phase == .connecting else { return .none }
             phase = .connected
-            return .sendInitialPresence
+            let id = nextStanzaID("carbons")
+            carbons = .requested(id: id)
+            return .startSession(carbonsRequestID: id)
         case .deadlinePassed:
             switch phase {
             case .connecting: enterDisconnected(); return .abortConnect(.timedOut)
@@ -193,6 +207,10 @@ public struct ChatSessionState: Sendable, Equatable {
             return .none
         case .iqReceived(let type, let id, let from, let isPing):
             if type == "result" || type == "error" {
+                if carbons == .requested(id: id) {
+                    carbons = type == "result" ? .enabled : .refused
+                    return .none
+                }
                 // Even an error reply proves the server processed everything before it.
                 if let sequence = barriers.removeValue(forKey: id) { return .acknowledge(through: sequence) }
                 if pings[id] == false { pings[id] = true }

@@ -59,7 +59,9 @@ extension XMPPConnection {
         }
         switch element.name {
         case "message":
-            if let event = ChatEvent.parse(element, receivedAt: Self.unixNow()) { emit(event) }
+            if let event = ChatEvent.parse(element, receivedAt: Self.unixNow(), ownJID: boundJID.flatMap(ChatJID.init(parsing:))) {
+                emit(event)
+            }
         case "presence":
             if let presence = RoomPresence(element) { perform(state.handle(.roomPresence(presence))) }
         case "iq":
@@ -80,7 +82,7 @@ extension XMPPConnection {
             let ids = tracker.acknowledge(h: sequence)
             if !ids.isEmpty { emit(.delivered(ids)) }
         case .abortSilentConnection(let timeout): abortSilentConnection(timeout: timeout)
-        case .none, .startConnect, .sendInitialPresence, .abortConnect, .closeStream, .reportConnectFailure,
+        case .none, .startConnect, .startSession, .abortConnect, .closeStream, .reportConnectFailure,
              .reportConnectionLost, .reportDisconnected, .sendJoinPresence, .sendLeavePresence:
             break
         }

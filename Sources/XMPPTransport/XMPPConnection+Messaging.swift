@@ -39,6 +39,19 @@ extension XMPPConnection {
         try sendStanza(marker.stanza(id: idGenerator.next()).xml(), messageID: nil)
     }
 
+    /// Sends several markers as one write that ends with the request for their
+    /// ack (XEP-0198), so a burst of messages costs one write back, not one per
+    /// message. Each marker gets its own stanza id. Returns the sequence numbers.
+    @discardableResult
+    public func sendMarkers(_ markers: [ChatMarker]) throws(XMPPError) -> [UInt32] {
+        guard !markers.isEmpty else { return [] }
+        let stanzas = markers.map { (xml: $0.stanza(id: idGenerator.next()).xml(), messageID: ObjectID?.none) }
+        guard isConnected, let sequences = sendRawBatch(stanzas, askingForAcknowledgement: true) else {
+            throw XMPPError(kind: .disconnected, endpoint: endpointDescription, detail: "")
+        }
+        return sequences
+    }
+
     /// Sends a XEP-0085 chat state (typing notification); not tracked.
     @discardableResult
     public func sendChatState(_ chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind = .chat,

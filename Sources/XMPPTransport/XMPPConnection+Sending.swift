@@ -65,7 +65,9 @@ extension XMPPConnection {
     /// per ~32 KB instead of one per stanza), counting each for stream management.
     /// libstrophe's own SM counter then counts chunks, not stanzas; it only uses that
     /// counter for resumption, which this client never asks for.
-    func sendRawBatch(_ stanzas: [(xml: String, messageID: ObjectID?)]) -> [UInt32]? {
+    /// With `askingForAcknowledgement`, the write ends with the request for an ack
+    /// of everything not yet covered by one (or, without SM, a ping barrier follows it).
+    func sendRawBatch(_ stanzas: [(xml: String, messageID: ObjectID?)], askingForAcknowledgement: Bool = false) -> [UInt32]? {
         guard hasStream else { return nil }
         var sequences: [UInt32] = []
         sequences.reserveCapacity(stanzas.count)
@@ -81,7 +83,16 @@ extension XMPPConnection {
                 chunk.removeAll(keepingCapacity: true)
             }
         }
+        var barrier = false
+        if askingForAcknowledgement && state.phase == .connected {
+            switch tracker.sendQueueIdle() {
+            case .none: break
+            case .requestAck: chunk += "<r xmlns='urn:xmpp:sm:3'/>"
+            case .pingBarrier: barrier = true
+            }
+        }
         if !chunk.isEmpty { write(&chunk) }
+        if barrier { sendBarrierPing() }
         return sequences
     }
 

@@ -187,6 +187,9 @@ public final class XMPPConnection {
     /// The session phase (for `status` and diagnostics).
     public var phase: ChatSessionState.Phase { state.phase }
 
+    /// Whether the server agreed to send carbons (answered once a round trip has passed).
+    public var carbons: ChatSessionState.Carbons { state.carbons }
+
     /// The full JID the server bound, after connect.
     public var boundJID: String? {
         guard state.phase == .connected, let conn, let jid = xmpp_conn_get_bound_jid(conn) else { return nil }
@@ -237,7 +240,9 @@ public final class XMPPConnection {
     /// libstrophe finished SASL, bind and session on `conn`.
     func sessionEstablished(on conn: OpaquePointer?) {
         guard conn == self.conn else { return }  // a released attempt's late callback
-        if state.handle(.sessionEstablished) == .sendInitialPresence {
+        if case .startSession(let carbonsID) = state.handle(.sessionEstablished) {
+            // Carbons before presence, so no copy can slip past between the two.
+            sendRaw("<iq type='set' id='\(carbonsID.xmlEscaped)'><enable xmlns='\(IncomingCarbon.namespace)'/></iq>")
             sendRaw("<presence/>")
         }
     }

@@ -16,6 +16,44 @@ import Testing
         #expect(runChatctl(["login", "--help"]).1.out == Self.login)
     }
 
+    @Test func readHelp() {
+        let (status, io) = runChatctl(["read", "--help"])
+        #expect(status == 0)
+        #expect(io.out == Self.read)
+    }
+
+    @Test func readWithoutADialogAndMarkingOfflineAreUsageErrors() {
+        let (status, io) = runChatctl(["read"])
+        #expect(status == 2)
+        #expect(io.err == "chatctl: missing argument DIALOG\nusage: chatctl read [--no-chat] <DIALOG>\n")
+        let (offline, marking) = runChatctl(["history", "@bob", "--mark-read", "--offline"])
+        #expect(offline == 2)
+        #expect(marking.err.hasPrefix("chatctl: --mark-read tells the server: it cannot be used with --offline\n"))
+    }
+
+    static let read = #"""
+OVERVIEW: Mark a dialog's messages read.
+
+Marks every message in DIALOG that others sent and you have not read as read on
+the server, looking back at most 10,000 messages, then tells their senders with
+a 'displayed' marker over chat. Chat is connected only when there is such a
+marker to send; if it cannot be reached, the messages stay marked read and a
+warning says so.
+
+USAGE: chatctl read [--no-chat] <DIALOG>
+
+ARGUMENTS:
+  <DIALOG>                A dialog id, @login (the private dialog with that
+                          user) or an exact dialog name.
+
+OPTIONS:
+  --no-chat               Mark read over REST only; send no markers.
+  -h, --help              Show help information.
+
+\#(globalOptions)
+
+"""#
+
     static let root = #"""
 OVERVIEW: A command-line chat client for QuickBlox.
 
@@ -24,13 +62,18 @@ file holds the application credentials and endpoints; run 'chatctl-sandbox' for
 a local QuickBlox-compatible backend. 'chatctl help --man' prints the manual
 page.
 
-USAGE: chatctl [--config <PATH>] [--state-dir <DIR>] [--verbose] <subcommand>
+USAGE: chatctl [--config <PATH>] [--state-dir <DIR>] [--profile <NAME>]
+               [--verbose] <subcommand>
 
 OPTIONS:
-  --config <PATH>         Config file (default: $CHATCTL_CONFIG, then
+  --config <PATH>         Config file (default: the profile's, then
+                          $CHATCTL_CONFIG, then
                           $XDG_CONFIG_HOME/chatctl/config.json).
   --state-dir <DIR>       Where sessions are kept (default: $CHATCTL_STATE_DIR,
                           then $XDG_STATE_HOME/chatctl).
+  -p, --profile <NAME>    Use this account: its config is profiles/NAME.json
+                          beside config.json, its session and cache its own
+                          (default: $CHATCTL_PROFILE).
   -v, --verbose           Describe each network exchange on stderr (secrets
                           redacted).
   --version               Show the version.
@@ -43,11 +86,13 @@ SUBCOMMANDS:
   dialogs                 List your dialogs, newest activity first.
   history                 Show a dialog's messages, oldest first.
   send                    Send a message: the arguments, or standard input.
-  listen                  Print messages from others as they arrive.
+  listen                  Print messages as they arrive.
   outbox                  List messages not yet delivered.
   search                  Search cached messages, best matches first.
   sync                    Fill the local cache with dialogs and their recent
                           messages.
+  read                    Mark a dialog's messages read.
+  profiles                List the profiles and who is logged in to each.
   completion              Print a shell completion script.
 
   See 'chatctl help <subcommand>' for detailed help.
@@ -75,13 +120,22 @@ OPTIONS:
   --json                  Print JSON instead of text.
   -h, --help              Show help information.
 
+\#(globalOptions)
+
+"""#
+
+    /// What every subcommand's help ends with.
+    static let globalOptions = #"""
 GLOBAL OPTIONS:
-  --config <PATH>         Config file (default: $CHATCTL_CONFIG, then
+  --config <PATH>         Config file (default: the profile's, then
+                          $CHATCTL_CONFIG, then
                           $XDG_CONFIG_HOME/chatctl/config.json).
   --state-dir <DIR>       Where sessions are kept (default: $CHATCTL_STATE_DIR,
                           then $XDG_STATE_HOME/chatctl).
+  -p, --profile <NAME>    Use this account: its config is profiles/NAME.json
+                          beside config.json, its session and cache its own
+                          (default: $CHATCTL_PROFILE).
   -v, --verbose           Describe each network exchange on stderr (secrets
                           redacted).
-
 """#
 }

@@ -51,7 +51,33 @@ import MessageCache
         #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("── "))
         #expect(lines[1].hasSuffix("  Bob: hi"))
-        #expect(lines[2].hasSuffix(" » you: hello"))
+        #expect(lines[2].hasSuffix(" » you: hello ✓"))
+    }
+
+    func mine(_ text: String, delivered: [Int] = [1], read: [Int] = [1]) -> CachedMessage {
+        CachedMessage(id: "m", dialogID: "d", senderID: 1, dateSent: 1_764_460_800, text: text, rawJSON: "{}",
+                      deliveredIDs: delivered, readIDs: read)
+    }
+
+    @Test func ownMessagesEndWithTheirState() {
+        let plain = Transcript(me: 1, names: [:], width: nil, color: false)
+        #expect(plain.line(mine("a")).hasSuffix(" » you: a ✓\n"))
+        #expect(plain.line(mine("b", delivered: [1, 2])).hasSuffix(" » you: b ✓✓\n"))
+        #expect(plain.line(mine("c", delivered: [1, 2], read: [1, 2])).hasSuffix(" » you: c ✓✓ read\n"))
+        let coloured = Transcript(me: 1, names: [:], width: nil, color: true)
+        #expect(coloured.line(mine("c", delivered: [1, 2], read: [1, 2])).hasSuffix(": c \u{1B}[34m✓✓\u{1B}[39m\n"),
+                "read is the colour, not a word, on a colour terminal")
+        // Others' messages carry no state, whatever their lists say.
+        let theirs = CachedMessage(id: "t", dialogID: "d", senderID: 2, dateSent: 1_764_460_800, text: "hi", rawJSON: "{}",
+                                   deliveredIDs: [2, 1], readIDs: [2, 1])
+        #expect(plain.line(theirs).hasSuffix("hi\n"))
+    }
+
+    @Test func theStateStaysWithinTheWidth() {
+        let t = Transcript(me: 1, names: [:], width: 30, color: false)
+        let rows = t.line(mine("aaaa bbbb cccc dddd", delivered: [1, 2], read: [1, 2])).split(separator: "\n")
+        #expect(rows.allSatisfy { $0.count <= 30 }, "\(rows)")
+        #expect(rows.last?.hasSuffix("✓✓ read") == true)
     }
 
     @Test func escapeSequencesFromOthersPrintInert() {

@@ -30,6 +30,19 @@ struct ManPageTests {
         #expect(page.contains("\n\\&.starts with a dot\n\\&'starts with a quote\na \\e backslash\n"))
     }
 
+    @Test func textBeyondASCIIIsAGroffUnicodeEscape() throws {
+        let root = CommandSpec(name: "tool", abstract: "A tool.", discussion: "marks ✓✓, café, 🧪")
+        let page = ManPage.render(root: root, version: "1", date: "d")
+        #expect(page.contains("\nmarks \\[u2713]\\[u2713], caf\\[u00E9], \\[u1F9EA]\n"))
+        try #require(ScriptRunner.has("groff"), "groff is not installed; `make test` installs it")
+        let directory = try ScriptRunner.sandbox(["tool.1": page])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let check = try ScriptRunner.run(["groff", "-man", "-Tutf8", "-ww", "-z", "tool.1"], in: directory)
+        #expect(check.stderr.isEmpty, "\(check.stderr)")
+        let text = try ScriptRunner.run(["groff", "-man", "-Tutf8", "-P-cbou", "tool.1"], in: directory).stdout
+        #expect(text.contains("marks ✓✓, café"), "\(text)")
+    }
+
     @Test func groffRendersWithoutWarnings() throws {
         try #require(ScriptRunner.has("groff"), "groff is not installed; `make test` installs it")
         let directory = try ScriptRunner.sandbox(["chatctl.1": Self.page])

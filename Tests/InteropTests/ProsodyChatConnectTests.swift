@@ -31,11 +31,12 @@ struct ProsodyChatConnectTests {
                 let rtt = try connection.ping(timeout: 5)
                 let acked = try connection.waitForAcknowledgement(timeout: 5)
                 let sm = connection.streamManagement
+                let carbons = connection.carbons
                 let wasConnected = connection.isConnected
                 let start = ContinuousClock.now
                 connection.disconnect(timeout: 2)
                 return .success(ConnectReport(boundJID: bound, rtt: rtt, acked: acked, smStatus: sm.status, smSent: sm.sentCount,
-                                              smAcked: sm.acknowledgedCount, wasConnected: wasConnected,
+                                              smAcked: sm.acknowledgedCount, carbons: carbons, wasConnected: wasConnected,
                                               connectedAfterDisconnect: connection.isConnected,
                                               disconnectSeconds: seconds(since: start)))
             } catch {
@@ -47,8 +48,9 @@ struct ProsodyChatConnectTests {
         #expect(r.boundJID?.hasPrefix("\(jid)/") == true, "bound JID \(String(describing: r.boundJID))")
         #expect(r.rtt > 0 && r.rtt < 5)
         #expect(r.smStatus == .enabled, "Prosody's mod_smacks answers <enable/>")
-        #expect(r.smSent == 2, "initial presence and ping were counted")
-        #expect(r.acked == 2 && r.smAcked == 2, "the server acknowledged presence and ping; log:\n\(lines.all.joined(separator: "\n"))")
+        #expect(r.smSent == 3, "the carbons request, initial presence and ping were counted")
+        #expect(r.acked == 3 && r.smAcked == 3, "the server acknowledged all three; log:\n\(lines.all.joined(separator: "\n"))")
+        #expect(r.carbons == .enabled, "Prosody's mod_carbons said yes before the ping's answer")
         #expect(!r.connectedAfterDisconnect)
         #expect(r.disconnectSeconds < 2.5)
     }
@@ -150,6 +152,7 @@ struct ProsodyChatConnectTests {
         var smStatus: StreamManagementLedger.Status
         var smSent: UInt32
         var smAcked: UInt32
+        var carbons: ChatSessionState.Carbons
         var wasConnected: Bool
         var connectedAfterDisconnect: Bool
         var disconnectSeconds: Double

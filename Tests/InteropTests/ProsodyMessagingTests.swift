@@ -247,7 +247,7 @@ struct ProsodyMessagingTests {
         #expect(outcome.0?.code == .invalidMessage)
         #expect(outcome.0?.detail.contains("U+001B") == true)
         #expect(outcome.0.map { !"\($0)".contains("red") } ?? false, "the body is never quoted")
-        #expect(outcome.1 == 1 && outcome.2, "only the initial presence went out; the stream survived")
+        #expect(outcome.1 == 2 && outcome.2, "only the carbons request and the initial presence went out; the stream survived")
     }
 
     // MARK: markers, bounces
@@ -294,6 +294,43 @@ struct ProsodyMessagingTests {
         let bounce = events.compactMap { if case .messageError(let e) = $0 { return e } else { return nil } }.first
         #expect(bounce?.id == "0123456789abcdef01234567", "events: \(events)")
         #expect(bounce?.condition == "service-unavailable" || bounce?.condition == "item-not-found", "\(String(describing: bounce))")
+    }
+
+    /// What `listen` does after a burst: every marker of the turn in one write that asks for their ack.
+    @Test func aBatchOfMarkersArrivesInOrderAndIsAcknowledged() async throws {
+        let server = try Self.startServer()
+        defer { server.stop() }
+        let a = Self.peer(Self.alice, server), b = Self.peer(Self.bob, server)
+        let result = await onOwnThread { () -> Result<([ChatMarker], Bool, Int), XMPPError> in
+            do throws(XMPPError) {
+                let alice = try Self.connect(a), bob = try Self.connect(b)
+                var aliceMarkers: [ChatMarker] = []
+                alice.onEvent = { if case .marker(let m) = $0 { aliceMarkers.append(m) } }
+                var bobMessages: [IncomingChatMessage] = []
+                bob.onEvent = { if case .message(let m) = $0 { bobMessages.append(m) } }
+                let to = ChatJID.user(Self.bob.id, appID: Self.appID, domain: server.domain)
+                try alice.send(contentsOf: ["one", "two"].map {
+                    OutgoingChatMessage(id: alice.makeMessageID(), kind: .chat, to: to, body: $0, dialogID: "dlg1")
+                })
+                _ = Self.pumpBoth(alice, bob, timeout: 10) { bobMessages.count >= 2 }
+                let markers = bobMessages.map { ChatMarker(kind: .received, messageID: $0.id, peer: $0.from, dialogID: $0.dialogID) }
+                    + bobMessages.suffix(1).map { ChatMarker(kind: .displayed, messageID: $0.id, peer: $0.from, dialogID: $0.dialogID) }
+                let sequences = try bob.sendMarkers(markers)
+                let acked = Self.pumpBoth(alice, bob, timeout: 10) {
+                    aliceMarkers.count >= 3 && sequences.last.map(bob.isAcknowledged) == true
+                }
+                alice.disconnect(); bob.disconnect()
+                return .success((aliceMarkers, acked, bobMessages.count))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let (markers, acked, heard) = try result.get()
+        #expect(heard == 2)
+        #expect(acked, "the markers were acknowledged")
+        #expect(markers.map(\.kind) == [.received, .received, .displayed])
+        #expect(Set(markers.map(\.messageID)).count == 2 && markers[1].messageID == markers[2].messageID)
+        #expect(markers.allSatisfy { $0.dialogID == "dlg1" && $0.peer.userID == Self.bob.id })
     }
 
     static func pumpBoth(_ x: XMPPConnection, _ y: XMPPConnection, timeout: Double, until done: () -> Bool) -> Bool {

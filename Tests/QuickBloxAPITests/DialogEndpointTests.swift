@@ -54,6 +54,14 @@ func dialogPageBody(_ ids: [String], total: Int? = nil, skip: Int = 0, limit: In
             + "/chat/Dialog.json?limit=50&skip=100&sort_desc=last_message_date_sent&type%5Bin%5D=2%2C3&updated_at%5Bgt%5D=1567963451")
     }
 
+    /// One dialog by id (a system notification named it): `_id[in]`, encoded the same way.
+    @Test func listByIdsUsesIdIn() throws {
+        let transport = ScriptedTransport([reply(200, dialogPageBody([], total: 0))])
+        _ = try chatClient(transport).dialogs(DialogQuery(limit: 2, ids: ["5d75d2b0a28f9a1b2c3d4e5f", "5d75d2b0a28f9a1b2c3d4e60"]))
+        #expect(transport.requests[0].url == Self.base
+            + "/chat/Dialog.json?limit=2&skip=0&sort_desc=last_message_date_sent&_id%5Bin%5D=5d75d2b0a28f9a1b2c3d4e5f%2C5d75d2b0a28f9a1b2c3d4e60")
+    }
+
     @Test func pageWithoutTotalOrLimitFallsBackToTheQuery() throws {
         let transport = ScriptedTransport([reply(200, #"{"items":[{"_id":"d1","type":2}]}"#)])
         let page = try chatClient(transport).dialogs(DialogQuery(limit: 10, skip: 20))

@@ -186,7 +186,7 @@ struct XMPPDirectMessagingTests {
         let ann = try f.user("ann"), bob = try f.user("bob")
         let receiver = try f.connect(bob, "bob", resource: "r")
         let sender = try f.connect(ann, "ann", resource: "s")
-        sender.send("<message type='chat' to='\(f.jid(bob))/r' id='\(objectId(3))'><body>ephemeral</body></message>")
+        sender.send("<message type='chat' to='\(f.jid(bob))/r' id='\(objectId(3))'><body>ephemeral</body><extraParams xmlns='jabber:client'><save_to_history>0</save_to_history></extraParams></message>")
         #expect(receiver.read(untilContains: "<body>ephemeral</body>"))
         #expect(elementText("date_sent", in: receiver.received) != nil)
         #expect(try f.messageCount() == 0)

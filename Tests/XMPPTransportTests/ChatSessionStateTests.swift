@@ -8,7 +8,7 @@ struct ChatSessionStateTests {
         #expect(s.phase == .disconnected)
         #expect(s.handle(.connectRequested) == .startConnect)
         #expect(s.phase == .connecting)
-        #expect(s.handle(.sessionEstablished) == .sendInitialPresence)
+        #expect(s.handle(.sessionEstablished) == .startSession(carbonsRequestID: "chatctl-carbons-1"))
         #expect(s.phase == .connected)
         #expect(s.handle(.disconnectRequested) == .closeStream)
         #expect(s.phase == .disconnecting)
@@ -75,5 +75,28 @@ struct ChatSessionStateTests {
         _ = s.handle(.connectRequested)
         #expect(s.handle(.disconnectRequested) == .abortConnect(.disconnected))
         #expect(s.phase == .disconnected)
+    }
+
+    /// Carbons (XEP-0280) are asked for as the session starts, as the SDKs do; the answer
+    /// to that iq, and only that one, says whether they came on. A fresh connect asks again.
+    @Test func carbonsAreRequestedAtSessionStartAndTheAnswerIsRecorded() {
+        var s = ChatSessionState()
+        #expect(s.carbons == .notRequested)
+        _ = s.handle(.connectRequested)
+        guard case .startSession(let id) = s.handle(.sessionEstablished) else { Issue.record("no session start"); return }
+        #expect(s.carbons == .requested(id: id))
+        #expect(s.handle(.iqReceived(type: "result", id: "someone-else", from: nil, isPing: false)) == ChatSessionState.Action.none)
+        #expect(s.carbons == .requested(id: id), "another iq's answer changes nothing")
+        #expect(s.handle(.iqReceived(type: "result", id: id, from: "localhost", isPing: false)) == ChatSessionState.Action.none)
+        #expect(s.carbons == .enabled)
+
+        _ = s.handle(.streamClosed(failure: nil))
+        _ = s.handle(.connectRequested)
+        #expect(s.carbons == .notRequested)
+        guard case .startSession(let second) = s.handle(.sessionEstablished) else { Issue.record("no session start"); return }
+        #expect(second != id, "each request has its own id")
+        _ = s.handle(.iqReceived(type: "error", id: second, from: nil, isPing: false))
+        #expect(s.carbons == .refused, "a server without carbons is not a failure, just noted")
+        #expect(s.phase == .connected)
     }
 }

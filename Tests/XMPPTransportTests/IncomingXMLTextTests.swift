@@ -29,6 +29,22 @@ struct IncomingXMLTextTests {
         #expect(m.senderUserID == 1001 && m.id == "65600000deadbeef01000009")
     }
 
+    /// A marker as the sandbox forwards it, and one sent into a room (the nickname names the sender).
+    @Test func forwardedAndRoomMarkers() throws {
+        let forwarded = try #require(StanzaElement(parsingWithStrophe: """
+            <message type='chat' from='1002-77@localhost/sandbox-1b' to='1001-77@localhost' id='6b0db887c4ca891d2141e1cf'>\
+            <displayed xmlns='urn:xmpp:chat-markers:0' id='6b0db887c4ca891d2141e1cb'/>\
+            <extraParams xmlns='jabber:client'><dialog_id>6b0db884c4ca891d2141e1c9</dialog_id></extraParams></message>
+            """))
+        #expect(ChatEvent.parse(forwarded, receivedAt: Self.now) == .marker(ChatMarker(
+            kind: .displayed, messageID: "6b0db887c4ca891d2141e1cb", peer: ChatJID(parsing: "1002-77@localhost/sandbox-1b")!,
+            dialogID: "6b0db884c4ca891d2141e1c9")))
+        let inRoom = try #require(StanzaElement(parsingWithStrophe:
+            "<message type='groupchat' from='77_5f00aa@muc.c/1003'><received xmlns='urn:xmpp:chat-markers:0' id='m1'/></message>"))
+        #expect(ChatEvent.parse(inRoom, receivedAt: Self.now)
+                == .marker(ChatMarker(kind: .received, messageID: "m1", peer: ChatJID(parsing: "77_5f00aa@muc.c/1003")!, dialogID: "5f00aa")))
+    }
+
     @Test func markerAndMissingFields() throws {
         let marker = try #require(StanzaElement(parsingWithStrophe:
             "<message xmlns='jabber:client' type='chat' from='1002-77@c/r'><received xmlns='urn:xmpp:chat-markers:0' id='m9'/></message>"))

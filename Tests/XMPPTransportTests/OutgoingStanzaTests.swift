@@ -71,6 +71,14 @@ struct OutgoingStanzaTests {
         """)
     }
 
+    @Test func receivedMarkerWithoutDialogGoesToTheBareJID() {
+        let marker = ChatMarker(kind: .received, messageID: "65600000deadbeef01000009", peer: Self.bob.with(resource: "r"), dialogID: nil)
+        #expect(marker.stanza(id: Self.id).xml() == """
+        <message type="chat" to="1002-77@chat.quickblox.com" id="65600000deadbeef01000001">\
+        <received xmlns="urn:xmpp:chat-markers:0" id="65600000deadbeef01000009"/></message>
+        """)
+    }
+
     @Test func jids() {
         let full = ChatJID(parsing: "77_5f00aa@muc.chat.quickblox.com/1001")
         #expect(full?.roomDialogID == "5f00aa")

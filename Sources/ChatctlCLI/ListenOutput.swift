@@ -1,0 +1,42 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import MessageCache
+import Messaging
+import QuickBloxAPI
+
+/// What `listen` prints: a line per message (yours, sent from another device, with
+/// "you" as the sender), or the message object as JSON Lines (yours with
+/// `"outgoing":true` added); and the notices about dialogs that system
+/// notifications brought, for stderr. Names and text from others are sanitized.
+enum ListenOutput {
+    static func line(_ message: CachedMessage, title: String, sender: String, outgoing: Bool, utc: Bool = false) -> String {
+        let time = TimeText.format(Double(message.dateSent), "%H:%M", utc: utc)
+        let name = outgoing ? "you" : TerminalText.sanitize(sender, keepNewlines: false)
+        let text = TerminalText.sanitize(message.text).replacing("\n", with: "\n    ")
+        return "\(time) [\(TerminalText.sanitize(title, keepNewlines: false))] \(name): \(text)\n"
+    }
+
+    /// The cached QuickBlox message object; ours gets `"outgoing":true` and its
+    /// read state (keys only added, so scripts that read the others' shape are unaffected).
+    static func json(_ message: CachedMessage, outgoing: Bool, me: Int) -> String {
+        JSONOutput.message(message, me: me, extra: outgoing ? ["outgoing": .bool(true)] : [:]) + "\n"
+    }
+
+    /// "alice added you to ops", without the `chatctl: ` prefix. `actor` nil: the
+    /// notification came from no user; `title` as `DialogsCommand.title` makes it.
+    static func notice(_ notice: DialogNotice, actor: String?, title: String) -> String {
+        let who = actor.map { TerminalText.sanitize($0, keepNewlines: false) }
+        let title = TerminalText.sanitize(title, keepNewlines: false)
+        switch (notice.change, notice.dialog.type == .private, who) {
+        case (.added, false, let who?): return "\(who) added you to \(title)"
+        case (.added, false, nil): return "you were added to \(title)"
+        case (.added, true, let who?): return "\(who) started a private dialog with you"
+        case (.added, true, nil): return "a private dialog with \(title) was started"
+        case (.updated, _, let who?): return "\(who) updated \(title)"
+        case (.updated, _, nil): return "\(title) was updated"
+        }
+    }
+}

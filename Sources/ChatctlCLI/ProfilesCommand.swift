@@ -1,0 +1,104 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import AuthFlow
+import ClientConfiguration
+import CommandLineKit
+import QuickBloxAPI
+
+/// `chatctl profiles`: the accounts kept side by side, and who is logged in
+/// to each; from the files alone, no network.
+struct ProfilesCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "profiles",
+        abstract: "List the profiles and who is logged in to each.",
+        discussion: """
+            A profile is an account kept beside the others: its config is \
+            profiles/NAME.json in the config directory \
+            ($XDG_CONFIG_HOME/chatctl, ~/.config/chatctl), its session and \
+            message cache live in profiles/NAME in the state directory. Select \
+            one with --profile NAME or $CHATCTL_PROFILE; without, chatctl uses \
+            config.json. The selected one is marked '*'.
+            """)
+
+    @Flag("json", help: SharedHelp.json)
+    var json: Bool
+
+    struct Row {
+        var name: String?
+        var configPath: String
+        var selected: Bool
+        var session: StoredSession?
+        var problem: String?
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let selected = try flow { () throws(AuthFlowError) in try context.profile() }
+        let base = SessionStore.resolveDirectory(explicit: context.globals.stateDir, environment: context.environment)
+        var rows: [Row] = []
+        let defaultPath = ClientConfig.resolvePath(explicit: nil, environment: context.environment)
+        if FileManager.default.fileExists(atPath: defaultPath) {
+            rows.append(row(name: nil, configPath: defaultPath, stateDirectory: base, selected: selected == nil))
+        }
+        for profile in Profile.all(environment: context.environment) {
+            rows.append(row(name: profile.name, configPath: profile.configPath(environment: context.environment),
+                            stateDirectory: profile.stateDirectory(in: base), selected: selected == profile))
+        }
+        if json {
+            context.io.writeOut(JSONOutput.line(.array(rows.map(Self.object))))
+            return .ok
+        }
+        if rows.isEmpty {
+            context.io.writeErr("chatctl: no profiles and no \(defaultPath) (copy config.example.json there, or to \(Profile.directory(environment: context.environment))/NAME.json)\n")
+            return .ok
+        }
+        let now = Date().timeIntervalSince1970
+        var table = [["", "PROFILE", "LOGGED IN AS", "EXPIRES", "CONFIG"]]
+        for row in rows {
+            let who: String
+            if let problem = row.problem { who = problem }
+            else if let session = row.session {
+                who = TerminalText.sanitize(session.login ?? "user \(session.userId)", keepNewlines: false)
+                    + (session.isExpired(now: now) ? " (expired)" : "")
+            } else { who = "-" }
+            table.append([row.selected ? "*" : "", row.name ?? "(default)", who,
+                          row.session.map { TimeText.relative($0.expiresAt, now: now) } ?? "", row.configPath])
+        }
+        context.io.writeOut(Table.render(table, width: context.terminalWidth))
+        return .ok
+    }
+
+    /// One account's config and saved session, read without the network.
+    func row(name: String?, configPath: String, stateDirectory: String, selected: Bool) -> Row {
+        var row = Row(name: name, configPath: configPath, selected: selected)
+        do {
+            let config = try ClientConfig.load(path: configPath)
+            row.session = try SessionStore(directory: stateDirectory, key: config.sessionKey).load()
+        } catch let error as ConfigurationError {
+            row.problem = "bad config: \(error.message)"
+        } catch let error as AuthFlowError {
+            row.problem = error.message
+        } catch {
+            row.problem = "\(error)"
+        }
+        return row
+    }
+
+    static func object(_ row: Row) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "name": row.name.map(JSONValue.string) ?? .null,
+            "config": .string(row.configPath),
+            "selected": .bool(row.selected),
+            "logged_in": .bool(row.session != nil),
+        ]
+        if let session = row.session {
+            object["login"] = session.login.map(JSONValue.string) ?? .null
+            object["user_id"] = .int(session.userId)
+            object["expires_at"] = .string(TimeText.iso8601(session.expiresAt))
+        }
+        if let problem = row.problem { object["problem"] = .string(problem) }
+        return .object(object)
+    }
+}

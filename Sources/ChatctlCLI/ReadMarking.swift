@@ -1,0 +1,54 @@
+import MessageCache
+import Messaging
+
+/// Marking messages read because a person asked (`chatctl read`, `history
+/// --mark-read`), docs/protocol.md §6–7: over REST first, which is the record,
+/// then `displayed` markers over chat so that their senders learn it at once.
+/// Chat is connected only when a marker is to be sent; when that fails, the
+/// messages stay marked read and a warning says the senders were not told.
+struct ReadMarking {
+    let session: MessagingSession
+    let context: CommandContext
+    /// False: REST only (`read --no-chat`).
+    let overChat: Bool
+
+    /// Marks those of `messages` that others sent and this user has not read;
+    /// returns how many that was.
+    func mark(_ messages: [CachedMessage], dialogID: String) throws -> Int {
+        let service = session.service
+        let marked = try messaging { () throws(MessagingError) in try service.markRead(messages, dialogID: dialogID) }
+        let markable = marked.filter(\.isMarkable)
+        guard overChat, !markable.isEmpty else { return marked.count }
+        do {
+            try sendDisplayed(for: markable)
+        } catch let error as CommandError {
+            context.io.writeErr("chatctl: marked read, but the senders were not told over chat (\(Self.reason(error)))\n")
+        }
+        return marked.count
+    }
+
+    private func sendDisplayed(for messages: [CachedMessage]) throws {
+        let link = try context.chatLink(for: session)
+        let markers = MarkerExchange(link: link, cache: session.service.cache)
+        // Markers for our own messages may come in meanwhile: recorded too.
+        link.connection.onEvent = { [weak markers] event in
+            if case .marker(let marker) = event { markers?.take(marker) }
+        }
+        defer { link.connection.onEvent = nil }
+        try messaging { () throws(MessagingError) in
+            try link.connect()
+            for message in messages { markers.queue(.displayed, for: message) }
+            if let error = markers.flush() { throw error }
+            try markers.waitUntilSent()
+            markers.flush()
+        }
+    }
+
+    private static func reason(_ error: CommandError) -> String {
+        switch error {
+        case .usage(let message, _): return message
+        case .flow(let error): return error.description
+        case .messaging(let error): return error.description
+        }
+    }
+}

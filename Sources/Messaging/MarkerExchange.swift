@@ -1,0 +1,111 @@
+import MessageCache
+import XMPPTransport
+
+/// The chat markers (XEP-0333, docs/protocol.md §7) of one chat connection, both
+/// ways. Ours: `received` or `displayed` for messages from others that asked for
+/// markers, queued as messages are handled and written together by `flush` (one
+/// write, one ack request). Theirs: `received` and `displayed` for our own
+/// messages, checked and recorded in the cache, also by `flush` (one transaction).
+/// Confined to the thread of its link, like the link.
+public final class MarkerExchange {
+    public let link: ChatLink
+    public let cache: ChatCache
+    private var outgoing: [ChatMarker] = []
+    private var receipts: [MessageReceipt] = []
+    /// Markers waiting for a connection; beyond this the oldest go (they only
+    /// tell a sender early what REST records anyway).
+    static let outgoingLimit = 10_000
+    /// Markers written since the last `waitUntilSent`.
+    public private(set) var unconfirmed = 0
+    /// Called with our messages whose delivered or read ids a marker changed.
+    public var onChange: ([CachedMessage]) -> Void = { _ in }
+
+    public init(link: ChatLink, cache: ChatCache) {
+        self.link = link; self.cache = cache
+    }
+
+    // MARK: ours
+
+    /// Queues `kind` for `message`, if it came from someone else and asked for
+    /// markers. Goes to the sender's user JID, whatever the dialog's type.
+    public func queue(_ kind: ChatMarker.Kind, for message: CachedMessage) {
+        guard message.senderID != link.me, message.senderID > 0, message.isMarkable else { return }
+        let sender = ChatJID.user(message.senderID, appID: link.config.credentials.applicationId, domain: link.config.chatDomain)
+        outgoing.append(ChatMarker(kind: kind, messageID: message.id, peer: sender, dialogID: message.dialogID))
+        if outgoing.count > Self.outgoingLimit { outgoing.removeFirst(outgoing.count - Self.outgoingLimit) }
+    }
+
+    /// How many of our markers wait to be written.
+    public var queuedCount: Int { outgoing.count }
+
+    // MARK: theirs
+
+    /// Takes a marker someone sent us: recorded at the next `flush` when it is
+    /// about a message of ours, from an occupant of its dialog (`receipt(for:…)`).
+    /// Returns whether it was taken.
+    @discardableResult
+    public func take(_ marker: ChatMarker) -> Bool {
+        let message = try? cache.message(id: marker.messageID)
+        let dialog = message.flatMap { try? cache.dialog(id: $0.dialogID) }
+        guard let receipt = Self.receipt(for: marker, me: link.me, message: message, dialog: dialog) else { return false }
+        receipts.append(receipt)
+        return true
+    }
+
+    /// What an incoming marker says, or nil when it is to be ignored: the
+    /// message is not cached or not ours (a marker for a message we never sent),
+    /// the marker is our own, names another dialog, or comes from someone who is
+    /// not an occupant (anyone may be in a public group). Pure.
+    public static func receipt(for marker: ChatMarker, me: Int, message: CachedMessage?, dialog: CachedDialog?) -> MessageReceipt? {
+        // From a user JID; a marker sent into a room names its sender as the nickname.
+        let from = marker.peer.userID ?? (marker.peer.roomDialogID != nil ? marker.peer.resource.flatMap { Int($0) } : nil)
+        guard let from, from > 0, from != me, let message, message.senderID == me,
+              marker.dialogID == nil || marker.dialogID == message.dialogID,
+              let dialog, dialog.id == message.dialogID,
+              dialog.type == .publicGroup || dialog.occupantIDs.contains(from) else { return nil }
+        return MessageReceipt(messageID: message.id, userID: from, kind: marker.kind == .displayed ? .read : .delivered)
+    }
+
+    // MARK: both
+
+    /// Records the markers taken and writes ours. Ours stay queued while the
+    /// connection is down (the next flush after a reconnect sends them). Returns
+    /// the first failure, if any; nothing is lost to it but this turn.
+    @discardableResult
+    public func flush() -> MessagingError? {
+        var failure: MessagingError?
+        if !receipts.isEmpty {
+            let batch = receipts
+            receipts.removeAll()
+            do {
+                let changed = try cache.recordReceipts(batch)
+                if !changed.isEmpty { onChange(changed) }
+            } catch {
+                failure = MessagingError(cache: error)
+            }
+        }
+        if !outgoing.isEmpty && link.connection.isConnected {
+            do {
+                try link.connection.sendMarkers(outgoing)
+                unconfirmed += outgoing.count
+                outgoing.removeAll()
+            } catch {
+                if failure == nil { failure = MessagingError(describing: error) }
+            }
+        }
+        return failure
+    }
+
+    /// Waits (at most `timeout` seconds) until the server acknowledged every
+    /// marker written, so that they are not lost when the connection closes next.
+    public func waitUntilSent(timeout: Double = 5) throws(MessagingError) {
+        guard unconfirmed > 0 else { return }
+        do { try link.connection.waitForAcknowledgement(timeout: timeout) } catch {
+            throw MessagingError(describing: error)
+        }
+        unconfirmed = 0
+    }
+}
+
+@available(*, unavailable)
+extension MarkerExchange: Sendable {}

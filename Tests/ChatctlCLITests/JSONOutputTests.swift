@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import MessageCache
+@testable import ChatctlCLI
+
+/// `--json` of cached objects: the server's object, plus the state of one's own messages.
+@Suite struct JSONOutputTests {
+    static func object(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test func ownMessagesGetStatusAndTheListsAsTheCacheKnowsThem() throws {
+        let raw = #"{"_id":"m1","delivered_ids":[1],"message":"hi","read_ids":[1],"sender_id":1}"#
+        let mine = CachedMessage(id: "m1", dialogID: "d", senderID: 1, dateSent: 1, text: "hi", rawJSON: raw,
+                                 deliveredIDs: [1, 2], readIDs: [1])
+        let shown = try Self.object(JSONOutput.message(mine, me: 1))
+        #expect(shown["status"] as? String == "delivered")
+        #expect(shown["delivered_ids"] as? [Int] == [1, 2], "the server's list, updated by a marker")
+        #expect(shown["read_ids"] as? [Int] == [1])
+        #expect(shown["message"] as? String == "hi" && shown["_id"] as? String == "m1", "the rest as the server sent it")
+        var read = mine
+        read.readIDs = [1, 2]
+        #expect(try Self.object(JSONOutput.message(read, me: 1))["status"] as? String == "read")
+        var sent = mine
+        sent.deliveredIDs = [1]
+        #expect(try Self.object(JSONOutput.message(sent, me: 1))["status"] as? String == "sent")
+    }
+
+    @Test func othersMessagesAreTheServersObjectAsItWas() {
+        let raw = #"{"_id":"m2","delivered_ids":[2],"sender_id":2}"#
+        let theirs = CachedMessage(id: "m2", dialogID: "d", senderID: 2, dateSent: 1, text: "", rawJSON: raw, deliveredIDs: [2, 1])
+        #expect(JSONOutput.message(theirs, me: 1) == raw)
+    }
+
+    @Test func dialogsShowTheUnreadCountFromTheUnreadCall() throws {
+        let raw = #"{"_id":"d1","type":2,"unread_messages_count":5}"#
+        let lagging = CachedDialog(id: "d1", type: .group, name: "", occupantIDs: [], unreadCount: 2, updatedAt: 1, rawJSON: raw)
+        let shown = try Self.object(JSONOutput.dialog(lagging))
+        #expect(shown["unread_messages_count"] as? Int == 2)
+        #expect(shown["type"] as? Int == 2)
+        let same = CachedDialog(id: "d1", type: .group, name: "", occupantIDs: [], unreadCount: 5, updatedAt: 1, rawJSON: raw)
+        #expect(JSONOutput.dialog(same) == raw, "unchanged when they agree")
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+import ClientConfiguration
+import MessageCache
+import QuickBloxAPI
+import TestSupport
+import XMPPTransport
+@testable import Messaging
+
+/// How the listener files what arrives (docs/protocol.md §7), without a socket: the
+/// events go straight to its `receive` functions; REST answers are scripted. We are
+/// user 1 of application 1; bob is 2.
+final class ListenerFixture {
+    static let privateID = "6b0db884c4ca891d2141e1c9"
+    static let groupID = "6b0db895c4ca891d2141e1cc"
+    static let newGroupID = "6b0db899c4ca891d2141e1d0"
+    static let now = 1_796_061_316
+
+    let directory: TemporaryDirectory
+    let transport: ScriptedTransport
+    let service: MessagingService
+    let listener: Listener
+    var messages: [CachedMessage] = []
+    var notices: [String] = []
+    var dialogNotices: [DialogNotice] = []
+
+    /// `known`: dialogs in the cache and followed when listening starts.
+    init(known: [CachedDialog] = [], script: [ScriptedTransport.Reply] = []) throws {
+        directory = try TemporaryDirectory()
+        transport = ScriptedTransport(script)
+        let credentials = AppCredentials(applicationId: 1, authKey: "k", authSecret: "s")
+        let api = QuickBloxClient(apiEndpoint: "http://127.0.0.1:9", credentials: credentials, transport: transport)
+        api.retryPolicy = .never
+        let cache = try ChatCache(path: directory.path + "/cache.sqlite")
+        try cache.upsertDialogs(known)
+        service = MessagingService(api: api, cache: cache, me: 1)
+        let config = ClientConfig(path: directory.path + "/config.json", credentials: credentials, apiEndpoint: "http://127.0.0.1:9",
+                                  chatEndpoint: ChatEndpoint(security: .startTLS, host: "127.0.0.1", port: 9), chatDomain: "localhost")
+        listener = Listener(link: ChatLink(config: config, me: 1, secret: "token"), service: service, dialogIDs: [])
+        for dialog in known { listener.dialogs[dialog.id] = dialog }
+        listener.onMessage = { [unowned self] in messages.append($0); return true }
+        listener.onNotice = { [unowned self] in notices.append($0) }
+        listener.onDialogNotice = { [unowned self] in dialogNotices.append($0) }
+    }
+
+    static func dialog(_ id: String, type: DialogType, occupants: [Int], name: String = "") -> CachedDialog {
+        CachedDialog(id: id, type: type, name: name, occupantIDs: occupants, updatedAt: now, rawJSON: "{}")
+    }
+    static let withBob = dialog(privateID, type: .private, occupants: [1, 2])
+    static let ops = dialog(groupID, type: .group, occupants: [1, 2, 3], name: "ops")
+
+    static func dialogJSON(_ id: String, type: Int, occupants: [Int], name: String? = nil) -> String {
+        let nameMember = name.map { #""name":"\#($0)","# } ?? ""
+        return #"{"_id":"\#(id)",\#(nameMember)"type":\#(type),"occupants_ids":\#(occupants),"user_id":2,"updated_at":"2026-11-30T17:55:19Z"}"#
+    }
+    static func page(_ items: [String]) -> String { #"{"total_entries":\#(items.count),"skip":0,"limit":100,"items":[\#(items.joined(separator: ","))]}"# }
+
+    static func chat(from jid: String, id: String = "6b0db884edb3b3d9cddf1330", dialogID: String? = nil, body: String = "hi") -> IncomingChatMessage {
+        let from = ChatJID(parsing: jid)!
+        return IncomingChatMessage(kind: .chat, id: id, from: from, senderUserID: from.userID, dialogID: dialogID, dateSent: now, body: body)
+    }
+
+    func cached(_ id: String) throws -> CachedMessage? { try service.cache.message(id: id) }
+}
+
+@Suite("Listener filing", .serialized)
+struct ListenerFilingTests {
+    typealias F = ListenerFixture
+
+    @Test func aMessageNamingNoDialogGoesToThePrivateDialogWithItsSender() throws {
+        let f = try F(known: [F.withBob, F.ops])
+        f.listener.receive(F.chat(from: "2-1@localhost/gajim"))
+        #expect(f.messages.map(\.dialogID) == [F.privateID])
+        #expect(f.messages.first?.senderID == 2 && f.messages.first?.recipientID == 1)
+        #expect(try f.cached("6b0db884edb3b3d9cddf1330")?.dialogID == F.privateID, "cached, so history and search have it")
+        #expect(f.transport.requests.isEmpty, "the cache knew the dialog")
+    }
+
+    /// No dialog with that user yet: created over REST, as `send @login` does.
+    @Test func withNoDialogYetThePrivateDialogIsCreatedOverREST() throws {
+        let f = try F(script: [reply(200, F.page([])), reply(201, F.dialogJSON(F.privateID, type: 3, occupants: [2, 1]))])
+        f.listener.receive(F.chat(from: "2-1@localhost/gajim", body: "first ever"))
+        #expect(f.transport.requests.map(\.method) == ["GET", "POST"])
+        let created = try JSONDecoder().decode(JSONValue.self, from: Data(f.transport.requests[1].body))
+        #expect(created == ["occupants_ids": "2", "type": 3])
+        #expect(f.messages.map(\.text) == ["first ever"])
+        #expect(f.messages.first?.dialogID == F.privateID)
+        #expect(try f.service.cache.dialog(id: F.privateID) != nil)
+        // The next one finds it without asking.
+        f.listener.receive(F.chat(from: "2-1@localhost/gajim", id: "6b0db884edb3b3d9cddf1331", body: "second"))
+        #expect(f.transport.requests.count == 2)
+        #expect(f.messages.map(\.text) == ["first ever", "second"])
+    }
+
+    /// No id from the sender or the server: one is made here, so nothing is lost.
+    @Test func aMessageWithoutAnIdIsStillShownAndCached() throws {
+        let f = try F(known: [F.withBob])
+        f.listener.receive(F.chat(from: "2-1@localhost/gajim", id: "", body: "no id"))
+        let message = try #require(f.messages.first)
+        #expect(ObjectID(message.id) != nil)
+        #expect(try f.cached(message.id)?.text == "no id")
+    }
+
+    @Test func aMessageFromSomeoneWhoIsNoUserIsReportedAndDropped() throws {
+        let f = try F(known: [F.withBob])
+        f.listener.receive(F.chat(from: "ghost@localhost/x", body: "boo"))
+        #expect(f.messages.isEmpty)
+        #expect(f.notices.count == 1 && f.notices[0].contains("ghost@localhost"))
+        #expect(f.transport.requests.isEmpty)
+        // And the next real message still arrives.
+        f.listener.receive(F.chat(from: "2-1@localhost/r"))
+        #expect(f.messages.count == 1)
+    }
+
+    @Test func aFailedDialogCreationIsReportedAndNothingElseBreaks() throws {
+        let f = try F(script: [reply(200, F.page([])), reply(422, #"{"errors":{"occupants_ids":["are invalid"]}}"#)])
+        f.listener.receive(F.chat(from: "999-1@localhost/r"))
+        #expect(f.messages.isEmpty)
+        #expect(f.notices.count == 1 && f.notices[0].contains("user 999"), "\(f.notices)")
+    }
+
+    /// A 1:1 message cannot put itself into a group by naming it: it goes to the sender's private dialog.
+    @Test func aOneToOneMessageNamingAGroupIsFiledWithItsSender() throws {
+        let f = try F(known: [F.withBob, F.ops])
+        f.listener.receive(F.chat(from: "2-1@localhost/r", dialogID: F.groupID))
+        #expect(f.messages.map(\.dialogID) == [F.privateID])
+    }
+
+    @Test func aOneToOneMessageFromOurselvesIsANoteToSelfNotNews() throws {
+        let f = try F(known: [F.withBob])
+        f.listener.receive(F.chat(from: "1-1@localhost/other", dialogID: F.privateID))
+        #expect(f.messages.isEmpty)
+    }
+
+    /// What another of our devices sent to bob: ours, in the dialog with bob, cached.
+    @Test func aSentCarbonIsOurMessageToThePeer() throws {
+        let f = try F(known: [F.withBob])
+        let copy = IncomingChatMessage(kind: .chat, id: "6b0db884edb3b3d9cddf1340", from: ChatJID(parsing: "1-1@localhost/laptop")!,
+                                       senderUserID: 1, dialogID: nil, dateSent: F.now, body: "from the laptop")
+        f.listener.receive(IncomingCarbon(direction: .sent, message: copy, peer: ChatJID(parsing: "2-1@localhost")))
+        let message = try #require(f.messages.first)
+        #expect(message.senderID == 1 && message.recipientID == 2 && message.dialogID == F.privateID)
+        #expect(try f.cached("6b0db884edb3b3d9cddf1340")?.senderID == 1)
+        // Shown even when this machine's cache had it already (sent from here).
+        f.listener.receive(IncomingCarbon(direction: .sent, message: copy, peer: ChatJID(parsing: "2-1@localhost")))
+        #expect(f.messages.count == 2)
+    }
+
+    @Test func aReceivedCarbonIsTheirMessageToUs() throws {
+        let f = try F(known: [F.withBob])
+        let message = F.chat(from: "2-1@localhost/web", body: "to the laptop")
+        f.listener.receive(IncomingCarbon(direction: .received, message: message, peer: message.from))
+        #expect(f.messages.map(\.senderID) == [2])
+        // The same message heard directly too is shown once.
+        f.listener.receive(message)
+        #expect(f.messages.count == 1)
+    }
+
+    /// A room echoes what we posted from another device: ours, in the group.
+    @Test func ourOwnGroupMessageFromAnotherDeviceIsShown() throws {
+        let f = try F(known: [F.ops])
+        let echo = IncomingChatMessage(kind: .groupchat, id: "6b0db884edb3b3d9cddf1350", from: ChatJID(parsing: "1_\(F.groupID)@muc.localhost/1")!,
+                                       senderUserID: 1, dialogID: F.groupID, dateSent: F.now, body: "posted elsewhere")
+        f.listener.receive(echo)
+        #expect(f.messages.map(\.senderID) == [1])
+        #expect(f.messages.first?.recipientID == 0)
+    }
+
+    // MARK: system notifications
+
+    /// "bob added you to a new group": the dialog comes from the server, is cached and
+    /// announced; the room join is tried at once (here it fails: no connection).
+    @Test func aNotificationOfANewGroupFetchesCachesAndAnnouncesIt() throws {
+        let f = try F(known: [F.withBob], script: [reply(200, F.page([F.dialogJSON(F.newGroupID, type: 2, occupants: [2, 1], name: "new")]))])
+        f.listener.receive(IncomingSystemNotification(id: nil, from: ChatJID(parsing: "2-1@localhost/r"), senderUserID: 2, kind: .created,
+                                                      dialogID: F.newGroupID, name: "forged name", dialogType: 2, occupantIDs: [1, 2], fields: [:]))
+        #expect(f.transport.requests.first?.url.contains("_id%5Bin%5D=\(F.newGroupID)") == true)
+        let notice = try #require(f.dialogNotices.first)
+        #expect(notice.change == .added && notice.actorID == 2)
+        #expect(notice.dialog.name == "new", "the server's word, not the headline's")
+        #expect(try f.service.cache.dialog(id: F.newGroupID)?.type == .group)
+        #expect(f.listener.dialogs[F.newGroupID] != nil, "followed from now on")
+        #expect(f.notices.contains { $0.contains("could not join new") }, "\(f.notices)")
+    }
+
+    @Test func aNotificationAboutADialogTheServerDoesNotListForUsIsIgnored() throws {
+        let f = try F(script: [reply(200, F.page([])), reply(200, F.page([F.dialogJSON(F.newGroupID, type: 2, occupants: [2, 3])]))])
+        for _ in 0..<2 {
+            f.listener.receive(IncomingSystemNotification(id: nil, from: nil, senderUserID: nil, kind: .created, dialogID: F.newGroupID,
+                                                          name: nil, dialogType: nil, occupantIDs: [1], fields: [:]))
+        }
+        #expect(f.dialogNotices.isEmpty && f.notices.isEmpty)
+        #expect(try f.service.cache.dialog(id: F.newGroupID) == nil, "not ours: not cached")
+        #expect(f.listener.dialogs[F.newGroupID] == nil)
+    }
+
+    @Test func aNotificationAboutAKnownDialogIsAnUpdate() throws {
+        let f = try F(known: [F.withBob], script: [reply(200, F.page([F.dialogJSON(F.privateID, type: 3, occupants: [1, 2])]))])
+        f.listener.receive(IncomingSystemNotification(id: nil, from: ChatJID(parsing: "2-1@localhost"), senderUserID: 2, kind: .updated,
+                                                      dialogID: F.privateID, name: nil, dialogType: 3, occupantIDs: [1, 2], fields: [:]))
+        #expect(f.dialogNotices.map(\.change) == [.updated])
+        #expect(f.notices.isEmpty, "a private dialog has no room to join")
+    }
+}

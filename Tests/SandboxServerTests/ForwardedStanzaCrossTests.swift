@@ -1,0 +1,58 @@
+// The twins checked against each other (docs/architecture.md): what the sandbox forwards
+// (carbons, headlines) read back by the client's own parser, through libstrophe.
+import Testing
+@testable import SandboxServer
+@testable import XMPPTransport
+
+@Suite("Forwarded stanzas, read by the client", .serialized)
+struct ForwardedStanzaCrossTests {
+    private func read(_ xml: String, as userId: Int, resource: String) throws -> ChatEvent? {
+        let stanza = try #require(StanzaElement(parsingWithStrophe: xml), "libstrophe could not parse \(xml)")
+        return ChatEvent.parse(stanza, receivedAt: 0, ownJID: ChatJID(parsing: "\(userId)-\(XMPPTestConstants.applicationId)@localhost/\(resource)"))
+    }
+
+    private func enableCarbons(_ client: RawXMPPClient) {
+        client.send("<iq type='set' id='c'><enable xmlns='urn:xmpp:carbons:2'/></iq>")
+        #expect(client.read(untilContains: "id='c'"))
+        client.clear()
+    }
+
+    @Test func theSandboxsCarbonIsOurMessageAndAForgedOneIsNot() throws {
+        let f = try MessagingFixture()
+        let ann = try f.user("ann"), bob = try f.user("bob")
+        let desk = try f.connect(ann, "ann", resource: "desk"), phone = try f.connect(ann, "ann", resource: "phone")
+        let bobClient = try f.connect(bob, "bob", resource: "b")
+        enableCarbons(phone)
+        try f.enableAcks(desk)
+        desk.send("<message type='chat' to='\(f.jid(bob))' id='\(objectId(31))'><body>sent from the desk</body><extraParams xmlns='jabber:client'><save_to_history>1</save_to_history></extraParams></message>")
+        #expect(f.ack(desk, expecting: 1))
+        #expect(phone.read(untilContains: "</message>"))
+        guard case .carbon(let copy)? = try read(phone.received, as: ann, resource: "phone") else {
+            Issue.record("not a carbon: \(phone.received)"); return
+        }
+        #expect(copy.direction == .sent && copy.message.senderUserID == ann && copy.peer?.userID == bob)
+        #expect(copy.message.body == "sent from the desk" && copy.message.id == objectId(31))
+        #expect(copy.message.dialogID == (try f.privateDialog(ann, bob))?.id)
+        phone.clear()
+
+        // Bob wraps words in a carbon of his own: the sandbox passes it on from him, and it stays his.
+        bobClient.send("<message type='chat' to='\(f.jid(ann))/phone'><sent xmlns='urn:xmpp:carbons:2'><forwarded xmlns='urn:xmpp:forward:0'><message xmlns='jabber:client' from='\(f.jid(ann))/desk' to='\(f.jid(bob))' type='chat'><body>I owe bob</body></message></forwarded></sent></message>")
+        #expect(phone.read(untilContains: "I owe bob"))
+        #expect(phone.received.contains("from='\(f.jid(bob))/b'"))
+        #expect(try read(phone.received, as: ann, resource: "phone") == nil, "a forgery is ignored whole")
+    }
+
+    @Test func theSandboxsHeadlineIsASystemNotification() throws {
+        let f = try MessagingFixture()
+        let ann = try f.user("ann"), bob = try f.user("bob")
+        let annClient = try f.connect(ann, "ann", resource: "a"), bobClient = try f.connect(bob, "bob", resource: "b")
+        let dialog = objectId(600)
+        annClient.send("<message type='headline' to='\(f.jid(bob))' id='\(objectId(601))'><extraParams xmlns='jabber:client'><moduleIdentifier>SystemNotifications</moduleIdentifier><notification_type>2</notification_type><dialog_id>\(dialog)</dialog_id><name>ops &amp; co</name><type>2</type><occupants_ids>\(ann), \(bob)</occupants_ids></extraParams></message>")
+        #expect(bobClient.read(untilContains: "</message>"))
+        guard case .systemNotification(let n)? = try read(bobClient.received, as: bob, resource: "b") else {
+            Issue.record("not a notification: \(bobClient.received)"); return
+        }
+        #expect(n.kind == .updated && n.dialogID == dialog && n.name == "ops & co" && n.dialogType == 2)
+        #expect(n.occupantIDs == [ann, bob] && n.senderUserID == ann && n.id == objectId(601))
+    }
+}
