@@ -200,23 +200,22 @@ final class WebSocketService {
             guard upgrade.lowercased() == "websocket", names.contains("xmpp") else {
                 let what = upgrade.lowercased() == "websocket" ? "no 'xmpp' subprotocol (offered: \(offered.isEmpty ? "none" : offered))" : "an upgrade to '\(upgrade)'"
                 log.log(.info, "ws: refused a connection from \(Self.peer(wsi)): \(what)")
-                return refuse(wsi, "XMPP over WebSocket needs the subprotocol xmpp (RFC 7395)")
+                // >0: we answered ourselves; lws ends the transaction.
+                return lws_return_http_status(wsi, UInt32(HTTP_STATUS_BAD_REQUEST.rawValue),
+                                              "XMPP over WebSocket needs the subprotocol xmpp (RFC 7395)") == 0 ? 1 : -1
             }
             // Any Origin is welcome: pages opened from file:// send "null".
             log.log(.debug, "ws: upgrade from \(Self.peer(wsi)), origin \(Self.header(wsi, WSI_TOKEN_ORIGIN))")
             return 0
         case LWS_CALLBACK_HTTP:
             log.log(.debug, "ws: plain HTTP request from \(Self.peer(wsi)) refused")
-            return refuse(wsi, "this port serves XMPP over WebSocket only (RFC 7395)")
+            if lws_return_http_status(wsi, UInt32(HTTP_STATUS_BAD_REQUEST.rawValue), "this port serves XMPP over WebSocket only (RFC 7395)") != 0 {
+                return -1
+            }
+            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         default:
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         }
-    }
-
-    /// Answers 400 with `text` and ends the HTTP transaction.
-    private func refuse(_ wsi: OpaquePointer, _ text: String) -> Int32 {
-        if lws_return_http_status(wsi, UInt32(HTTP_STATUS_BAD_REQUEST.rawValue), text) != 0 { return -1 }
-        return lws_http_transaction_completed(wsi) != 0 ? -1 : 1
     }
 
     // MARK: protocol "xmpp"

@@ -34,6 +34,8 @@ public final class XMPPConnection {
     var evidence = ConnectEvidence()
     var tracker = DeliveryTracker()
     private var endpoint = ChatEndpoint(security: .startTLS, host: "", port: 0)
+    /// How the last connect attempt asked for TLS (a fallback from `xmpps://` asks for STARTTLS).
+    private var attemptSecurity: ChatEndpoint.Security = .startTLS
     var endpointDescription: String { endpoint.description }
     var verboseLog: (@Sendable (String) -> Void)?
     /// Literal strings (the password or token) the log must never show.
@@ -109,12 +111,13 @@ public final class XMPPConnection {
         guard state.phase == .connected else {
             throw lastFailure ?? XMPPError(kind: .cannotConnect, endpoint: endpoint.description, detail: evidence.detail)
         }
-        verboseLog?("chat: connected to \(endpoint) with \(attemptSecurity == .directTLS ? "TLS from the first byte" : "STARTTLS")")
+        if let verboseLog {
+            let secured = conn.map { xmpp_conn_is_secured($0) == 1 } ?? false
+            let how = !secured ? "no TLS (allowed for this host)" : attemptSecurity == .directTLS ? "TLS from the first byte" : "STARTTLS"
+            verboseLog("chat: connected to \(endpoint) with \(how)")
+        }
         startKeepAlive()
     }
-
-    /// The security of the last connect attempt (a fallback's is STARTTLS).
-    private var attemptSecurity: ChatEndpoint.Security = .startTLS
 
     private static func afterFallback(_ error: XMPPError) -> XMPPError {
         var error = error
