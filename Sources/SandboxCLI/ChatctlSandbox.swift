@@ -27,8 +27,12 @@ public struct ChatctlSandbox: SandboxCommand {
     var host: String?
     @Option("api-port", metavar: "PORT", help: "REST port; 0 picks a free one (default 0).")
     var apiPort: String?
-    @Option("chat-port", metavar: "PORT", help: "XMPP port; 0 picks a free one (default 0).")
+    @Option("chat-port", metavar: "PORT", help: "XMPP port (STARTTLS); 0 picks a free one (default 0).")
     var chatPort: String?
+    @Option("chat-tls-port", metavar: "PORT", help: "Also serve XMPP with TLS from the first byte (xmpps://) on PORT; 0 picks one.")
+    var chatTLSPort: String?
+    @Option("ws-port", metavar: "PORT", help: "Also serve XMPP over WebSocket (RFC 7395, ws://) on PORT; 0 picks one.")
+    var wsPort: String?
     @Option("db", metavar: "PATH", help: "SQLite database file (default: in memory).", completion: .file)
     var db: String?
     @Option("app-id", metavar: "ID", help: "Application id (default 1).")
@@ -94,6 +98,8 @@ public struct ChatctlSandbox: SandboxCommand {
         if let host { options.host = try Self.nonEmpty(host, $host) }
         if let apiPort { options.apiPort = try Self.integer(apiPort, $apiPort, in: 0...65535) }
         if let chatPort { options.chatPort = try Self.integer(chatPort, $chatPort, in: 0...65535) }
+        if let chatTLSPort { options.chatTLSPort = try Self.integer(chatTLSPort, $chatTLSPort, in: 0...65535) }
+        if let wsPort { options.webSocketPort = try Self.integer(wsPort, $wsPort, in: 0...65535) }
         if let db { options.databasePath = try Self.nonEmpty(db, $db) }
         if let appId { options.applicationId = try Self.integer(appId, $appId, in: 1...Int(Int32.max)) }
         if let authKey { options.authKey = try Self.nonEmpty(authKey, $authKey) }
@@ -107,6 +113,9 @@ public struct ChatctlSandbox: SandboxCommand {
         if let logLevel, let level = SandboxLogLevel(rawValue: logLevel) { options.logLevel = level }
         if let httpTimeout { options.httpTimeout = try Self.seconds(httpTimeout, $httpTimeout) }
         options.chatEnabled = !noChat
+        if noChat && (chatTLSPort != nil || wsPort != nil) {
+            throw SandboxUsageError("--no-chat leaves no chat for --chat-tls-port or --ws-port")
+        }
         if (options.tlsCertPath == nil) != (options.tlsKeyPath == nil) {
             throw SandboxUsageError("--tls-cert and --tls-key go together")
         }

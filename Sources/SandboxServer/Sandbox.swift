@@ -28,6 +28,10 @@ public struct SandboxOptions: Sendable {
     public var host = "127.0.0.1"
     public var apiPort = 0          // 0: pick a free port
     public var chatPort = 0         // 0: pick a free port
+    /// XMPP with TLS from the first byte (`xmpps://`) on this port too; nil: none, 0: pick one.
+    public var chatTLSPort: Int? = nil
+    /// XMPP over WebSocket (RFC 7395) on this port too; nil: none, 0: pick one.
+    public var webSocketPort: Int? = nil
     public var databasePath: String? = nil   // nil: in memory
     public var applicationId = 1
     public var authKey = "sandbox-auth-key"
@@ -92,7 +96,7 @@ public final class Sandbox: @unchecked Sendable {
             let rest = try RESTServer(eventBase: base, host: options.host, port: options.apiPort,
                                       timeout: Int(options.httpTimeout.rounded(.up)), router: api.makeRouter(), log: log)
             restServer = rest
-            var chatEndpoint: String?
+            var chatEndpoints: [(String, JSONNode)] = []
             var caFile: String?
             if options.chatEnabled {
                 let identity: TLSIdentity
@@ -111,15 +115,30 @@ public final class Sandbox: @unchecked Sendable {
                 let server = try XMPPServer(eventBase: base, host: options.host, port: options.chatPort,
                                             domain: options.chatDomain, applicationId: options.applicationId,
                                             tls: identity, authenticator: database, log: log, store: api.chat)
+                let host = Sandbox.urlHost(options.host)
+                chatEndpoints.append(("chat", .string("xmpp://\(host):\(server.boundPort)")))
+                if let port = options.chatTLSPort {
+                    let bound = try server.listenForDirectTLS(host: options.host, port: port)
+                    chatEndpoints.append(("chatDirectTLS", .string("xmpps://\(host):\(bound)")))
+                }
+                if let port = options.webSocketPort {
+                    let bound = try server.listenForWebSockets(host: options.host, port: port)
+                    chatEndpoints.append(("chatWebSocket", .string("ws://\(host):\(bound)")))
+                }
+                // Kept only once every listener is up: a failure above releases the server before the loop.
                 api.liveDelivery = server
                 tls = identity
                 xmpp = server
-                chatEndpoint = "xmpp://\(Sandbox.urlHost(options.host)):\(server.boundPort)"
             }
+            // endpoints.chat stays the STARTTLS one, which every chatctl config names; the
+            // other listeners get keys of their own (docs/protocol.md §1).
             let apiEndpoint = "http://\(Sandbox.urlHost(options.host)):\(rest.boundPort)"
+            let chatEndpoint = chatEndpoints.first { $0.0 == "chat" }.flatMap { endpoint -> String? in
+                if case .string(let url) = endpoint.1 { return url }
+                return nil
+            }
             api.accountEndpoints = AccountEndpoints(api: apiEndpoint, chat: chatEndpoint)
-            var endpoints: [(String, JSONNode)] = [("api", .string(apiEndpoint))]
-            if let chatEndpoint { endpoints.append(("chat", .string(chatEndpoint))) }
+            let endpoints: [(String, JSONNode)] = [("api", .string(apiEndpoint))] + chatEndpoints
             var members: [(String, JSONNode)] = [
                 ("appId", .int(options.applicationId)),
                 ("authKey", .string(options.authKey)),

@@ -3,16 +3,30 @@ internal import CEvent
 import Glibc
 #endif
 
-/// The server side of one client's TCP connection: a bufferevent (OpenSSL-filtered
-/// after STARTTLS), an expat stream parser and the pure `XMPPSession` it drives. Lives on the
-/// event loop thread; owned by `XMPPServer`, which drops it once closed.
+/// The server side of one client's connection: a TCP bufferevent (OpenSSL-filtered
+/// after STARTTLS, or from the first byte on the direct-TLS port) or a WebSocket
+/// (`WebSocketChannel`), an expat stream parser and the pure `XMPPSession` it drives.
+/// Lives on the event loop thread; owned by `XMPPServer`, which drops it once closed.
 final class XMPPClientConnection {
+    /// How the client reached the sandbox (docs/protocol.md §1).
+    enum Transport: Equatable {
+        /// TCP; STARTTLS offered.
+        case tcp
+        /// TCP with TLS from the first byte; no STARTTLS.
+        case directTLS
+        /// XMPP over WebSocket (RFC 7395): one element per message.
+        case webSocket
+    }
+
     let number: Int
     let peer: String
+    let transport: Transport
     private(set) var session: XMPPSession
     private unowned let server: XMPPServer
     private let parser: XMLStreamParser
-    private var bufferEvent: OpaquePointer?     // struct bufferevent*
+    private var bufferEvent: OpaquePointer?     // struct bufferevent*, TCP only
+    /// The WebSocket's end on the loop, for `.webSocket`.
+    let webSocket: WebSocketChannel?
     private var timer: OpaquePointer?           // struct event*
     /// Set by an action that must wait until the parser is outside expat.
     private var pendingRestart: Restart?
@@ -22,16 +36,42 @@ final class XMPPClientConnection {
     private let openedAt: Double
     private var lastActivity: Double
     private var closeDeadline = 0.0
+    /// Direct TLS: the handshake has finished (before that nothing can be said).
+    private var handshakeDone = false
+    /// Why the connection ends, when that is worth a line at info level.
+    private var closeReason: String?
 
-    init(server: XMPPServer, base: OpaquePointer, socket: Int32, number: Int, peer: String) throws {
+    /// What every transport shares: the session, the parser, the timers.
+    private init(server: XMPPServer, base: OpaquePointer, transport: Transport, webSocket: WebSocketChannel?, number: Int, peer: String) {
         self.server = server
         self.number = number
         self.peer = peer
-        session = XMPPSession(domain: server.domain, applicationId: server.applicationId,
+        self.transport = transport
+        self.webSocket = webSocket
+        // STARTTLS only where the stream is not secured (or securable) otherwise.
+        session = XMPPSession(domain: server.domain, applicationId: server.applicationId, tlsAvailable: transport == .tcp,
                               maxFailedAuthentications: server.limits.maxFailedAuthentications)
         parser = XMLStreamParser(maxElementBytes: server.limits.maxElementBytes, maxDepth: server.limits.maxDepth)
         openedAt = monotonicNow()
         lastActivity = openedAt
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        timer = event_new(base, -1, 0, { _, _, ctx in
+            let connection = Unmanaged<XMPPClientConnection>.fromOpaque(ctx!).takeUnretainedValue()
+            withExtendedLifetime(connection) { connection.timerFired() }
+        }, me)
+        parser.handler = { [unowned self] event in self.parsed(event) }
+        armTimer(after: server.limits.preAuthTimeout)
+    }
+
+    /// A WebSocket client; its messages arrive through `receive(webSocketMessage:)`.
+    convenience init(server: XMPPServer, base: OpaquePointer, webSocket: WebSocketChannel, number: Int, peer: String) {
+        self.init(server: server, base: base, transport: .webSocket, webSocket: webSocket, number: number, peer: peer)
+    }
+
+    /// A TCP client (`transport` `.tcp` or `.directTLS`) on an accepted socket.
+    convenience init(server: XMPPServer, base: OpaquePointer, socket: Int32, transport: Transport, number: Int, peer: String) throws {
+        precondition(transport != .webSocket, "a WebSocket has no socket of ours")
+        self.init(server: server, base: base, transport: transport, webSocket: nil, number: number, peer: peer)
         // Stanzas go out as several small writes (and TLS records); without
         // TCP_NODELAY, Nagle's algorithm meets the peer's delayed ACK and
         // stalls each exchange by ~40 ms.
@@ -42,14 +82,9 @@ final class XMPPClientConnection {
             throw XMPPServerError("bufferevent_socket_new failed")
         }
         bufferEvent = bev
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        timer = event_new(base, -1, 0, { _, _, ctx in
-            let connection = Unmanaged<XMPPClientConnection>.fromOpaque(ctx!).takeUnretainedValue()
-            withExtendedLifetime(connection) { connection.timerFired() }
-        }, me)
-        parser.handler = { [unowned self] event in self.parsed(event) }
         install(on: bev)
-        armTimer(after: server.limits.preAuthTimeout)
+        // Direct TLS: the same filter STARTTLS puts on, from the first byte.
+        if transport == .directTLS { startTLS() }
     }
 
     deinit {
@@ -80,6 +115,7 @@ final class XMPPClientConnection {
         _ = evbuffer_remove(input, &bytes, length)
         guard !isClosing else { return }
         lastActivity = monotonicNow()
+        handshakeDone = true  // decrypted bytes: the handshake is over, whatever its event says
         var offset = 0
         while offset < bytes.count && !isClosing {
             let result = bytes[offset...].withUnsafeBytes { parser.feed($0) }
@@ -87,8 +123,7 @@ final class XMPPClientConnection {
             case .consumedAll:
                 offset = bytes.count
             case .failed(let failure):
-                server.log.log(.debug, "xmpp #\(number): stream error \(XMPPStreamError(failure).rawValue)")
-                perform(session.handle(.fatal(XMPPStreamError(failure))))
+                streamFailed(failure)
                 offset = bytes.count
             case .suspended(let consumed):
                 offset += consumed
@@ -109,15 +144,45 @@ final class XMPPClientConnection {
         }
     }
 
+    /// One whole WebSocket message, parsed on its own (RFC 7395 §3.3.3): whole
+    /// elements, or the stream ends with a stream error.
+    func receive(webSocketMessage message: [UInt8]) {
+        guard !isClosing else { return }
+        lastActivity = monotonicNow()
+        parser.reset()
+        let document = WebSocketFraming.document(forMessage: message)
+        if case .failed(let failure) = document.withUnsafeBytes({ parser.feed($0) }) { streamFailed(failure) }
+    }
+
+    /// The WebSocket went away (either side closed it, or it was lost).
+    func webSocketClosed(reason: String) {
+        webSocket?.closedByPeer()
+        if session.phase != .closed && closeReason == nil { closeReason = reason }
+        finish()
+    }
+
+    private func streamFailed(_ failure: XMLStreamFailure) {
+        let error = XMPPStreamError(failure)
+        if closeReason == nil { closeReason = "stream error \(error.rawValue) (bad input)" }
+        perform(session.handle(.fatal(error)))
+    }
+
     /// Expat's callback (inside `XML_Parse`): returns false to suspend the parser.
     private func parsed(_ event: XMLStreamEvent) -> Bool {
         switch event {
         case .streamOpened(let header):
-            perform(session.handle(.streamOpened(header, streamId: Self.newStreamId())))
+            // Over WebSocket the stream element is the wrapper around each message.
+            if transport != .webSocket { perform(session.handle(.streamOpened(header, streamId: Self.newStreamId()))) }
+        case .element(let element) where transport == .webSocket && element.namespace == WebSocketFraming.namespace:
+            switch element.name {
+            case "open": perform(session.handle(.streamOpened(WebSocketFraming.header(fromOpen: element), streamId: Self.newStreamId())))
+            case "close": perform(session.handle(.streamClosed))
+            default: terminate(.unsupportedStanzaType)
+            }
         case .element(let element):
             perform(session.handle(.element(element)))
         case .streamClosed:
-            perform(session.handle(.streamClosed))
+            if transport != .webSocket { perform(session.handle(.streamClosed)) }
         }
         return pendingRestart == nil && !isClosing
     }
@@ -125,15 +190,31 @@ final class XMPPClientConnection {
     private func event(_ events: Int16) {
         if events & Int16(BEV_EVENT_CONNECTED) != 0 {
             server.log.log(.debug, "xmpp #\(number): TLS established")
-            perform(session.handle(.tlsEstablished))
+            if transport == .directTLS {
+                handshakeDone = true  // the session was never told about TLS: it offers no STARTTLS
+            } else {
+                perform(session.handle(.tlsEstablished))
+            }
             return
         }
         if events & Int16(BEV_EVENT_ERROR | BEV_EVENT_EOF | BEV_EVENT_TIMEOUT) != 0 {
             if events & Int16(BEV_EVENT_ERROR) != 0 {
-                server.log.log(.debug, "xmpp #\(number): connection lost (socket or TLS error)")
+                if let reason = openSSLError(), closeReason == nil {
+                    closeReason = "TLS error: \(reason)"
+                } else {
+                    server.log.log(.debug, "xmpp #\(number): connection lost (socket error)")
+                }
             }
             finish()
         }
+    }
+
+    /// OpenSSL's reason for the last failure on this connection, if TLS failed.
+    private func openSSLError() -> String? {
+        guard let bev = bufferEvent else { return nil }
+        let code = bufferevent_get_openssl_error(bev)
+        guard code != 0, let reason = ERR_reason_error_string(code) else { return nil }
+        return String(cString: reason)
     }
 
     // MARK: actions
@@ -142,11 +223,16 @@ final class XMPPClientConnection {
         for action in actions {
             switch action {
             case .send(let text):
+                // The session's own stream errors (its fixed spelling) are the reason too.
+                if closeReason == nil, let start = text.firstRange(of: "<stream:error><") {
+                    closeReason = "stream error " + text[start.upperBound...].prefix { $0 != " " && $0 != "/" && $0 != ">" }
+                }
                 send(text)
             case .startTLS:
                 pendingRestart = .tls
             case .restartStream:
-                pendingRestart = .stream
+                // Each WebSocket message is parsed on its own; the next <open/> starts the new stream.
+                if transport != .webSocket { pendingRestart = .stream }
             case .authenticate(let userId, let secret):
                 let accepted = server.authenticator.authenticateChat(userId: userId, secret: secret)
                 server.log.log(accepted ? .info : .warning, "xmpp #\(number): user \(userId) \(accepted ? "authenticated" : "failed to authenticate")")
@@ -167,6 +253,7 @@ final class XMPPClientConnection {
     func terminate(_ error: XMPPStreamError, grace: Double? = nil) {
         guard !isClosing else { return }
         server.log.log(.debug, "xmpp #\(number): stream error \(error.rawValue)")
+        if closeReason == nil { closeReason = "stream error \(error.rawValue)" }
         perform(session.handle(.fatal(error)))
         if let grace { closeDeadline = min(closeDeadline, monotonicNow() + grace) }
     }
@@ -174,6 +261,8 @@ final class XMPPClientConnection {
     /// Pushes queued output to the socket now (through OpenSSL when filtered),
     /// for when the loop may not run again (shutdown).
     func flushNow() {
+        // A WebSocket's thread flushes by itself: ask it to close after the goodbye.
+        if let webSocket { return webSocket.close(reason: closeReason ?? "closing") }
         guard let bev = bufferEvent else { return }
         var target = bev
         if let underlying = bufferevent_get_underlying(bev) {
@@ -190,7 +279,9 @@ final class XMPPClientConnection {
     }
 
     func send(_ text: String) {
-        guard let bev = bufferEvent, !isFinished else { return }
+        guard !isFinished else { return }
+        if let webSocket { return webSocket.send(text) }
+        guard let bev = bufferEvent else { return }
         var bytes = Array(text.utf8)
         _ = bufferevent_write(bev, &bytes, bytes.count)
     }
@@ -225,6 +316,7 @@ final class XMPPClientConnection {
 
     /// Bytes not yet handed to the kernel (the TLS filter's and the socket's).
     private var pendingOutput: Int {
+        if let webSocket { return webSocket.pendingMessages }
         guard let bev = bufferEvent else { return 0 }
         var total = evbuffer_get_length(bufferevent_get_output(bev))
         if let underlying = bufferevent_get_underlying(bev) { total += evbuffer_get_length(bufferevent_get_output(underlying)) }
@@ -241,6 +333,11 @@ final class XMPPClientConnection {
         var deadline = lastActivity + limits.idleTimeout
         if session.phase != .established { deadline = min(deadline, openedAt + limits.preAuthTimeout) }
         if now >= deadline {
+            if transport == .directTLS && !handshakeDone {
+                // Nothing can be said before the handshake: just hang up.
+                closeReason = "TLS handshake not finished within \(Self.format(limits.preAuthTimeout)) s"
+                return finish()
+            }
             terminate(.connectionTimeout)
         } else {
             armTimer(after: deadline - now)
@@ -264,8 +361,13 @@ final class XMPPClientConnection {
         bufferEvent = nil
         if let timer { event_free(timer) }
         timer = nil
-        server.log.log(.debug, "xmpp #\(number): closed")
+        webSocket?.close(reason: closeReason ?? "stream closed")
+        server.log.log(closeReason == nil ? .debug : .info, "xmpp #\(number): closed\(closeReason.map { ": \($0)" } ?? "")")
         server.remove(self)
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 
     private static func newStreamId() -> String {

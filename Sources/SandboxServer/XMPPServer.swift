@@ -3,7 +3,9 @@ internal import CEvent
 import Glibc
 #endif
 
-/// XMPP client-to-server listener on the sandbox's event loop.
+/// XMPP client-to-server listeners on the sandbox's event loop: TCP with STARTTLS,
+/// and optionally TCP with TLS from the first byte and XMPP over WebSocket, all
+/// feeding the same sessions and router.
 ///
 /// Everything runs on the loop thread that dispatches `eventBase`: create,
 /// use and `stop()` it there (or before/after the loop runs). Release it
@@ -24,6 +26,8 @@ final class XMPPServer {
         var maxFailedAuthentications = 3
         /// How long a closing stream may take to flush its last bytes.
         var closeGrace = 2.0
+        /// Seconds a WebSocket client may take over its HTTP upgrade, or sit idle before it.
+        var webSocketUpgradeTimeout = 10
     }
 
     let domain: String
@@ -33,8 +37,14 @@ final class XMPPServer {
     let log: SandboxLog
     let limits: Limits
     private let base: OpaquePointer
-    private var listener: OpaquePointer?        // struct evconnlistener*
+    private var listeners: [OpaquePointer] = [] // struct evconnlistener*
+    private var webSocketListener: WebSocketListener?
+    /// Watches the WebSocket mailbox's wake-up pipe (struct event*).
+    private var webSocketEvent: OpaquePointer?
+    private var isStopped = false
     private var connections: [Int: XMPPClientConnection] = [:]
+    /// WebSocket connections by the WebSocket listener's id.
+    private var webSockets: [Int: XMPPClientConnection] = [:]
     private var connectionCount = 0
     /// Bound sessions: user id → resource → connection (message routing reads this).
     private(set) var boundSessions: [Int: [String: XMPPClientConnection]] = [:]
@@ -56,7 +66,46 @@ final class XMPPServer {
         self.limits = limits
         // A peer that vanishes mid-write must cost an EPIPE, not the process.
         signal(SIGPIPE, SIG_IGN)
+        router = XMPPStanzaRouter(server: self, store: store)
+        boundPort = try listen(host: host, port: port, directTLS: false)
+        log.log(.info, "xmpp: listening on \(host):\(boundPort) for domain \(self.domain)")
+    }
 
+    /// Also serves XMPP with TLS from the first byte (no STARTTLS) on `port`; returns the port bound.
+    func listenForDirectTLS(host: String, port: Int) throws -> Int {
+        let bound = try listen(host: host, port: port, directTLS: true)
+        log.log(.info, "xmpp: listening for direct TLS on \(host):\(bound)")
+        return bound
+    }
+
+    /// Also serves XMPP over WebSocket (RFC 7395) on `port`; returns the port bound.
+    func listenForWebSockets(host: String, port: Int) throws -> Int {
+        precondition(webSocketListener == nil, "one WebSocket listener per server")
+        let listener = try WebSocketListener(host: host, port: port, maxMessageBytes: limits.maxElementBytes,
+                                             upgradeTimeout: limits.webSocketUpgradeTimeout, log: log)
+        guard let event = event_new(base, listener.mailbox.loopWakeReader, Int16(EV_READ | EV_PERSIST), { _, _, ctx in
+            let server = Unmanaged<XMPPServer>.fromOpaque(ctx!).takeUnretainedValue()
+            withExtendedLifetime(server) { server.webSocketEventsArrived() }
+        }, Unmanaged.passUnretained(self).toOpaque()) else {
+            throw XMPPServerError("cannot watch the WebSocket listener")
+        }
+        event_add(event, nil)
+        webSocketListener = listener
+        webSocketEvent = event
+        return listener.boundPort
+    }
+
+    deinit {
+        for listener in listeners { evconnlistener_free(listener) }
+        if let webSocketEvent { event_free(webSocketEvent) }
+        // The connections go first: a WebSocket connection's channel points at the listener.
+        connections = [:]
+        webSockets = [:]
+        webSocketListener?.stop()
+    }
+
+    /// Binds a TCP listener on the event loop; returns the port bound.
+    private func listen(host: String, port: Int, directTLS: Bool) throws -> Int {
         var hints = addrinfo()
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
         hints.ai_family = AF_UNSPEC
@@ -68,13 +117,18 @@ final class XMPPServer {
         }
         defer { freeaddrinfo(found) }
         let flags = UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC)
-        listener = evconnlistener_new_bind(eventBase, { _, socket, address, length, ctx in
-            let server = Unmanaged<XMPPServer>.fromOpaque(ctx!).takeUnretainedValue()
-            server.accept(socket, address, length)
-        }, Unmanaged.passUnretained(self).toOpaque(), flags, -1, address.pointee.ai_addr, Int32(address.pointee.ai_addrlen))
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let listener = directTLS
+            ? evconnlistener_new_bind(base, { _, socket, address, length, ctx in
+                Unmanaged<XMPPServer>.fromOpaque(ctx!).takeUnretainedValue().accept(socket, address, length, transport: .directTLS)
+            }, me, flags, -1, address.pointee.ai_addr, Int32(address.pointee.ai_addrlen))
+            : evconnlistener_new_bind(base, { _, socket, address, length, ctx in
+                Unmanaged<XMPPServer>.fromOpaque(ctx!).takeUnretainedValue().accept(socket, address, length, transport: .tcp)
+            }, me, flags, -1, address.pointee.ai_addr, Int32(address.pointee.ai_addrlen))
         guard let listener else {
-            throw XMPPServerError("cannot listen for XMPP on \(host):\(port): \(String(cString: strerror(errno)))")
+            throw XMPPServerError("cannot listen for XMPP\(directTLS ? " (direct TLS)" : "") on \(host):\(port): \(String(cString: strerror(errno)))")
         }
+        listeners.append(listener)
         evconnlistener_set_error_cb(listener) { listener, ctx in
             let server = Unmanaged<XMPPServer>.fromOpaque(ctx!).takeUnretainedValue()
             // EMFILE and friends: log and keep listening; existing streams carry on.
@@ -86,15 +140,9 @@ final class XMPPServer {
         _ = withUnsafeMutablePointer(to: &bound) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        boundPort = Int(bound.ss_family == sa_family_t(AF_INET6)
+        return Int(bound.ss_family == sa_family_t(AF_INET6)
             ? withUnsafePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) } }
             : withUnsafePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) } })
-        log.log(.info, "xmpp: listening on \(host):\(boundPort) for domain \(self.domain)")
-        router = XMPPStanzaRouter(server: self, store: store)
-    }
-
-    deinit {
-        if let listener { evconnlistener_free(listener) }
     }
 
     /// Closes the listener and every stream (with a system-shutdown stream error).
@@ -102,10 +150,9 @@ final class XMPPServer {
     /// while the loop keeps running (at most half a second), or when the server
     /// is released, whichever comes first.
     func stop() {
-        if let listener {
-            evconnlistener_free(listener)
-            self.listener = nil
-        }
+        isStopped = true
+        for listener in listeners { evconnlistener_free(listener) }
+        listeners = []
         for connection in connections.values {
             connection.terminate(.systemShutdown, grace: min(limits.closeGrace, 0.5))
             // The caller may leave the loop right away: hand the goodbye to the kernel now.
@@ -116,15 +163,42 @@ final class XMPPServer {
     /// Connections currently open (tests check that closed ones are gone).
     var openConnectionCount: Int { connections.count }
 
-    private func accept(_ socket: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: Int32) {
+    private func accept(_ socket: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: Int32, transport: XMPPClientConnection.Transport) {
         connectionCount += 1
         let peer = Self.describe(address, length)
         do {
-            let connection = try XMPPClientConnection(server: self, base: base, socket: socket, number: connectionCount, peer: peer)
+            let connection = try XMPPClientConnection(server: self, base: base, socket: socket, transport: transport,
+                                                      number: connectionCount, peer: peer)
             connections[connectionCount] = connection
-            log.log(.debug, "xmpp #\(connectionCount): connection from \(peer)")
+            log.log(.debug, "xmpp #\(connectionCount): connection from \(peer)\(transport == .directTLS ? " (direct TLS)" : "")")
         } catch {
             log.log(.warning, "xmpp: dropping connection from \(peer): \(error)")
+        }
+    }
+
+    /// What the WebSocket thread posted: new WebSockets, their messages, their ends.
+    private func webSocketEventsArrived() {
+        guard let listener = webSocketListener else { return }
+        for event in listener.mailbox.takeEvents() {
+            switch event {
+            case .opened(let id, let peer):
+                let channel = WebSocketChannel(id: id, listener: listener)
+                guard !isStopped else {
+                    channel.close(reason: "the server is shutting down")
+                    continue
+                }
+                connectionCount += 1
+                let connection = XMPPClientConnection(server: self, base: base, webSocket: channel, number: connectionCount, peer: peer)
+                connections[connectionCount] = connection
+                webSockets[id] = connection
+                log.log(.debug, "xmpp #\(connectionCount): WebSocket from \(peer)")
+            case .message(let id, let bytes):
+                webSockets[id]?.receive(webSocketMessage: bytes)
+            case .oversized(let id):
+                webSockets[id]?.terminate(.policyViolation)
+            case .closed(let id, let reason):
+                webSockets.removeValue(forKey: id)?.webSocketClosed(reason: reason)
+            }
         }
     }
 
@@ -140,6 +214,7 @@ final class XMPPServer {
 
     func remove(_ connection: XMPPClientConnection) {
         connections[connection.number] = nil
+        if let id = connection.webSocket?.id { webSockets[id] = nil }
     }
 
     // MARK: bound sessions

@@ -18,6 +18,12 @@ struct ConnectEvidence: Sendable, Equatable {
     var socketError: Int32 = 0
     /// libstrophe's own "Connection attempt timed out." (TCP connect timeout).
     var libraryTimedOut = false
+    /// OpenSSL found no TLS record where the handshake expected one ("wrong version
+    /// number"): an `xmpps://` server that speaks plain XML first, i.e. STARTTLS.
+    var plainTextInsteadOfTLS = false
+    /// The connect deadline passed inside libstrophe's TLS handshake, which does not
+    /// return by itself; the watchdog hung up to end it (seconds allowed).
+    var handshakeStalledAfter: Double?
 
     /// Folds one libstrophe log line into the evidence.
     mutating func observe(area: String, message: String, isError: Bool) {
@@ -38,10 +44,13 @@ struct ConnectEvidence: Sendable, Equatable {
                     || message.hasPrefix("Unrecoverable TLS error") {
             if tlsError == nil { tlsError = message }
         }
+        // OpenSSL's reason arrives as a debug line of area "tls" (libstrophe's _tls_log_error).
+        if area == "tls" && message.hasSuffix(":wrong version number") { plainTextInsteadOfTLS = true }
     }
 
     /// The failure kind for a connect attempt that ended without a session.
     var failureKind: XMPPError.Kind {
+        if handshakeStalledAfter != nil { return .timedOut }
         if certificateRejection != nil { return .tlsFailed }
         if tlsNotOffered { return .plaintextRefused }
         if saslFailed { return .notAuthorized }
@@ -56,6 +65,10 @@ struct ConnectEvidence: Sendable, Equatable {
 
     /// Words for `XMPPError.detail`; never contains credentials (none ever reach here).
     var detail: String {
+        if let handshakeStalledAfter {
+            return "TLS handshake not finished within \(XMPPConnection.format(handshakeStalledAfter)) s (TCP connected)"
+        }
+        if plainTextInsteadOfTLS { return "the server answered in plain text, not TLS" }
         if let certificateRejection { return "certificate verification failed: \(certificateRejection)" }
         if tlsNotOffered { return "server does not offer STARTTLS" }
         if saslFailed { return "SASL authentication failed" }

@@ -34,6 +34,8 @@ public final class XMPPConnection {
     var evidence = ConnectEvidence()
     var tracker = DeliveryTracker()
     private var endpoint = ChatEndpoint(security: .startTLS, host: "", port: 0)
+    /// How the last connect attempt asked for TLS (a fallback from `xmpps://` asks for STARTTLS).
+    private var attemptSecurity: ChatEndpoint.Security = .startTLS
     var endpointDescription: String { endpoint.description }
     var verboseLog: (@Sendable (String) -> Void)?
     /// Literal strings (the password or token) the log must never show.
@@ -67,6 +69,7 @@ public final class XMPPConnection {
         callbackTarget.pointee = nil
         if let conn {
             CertificateRejections.clear(conn)
+            ConnectSockets.clear(conn)
             xmpp_conn_release(conn)
         }
         xmpp_ctx_free(ctx)
@@ -80,6 +83,8 @@ public final class XMPPConnection {
 
     /// Blocks until the session is established (TLS, SASL PLAIN, bind, session,
     /// initial presence) or fails. Calling it while connected or connecting is not an error.
+    /// An `xmpps://` server whose first bytes are plain XML gets one more attempt on the
+    /// same port with STARTTLS (still mandatory), within the same timeout (docs/protocol.md §7).
     public func connect(jid: String, password: String, endpoint: ChatEndpoint, options: ChatConnectOptions) throws(XMPPError) {
         if state.phase == .disconnecting { disconnect(timeout: 2) }
         guard state.handle(.connectRequested) == .startConnect else { return }
@@ -87,19 +92,56 @@ public final class XMPPConnection {
         self.endpoint = endpoint
         verboseLog = options.verboseLog
         secrets = [password]
-        evidence = ConnectEvidence()
         tracker = DeliveryTracker(requestEvery: options.ackRequestInterval)
         self.options = options
+        let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, options.timeout) * 1000))
+
+        try attempt(jid: jid, password: password, security: endpoint.security, deadline: deadline)
+        if state.phase == .disconnected && endpoint.security == .directTLS && evidence.plainTextInsteadOfTLS
+            && ContinuousClock.now < deadline {
+            verboseLog?("chat: \(endpoint) answered in plain text, not TLS: trying STARTTLS on the same port")
+            _ = state.handle(.connectRequested)
+            do {
+                try attempt(jid: jid, password: password, security: .startTLS, deadline: deadline)
+            } catch {
+                throw Self.afterFallback(error)
+            }
+            if state.phase != .connected, let failure = lastFailure { throw Self.afterFallback(failure) }
+        }
+        guard state.phase == .connected else {
+            throw lastFailure ?? XMPPError(kind: .cannotConnect, endpoint: endpoint.description, detail: evidence.detail)
+        }
+        if let verboseLog {
+            let secured = conn.map { xmpp_conn_is_secured($0) == 1 } ?? false
+            let how = !secured ? "no TLS (allowed for this host)" : attemptSecurity == .directTLS ? "TLS from the first byte" : "STARTTLS"
+            verboseLog("chat: connected to \(endpoint) with \(how)")
+        }
+        startKeepAlive()
+    }
+
+    private static func afterFallback(_ error: XMPPError) -> XMPPError {
+        var error = error
+        error.detail = "no TLS from the first byte; STARTTLS on the same port: " + (error.detail.isEmpty ? "\(error.kind)" : error.detail)
+        return error
+    }
+
+    /// One attempt on a fresh `xmpp_conn_t`: returns connected or failed (`lastFailure`),
+    /// throws when it cannot start or `deadline` passes.
+    private func attempt(jid: String, password: String, security: ChatEndpoint.Security,
+                         deadline: ContinuousClock.Instant) throws(XMPPError) {
+        evidence = ConnectEvidence()
         lastFailure = nil
+        attemptSecurity = security
 
         releaseConnection()
         guard let conn = xmpp_conn_new(ctx) else { preconditionFailure("xmpp_conn_new failed (out of memory)") }
         self.conn = conn
 
         var flags: Int = 0
-        switch endpoint.security {
+        switch security {
         case .directTLS: flags |= Int(XMPP_CONN_FLAG_LEGACY_SSL)
-        case .startTLS: if !options.allowPlaintext { flags |= Int(XMPP_CONN_FLAG_MANDATORY_TLS) }
+        // A fallback from xmpps:// never goes plaintext: the scheme asked for TLS.
+        case .startTLS: if !options.allowPlaintext || endpoint.security == .directTLS { flags |= Int(XMPP_CONN_FLAG_MANDATORY_TLS) }
         }
         // Never XMPP_CONN_FLAG_TRUST_TLS: certificates are always verified.
         precondition(xmpp_conn_set_flags(conn, flags) == XMPP_EOK, "xmpp_conn_set_flags on a fresh connection")
@@ -125,18 +167,22 @@ public final class XMPPConnection {
                             detail: "cannot start connecting (libstrophe error \(rc))")
         }
 
-        let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, options.timeout) * 1000))
+        // A moment after the deadline, in case libstrophe's TLS handshake is what holds us.
+        let watchdog = ConnectWatchdog(connection: conn, port: endpoint.port, deadline: deadline + .milliseconds(100))
         runLoop(until: deadline) { $0.state.phase != .connecting }
+        if watchdog?.disarm() == true {
+            // Its hang-up ended the handshake: that is the deadline passing, whatever libstrophe said.
+            evidence.handshakeStalledAfter = options.timeout
+            if state.phase != .disconnected { _ = state.handle(.streamClosed(failure: .timedOut)) }
+            abortConnection()
+            throw XMPPError(kind: .timedOut, endpoint: endpoint.description, detail: evidence.detail)
+        }
         if state.phase == .connecting {
             _ = state.handle(.deadlinePassed)
             abortConnection()
             throw XMPPError(kind: .timedOut, endpoint: endpoint.description,
                             detail: "no session within \(options.timeout) s\(evidence.tcpConnected ? " (TCP connected, server did not finish the XMPP handshake)" : "")")
         }
-        guard state.phase == .connected else {
-            throw lastFailure ?? XMPPError(kind: .cannotConnect, endpoint: endpoint.description, detail: evidence.detail)
-        }
-        startKeepAlive()
     }
 
     public var isConnected: Bool { state.phase == .connected }
@@ -189,6 +235,7 @@ public final class XMPPConnection {
     private func releaseConnection() {
         guard let conn else { return }
         CertificateRejections.clear(conn)
+        ConnectSockets.clear(conn)
         self.conn = nil
         xmpp_conn_release(conn)
     }
@@ -206,6 +253,7 @@ public final class XMPPConnection {
     /// The stream on `conn` ended (closed, failed, or never came up).
     func streamEnded(on conn: OpaquePointer?, socketError: Int32, streamErrorCondition: String?) {
         guard let conn, conn == self.conn else { return }  // a released attempt's late callback
+        ConnectSockets.clear(conn)  // libstrophe has closed it
         evidence.socketError = socketError
         if let streamErrorCondition { evidence.streamErrorCondition = streamErrorCondition }
         if let rejection = CertificateRejections.take(conn) { evidence.certificateRejection = rejection }

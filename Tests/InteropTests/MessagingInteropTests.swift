@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// A chatctl user in a test: its own state directory and config.
-private struct Peer {
+struct Peer {
     let login: String
     let password: String
     let id: Int

@@ -341,7 +341,8 @@ func restSandbox(_ extra: [String] = []) throws -> SandboxProcess {
 
 @Suite struct SandboxCommandLineTests {
     @Test(arguments: [["--bogus"], ["--api-port", "70000"], ["--token-ttl", "x"], ["--token-ttl", "0"], ["--token-ttl", "-1"], ["--log-level", "loud"],
-                      ["--tls-cert", "/tmp/c.pem"], ["--host"], ["stray"]])
+                      ["--tls-cert", "/tmp/c.pem"], ["--host"], ["stray"], ["--ws-port", "-1"], ["--chat-tls-port", "x"],
+                      ["--no-chat", "--ws-port", "0"]])
     func badFlagsExitTwoWithOneLineThenUsage(arguments: [String]) throws {
         let r = try runProcess(productPath("chatctl-sandbox"), arguments, timeout: 20)
         #expect(r.status == 2)
@@ -357,7 +358,8 @@ func restSandbox(_ extra: [String] = []) throws -> SandboxProcess {
         let help = try runProcess(productPath("chatctl-sandbox"), ["--help"], timeout: 20)
         #expect(help.status == 0)
         for flag in ["--host", "--api-port", "--chat-port", "--db", "--app-id", "--auth-key", "--auth-secret",
-                     "--account-key", "--chat-domain", "--token-ttl", "--tls-cert", "--tls-key", "--log-level"] {
+                     "--account-key", "--chat-domain", "--token-ttl", "--tls-cert", "--tls-key", "--log-level",
+                     "--chat-tls-port", "--ws-port"] {
             #expect(help.stdout.contains(flag), "help lacks \(flag)")
         }
         let version = try runProcess(productPath("chatctl-sandbox"), ["--version"], timeout: 20)

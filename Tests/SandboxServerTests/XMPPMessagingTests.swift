@@ -10,7 +10,7 @@ final class MessagingFixture {
     typealias C = XMPPTestConstants
     let server: XMPPTestServer
 
-    init() throws { server = try XMPPTestServer(realUsers: true) }
+    init(webSockets: Bool = false) throws { server = try XMPPTestServer(realUsers: true, webSockets: webSockets) }
 
     /// A new user (password `password-{login}`); returns the id.
     func user(_ login: String) throws -> Int {

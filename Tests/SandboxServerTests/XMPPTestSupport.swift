@@ -26,6 +26,9 @@ enum XMPPTestConstants {
 /// The server is created, used and released on that thread only.
 final class XMPPTestServer: @unchecked Sendable {
     private(set) var port = 0
+    /// The direct-TLS and WebSocket listeners' ports, when asked for.
+    private(set) var directTLSPort = 0
+    private(set) var webSocketPort = 0
     private(set) var certificatePEM = ""
     private let lock = NSLock()
     private var stopRequested = false
@@ -41,17 +44,21 @@ final class XMPPTestServer: @unchecked Sendable {
 
     /// `realUsers`: authenticate against the in-memory database (users made with `withStorage`)
     /// instead of the fixed `XMPPTestConstants.users`.
-    init(limits: XMPPServer.Limits = XMPPServer.Limits(), loopAfterStop: Bool = true, realUsers: Bool = false) throws {
+    /// `directTLS`, `webSockets`: also listen for TLS from the first byte, and for XMPP over WebSocket.
+    init(limits: XMPPServer.Limits = XMPPServer.Limits(), loopAfterStop: Bool = true, realUsers: Bool = false,
+         directTLS: Bool = false, webSockets: Bool = false) throws {
         let ready = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
-            self.run(limits: limits, loopAfterStop: loopAfterStop, realUsers: realUsers, ready: ready)
+            self.run(limits: limits, loopAfterStop: loopAfterStop, realUsers: realUsers, directTLS: directTLS,
+                     webSockets: webSockets, ready: ready)
         }
         thread.start()
         guard ready.wait(timeout: .now() + 20) == .success else { throw TestFailure("the XMPP test server did not start within 20 s") }
         if let startError { _ = finished.wait(timeout: .now() + 20); throw TestFailure(startError) }
     }
 
-    private func run(limits: XMPPServer.Limits, loopAfterStop: Bool, realUsers: Bool, ready: DispatchSemaphore) {
+    private func run(limits: XMPPServer.Limits, loopAfterStop: Bool, realUsers: Bool, directTLS: Bool, webSockets: Bool,
+                     ready: DispatchSemaphore) {
         guard let base = event_base_new() else { startError = "event_base_new"; ready.signal(); finished.signal(); return }
         // A ticking timer so the loop wakes up to see stop requests and queries.
         let tick = event_new(base, -1, Int16(EV_PERSIST), { _, _, _ in }, nil)
@@ -71,6 +78,8 @@ final class XMPPTestServer: @unchecked Sendable {
                 authenticator: authenticator,
                 log: SandboxLog(minimum: .error), limits: limits, store: store)
             port = server!.boundPort
+            if directTLS { directTLSPort = try server!.listenForDirectTLS(host: "127.0.0.1", port: 0) }
+            if webSockets { webSocketPort = try server!.listenForWebSockets(host: "127.0.0.1", port: 0) }
             certificatePEM = identity.certificatePEM
             ready.signal()
             while true {

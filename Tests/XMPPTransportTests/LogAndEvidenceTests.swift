@@ -55,6 +55,31 @@ struct LogAndEvidenceTests {
         #expect(tls.failureKind == .tlsFailed)
     }
 
+    /// What libstrophe logs when an xmpps:// server speaks plain XML: the cue for STARTTLS (docs/protocol.md §7).
+    @Test func plainTextWhereTLSWasExpectedIsTold() {
+        var e = ConnectEvidence()
+        e.observe(area: "xmpp", message: "connection successful", isError: false)
+        e.observe(area: "tls", message: "error=SSL_ERROR_SSL(1) errno=0 lasterror=0", isError: false)
+        #expect(!e.plainTextInsteadOfTLS)
+        e.observe(area: "tls", message: "error:0A00010B:SSL routines::wrong version number", isError: false)
+        e.observe(area: "conn", message: "Couldn't start TLS! error -3 tls_error 1", isError: false)
+        #expect(e.plainTextInsteadOfTLS)
+        #expect(e.failureKind == .tlsFailed)
+        #expect(e.detail == "the server answered in plain text, not TLS")
+        var other = ConnectEvidence()
+        other.observe(area: "tls", message: "error:0A000126:SSL routines::unexpected eof while reading", isError: false)
+        #expect(!other.plainTextInsteadOfTLS, "a server that hangs up is not a STARTTLS server")
+    }
+
+    @Test func aStalledHandshakeIsATimeout() {
+        var e = ConnectEvidence()
+        e.observe(area: "xmpp", message: "connection successful", isError: false)
+        e.observe(area: "tls", message: "error:0A000126:SSL routines::unexpected eof while reading", isError: false)
+        e.handshakeStalledAfter = 1.5
+        #expect(e.failureKind == .timedOut)
+        #expect(e.detail == "TLS handshake not finished within 1.5 s (TCP connected)")
+    }
+
     @Test func errorDescriptionNamesEndpointAndKind() {
         let err = XMPPError(kind: .notAuthorized, endpoint: "xmpp://chat.example.com:5222", detail: "SASL authentication failed")
         #expect(err.description.contains("xmpp://chat.example.com:5222"))

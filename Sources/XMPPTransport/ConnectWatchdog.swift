@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Ends a connect attempt that libstrophe would not end by itself. Its TLS handshake
+/// (`tls_start`, for `xmpps://` and after STARTTLS's `<proceed/>`) loops until the server
+/// answers, so a server that accepts TCP and then says nothing would hold the owning
+/// thread past any deadline. One thread per attempt sleeps until `deadline` (or until
+/// `disarm()`) and then shuts the attempt's socket down: the handshake fails at once and
+/// libstrophe returns to the owner, which reports a timeout.
+final class ConnectWatchdog: Sendable {
+    private struct State {
+        var armed = true
+        var fired = false
+    }
+    private let state = Mutex(State())
+    private let wakeReader: Int32
+    private let wakeWriter: Int32
+    private let connection: UInt
+    private let port: Int
+    private let thread = Mutex<pthread_t?>(nil)
+
+    /// nil when no thread could be started (the attempt then runs unwatched, as before).
+    init?(connection conn: OpaquePointer, port: Int, deadline: ContinuousClock.Instant) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return nil }
+        wakeReader = fds[0]
+        wakeWriter = fds[1]
+        connection = ConnectSockets.key(conn)
+        self.port = port
+        let remaining = deadline - ContinuousClock.now
+        let milliseconds = max(0, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
+        let context = Unmanaged.passRetained(WatchRequest(watchdog: self, milliseconds: Int32(clamping: milliseconds)))
+        var id = pthread_t()
+        guard pthread_create(&id, nil, { argument in
+            let request = Unmanaged<WatchRequest>.fromOpaque(argument!).takeRetainedValue()
+            request.watchdog.watch(milliseconds: request.milliseconds)
+            return nil
+        }, context.toOpaque()) == 0 else {
+            context.release()
+            return nil
+        }
+        thread.withLock { $0 = id }
+    }
+
+    deinit {
+        close(wakeReader)
+        close(wakeWriter)
+    }
+
+    /// Stops watching (before the owner closes the socket); true if it had already hung up.
+    @discardableResult
+    func disarm() -> Bool {
+        let fired = state.withLock { state in
+            state.armed = false
+            return state.fired
+        }
+        var byte: UInt8 = 1
+        _ = write(wakeWriter, &byte, 1)
+        if let id = thread.withLock({ value -> pthread_t? in defer { value = nil }; return value }) { pthread_join(id, nil) }
+        return fired
+    }
+
+    private func watch(milliseconds: Int32) {
+        var ready = pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)
+        var result: Int32
+        repeat { result = poll(&ready, 1, milliseconds) } while result < 0 && errno == EINTR
+        guard result == 0 else { return }  // disarmed
+        state.withLock { state in
+            guard state.armed else { return }
+            state.fired = ConnectSockets.hangUp(connection: connection, port: port)
+        }
+    }
+}
+
+/// What the watchdog's thread is handed.
+private final class WatchRequest: Sendable {
+    let watchdog: ConnectWatchdog
+    let milliseconds: Int32
+    init(watchdog: ConnectWatchdog, milliseconds: Int32) { self.watchdog = watchdog; self.milliseconds = milliseconds }
+}
