@@ -161,7 +161,8 @@ final class SandboxAPI {
         // Taken checks come first and cost no password hashing.
         if let login {
             if try storage({ try database.isLoginTaken(login) }) { problem("login", "has already been taken") }
-        } else {
+        } else if email == nil {
+            // One of the two names the user; an email alone is enough (docs/protocol.md §3).
             problem("login", "can't be blank")
         }
         if let email, try storage({ try database.isEmailTaken(email) }) { problem("email", "has already been taken") }
@@ -171,7 +172,7 @@ final class SandboxAPI {
             guard let v = Int(text) else { throw .field(422, "external_user_id", "is not a number") }
             externalId = v
         }
-        guard problems.isEmpty, let login else { throw RESTError(status: 422, errors: .object(problems)) }
+        guard problems.isEmpty else { throw RESTError(status: 422, errors: .object(problems)) }
         let new = NewUser(login: login, password: password, fullName: field("full_name"), email: email,
                           phone: field("phone"), website: field("website"), externalUserId: externalId,
                           customData: field("custom_data"))

@@ -69,6 +69,23 @@ final class SandboxDatabase: ChatAuthenticator {
                 user_id INTEGER NOT NULL, PRIMARY KEY (message_id, user_id)
             );
             """),
+        // A user may sign up with an email alone, as on the service: login becomes
+        // optional (SQLite changes a column's constraints only by copying the table).
+        Migration("login-optional", sql: """
+            CREATE TABLE users_new (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                login TEXT UNIQUE COLLATE NOCASE,
+                email TEXT UNIQUE COLLATE NOCASE,
+                full_name TEXT, phone TEXT, website TEXT,
+                external_user_id INTEGER, custom_data TEXT,
+                password_salt BLOB NOT NULL, password_hash BLOB NOT NULL, password_iterations INTEGER NOT NULL,
+                created_at REAL NOT NULL, updated_at REAL NOT NULL, last_request_at REAL,
+                CHECK (login IS NOT NULL OR email IS NOT NULL)
+            );
+            INSERT INTO users_new SELECT * FROM users;
+            DROP TABLE users;
+            ALTER TABLE users_new RENAME TO users;
+            """),
     ])
 
     /// A step that a database file of an earlier sandbox, which recorded its steps
@@ -109,7 +126,7 @@ final class SandboxDatabase: ChatAuthenticator {
         """
 
     private static func user(from row: Statement) -> UserRecord {
-        UserRecord(id: row["id"].intValue ?? 0, login: row["login"].textValue ?? "", fullName: row["full_name"].textValue,
+        UserRecord(id: row["id"].intValue ?? 0, login: row["login"].textValue, fullName: row["full_name"].textValue,
                    email: row["email"].textValue, phone: row["phone"].textValue, website: row["website"].textValue,
                    externalUserId: row["external_user_id"].intValue, customData: row["custom_data"].textValue,
                    createdAt: row["created_at"].doubleValue ?? 0, updatedAt: row["updated_at"].doubleValue ?? 0,
@@ -132,7 +149,7 @@ final class SandboxDatabase: ChatAuthenticator {
             INSERT INTO users (login, email, full_name, phone, website, external_user_id, custom_data,
                 password_salt, password_hash, password_iterations, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(new.login), .optional(new.email), .optional(new.fullName), .optional(new.phone),
+            """, [.optional(new.login), .optional(new.email), .optional(new.fullName), .optional(new.phone),
                   .optional(new.website), .optional(new.externalUserId), .optional(new.customData),
                   .blob(hash.salt), .blob(hash.hash), .int(hash.iterations), .real(t), .real(t)])
         let id = Int(db.lastInsertRowID)

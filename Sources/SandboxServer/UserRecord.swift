@@ -1,7 +1,8 @@
 /// A stored user (without the password hash).
 struct UserRecord {
     var id: Int
-    var login: String
+    /// nil for a user who signed up with an email alone.
+    var login: String?
     var fullName: String?
     var email: String?
     var phone: String?
@@ -16,7 +17,7 @@ struct UserRecord {
     var json: JSONNode {
         .object([
             ("id", .int(id)),
-            ("login", .string(login)),
+            ("login", .optionalString(login)),
             ("full_name", .optionalString(fullName)),
             ("email", .optionalString(email)),
             ("phone", .optionalString(phone)),
@@ -32,7 +33,8 @@ struct UserRecord {
 
 /// The fields a sign-up may set.
 struct NewUser {
-    var login: String
+    /// nil: an email alone (one of the two is required).
+    var login: String?
     var password: String
     var fullName: String?
     var email: String?

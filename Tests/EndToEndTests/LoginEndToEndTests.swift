@@ -21,6 +21,23 @@ import TestSupport
         #expect((user["id"] as? Int ?? 0) > 0)
     }
 
+    /// As on the service, an email alone signs up; the same email again is "taken" and logs in.
+    @Test func anEmailAloneSignsUpThenLogsIn() throws {
+        let cli = try ChatctlRunner(configPath: sandbox.configPath)
+        let email = uniqueLogin("mail") + "@example.com"
+        let first = try cli.login(email, password: "mail-pass-12", extra: ["--json", "--no-chat"])
+        #expect(first.status == 0, "stderr: \(first.stderr)")
+        let signedUp = try #require(jsonObject(first.stdout))
+        #expect(signedUp["signed_up"] as? Bool == true)
+        let user = try #require(signedUp["user"] as? [String: Any])
+        #expect(user["email"] as? String == email)
+        #expect(user["login"] is NSNull)
+        let again = try cli.login(email, password: "mail-pass-12", extra: ["--json", "--no-chat"])
+        #expect(again.status == 0, "stderr: \(again.stderr)")
+        #expect(jsonObject(again.stdout)?["signed_up"] as? Bool == false)
+        #expect(try cli.login(email, password: "wrong-pass-12", extra: ["--no-chat"]).status == 4)
+    }
+
     @Test func sameLoginAgainFallsBackThrough422() throws {
         let cli = try ChatctlRunner(configPath: sandbox.configPath)
         let login = uniqueLogin()
