@@ -35,3 +35,9 @@
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <openssl/bio.h>
+
+// The listeners' getaddrinfo hints. SOCK_STREAM comes from a glibc header that
+// several C modules here include; which of them Swift credits with it depends
+// on build order, so a clean build could lose it. A constant of this module's
+// own is always found.
+static const int sandbox_sock_stream = SOCK_STREAM;

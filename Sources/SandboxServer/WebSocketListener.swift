@@ -125,9 +125,8 @@ final class WebSocketListener {
 
     /// lws binds to an interface name or a numeric address, not a host name.
     private static func numericAddress(_ host: String) throws(XMPPServerError) -> String {
-        var hints = addrinfo()
+        var hints = addrinfo()  // any socket type: only the numeric address is wanted
         hints.ai_flags = AI_PASSIVE
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var found: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host.isEmpty ? nil : host, nil, &hints, &found)
         guard status == 0, let first = found else {

@@ -109,7 +109,7 @@ final class XMPPServer {
         var hints = addrinfo()
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = sandbox_sock_stream
         var found: UnsafeMutablePointer<addrinfo>? = nil
         let status = getaddrinfo(host.isEmpty ? nil : host, String(port), &hints, &found)
         guard status == 0, let address = found else {
