@@ -7,21 +7,8 @@ import TestSupport
 import XMPPTransport
 @testable import Messaging
 
-/// A service for user 1 over a scripted server and a fresh cache.
-final class ManagingFixture {
-    let directory: TemporaryDirectory
-    let transport: ScriptedTransport
-    let service: MessagingService
-
-    init(_ script: [ScriptedTransport.Reply]) throws {
-        directory = try TemporaryDirectory()
-        transport = ScriptedTransport(script)
-        let api = QuickBloxClient(apiEndpoint: "http://127.0.0.1:9", credentials: AppCredentials(applicationId: 1, authKey: "k", authSecret: "s"),
-                                  transport: transport)
-        api.retryPolicy = .never
-        service = MessagingService(api: api, cache: try ChatCache(path: directory.path + "/cache.sqlite"), me: 1)
-    }
-
+/// A dialog as the managing tests need it.
+extension ScriptedService {
     static let dialogID = "6b0db884c4ca891d2141e1c9"
     static func dialogJSON(name: String = "ops", occupants: [Int] = [1, 2], updated: String = "2026-11-30T17:55:19Z") -> String {
         #"{"_id":"\#(dialogID)","type":2,"name":"\#(name)","user_id":1,"occupants_ids":\#(occupants),"updated_at":"\#(updated)"}"#
@@ -41,35 +28,35 @@ final class ManagingFixture {
 
 @Suite struct DialogManagingTests {
     @Test func aRenameIsCachedAsTheServerAnswered() throws {
-        let f = try ManagingFixture([reply(200, ManagingFixture.dialogJSON(name: "ops2", updated: "2026-11-30T18:00:00Z")), reply(200, ManagingFixture.usersPage)])
+        let f = try ScriptedService([reply(200, ScriptedService.dialogJSON(name: "ops2", updated: "2026-11-30T18:00:00Z")), reply(200, ScriptedService.usersPage)])
         let renamed = try f.service.renameDialog(try f.seed(), to: "ops2")
         #expect(renamed.name == "ops2")
-        #expect(try f.service.cache.dialogs(named: "ops2").map(\.id) == [ManagingFixture.dialogID])
+        #expect(try f.service.cache.dialogs(named: "ops2").map(\.id) == [ScriptedService.dialogID])
         #expect(try f.service.cache.dialogs(named: "ops").isEmpty)
         #expect(try f.transport.bodyText(0) == #"{"name":"ops2"}"#)
     }
 
     @Test func aRefusalSaysWhatWasNotAllowedAndChangesNothing() throws {
-        let f = try ManagingFixture([reply(403, #"{"errors":["You don't have appropriate permissions to perform this operation"]}"#)])
+        let f = try ScriptedService([reply(403, #"{"errors":["You don't have appropriate permissions to perform this operation"]}"#)])
         let error = try #require(throws: MessagingError.self) { try f.service.renameDialog(try f.seed(), to: "mine") }
         #expect(error.kind == .failure)
         #expect(error.description == "not allowed to rename 'ops': You don't have appropriate permissions to perform this operation (only its owner can rename it)")
-        #expect(try f.service.cache.dialog(id: ManagingFixture.dialogID)?.name == "ops")
+        #expect(try f.service.cache.dialog(id: ScriptedService.dialogID)?.name == "ops")
     }
 
     /// A 200 that is not a dialog: a failure (exit 1), and the cache keeps what it had.
     @Test func garbageFromTheServerIsAFailureThatChangesNothing() throws {
-        let f = try ManagingFixture([reply(200, "<html>oops</html>"), reply(200, #"{"items":"no"}"#)])
+        let f = try ScriptedService([reply(200, "<html>oops</html>"), reply(200, #"{"items":"no"}"#)])
         let dialog = try f.seed()
         let renamed = try #require(throws: MessagingError.self) { try f.service.renameDialog(dialog, to: "ops2") }
         #expect(renamed.kind == .failure && renamed.message.hasPrefix("rename 'ops': unexpected answer from PUT "))
         let refreshed = try #require(throws: MessagingError.self) { try f.service.refreshDialog(dialog) }
         #expect(refreshed.kind == .failure)
-        #expect(try f.service.cache.dialog(id: ManagingFixture.dialogID)?.name == "ops")
+        #expect(try f.service.cache.dialog(id: ScriptedService.dialogID)?.name == "ops")
     }
 
     @Test func aPrivateDialogIsNotRenamedAndNothingIsSent() throws {
-        let f = try ManagingFixture([])
+        let f = try ScriptedService([])
         let dialog = CachedDialog(id: "p1", type: .private, name: "", occupantIDs: [1, 2], updatedAt: 1, rawJSON: "{}")
         let error = try #require(throws: MessagingError.self) { try f.service.renameDialog(dialog, to: "us") }
         #expect(error.kind == .invalidInput)
@@ -77,25 +64,25 @@ final class ManagingFixture {
     }
 
     @Test func anUnknownDialogIsBadInputAndForgotten() throws {
-        let f = try ManagingFixture([reply(404, #"{"errors":["The resource wasn't found"]}"#)])
+        let f = try ScriptedService([reply(404, #"{"errors":["The resource wasn't found"]}"#)])
         let error = try #require(throws: MessagingError.self) { try f.service.addOccupants([3], to: try f.seed()) }
         #expect(error.kind == .invalidInput)
         #expect(error.message.contains("is not one of your dialogs"))
-        #expect(try f.service.cache.dialog(id: ManagingFixture.dialogID) == nil)
+        #expect(try f.service.cache.dialog(id: ScriptedService.dialogID) == nil)
     }
 
     @Test func refreshingADialogTheServerNoLongerListsForgetsIt() throws {
-        let f = try ManagingFixture([reply(200, #"{"items":[]}"#)])
+        let f = try ScriptedService([reply(200, #"{"items":[]}"#)])
         #expect(throws: MessagingError.self) { try f.service.refreshDialog(try f.seed()) }
-        #expect(try f.service.cache.dialog(id: ManagingFixture.dialogID) == nil)
-        #expect(f.transport.requests[0].url.hasSuffix("&_id%5Bin%5D=\(ManagingFixture.dialogID)"))
+        #expect(try f.service.cache.dialog(id: ScriptedService.dialogID) == nil)
+        #expect(f.transport.requests[0].url.hasSuffix("&_id%5Bin%5D=\(ScriptedService.dialogID)"))
     }
 
     @Test func leavingPullsYourselfAndForgetsTheDialog() throws {
-        let f = try ManagingFixture([reply(200, ManagingFixture.dialogJSON(occupants: [2])), reply(200, ManagingFixture.usersPage)])
+        let f = try ScriptedService([reply(200, ScriptedService.dialogJSON(occupants: [2])), reply(200, ScriptedService.usersPage)])
         try f.service.leaveDialog(try f.seed())
         #expect(try f.transport.bodyText(0) == #"{"pull_all":{"occupants_ids":[1]}}"#)
-        #expect(try f.service.cache.dialog(id: ManagingFixture.dialogID) == nil)
+        #expect(try f.service.cache.dialog(id: ScriptedService.dialogID) == nil)
         #expect(try f.service.cache.message(id: "m1") == nil)
     }
 
@@ -104,61 +91,61 @@ final class ManagingFixture {
         .status(200, #"{"SuccessfullyDeleted":{"ids":[]},"NotFound":{"ids":[]},"WrongPermissions":{"ids":["6b0db884c4ca891d2141e1c9"]}}"#),
     ])
     func deletingForEveryoneWhenNotTheOwnerIsRefusedEitherWay(answer: ScriptedTransport.Reply) throws {
-        let f = try ManagingFixture([answer])
+        let f = try ScriptedService([answer])
         let error = try #require(throws: MessagingError.self) { try f.service.deleteDialog(try f.seed(), everyone: true) }
         #expect(error.kind == .failure)
         #expect(error.message.hasPrefix("not allowed to delete 'ops' for everyone"))
         #expect(f.transport.requests[0].url.hasSuffix("?force=1"))
-        #expect(try f.service.cache.dialog(id: ManagingFixture.dialogID) != nil)
+        #expect(try f.service.cache.dialog(id: ScriptedService.dialogID) != nil)
     }
 
     @Test func aDeletedDialogLeavesTheCache() throws {
-        let f = try ManagingFixture([reply(200, "")])
+        let f = try ScriptedService([reply(200, "")])
         try f.service.deleteDialog(try f.seed(), everyone: false)
         #expect(f.transport.requests[0].method == "DELETE")
-        #expect(try f.service.cache.dialog(id: ManagingFixture.dialogID) == nil)
+        #expect(try f.service.cache.dialog(id: ScriptedService.dialogID) == nil)
         #expect(try f.service.cache.search("wrold").isEmpty)
     }
 }
 
 @Suite struct MessageManagingTests {
     @Test func anEditIsReadBackAndSearchFindsTheNewText() throws {
-        let fresh = #"{"items":[{"_id":"m1","chat_dialog_id":"\#(ManagingFixture.dialogID)","message":"hello world","sender_id":1,"date_sent":5}]}"#
-        let f = try ManagingFixture([reply(200, ""), reply(200, fresh)])
+        let fresh = #"{"items":[{"_id":"m1","chat_dialog_id":"\#(ScriptedService.dialogID)","message":"hello world","sender_id":1,"date_sent":5}]}"#
+        let f = try ScriptedService([reply(200, ""), reply(200, fresh)])
         _ = try f.seed()
-        let edited = try f.service.editMessage(id: "m1", dialogID: ManagingFixture.dialogID, text: "hello world")
+        let edited = try f.service.editMessage(id: "m1", dialogID: ScriptedService.dialogID, text: "hello world")
         #expect(edited.text == "hello world")
         #expect(try f.service.cache.search("world").map(\.message.id) == ["m1"])
         #expect(try f.service.cache.search("wrold").isEmpty)
     }
 
     @Test func whenTheServerWillNotShowTheEditTheCachedCopyTakesTheText() throws {
-        let f = try ManagingFixture([reply(200, ""), reply(500, "")])
+        let f = try ScriptedService([reply(200, ""), reply(500, "")])
         _ = try f.seed()
-        let edited = try f.service.editMessage(id: "m1", dialogID: ManagingFixture.dialogID, text: "hello world")
+        let edited = try f.service.editMessage(id: "m1", dialogID: ScriptedService.dialogID, text: "hello world")
         #expect(edited.rawJSON == #"{"_id":"m1","message":"hello world","sender_id":1}"#)
         #expect(try f.service.cache.message(id: "m1")?.text == "hello world")
     }
 
     @Test func editingSomeoneElsesMessageIsAFailureThatKeepsTheText() throws {
-        let f = try ManagingFixture([reply(403, #"{"errors":["You don't have appropriate permissions to perform this operation"]}"#)])
+        let f = try ScriptedService([reply(403, #"{"errors":["You don't have appropriate permissions to perform this operation"]}"#)])
         _ = try f.seed()
         let error = try #require(throws: MessagingError.self) {
-            try f.service.editMessage(id: "m1", dialogID: ManagingFixture.dialogID, text: "x")
+            try f.service.editMessage(id: "m1", dialogID: ScriptedService.dialogID, text: "x")
         }
         #expect(error.kind == .failure && error.hint == "only its sender can edit it")
         #expect(try f.service.cache.message(id: "m1")?.text == "helo wrold")
     }
 
     @Test func aDeletedMessageLeavesSearch() throws {
-        let f = try ManagingFixture([reply(200, #"{"SuccessfullyDeleted":{"ids":["m1"]},"NotFound":{"ids":[]}}"#)])
+        let f = try ScriptedService([reply(200, #"{"SuccessfullyDeleted":{"ids":["m1"]},"NotFound":{"ids":[]}}"#)])
         _ = try f.seed()
         try f.service.deleteMessage(id: "m1", everyone: false)
         #expect(try f.service.cache.search("wrold").isEmpty)
     }
 
     @Test func anUnknownMessageIsBadInput() throws {
-        let f = try ManagingFixture([reply(200, #"{"SuccessfullyDeleted":{"ids":[]},"NotFound":{"ids":["m1"]}}"#)])
+        let f = try ScriptedService([reply(200, #"{"SuccessfullyDeleted":{"ids":[]},"NotFound":{"ids":["m1"]}}"#)])
         _ = try f.seed()
         let error = try #require(throws: MessagingError.self) { try f.service.deleteMessage(id: "m1", everyone: false) }
         #expect(error.kind == .invalidInput && error.message == "no message with id m1")
@@ -166,7 +153,7 @@ final class ManagingFixture {
     }
 
     @Test func deletingSomeoneElsesMessageForEveryoneIsRefused() throws {
-        let f = try ManagingFixture([reply(200, #"{"SuccessfullyDeleted":{"ids":[]},"NotFound":{"ids":[]},"WrongPermissions":{"ids":["m1"]}}"#)])
+        let f = try ScriptedService([reply(200, #"{"SuccessfullyDeleted":{"ids":[]},"NotFound":{"ids":[]},"WrongPermissions":{"ids":["m1"]}}"#)])
         _ = try f.seed()
         let error = try #require(throws: MessagingError.self) { try f.service.deleteMessage(id: "m1", everyone: true) }
         #expect(error.kind == .failure && error.message == "not allowed to delete message m1 for everyone")
@@ -189,7 +176,7 @@ final class ManagingFixture {
     }
 
     @Test func textIsALoginFirstThenFullNames() throws {
-        let f = try ManagingFixture([
+        let f = try ScriptedService([
             reply(200, #"{"user":{"id":7,"login":"lee","full_name":"Someone"}}"#),
             reply(200, #"{"current_page":1,"per_page":2,"total_entries":3,"items":[{"user":{"id":4,"login":"ann","full_name":"Ann Lee"}},{"user":{"id":7,"login":"lee"}}]}"#),
         ])
@@ -201,14 +188,14 @@ final class ManagingFixture {
     }
 
     @Test func shortTextIsALoginOnlyAndNobodyIsAnEmptyPage() throws {
-        let f = try ManagingFixture([reply(404, #"{"errors":["The resource wasn't found"]}"#)])
+        let f = try ScriptedService([reply(404, #"{"errors":["The resource wasn't found"]}"#)])
         let result = try f.service.findUsers(.text("al"), page: 1, perPage: 10)
         #expect(result.users.isEmpty && result.totalEntries == 0 && !result.hasMore)
         #expect(f.transport.requests.count == 1)
     }
 
     @Test func aServerFailureIsNotAnEmptyResult() throws {
-        let f = try ManagingFixture([reply(503, "")])
+        let f = try ScriptedService([reply(503, "")])
         let error = try #require(throws: MessagingError.self) { try f.service.findUsers(.everyone, page: 1, perPage: 10) }
         #expect(error.kind == .temporary)
     }

@@ -7,23 +7,8 @@ import TestSupport
 import XMPPTransport
 @testable import Messaging
 
-/// A messaging service for user 1 over a scripted REST server and a fresh cache.
-struct ReadStateFixture {
-    static let me = 1
-    let directory: TemporaryDirectory
-    let transport: ScriptedTransport
-    let service: MessagingService
-
-    init(_ script: [ScriptedTransport.Reply]) throws {
-        directory = try TemporaryDirectory()
-        transport = ScriptedTransport(script)
-        let api = QuickBloxClient(apiEndpoint: "http://127.0.0.1:9", credentials: AppCredentials(applicationId: 1, authKey: "k", authSecret: "s"),
-                                  transport: transport)
-        api.retryPolicy = .never
-        api.token = "tok"
-        service = MessagingService(api: api, cache: try ChatCache(path: directory.file("cache.sqlite")), me: Self.me)
-    }
-
+/// Messages as the read-state tests need them.
+extension ScriptedService {
     /// A message object as the server sends it.
     static func item(_ n: Int, sender: Int, read: [Int]? = nil, dialog: String = "d1") -> String {
         let readIDs = read ?? [sender]
@@ -41,47 +26,47 @@ struct ReadStateFixture {
 
 @Suite struct MarkReadTests {
     @Test func onlyUnreadMessagesFromOthersArePutAHundredAtATime() throws {
-        let f = try ReadStateFixture([reply(200), reply(200)])
+        let f = try ScriptedService([reply(200), reply(200)])
         let messages = (0..<150).map { f.cached($0, sender: 2) } + [f.cached(200, sender: 1), f.cached(201, sender: 2, read: [2, 1])]
         try f.service.cache.upsertMessages(messages)
         let marked = try f.service.markRead(messages, dialogID: "d1")
-        #expect(marked.map(\.id) == (0..<150).map(ReadStateFixture.id))
+        #expect(marked.map(\.id) == (0..<150).map(ScriptedService.id))
         #expect(f.transport.requests.map(\.method) == ["PUT", "PUT"])
-        #expect(f.transport.requests[0].url.hasPrefix("http://127.0.0.1:9/chat/Message/\(ReadStateFixture.id(0)),\(ReadStateFixture.id(1)),"))
-        #expect(f.transport.requests[1].url.hasSuffix("\(ReadStateFixture.id(149)).json"))
+        #expect(f.transport.requests[0].url.hasPrefix("http://127.0.0.1:9/chat/Message/\(ScriptedService.id(0)),\(ScriptedService.id(1)),"))
+        #expect(f.transport.requests[1].url.hasSuffix("\(ScriptedService.id(149)).json"))
         let body = String(decoding: f.transport.requests[0].body, as: UTF8.self)
         #expect(body == #"{"chat_dialog_id":"d1","read":1}"#)
         // The cache now counts me among the readers, so asking again sends nothing.
-        #expect(try f.service.cache.message(id: ReadStateFixture.id(7))?.readIDs == [2, 1])
+        #expect(try f.service.cache.message(id: ScriptedService.id(7))?.readIDs == [2, 1])
         let again = try f.service.cache.history(dialogID: "d1", limit: 1000)
         #expect(try f.service.markRead(again, dialogID: "d1").isEmpty)
         #expect(f.transport.requests.count == 2)
     }
 
     @Test func messagesTheServerNoLongerHasAreSkippedAndOtherRefusalsReported() throws {
-        let gone = try ReadStateFixture([reply(404, #"{"errors":["The resource wasn't found"]}"#)])
+        let gone = try ScriptedService([reply(404, #"{"errors":["The resource wasn't found"]}"#)])
         #expect(try gone.service.markRead([gone.cached(1, sender: 2)], dialogID: "d1").isEmpty)
-        let forbidden = try ReadStateFixture([reply(403, #"{"errors":["You don't have appropriate permissions to perform this operation"]}"#)])
+        let forbidden = try ScriptedService([reply(403, #"{"errors":["You don't have appropriate permissions to perform this operation"]}"#)])
         let error = try #require(throws: MessagingError.self) { try forbidden.service.markRead([forbidden.cached(1, sender: 2)], dialogID: "d1") }
         #expect(error.kind == .invalidInput && error.message.contains("not an occupant"))
-        let down = try ReadStateFixture([reply(503)])
+        let down = try ScriptedService([reply(503)])
         try down.service.cache.upsertMessages([down.cached(1, sender: 2)])
         let error503 = try #require(throws: MessagingError.self) { try down.service.markRead([down.cached(1, sender: 2)], dialogID: "d1") }
         #expect(error503.kind == .temporary)
-        #expect(try down.service.cache.message(id: ReadStateFixture.id(1))?.readIDs == [2], "not recorded read when the server did not take it")
+        #expect(try down.service.cache.message(id: ScriptedService.id(1))?.readIDs == [2], "not recorded read when the server did not take it")
     }
 
     @Test func unreadMessagesArePagedUntilTheServersCountIsFound() throws {
-        let page1 = (0..<100).map { ReadStateFixture.item($0, sender: $0 == 5 ? 1 : 2, read: $0 < 99 ? [2, 1] : nil) }
-        let page2 = [ReadStateFixture.item(100, sender: 3), ReadStateFixture.item(101, sender: 2), ReadStateFixture.item(102, sender: 2)]
-        let f = try ReadStateFixture([
+        let page1 = (0..<100).map { ScriptedService.item($0, sender: $0 == 5 ? 1 : 2, read: $0 < 99 ? [2, 1] : nil) }
+        let page2 = [ScriptedService.item(100, sender: 3), ScriptedService.item(101, sender: 2), ScriptedService.item(102, sender: 2)]
+        let f = try ScriptedService([
             reply(200, #"{"total":"2","d1":"2"}"#),
             reply(200, #"{"items":[\#(page1.joined(separator: ","))]}"#),
             reply(200, #"{"items":[\#(page2.joined(separator: ","))]}"#),
         ])
         let unread = try f.service.unreadMessages(dialogID: "d1")
         #expect(unread.count == 2)
-        #expect(unread.messages.map(\.id) == [ReadStateFixture.id(99), ReadStateFixture.id(100)])
+        #expect(unread.messages.map(\.id) == [ScriptedService.id(99), ScriptedService.id(100)])
         #expect(f.transport.requests.count == 3, "stops once the count is found")
         #expect(f.transport.requests[0].url.hasSuffix("/chat/Message/unread.json?chat_dialog_ids=d1"))
         #expect(f.transport.requests[1].url.contains("mark_as_read=0"), "looking never marks")
@@ -89,7 +74,7 @@ struct ReadStateFixture {
     }
 
     @Test func nothingUnreadAsksNoHistory() throws {
-        let f = try ReadStateFixture([reply(200, #"{"total":0}"#)])
+        let f = try ScriptedService([reply(200, #"{"total":0}"#)])
         let unread = try f.service.unreadMessages(dialogID: "d1")
         #expect(unread.count == 0 && unread.messages.isEmpty)
         #expect(f.transport.requests.count == 1)
@@ -97,15 +82,15 @@ struct ReadStateFixture {
 }
 
 @Suite struct UnreadCountTests {
-    func fixture(_ answer: String) throws -> ReadStateFixture {
-        let f = try ReadStateFixture([reply(200, answer)])
+    func fixture(_ answer: String) throws -> ScriptedService {
+        let f = try ScriptedService([reply(200, answer)])
         try f.service.cache.upsertDialogs(["d1", "d2", "d3"].enumerated().map { index, id in
             CachedDialog(id: id, type: .group, name: id, occupantIDs: [1, 2], unreadCount: 5 + index, updatedAt: 1, rawJSON: "{}")
         })
         return f
     }
 
-    func counts(_ f: ReadStateFixture) throws -> [Int] {
+    func counts(_ f: ScriptedService) throws -> [Int] {
         try f.service.cache.dialogs().sorted { $0.id < $1.id }.map(\.unreadCount)
     }
 

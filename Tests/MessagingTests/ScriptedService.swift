@@ -1,0 +1,22 @@
+import MessageCache
+import QuickBloxAPI
+import TestSupport
+@testable import Messaging
+
+/// A messaging service for user 1 over a scripted REST server and a fresh cache.
+final class ScriptedService {
+    static let me = 1
+    let directory: TemporaryDirectory
+    let transport: ScriptedTransport
+    let service: MessagingService
+
+    init(_ script: [ScriptedTransport.Reply]) throws {
+        directory = try TemporaryDirectory()
+        transport = ScriptedTransport(script)
+        let api = QuickBloxClient(apiEndpoint: "http://127.0.0.1:9", credentials: AppCredentials(applicationId: 1, authKey: "k", authSecret: "s"),
+                                  transport: transport)
+        api.retryPolicy = .never
+        api.token = "tok"
+        service = MessagingService(api: api, cache: try ChatCache(path: directory.file("cache.sqlite")), me: Self.me)
+    }
+}
