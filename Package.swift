@@ -52,6 +52,7 @@ let package = Package(
         // MARK: tests
         // One home for what tests share: processes, waits for signals, files, sockets, doubles.
         .target(name: "TestSupport", dependencies: ["CCrypto", "HTTPTransport"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "QuickBloxAPITests", dependencies: ["QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "XMPPTransportTests", dependencies: ["XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore", "BenchmarkData", "TestSupport"], swiftSettings: swiftSettings),

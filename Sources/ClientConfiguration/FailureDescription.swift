@@ -51,6 +51,9 @@ public struct FailureDescription: Sendable, Equatable {
                 return FailureDescription(.invalidInput, "\(what): invalid URL \(endpoint)", hint: "check endpoints.api in the config")
             case .other:
                 return FailureDescription(.temporary, "\(what): \(error.description)")
+            case .localFile:
+                // The reason names the file (a disk that is full, a file that cannot be read).
+                return FailureDescription(.failure, "\(what): \(reason ?? "a local file failed")")
             }
         case .http(let status):
             let text = "\(what): \(reason ?? "HTTP \(status)") (\(status) from \(error.request))"

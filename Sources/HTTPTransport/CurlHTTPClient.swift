@@ -1,14 +1,18 @@
 internal import CCurlShim
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `curl_global_init` must run once before the first easy handle; a lazy global
 /// runs it on first use only, so `chatctl --version` never pays for it.
 private let curlGloballyInitialized: Bool = ccurl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
-/// libcurl easy-handle client (one handle, reused so connections are kept alive).
+/// libcurl easy-handle client (one handle, reused so connections are kept alive):
+/// JSON exchanges in memory (`perform`), files streamed (`upload`, `download`).
 ///
 /// Not thread-safe: use one instance per thread (the handle is confined to its owner).
 /// The only file that touches `CURL*` and `curl_slist`.
-public final class CurlHTTPClient: HTTPTransporting {
+public final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
     private let options: HTTPClientOptions
     private let handle: UnsafeMutableRawPointer
     /// The header list of the current request; curl reads it during perform, so it
@@ -17,10 +21,20 @@ public final class CurlHTTPClient: HTTPTransporting {
     /// CURLOPT_ERRORBUFFER: curl writes a human-readable reason here.
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private let errorBufferSize = Int(CURL_ERROR_SIZE)
+    /// A transfer's answer body beyond this is dropped (an error page, never a file).
+    private static let answerLimit = 64 * 1024
 
     // Per-request state written by the C callbacks.
     fileprivate var responseBody: [UInt8] = []
     fileprivate var responseHeaders: [HTTPHeader] = []
+    /// The status of the header block being read (0 until a status line came).
+    fileprivate var currentStatus = 0
+    /// Nil: keep the whole body (JSON exchanges); else at most this many bytes.
+    fileprivate var bodyLimit: Int?
+    /// Where a 200/206 body goes during a download.
+    fileprivate var fileSink: FileSinkState?
+    /// Called from CURLOPT_XFERINFOFUNCTION with (dltotal, dlnow, ultotal, ulnow).
+    fileprivate var progressTick: ((Int64, Int64, Int64, Int64) -> Void)?
 
     public init(options: HTTPClientOptions) throws(HTTPError) {
         guard curlGloballyInitialized else {
@@ -41,86 +55,16 @@ public final class CurlHTTPClient: HTTPTransporting {
         errorBuffer.deallocate()
     }
 
+    // MARK: - Requests
+
     public func perform(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
-        let loggedURL = SecretRedactor.url(request.url)
-        let errorURL = SecretRedactor.urlWithoutQuery(request.url)
         let log = options.verboseLog
-        log?("> \(request.method) \(loggedURL)")
-        if let log {
-            for header in request.headers { let h = SecretRedactor.header(header); log("> \(h.name): \(h.value)") }
-            if !request.body.isEmpty { log("> (\(request.body.count) bytes of body not shown)") }
-        }
+        logRequest(request.method, request.url, request.headers)
+        if let log, !request.body.isEmpty { log("> (\(request.body.count) bytes of body not shown)") }
 
-        // Reset clears every option of the previous request but keeps the
-        // connection cache, so keep-alive still works.
-        ccurl_easy_reset(handle)
-        responseBody = []
-        responseHeaders = []
-        errorBuffer[0] = 0
-        configure(for: request)
-
-        let code = ccurl_easy_perform(handle)
-        let elapsedMS = (getDouble(CURLINFO_TOTAL_TIME) ?? 0) * 1000
-        guard code == CURLE_OK else {
-            let error = HTTPError(kind: Self.kind(of: code), url: errorURL, detail: reason(for: code))
-            log?("! \(error.detail) after \(Self.formatMilliseconds(elapsedMS))")
-            throw error
-        }
-        var status = 0
-        if let responseCode = getLong(CURLINFO_RESPONSE_CODE) { status = responseCode }
-        let response = HTTPResponse(status: status, headers: responseHeaders, body: responseBody)
-        responseBody = []
-        responseHeaders = []
-        if let log {
-            log("< \(status) in \(Self.formatMilliseconds(elapsedMS))")
-            for header in response.headers { let h = SecretRedactor.header(header); log("< \(h.name): \(h.value)") }
-            if !response.body.isEmpty { log("< (\(response.body.count) bytes of body not shown)") }
-        }
-        return response
-    }
-
-    // MARK: - Options
-
-    private func configure(for request: HTTPRequest) {
-        let selfPointer = Unmanaged.passUnretained(self).toOpaque()
-        setLong(CURLOPT_NOSIGNAL, 1)
-        setString(CURLOPT_URL, request.url)
-        setString(CURLOPT_PROTOCOLS_STR, "http,https")
-        setLong(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
-        setLong(CURLOPT_FOLLOWLOCATION, 0)
-        setLong(CURLOPT_SSL_VERIFYPEER, 1)
-        setLong(CURLOPT_SSL_VERIFYHOST, 2)
-        if let caFile = options.caFile { setString(CURLOPT_CAINFO, caFile) }
-        setLong(CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(options.connectTimeout * 1000)))
+        begin(url: request.url, headers: request.headers)
         // 0 means "no limit" to curl, which is what a non-positive timeout asks for.
         setLong(CURLOPT_TIMEOUT_MS, request.timeout > 0 ? max(1, Int(request.timeout * 1000)) : 0)
-        setString(CURLOPT_USERAGENT, options.userAgent)
-        check(ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
-
-        check(ccurl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, userdata in
-            let client = Unmanaged<CurlHTTPClient>.fromOpaque(userdata!).takeUnretainedValue()
-            let length = size * count
-            if let data, length > 0 {
-                data.withMemoryRebound(to: UInt8.self, capacity: length) {
-                    client.responseBody.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
-                }
-            }
-            return length
-        }, "CURLOPT_WRITEFUNCTION")
-        check(ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, selfPointer), "CURLOPT_WRITEDATA")
-        check(ccurl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, userdata in
-            let client = Unmanaged<CurlHTTPClient>.fromOpaque(userdata!).takeUnretainedValue()
-            let length = size * count
-            if let data, length > 0 {
-                let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
-                    String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-                }
-                client.receivedHeaderLine(line)
-            }
-            return length
-        }, "CURLOPT_HEADERFUNCTION")
-        check(ccurl_setopt_pointer(handle, CURLOPT_HEADERDATA, selfPointer), "CURLOPT_HEADERDATA")
-
         let method = request.method.uppercased()
         if !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(method) {
             // COPYPOSTFIELDS copies the bytes, so the Swift array need not outlive this call.
@@ -138,9 +82,148 @@ public final class CurlHTTPClient: HTTPTransporting {
         } else if method != "GET" {
             setString(CURLOPT_CUSTOMREQUEST, method)
         }
+        return try finish(url: request.url, code: ccurl_easy_perform(handle))
+    }
+
+    public func upload(_ request: MultipartUploadRequest, progress: (TransferProgress) -> Void) throws(HTTPError) -> HTTPResponse {
+        let file = request.file
+        logRequest("POST", request.url, request.headers)
+        options.verboseLog?("> (multipart/form-data: \(request.fields.count) fields, then \(request.fileField) \(file.name), \(file.size) bytes of \(file.contentType))")
+
+        begin(url: request.url, headers: request.headers)
+        limitStalls(request.stallTimeout)
+        bodyLimit = Self.answerLimit
+        let reader = UploadFileReader(file: file)
+        guard let form = CurlMultipartForm(easyHandle: handle, fields: request.fields, fileField: request.fileField, reader: reader) else {
+            throw HTTPError(kind: .other, url: SecretRedactor.urlWithoutQuery(request.url), detail: "libcurl could not build the form")
+        }
+        check(ccurl_setopt_pointer(handle, CURLOPT_MIMEPOST, UnsafeMutableRawPointer(form.mime)), "CURLOPT_MIMEPOST")
+        let code = withoutActuallyEscaping(progress) { progress in
+            progressTick = { _, _, _, _ in progress(TransferProgress(bytes: reader.position, total: file.size)) }
+            defer { progressTick = nil }
+            return ccurl_easy_perform(handle)
+        }
+        // The form goes before the handle could use it again.
+        check(ccurl_setopt_pointer(handle, CURLOPT_MIMEPOST, nil), "CURLOPT_MIMEPOST")
+        if code != CURLE_OK, let failure = reader.failure {
+            throw failed(.localFile, request.url, failure)
+        }
+        let response = try finish(url: request.url, code: code)
+        withExtendedLifetime(form) {}
+        return response
+    }
+
+    public func download(_ request: DownloadRequest, into sink: DownloadSink,
+                         progress: (TransferProgress) -> Void) throws(HTTPError) -> DownloadResult {
+        var resumeFrom = max(0, request.resumeFrom)
+        while true {
+            logRequest("GET", request.url, request.headers)
+            if resumeFrom > 0 { options.verboseLog?("> (resuming after \(resumeFrom) bytes)") }
+            begin(url: request.url, headers: request.headers)
+            limitStalls(request.stallTimeout)
+            bodyLimit = Self.answerLimit
+            if resumeFrom > 0 { check(ccurl_setopt_off_t(handle, CURLOPT_RESUME_FROM_LARGE, curl_off_t(resumeFrom)), "CURLOPT_RESUME_FROM_LARGE") }
+            let state = FileSinkState(sink: sink)
+            fileSink = state
+            let offset = resumeFrom
+            let code = withoutActuallyEscaping(progress) { progress in
+                progressTick = { [unowned self] total, now, _, _ in
+                    guard self.currentStatus == 200 || self.currentStatus == 206 else { return }
+                    progress(TransferProgress(bytes: offset + now, total: total > 0 ? offset + total : nil))
+                }
+                defer { progressTick = nil; fileSink = nil }
+                return ccurl_easy_perform(handle)
+            }
+            if let failure = state.failure { throw failed(.localFile, request.url, failure) }
+            // The server ignored the range (answered 200), or answered one that does not
+            // start where the file ends: begin again from nothing.
+            if code == CURLE_RANGE_ERROR, resumeFrom > 0 {
+                try restart(sink, url: request.url)
+                resumeFrom = 0
+                continue
+            }
+            let response = try finish(url: request.url, code: code)
+            switch response.status {
+            case 200, 206:
+                let size = offset + state.written
+                if let expected = Self.expectedSize(response, resumeFrom: offset), expected != size {
+                    throw failed(.other, request.url, "the transfer ended after \(size) of \(expected) bytes")
+                }
+                return DownloadResult(response: response, saved: true, fileSize: size)
+            case 416 where resumeFrom > 0:
+                // "bytes */N": a file of N bytes, which the sink may already hold whole.
+                if Self.completeLength(response.header("Content-Range")) == resumeFrom {
+                    return DownloadResult(response: response, saved: true, fileSize: resumeFrom)
+                }
+                try restart(sink, url: request.url)
+                resumeFrom = 0
+            default:
+                return DownloadResult(response: response, saved: false, fileSize: offset)
+            }
+        }
+    }
+
+    // MARK: - One exchange
+
+    /// Clears what the last request left and sets what every request shares.
+    private func begin(url: String, headers: [HTTPHeader]) {
+        // Reset clears every option of the previous request but keeps the
+        // connection cache, so keep-alive still works.
+        ccurl_easy_reset(handle)
+        responseBody = []
+        responseHeaders = []
+        currentStatus = 0
+        bodyLimit = nil
+        errorBuffer[0] = 0
+
+        let selfPointer = Unmanaged.passUnretained(self).toOpaque()
+        setLong(CURLOPT_NOSIGNAL, 1)
+        setString(CURLOPT_URL, url)
+        setString(CURLOPT_PROTOCOLS_STR, "http,https")
+        setLong(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
+        setLong(CURLOPT_FOLLOWLOCATION, 0)
+        setLong(CURLOPT_SSL_VERIFYPEER, 1)
+        setLong(CURLOPT_SSL_VERIFYHOST, 2)
+        if let caFile = options.caFile { setString(CURLOPT_CAINFO, caFile) }
+        setLong(CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(options.connectTimeout * 1000)))
+        setString(CURLOPT_USERAGENT, options.userAgent)
+        check(ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
+
+        check(ccurl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, userdata in
+            let client = Unmanaged<CurlHTTPClient>.fromOpaque(userdata!).takeUnretainedValue()
+            let length = size * count
+            guard let data, length > 0 else { return length }
+            let bytes = UnsafeRawBufferPointer(start: data, count: length)
+            if let sink = client.fileSink, client.currentStatus == 200 || client.currentStatus == 206 {
+                // A short count makes curl stop with CURLE_WRITE_ERROR; the sink says why.
+                return sink.write(bytes) ? length : 0
+            }
+            client.keep(bytes)
+            return length
+        }, "CURLOPT_WRITEFUNCTION")
+        check(ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, selfPointer), "CURLOPT_WRITEDATA")
+        check(ccurl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, userdata in
+            let client = Unmanaged<CurlHTTPClient>.fromOpaque(userdata!).takeUnretainedValue()
+            let length = size * count
+            if let data, length > 0 {
+                let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
+                    String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+                }
+                client.receivedHeaderLine(line)
+            }
+            return length
+        }, "CURLOPT_HEADERFUNCTION")
+        check(ccurl_setopt_pointer(handle, CURLOPT_HEADERDATA, selfPointer), "CURLOPT_HEADERDATA")
+        check(ccurl_setopt_xferinfo_callback(handle) { userdata, dltotal, dlnow, ultotal, ulnow in
+            let client = Unmanaged<CurlHTTPClient>.fromOpaque(userdata!).takeUnretainedValue()
+            client.progressTick?(Int64(dltotal), Int64(dlnow), Int64(ultotal), Int64(ulnow))
+            return 0
+        }, "CURLOPT_XFERINFOFUNCTION")
+        check(ccurl_setopt_pointer(handle, CURLOPT_XFERINFODATA, selfPointer), "CURLOPT_XFERINFODATA")
+        setLong(CURLOPT_NOPROGRESS, 0)
 
         var list: UnsafeMutablePointer<curl_slist>? = nil
-        for header in request.headers {
+        for header in headers {
             // "Name;" is curl's spelling of a header with an empty value.
             let line = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
             list = ccurl_slist_append(list, line)
@@ -152,17 +235,89 @@ public final class CurlHTTPClient: HTTPTransporting {
         check(ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, list), "CURLOPT_HTTPHEADER")
     }
 
+    /// Files take as long as they take: no bound on the whole transfer, but one
+    /// on how long it may stand still (under a byte a second for that long).
+    private func limitStalls(_ seconds: Double) {
+        setLong(CURLOPT_TIMEOUT_MS, 0)
+        setLong(CURLOPT_LOW_SPEED_LIMIT, 1)
+        setLong(CURLOPT_LOW_SPEED_TIME, max(1, Int(seconds.rounded(.up))))
+    }
+
+    /// The response of a finished perform, or why there is none.
+    private func finish(url: String, code: CURLcode) throws(HTTPError) -> HTTPResponse {
+        let log = options.verboseLog
+        let elapsedMS = (getDouble(CURLINFO_TOTAL_TIME) ?? 0) * 1000
+        guard code == CURLE_OK else {
+            let error = HTTPError(kind: Self.kind(of: code), url: SecretRedactor.urlWithoutQuery(url), detail: reason(for: code))
+            log?("! \(error.detail) after \(Self.formatMilliseconds(elapsedMS))")
+            throw error
+        }
+        let status = getLong(CURLINFO_RESPONSE_CODE) ?? 0
+        let response = HTTPResponse(status: status, headers: responseHeaders, body: responseBody)
+        responseBody = []
+        responseHeaders = []
+        if let log {
+            log("< \(status) in \(Self.formatMilliseconds(elapsedMS))")
+            for header in response.headers { let h = SecretRedactor.header(header); log("< \(h.name): \(h.value)") }
+            if !response.body.isEmpty { log("< (\(response.body.count) bytes of body not shown)") }
+        }
+        return response
+    }
+
+    private func logRequest(_ method: String, _ url: String, _ headers: [HTTPHeader]) {
+        guard let log = options.verboseLog else { return }
+        log("> \(method) \(SecretRedactor.url(url))")
+        for header in headers { let h = SecretRedactor.header(header); log("> \(h.name): \(h.value)") }
+    }
+
+    private func failed(_ kind: HTTPError.Kind, _ url: String, _ detail: String) -> HTTPError {
+        options.verboseLog?("! \(detail)")
+        return HTTPError(kind: kind, url: SecretRedactor.urlWithoutQuery(url), detail: detail)
+    }
+
+    /// Empties the sink for a download that must start over.
+    private func restart(_ sink: DownloadSink, url: String) throws(HTTPError) {
+        options.verboseLog?("! the server did not resume where the file ends; starting again from the first byte")
+        guard ftruncate(sink.fileDescriptor, 0) == 0, lseek(sink.fileDescriptor, 0, SEEK_SET) == 0 else {
+            throw failed(.localFile, url, "cannot start \(sink.description) again: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    fileprivate func keep(_ bytes: UnsafeRawBufferPointer) {
+        guard let limit = bodyLimit else { responseBody.append(contentsOf: bytes); return }
+        let room = limit - responseBody.count
+        if room > 0 { responseBody.append(contentsOf: bytes.prefix(room)) }
+    }
+
     fileprivate func receivedHeaderLine(_ raw: String) {
         let line = raw.trimmingScalars(" \r\n\t")
         if line.hasPrefix("HTTP/") {
             // A new status line (after "100 Continue", or a proxy's answer) starts a new header block.
             responseHeaders = []
+            let parts = line.split(separator: " ", maxSplits: 2)
+            currentStatus = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }
         let name = String(line[..<colon]).trimmingScalars(" \t")
         let value = String(line[line.index(after: colon)...]).trimmingScalars(" \t")
         responseHeaders.append(HTTPHeader(name, value))
+    }
+
+    /// The whole file's size an answer announces: `Content-Range: bytes a-b/N` for
+    /// 206, `Content-Length` plus what was there before otherwise.
+    static func expectedSize(_ response: HTTPResponse, resumeFrom: Int64) -> Int64? {
+        if response.status == 206 {
+            guard let range = response.header("Content-Range"), let slash = range.lastIndex(of: "/") else { return nil }
+            return Int64(String(range[range.index(after: slash)...]).trimmingScalars(" "))
+        }
+        return response.header("Content-Length").flatMap { Int64($0.trimmingScalars(" ")) }
+    }
+
+    /// N of `Content-Range: bytes */N` (a 416's way to give the size).
+    static func completeLength(_ contentRange: String?) -> Int64? {
+        guard let text = contentRange?.trimmingScalars(" "), text.hasPrefix("bytes */") else { return nil }
+        return Int64(String(text.unicodeScalars.dropFirst(8)))
     }
 
     // MARK: - Errors
@@ -229,6 +384,32 @@ public final class CurlHTTPClient: HTTPTransporting {
 
 @available(*, unavailable)
 extension CurlHTTPClient: Sendable {}
+
+/// A download's descriptor as the write callback fills it: every byte written
+/// (`write` again after a short count), or the reason it could not be.
+private final class FileSinkState {
+    let sink: DownloadSink
+    private(set) var written: Int64 = 0
+    private(set) var failure: String?
+
+    init(sink: DownloadSink) { self.sink = sink }
+
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let count = Glibc.write(sink.fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 {
+                let reason = count < 0 ? String(cString: strerror(errno)) : "nothing could be written"
+                failure = "cannot write \(sink.description): \(reason)"
+                return false
+            }
+            offset += count
+            written += Int64(count)
+        }
+        return true
+    }
+}
 
 extension String {
     /// Trims any of the given ASCII characters from both ends (FoundationEssentials

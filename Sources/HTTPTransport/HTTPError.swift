@@ -1,7 +1,12 @@
 /// Why an HTTP exchange produced no response. Never carries a query string,
 /// a header value or a body (those may hold tokens or passwords).
 public struct HTTPError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable { case cannotConnect, timedOut, tls, invalidURL, other }
+    public enum Kind: Sendable, Equatable {
+        case cannotConnect, timedOut, tls, invalidURL, other
+        /// A local file of a transfer could not be read or written (disk full, say);
+        /// `detail` names it and says why.
+        case localFile
+    }
     public var kind: Kind
     /// The URL without its query string (queries may carry tokens).
     public var url: String

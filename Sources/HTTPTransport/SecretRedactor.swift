@@ -3,12 +3,13 @@
 public enum SecretRedactor {
     public static let mask = "<redacted>"
 
-    /// True for names such as `QB-Token`, `user[password]`, `signature`, `Authorization`, `QB-Account-Key`.
+    /// True for names such as `QB-Token`, `user[password]`, `signature`, `Authorization`, `QB-Account-Key`,
+    /// and the `X-Amz-Credential` of a signed storage URL.
     public static func isSensitive(name: String) -> Bool {
         let lower = name.lowercased()
         // The expiry date of a token is not a secret and is useful when debugging.
         if lower.hasSuffix("expirationdate") { return false }
-        return ["token", "password", "secret", "signature", "authorization", "cookie", "account-key", "account_key"]
+        return ["token", "password", "secret", "signature", "credential", "authorization", "cookie", "account-key", "account_key"]
             .contains { lower.contains($0) }
     }
 
@@ -43,8 +44,9 @@ public enum SecretRedactor {
 }
 
 extension String {
-    /// Percent-decodes where possible, leaving malformed escapes as they are.
-    func removingPercentEncodingLeniently() -> String {
+    /// Percent-decodes where possible, leaving malformed escapes as they are (as
+    /// `decodeURIComponent` would, but never failing); `+` stays a `+`.
+    public func removingPercentEncodingLeniently() -> String {
         var bytes: [UInt8] = []
         var utf8 = Array(self.utf8)[...]
         while let byte = utf8.popFirst() {
