@@ -17,6 +17,8 @@ public final class QuickBloxClient {
     public let credentials: AppCredentials
     /// Seconds allowed for each whole request.
     public var requestTimeout: Double
+    /// Streamed files (docs/protocol.md §8) give up after this many seconds without a byte.
+    public var transferStallTimeout: Double = 30
     /// Retries of 429/502/503/504; `.immediate` in tests, `.never` to disable.
     public var retryPolicy: RetryPolicy = .standard
     /// Told of each extended expiry, asked to renew a session the server no longer has.
@@ -24,6 +26,9 @@ public final class QuickBloxClient {
     public var sessionRenewal: (any SessionRenewing)?
 
     private let transport: any HTTPTransporting
+    /// The same transport, for streamed files (the blob upload and download); nil
+    /// when it cannot stream (a test double of JSON exchanges).
+    var fileTransport: (any HTTPFileTransferring)? { transport as? any HTTPFileTransferring }
     /// Without a `QB-Token-ExpirationDate` header, a token lives two hours after the last request.
     private static let defaultTokenLifetime: Double = 2 * 60 * 60
 
@@ -124,6 +129,17 @@ public final class QuickBloxClient {
     func send(_ method: String, _ path: String, query: [(String, String)] = [],
               extraHeaders: [HTTPHeader] = [], sendsToken: Bool = true, opensSession: Bool = false,
               repeatable: Bool? = nil, body: () -> JSONValue? = { nil }) throws(QuickBloxError) -> JSONValue {
+        let response = try exchange(method, path, query: query, extraHeaders: extraHeaders, sendsToken: sendsToken,
+                                    opensSession: opensSession, repeatable: repeatable, body: body)
+        return try decode(response.body, request: "\(method) \(apiEndpoint)\(path)")
+    }
+
+    /// `send` without decoding: the response itself. With `redirects`, a 301, 302,
+    /// 303, 307 or 308 is an answer too (the blob download's, docs/protocol.md §8).
+    func exchange(_ method: String, _ path: String, query: [(String, String)] = [],
+                  extraHeaders: [HTTPHeader] = [], sendsToken: Bool = true, opensSession: Bool = false,
+                  repeatable: Bool? = nil, redirects: Bool = false,
+                  body: () -> JSONValue? = { nil }) throws(QuickBloxError) -> HTTPResponse {
         let requestLine = "\(method) \(apiEndpoint)\(path)"
         var url = apiEndpoint + path
         if !query.isEmpty {
@@ -155,10 +171,11 @@ public final class QuickBloxClient {
                 throw QuickBloxError(kind: .transport(error.kind), request: requestLine, reasons: [error.detail])
             }
             let succeeded = [200, 201, 202].contains(response.status)
+                || (redirects && [301, 302, 303, 307, 308].contains(response.status))
             if sentToken || opensSession { noteTokenExpiry(from: response, succeeded: succeeded) }
             if succeeded {
                 if sentToken, let expiry = tokenExpiresAt { sessionRenewal?.sessionExtended(until: expiry) }
-                return try decode(response.body, request: requestLine)
+                return response
             }
             if response.status == 401, sentToken, !renewed, let renewal = sessionRenewal {
                 let error = QuickBloxError(status: response.status, request: requestLine, body: response.body)

@@ -5,11 +5,11 @@ import TestSupport
 
 @Suite struct CurlHTTPClientTests {
     @Test func exchangesWithLocalServerOverOneConnection() throws {
-        let server = try LocalHTTPServer { request in
-            let body = "{\"echo\":\(request.body.count)}"
-            return "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\n"
-                + "QB-Token-ExpirationDate: 2018-07-11 17:33:09 +0000\r\nQB-Token: server-token-xyz\r\n"
-                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        let server = try ScriptedHTTPServer { request, connection in
+            connection.send(ScriptedHTTPServer.response(201, "Created", headers: [
+                ("Content-Type", "application/json"), ("QB-Token-ExpirationDate", "2018-07-11 17:33:09 +0000"),
+                ("QB-Token", "server-token-xyz"),
+            ], body: Array("{\"echo\":\(request.body.count)}".utf8)))
         }
         defer { server.stop() }
         let log = ResultBox<String>()
@@ -29,13 +29,13 @@ import TestSupport
         let deleted = try client.perform(HTTPRequest(method: "DELETE", url: base + "/login.json", timeout: 5))
         #expect(deleted.status == 201)
 
-        let received = server.received
+        let received = server.requests
         #expect(received.count == 2)
-        #expect(received.first?.requestLine == "POST /session.json?token=query-secret HTTP/1.1")
+        #expect(received.first.map { "\($0.method) \($0.target)" } == "POST /session.json?token=query-secret")
         #expect(received.first?.header("QB-Token") == "client-token-abc")
         #expect(received.first?.body == payload)
         #expect(received.first?.header("User-Agent") == "chatctl")
-        #expect(received.last?.requestLine == "DELETE /login.json HTTP/1.1")
+        #expect(received.last.map { "\($0.method) \($0.target)" } == "DELETE /login.json")
         // The easy handle is reused, so the connection is kept alive.
         #expect(server.connectionCount == 1)
 

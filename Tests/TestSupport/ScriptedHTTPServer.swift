@@ -49,10 +49,12 @@ public final class ScriptedHTTPServer: Sendable {
 
     public let listener: LoopbackListener
     private let handler: @Sendable (Request, Connection) -> Void
-    private let recorded = Mutex<[Request]>([])
+    private let recorded = Mutex<(connections: Int, requests: [Request])>((0, []))
 
     public var port: Int { listener.port }
-    public var requests: [Request] { recorded.withLock { $0 } }
+    public var requests: [Request] { recorded.withLock { $0.requests } }
+    /// Connections accepted so far (keep-alive reuses one).
+    public var connectionCount: Int { recorded.withLock { $0.connections } }
     /// `http://{host}:{port}`; `localhost` and `127.0.0.1` are two hosts to a client.
     public func baseURL(host: String = "127.0.0.1") -> String { "http://\(host):\(port)" }
 
@@ -75,6 +77,7 @@ public final class ScriptedHTTPServer: Sendable {
         while true {
             let client = accept(listener.fd, nil, nil)
             if client < 0 { listener.close(); return }
+            recorded.withLock { $0.connections += 1 }
             Thread.detachNewThread { [self] in
                 serve(Connection(fd: client))
                 Glibc.close(client)
@@ -104,7 +107,7 @@ public final class ScriptedHTTPServer: Sendable {
                                   target: requestLine.count > 1 ? String(requestLine[1]) : "",
                                   headers: headers, body: Array(buffer.prefix(length)))
             buffer.removeFirst(length)
-            recorded.withLock { $0.append(request) }
+            recorded.withLock { $0.requests.append(request) }
             handler(request, connection)
         }
     }

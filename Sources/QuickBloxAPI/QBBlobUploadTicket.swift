@@ -1,0 +1,60 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPTransport
+
+/// Where a new blob's file goes: `blob_object_access.params`, a whole URL whose
+/// query pairs are the form fields of the upload (docs/protocol.md §8). Current
+/// accounts name the API host and lower-case fields (`key`, `policy`,
+/// `x-amz-signature`…); older ones an S3 bucket and `AWSAccessKeyId`, `Policy`,
+/// `Signature`, `Content-Type`…: both are read the same way, as the JavaScript
+/// SDK does (each value URL-decoded, `+` kept: policies are base64).
+public struct QBBlobUploadTicket: Sendable, Equatable {
+    /// Scheme, host and path of `params`: where the form is POSTed.
+    public var url: String
+    /// Every query pair, decoded, in URL order.
+    public var fields: [MultipartUploadRequest.Field]
+    /// When the permission ends, if the server said.
+    public var expires: Date?
+
+    /// Scheme, host and port of `url`.
+    public var origin: URLOrigin
+
+    /// Nil unless `url` is an http(s) URL.
+    public init?(url: String, fields: [MultipartUploadRequest.Field], expires: Date? = nil) {
+        guard let origin = URLOrigin(url) else { return nil }
+        self.url = url; self.fields = fields; self.expires = expires; self.origin = origin
+    }
+
+    /// Nil unless `params` is an http(s) URL with a host.
+    public init?(params: String, expires: Date? = nil) {
+        let text = params.trimmingScalars(" \t\r\n")
+        var base = Substring(text)
+        var query: Substring = ""
+        if let hash = base.firstIndex(of: "#") { base = base[..<hash] }
+        if let mark = base.firstIndex(of: "?") {
+            query = base[base.index(after: mark)...]
+            base = base[..<mark]
+        }
+        guard let origin = URLOrigin(String(base)), !origin.host.isEmpty else { return nil }
+        self.origin = origin
+        var fields: [MultipartUploadRequest.Field] = []
+        for pair in query.split(separator: "&") where !pair.isEmpty {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0]).removingPercentEncodingLeniently()
+            guard !name.isEmpty else { continue }
+            fields.append(.init(name, parts.count > 1 ? String(parts[1]).removingPercentEncodingLeniently() : ""))
+        }
+        self.url = String(base)
+        self.fields = fields
+        self.expires = expires
+    }
+
+    /// The value of the first field named `name` (ASCII case ignored: `key` or `Key`).
+    public func field(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return fields.first { $0.name.lowercased() == wanted }?.value
+    }
+}
