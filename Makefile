@@ -13,7 +13,7 @@ SWIFT    ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swif
 RELEASE  := $(SWIFT) build -c release --static-swift-stdlib
 BIN_REL  := .build/release
 
-BUILD_PACKAGES := pkg-config libcurl4-openssl-dev libsqlite3-dev libstrophe-dev libssl-dev libevent-dev libexpat1-dev libwebsockets-dev openssl
+BUILD_PACKAGES := pkg-config libcurl4-openssl-dev libsqlite3-dev libstrophe-dev libssl-dev libevent-dev libexpat1-dev libwebsockets-dev libmagic-dev openssl
 # chromium and libjs-strophe: a web chat client (Strophe.js) for the XMPP-over-WebSocket test.
 TEST_PACKAGES  := prosody go-sendxmpp sqlite3 fish zsh groff-base chromium libjs-strophe
 BENCH_PACKAGES := hyperfine go-sendxmpp sqlite3 curl python3

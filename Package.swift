@@ -2,7 +2,7 @@
 // chatctl: a command-line QuickBlox chat client, and chatctl-sandbox, a local
 // QuickBlox-compatible backend. Layers (house style rule 1), bottom to top:
 //   C modules -> HTTPTransport, XMPPTransport, SQLiteStore -> QuickBloxAPI,
-//   MessageCache -> ClientConfiguration -> AuthFlow, Messaging
+//   MessageCache -> ClientConfiguration -> AuthFlow, Messaging, Transfers
 //   -> CommandLineKit, ChatctlCLI -> chatctl
 // The sandbox (SandboxServer, SandboxCLI, chatctl-sandbox) shares no protocol
 // code with the client, only infrastructure: the C modules, SQLiteStore and
@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CEvent", pkgConfig: "libevent_openssl"),
         .systemLibrary(name: "CExpat", pkgConfig: "expat"),
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets"),
+        .systemLibrary(name: "CMagic", pkgConfig: "libmagic"),
 
         // MARK: client
         .target(name: "HTTPTransport", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
@@ -37,6 +38,8 @@ let package = Package(
         .target(name: "ClientConfiguration", dependencies: ["QuickBloxAPI", "HTTPTransport", "XMPPTransport"], swiftSettings: swiftSettings),
         .target(name: "AuthFlow", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
         .target(name: "Messaging", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport", "MessageCache"], swiftSettings: swiftSettings),
+        // Files on the content API: blob upload and download, content types (libmagic).
+        .target(name: "Transfers", dependencies: ["ClientConfiguration", "QuickBloxAPI", "HTTPTransport", "CMagic"], swiftSettings: swiftSettings),
         .target(name: "CommandLineKit", swiftSettings: swiftSettings),
         .target(name: "ChatctlCLI", dependencies: ["CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport"], swiftSettings: swiftSettings),
         .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], swiftSettings: swiftSettings),
@@ -53,6 +56,7 @@ let package = Package(
         // One home for what tests share: processes, waits for signals, files, sockets, doubles.
         .target(name: "TestSupport", dependencies: ["CCrypto", "HTTPTransport"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "TransfersTests", dependencies: ["Transfers", "QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "QuickBloxAPITests", dependencies: ["QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "XMPPTransportTests", dependencies: ["XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore", "BenchmarkData", "TestSupport"], swiftSettings: swiftSettings),

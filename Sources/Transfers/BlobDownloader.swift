@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HTTPTransport
+import QuickBloxAPI
+
+/// Fetches a blob by its uid (docs/protocol.md §8): `GET /blobs/{uid}.json` with
+/// the token, then the storage URL it redirects to, without it. Into a file, the
+/// bytes go to `{path}.part` first, which an interrupted download leaves for the
+/// next one to resume with `Range`; the finished file is renamed into place.
+public final class BlobDownloader {
+    public let api: QuickBloxClient
+    /// Attempts in one run while each gets further than the last.
+    public var attempts = 3
+
+    public init(api: QuickBloxClient) { self.api = api }
+
+    /// Saves blob `uid` as `path`; a file already at `path` is replaced only with
+    /// `overwrite`. Returns the file's size.
+    @discardableResult
+    public func download(uid: String, to path: String, overwrite: Bool,
+                         progress: (TransferProgress) -> Void = { _ in }) throws(TransferError) -> Int64 {
+        if !overwrite, Self.exists(path) {
+            throw TransferError(.invalidInput, "\(path) exists", hint: "give --force to replace it")
+        }
+        let part = try PartialFile(finalPath: path)
+        var attempt = 0
+        while true {
+            attempt += 1
+            let offset = try part.resumeOffset()
+            do {
+                let size = try fetch(uid: uid, into: DownloadSink(fileDescriptor: part.fileDescriptor, description: part.partPath),
+                                     resumeFrom: offset, progress: progress)
+                try part.finish(overwrite: overwrite)
+                return size
+            } catch {
+                // A transfer cut short resumes at once while it keeps getting further.
+                let grown = ((try? part.resumeOffset()) ?? offset) > offset
+                guard error.kind == .temporary, grown, attempt < attempts else {
+                    throw keepingPart(error, part: part)
+                }
+            }
+        }
+    }
+
+    /// Writes blob `uid` to an open descriptor (standard output): no resume.
+    @discardableResult
+    public func download(uid: String, into fileDescriptor: Int32, description: String,
+                         progress: (TransferProgress) -> Void = { _ in }) throws(TransferError) -> Int64 {
+        try fetch(uid: uid, into: DownloadSink(fileDescriptor: fileDescriptor, description: description), resumeFrom: 0, progress: progress)
+    }
+
+    private func fetch(uid: String, into sink: DownloadSink, resumeFrom: Int64,
+                       progress: (TransferProgress) -> Void) throws(TransferError) -> Int64 {
+        let location: String
+        do { location = try api.blobLocation(uid: uid) } catch {
+            throw Self.refusal(error, uid: uid, doing: "download \(uid)")
+        }
+        do {
+            return try api.downloadBlobFile(from: location, into: sink, resumeFrom: resumeFrom, progress: progress)
+        } catch {
+            if case .transport(.localFile) = error.kind {
+                throw TransferError(.failure, "download \(uid): \(error.reasons.joined(separator: "; "))")
+            }
+            throw Self.refusal(error, uid: uid, doing: "download \(uid)")
+        }
+    }
+
+    /// 404: no such blob (bad input); 403: not ours to read.
+    static func refusal(_ error: QuickBloxError, uid: String, doing what: String) -> TransferError {
+        let reason = error.reasons.joined(separator: "; ")
+        switch error.status {
+        case 404:
+            return TransferError(.invalidInput, "\(what): there is no file with uid \(uid) (\(reason))")
+        case 403:
+            return TransferError(.failure, "\(what): not allowed to read it (\(reason))",
+                                 hint: "only its owner and the occupants of a dialog it was sent to may")
+        default:
+            return TransferError(describing: error, doing: what)
+        }
+    }
+
+    /// An error of a download into a file says where its bytes wait.
+    private func keepingPart(_ error: TransferError, part: PartialFile) -> TransferError {
+        let held = (try? part.resumeOffset()) ?? 0
+        guard held > 0 else {
+            // Nothing to resume: leave nothing behind.
+            _ = unlink(part.partPath)
+            return error
+        }
+        var kept = error
+        switch error.kind {
+        case .temporary, .failure:
+            kept.hint = "\(held) bytes are kept in \(part.partPath); the same command resumes from there"
+        default:
+            break
+        }
+        return kept
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+}
+
+@available(*, unavailable)
+extension BlobDownloader: Sendable {}

@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A download in progress: `{path}.part`, opened for appending and locked (two
+/// chatctl downloading to one file would mix their bytes). What it holds survives
+/// an interruption and is where the next attempt resumes. `finish` gives it its
+/// final name in one rename.
+final class PartialFile {
+    let path: String
+    let partPath: String
+    let fileDescriptor: Int32
+
+    init(finalPath path: String) throws(TransferError) {
+        self.path = path
+        partPath = path + ".part"
+        let fd = open(partPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0o666)
+        guard fd >= 0 else {
+            let code = errno
+            let kind: TransferError.Kind = (code == ENOENT || code == EACCES || code == EISDIR || code == ENOTDIR) ? .invalidInput : .failure
+            throw TransferError(kind, "cannot create \(partPath): \(String(cString: strerror(code)))")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            throw TransferError(.temporary, "another download is writing \(partPath)", hint: "wait for it to end")
+        }
+        fileDescriptor = fd
+    }
+
+    deinit { close(fileDescriptor) }
+
+    /// Bytes already there; the descriptor is left at the end, where the next byte goes.
+    func resumeOffset() throws(TransferError) -> Int64 {
+        let end = lseek(fileDescriptor, 0, SEEK_END)
+        guard end >= 0 else { throw TransferError(.failure, "cannot use \(partPath): \(String(cString: strerror(errno)))") }
+        return Int64(end)
+    }
+
+    /// The whole file takes its name: replacing one already there only when `overwrite`
+    /// (else a file that appeared meanwhile stays, and this one stays `.part`).
+    func finish(overwrite: Bool) throws(TransferError) {
+        if overwrite {
+            guard rename(partPath, path) == 0 else { throw failure("cannot rename \(partPath) to \(path)") }
+            return
+        }
+        // link() refuses to replace: the one-step "rename unless it exists".
+        if link(partPath, path) == 0 {
+            _ = unlink(partPath)
+            return
+        }
+        switch errno {
+        case EEXIST:
+            throw TransferError(.invalidInput, "\(path) appeared while downloading; the download is in \(partPath)",
+                                hint: "give --force to replace it")
+        case EPERM, EXDEV, ENOTSUP, EMLINK:
+            // A file system without hard links: check, then rename.
+            guard access(path, F_OK) != 0 else {
+                throw TransferError(.invalidInput, "\(path) appeared while downloading; the download is in \(partPath)",
+                                    hint: "give --force to replace it")
+            }
+            guard rename(partPath, path) == 0 else { throw failure("cannot rename \(partPath) to \(path)") }
+        default:
+            throw failure("cannot rename \(partPath) to \(path)")
+        }
+    }
+
+    private func failure(_ what: String) -> TransferError {
+        TransferError(.failure, "\(what): \(String(cString: strerror(errno)))")
+    }
+}
+
+@available(*, unavailable)
+extension PartialFile: Sendable {}
