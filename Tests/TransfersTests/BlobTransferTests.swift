@@ -49,10 +49,9 @@ import TestSupport
     }
 
     @Test func aDownloadLandsWholeUnderItsNameWithNoPartLeft() throws {
-        let server = try FakeContentAPI()
-        defer { server.stop() }
         let bytes = Self.content(300_000)
-        server.state.withLock { $0.files[FakeContentAPI.uid] = bytes }
+        let server = try FakeContentAPI(serving: bytes)
+        defer { server.stop() }
         let directory = try TemporaryDirectory()
         let path = directory.file("cat.jpg")
         var seen: [TransferProgress] = []
@@ -67,10 +66,9 @@ import TestSupport
     }
 
     @Test func aPartLeftBehindIsResumedWithARange() throws {
-        let server = try FakeContentAPI()
-        defer { server.stop() }
         let bytes = Self.content(300_000)
-        server.state.withLock { $0.files[FakeContentAPI.uid] = bytes }
+        let server = try FakeContentAPI(serving: bytes)
+        defer { server.stop() }
         let directory = try TemporaryDirectory()
         let path = directory.file("cat.jpg")
         try Data(bytes.prefix(120_000)).write(to: URL(fileURLWithPath: path + ".part"))
@@ -80,10 +78,9 @@ import TestSupport
     }
 
     @Test func aDroppedConnectionIsResumedAtOnce() throws {
-        let server = try FakeContentAPI(cutFirstDownloadAfter: 100_000)
-        defer { server.stop() }
         let bytes = Self.content(300_000)
-        server.state.withLock { $0.files[FakeContentAPI.uid] = bytes }
+        let server = try FakeContentAPI(serving: bytes, cutFirstDownloadAfter: 100_000)
+        defer { server.stop() }
         let directory = try TemporaryDirectory()
         let path = directory.file("cat.jpg")
         try BlobDownloader(api: server.client()).download(uid: FakeContentAPI.uid, to: path, overwrite: false)
@@ -93,9 +90,8 @@ import TestSupport
     }
 
     @Test func aDroppedConnectionWithNoMoreTriesKeepsThePartAndSaysSo() throws {
-        let server = try FakeContentAPI(cutFirstDownloadAfter: 100_000)
+        let server = try FakeContentAPI(serving: Self.content(300_000), cutFirstDownloadAfter: 100_000)
         defer { server.stop() }
-        server.state.withLock { $0.files[FakeContentAPI.uid] = Self.content(300_000) }
         let directory = try TemporaryDirectory()
         let path = directory.file("cat.jpg")
         let downloader = BlobDownloader(api: try server.client())
@@ -108,10 +104,9 @@ import TestSupport
     }
 
     @Test func anExistingFileIsKeptUnlessOverwriting() throws {
-        let server = try FakeContentAPI()
-        defer { server.stop() }
         let bytes = Self.content(1000)
-        server.state.withLock { $0.files[FakeContentAPI.uid] = bytes }
+        let server = try FakeContentAPI(serving: bytes)
+        defer { server.stop() }
         let directory = try TemporaryDirectory()
         let path = directory.file("cat.jpg")
         try Data("mine".utf8).write(to: URL(fileURLWithPath: path))
@@ -150,9 +145,8 @@ import TestSupport
     }
 
     @Test func aFullDiskIsAFailureNamingTheFile() throws {
-        let server = try FakeContentAPI()
+        let server = try FakeContentAPI(serving: Self.content(1000))
         defer { server.stop() }
-        server.state.withLock { $0.files[FakeContentAPI.uid] = Self.content(1000) }
         let full = open("/dev/full", O_WRONLY)
         defer { close(full) }
         let error = try #require(throws: TransferError.self) {

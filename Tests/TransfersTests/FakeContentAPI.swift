@@ -24,8 +24,10 @@ final class FakeContentAPI: Sendable {
     let api: ScriptedHTTPServer
     static let uid = "30a8bcd7c714417eb62b95350d7e13b900"
 
-    init(cutFirstDownloadAfter cut: Int? = nil, refuseUploads: String? = nil) throws {
+    /// `serving`: the file it holds under `uid` from the start.
+    init(serving file: [UInt8]? = nil, cutFirstDownloadAfter cut: Int? = nil, refuseUploads: String? = nil) throws {
         let state = self.state
+        if let file { state.withLock { $0.files[Self.uid] = file } }
         storage = try ScriptedHTTPServer { request, connection in
             if request.method == "POST" {
                 if let refuseUploads {
