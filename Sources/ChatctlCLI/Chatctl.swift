@@ -1,6 +1,7 @@
 import AuthFlow
 import CommandLineKit
 import Messaging
+import Transfers
 
 /// The root of the command tree and the front end: parse, dispatch, and map
 /// every error to one line on stderr and a documented exit code, in one place.
@@ -20,7 +21,7 @@ public struct Chatctl: ParsableCommand {
             LoginCommand.self, StatusCommand.self, LogoutCommand.self, DialogsCommand.self, HistoryCommand.self,
             SendCommand.self, ListenCommand.self, OutboxCommand.self, SearchCommand.self, SyncCommand.self,
             ReadCommand.self, ProfilesCommand.self, EditCommand.self, DeleteCommand.self, UsersCommand.self,
-            CompletionCommand.self,
+            DownloadCommand.self, CompletionCommand.self,
         ],
         version: version,
         manual: manual)
@@ -88,6 +89,15 @@ public struct Chatctl: ParsableCommand {
             case .undelivered: return ExitCode.undelivered.rawValue
             case .failure: return ExitCode.failure.rawValue
             }
+        case .transfer(let error):
+            // The reason may quote a file name another user chose.
+            io.writeErr("chatctl: \(TerminalText.sanitize(error.description, keepNewlines: false))\n")
+            switch error.kind {
+            case .invalidInput: return ExitCode.usage.rawValue
+            case .authentication: return ExitCode.authentication.rawValue
+            case .temporary: return ExitCode.temporary.rawValue
+            case .failure: return ExitCode.failure.rawValue
+            }
         }
     }
 
@@ -107,4 +117,10 @@ enum CommandError: Error {
     case usage(String, path: [String])
     case flow(AuthFlowError)
     case messaging(MessagingError)
+    case transfer(TransferError)
+}
+
+/// Runs a Transfers call, its error made a `CommandError`.
+func transferring<T>(_ body: () throws(TransferError) -> T) throws(CommandError) -> T {
+    do { return try body() } catch { throw .transfer(error) }
 }

@@ -142,14 +142,29 @@ struct UnsafeSendableIO: @unchecked Sendable { let io: any TerminalIO }
 
 /// Creates the libcurl client on the first request, so commands that answer
 /// from the cache (`--offline`) never load libcurl at all.
-final class LazyHTTPTransport: HTTPTransporting {
+final class LazyHTTPTransport: HTTPTransporting, HTTPFileTransferring {
     private let options: HTTPClientOptions
     private var client: CurlHTTPClient?
 
     init(options: HTTPClientOptions) { self.options = options }
 
+    private func curl() throws(HTTPError) -> CurlHTTPClient {
+        if let client { return client }
+        let made = try CurlHTTPClient(options: options)
+        client = made
+        return made
+    }
+
     func perform(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
-        if client == nil { client = try CurlHTTPClient(options: options) }
-        return try client!.perform(request)
+        try curl().perform(request)
+    }
+
+    func upload(_ request: MultipartUploadRequest, progress: (TransferProgress) -> Void) throws(HTTPError) -> HTTPResponse {
+        try curl().upload(request, progress: progress)
+    }
+
+    func download(_ request: DownloadRequest, into sink: DownloadSink,
+                  progress: (TransferProgress) -> Void) throws(HTTPError) -> DownloadResult {
+        try curl().download(request, into: sink, progress: progress)
     }
 }

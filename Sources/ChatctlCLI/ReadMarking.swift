@@ -49,6 +49,7 @@ struct ReadMarking {
         case .usage(let message, _): return message
         case .flow(let error): return error.description
         case .messaging(let error): return error.description
+        case .transfer(let error): return error.description
         }
     }
 }

@@ -19,6 +19,13 @@ public protocol TerminalIO: AnyObject {
     func readSecret(prompt: String) -> String?
     /// Prompts on the terminal and reads one line; nil on EOF.
     func readLine(prompt: String) -> String?
+    /// A descriptor that takes raw bytes for stdout (a download to `-`), or nil
+    /// where stdout only takes text (a test's capture).
+    var standardOutputDescriptor: Int32? { get }
+}
+
+extension TerminalIO {
+    public var standardOutputDescriptor: Int32? { nil }
 }
 
 /// The real terminal: fds 0, 1, 2 and /dev/tty.
@@ -30,6 +37,7 @@ public final class StandardIO: TerminalIO {
     public var stdinIsTerminal: Bool { isatty(0) == 1 }
     public var stdoutIsTerminal: Bool { isatty(1) == 1 }
     public var stderrIsTerminal: Bool { isatty(2) == 1 }
+    public var standardOutputDescriptor: Int32? { 1 }
     public var stdoutColumns: Int? {
         guard stdoutIsTerminal else { return nil }
         var size = winsize()

@@ -5,6 +5,9 @@ import Glibc
 
 // A closed pipe on stdout (`chatctl … | head`) must not kill us mid-write.
 signal(SIGPIPE, SIG_IGN)
+// A file-size limit (ulimit -f) reached while downloading is an error to report
+// (EFBIG, the .part kept), not a reason to die.
+signal(SIGXFSZ, SIG_IGN)
 var environment: [String: String] = [:]
 var entry = environ
 while let pointer = entry.pointee {

@@ -98,6 +98,7 @@ SUBCOMMANDS:
   edit                    Replace the text of one of your messages.
   delete                  Delete a message, for you or for everyone.
   users                   List users, or find them by login, full name or email.
+  download                Save a message's attachments, or a file by its uid.
   completion              Print a shell completion script.
 
   See 'chatctl help <subcommand>' for detailed help.

@@ -1,0 +1,196 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CommandLineKit
+import MessageCache
+import Messaging
+import QuickBloxAPI
+import Transfers
+
+/// `chatctl download MESSAGE_ID|UID [-o PATH|-]`: saves a message's attachments,
+/// or one file by its blob uid (docs/protocol.md §8).
+struct DownloadCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "download",
+        abstract: "Save a message's attachments, or a file by its uid.",
+        discussion: """
+            A message id (24 hex) saves every attachment of that message, each under its own name (made safe: \
+            no path separators, no '..', no control characters, no leading dot) in the current directory or in \
+            the directory -o names; the message comes from the cache, else from --dialog. Any other id is a \
+            file's uid (history --json lists them under attachments), saved under that uid unless -o names it. \
+            A file that exists is replaced only with --force. The bytes go to NAME.part first; an interrupted \
+            download resumes from there when run again. Prints the path of each file saved.
+            """)
+
+    @Argument("MESSAGE_ID|UID", help: "A message's 24-hex id (history --json shows it as _id), or a file's uid.")
+    var target: String
+    @Option("output", short: "o", metavar: "PATH",
+            help: "Save to PATH: a file, a directory (several attachments need one), or - for standard output.",
+            completion: .file)
+    var output: String?
+    @Option("dialog", metavar: "DIALOG", help: "The message's dialog, when it is not in the cache.")
+    var dialog: String?
+    @Flag("force", help: "Replace files that exist.")
+    var force: Bool
+    @Flag("quiet", short: "q", help: "No progress bar on stderr.")
+    var quiet: Bool
+
+    /// One file to save.
+    struct Item {
+        var uid: String
+        /// The attachment's name as its sender gave it (nil for a bare uid).
+        var name: String?
+        /// Nil: standard output.
+        var path: String?
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let isMessageID = Self.isMessageID(target)
+        guard isMessageID || Self.isUID(target) else {
+            throw context.usage("'\(TerminalText.sanitize(target, keepNewlines: false))' is neither a message id (24 hex digits) nor a file uid (letters, digits, '-' and '_')")
+        }
+        if output == "" { throw context.usage("-o needs a path, or - for standard output") }
+        if dialog != nil && !isMessageID { throw context.usage("--dialog goes with a message id, not a file uid") }
+        let service = try context.messagingService(offline: false)
+
+        // Which files: a message's attachments, or one uid.
+        var files: [(uid: String, name: String?)]
+        var fromMessage = false
+        if isMessageID, let attachments = try attachments(of: target, service: service) {
+            fromMessage = true
+            files = []
+            for (index, attachment) in attachments.enumerated() {
+                guard let uid = attachment.id, !uid.isEmpty else {
+                    throw CommandError.transfer(TransferError(.failure, "attachment \(index + 1) of message \(target) names no file (no id)"))
+                }
+                files.append((uid, attachment.name))
+            }
+            guard !files.isEmpty else {
+                throw CommandError.transfer(TransferError(.invalidInput, "message \(target) has no attachments"))
+            }
+        } else {
+            files = [(target, nil)]
+        }
+
+        let items = try plan(files, context: context)
+        if !force, let existing = items.compactMap(\.path).first(where: { Self.exists($0) }) {
+            throw CommandError.transfer(TransferError(.invalidInput, "\(existing) exists", hint: "give --force to replace it"))
+        }
+        let downloader = BlobDownloader(api: service.api)
+        for item in items {
+            let shown = item.name.map { SafeFileName.make($0, fallback: item.uid) } ?? item.uid
+            let meter = ProgressMeter.make(name: shown, context: context, quiet: quiet)
+            defer { meter?.finish() }
+            do {
+                if let path = item.path {
+                    try downloader.download(uid: item.uid, to: path, overwrite: force) { meter?.update($0) }
+                    meter?.finish()
+                    context.io.writeOut(path + "\n")
+                } else {
+                    guard let fd = context.io.standardOutputDescriptor else {
+                        throw TransferError(.failure, "standard output cannot take a file here")
+                    }
+                    try downloader.download(uid: item.uid, into: fd, description: "standard output") { meter?.update($0) }
+                }
+            } catch let error as TransferError {
+                // A bare 24-hex id that no message had: say both were tried.
+                if isMessageID, !fromMessage, error.kind == .invalidInput, error.message.contains("no file with uid") {
+                    throw CommandError.transfer(TransferError(
+                        .invalidInput, "no message \(target) in the cache, and no file with that uid",
+                        hint: "give the message's dialog with --dialog DIALOG"))
+                }
+                throw CommandError.transfer(error)
+            }
+        }
+        return .ok
+    }
+
+    /// The attachments of message `id`: from the cache, else from the dialog
+    /// --dialog names over REST; nil when there is no such message to look at
+    /// (the id may then be a file's uid).
+    private func attachments(of id: String, service: MessagingService) throws -> [QBAttachment]? {
+        if let cached = try messaging({ () throws(MessagingError) in
+            try service.cached { () throws(MessageCacheError) in try service.cache.message(id: id) }
+        }) {
+            return cached.attachments
+        }
+        guard let dialog else { return nil }
+        let resolved = try messaging { () throws(MessagingError) in
+            try service.resolve(try DialogReference(parsing: dialog), offline: false, createPrivate: false)
+        }
+        let message: QBMessage?
+        do { message = try service.api.message(id: id, dialogId: resolved.id) } catch {
+            throw CommandError.transfer(TransferError(describing: error, doing: "read message \(id)"))
+        }
+        guard let message else {
+            throw CommandError.messaging(MessagingError(.invalidInput, "no message \(id) in \(MessagingService.label(resolved))"))
+        }
+        return message.attachments
+    }
+
+    /// Where each file goes: standard output, the file -o names, or a safe name in
+    /// the directory -o names (or the current one); names made unique.
+    private func plan(_ files: [(uid: String, name: String?)], context: CommandContext) throws -> [Item] {
+        if output == "-" {
+            guard files.count == 1 else {
+                throw context.usage("message \(target) has \(files.count) attachments: give -o a directory, or download one by its uid")
+            }
+            return [Item(uid: files[0].uid, name: files[0].name, path: nil)]
+        }
+        var directory = "."
+        if let output {
+            if Self.isDirectory(output) || output.hasSuffix("/") {
+                directory = output
+            } else {
+                guard files.count == 1 else {
+                    throw context.usage("message \(target) has \(files.count) attachments: -o must name a directory")
+                }
+                return [Item(uid: files[0].uid, name: files[0].name, path: output)]
+            }
+        }
+        while directory.count > 1 && directory.hasSuffix("/") { directory.removeLast() }
+        var taken: Set<String> = []
+        return files.map { file in
+            let name = Self.unique(SafeFileName.make(file.name, fallback: file.uid), taken: &taken)
+            let path = directory == "." ? name : "\(directory)/\(name)"
+            return Item(uid: file.uid, name: file.name, path: path)
+        }
+    }
+
+    /// `photo.jpg`, then `photo-2.jpg`, `photo-3.jpg` for the same name again.
+    static func unique(_ name: String, taken: inout Set<String>) -> String {
+        var candidate = name
+        var number = 1
+        while taken.contains(candidate) {
+            number += 1
+            if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+                candidate = "\(name[..<dot])-\(number)\(name[dot...])"
+            } else {
+                candidate = "\(name)-\(number)"
+            }
+        }
+        taken.insert(candidate)
+        return candidate
+    }
+
+    static func isMessageID(_ text: String) -> Bool {
+        text.utf8.count == 24 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }
+    }
+
+    /// What a blob uid may hold: safe in a path and a URL.
+    static func isUID(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 200 && text.utf8.allSatisfy {
+            (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+        }
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+}
