@@ -39,24 +39,7 @@ final class RESTServer {
             evhttp_free(http)
             throw RESTServerError(description: "cannot listen for REST on \(host):\(port): \(String(cString: strerror(errno)))")
         }
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let fd = evhttp_bound_socket_get_fd(bound)
-        _ = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        switch Int32(storage.ss_family) {
-        case AF_INET:
-            boundPort = withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
-            }
-        case AF_INET6:
-            boundPort = withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
-            }
-        default:
-            boundPort = port
-        }
+        boundPort = ListeningAddress.boundPort(of: evhttp_bound_socket_get_fd(bound)) ?? port
         self.http = http
         evhttp_set_gencb(http, { request, arg in
             guard let request, let arg else { return }
@@ -155,6 +138,7 @@ final class RESTServer {
         case 200: return "OK"
         case 201: return "Created"
         case 202: return "Accepted"
+        case 301: return "Moved Permanently"
         case 400: return "Bad Request"
         case 401: return "Unauthorized"
         case 403: return "Forbidden"
