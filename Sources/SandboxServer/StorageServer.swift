@@ -88,13 +88,24 @@ final class StorageRequestHandler: Sendable {
                             exchange: StorageExchange, isFirstCall: Bool) -> MHD_Result {
         if isFirstCall {
             switch method {
-            case "GET", "HEAD": return download(connection, path: path, exchange: exchange)
+            case "GET", "HEAD":
+                // Answered once the request is complete, so that the connection may be kept
+                // alive (an answer queued with the headers closes it).
+                exchange.isDownload = true
+                return MHD_Result.YES
             case "POST" where Self.isUploadPath(path): return startUpload(connection, exchange: exchange)
             case "POST": return exchange.respond(connection, .notFound)
             default: return exchange.respond(connection, .methodNotAllowed)
             }
         }
         if exchange.hasResponded { return MHD_Result.YES }
+        if exchange.isDownload {
+            guard size.pointee == 0 else {
+                size.pointee = 0   // a body on a GET means nothing
+                return MHD_Result.YES
+            }
+            return download(connection, path: path, exchange: exchange)
+        }
         guard let receiver = exchange.receiver else { return MHD_Result.NO }
         if size.pointee > 0 {
             exchange.bodyBytes += size.pointee
@@ -208,6 +219,7 @@ final class StorageExchange {
     var receiver: UploadReceiver?
     var postProcessor: OpaquePointer?        // struct MHD_PostProcessor*
     var bodyBytes = 0
+    var isDownload = false
     private(set) var hasResponded = false
 
     /// The request is over, whether answered or cut short: nothing uncommitted stays on disk.

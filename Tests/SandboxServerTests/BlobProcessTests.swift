@@ -98,6 +98,10 @@ import TestSupport
         #expect(whole.headers["accept-ranges"] == "bytes")
         #expect(try sameContents(file, output))
 
+        let twice = try runProcess("/usr/bin/curl", ["-sS", "-w", "%{http_code} %{num_connects}\n",
+                                                     "-o", "/dev/null", location, "-o", "/dev/null", location], timeout: 30)
+        #expect(twice.stdout == "200 1\n200 0\n", "a second GET goes over the same connection")
+
         let part = try s.get(location, range: "bytes=10-19", output: output)
         #expect(part.status == 206)
         #expect(part.headers["content-range"] == "bytes 10-19/100000")
