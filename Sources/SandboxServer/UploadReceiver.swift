@@ -41,11 +41,14 @@ final class UploadReceiver {
 
     /// A piece of field `name` at `offset` in its value. False once the upload is refused
     /// (the caller stops parsing and only drains the rest of the body).
+    ///
+    /// libmicrohttpd may open a field with an empty piece and go on at offset 0, so offset 0
+    /// starts another field only when the current one of that name already has bytes.
     func receive(name: String, offset: UInt64, bytes: UnsafeRawBufferPointer) -> Bool {
         guard failure == nil else { return false }
         if fileEnded { return true }
         if name == "file" {
-            if offset == 0 && fileStarted {
+            if fileStarted && offset == 0 && (writer?.count ?? 0) > 0 {
                 fileEnded = true   // a second file: ignored, like any field after the first
                 return true
             }
@@ -81,7 +84,7 @@ final class UploadReceiver {
             fail(.fieldsTooLarge)
             return false
         }
-        if offset == 0 || fields.last?.0 != name {
+        if fields.last?.0 != name || (offset == 0 && fields.last?.1.isEmpty == false) {
             fields.append((name, Array(bytes)))
         } else {
             fields[fields.count - 1].1.append(contentsOf: bytes)

@@ -228,6 +228,23 @@ private func refusal(_ body: () throws -> Void) -> StorageError? {
         #expect(files.entries() == [Self.key])
     }
 
+    @Test func fieldsOpenedWithAnEmptyPieceLoseNothing() throws {
+        // libmicrohttpd may call with zero bytes at offset 0 before a value's first bytes.
+        let r = receiver()
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        for (name, value) in fields() {
+            _ = r.receive(name: name, offset: 0, bytes: empty)
+            _ = Array(value.utf8).withUnsafeBytes { r.receive(name: name, offset: 0, bytes: $0) }
+        }
+        _ = r.receive(name: "file", offset: 0, bytes: empty)
+        _ = Array("abc".utf8).withUnsafeBytes { r.receive(name: "file", offset: 0, bytes: $0) }
+        _ = Array("def".utf8).withUnsafeBytes { r.receive(name: "file", offset: 3, bytes: $0) }
+        // A second file field is ignored.
+        _ = Array("zzz".utf8).withUnsafeBytes { r.receive(name: "file", offset: 0, bytes: $0) }
+        #expect(try r.finish() == 201)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: files.path(of: Self.key))) == Data("abcdef".utf8))
+    }
+
     @Test func aFileOverThePolicysRangeIsRefusedAndRemoved() {
         let r = receiver()
         feed(r, fields(maximumSize: 100), file: [UInt8](repeating: 1, count: 101))
