@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "ChatctlCLITests", dependencies: ["ChatctlCLI", "MessageCache", "Messaging", "QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         // XMPPTransport: the golden XML cross-checks parse the sandbox's output with libstrophe.
         .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "ChatctlCLI", "SandboxCLI", "CommandLineKit"], swiftSettings: swiftSettings),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "ChatctlCLI", "SandboxCLI", "CommandLineKit", "Transfers", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "RepositoryTests", swiftSettings: swiftSettings),
         // Resources: the web page the Strophe.js test opens in Chromium (read from the source tree).
         .testTarget(name: "InteropTests", dependencies: ["TestSupport", "XMPPTransport"], exclude: ["Resources"], swiftSettings: swiftSettings),
