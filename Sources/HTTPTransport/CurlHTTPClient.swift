@@ -23,6 +23,8 @@ public final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
     private let errorBufferSize = Int(CURL_ERROR_SIZE)
     /// A transfer's answer body beyond this is dropped (an error page, never a file).
     private static let answerLimit = 64 * 1024
+    /// CURLOPT_BUFFERSIZE of downloads.
+    private static let downloadBufferSize = 256 * 1024
 
     // Per-request state written by the C callbacks.
     fileprivate var responseBody: [UInt8] = []
@@ -117,48 +119,54 @@ public final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
                          progress: (TransferProgress) -> Void) throws(HTTPError) -> DownloadResult {
         var resumeFrom = max(0, request.resumeFrom)
         while true {
+            // Asked again, the last bytes the sink holds must come back the same:
+            // else its bytes are of another file, and it starts over.
+            let start = max(0, resumeFrom - Int64(max(0, request.verifiedOverlap)))
             logRequest("GET", request.url, request.headers)
-            if resumeFrom > 0 { options.verboseLog?("> (resuming after \(resumeFrom) bytes)") }
+            if resumeFrom > 0 { options.verboseLog?("> (resuming after \(resumeFrom) bytes, checking the \(resumeFrom - start) before)") }
             begin(url: request.url, headers: request.headers)
             limitStalls(request.stallTimeout)
             bodyLimit = Self.answerLimit
-            if resumeFrom > 0 { check(ccurl_setopt_off_t(handle, CURLOPT_RESUME_FROM_LARGE, curl_off_t(resumeFrom)), "CURLOPT_RESUME_FROM_LARGE") }
-            let state = FileSinkState(sink: sink)
+            // Fewer, larger writes than curl's 16 KiB default.
+            setLong(CURLOPT_BUFFERSIZE, Self.downloadBufferSize)
+            if start > 0 { check(ccurl_setopt_off_t(handle, CURLOPT_RESUME_FROM_LARGE, curl_off_t(start)), "CURLOPT_RESUME_FROM_LARGE") }
+            let state = FileSinkState(sink: sink, verifying: resumeFrom - start, from: start)
             fileSink = state
-            let offset = resumeFrom
             let code = withoutActuallyEscaping(progress) { progress in
                 progressTick = { [unowned self] total, now, _, _ in
                     guard self.currentStatus == 200 || self.currentStatus == 206 else { return }
-                    progress(TransferProgress(bytes: offset + now, total: total > 0 ? offset + total : nil))
+                    progress(TransferProgress(bytes: max(resumeFrom, start + now), total: total > 0 ? start + total : nil))
                 }
                 defer { progressTick = nil; fileSink = nil }
                 return ccurl_easy_perform(handle)
             }
             if let failure = state.failure { throw failed(.localFile, request.url, failure) }
             // The server ignored the range (answered 200), or answered one that does not
-            // start where the file ends: begin again from nothing.
-            if code == CURLE_RANGE_ERROR, resumeFrom > 0 {
-                try restart(sink, url: request.url)
+            // start where asked, or the bytes before the end differ: begin again from nothing.
+            if (code == CURLE_RANGE_ERROR && start > 0) || state.differs {
+                try restart(sink, url: request.url, because: state.differs ? "the bytes already in \(sink.description) are of another file"
+                                                                                 : "the server did not resume where the file ends")
                 resumeFrom = 0
                 continue
             }
             let response = try finish(url: request.url, code: code)
             switch response.status {
             case 200, 206:
-                let size = offset + state.written
-                if let expected = Self.expectedSize(response, resumeFrom: offset), expected != size {
+                let size = resumeFrom + state.written
+                if let expected = Self.expectedSize(response, resumeFrom: start), expected != size {
                     throw failed(.other, request.url, "the transfer ended after \(size) of \(expected) bytes")
                 }
                 return DownloadResult(response: response, saved: true, fileSize: size)
-            case 416 where resumeFrom > 0:
-                // "bytes */N": a file of N bytes, which the sink may already hold whole.
-                if Self.completeLength(response.header("Content-Range")) == resumeFrom {
+            case 416 where start > 0:
+                // "bytes */N": a file of N bytes. Unchecked, a sink holding N is whole;
+                // holding more, it is not this file: start over.
+                if start == resumeFrom, Self.completeLength(response.header("Content-Range")) == resumeFrom {
                     return DownloadResult(response: response, saved: true, fileSize: resumeFrom)
                 }
-                try restart(sink, url: request.url)
+                try restart(sink, url: request.url, because: "\(sink.description) holds more than the file")
                 resumeFrom = 0
             default:
-                return DownloadResult(response: response, saved: false, fileSize: offset)
+                return DownloadResult(response: response, saved: false, fileSize: resumeFrom)
             }
         }
     }
@@ -276,8 +284,8 @@ public final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
     }
 
     /// Empties the sink for a download that must start over.
-    private func restart(_ sink: DownloadSink, url: String) throws(HTTPError) {
-        options.verboseLog?("! the server did not resume where the file ends; starting again from the first byte")
+    private func restart(_ sink: DownloadSink, url: String, because reason: String) throws(HTTPError) {
+        options.verboseLog?("! \(reason); starting again from the first byte")
         guard ftruncate(sink.fileDescriptor, 0) == 0, lseek(sink.fileDescriptor, 0, SEEK_SET) == 0 else {
             throw failed(.localFile, url, "cannot start \(sink.description) again: \(String(cString: strerror(errno)))")
         }
@@ -385,19 +393,43 @@ public final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
 @available(*, unavailable)
 extension CurlHTTPClient: Sendable {}
 
-/// A download's descriptor as the write callback fills it: every byte written
-/// (`write` again after a short count), or the reason it could not be.
+/// A download's descriptor as the write callback fills it: first the bytes to
+/// check against what it holds (`verifying`, read back with pread), then every
+/// byte written (`write` again after a short count), or the reason it could not be.
 private final class FileSinkState {
     let sink: DownloadSink
     private(set) var written: Int64 = 0
     private(set) var failure: String?
+    /// The checked bytes differ from the sink's: it holds another file.
+    private(set) var differs = false
+    private var verifying: Int64
+    private var verifyAt: Int64
 
-    init(sink: DownloadSink) { self.sink = sink }
+    init(sink: DownloadSink, verifying: Int64 = 0, from offset: Int64 = 0) {
+        self.sink = sink; self.verifying = verifying; self.verifyAt = offset
+    }
 
     func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let count = Glibc.write(sink.fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        var rest = bytes[...]
+        if verifying > 0 {
+            let count = Int(min(verifying, Int64(rest.count)))
+            var held = [UInt8](repeating: 0, count: count)
+            let read = held.withUnsafeMutableBytes { pread(sink.fileDescriptor, $0.baseAddress, count, off_t(verifyAt)) }
+            guard read == count else {
+                failure = "cannot read \(sink.description) back: \(read < 0 ? String(cString: strerror(errno)) : "it is shorter than it was")"
+                return false
+            }
+            guard held.elementsEqual(rest.prefix(count)) else {
+                differs = true
+                return false
+            }
+            verifying -= Int64(count)
+            verifyAt += Int64(count)
+            rest = rest.dropFirst(count)
+        }
+        var offset = rest.startIndex
+        while offset < rest.endIndex {
+            let count = Glibc.write(sink.fileDescriptor, bytes.baseAddress! + offset, rest.endIndex - offset)
             if count < 0 && errno == EINTR { continue }
             if count <= 0 {
                 let reason = count < 0 ? String(cString: strerror(errno)) : "nothing could be written"

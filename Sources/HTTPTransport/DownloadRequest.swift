@@ -4,16 +4,22 @@ public struct DownloadRequest: Sendable {
     public var headers: [HTTPHeader]
     /// Bytes the sink already holds: asked for the rest with `Range` (0: all of it).
     public var resumeFrom: Int64
+    /// How many of those bytes to ask for again and compare with the sink's (read
+    /// back from its descriptor): when they differ, the sink holds another file and
+    /// the download starts over.
+    public var verifiedOverlap: Int
     /// Give up when no byte moved for this many seconds.
     public var stallTimeout: Double
 
-    public init(url: String, headers: [HTTPHeader] = [], resumeFrom: Int64 = 0, stallTimeout: Double = 30) {
-        self.url = url; self.headers = headers; self.resumeFrom = resumeFrom; self.stallTimeout = stallTimeout
+    public init(url: String, headers: [HTTPHeader] = [], resumeFrom: Int64 = 0, verifiedOverlap: Int = 0, stallTimeout: Double = 30) {
+        self.url = url; self.headers = headers; self.resumeFrom = resumeFrom
+        self.verifiedOverlap = verifiedOverlap; self.stallTimeout = stallTimeout
     }
 }
 
 /// Where a download's bytes go: an open descriptor, positioned where they belong
-/// (at `resumeFrom`). It stays the caller's to close.
+/// (at `resumeFrom`), readable too when a resume checks an overlap. It stays the
+/// caller's to close.
 public struct DownloadSink: Sendable {
     public var fileDescriptor: Int32
     /// How errors name it (a path, or "standard output").

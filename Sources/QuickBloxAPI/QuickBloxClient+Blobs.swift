@@ -69,16 +69,18 @@ extension QuickBloxClient {
     }
 
     /// Streams the file at `location` (from `blobLocation`) into `sink`, resuming
-    /// after `resumeFrom` bytes. The token goes only to the API's own host. Returns
-    /// the file's size; a refusal (403 once the signed URL expired, 404) is an error
-    /// with the storage's reason.
-    public func downloadBlobFile(from location: String, into sink: DownloadSink, resumeFrom: Int64,
+    /// after `resumeFrom` bytes, of which the last `verifiedOverlap` are fetched
+    /// again and compared (a sink holding another file starts over). The token goes
+    /// only to the API's own host. Returns the file's size; a refusal (403 once the
+    /// signed URL expired, 404) is an error with the storage's reason.
+    public func downloadBlobFile(from location: String, into sink: DownloadSink, resumeFrom: Int64, verifiedOverlap: Int = 0,
                                  progress: (TransferProgress) -> Void) throws(QuickBloxError) -> Int64 {
         let requestLine = "GET \(SecretRedactor.urlWithoutQuery(location))"
         let files = try streaming(requestLine)
         var headers: [HTTPHeader] = []
         if let token, let origin = URLOrigin(location), sendsToken(to: origin) { headers.append(HTTPHeader("QB-Token", token)) }
-        let request = DownloadRequest(url: location, headers: headers, resumeFrom: resumeFrom, stallTimeout: transferStallTimeout)
+        let request = DownloadRequest(url: location, headers: headers, resumeFrom: resumeFrom, verifiedOverlap: verifiedOverlap,
+                                      stallTimeout: transferStallTimeout)
         let result: DownloadResult
         do { result = try files.download(request, into: sink, progress: progress) } catch {
             throw QuickBloxError(kind: .transport(error.kind), request: requestLine, reasons: [error.detail])

@@ -12,6 +12,9 @@ public final class BlobDownloader {
     public let api: QuickBloxClient
     /// Attempts in one run while each gets further than the last.
     public var attempts = 3
+    /// Bytes before a resume point fetched again and compared, so that a `.part`
+    /// another file left under the same name is not continued with this one.
+    static let verifiedOverlap = 64 * 1024
 
     public init(api: QuickBloxClient) { self.api = api }
 
@@ -57,7 +60,8 @@ public final class BlobDownloader {
             throw Self.refusal(error, uid: uid, doing: "download \(uid)")
         }
         do {
-            return try api.downloadBlobFile(from: location, into: sink, resumeFrom: resumeFrom, progress: progress)
+            return try api.downloadBlobFile(from: location, into: sink, resumeFrom: resumeFrom,
+                                            verifiedOverlap: Self.verifiedOverlap, progress: progress)
         } catch {
             if case .transport(.localFile) = error.kind {
                 throw TransferError(.failure, "download \(uid): \(error.reasons.joined(separator: "; "))")

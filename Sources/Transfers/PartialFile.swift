@@ -14,7 +14,8 @@ final class PartialFile {
     init(finalPath path: String) throws(TransferError) {
         self.path = path
         partPath = path + ".part"
-        let fd = open(partPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0o666)
+        // Read and write: a resume reads its last bytes back to check them.
+        let fd = open(partPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0o666)
         guard fd >= 0 else {
             let code = errno
             let kind: TransferError.Kind = (code == ENOENT || code == EACCES || code == EISDIR || code == ENOTDIR) ? .invalidInput : .failure

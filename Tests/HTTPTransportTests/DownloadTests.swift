@@ -36,7 +36,7 @@ import TestSupport
     }
 
     static func open(_ path: String) throws -> Int32 {
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT, 0o644)
+        let fd = Glibc.open(path, O_RDWR | O_CREAT, 0o644)
         try #require(fd >= 0)
         _ = lseek(fd, 0, SEEK_END)
         return fd
@@ -82,6 +82,55 @@ import TestSupport
         #expect(Self.contents(path) == Self.content)
         // Progress counts what was there before.
         #expect(seen.allSatisfy { $0.bytes >= 70_000 && $0.total == Int64(Self.content.count) })
+    }
+
+    @Test func aResumeChecksTheBytesBeforeItsPointAndWritesOnlyTheRest() throws {
+        let server = try Self.storage()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cat.png.part")
+        try Data(Self.content.prefix(70_000)).write(to: URL(fileURLWithPath: path))
+        let fd = try Self.open(path)
+        defer { close(fd) }
+        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
+        var seen: [TransferProgress] = []
+        let result = try client.download(DownloadRequest(url: server.baseURL() + "/file", resumeFrom: 70_000, verifiedOverlap: 4096),
+                                         into: DownloadSink(fileDescriptor: fd, description: path)) { seen.append($0) }
+        #expect(result.saved && result.fileSize == Int64(Self.content.count))
+        #expect(server.requests.map { $0.header("Range") } == ["bytes=65904-"])
+        #expect(Self.contents(path) == Self.content)
+        #expect(seen.allSatisfy { $0.bytes >= 70_000 })
+    }
+
+    @Test func aPartHoldingAnotherFilesBytesStartsOver() throws {
+        let server = try Self.storage()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cat.png.part")
+        try Data(Self.content.prefix(70_000).map { $0 ^ 0x5A }).write(to: URL(fileURLWithPath: path))
+        let fd = try Self.open(path)
+        defer { close(fd) }
+        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
+        let result = try client.download(DownloadRequest(url: server.baseURL() + "/file", resumeFrom: 70_000, verifiedOverlap: 4096),
+                                         into: DownloadSink(fileDescriptor: fd, description: path)) { _ in }
+        #expect(result.saved)
+        #expect(server.requests.map { $0.header("Range") } == ["bytes=65904-", nil])
+        #expect(Self.contents(path) == Self.content)
+    }
+
+    @Test func aCheckedPartAlreadyWholeGetsNoByteWritten() throws {
+        let server = try Self.storage()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cat.png.part")
+        try Data(Self.content).write(to: URL(fileURLWithPath: path))
+        let fd = try Self.open(path)
+        defer { close(fd) }
+        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
+        let result = try client.download(DownloadRequest(url: server.baseURL() + "/file", resumeFrom: Int64(Self.content.count), verifiedOverlap: 4096),
+                                         into: DownloadSink(fileDescriptor: fd, description: path)) { _ in }
+        #expect(result.saved && result.fileSize == Int64(Self.content.count))
+        #expect(Self.contents(path) == Self.content)
     }
 
     @Test func aServerIgnoringTheRangeMakesItStartOver() throws {

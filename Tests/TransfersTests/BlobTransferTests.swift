@@ -74,7 +74,20 @@ import TestSupport
         try Data(bytes.prefix(120_000)).write(to: URL(fileURLWithPath: path + ".part"))
         try BlobDownloader(api: server.client()).download(uid: FakeContentAPI.uid, to: path, overwrite: false)
         #expect(Self.contents(path) == bytes)
-        #expect(server.storage.requests.first?.header("Range") == "bytes=120000-")
+        // The last 64 KiB before the resume point come again, to be compared.
+        #expect(server.storage.requests.first?.header("Range") == "bytes=54464-")
+    }
+
+    @Test func aPartAnotherFileLeftUnderTheSameNameIsNotContinued() throws {
+        let bytes = Self.content(300_000)
+        let server = try FakeContentAPI(serving: bytes)
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let path = directory.file("photo.jpg")
+        try Data(Self.content(200_000).map { $0 &+ 1 }.prefix(120_000)).write(to: URL(fileURLWithPath: path + ".part"))
+        try BlobDownloader(api: server.client()).download(uid: FakeContentAPI.uid, to: path, overwrite: false)
+        #expect(Self.contents(path) == bytes)
+        #expect(server.storage.requests.map { $0.header("Range") } == ["bytes=54464-", nil])
     }
 
     @Test func aDroppedConnectionIsResumedAtOnce() throws {
@@ -85,7 +98,7 @@ import TestSupport
         let path = directory.file("cat.jpg")
         try BlobDownloader(api: server.client()).download(uid: FakeContentAPI.uid, to: path, overwrite: false)
         #expect(Self.contents(path) == bytes)
-        #expect(server.storage.requests.map { $0.header("Range") } == [nil, "bytes=100000-"])
+        #expect(server.storage.requests.map { $0.header("Range") } == [nil, "bytes=34464-"])
         #expect(server.api.requests.count == 2)
     }
 
