@@ -26,12 +26,14 @@ public final class UploadSource {
     deinit { close(fileDescriptor) }
 
     /// The file at `path`, named `name` or its base name. A missing, unreadable,
-    /// empty file or a directory is bad input. Anything that is not a regular file
-    /// (a FIFO) is read like a pipe into a file in `spoolDirectory`.
+    /// empty file, a directory or a device is bad input. A FIFO (or `<(cmd)`) is
+    /// read like a pipe into a file in `spoolDirectory`.
     public static func file(at path: String, name: String? = nil, sniffer: ContentSniffer,
                             spoolDirectory: String) throws(TransferError) -> UploadSource {
-        // O_NONBLOCK: opening a FIFO must not wait for a writer; cleared below.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        // A FIFO is opened like cat(1) does, waiting for its writer; anything else at once.
+        var named = stat()
+        let isFIFO = stat(path, &named) == 0 && named.st_mode & S_IFMT == S_IFIFO
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (isFIFO ? 0 : O_NONBLOCK))
         guard fd >= 0 else { throw openFailure(path, errno) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -59,17 +61,13 @@ public final class UploadSource {
             }
             let type = prefix.withUnsafeBytes { sniffer.mimeType(of: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             return UploadSource(description: path, name: attachmentName, size: Int64(info.st_size), contentType: type, fileDescriptor: fd)
-        case S_IFIFO:
-            // Read without O_NONBLOCK, a FIFO with no writer yet would look empty:
-            // open it again the usual way, which waits for the writer as cat(1) does.
-            close(fd)
-            let blocking = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-            guard blocking >= 0 else { throw openFailure(path, errno) }
-            defer { close(blocking) }
-            return try spool(from: blocking, description: path, name: attachmentName, sniffer: sniffer, into: spoolDirectory)
-        default:
+        case S_IFIFO, S_IFSOCK:
             defer { close(fd) }
             return try spool(from: fd, description: path, name: attachmentName, sniffer: sniffer, into: spoolDirectory)
+        default:
+            // A device (/dev/zero, a disk) has no end worth sending.
+            close(fd)
+            throw TransferError(.invalidInput, "cannot attach \(path): it is a device, not a file")
         }
     }
 
@@ -102,10 +100,13 @@ public final class UploadSource {
         var total: Int64 = 0
         var type: String?
         while true {
+            // Waits for data or the end, also on a descriptor someone left non-blocking.
+            var ready = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, -1) < 0 && errno == EINTR { continue }
             let count = buffer.withUnsafeMutableBytes { bytes in
                 read(input, bytes.baseAddress! + prefixLength, bytes.count - prefixLength)
             }
-            if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             if count < 0 {
                 let code = errno
                 close(spool)

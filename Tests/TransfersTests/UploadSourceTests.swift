@@ -35,6 +35,7 @@ import TestSupport
             (directory.file("nope.jpg"), "cannot attach \(directory.file("nope.jpg")): no such file"),
             (empty, "cannot attach \(empty): the file is empty"),
             (directory.path, "cannot attach \(directory.path): it is a directory"),
+            ("/dev/zero", "cannot attach /dev/zero: it is a device, not a file"),
         ]
         for (path, message) in cases {
             let error = try #require(throws: TransferError.self) { try UploadSource.file(at: path, sniffer: sniffer, spoolDirectory: directory.path) }
