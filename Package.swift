@@ -20,13 +20,13 @@ let package = Package(
     targets: [
         // MARK: C modules
         .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        .target(name: "CMagic", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3"),
         .systemLibrary(name: "CStrophe"),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto"),
         .systemLibrary(name: "CEvent", pkgConfig: "libevent_openssl"),
         .systemLibrary(name: "CExpat", pkgConfig: "expat"),
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets"),
-        .systemLibrary(name: "CMagic", pkgConfig: "libmagic"),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd"),
 
         // MARK: client

@@ -7,8 +7,8 @@ private let magicLoading = Mutex(())
 
 /// The MIME type of a file judged from its first bytes, as file(1) does: the
 /// content decides, never the name. Wraps a libmagic cookie (`magic_t`) loaded with
-/// the system's database; not `Sendable` (one per thread). The only file that
-/// touches libmagic.
+/// the system's database (libmagic itself is loaded on first use, see CMagic);
+/// not `Sendable` (one per thread). The only file that touches libmagic.
 public final class ContentSniffer {
     /// How much of a file is looked at: enough for every format libmagic knows
     /// by its start, small enough to hold while a pipe is read.
@@ -22,24 +22,28 @@ public final class ContentSniffer {
     public init() throws(TransferError) {
         let opened: OpaquePointer? = magicLoading.withLock { _ in
             // MIME type only ("image/jpeg"), and no look inside compressed files.
-            guard let cookie = magic_open(MAGIC_MIME_TYPE | MAGIC_NO_CHECK_COMPRESS) else { return nil }
-            if magic_load(cookie, nil) != 0 {
-                magic_close(cookie)
+            guard let cookie = cmagic_open(MAGIC_MIME_TYPE | MAGIC_NO_CHECK_COMPRESS) else { return nil }
+            if cmagic_load_database(cookie, nil) != 0 {
+                cmagic_close(cookie)
                 return nil
             }
             return cookie
         }
         guard let opened else {
+            if cmagic_load() != 0 {
+                throw TransferError(.failure, "cannot load libmagic to judge file types: \(String(cString: cmagic_load_error()))",
+                                    hint: "is the libmagic1 package installed?")
+            }
             throw TransferError(.failure, "cannot load libmagic's database of file types", hint: "is the libmagic-mgc package installed?")
         }
         cookie = opened
     }
 
-    deinit { magic_close(cookie) }
+    deinit { cmagic_close(cookie) }
 
     /// The MIME type of a file whose first bytes are `prefix` (`magic_buffer`).
     public func mimeType(of prefix: UnsafeRawBufferPointer) -> String {
-        guard let base = prefix.baseAddress, prefix.count > 0, let type = magic_buffer(cookie, base, prefix.count) else {
+        guard let base = prefix.baseAddress, prefix.count > 0, let type = cmagic_buffer(cookie, base, prefix.count) else {
             return Self.unknownType
         }
         let text = String(cString: type)
