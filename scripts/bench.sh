@@ -125,6 +125,10 @@ wait "$renew_listen_pid" 2>/dev/null || true
 renewed=$(grep -c "> POST .*/session.json" "$work/renew-listen.err" || true)
 echo "$(refreshes) $renewed $sent $(heard) ${renew_rss_start:-0} ${renew_rss_end:-0}" >"$work/renew.result"
 
+# A 1 GiB file up and down beside curl, with its own sandbox (scripts/bench-transfers.sh).
+echo "bench: moving a 1 GiB file up and down, chatctl and curl..." >&2
+BENCH_TRANSFERS_QUIET=1 "$(dirname "$0")/bench-transfers.sh" "$bin" "$work/transfers.result"
+
 python3 - "$work" <<'PY'
 import json, sys, os
 work = sys.argv[1]
@@ -160,4 +164,17 @@ print(f"{'chatctl listen across session refreshes (--token-ttl 2)':<66} {refresh
 print(f"{'  new sessions it had to open':<66} {renewed:9d}")
 print(f"{f'  messages missed of {sent:,} sent throughout':<66} {missed:9d} {'':>7} {'':>7} {'':>7} {1:5d} {'0':>6} {'ok' if missed == 0 else 'MISSED'}")
 print(f"{'  resident memory at start, at end (MB; flat if equal)':<66} {start / 1024:9.1f} {end / 1024:7.1f}")
+mib, up, up_rss, curl_up, down, down_rss, curl_down, sandbox_hwm = open(os.path.join(work, "transfers.result")).read().split()
+mb = int(mib) * 1048576 / 1e6
+for label, secs, rss, base_label, base in [
+        (f"upload of {mib} MiB on loopback (MB/s; the library, via BenchUpload)", up, up_rss, "curl, the same multipart POST", curl_up),
+        (f"chatctl download of {mib} MiB on loopback (MB/s)", down, down_rss, "curl, the same GET of the storage URL", curl_down)]:
+    rate, base_rate = mb / float(secs), mb / float(base)
+    ratio = rate / base_rate
+    print(f"{label:<66} {rate:9.0f} {'':>7} {'':>7} {'':>7} {1:5d} {'>=0.8x':>6} {'ok' if ratio >= 0.8 else 'MISSED'}")
+    print(f"{'  baseline: ' + base_label:<66} {base_rate:9.0f} {'':>7} {'':>7} {'':>7} {1:5d}   ratio {ratio:.2f}x")
+    peak = int(rss) / 1024
+    print(f"{'  peak resident memory of that process (MB)':<66} {peak:9.1f} {'':>7} {'':>7} {'':>7} {1:5d} {'<50':>6} {'ok' if peak < 50 else 'MISSED'}")
+hwm = int(sandbox_hwm) / 1024
+print(f"{'chatctl-sandbox peak resident memory, both ways, both clients (MB)':<66} {hwm:9.1f} {'':>7} {'':>7} {'':>7} {1:5d} {'<50':>6} {'ok' if hwm < 50 else 'MISSED'}")
 PY
