@@ -5,6 +5,11 @@ import Glibc
 
 // A closed pipe on stdout (`chatctl … | head`) must not kill us mid-write.
 signal(SIGPIPE, SIG_IGN)
+// A parent may start us from a thread that blocks signals (libdispatch workers
+// do, and a blocked mask is inherited): ^C and SIGTERM must still stop us.
+var noSignals = sigset_t()
+sigemptyset(&noSignals)
+pthread_sigmask(SIG_SETMASK, &noSignals, nil)
 var environment: [String: String] = [:]
 var entry = environ
 while let pointer = entry.pointee {
