@@ -31,28 +31,21 @@ public struct QBAttachment: Sendable, Equatable {
     /// The wire form (docs/protocol.md §8): what the sender sent, with the typed fields
     /// over it (`size` a number, `content-type` spelt as the SDKs spell it); nil fields
     /// left out. What chatctl sends, and what it keeps of a message it sent.
-    public var json: JSONValue {
-        var members = raw
-        if let type { members["type"] = .string(type) }
-        if let id { members["id"] = .string(id) }
-        if let name { members["name"] = .string(name) }
-        if let size { members["size"] = .int(size) }
-        if let url { members["url"] = .string(url) }
-        if let contentType { members["content-type"] = .string(contentType) }
-        return .object(members)
-    }
+    public var json: JSONValue { rawWithFields(contentTypeKey: "content-type") }
 
     /// As `--json` shows it: every key the sender sent, and the normalised ones over
     /// them: `type`, `id` (text), `name`, `size` (a number of bytes), `content_type`, `url`,
     /// each when known. A value that cannot be read (a size of "lots") stays as it came.
-    public var normalizedJSON: JSONValue {
+    public var normalizedJSON: JSONValue { rawWithFields(contentTypeKey: "content_type") }
+
+    private func rawWithFields(contentTypeKey: String) -> JSONValue {
         var members = raw
         if let type { members["type"] = .string(type) }
         if let id { members["id"] = .string(id) }
         if let name { members["name"] = .string(name) }
         if let size { members["size"] = .int(size) }
-        if let contentType { members["content_type"] = .string(contentType) }
         if let url { members["url"] = .string(url) }
+        if let contentType { members[contentTypeKey] = .string(contentType) }
         return .object(members)
     }
 
