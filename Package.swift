@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CEvent", pkgConfig: "libevent_openssl"),
         .systemLibrary(name: "CExpat", pkgConfig: "expat"),
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets"),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd"),
 
         // MARK: client
         .target(name: "HTTPTransport", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
@@ -45,7 +46,7 @@ let package = Package(
         .executableTarget(name: "BenchFixture", dependencies: ["BenchmarkData", "MessageCache"], swiftSettings: swiftSettings),
 
         // MARK: sandbox
-        .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CCrypto", "CWebSockets", "SQLiteStore"], swiftSettings: swiftSettings),
+        .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CCrypto", "CWebSockets", "CMicroHTTPD", "SQLiteStore"], swiftSettings: swiftSettings),
         .target(name: "SandboxCLI", dependencies: ["CommandLineKit", "SandboxServer"], swiftSettings: swiftSettings),
         .executableTarget(name: "ChatctlSandboxMain", dependencies: ["SandboxCLI"], swiftSettings: swiftSettings),
 

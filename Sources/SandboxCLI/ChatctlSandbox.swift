@@ -58,6 +58,12 @@ public struct ChatctlSandbox: SandboxCommand {
     var httpTimeout: String?
     @Flag("no-chat", help: "Serve REST only (no XMPP listener, no caFile).")
     var noChat: Bool
+    @Option("storage-port", metavar: "PORT", help: "Port of the storage endpoint (blob uploads and downloads); 0 picks a free one (default 0).")
+    var storagePort: String?
+    @Option("max-upload", metavar: "SIZE", help: "Largest file an upload may carry: bytes, or a number with K, M or G (default 100M).")
+    var maxUpload: String?
+    @Option("signed-url-ttl", metavar: "SECONDS", help: "How long upload policies and download URLs stay valid; fractions allowed (default 3600).")
+    var signedURLTTL: String?
 
     public init() {}
 
@@ -112,6 +118,9 @@ public struct ChatctlSandbox: SandboxCommand {
         // The parser has checked the value against the declared choices.
         if let logLevel, let level = SandboxLogLevel(rawValue: logLevel) { options.logLevel = level }
         if let httpTimeout { options.httpTimeout = try Self.seconds(httpTimeout, $httpTimeout) }
+        if let storagePort { options.storagePort = try Self.integer(storagePort, $storagePort, in: 0...65535) }
+        if let maxUpload { options.maximumUpload = try Self.byteCount(maxUpload, $maxUpload) }
+        if let signedURLTTL { options.signedURLLifetime = try Self.seconds(signedURLTTL, $signedURLTTL) }
         options.chatEnabled = !noChat
         if noChat && (chatTLSPort != nil || wsPort != nil) {
             throw SandboxUsageError("--no-chat leaves no chat for --chat-tls-port or --ws-port")
@@ -134,6 +143,23 @@ public struct ChatctlSandbox: SandboxCommand {
             throw SandboxUsageError("\(option.spelling) expects a positive number of seconds, got '\(value)'")
         }
         return v
+    }
+
+    /// `1048576`, `512K`, `100M`, `1G` (binary multiples; a trailing `B` or `iB` is allowed): a positive byte count.
+    static func byteCount(_ value: String, _ option: Option) throws(SandboxUsageError) -> Int {
+        var text = Substring(value.uppercased())
+        if text.hasSuffix("IB") { text = text.dropLast(2) } else if text.hasSuffix("B") { text = text.dropLast() }
+        var multiplier = 1
+        if let unit = text.last, let power = ["K": 1, "M": 2, "G": 3, "T": 4][String(unit)] {
+            multiplier = 1 << (10 * power)
+            text = text.dropLast()
+        }
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let number = Int(text), number > 0 else {
+            throw SandboxUsageError("\(option.spelling) expects a size such as 1048576, 512K, 100M or 1G, got '\(value)'")
+        }
+        let (bytes, overflow) = number.multipliedReportingOverflow(by: multiplier)
+        guard !overflow else { throw SandboxUsageError("\(option.spelling) is too large: '\(value)'") }
+        return bytes
     }
 
     static func nonEmpty(_ value: String, _ option: Option) throws(SandboxUsageError) -> String {

@@ -225,6 +225,10 @@ final class ChatStore {
                       .text(ChatStore.encodePairsList([new.custom])), .real(t), .real(t)])
             try db.run("INSERT OR IGNORE INTO message_reads (message_id, user_id) VALUES (?, ?)", [.text(id), .int(new.senderId)])
             try db.run("INSERT OR IGNORE INTO message_deliveries (message_id, user_id) VALUES (?, ?)", [.text(id), .int(new.senderId)])
+            // Who may download a private blob follows from the messages that refer to it (docs/protocol.md §8).
+            for uid in Set(new.attachments.compactMap(\.blobUID)) {
+                try db.run("INSERT OR IGNORE INTO message_blobs (message_id, blob_uid) VALUES (?, ?)", [.text(id), .text(uid)])
+            }
             try db.run("""
                 UPDATE dialogs SET last_message = ?, last_message_date_sent = ?, last_message_id = ?,
                     last_message_user_id = ?, updated_at = ? WHERE id = ?

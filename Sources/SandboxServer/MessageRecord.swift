@@ -8,6 +8,9 @@ struct MessageAttachment: Equatable {
         a.fields.count == b.fields.count && zip(a.fields, b.fields).allSatisfy { $0 == $1 }
     }
 
+    /// The blob it refers to: its `id` (a blob uid), when there is one.
+    var blobUID: String? { fields.first { $0.0 == "id" }.flatMap { $0.1.isEmpty ? nil : $0.1 } }
+
     var json: JSONNode {
         .object(fields.map { key, value in
             (key, key == "size" && Int(value) != nil ? .number(value) : .string(value))

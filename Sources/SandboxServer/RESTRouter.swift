@@ -8,6 +8,9 @@ enum RouteAccess {
     case session
     /// A live user session; an application session gets 422 "Forbidden. Need user.".
     case user
+    /// A live session when a token is given, in `QB-Token` or as `?token=` (what a link
+    /// to a blob carries); none otherwise, and the handler decides.
+    case optionalSession
 }
 
 /// A path such as `/users/{id}.json`: segments of literal text with at most one `{name}` each.
@@ -88,7 +91,12 @@ struct RESTRouter {
             do throws(RESTError) {
                 var session: SessionRecord?
                 if route.access != .open {
-                    guard let token = request.header("QB-Token"), !token.isEmpty else { throw .tokenRequired }
+                    var given = request.header("QB-Token")
+                    if route.access == .optionalSession && (given ?? "").isEmpty { given = request.parameter("token") }
+                    guard let token = given, !token.isEmpty else {
+                        if route.access == .optionalSession { return try route.handler(RESTContext(request: request, session: nil)) }
+                        throw .tokenRequired
+                    }
                     do { session = try resolveSession(token) } catch { throw .internalError }
                     guard let live = session else { throw .sessionMissing }
                     if route.access == .user && live.userId == 0 { throw .needUser }

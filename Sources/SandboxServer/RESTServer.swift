@@ -15,6 +15,9 @@ final class RESTServer {
     static let maximumHeadersSize = 16 << 10
 
     private var http: OpaquePointer?
+    /// evhttp keeps the pointer it is given as its default Content-Type, without a copy:
+    /// ours lives until evhttp is freed (a Swift temporary would dangle).
+    private let defaultContentType: UnsafeMutablePointer<CChar>
     private let router: RESTRouter
     private let log: SandboxLog
     /// The port actually bound.
@@ -34,29 +37,14 @@ final class RESTServer {
                        EVHTTP_REQ_OPTIONS, EVHTTP_REQ_TRACE, EVHTTP_REQ_CONNECT, EVHTTP_REQ_PATCH]
             .reduce(UInt32(0)) { $0 | UInt32($1.rawValue) }
         evhttp_set_allowed_methods(http, UInt16(methods))
-        evhttp_set_default_content_type(http, "application/json")
+        defaultContentType = strdup("application/json")!
+        evhttp_set_default_content_type(http, defaultContentType)
         guard port >= 0, port <= 65535, let bound = evhttp_bind_socket_with_handle(http, host, UInt16(port)) else {
             evhttp_free(http)
+            free(defaultContentType)
             throw RESTServerError(description: "cannot listen for REST on \(host):\(port): \(String(cString: strerror(errno)))")
         }
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let fd = evhttp_bound_socket_get_fd(bound)
-        _ = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        switch Int32(storage.ss_family) {
-        case AF_INET:
-            boundPort = withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
-            }
-        case AF_INET6:
-            boundPort = withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
-            }
-        default:
-            boundPort = port
-        }
+        boundPort = ListeningAddress.boundPort(of: evhttp_bound_socket_get_fd(bound)) ?? port
         self.http = http
         evhttp_set_gencb(http, { request, arg in
             guard let request, let arg else { return }
@@ -64,7 +52,10 @@ final class RESTServer {
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        free(defaultContentType)
+    }
 
     /// Stops listening and drops every connection. Idempotent.
     func close() {
@@ -155,6 +146,7 @@ final class RESTServer {
         case 200: return "OK"
         case 201: return "Created"
         case 202: return "Accepted"
+        case 301: return "Moved Permanently"
         case 400: return "Bad Request"
         case 401: return "Unauthorized"
         case 403: return "Forbidden"

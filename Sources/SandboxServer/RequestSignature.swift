@@ -25,15 +25,18 @@ struct RequestSignature {
         }
     }
 
-    /// Lowercase hex HMAC of `message` keyed with `secret` (wraps `HMAC`).
+    /// Lowercase hex HMAC of `message` keyed with `secret`.
     static func hmacHex(_ algorithm: Algorithm, secret: String, message: String) -> String {
-        let key = Array(secret.utf8)
-        let data = Array(message.utf8)
+        hex(hmac(algorithm, key: Array(secret.utf8), message: Array(message.utf8)))
+    }
+
+    /// The raw HMAC of `message` keyed with `key` (wraps `HMAC`).
+    static func hmac(_ algorithm: Algorithm, key: [UInt8], message: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let md = algorithm == .sha1 ? EVP_sha1() : EVP_sha256()
         let ok = key.withUnsafeBytes { k in
-            data.withUnsafeBytes { d in
+            message.withUnsafeBytes { d in
                 out.withUnsafeMutableBufferPointer { o in
                     HMAC(md, k.baseAddress, Int32(k.count), d.bindMemory(to: UInt8.self).baseAddress, d.count,
                          o.baseAddress, &length) != nil
@@ -41,7 +44,7 @@ struct RequestSignature {
             }
         }
         precondition(ok, "HMAC failed")
-        return hex(out.prefix(Int(length)))
+        return Array(out.prefix(Int(length)))
     }
 
     /// True when `signature` (either algorithm, any hex case) signs `parameters` with `secret`.

@@ -1,4 +1,5 @@
-// The sandbox: REST (evhttp) and XMPP on one libevent loop, sharing one database.
+// The sandbox: REST (evhttp) and XMPP on one libevent loop, sharing one database; the
+// storage endpoint of the content API (libmicrohttpd) on a thread of its own.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -46,6 +47,12 @@ public struct SandboxOptions: Sendable {
     public var httpTimeout: Double = 30
     /// false: REST only, no XMPP listener, TLS identity or `caFile` (for testing the REST side alone).
     public var chatEnabled = true
+    /// The storage endpoint's port (uploads and downloads, docs/protocol.md §8); 0: pick a free port.
+    public var storagePort = 0
+    /// The largest file an upload may carry, in bytes (`--max-upload`).
+    public var maximumUpload = 100 * 1024 * 1024
+    /// Seconds an upload policy or a signed download URL stays valid.
+    public var signedURLLifetime: Double = 3600
     public init() {}
 }
 
@@ -72,11 +79,14 @@ public final class Sandbox: @unchecked Sendable {
     private let api: SandboxAPI
     private var rest: RESTServer?
     private var xmpp: XMPPServer?
+    private var storage: StorageServer?
     private var tls: TLSIdentity?
     private var stopEvent: OpaquePointer?
     private var signalEvents: [OpaquePointer] = []
     /// Our private temp dir holding `ca.pem`; removed on shutdown. nil with `--tls-cert` or without chat.
     private var caDirectory: String?
+    /// Our private temp dir holding the blobs of an in-memory database; removed on shutdown.
+    private var blobDirectory: String?
     private let caFile: String?
     private let config: String
 
@@ -87,7 +97,9 @@ public final class Sandbox: @unchecked Sendable {
         guard let base = event_base_new() else { throw SandboxError("cannot create the event loop") }
         self.base = base
         var caDirectory: String?
+        var blobDirectory: String?
         var restServer: RESTServer?
+        var storageServer: StorageServer?
         do {
             let database = try SandboxDatabase(path: options.databasePath, tokenTTL: options.tokenTTL)
             let api = SandboxAPI(database: database, credentials: ApplicationCredentials(
@@ -96,6 +108,25 @@ public final class Sandbox: @unchecked Sendable {
             let rest = try RESTServer(eventBase: base, host: options.host, port: options.apiPort,
                                       timeout: Int(options.httpTimeout.rounded(.up)), router: api.makeRouter(), log: log)
             restServer = rest
+            // Blobs live beside the database file, or in a private temp dir with an in-memory one.
+            let directory: String
+            if let path = options.databasePath, path != ":memory:" {
+                directory = path + ".blobs"
+            } else {
+                directory = try Sandbox.makePrivateDirectory()
+                blobDirectory = directory
+            }
+            let files = try BlobFiles.prepare(directory: directory)
+            let signer = StorageSigner(secret: try api.blobs.storageSecret())
+            let store = try StorageServer(host: options.host, port: options.storagePort,
+                                          settings: StorageSettings(signer: signer, files: files,
+                                                                    maximumUpload: options.maximumUpload, log: log),
+                                          timeout: Int(options.httpTimeout.rounded(.up)))
+            storageServer = store
+            let storageURL = "http://\(Sandbox.urlHost(options.host)):\(store.boundPort)"
+            api.blobStorage = StorageEndpoint(baseURL: storageURL, signer: signer, files: files,
+                                              maximumUpload: options.maximumUpload, urlLifetime: options.signedURLLifetime)
+            log.log(.info, "storage: \(storageURL), files in \(directory)")
             var chatEndpoints: [(String, JSONNode)] = []
             var caFile: String?
             if options.chatEnabled {
@@ -154,13 +185,17 @@ public final class Sandbox: @unchecked Sendable {
             config = JSONNode.object(members).serialized
         } catch {
             if let caDirectory { Sandbox.removeDirectory(caDirectory) }
+            storageServer?.close()
+            if let blobDirectory { Sandbox.removeDirectory(blobDirectory) }
             restServer?.close()
             event_base_free(base)
             if let error = error as? SandboxError { throw error }
             throw SandboxError("\(error)")
         }
         rest = restServer
+        storage = storageServer
         self.caDirectory = caDirectory
+        self.blobDirectory = blobDirectory
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else {
             tearDown()
@@ -240,6 +275,11 @@ public final class Sandbox: @unchecked Sendable {
         xmpp = nil
         rest?.close()
         rest = nil
+        // Its thread ends every transfer (an upload cut short leaves no file) before the files go.
+        storage?.close()
+        storage = nil
+        if let blobDirectory { Sandbox.removeDirectory(blobDirectory) }
+        blobDirectory = nil
         if let caDirectory { Sandbox.removeDirectory(caDirectory) }
         caDirectory = nil
         if let base { event_base_free(base) }
@@ -248,14 +288,19 @@ public final class Sandbox: @unchecked Sendable {
 
     private static func urlHost(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 
-    /// Writes `contents` as a 0600 file in a fresh 0700 temp directory.
-    private static func writePrivateFile(named name: String, contents: String) throws -> (directory: String, file: String) {
+    /// A fresh 0700 temp directory of our own.
+    private static func makePrivateDirectory() throws -> String {
         let tmp = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(tmp)/chatctl-sandbox-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw SandboxError("cannot create a temporary directory in \(tmp): \(String(cString: strerror(errno)))")
         }
-        let directory = String(cString: made)
+        return String(cString: made)
+    }
+
+    /// Writes `contents` as a 0600 file in a fresh 0700 temp directory.
+    private static func writePrivateFile(named name: String, contents: String) throws -> (directory: String, file: String) {
+        let directory = try makePrivateDirectory()
         let file = directory + "/" + name
         let fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard fd >= 0 else {

@@ -1,4 +1,4 @@
-// The REST endpoints of docs/protocol.md §2–6 (sessions, users, dialogs, messages), as route-table rows.
+// The REST endpoints of docs/protocol.md §2–6 and §8 (sessions, users, dialogs, messages, blobs), as route-table rows.
 
 /// Application credentials the sandbox accepts.
 struct ApplicationCredentials {
@@ -22,11 +22,14 @@ final class SandboxAPI {
     let database: SandboxDatabase
     let credentials: ApplicationCredentials
     let chat: ChatStore
+    let blobs: BlobStore
+    /// Where uploads and downloads go, known once the storage endpoint listens.
+    var blobStorage: StorageEndpoint?
     /// The XMPP server, when chat is enabled (`send_to_chat=1` goes through it).
     weak var liveDelivery: LiveChatDelivery?
     /// What `GET /account_settings.json` answers: the sandbox's own endpoints, known once it listens.
     var accountEndpoints = AccountEndpoints(api: "", chat: nil)
-    private let now: () -> Double
+    let now: () -> Double
 
     init(database: SandboxDatabase, credentials: ApplicationCredentials, chatDomain: String = "localhost",
          now: @escaping () -> Double = SandboxTime.now) {
@@ -34,6 +37,7 @@ final class SandboxAPI {
         self.credentials = credentials
         self.now = now
         chat = ChatStore(database: database, applicationId: credentials.applicationId, chatDomain: chatDomain, now: now)
+        blobs = BlobStore(database: database, now: now)
     }
 
     /// The route table.
@@ -61,6 +65,10 @@ final class SandboxAPI {
         router.add(RESTRoute("GET", "/chat/Message/unread.json", .user) { [unowned self] (c) throws(RESTError) in try self.unreadCounts(c) })
         router.add(RESTRoute("PUT", "/chat/Message/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateMessages(c) })
         router.add(RESTRoute("DELETE", "/chat/Message/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteMessages(c) })
+        router.add(RESTRoute("POST", "/blobs.json", .user) { [unowned self] (c) throws(RESTError) in try self.createBlob(c) })
+        router.add(RESTRoute("PUT", "/blobs/{id}/complete.json", .user) { [unowned self] (c) throws(RESTError) in try self.completeBlob(c) })
+        router.add(RESTRoute("GET", "/blobs/{ref}.json", .optionalSession) { [unowned self] (c) throws(RESTError) in try self.readBlob(c) })
+        router.add(RESTRoute("DELETE", "/blobs/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteBlob(c) })
         return router
     }
 
@@ -242,12 +250,3 @@ final class SandboxAPI {
 }
 
 @available(*, unavailable) extension SandboxAPI: Sendable {}
-
-extension Substring {
-    fileprivate var trimmingSpaces: Substring {
-        var s = self
-        while s.first == " " { s = s.dropFirst() }
-        while s.last == " " { s = s.dropLast() }
-        return s
-    }
-}

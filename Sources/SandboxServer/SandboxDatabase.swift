@@ -86,6 +86,30 @@ final class SandboxDatabase: ChatAuthenticator {
             DROP TABLE users;
             ALTER TABLE users_new RENAME TO users;
             """),
+        // Issue 8: blobs (the content API), which messages refer to which blob (who may
+        // download a private one), and the secret that signs storage URLs. Messages stored
+        // before this step get their references from their attachments' `id`s.
+        Migration("blobs", sql: """
+            CREATE TABLE blobs (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                uid TEXT NOT NULL UNIQUE,
+                owner_id INTEGER NOT NULL,
+                content_type TEXT NOT NULL, name TEXT NOT NULL, public INTEGER NOT NULL,
+                size INTEGER, completed_at REAL,
+                created_at REAL NOT NULL, updated_at REAL NOT NULL
+            );
+            CREATE TABLE message_blobs (
+                message_id TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                blob_uid TEXT NOT NULL,
+                PRIMARY KEY (blob_uid, message_id)
+            );
+            CREATE INDEX message_blobs_message ON message_blobs(message_id);
+            INSERT OR IGNORE INTO message_blobs (message_id, blob_uid)
+                SELECT m.id, json_extract(p.value, '$[1]')
+                FROM messages m, json_each(m.attachments) a, json_each(a.value) p
+                WHERE json_extract(p.value, '$[0]') = 'id' AND json_extract(p.value, '$[1]') != '';
+            CREATE TABLE sandbox_secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);
+            """),
     ])
 
     /// A step that a database file of an earlier sandbox, which recorded its steps

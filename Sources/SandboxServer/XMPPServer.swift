@@ -106,25 +106,21 @@ final class XMPPServer {
 
     /// Binds a TCP listener on the event loop; returns the port bound.
     private func listen(host: String, port: Int, directTLS: Bool) throws -> Int {
-        var hints = addrinfo()
-        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = sandbox_sock_stream
-        var found: UnsafeMutablePointer<addrinfo>? = nil
-        let status = getaddrinfo(host.isEmpty ? nil : host, String(port), &hints, &found)
-        guard status == 0, let address = found else {
-            throw XMPPServerError("cannot resolve chat host \(host): \(String(cString: gai_strerror(status)))")
+        let address: ListeningAddress
+        do { address = try ListeningAddress(host: host, port: port) } catch {
+            throw XMPPServerError("cannot resolve chat host \(host): \(error)")
         }
-        defer { freeaddrinfo(found) }
         let flags = UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC)
         let me = Unmanaged.passUnretained(self).toOpaque()
-        let listener = directTLS
-            ? evconnlistener_new_bind(base, { _, socket, address, length, ctx in
-                Unmanaged<XMPPServer>.fromOpaque(ctx!).takeUnretainedValue().accept(socket, address, length, transport: .directTLS)
-            }, me, flags, -1, address.pointee.ai_addr, Int32(address.pointee.ai_addrlen))
-            : evconnlistener_new_bind(base, { _, socket, address, length, ctx in
-                Unmanaged<XMPPServer>.fromOpaque(ctx!).takeUnretainedValue().accept(socket, address, length, transport: .tcp)
-            }, me, flags, -1, address.pointee.ai_addr, Int32(address.pointee.ai_addrlen))
+        let listener = address.withSocketAddress { socketAddress, length in
+            directTLS
+                ? evconnlistener_new_bind(base, { _, socket, address, length, ctx in
+                    Unmanaged<XMPPServer>.fromOpaque(ctx!).takeUnretainedValue().accept(socket, address, length, transport: .directTLS)
+                }, me, flags, -1, socketAddress, Int32(length))
+                : evconnlistener_new_bind(base, { _, socket, address, length, ctx in
+                    Unmanaged<XMPPServer>.fromOpaque(ctx!).takeUnretainedValue().accept(socket, address, length, transport: .tcp)
+                }, me, flags, -1, socketAddress, Int32(length))
+        }
         guard let listener else {
             throw XMPPServerError("cannot listen for XMPP\(directTLS ? " (direct TLS)" : "") on \(host):\(port): \(String(cString: strerror(errno)))")
         }
@@ -134,15 +130,7 @@ final class XMPPServer {
             // EMFILE and friends: log and keep listening; existing streams carry on.
             server.log.log(.warning, "xmpp: accept failed: \(String(cString: strerror(errno)))")
         }
-        var bound = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let fd = evconnlistener_get_fd(listener)
-        _ = withUnsafeMutablePointer(to: &bound) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(bound.ss_family == sa_family_t(AF_INET6)
-            ? withUnsafePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) } }
-            : withUnsafePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) } })
+        return ListeningAddress.boundPort(of: evconnlistener_get_fd(listener)) ?? port
     }
 
     /// Closes the listener and every stream (with a system-shutdown stream error).

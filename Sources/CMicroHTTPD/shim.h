@@ -1,0 +1,31 @@
+// libmicrohttpd for the sandbox's storage endpoint: unlike libevent 2.1's evhttp,
+// which reads a whole request body before its callback runs, it hands a body over
+// as it arrives, parses multipart/form-data as a stream and sends files from a
+// descriptor. Swift cannot call C variadic functions, so the one variadic call the
+// sandbox needs (MHD_start_daemon) is wrapped here with fixed arguments.
+//
+// libc headers first, as in CEvent, so that this module's fd_set is the one every
+// other module sees.
+#include <sys/types.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <unistd.h>
+#include <microhttpd.h>
+
+/// MHD_start_daemon on an already listening socket: its own polling thread,
+/// a callback when each request ends, an idle timeout and a per-connection
+/// memory limit (which bounds its read buffer).
+static inline struct MHD_Daemon *sandbox_mhd_start(int listen_fd, MHD_AccessHandlerCallback handler,
+                                                   void *handler_cls, MHD_RequestCompletedCallback completed,
+                                                   void *completed_cls, unsigned int timeout_seconds,
+                                                   size_t memory_limit) {
+    return MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_LISTEN_SOCKET, (MHD_socket) listen_fd,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+                            MHD_OPTION_END);
+}
