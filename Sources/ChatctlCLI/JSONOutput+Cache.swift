@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import MessageCache
+import Messaging
 import QuickBloxAPI
 
 extension JSONOutput {
@@ -16,10 +17,14 @@ extension JSONOutput {
     /// A cached message as `--json` shows it: the object the server sent; for
     /// one's own message also `status` (sent, delivered, read) and the
     /// `delivered_ids`/`read_ids` as the server gave them, updated by markers
-    /// (docs/protocol.md §7). `extra` adds keys (a search's snippet).
+    /// (docs/protocol.md §7); `attachments` always an array, each attachment with
+    /// the keys the sender gave it and the normalised `type`, `id`, `name`, `size`,
+    /// `content_type`, `url` (§8). `extra` adds keys (a search's snippet).
     static func message(_ message: CachedMessage, me: Int, extra: [String: JSONValue] = [:]) -> String {
         let mine = message.senderID == me
-        guard mine || !extra.isEmpty, var object = object(message.rawJSON) else { return message.rawJSON }
+        let attachments = message.attachments
+        guard mine || !extra.isEmpty || !attachments.isEmpty, var object = object(message.rawJSON) else { return message.rawJSON }
+        if !attachments.isEmpty { object["attachments"] = .array(attachments.map(\.normalizedJSON)) }
         if mine {
             object["status"] = .string(message.status.rawValue)
             object["delivered_ids"] = .array(message.deliveredIDs.map(JSONValue.int))

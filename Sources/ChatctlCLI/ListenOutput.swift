@@ -15,7 +15,7 @@ enum ListenOutput {
     static func line(_ message: CachedMessage, title: String, sender: String, outgoing: Bool, utc: Bool = false) -> String {
         let time = TimeText.format(Double(message.dateSent), "%H:%M", utc: utc)
         let name = outgoing ? "you" : TerminalText.sanitize(sender, keepNewlines: false)
-        let text = TerminalText.sanitize(message.text).replacing("\n", with: "\n    ")
+        let text = AttachmentLabel.body(of: message).replacing("\n", with: "\n    ")
         return "\(time) [\(TerminalText.sanitize(title, keepNewlines: false))] \(name): \(text)\n"
     }
 

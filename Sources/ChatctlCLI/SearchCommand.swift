@@ -14,7 +14,12 @@ struct SearchCommand: Command {
     static let configuration = CommandConfiguration(
         name: "search",
         abstract: "Search cached messages, best matches first.",
-        discussion: "Searches the local cache ('chatctl sync' fills it). QUERY uses SQLite FTS5 syntax: words, \"phrases\", prefix*, OR, NOT.")
+        discussion: """
+            Searches the local cache ('chatctl sync' fills it): the text of messages and \
+            the names of their attachments. QUERY uses SQLite FTS5 syntax: words, \
+            "phrases", prefix*, OR, NOT; a word with punctuation in it, such as a file \
+            name (cat.jpg), is taken as a phrase.
+            """)
 
     @Argument("QUERY", help: "What to look for.")
     var query: String
@@ -61,7 +66,8 @@ struct SearchCommand: Command {
                 ? TerminalText.sanitize(hit.snippet.replacingBoldMarkers(), keepNewlines: false).restoringBoldMarkers()
                 : TerminalText.sanitize(hit.snippet, keepNewlines: false)
             let time = TimeText.format(Double(m.dateSent), "%Y-%m-%d %H:%M", utc: false)
-            context.io.writeOut("\(dialogNames[m.dialogID] ?? m.dialogID)  \(time)  \(who): \(snippet)\n")
+            let shown = AttachmentLabel.body(of: m, text: snippet).replacing("\n", with: " ")
+            context.io.writeOut("\(dialogNames[m.dialogID] ?? m.dialogID)  \(time)  \(who): \(shown)\n")
         }
         return .ok
     }

@@ -1,7 +1,9 @@
 import MessageCache
+import Messaging
 
 /// Messages as a person reads them: a day header when the date changes, the
-/// local time, the sender's name and the text; your own messages marked and
+/// local time, the sender's name and the text with its attachments
+/// (`AttachmentLabel`); your own messages marked and
 /// named "you", with their state at the end (`mark(for:color:)`); long lines
 /// wrapped under the text column on a terminal.
 /// Text from others is always stripped of terminal control sequences.
@@ -30,7 +32,7 @@ struct Transcript {
         let name = mine ? "you" : TerminalText.sanitize(names[message.senderID] ?? "user \(message.senderID)", keepNewlines: false)
         let prefix = "\(Self.format(message.dateSent, "%H:%M")) \(mine ? "»" : " ") \(name): "
         let styledPrefix = color ? "\(Self.format(message.dateSent, "%H:%M")) \(mine ? "»" : " ") \u{1B}[1m\(name)\u{1B}[22m: " : prefix
-        let text = TerminalText.sanitize(message.text)
+        let text = AttachmentLabel.body(of: message)
         let indent = min(prefix.count, 24)
         var body = wrap(text, firstColumn: prefix.count, indent: indent)
         if mine {

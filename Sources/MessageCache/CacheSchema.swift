@@ -2,9 +2,10 @@ public import SQLiteStore
 
 /// The cache's schema as an ordered list of migrations. Append, never edit.
 ///
-/// Full-text search uses an external-content FTS5 table over `messages.text`,
-/// kept in step by triggers: `snippet()` needs the text, which a contentless
-/// index cannot give back, and external content avoids storing it twice.
+/// Full-text search uses an external-content FTS5 table over `messages.text`
+/// and `messages.attachment_names`, kept in step by triggers: `snippet()` needs
+/// the text, which a contentless index cannot give back, and external content
+/// avoids storing it twice.
 /// `dialog_id` is indexed too (weight 0 in bm25) so a search within one
 /// dialog intersects posting lists instead of checking every match's row.
 public enum CacheSchema {
@@ -12,9 +13,21 @@ public enum CacheSchema {
     /// and rebuilds the index; keep it equal to the latest migration's trigger.
     static let ftsInsertTriggerSQL = """
         CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
-            INSERT INTO messages_fts (rowid, text, dialog_id) VALUES (new.seq, new.text, new.dialog_id);
+            INSERT INTO messages_fts (rowid, text, dialog_id, attachment_names)
+            VALUES (new.seq, new.text, new.dialog_id, new.attachment_names);
         END
         """
+
+    /// The names in a JSON array of attachment objects (the `attachments` column, or
+    /// the parameter `json` that fills it), separated by spaces: what search finds
+    /// attachments by. Empty for '' or anything that is not JSON.
+    static func attachmentNamesSQL(_ json: String) -> String {
+        """
+        CASE WHEN \(json) = '' OR NOT json_valid(\(json)) THEN '' ELSE coalesce((
+            SELECT group_concat(json_extract(value, '$.name'), ' ') FROM json_each(\(json))
+            WHERE type = 'object' AND json_type(value, '$.name') IN ('text', 'integer', 'real')), '') END
+        """
+    }
 
     public static let migrator = Migrator([
         Migration("1 dialogs users messages outbox cursors", sql: """
@@ -64,7 +77,9 @@ public enum CacheSchema {
                 text, dialog_id, content = 'messages', content_rowid = 'seq',
                 tokenize = 'unicode61 remove_diacritics 2'
             );
-            \(ftsInsertTriggerSQL);
+            CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+                INSERT INTO messages_fts (rowid, text, dialog_id) VALUES (new.seq, new.text, new.dialog_id);
+            END;
             CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
                 INSERT INTO messages_fts (messages_fts, rowid, text, dialog_id)
                 VALUES ('delete', old.seq, old.text, old.dialog_id);
@@ -105,6 +120,48 @@ public enum CacheSchema {
                 delivered_ids = coalesce((\(idListSQL("delivered_ids"))), ''),
                 read_ids = coalesce((\(idListSQL("read_ids"))), '')
             WHERE json_valid(raw_json);
+            """),
+        // Attachments (docs/protocol.md §8) kept with the message, for display without
+        // reading its whole JSON: the attachment objects as a JSON array ('' for none),
+        // filled from the JSON already cached (`attachments` an array, or an object
+        // keyed "0", "1", …). Their names join the search index as a column of their
+        // own, so the index is made again with it. An outbox entry keeps its attachments
+        // to send (the same array form).
+        Migration("3 message and outbox attachments", sql: """
+            ALTER TABLE messages ADD COLUMN attachments TEXT NOT NULL DEFAULT '';
+            ALTER TABLE messages ADD COLUMN attachment_names TEXT NOT NULL DEFAULT '';
+            ALTER TABLE outbox ADD COLUMN attachments TEXT NOT NULL DEFAULT '';
+            UPDATE messages SET attachments = (
+                SELECT json_group_array(json(value)) FROM (
+                    SELECT value FROM json_each(messages.raw_json, '$.attachments') WHERE type = 'object'
+                    ORDER BY CAST(key AS INTEGER), key))
+            WHERE instr(raw_json, '"attachments"') > 0 AND json_valid(raw_json)
+              AND json_type(raw_json, '$.attachments') IN ('array', 'object')
+              AND EXISTS (SELECT 1 FROM json_each(messages.raw_json, '$.attachments') WHERE type = 'object');
+            UPDATE messages SET attachment_names = \(attachmentNamesSQL("attachments")) WHERE attachments <> '';
+
+            DROP TRIGGER messages_fts_insert;
+            DROP TRIGGER messages_fts_delete;
+            DROP TRIGGER messages_fts_update;
+            DROP TABLE messages_fts;
+            CREATE VIRTUAL TABLE messages_fts USING fts5 (
+                text, dialog_id, attachment_names, content = 'messages', content_rowid = 'seq',
+                tokenize = 'unicode61 remove_diacritics 2'
+            );
+            INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
+            \(ftsInsertTriggerSQL);
+            CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+                INSERT INTO messages_fts (messages_fts, rowid, text, dialog_id, attachment_names)
+                VALUES ('delete', old.seq, old.text, old.dialog_id, old.attachment_names);
+            END;
+            CREATE TRIGGER messages_fts_update AFTER UPDATE OF text, dialog_id, attachment_names ON messages
+            WHEN old.text IS NOT new.text OR old.dialog_id IS NOT new.dialog_id OR old.attachment_names IS NOT new.attachment_names
+            BEGIN
+                INSERT INTO messages_fts (messages_fts, rowid, text, dialog_id, attachment_names)
+                VALUES ('delete', old.seq, old.text, old.dialog_id, old.attachment_names);
+                INSERT INTO messages_fts (rowid, text, dialog_id, attachment_names)
+                VALUES (new.seq, new.text, new.dialog_id, new.attachment_names);
+            END;
             """),
     ])
 

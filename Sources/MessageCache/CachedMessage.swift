@@ -9,7 +9,8 @@ public struct CachedMessage: Hashable, Sendable {
     public var recipientID: Int
     /// `date_sent`, unix seconds.
     public var dateSent: Int
-    /// `message`; empty when the server sent none (an attachment only).
+    /// `message`; empty when the server sent none (an attachment only; the SDKs send
+    /// `attachmentOnlyText` then).
     public var text: String
     /// The message object exactly as the server sent it.
     public var rawJSON: String
@@ -18,9 +19,12 @@ public struct CachedMessage: Hashable, Sendable {
     public var deliveredIDs: [Int]
     /// `read_ids` as the server gave them, then users whose `displayed` marker came since.
     public var readIDs: [Int]
+    /// The message's attachment objects as a JSON array, `""` when it has none
+    /// (docs/protocol.md §8); their names are searchable.
+    public var attachmentsJSON: String
 
     public init(id: String, dialogID: String, senderID: Int, recipientID: Int = 0, dateSent: Int, text: String, rawJSON: String,
-                deliveredIDs: [Int] = [], readIDs: [Int] = []) {
+                deliveredIDs: [Int] = [], readIDs: [Int] = [], attachmentsJSON: String = "") {
         self.id = id
         self.dialogID = dialogID
         self.senderID = senderID
@@ -30,7 +34,11 @@ public struct CachedMessage: Hashable, Sendable {
         self.rawJSON = rawJSON
         self.deliveredIDs = deliveredIDs
         self.readIDs = readIDs
+        self.attachmentsJSON = attachmentsJSON
     }
+
+    /// The body the QuickBlox apps give a message that is only attachments (docs/protocol.md §8).
+    public static let attachmentOnlyText = "[attachment]"
 
     /// How far the message got, as its sender sees it. The service counts the
     /// sender among the delivered and read ids, so only other users count.

@@ -1,15 +1,16 @@
 import SQLiteStore
 
 extension ChatCache {
-    static let messageColumns = "m.id, m.dialog_id, m.sender_id, m.recipient_id, m.date_sent, m.text, m.raw_json, m.delivered_ids, m.read_ids"
+    static let messageColumns =
+        "m.id, m.dialog_id, m.sender_id, m.recipient_id, m.date_sent, m.text, m.raw_json, m.delivered_ids, m.read_ids, m.attachments"
     /// How many columns `messageColumns` selects (a query's own columns follow them).
-    static let messageColumnCount = 9
+    static let messageColumnCount = 10
 
     static func message(_ row: Statement) -> CachedMessage {
         CachedMessage(
             id: row.string(0) ?? "", dialogID: row.string(1) ?? "", senderID: row.int(2), recipientID: row.int(3),
             dateSent: row.int(4), text: row.string(5) ?? "", rawJSON: row.string(6) ?? "",
-            deliveredIDs: userIDs(row.string(7)), readIDs: userIDs(row.string(8)))
+            deliveredIDs: userIDs(row.string(7)), readIDs: userIDs(row.string(8)), attachmentsJSON: row.string(9) ?? "")
     }
 
     /// A list of user ids as the `delivered_ids`/`read_ids` columns keep it.
@@ -40,17 +41,26 @@ extension ChatCache {
 
     /// Inserts one message unless its id is cached; arguments from `messageArguments`.
     static let insertMessageSQL = """
-        INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, text, raw_json, delivered_ids, read_ids)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+        INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, text, raw_json, delivered_ids, read_ids,
+                              attachments, attachment_names)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, \(CacheSchema.attachmentNamesSQL("?10"))) ON CONFLICT (id) DO NOTHING
         """
 
+    /// ?1 id … ?7 raw JSON, ?8 delivered and ?9 read ids, ?10 attachments.
     static func messageArguments(_ message: CachedMessage) -> [SQLiteValue] {
         [
             .text(message.id), .text(message.dialogID), .integer(Int64(message.senderID)),
             .integer(Int64(message.recipientID)), .integer(Int64(message.dateSent)), .text(message.text),
             .text(message.rawJSON), .text(userIDList(message.deliveredIDs)), .text(userIDList(message.readIDs)),
+            .text(message.attachmentsJSON),
         ]
     }
+
+    /// What an update of a cached message sets besides receipts (`messageArguments` numbering).
+    private static let updatedContentSQL = """
+        dialog_id = ?2, sender_id = ?3, recipient_id = ?4, date_sent = ?5, text = ?6, raw_json = ?7,
+        attachments = ?10, attachment_names = \(CacheSchema.attachmentNamesSQL("?10"))
+        """
 
     /// Inserts or updates one message inside the caller's transaction; true if it was new.
     func storeMessage(_ message: CachedMessage) throws -> Bool {
@@ -59,11 +69,8 @@ extension ChatCache {
         guard !message.deliveredIDs.isEmpty || !message.readIDs.isEmpty else {
             // Nothing to say about receipts (a message heard over chat): the cached lists stay.
             try database.run(
-                """
-                UPDATE messages SET dialog_id = ?2, sender_id = ?3, recipient_id = ?4, date_sent = ?5, text = ?6, raw_json = ?7
-                WHERE id = ?1 AND raw_json IS NOT ?7
-                """,
-                Array(arguments.prefix(7)))
+                "UPDATE messages SET \(Self.updatedContentSQL) WHERE id = ?1 AND (raw_json IS NOT ?7 OR attachments IS NOT ?10)",
+                arguments)
             return false
         }
         var merged = message
@@ -75,9 +82,8 @@ extension ChatCache {
         }
         try database.run(
             """
-            UPDATE messages SET dialog_id = ?2, sender_id = ?3, recipient_id = ?4, date_sent = ?5, text = ?6, raw_json = ?7,
-                delivered_ids = ?8, read_ids = ?9
-            WHERE id = ?1 AND (raw_json IS NOT ?7 OR delivered_ids IS NOT ?8 OR read_ids IS NOT ?9)
+            UPDATE messages SET \(Self.updatedContentSQL), delivered_ids = ?8, read_ids = ?9
+            WHERE id = ?1 AND (raw_json IS NOT ?7 OR delivered_ids IS NOT ?8 OR read_ids IS NOT ?9 OR attachments IS NOT ?10)
             """,
             Self.messageArguments(merged))
         return false
@@ -135,7 +141,7 @@ extension ChatCache {
     // `limit` of them get a snippet and their message row.
     static let searchSQL = """
         WITH candidates AS MATERIALIZED (
-            SELECT rowid AS seq, bm25(messages_fts, 1.0, 0.0) AS score FROM messages_fts
+            SELECT rowid AS seq, bm25(messages_fts, 1.0, 0.0, 1.0) AS score FROM messages_fts
             WHERE messages_fts MATCH ?5 ORDER BY rowid DESC LIMIT ?7),
         best AS MATERIALIZED (SELECT seq, score FROM candidates ORDER BY score LIMIT ?6)
         SELECT \(messageColumns), snippet(messages_fts, 0, ?1, ?2, ?3, ?4), best.score
@@ -144,8 +150,8 @@ extension ChatCache {
         ORDER BY best.score, m.date_sent DESC, m.id DESC
         """
 
-    /// Full-text search of message text, best match first (bm25), with a
-    /// snippet marked per `style`. Only the newest `rankingWindow` matches
+    /// Full-text search of message text and attachment names, best match first
+    /// (bm25), with a snippet of the text marked per `style`. Only the newest `rankingWindow` matches
     /// are ranked (nil: all of them), which keeps a search for a very common
     /// word fast and favours recent messages. A malformed query throws
     /// `MessageCacheError` of kind `.invalidSearchQuery`.
@@ -159,9 +165,9 @@ extension ChatCache {
         }
         let limit = try Self.checkedLimit(limit)
         let window = try Self.checkedLimit(rankingWindow)
-        // The user's query matches only the text column; a dialog filter is a
-        // second, indexed phrase (and is checked again on the row).
-        var ftsQuery = "text : ( \(userQuery) )"
+        // The user's query matches the text and the attachments' names; a dialog
+        // filter is a second, indexed phrase (and is checked again on the row).
+        var ftsQuery = "{text attachment_names} : ( \(userQuery) )"
         if let dialogID {
             ftsQuery = "dialog_id : \"\(dialogID.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\""))\" AND " + ftsQuery
         }

@@ -6,20 +6,23 @@ extension ChatCache {
         OutboxEntry(
             rowID: row.int64(0), clientMessageID: row.string(1) ?? "", dialogID: row.string(2) ?? "",
             text: row.string(3) ?? "", createdAt: row.int(4), attempts: row.int(5), lastError: row.string(6),
-            claimedBy: row.optionalInt(7), claimedAt: row.optionalInt(8))
+            claimedBy: row.optionalInt(7), claimedAt: row.optionalInt(8), attachmentsJSON: row.string(9) ?? "")
     }
 
-    static let outboxColumns = "seq, client_message_id, dialog_id, text, created_at, attempts, last_error, claimed_by, claimed_at"
+    static let outboxColumns = "seq, client_message_id, dialog_id, text, created_at, attempts, last_error, claimed_by, claimed_at, attachments"
 
     /// Records a message before it is sent and returns its row id. Enqueueing
     /// the same `clientMessageID` again returns the existing row. With an
     /// `owner`, the entry starts claimed by it, so a concurrent flush cannot
-    /// send it while its sender is still delivering it.
+    /// send it while its sender is still delivering it. `attachmentsJSON`: the
+    /// attachment objects to send with it, as a JSON array (`""`: none).
     @discardableResult
-    public func enqueue(dialogID: String, text: String, clientMessageID: String, createdAt: Int, owner: Int? = nil) throws(MessageCacheError) -> Int64 {
+    public func enqueue(dialogID: String, text: String, clientMessageID: String, createdAt: Int, owner: Int? = nil,
+                        attachmentsJSON: String = "") throws(MessageCacheError) -> Int64 {
         try wrapping {
             try database.transaction {
-                try insertOutboxEntry(dialogID: dialogID, text: text, clientMessageID: clientMessageID, createdAt: createdAt, owner: owner)
+                try insertOutboxEntry(dialogID: dialogID, text: text, clientMessageID: clientMessageID, createdAt: createdAt, owner: owner,
+                                      attachmentsJSON: attachmentsJSON)
                 return try database.queryFirst(
                     "SELECT seq FROM outbox WHERE client_message_id = ?", [.text(clientMessageID)]) { $0.int64(0) } ?? 0
             }
@@ -29,25 +32,33 @@ extension ChatCache {
     /// Records several messages to one dialog like `enqueue`, all in one
     /// transaction: a stream of lines costs one commit, not one per line.
     public func enqueue(_ messages: [(clientMessageID: String, text: String)], dialogID: String, createdAt: Int, owner: Int? = nil) throws(MessageCacheError) {
+        try enqueue(messages.map { ($0.clientMessageID, $0.text, "") }, dialogID: dialogID, createdAt: createdAt, owner: owner)
+    }
+
+    /// `enqueue` of several messages with their attachments (JSON arrays, `""` for none).
+    public func enqueue(_ messages: [(clientMessageID: String, text: String, attachmentsJSON: String)], dialogID: String,
+                        createdAt: Int, owner: Int? = nil) throws(MessageCacheError) {
         guard !messages.isEmpty else { return }
         try wrapping {
             try database.transaction {
                 for message in messages {
                     try insertOutboxEntry(dialogID: dialogID, text: message.text, clientMessageID: message.clientMessageID,
-                                          createdAt: createdAt, owner: owner)
+                                          createdAt: createdAt, owner: owner, attachmentsJSON: message.attachmentsJSON)
                 }
             }
         }
     }
 
-    private func insertOutboxEntry(dialogID: String, text: String, clientMessageID: String, createdAt: Int, owner: Int?) throws {
+    private func insertOutboxEntry(dialogID: String, text: String, clientMessageID: String, createdAt: Int, owner: Int?,
+                                   attachmentsJSON: String = "") throws {
         try database.run(
             """
-            INSERT INTO outbox (client_message_id, dialog_id, text, created_at, claimed_by, claimed_at) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (client_message_id) DO NOTHING
+            INSERT INTO outbox (client_message_id, dialog_id, text, created_at, claimed_by, claimed_at, attachments)
+            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (client_message_id) DO NOTHING
             """,
             [.text(clientMessageID), .text(dialogID), .text(text), .integer(Int64(createdAt)),
-             owner.map { .integer(Int64($0)) } ?? .null, owner.map { _ in .integer(Int64(createdAt)) } ?? .null])
+             owner.map { .integer(Int64($0)) } ?? .null, owner.map { _ in .integer(Int64(createdAt)) } ?? .null,
+             .text(attachmentsJSON)])
     }
 
     /// Undelivered entries, oldest first, claimed or not.

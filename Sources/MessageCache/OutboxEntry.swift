@@ -14,4 +14,6 @@ public struct OutboxEntry: Hashable, Sendable {
     /// The process id holding the claim, if claimed.
     public var claimedBy: Int?
     public var claimedAt: Int?
+    /// The attachment objects to send with it, as a JSON array; `""` when none.
+    public var attachmentsJSON: String = ""
 }

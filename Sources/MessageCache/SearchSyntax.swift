@@ -10,7 +10,7 @@ public enum SearchSyntax: Sendable {
     func ftsQuery(_ text: String) -> String {
         switch self {
         case .fts5:
-            return text
+            return Self.quotingPunctuatedWords(text)
         case .plainWords:
             return text.split(whereSeparator: { $0.isWhitespace }).map { word -> String in
                 var word = Substring(word)
@@ -20,6 +20,43 @@ public enum SearchSyntax: Sendable {
                 return prefix ? quoted + "*" : quoted
             }.joined(separator: " ")
         }
+    }
+}
+
+extension SearchSyntax {
+    /// FTS5 syntax, except that a word with punctuation inside it (`cat.jpg`,
+    /// `report-2026`, `it's`), which FTS5 would reject, is taken as the phrase it
+    /// reads as (`"cat.jpg"`): names of attachments are searched like that.
+    /// Quoted text, operators and `*`, `^`, `:`, `()`, `{}` are left alone.
+    static func quotingPunctuatedWords(_ text: String) -> String {
+        func isBareword(_ s: Unicode.Scalar) -> Bool {
+            s.value >= 0x80 || s.value == 0x1A || s == "_" || ("0"..."9").contains(s) || ("a"..."z").contains(s) || ("A"..."Z").contains(s)
+        }
+        let syntax: Set<Unicode.Scalar> = ["\"", "(", ")", "*", ":", "^", "+", "{", "}", ","]
+        var out = String.UnicodeScalarView()
+        var word = String.UnicodeScalarView()
+        var quoted = false
+        func flush() {
+            let punctuated = word.contains(where: isBareword) && word.contains { !isBareword($0) }
+            if punctuated { out.append("\"") }
+            out.append(contentsOf: word)
+            if punctuated { out.append("\"") }
+            word.removeAll()
+        }
+        for scalar in text.unicodeScalars {
+            if quoted {
+                out.append(scalar)
+                if scalar == "\"" { quoted = false }
+            } else if scalar.properties.isWhitespace || syntax.contains(scalar) {
+                flush()
+                out.append(scalar)
+                if scalar == "\"" { quoted = true }
+            } else {
+                word.append(scalar)
+            }
+        }
+        flush()
+        return String(out)
     }
 }
 

@@ -9,11 +9,27 @@ import QuickBloxAPI
 /// QuickBlox objects as cache rows: typed columns for queries, the object
 /// itself as JSON text so `--json` prints what the server sent.
 enum CacheRecords {
-    static func json(_ object: [String: JSONValue]) -> String {
+    static func json(_ object: [String: JSONValue]) -> String { json(JSONValue.object(object)) }
+
+    static func json(_ value: JSONValue) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(JSONValue.object(object)) else { preconditionFailure("JSONValue failed to encode") }
+        guard let data = try? encoder.encode(value) else { preconditionFailure("JSONValue failed to encode") }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Attachment objects as the cache keeps them (`CachedMessage.attachmentsJSON`,
+    /// `OutboxEntry.attachmentsJSON`): a JSON array of each as received (or, built
+    /// here, in its wire form); `""` for none.
+    static func attachmentsJSON(_ attachments: [QBAttachment]) -> String {
+        attachments.isEmpty ? "" : json(.array(attachments.map { $0.raw.isEmpty ? $0.json : .object($0.raw) }))
+    }
+
+    /// The attachments of `attachmentsJSON`; none for `""` or text that is not a JSON array.
+    static func attachments(_ attachmentsJSON: String) -> [QBAttachment] {
+        guard !attachmentsJSON.isEmpty,
+              let value = try? JSONDecoder().decode(JSONValue.self, from: Data(attachmentsJSON.utf8)) else { return [] }
+        return QBAttachment.list(from: value)
     }
 
     static func dialog(_ d: QBDialog) -> CachedDialog {
@@ -26,7 +42,7 @@ enum CacheRecords {
     static func message(_ m: QBMessage) -> CachedMessage {
         CachedMessage(id: m.id, dialogID: m.chatDialogId, senderID: m.senderId, recipientID: m.recipientId ?? 0,
                       dateSent: m.dateSent, text: m.message ?? "", rawJSON: json(m.raw),
-                      deliveredIDs: m.deliveredIds, readIDs: m.readIds)
+                      deliveredIDs: m.deliveredIds, readIDs: m.readIds, attachmentsJSON: attachmentsJSON(m.attachments))
     }
 
     static func user(_ u: QBUser) -> CachedUser {
@@ -35,6 +51,15 @@ enum CacheRecords {
 }
 
 extension CachedMessage {
+    /// The message's attachments (docs/protocol.md §8), read from the cache's copy.
+    public var attachments: [QBAttachment] { CacheRecords.attachments(attachmentsJSON) }
+
+    /// Whether the text is only what QuickBlox apps put in a message that is only
+    /// attachments (`[attachment]`): shown as the attachments alone.
+    public var textIsAttachmentPlaceholder: Bool {
+        !attachmentsJSON.isEmpty && text.split(whereSeparator: \.isWhitespace) == [Substring(Self.attachmentOnlyText)]
+    }
+
     /// Whether the sender asked for chat markers (`markable` in the message object).
     public var isMarkable: Bool {
         // The cache's JSON is its own compact encoding, so the usual answers need no

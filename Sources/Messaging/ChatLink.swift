@@ -75,20 +75,59 @@ extension CachedMessage {
         // As a REST history item says it, so a marker can be sent for it later.
         if incoming.markable { object["markable"] = .int(1) }
         for (key, value) in incoming.customParameters where object[key] == nil { object[key] = .string(value) }
-        if !incoming.attachments.isEmpty { object["attachments"] = .array(incoming.attachments.map { .object($0.mapValues(JSONValue.string)) }) }
+        // As a REST history item has them: an array of objects, the size a number.
+        let attachments = incoming.attachments.map(QBAttachment.init)
+        if !attachments.isEmpty { object["attachments"] = .array(attachments.map { .object($0.raw) }) }
         self.init(id: incoming.id, dialogID: dialogID, senderID: incoming.senderUserID ?? 0, recipientID: recipient,
-                  dateSent: incoming.dateSent, text: incoming.body, rawJSON: CacheRecords.json(object))
+                  dateSent: incoming.dateSent, text: incoming.body, rawJSON: CacheRecords.json(object),
+                  attachmentsJSON: CacheRecords.attachmentsJSON(attachments))
     }
 
     /// What we sent, as the server will have stored it: the sender counts as
     /// having it and having read it (docs/protocol.md §6).
-    init(sentID: String, dialogID: String, sender: Int, recipient: Int, text: String, dateSent: Int) {
-        let object: [String: JSONValue] = [
+    init(sentID: String, dialogID: String, sender: Int, recipient: Int, text: String, dateSent: Int, attachments: [QBAttachment] = []) {
+        var object: [String: JSONValue] = [
             "_id": .string(sentID), "chat_dialog_id": .string(dialogID), "message": .string(text),
             "sender_id": .int(sender), "recipient_id": .int(recipient), "date_sent": .int(dateSent),
             "delivered_ids": [.int(sender)], "read_ids": [.int(sender)], "markable": .int(1),
         ]
+        if !attachments.isEmpty { object["attachments"] = .array(attachments.map(\.json)) }
         self.init(id: sentID, dialogID: dialogID, senderID: sender, recipientID: recipient, dateSent: dateSent,
-                  text: text, rawJSON: CacheRecords.json(object), deliveredIDs: [sender], readIDs: [sender])
+                  text: text, rawJSON: CacheRecords.json(object), deliveredIDs: [sender], readIDs: [sender],
+                  attachmentsJSON: CacheRecords.attachmentsJSON(attachments))
     }
+}
+
+extension QBAttachment {
+    /// An `<attachment/>` as a REST object would give it: the attributes as text, but a
+    /// whole size as a number (docs/protocol.md §8).
+    init(_ chat: ChatAttachment) {
+        var members: [String: JSONValue] = [:]
+        for attribute in chat.attributes where members[attribute.name] == nil {
+            members[attribute.name] = .string(attribute.value)
+        }
+        if let size = chat.size { members["size"] = .int(size) }
+        self.init(json: .object(members))!
+    }
+}
+
+extension ChatAttachment {
+    /// The element the SDKs read (docs/protocol.md §8): the protocol's fields in their
+    /// order, `content-type` so spelt, then any other key whose value is text or a number.
+    init(_ attachment: QBAttachment) {
+        var extra: [String: String] = [:]
+        for (key, value) in attachment.raw where !Self.fieldNames.contains(key) {
+            switch value {
+            case .string(let text): extra[key] = text
+            case .int(let number): extra[key] = String(number)
+            case .double(let number): extra[key] = String(number)
+            case .bool(let flag): extra[key] = flag ? "true" : "false"
+            case .null, .array, .object: break  // no attribute can carry them
+            }
+        }
+        self.init(type: attachment.type, id: attachment.id, name: attachment.name, size: attachment.size,
+                  contentType: attachment.contentType, url: attachment.url, extra: extra)
+    }
+
+    private static let fieldNames: Set = ["type", "id", "name", "size", "content-type", "content_type", "url"]
 }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import MessageCache
+import QuickBloxAPI
 import XMPPTransport
 
 /// Sends messages over chat through the outbox: each is queued (claimed by
@@ -15,7 +16,7 @@ public final class ChatOutbox {
     public let link: ChatLink
     public let service: MessagingService
     private let owner: Int
-    private var inFlight: [ObjectID: (dialog: CachedDialog, text: String, sentAt: Int)] = [:]
+    private var inFlight: [ObjectID: (dialog: CachedDialog, text: String, sentAt: Int, attachments: [QBAttachment])] = [:]
     private var failure: MessagingError?
     /// Acknowledged by the server, not yet moved out of the outbox.
     private var acknowledged: [(clientMessageID: String, serverMessage: CachedMessage)] = []
@@ -40,11 +41,24 @@ public final class ChatOutbox {
     /// of lines is not one fsync per line). After a lost connection, messages
     /// are still queued but not sent.
     public func send(_ texts: [String], to dialog: CachedDialog) throws(MessagingError) {
-        guard !texts.isEmpty else { return }
+        try send(texts.map { ($0, []) }, to: dialog)
+    }
+
+    /// Queues and sends one message with attachments (blobs already uploaded and
+    /// completed: each `id` a blob uid), as `<attachment/>` elements in extraParams
+    /// (docs/protocol.md §8); an empty `text` becomes `[attachment]`, as the SDKs send it.
+    public func send(_ text: String, attachments: [QBAttachment], to dialog: CachedDialog) throws(MessagingError) {
+        try send([(text, attachments)], to: dialog)
+    }
+
+    private func send(_ drafts: [(text: String, attachments: [QBAttachment])], to dialog: CachedDialog) throws(MessagingError) {
+        guard !drafts.isEmpty else { return }
+        let drafts = drafts.map { (MessagingService.body($0.text, attachments: $0.attachments), $0.attachments) }
         let now = Int(Date().timeIntervalSince1970)
-        let ids = texts.map { _ in link.connection.makeMessageID() }
+        let ids = drafts.map { _ in link.connection.makeMessageID() }
         do {
-            try service.cache.enqueue(zip(ids, texts).map { ($0.rawValue, $1) }, dialogID: dialog.id, createdAt: now, owner: owner)
+            try service.cache.enqueue(zip(ids, drafts).map { ($0.rawValue, $1.0, CacheRecords.attachmentsJSON($1.1)) },
+                                      dialogID: dialog.id, createdAt: now, owner: owner)
         } catch {
             throw MessagingError(.failure, "message cache: cannot queue messages: \(error)")
         }
@@ -55,14 +69,16 @@ public final class ChatOutbox {
         }
         let (to, kind) = try link.address(of: dialog)
         var messages: [OutgoingChatMessage] = []
-        for (id, text) in zip(ids, texts) {
+        for (id, (text, attachments)) in zip(ids, drafts) {
             let message = OutgoingChatMessage(id: id, kind: kind, to: to, body: text, dialogID: dialog.id,
-                                              saveToHistory: true, markable: true, dateSent: now)
+                                              saveToHistory: true, markable: true, dateSent: now,
+                                              attachments: attachments.map(ChatAttachment.init))
             if message.validationProblem != nil {
                 // XML cannot carry some characters (ESC and other C0 controls);
                 // JSON over REST can, so such a message goes that way instead.
                 do {
-                    let stored = try service.deliverViaREST(clientMessageID: id.rawValue, text: text, dialogID: dialog.id)
+                    let stored = try service.deliverViaREST(clientMessageID: id.rawValue, text: text, attachments: attachments,
+                                                            dialogID: dialog.id)
                     delivered += 1
                     onDelivered?(stored)
                 } catch {
@@ -72,7 +88,7 @@ public final class ChatOutbox {
                 }
                 continue
             }
-            inFlight[id] = (dialog, text, now)
+            inFlight[id] = (dialog, text, now, attachments)
             messages.append(message)
         }
         guard !messages.isEmpty else { return }
@@ -90,12 +106,15 @@ public final class ChatOutbox {
         var messages: [OutgoingChatMessage] = []
         for entry in entries {
             let id = ObjectID(entry.clientMessageID)
+            let attachments = CacheRecords.attachments(entry.attachmentsJSON)
             let message = id.map { OutgoingChatMessage(id: $0, kind: kind, to: to, body: entry.text, dialogID: dialog.id,
-                                                       saveToHistory: true, markable: true, dateSent: now) }
+                                                       saveToHistory: true, markable: true, dateSent: now,
+                                                       attachments: attachments.map(ChatAttachment.init)) }
             guard let id, let message, message.validationProblem == nil, failure == nil else {
                 // XML cannot carry it (it went over REST the first time, and the
                 // history check knows REST sends by their client id), or chat is down.
-                if failure == nil, let stored = try? service.deliverViaREST(clientMessageID: entry.clientMessageID, text: entry.text, dialogID: dialog.id) {
+                if failure == nil, let stored = try? service.deliverViaREST(clientMessageID: entry.clientMessageID, text: entry.text,
+                                                                          attachments: attachments, dialogID: dialog.id) {
                     delivered += 1
                     onDelivered?(stored)
                 } else {
@@ -104,7 +123,7 @@ public final class ChatOutbox {
                 }
                 continue
             }
-            inFlight[id] = (dialog, entry.text, now)
+            inFlight[id] = (dialog, entry.text, now, attachments)
             messages.append(message)
         }
         guard !messages.isEmpty else { return }
@@ -155,7 +174,8 @@ public final class ChatOutbox {
                 guard let sent = inFlight.removeValue(forKey: id) else { continue }
                 let recipient = sent.dialog.type == .private ? (sent.dialog.occupantIDs.first { $0 != link.me } ?? 0) : 0
                 acknowledged.append((id.rawValue, CachedMessage(sentID: id.rawValue, dialogID: sent.dialog.id, sender: link.me,
-                                                                recipient: recipient, text: sent.text, dateSent: sent.sentAt)))
+                                                                recipient: recipient, text: sent.text, dateSent: sent.sentAt,
+                                                                attachments: sent.attachments)))
             }
             if acknowledged.count >= 1000 { recordAcknowledged() }
         case .connectionLost(let error, _):

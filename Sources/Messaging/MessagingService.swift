@@ -204,22 +204,34 @@ public final class MessagingService {
     // MARK: sending
 
     /// Puts a message in the outbox, claimed by `owner` (this process), before
-    /// anything is sent; it leaves only on delivery.
-    public func enqueue(_ text: String, to dialogID: String, owner: Int) throws(MessagingError) -> String {
+    /// anything is sent; it leaves only on delivery. `attachments` go with it
+    /// (blobs already uploaded: each `id` a blob uid); without text its body is
+    /// `[attachment]` (`body(_:attachments:)`).
+    public func enqueue(_ text: String, attachments: [QBAttachment] = [], to dialogID: String, owner: Int) throws(MessagingError) -> String {
         let id = idGenerator.next(unixTime: UInt32(truncatingIfNeeded: now())).rawValue
         _ = try cached { () throws(MessageCacheError) in
-            try cache.enqueue(dialogID: dialogID, text: text, clientMessageID: id, createdAt: now(), owner: owner)
+            try cache.enqueue(dialogID: dialogID, text: Self.body(text, attachments: attachments), clientMessageID: id,
+                              createdAt: now(), owner: owner, attachmentsJSON: CacheRecords.attachmentsJSON(attachments))
         }
         return id
     }
 
-    /// Sends one outbox entry over REST (`send_to_chat=1`); on the server's
-    /// reply the entry leaves the outbox and the stored message enters history.
+    /// The body a message is sent with: its text, or for a message that is only
+    /// attachments `[attachment]`, as the QuickBlox apps send it (docs/protocol.md §8).
+    public static func body(_ text: String, attachments: [QBAttachment]) -> String {
+        text.isEmpty && !attachments.isEmpty ? CachedMessage.attachmentOnlyText : text
+    }
+
+    /// Sends one outbox entry over REST (`send_to_chat=1`), with its attachments as
+    /// a JSON array (docs/protocol.md §8); on the server's reply the entry leaves
+    /// the outbox and the stored message enters history.
     /// The client id travels as a custom field so a retried send can be recognised:
     /// after an answer that leaves it open whether the server stored the message
     /// (a 5xx, a timeout), history is checked for it before it is sent again
     /// (docs/protocol.md §6), as `outbox flush` does.
-    public func deliverViaREST(clientMessageID: String, text: String, dialogID: String) throws(MessagingError) -> CachedMessage {
+    public func deliverViaREST(clientMessageID: String, text: String, attachments: [QBAttachment] = [],
+                               dialogID: String) throws(MessagingError) -> CachedMessage {
+        let text = Self.body(text, attachments: attachments)
         let firstSent = now()
         let retry = api.retryPolicy
         var attempt = 0
@@ -228,7 +240,7 @@ public final class MessagingService {
             let message: QBMessage
             do {
                 message = try api.sendMessage(dialogId: dialogID, text: text, sendToChat: true, markable: true,
-                                              custom: [Self.clientIDField: .string(clientMessageID)])
+                                              custom: [Self.clientIDField: .string(clientMessageID)], attachments: attachments)
             } catch {
                 if error.status == 403 { throw MessagingError(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
                 let failure = MessagingError(describing: error, doing: "send")

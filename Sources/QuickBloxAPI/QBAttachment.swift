@@ -1,11 +1,12 @@
-/// A file attached to a message (docs/protocol.md §6). Every field is optional on
-/// the wire; `id` is the blob uid.
+/// A file attached to a message (docs/protocol.md §6, §8). Every field is optional on
+/// the wire and read loosely (numbers or text; `content-type` as the SDKs write it, or
+/// `content_type`); `type` is kept as the sender wrote it; `id` is the blob uid.
 public struct QBAttachment: Sendable, Equatable {
     /// "image", "video", "audio", "file", … as the sender chose.
     public var type: String?
     public var id: String?
     public var name: String?
-    /// Bytes.
+    /// Bytes: a number or a numeric string (`2048`, `"2048"`, `2048.0`); nil when absent or not whole.
     public var size: Int?
     public var url: String?
     /// `content-type`.
@@ -23,25 +24,34 @@ public struct QBAttachment: Sendable, Equatable {
     public init?(json: JSONValue) {
         guard let members = json.objectValue else { return nil }
         self.init(type: json["type"]?.looseString, id: json["id"]?.looseString, name: json["name"]?.looseString,
-                  size: json["size"]?.looseInt, url: json["url"]?.looseString,
+                  size: json["size"]?.looseInt.flatMap { $0 >= 0 ? $0 : nil }, url: json["url"]?.looseString,
                   contentType: (json["content-type"] ?? json["content_type"])?.looseString, raw: members)
     }
 
-    /// The wire form, without the fields that are nil.
-    var json: JSONValue {
-        var members: [String: JSONValue] = [:]
+    /// The wire form (docs/protocol.md §8): what the sender sent, with the typed fields
+    /// over it (`size` a number, `content-type` spelt as the SDKs spell it); nil fields
+    /// left out. What chatctl sends, and what it keeps of a message it sent.
+    public var json: JSONValue { rawWithFields(contentTypeKey: "content-type") }
+
+    /// As `--json` shows it: every key the sender sent, and the normalised ones over
+    /// them: `type`, `id` (text), `name`, `size` (a number of bytes), `content_type`, `url`,
+    /// each when known. A value that cannot be read (a size of "lots") stays as it came.
+    public var normalizedJSON: JSONValue { rawWithFields(contentTypeKey: "content_type") }
+
+    private func rawWithFields(contentTypeKey: String) -> JSONValue {
+        var members = raw
         if let type { members["type"] = .string(type) }
         if let id { members["id"] = .string(id) }
         if let name { members["name"] = .string(name) }
         if let size { members["size"] = .int(size) }
         if let url { members["url"] = .string(url) }
-        if let contentType { members["content-type"] = .string(contentType) }
+        if let contentType { members[contentTypeKey] = .string(contentType) }
         return .object(members)
     }
 
     /// `attachments` as an array, or as the object keyed "0", "1", … that form-encoded
-    /// senders leave behind.
-    static func list(from json: JSONValue?) -> [QBAttachment] {
+    /// senders leave behind; entries that are not objects are skipped.
+    public static func list(from json: JSONValue?) -> [QBAttachment] {
         switch json {
         case .array(let items)?:
             return items.compactMap(QBAttachment.init(json:))

@@ -217,7 +217,8 @@ extension SandboxAPI {
         ]))
     }
 
-    /// Attachments from a JSON `attachments` array or form `attachments[0][type]=…`.
+    /// Attachments from a JSON `attachments` array, or form `attachments[0][type]=…` (a JSON
+    /// object keyed "0", "1"… arrives flattened the same way), in the order of their indexes.
     private func attachments(_ request: RESTRequest) -> [MessageAttachment] {
         if case .array(let items)? = request.json?["attachments"] {
             return items.compactMap { item in
@@ -243,7 +244,11 @@ extension SandboxAPI {
                 byIndex.append((index, [(key, value)]))
             }
         }
-        return byIndex.map { MessageAttachment(fields: $0.1) }
+        // Numeric indexes in numeric order ("2" before "10"); others after them, as they came.
+        let ordered = byIndex.enumerated().sorted { a, b in
+            (Int(a.element.0) ?? .max, a.offset) < (Int(b.element.0) ?? .max, b.offset)
+        }
+        return ordered.map { MessageAttachment(fields: $0.element.1) }
     }
 
     func sendMessage(_ context: RESTContext) throws(RESTError) -> RESTResponse {

@@ -37,18 +37,13 @@ public enum ChatEvent: Sendable, Equatable {
         let kind: OutgoingChatMessage.Kind = type == "chat" ? .chat : .groupchat
         let dialogID = extraDialogID ?? (kind == .groupchat ? from.roomDialogID : nil)
 
-        if let body = stanza.child("body") {
+        let attachments = Self.attachments(of: stanza, extraParams: extra)
+        // An attachment alone is a message too (the SDKs send `[attachment]`; a sender that leaves the body out is read the same).
+        if let body = stanza.child("body") ?? (attachments.isEmpty ? nil : StanzaElement("body")) {
             let senderUserID = kind == .chat ? from.userID : from.resource.flatMap { Int($0) }
             var custom: [String: String] = [:]
-            var attachments: [[String: String]] = []
-            for child in extra?.children ?? [] {
-                if child.name == "attachment" {
-                    var attributes: [String: String] = [:]
-                    for attribute in child.attributes { attributes[attribute.name] = attribute.value }
-                    attachments.append(attributes)
-                } else if !OutgoingChatMessage.reservedParameterNames.contains(child.name), child.children.isEmpty {
-                    custom[child.name] = child.text
-                }
+            for child in extra?.children ?? [] where !OutgoingChatMessage.reservedParameterNames.contains(child.name) && child.children.isEmpty {
+                custom[child.name] = child.text
             }
             let dateSent = extra?.child("date_sent").flatMap { Self.unixSeconds($0.text) } ?? receivedAt
             let markable = stanza.child("markable", namespace: OutgoingChatMessage.markersNamespace) != nil
@@ -65,6 +60,16 @@ public enum ChatEvent: Sendable, Equatable {
             if let state = ChatState(rawValue: child.name) { return .chatState(state, from: from, dialogID: dialogID) }
         }
         return nil
+    }
+
+    /// The `<attachment/>` elements directly inside extraParams (docs/protocol.md §8).
+    /// The JavaScript SDK for Node.js put them directly inside `<message>` instead
+    /// until its fix of December 2016 (quickblox-javascript-sdk issue 190): read
+    /// there when extraParams has none.
+    static func attachments(of stanza: StanzaElement, extraParams: StanzaElement?) -> [ChatAttachment] {
+        let inside = (extraParams?.children ?? []).filter { $0.name == "attachment" }
+        let elements = inside.isEmpty ? stanza.children.filter { $0.name == "attachment" } : inside
+        return elements.map { ChatAttachment(attributes: $0.attributes) }
     }
 
     /// `1700000000` or `1700000000.123` (QuickBlox sends both forms); nil otherwise.

@@ -15,14 +15,14 @@ public struct IncomingChatMessage: Sendable, Equatable {
     public var body: String
     /// Every other extraParams child with text, by element name.
     public var customParameters: [String: String]
-    /// The attributes of each `<attachment/>` in extraParams.
-    public var attachments: [[String: String]]
+    /// Each `<attachment/>` in extraParams (docs/protocol.md §8).
+    public var attachments: [ChatAttachment]
     /// The sender asked for chat markers (`<markable/>`).
     public var markable: Bool
 
     public init(kind: OutgoingChatMessage.Kind, id: String, from: ChatJID, senderUserID: Int?, dialogID: String?,
                 dateSent: Int, body: String, customParameters: [String: String] = [:],
-                attachments: [[String: String]] = [], markable: Bool = false) {
+                attachments: [ChatAttachment] = [], markable: Bool = false) {
         self.kind = kind; self.id = id; self.from = from; self.senderUserID = senderUserID; self.dialogID = dialogID
         self.dateSent = dateSent; self.body = body; self.customParameters = customParameters
         self.attachments = attachments; self.markable = markable

@@ -16,14 +16,15 @@ public struct OutgoingChatMessage: Sendable, Equatable {
     public var markable: Bool
     /// Unix seconds; the server stamps it when nil.
     public var dateSent: Int?
-    /// `<attachment .../>` elements; each dictionary's keys become attributes (sorted).
-    public var attachments: [[String: String]]
+    /// `<attachment …/>` elements written directly inside extraParams, as the SDKs
+    /// read them (docs/protocol.md §8); the blob uid is `id`.
+    public var attachments: [ChatAttachment]
     /// Custom `<key>value</key>` pairs inside extraParams (sorted by key).
     public var customParameters: [String: String]
 
     public init(id: ObjectID, kind: Kind, to: ChatJID, body: String, dialogID: String,
                 saveToHistory: Bool = true, markable: Bool = true, dateSent: Int? = nil,
-                attachments: [[String: String]] = [], customParameters: [String: String] = [:]) {
+                attachments: [ChatAttachment] = [], customParameters: [String: String] = [:]) {
         self.id = id; self.kind = kind; self.to = to.bare; self.body = body; self.dialogID = dialogID
         self.saveToHistory = saveToHistory; self.markable = markable; self.dateSent = dateSent
         self.attachments = attachments; self.customParameters = customParameters
@@ -46,15 +47,7 @@ public struct OutgoingChatMessage: Sendable, Equatable {
                 return "custom parameter \"\(key)\" contains control character U+\(Self.hex(bad.value))"
             }
         }
-        for attachment in attachments {
-            for (key, value) in attachment {
-                if !StanzaElement.isSimpleName(key) { return "attachment attribute name \"\(key)\" is not allowed" }
-                if StanzaElement.firstCharacterXMLCannotCarry(in: value) != nil {
-                    return "attachment attribute \"\(key)\" contains a control character"
-                }
-            }
-        }
-        return nil
+        return attachments.lazy.compactMap(\.validationProblem).first
     }
 
     /// The `<message>` stanza (validate first; see `validationProblem`).
@@ -64,9 +57,7 @@ public struct OutgoingChatMessage: Sendable, Equatable {
             StanzaElement("dialog_id", text: dialogID),
         ]
         if let dateSent { extra.append(StanzaElement("date_sent", text: String(dateSent))) }
-        for attachment in attachments {
-            extra.append(StanzaElement("attachment", attributes: attachment.keys.sorted().map { .init($0, attachment[$0]!) }))
-        }
+        extra += attachments.map(\.element)
         for key in customParameters.keys.sorted() {
             extra.append(StanzaElement(key, text: customParameters[key]!))
         }

@@ -8,6 +8,11 @@ signal(SIGPIPE, SIG_IGN)
 // A file-size limit (ulimit -f) reached while downloading is an error to report
 // (EFBIG, the .part kept), not a reason to die.
 signal(SIGXFSZ, SIG_IGN)
+// A parent may start us from a thread that blocks signals (libdispatch workers
+// do, and a blocked mask is inherited): ^C and SIGTERM must still stop us.
+var noSignals = sigset_t()
+sigemptyset(&noSignals)
+pthread_sigmask(SIG_SETMASK, &noSignals, nil)
 var environment: [String: String] = [:]
 var entry = environ
 while let pointer = entry.pointee {

@@ -251,6 +251,27 @@ struct ChatMessageRESTTests {
         #expect(try f.send(group, "all", token: ann.token)["recipient_id"] as? Int == 0)
     }
 
+    /// docs/protocol.md §8: `attachments` as a JSON array, a JSON object keyed "0", "1"…
+    /// or form fields `attachments[0][type]`; always answered as an array in index order.
+    @Test func attachmentsInEveryFormAndAttachmentsAlone() throws {
+        let f = try ChatAPIFixture()
+        let ann = try f.user("ann"), bob = try f.user("bob")
+        let dialog = try f.createDialog("type=3&occupants_ids=\(bob.id)", token: ann.token)["_id"] as! String
+        let keyed = #"{"chat_dialog_id":"\#(dialog)","attachments":{"10":{"id":"k"},"2":{"id":"c","size":"7"},"0":{"id":"a","type":"image"},"1":{"id":"b"}}}"#
+        let fromJSON = try f.call("POST", "/chat/Message.json", json: keyed, token: ann.token)
+        #expect(fromJSON.status == 201, "an attachment alone needs no text")
+        #expect((fromJSON.object["attachments"] as? [[String: Any]])?.map { $0["id"] as? String } == ["a", "b", "c", "k"])
+        #expect((fromJSON.object["attachments"] as? [[String: Any]])?[2]["size"] as? Int == 7)
+        let form = "chat_dialog_id=\(dialog)&message=%5Battachment%5D&attachments%5B1%5D%5Bid%5D=y&attachments%5B0%5D%5Bid%5D=x"
+            + "&attachments%5B0%5D%5Bcontent-type%5D=image%2Fpng"
+        let fromForm = try f.call("POST", "/chat/Message.json", form: form, token: ann.token)
+        #expect(fromForm.status == 201)
+        let items = try #require(fromForm.object["attachments"] as? [[String: Any]])
+        #expect(items.map { $0["id"] as? String } == ["x", "y"] && items.first?["content-type"] as? String == "image/png")
+        let blank = try f.call("POST", "/chat/Message.json", json: #"{"chat_dialog_id":"\#(dialog)","attachments":[]}"#, token: ann.token)
+        #expect(blank.status == 422, "no text and no attachment")
+    }
+
     @Test func historyKeepsSendOrderWithinASecondAndPages() throws {
         let f = try ChatAPIFixture()
         let ann = try f.user("ann"), bob = try f.user("bob")

@@ -29,7 +29,7 @@ struct IncomingParsingTests {
                                            from: ChatJID(parsing: "1001-77@chat.quickblox.com/res1")!, senderUserID: 1001,
                                            dialogID: "dlg1", dateSent: 1_700_000_000, body: "<b>&amp; \u{1B}[2J",
                                            customParameters: ["color": "red", "empty": ""],
-                                           attachments: [["type": "image", "id": "uid", "name": "a.png"]], markable: true)
+                                           attachments: [ChatAttachment(type: "image", id: "uid", name: "a.png")], markable: true)
         #expect(event == .message(expected))
     }
 

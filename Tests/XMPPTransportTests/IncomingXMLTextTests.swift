@@ -24,7 +24,7 @@ struct IncomingXMLTextTests {
         #expect(m.dialogID == "dlg&1")
         #expect(m.dateSent == 1_700_000_001)
         #expect(m.markable)
-        #expect(m.attachments == [["type": "file", "id": "u&id", "name": "a \"b\".txt", "size": "12"]])
+        #expect(m.attachments == [ChatAttachment(type: "file", id: "u&id", name: "a \"b\".txt", size: 12)])
         #expect(m.customParameters == ["mood": "ok <3"], "unknown top-level extras are ignored")
         #expect(m.senderUserID == 1001 && m.id == "65600000deadbeef01000009")
     }

@@ -9,13 +9,13 @@ struct OutgoingStanzaTests {
     @Test func chatMessageIsByteExact() {
         let message = OutgoingChatMessage(id: Self.id, kind: .chat, to: Self.bob, body: "hi <&>\"' there",
                                           dialogID: "dlg", dateSent: 1_700_000_000,
-                                          attachments: [["type": "image", "id": "uid-1", "name": "a&b.png"]],
+                                          attachments: [ChatAttachment(type: "image", id: "uid-1", name: "a&b.png")],
                                           customParameters: ["zeta": "1", "alpha": "x<y"])
         #expect(message.validationProblem == nil)
         #expect(message.xml == """
         <message type="chat" to="1002-77@chat.quickblox.com" id="65600000deadbeef01000001"><body>hi &lt;&amp;&gt;"' there</body>\
         <markable xmlns="urn:xmpp:chat-markers:0"/><extraParams xmlns="jabber:client"><save_to_history>1</save_to_history>\
-        <dialog_id>dlg</dialog_id><date_sent>1700000000</date_sent><attachment id="uid-1" name="a&amp;b.png" type="image"/>\
+        <dialog_id>dlg</dialog_id><date_sent>1700000000</date_sent><attachment type="image" id="uid-1" name="a&amp;b.png"/>\
         <alpha>x&lt;y</alpha><zeta>1</zeta></extraParams></message>
         """)
     }

@@ -1,0 +1,53 @@
+import MessageCache
+import Messaging
+import QuickBloxAPI
+
+/// How attachments read in `history`, `listen` and `search` (docs/protocol.md §8):
+/// `[image cat.jpg 1.2 MB]` per attachment (its type, its name, its size; what is
+/// unknown left out) after the text, or instead of it when the text is empty or only
+/// the `[attachment]` the apps send. Types and names are another user's words:
+/// sanitized like the text.
+enum AttachmentLabel {
+    /// `[image cat.jpg 1.2 MB]`.
+    static func label(_ attachment: QBAttachment) -> String {
+        var parts = [clean(attachment.type).flatMap { $0.isEmpty ? nil : $0 } ?? "attachment"]
+        if let name = clean(attachment.name), !name.isEmpty { parts.append(name) }
+        if let size = attachment.size { parts.append(byteCount(size)) }
+        return "[" + parts.joined(separator: " ") + "]"
+    }
+
+    /// The message as a person reads it, already sanitized: its text, its attachments
+    /// after it, or the attachments alone. `text` replaces the message's own (a search
+    /// snippet, sanitized by the caller).
+    static func body(of message: CachedMessage, text: String? = nil) -> String {
+        let shown = text ?? TerminalText.sanitize(message.text)
+        guard !message.attachmentsJSON.isEmpty else { return shown }
+        let labels = message.attachments.map(label).joined(separator: " ")
+        if labels.isEmpty { return shown }
+        if message.text.isEmpty || message.textIsAttachmentPlaceholder { return labels }
+        return shown + " " + labels
+    }
+
+    /// Bytes in binary units as file managers show them: `512 B`, `9.5 KB`, `1.2 MB`,
+    /// `340 MB`; one decimal below 10, whole numbers above.
+    static func byteCount(_ bytes: Int) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        guard bytes >= 1024 else { return "\(bytes) B" }
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        let tenths = Int((value * 10).rounded())
+        if tenths < 100 { return "\(tenths / 10).\(tenths % 10) \(units[unit])" }
+        return "\(Int(value.rounded())) \(units[unit])"
+    }
+
+    /// One line, no control sequences, no surrounding blanks.
+    private static func clean(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let inert = TerminalText.sanitize(text, keepNewlines: false)
+        return inert.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+}
