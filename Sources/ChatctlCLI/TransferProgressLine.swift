@@ -1,7 +1,7 @@
 /// One line of a transfer's progress bar, drawn from a value (pure: state in,
 /// text out; `ProgressMeter` decides when to draw it):
 ///
-///     cat.jpg [########------------]  42%  12.3 MB / 29.1 MB  8.4 MB/s  0:02 left
+///     cat.jpg [###########----------------]   42%  12 MB / 28 MB  8.0 MB/s  0:02 left
 ///
 /// Never wider than `width - 1` columns (the last column would wrap); the bar goes
 /// first when room runs out, then the rate and time left; the name is cut last.
@@ -19,13 +19,13 @@ struct TransferProgressLine: Equatable {
         if let total, total > 0 {
             let percent = min(100, Int(Double(bytes) * 100 / Double(total)))
             figures.append(Self.padded("\(percent)%", 4))
-            figures.append("\(ByteCountText.format(bytes)) / \(ByteCountText.format(total))")
+            figures.append("\(AttachmentLabel.byteCount(Int(bytes))) / \(AttachmentLabel.byteCount(Int(total)))")
         } else {
-            figures.append(ByteCountText.format(bytes))
+            figures.append(AttachmentLabel.byteCount(Int(bytes)))
         }
         var speed: [String] = []
         if let rate = bytesPerSecond {
-            speed.append("\(ByteCountText.format(Int64(rate)))/s")
+            speed.append("\(AttachmentLabel.byteCount(Int(rate)))/s")
             if let total, total > bytes {
                 speed.append(rate > 0 ? "\(Self.duration(Double(total - bytes) / rate)) left" : "--:-- left")
             }
