@@ -30,7 +30,8 @@ final class ProgressMeter {
     static func make(name: String, context: CommandContext, quiet: Bool) -> ProgressMeter? {
         let io = context.io
         guard !quiet, io.stderrIsTerminal else { return nil }
-        return ProgressMeter(name: name, width: io.stdoutColumns ?? 80) { io.writeErr($0) }
+        // stderr's own width: stdout may be a file or a pipe (`-o -`).
+        return ProgressMeter(name: name, width: io.stderrColumns ?? 80) { io.writeErr($0) }
     }
 
     func update(_ progress: TransferProgress) {

@@ -22,10 +22,14 @@ public protocol TerminalIO: AnyObject {
     /// A descriptor that takes raw bytes for stdout (a download to `-`), or nil
     /// where stdout only takes text (a test's capture).
     var standardOutputDescriptor: Int32? { get }
+    /// Columns of the terminal on stderr (80 when it will not say), or nil when
+    /// stderr is not a terminal: the width of a progress bar.
+    var stderrColumns: Int? { get }
 }
 
 extension TerminalIO {
     public var standardOutputDescriptor: Int32? { nil }
+    public var stderrColumns: Int? { stderrIsTerminal ? stdoutColumns ?? 80 : nil }
 }
 
 /// The real terminal: fds 0, 1, 2 and /dev/tty.
@@ -38,10 +42,13 @@ public final class StandardIO: TerminalIO {
     public var stdoutIsTerminal: Bool { isatty(1) == 1 }
     public var stderrIsTerminal: Bool { isatty(2) == 1 }
     public var standardOutputDescriptor: Int32? { 1 }
-    public var stdoutColumns: Int? {
-        guard stdoutIsTerminal else { return nil }
+    public var stdoutColumns: Int? { Self.columns(of: 1) }
+    public var stderrColumns: Int? { Self.columns(of: 2) }
+
+    private static func columns(of fd: Int32) -> Int? {
+        guard isatty(fd) == 1 else { return nil }
         var size = winsize()
-        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
         return Int(size.ws_col)
     }
 

@@ -66,11 +66,24 @@ import HTTPTransport
         #expect(ProgressMeter.make(name: "x", context: terminal, quiet: false) != nil)
         #expect(ProgressMeter.make(name: "x", context: terminal, quiet: true) == nil)
     }
+
+    @Test func theBarFitsStderrsWidthWhateverStdoutIs() throws {
+        let io = TerminalStderr(columns: 40)
+        let context = CommandContext(globals: Chatctl(), path: ["chatctl", "download"], environment: [:], io: io)
+        let meter = try #require(ProgressMeter.make(name: "a-long-file-name-for-a-narrow-terminal.bin", context: context, quiet: false))
+        meter.update(TransferProgress(bytes: 5_000_000, total: 10_000_000))
+        let line = try #require(io.err.last)
+        #expect(line.hasPrefix("\r") && line.hasSuffix("\u{1B}[K"))
+        #expect(line.dropFirst().dropLast(3).count <= 39)
+    }
 }
 
 /// Captured output whose stderr claims to be a terminal.
 final class TerminalStderr: TerminalIO {
     var err: [String] = []
+    let columns: Int?
+    init(columns: Int? = nil) { self.columns = columns }
+    var stderrColumns: Int? { columns ?? 80 }
     func writeOut(_ text: String) {}
     func writeErr(_ text: String) { err.append(text) }
     var stdinIsTerminal: Bool { false }
