@@ -12,22 +12,9 @@ set -euo pipefail
 bin=$(cd "${1:-.build/release}" && pwd)
 result=${2:-/dev/stdout}
 size_mb=${BENCH_TRANSFER_MB:-1024}
-work=$(mktemp -d)
-sandbox_pid=""
-cleanup() {
-    [ -n "$sandbox_pid" ] && kill "$sandbox_pid" 2>/dev/null && wait "$sandbox_pid" 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-
-# Its files go beside its database, in $work, which is removed at the end.
-mkfifo "$work/ready"
-"$bin/chatctl-sandbox" --api-port 0 --chat-port 0 --db "$work/sandbox.sqlite" --max-upload 4G --log-level error \
-    >"$work/ready" 2>"$work/sandbox.log" &
-sandbox_pid=$!
-read -r -t 20 config <"$work/ready" || { echo "bench: the transfers sandbox did not start" >&2; cat "$work/sandbox.log" >&2; exit 1; }
-printf '%s\n' "$config" >"$work/config.json"
-export CHATCTL_CONFIG="$work/config.json" CHATCTL_STATE_DIR="$work/state"
+# A sandbox of its own (its files in its private temporary directory), that takes the file.
+SANDBOX_LOG_LEVEL=error SANDBOX_ARGS="--max-upload 4G"
+. "$(dirname "$0")/sandbox-session.sh"
 printf 'bench-password-1\n' >"$work/password"
 chmod 600 "$work/password"
 "$bin/chatctl" login --login benchfiles --password-file "$work/password" --no-chat >/dev/null

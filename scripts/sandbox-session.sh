@@ -1,7 +1,8 @@
 # Sourced by demo.sh and bench.sh: starts a throw-away chatctl-sandbox on free
 # loopback ports, points chatctl at it (CHATCTL_CONFIG, CHATCTL_STATE_DIR in a
 # private work directory) and stops it, removing everything, on exit.
-# Needs: $bin (directory of the binaries); sets: $work, $sandbox_pid.
+# Needs: $bin (directory of the binaries); $SANDBOX_ARGS, if set, adds options.
+# Sets: $work, $sandbox_pid.
 work=$(mktemp -d)
 sandbox_pid=""
 cleanup() {
@@ -11,7 +12,8 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 mkfifo "$work/ready"
-"$bin/chatctl-sandbox" --api-port 0 --chat-port 0 --log-level "${SANDBOX_LOG_LEVEL:-warning}" >"$work/ready" 2>"$work/sandbox.log" &
+# shellcheck disable=SC2086 # SANDBOX_ARGS is a list of words
+"$bin/chatctl-sandbox" --api-port 0 --chat-port 0 --log-level "${SANDBOX_LOG_LEVEL:-warning}" ${SANDBOX_ARGS:-} >"$work/ready" 2>"$work/sandbox.log" &
 sandbox_pid=$!
 # The sandbox prints one line, its own chatctl config, once it listens.
 if ! read -r -t 20 config <"$work/ready"; then

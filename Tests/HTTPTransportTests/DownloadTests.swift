@@ -35,31 +35,21 @@ import TestSupport
         }
     }
 
-    static func open(_ path: String) throws -> Int32 {
-        let fd = Glibc.open(path, O_RDWR | O_CREAT, 0o644)
-        try #require(fd >= 0)
-        _ = lseek(fd, 0, SEEK_END)
-        return fd
-    }
-
-    static func contents(_ path: String) -> [UInt8] { Array((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()) }
+    static func client() throws -> CurlHTTPClient { try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2)) }
 
     @Test func aWholeFileArrivesWithItsProgress() throws {
         let server = try Self.storage()
         defer { server.stop() }
-        let directory = try TemporaryDirectory()
-        let path = directory.file("cat.png.part")
-        let fd = try Self.open(path)
-        defer { close(fd) }
-        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
+        let part = try PartFile()
+        let client = try Self.client()
         var seen: [TransferProgress] = []
         let result = try client.download(DownloadRequest(url: server.baseURL() + "/file?X-Amz-Signature=s"),
-                                         into: DownloadSink(fileDescriptor: fd, description: path)) { seen.append($0) }
+                                         into: part.sink) { seen.append($0) }
         #expect(result.saved)
         #expect(result.response.status == 200)
         #expect(result.response.body.isEmpty)
         #expect(result.fileSize == Int64(Self.content.count))
-        #expect(Self.contents(path) == Self.content)
+        #expect(part.contents == Self.content)
         #expect(seen.last == TransferProgress(bytes: Int64(Self.content.count), total: Int64(Self.content.count)))
         #expect(server.requests.first?.header("Range") == nil)
     }
@@ -67,19 +57,15 @@ import TestSupport
     @Test func aPartialFileResumesWithARange() throws {
         let server = try Self.storage()
         defer { server.stop() }
-        let directory = try TemporaryDirectory()
-        let path = directory.file("cat.png.part")
-        try Data(Self.content.prefix(70_000)).write(to: URL(fileURLWithPath: path))
-        let fd = try Self.open(path)
-        defer { close(fd) }
-        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
+        let part = try PartFile(holding: Self.content.prefix(70_000))
+        let client = try Self.client()
         var seen: [TransferProgress] = []
         let result = try client.download(DownloadRequest(url: server.baseURL() + "/file", resumeFrom: 70_000),
-                                         into: DownloadSink(fileDescriptor: fd, description: path)) { seen.append($0) }
+                                         into: part.sink) { seen.append($0) }
         #expect(result.saved)
         #expect(result.response.status == 206)
         #expect(server.requests.first?.header("Range") == "bytes=70000-")
-        #expect(Self.contents(path) == Self.content)
+        #expect(part.contents == Self.content)
         // Progress counts what was there before.
         #expect(seen.allSatisfy { $0.bytes >= 70_000 && $0.total == Int64(Self.content.count) })
     }
@@ -87,65 +73,49 @@ import TestSupport
     @Test func aResumeChecksTheBytesBeforeItsPointAndWritesOnlyTheRest() throws {
         let server = try Self.storage()
         defer { server.stop() }
-        let directory = try TemporaryDirectory()
-        let path = directory.file("cat.png.part")
-        try Data(Self.content.prefix(70_000)).write(to: URL(fileURLWithPath: path))
-        let fd = try Self.open(path)
-        defer { close(fd) }
-        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
+        let part = try PartFile(holding: Self.content.prefix(70_000))
+        let client = try Self.client()
         var seen: [TransferProgress] = []
         let result = try client.download(DownloadRequest(url: server.baseURL() + "/file", resumeFrom: 70_000, verifiedOverlap: 4096),
-                                         into: DownloadSink(fileDescriptor: fd, description: path)) { seen.append($0) }
+                                         into: part.sink) { seen.append($0) }
         #expect(result.saved && result.fileSize == Int64(Self.content.count))
         #expect(server.requests.map { $0.header("Range") } == ["bytes=65904-"])
-        #expect(Self.contents(path) == Self.content)
+        #expect(part.contents == Self.content)
         #expect(seen.allSatisfy { $0.bytes >= 70_000 })
     }
 
     @Test func aPartHoldingAnotherFilesBytesStartsOver() throws {
         let server = try Self.storage()
         defer { server.stop() }
-        let directory = try TemporaryDirectory()
-        let path = directory.file("cat.png.part")
-        try Data(Self.content.prefix(70_000).map { $0 ^ 0x5A }).write(to: URL(fileURLWithPath: path))
-        let fd = try Self.open(path)
-        defer { close(fd) }
-        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
+        let part = try PartFile(holding: Self.content.prefix(70_000).map { $0 ^ 0x5A })
+        let client = try Self.client()
         let result = try client.download(DownloadRequest(url: server.baseURL() + "/file", resumeFrom: 70_000, verifiedOverlap: 4096),
-                                         into: DownloadSink(fileDescriptor: fd, description: path)) { _ in }
+                                         into: part.sink) { _ in }
         #expect(result.saved)
         #expect(server.requests.map { $0.header("Range") } == ["bytes=65904-", nil])
-        #expect(Self.contents(path) == Self.content)
+        #expect(part.contents == Self.content)
     }
 
     @Test func aCheckedPartAlreadyWholeGetsNoByteWritten() throws {
         let server = try Self.storage()
         defer { server.stop() }
-        let directory = try TemporaryDirectory()
-        let path = directory.file("cat.png.part")
-        try Data(Self.content).write(to: URL(fileURLWithPath: path))
-        let fd = try Self.open(path)
-        defer { close(fd) }
-        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
+        let part = try PartFile(holding: Self.content)
+        let client = try Self.client()
         let result = try client.download(DownloadRequest(url: server.baseURL() + "/file", resumeFrom: Int64(Self.content.count), verifiedOverlap: 4096),
-                                         into: DownloadSink(fileDescriptor: fd, description: path)) { _ in }
+                                         into: part.sink) { _ in }
         #expect(result.saved && result.fileSize == Int64(Self.content.count))
-        #expect(Self.contents(path) == Self.content)
+        #expect(part.contents == Self.content)
     }
 
     @Test func aServerIgnoringTheRangeMakesItStartOver() throws {
         let server = try Self.storage(honourRanges: false)
         defer { server.stop() }
-        let directory = try TemporaryDirectory()
-        let path = directory.file("cat.png.part")
-        try Data(repeating: 0xEE, count: 5000).write(to: URL(fileURLWithPath: path))
-        let fd = try Self.open(path)
-        defer { close(fd) }
-        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
+        let part = try PartFile(holding: [UInt8](repeating: 0xEE, count: 5000))
+        let client = try Self.client()
         let result = try client.download(DownloadRequest(url: server.baseURL() + "/file", resumeFrom: 5000),
-                                         into: DownloadSink(fileDescriptor: fd, description: path)) { _ in }
+                                         into: part.sink) { _ in }
         #expect(result.saved)
-        #expect(Self.contents(path) == Self.content)
+        #expect(part.contents == Self.content)
         #expect(server.requests.count == 2)
         #expect(server.requests.last?.header("Range") == nil)
     }
@@ -153,41 +123,34 @@ import TestSupport
     @Test func aFileAlreadyWholeIsDoneWithoutItsBytesAgain() throws {
         let server = try Self.storage()
         defer { server.stop() }
-        let directory = try TemporaryDirectory()
-        let path = directory.file("cat.png.part")
-        try Data(Self.content).write(to: URL(fileURLWithPath: path))
-        let fd = try Self.open(path)
-        defer { close(fd) }
-        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
+        let part = try PartFile(holding: Self.content)
+        let client = try Self.client()
         let result = try client.download(DownloadRequest(url: server.baseURL() + "/file", resumeFrom: Int64(Self.content.count)),
-                                         into: DownloadSink(fileDescriptor: fd, description: path)) { _ in }
+                                         into: part.sink) { _ in }
         #expect(result.saved)
         #expect(result.response.status == 416)
         #expect(result.fileSize == Int64(Self.content.count))
-        #expect(Self.contents(path) == Self.content)
+        #expect(part.contents == Self.content)
     }
 
     @Test func aDroppedConnectionKeepsWhatArrivedForTheNextAttempt() throws {
         let cut = try Self.storage(cutAfter: 50_000)
         defer { cut.stop() }
-        let directory = try TemporaryDirectory()
-        let path = directory.file("cat.png.part")
-        let fd = try Self.open(path)
-        defer { close(fd) }
-        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
+        let part = try PartFile()
+        let client = try Self.client()
         let error = try #require(throws: HTTPError.self) {
-            try client.download(DownloadRequest(url: cut.baseURL() + "/file"), into: DownloadSink(fileDescriptor: fd, description: path)) { _ in }
+            try client.download(DownloadRequest(url: cut.baseURL() + "/file"), into: part.sink) { _ in }
         }
         #expect(error.kind == .other)
-        #expect(Self.contents(path) == Array(Self.content.prefix(50_000)))
+        #expect(part.contents == Array(Self.content.prefix(50_000)))
 
         let whole = try Self.storage()
         defer { whole.stop() }
         let result = try client.download(DownloadRequest(url: whole.baseURL() + "/file", resumeFrom: 50_000),
-                                         into: DownloadSink(fileDescriptor: fd, description: path)) { _ in }
+                                         into: part.sink) { _ in }
         #expect(result.saved)
         #expect(whole.requests.first?.header("Range") == "bytes=50000-")
-        #expect(Self.contents(path) == Self.content)
+        #expect(part.contents == Self.content)
     }
 
     @Test func aFullDiskFailsNamingTheFileAndSayingWhy() throws {
@@ -197,7 +160,7 @@ import TestSupport
         let fd = Glibc.open("/dev/full", O_WRONLY)
         try #require(fd >= 0)
         defer { close(fd) }
-        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
+        let client = try Self.client()
         let error = try #require(throws: HTTPError.self) {
             try client.download(DownloadRequest(url: server.baseURL() + "/file"),
                                 into: DownloadSink(fileDescriptor: fd, description: "/tmp/cat.png.part")) { _ in }
@@ -215,22 +178,19 @@ import TestSupport
             }
         }
         defer { server.stop() }
-        let directory = try TemporaryDirectory()
-        let path = directory.file("x.part")
-        let fd = try Self.open(path)
-        defer { close(fd) }
-        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
+        let part = try PartFile()
+        let client = try Self.client()
         let moved = try client.download(DownloadRequest(url: server.baseURL() + "/blobs/abc.json"),
-                                        into: DownloadSink(fileDescriptor: fd, description: path)) { _ in }
+                                        into: part.sink) { _ in }
         #expect(!moved.saved)
         #expect(moved.response.status == 301)
         #expect(moved.response.header("Location") == "http://127.0.0.1:1/file")
         let refused = try client.download(DownloadRequest(url: server.baseURL() + "/file"),
-                                          into: DownloadSink(fileDescriptor: fd, description: path)) { _ in }
+                                          into: part.sink) { _ in }
         #expect(!refused.saved)
         #expect(refused.response.status == 403)
         #expect(String(decoding: refused.response.body, as: UTF8.self) == "<Error><Code>AccessDenied</Code></Error>")
-        #expect(Self.contents(path).isEmpty)
+        #expect(part.contents.isEmpty)
         #expect(server.requests.count == 2)
     }
 
@@ -239,7 +199,7 @@ import TestSupport
         defer { server.stop() }
         let fd = Glibc.open("/dev/null", O_WRONLY)
         defer { close(fd) }
-        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
+        let client = try Self.client()
         let started = Date()
         let error = try #require(throws: HTTPError.self) {
             try client.download(DownloadRequest(url: server.baseURL() + "/file", stallTimeout: 1),
@@ -248,4 +208,26 @@ import TestSupport
         #expect(error.kind == .timedOut)
         #expect(Date().timeIntervalSince(started) < 10)
     }
+}
+
+/// A `.part` file in a directory of its own, holding some bytes, open read-write
+/// at its end as a resuming download finds it.
+final class PartFile {
+    let directory: TemporaryDirectory
+    let path: String
+    let fd: Int32
+
+    init<Bytes: Sequence<UInt8>>(holding bytes: Bytes = [UInt8]()) throws {
+        directory = try TemporaryDirectory()
+        path = directory.file("cat.png.part")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        fd = open(path, O_RDWR)
+        try #require(fd >= 0)
+        _ = lseek(fd, 0, SEEK_END)
+    }
+
+    deinit { close(fd) }
+
+    var sink: DownloadSink { DownloadSink(fileDescriptor: fd, description: path) }
+    var contents: [UInt8] { Array((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()) }
 }
