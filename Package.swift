@@ -3,7 +3,7 @@
 // QuickBlox-compatible backend. Layers (house style rule 1), bottom to top:
 //   C modules -> HTTPTransport, XMPPTransport, SQLiteStore -> QuickBloxAPI,
 //   MessageCache -> ClientConfiguration -> AuthFlow, Messaging, Transfers
-//   -> CommandLineKit, ChatctlCLI -> chatctl
+//   -> CommandLineKit, ChatView (pure), ChatctlCLI -> chatctl
 // The sandbox (SandboxServer, SandboxCLI, chatctl-sandbox) shares no protocol
 // code with the client, only infrastructure: the C modules, SQLiteStore and
 // CommandLineKit.
@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CExpat", pkgConfig: "expat"),
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets"),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd"),
+        // ncursesw's pkg-config cflags are only feature macros, which SwiftPM refuses; its module map links it.
+        .systemLibrary(name: "CNcurses"),
 
         // MARK: client
         .target(name: "HTTPTransport", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
@@ -44,7 +46,7 @@ let package = Package(
         .target(name: "CommandLineKit", swiftSettings: swiftSettings),
         // The chat view as a value: model, events, one pure update, one pure renderer; no terminal, no network.
         .target(name: "ChatView", swiftSettings: swiftSettings),
-        .target(name: "ChatctlCLI", dependencies: ["CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers"], swiftSettings: swiftSettings),
+        .target(name: "ChatctlCLI", dependencies: ["CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses"], swiftSettings: swiftSettings),
         .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], swiftSettings: swiftSettings),
         // Dev-only: fills a large cache for `make bench` (and its test).
         .target(name: "BenchmarkData", dependencies: ["MessageCache"], swiftSettings: swiftSettings),

@@ -11,6 +11,8 @@ public struct Conversation: Hashable, Sendable {
     public var pending: [ShownMessage] = []
     public var olderExhausted = false
     public var loadingOlder = false
+    /// The cache had nothing older and the server could not be asked: asked again once connected.
+    public var olderWaitsForConnection = false
     /// Messages newer than the window exist (let go while scrolling up).
     public var newerTrimmed = false
     public var loadingNewer = false

@@ -127,7 +127,8 @@ extension ScreenUpdate.Step {
         }
         if !seen.isEmpty { effects.append(.markDisplayed(ids: seen, dialogID: conversation.dialog.id)) }
         let topIndex = shown.visibleIndices.first ?? 0
-        if !conversation.olderExhausted && !conversation.loadingOlder && (shown.showsTop || topIndex < 20) {
+        if !conversation.olderExhausted && !conversation.loadingOlder && !conversation.olderWaitsForConnection
+            && (shown.showsTop || topIndex < 20) {
             conversation.loadingOlder = true
             let before = conversation.messages.first?.cursor ?? MessageCursor(dateSent: Int.max, id: "")
             effects.append(.loadOlder(dialogID: conversation.dialog.id, before: before))

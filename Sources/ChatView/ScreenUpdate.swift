@@ -85,6 +85,7 @@ public struct ScreenUpdate {
                 typing(userID: userID, dialogID: dialogID, state)
             case .connection(let state):
                 model.connection = state
+                if state == .connected { model.conversation?.olderWaitsForConnection = false }
             case .transfer(let messageID, let index, let transfer, let localPath):
                 updateAttachment(messageID: messageID, index: index) { attachment in
                     attachment.transfer = transfer
@@ -206,8 +207,12 @@ public struct ScreenUpdate {
             let first = conversation.messages.first?.cursor
             let known = Set(conversation.messages.map(\.id))
             let older = Self.sorted(messages.filter { !known.contains($0.id) && (first == nil || $0.cursor < first!) })
-            conversation.olderExhausted = exhausted || older.isEmpty
-            if older.isEmpty { model.conversation = conversation; return }
+            if older.isEmpty {
+                if exhausted { conversation.olderExhausted = true } else { conversation.olderWaitsForConnection = true }
+                model.conversation = conversation
+                return
+            }
+            conversation.olderExhausted = exhausted
             if conversation.anchor == nil, let last = conversation.entries.last {
                 // Pin the view where it is: what comes in above must not move it.
                 conversation.anchor = ScrollAnchor(id: last.id, hiddenRows: 0)
