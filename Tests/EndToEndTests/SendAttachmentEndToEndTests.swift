@@ -6,7 +6,8 @@ import TestSupport
 /// in one message each, over REST and chat; the receiver's history, search and
 /// `download` give back the same bytes; a progress bar only on a terminal; bad input
 /// leaves nothing queued; a sender killed, or a server lost, mid-upload leaves an
-/// outbox entry that `outbox flush` finishes, the message arriving exactly once.
+/// outbox entry that `outbox flush` finishes, the message arriving exactly once;
+/// `listen --download` saves what arrives and hands it to `--exec`.
 @Suite(.serialized) struct SendAttachmentEndToEndTests {
     static let photo = TransfersEndToEndTests.photo
 
@@ -243,5 +244,55 @@ import TestSupport
         #expect(try bob.run(["download", try #require(items.first?["_id"] as? String), "-o", saved.path]).status == 0)
         #expect(try Self.same(saved.file("big.jpg"), here.file("big.jpg")))
         #expect(Self.holds(saved.file("small.txt"), Array("small print\n".utf8)))
+    }
+
+    @Test func listenDownloadSavesWhatArrivesAndHandsThePathsToExec() throws {
+        let sandbox = try SandboxProcess()
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        let here = try TemporaryDirectory(), inbox = try TemporaryDirectory(), hooks = try TemporaryDirectory()
+        let photo = Self.photo(200_000)
+        try Self.write(photo, to: here.file("cat.jpg"))
+        try Self.write(Array("minutes\n".utf8), to: here.file("notes.txt"))
+        try Self.write(Array("bob's own".utf8), to: inbox.file("cat.jpg"))
+        #expect(try alice.run(["send", "@" + bob.login, "hello"]).status == 0)
+
+        let hook = "printf '%s' \"$CHATCTL_ATTACHMENTS\" > \(hooks.path)/$CHATCTL_MESSAGE_ID"
+        let listener = try bob.cli.background(["listen", "--count", "3", "--json", "--timeout", "60s", "--download", inbox.path, "--exec", hook])
+        try listener.waitUntilListening()
+        #expect(try alice.run(["send", "@" + bob.login, "--attach", here.file("cat.jpg"), "--attach", here.file("notes.txt"), "files"]).status == 0)
+        // A file that cannot be fetched (a uid no blob has): one line on stderr, and listening goes on.
+        let token = try sandbox.createSession(login: alice.login, password: ChatUser.password)
+        let dialog = try #require(try sandbox.dialogIDs(token: token).first)
+        _ = try sandbox.sendMessage(token: token, dialogId: dialog, text: "[attachment]", sendToChat: true, extra: [
+            ("attachments[0][type]", "file"), ("attachments[0][id]", "00000000000000000000000000000000ff"), ("attachments[0][name]", "lost.bin"),
+        ])
+        #expect(try alice.run(["send", "@" + bob.login, "no files"]).status == 0)
+        let heard = listener.finish(timeout: 60)
+        #expect(heard.status == 0, "\(heard.stderr)")
+        let lines = heard.stdout.split(separator: "\n").compactMap { jsonObject(String($0)) }
+        #expect(lines.map { $0["message"] as? String } == ["files", "[attachment]", "no files"])
+
+        let saved = try #require(lines.first?["downloaded"] as? [String])
+        #expect(saved == [inbox.file("cat-2.jpg"), inbox.file("notes.txt")], "a name taken gets a number")
+        #expect(Self.holds(inbox.file("cat-2.jpg"), photo))
+        #expect(Self.holds(inbox.file("notes.txt"), Array("minutes\n".utf8)))
+        #expect(Self.holds(inbox.file("cat.jpg"), Array("bob's own".utf8)), "never over a file that is there")
+        #expect((lines[1]["downloaded"] as? [Any])?.first is NSNull)
+        #expect(heard.stderr.contains("chatctl: --download: cannot save lost.bin of message \(lines[1]["_id"] as? String ?? "?"): download 00000000000000000000000000000000ff: there is no file with uid"))
+        #expect((lines[2]["downloaded"] as? [Any])?.isEmpty == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: inbox.path).sorted() == ["cat-2.jpg", "cat.jpg", "notes.txt"])
+
+        let id = { (n: Int) in lines[n]["_id"] as? String ?? "" }
+        #expect(try String(contentsOfFile: hooks.file(id(0)), encoding: .utf8) == inbox.file("cat-2.jpg") + "\n" + inbox.file("notes.txt"))
+        #expect(try String(contentsOfFile: hooks.file(id(1)), encoding: .utf8) == "")
+        #expect(try String(contentsOfFile: hooks.file(id(2)), encoding: .utf8) == "")
+
+        // Without --download nothing is fetched.
+        let plain = try bob.cli.background(["listen", "--count", "1", "--json", "--timeout", "60s"])
+        try plain.waitUntilListening()
+        #expect(try alice.run(["send", "@" + bob.login, "--attach", here.file("notes.txt")]).status == 0)
+        let once = plain.finish(timeout: 60)
+        #expect(jsonObject(once.stdout)?["downloaded"] == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: inbox.path).count == 3)
     }
 }
