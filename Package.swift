@@ -48,8 +48,6 @@ let package = Package(
         // Dev-only: fills a large cache for `make bench` (and its test).
         .target(name: "BenchmarkData", dependencies: ["MessageCache"], swiftSettings: swiftSettings),
         .executableTarget(name: "BenchFixture", dependencies: ["BenchmarkData", "MessageCache"], swiftSettings: swiftSettings),
-        // Dev-only: uploads a file through the library for `make bench` until `send --attach` exists.
-        .executableTarget(name: "BenchUpload", dependencies: ["Transfers", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
 
         // MARK: sandbox
         .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CCrypto", "CWebSockets", "CMicroHTTPD", "SQLiteStore"], swiftSettings: swiftSettings),
