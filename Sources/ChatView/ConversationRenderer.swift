@@ -55,9 +55,13 @@ struct ConversationRenderer {
             inside(line, style: .plain, block: block, x: x, y: y, border: border, into: &grid)
         case .attachment(let line):
             inside(line, style: theme.attachment, block: block, x: x, y: y, border: border, into: &grid)
-        case .progress(let index, let transfer):
-            let (line, style) = progress(transfer, attachment: message.attachments[index], width: block.inner)
+        case .progress(_, let transfer):
+            let (line, style) = progress(transfer, width: block.inner)
             inside(line, style: style, block: block, x: x, y: y, border: border, into: &grid)
+        case .savedAs(let index):
+            let place = message.attachments[index].localPath ?? ""
+            inside(GlyphLine("saved as \(place)", maxWidth: block.inner, unicode: theme.unicode), style: theme.faint, block: block,
+                   x: x, y: y, border: border, into: &grid)
         case .image(let index, let imageRow, let box):
             inside(GlyphLine(), style: .plain, block: block, x: x, y: y, border: border, into: &grid)
             guard let path = message.attachments[index].localPath, let previews else { return }
@@ -96,14 +100,10 @@ struct ConversationRenderer {
         grid.put(theme.vertical, row: y, column: x + block.outerWidth - 1, style: border, unicode: theme.unicode)
     }
 
-    /// `██████░░░░  72 %`, or how a transfer ended.
-    func progress(_ transfer: Transfer, attachment: ShownAttachment?, width: Int) -> (GlyphLine, CellStyle) {
+    /// `██████░░░░  72 %` (full once done), or why it failed.
+    func progress(_ transfer: Transfer, width: Int) -> (GlyphLine, CellStyle) {
         let unicode = theme.unicode
-        if let outcome = transfer.outcome {
-            if outcome.isEmpty {
-                let place = attachment?.localPath ?? attachment?.name ?? ""
-                return (GlyphLine("saved as \(place)", maxWidth: width, unicode: unicode), theme.faint)
-            }
+        if let outcome = transfer.outcome, !outcome.isEmpty {
             return (GlyphLine("failed: \(outcome)", maxWidth: width, unicode: unicode), theme.error)
         }
         guard let percent = transfer.percent else {

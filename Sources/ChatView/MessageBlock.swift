@@ -14,6 +14,8 @@ public struct MessageBlock: Hashable, Sendable {
         case attachment(GlyphLine)
         /// Attachment `attachment`'s transfer.
         case progress(attachment: Int, Transfer)
+        /// Where attachment `attachment` was downloaded to.
+        case savedAs(attachment: Int)
         /// Row `row` of attachment `index`'s preview.
         case image(attachment: Int, row: Int, box: CellBox)
         case bottom
@@ -59,6 +61,7 @@ public struct MessageBlock: Hashable, Sendable {
             if let transfer = attachment.transfer, !(transfer.direction == .upload && transfer.outcome == "") {
                 body.append(.progress(attachment: index, transfer))
                 contentWidth = max(contentWidth, min(maxInner, 24))
+                if transfer.outcome == "", attachment.localPath != nil { body.append(.savedAs(attachment: index)) }
             }
         }
         if !message.text.isEmpty {

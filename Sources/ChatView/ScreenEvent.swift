@@ -17,8 +17,9 @@ public enum ScreenEvent: Hashable, Sendable {
     case messagesChanged([ShownMessage])
     /// What the outbox holds for a dialog now, replacing what the view showed as pending.
     case pendingChanged(dialogID: String, [ShownMessage])
-    /// A page of older messages (oldest first); `exhausted`: there are none before them.
-    case olderLoaded(dialogID: String, [ShownMessage], exhausted: Bool)
+    /// A page of the messages before `before` (oldest first), answering `loadOlder`;
+    /// `exhausted`: there are none before them.
+    case olderLoaded(dialogID: String, before: MessageCursor, [ShownMessage], exhausted: Bool)
     /// A page of newer messages (oldest first) after messages the view let go; `latest`: up to now.
     case newerLoaded(dialogID: String, [ShownMessage], latest: Bool)
     /// Someone's chat state; `dialogID` nil when the notification named none.

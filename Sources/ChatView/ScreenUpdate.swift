@@ -75,10 +75,14 @@ public struct ScreenUpdate {
             case .pendingChanged(let dialogID, let pending):
                 guard var conversation = model.conversation, conversation.dialog.id == dialogID else { return }
                 let known = Set(conversation.messages.suffix(Conversation.pageSize).map(\.id))
-                conversation.pending = pending.filter { !known.contains($0.id) }
+                // A transfer under way, and where its file is, stay with the entry.
+                let before = Dictionary(conversation.pending.map { ($0.id, $0) }) { first, _ in first }
+                conversation.pending = pending.filter { !known.contains($0.id) }.map { entry in
+                    before[entry.id].map { Self.merged($0, with: entry) } ?? entry
+                }
                 model.conversation = conversation
-            case .olderLoaded(let dialogID, let messages, let exhausted):
-                olderLoaded(dialogID, messages, exhausted: exhausted)
+            case .olderLoaded(let dialogID, let before, let messages, let exhausted):
+                olderLoaded(dialogID, before: before, messages, exhausted: exhausted)
             case .newerLoaded(let dialogID, let messages, let latest):
                 newerLoaded(dialogID, messages, latest: latest)
             case .typing(let userID, let dialogID, let state):
@@ -144,6 +148,12 @@ public struct ScreenUpdate {
                 noteInList(message)
                 guard var conversation = model.conversation, conversation.dialog.id == message.dialogID else { continue }
                 conversation.typing[message.senderID] = nil
+                var message = message
+                if let sent = conversation.pending.first(where: { $0.id == message.id }) {
+                    // Sent from here: the files it was made from are still here (previews).
+                    message = Self.merged(sent, with: message)
+                    message.attachments = message.attachments.map { var a = $0; if a.transfer?.direction == .upload { a.transfer = nil }; return a }
+                }
                 conversation.pending.removeAll { $0.id == message.id }
                 if let index = conversation.messages.lastIndex(where: { $0.id == message.id }) {
                     conversation.messages[index] = Self.merged(conversation.messages[index], with: message)
@@ -201,10 +211,15 @@ public struct ScreenUpdate {
             model.conversation = conversation
         }
 
-        mutating func olderLoaded(_ dialogID: String, _ messages: [ShownMessage], exhausted: Bool) {
+        mutating func olderLoaded(_ dialogID: String, before: MessageCursor, _ messages: [ShownMessage], exhausted: Bool) {
             guard var conversation = model.conversation, conversation.dialog.id == dialogID else { return }
             conversation.loadingOlder = false
             let first = conversation.messages.first?.cursor
+            // Messages came in since it was asked (the dialog caught up): the next ask starts from them.
+            if before != (first ?? MessageCursor(dateSent: Int.max, id: "")) && messages.allSatisfy({ m in conversation.messages.contains { $0.id == m.id } }) {
+                model.conversation = conversation
+                return
+            }
             let known = Set(conversation.messages.map(\.id))
             let older = Self.sorted(messages.filter { !known.contains($0.id) && (first == nil || $0.cursor < first!) })
             if older.isEmpty {

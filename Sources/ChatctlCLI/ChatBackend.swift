@@ -38,6 +38,8 @@ final class ChatBackend {
     private var service: MessagingService { session.service }
     private let inbox: ChatInbox
     private let handle: Handle
+    /// Entries whose files are not all up go there to be finished.
+    private let transfers: ChatTransfers.Handle
     private let owner = Int(getpid())
     /// The chat password when the config authenticates chat with it; else the session token is used.
     private let chatPassword: String?
@@ -52,20 +54,19 @@ final class ChatBackend {
     private var names: [Int: String] = [:]
     private var backoff = ReconnectBackoff(base: 1, cap: 30, stableAfter: 30)
 
-    private init(session: MessagingSession, inbox: ChatInbox, handle: Handle, chatPassword: String?,
-                 verboseLog: (@Sendable (String) -> Void)?) {
-        self.session = session; self.inbox = inbox; self.handle = handle; self.chatPassword = chatPassword; self.verboseLog = verboseLog
+    private init(session: MessagingSession, inbox: ChatInbox, handle: Handle, transfers: ChatTransfers.Handle,
+                 chatPassword: String?, verboseLog: (@Sendable (String) -> Void)?) {
+        self.session = session; self.inbox = inbox; self.handle = handle; self.transfers = transfers
+        self.chatPassword = chatPassword; self.verboseLog = verboseLog
     }
 
-    /// Starts the loop on a thread of its own, which owns `session` from now on
-    /// (no other thread may use it); the command `stop` ends it.
-    static func start(session: MessagingSession, inbox: ChatInbox, chatPassword: String?,
-                      verboseLog: (@Sendable (String) -> Void)?) -> Handle {
-        let handle = Handle()
-        let backend = UncheckedTransfer(ChatBackend(session: session, inbox: inbox, handle: handle, chatPassword: chatPassword,
-                                                    verboseLog: verboseLog))
+    /// Starts the loop on `handle`, on a thread of its own, which owns `session` from
+    /// now on (no other thread may use it); the command `stop` ends it.
+    static func start(_ handle: Handle, session: MessagingSession, inbox: ChatInbox, transfers: ChatTransfers.Handle,
+                      chatPassword: String?, verboseLog: (@Sendable (String) -> Void)?) {
+        let backend = UncheckedTransfer(ChatBackend(session: session, inbox: inbox, handle: handle, transfers: transfers,
+                                                    chatPassword: chatPassword, verboseLog: verboseLog))
         DetachedThread.start { backend.value.run() }
-        return handle
     }
 
     // MARK: the loop
@@ -181,7 +182,7 @@ final class ChatBackend {
 
     private func deliver(_ clientID: String, dialogID: String) {
         guard connected, let outbox, !outbox.hasFailed, !outbox.inFlightIDs.contains(clientID) else { return }
-        guard let entry = try? service.pendingOutbox().first(where: { $0.clientMessageID == clientID }),
+        guard let entry = try? service.pendingOutbox().first(where: { $0.clientMessageID == clientID }), entry.isReadyToSend,
               let dialog = try? service.cache.dialog(id: dialogID) else { return }
         do { try outbox.resend([entry], to: dialog) } catch {
             inbox.post(.notice("could not send: \(error.message)"))
@@ -199,7 +200,11 @@ final class ChatBackend {
             return
         }
         if let failure = claimed.failures.first { inbox.post(.notice("some of the outbox could not be sent: \(failure.message)")) }
-        for (dialog, entries) in claimed.toSend {
+        for (dialog, claimedEntries) in claimed.toSend {
+            // A message goes only with all its files: the transfers thread finishes those first.
+            for entry in claimedEntries where !entry.isReadyToSend { transfers.post(.finish(clientID: entry.clientMessageID)) }
+            let entries = claimedEntries.filter(\.isReadyToSend)
+            guard !entries.isEmpty else { continue }
             do {
                 try listener?.link.joinRooms(of: [dialog])
                 try outbox.resend(entries, to: dialog)
@@ -270,15 +275,23 @@ final class ChatBackend {
 
     private func fetchOlder(_ dialogID: String, before: MessageCursor) {
         do {
-            // date_sent counts whole seconds: ask up to the cursor's second, the cache keeps each message once.
-            let bound = before.dateSent == Int.max ? nil : before.dateSent + 1
-            try service.syncHistory(dialogID: dialogID, limit: Conversation.pageSize, before: bound, since: nil)
+            // date_sent counts whole seconds: ask up to the cursor's second, past the messages of that
+            // second the cache has (a burst shares one), for a page before them; the cache keeps each once.
+            var bound: Int?
+            var sameSecond = 0
+            if before.dateSent != Int.max {
+                bound = before.dateSent + 1
+                sameSecond = try service.cached { () throws(MessageCacheError) in
+                    try service.cache.messageCount(dialogID: dialogID, dateSent: before.dateSent)
+                }
+            }
+            try service.syncHistory(dialogID: dialogID, limit: sameSecond + Conversation.pageSize, before: bound, since: nil)
             let page = try service.cached { () throws(MessageCacheError) in
                 try service.cache.messages(dialogID: dialogID, beforeDate: before.dateSent, id: before.id, limit: Conversation.pageSize)
             }
-            post(page, as: { .olderLoaded(dialogID: dialogID, $0, exhausted: page.isEmpty) })
+            post(page, as: { .olderLoaded(dialogID: dialogID, before: before, $0, exhausted: page.isEmpty) })
         } catch {
-            inbox.post(.olderLoaded(dialogID: dialogID, [], exhausted: false))
+            inbox.post(.olderLoaded(dialogID: dialogID, before: before, [], exhausted: false))
             inbox.post(.notice("older messages could not be fetched: \(error.message)"))
         }
     }

@@ -52,6 +52,7 @@ struct ChatCommand: Command {
         let chatPassword = try chatPassword(context, session: view)
         let network = try context.quietMessagingSession()
         let files = try context.quietMessagingSession()
+        let outboxDirectory = try context.outboxFilesDirectory()
         // Diagnostics would scribble over the screen: --verbose goes only where stderr is not the terminal.
         let verboseLog = context.io.stderrIsTerminal ? nil : context.verboseLog
 
@@ -65,15 +66,16 @@ struct ChatCommand: Command {
         }
         defer { signals.release() }
         let terminal: ChatTerminal
-        do { terminal = try ChatTerminal(colors: context.environment["NO_COLOR"] == nil) } catch {
+        do { terminal = try ChatTerminal(colors: (context.environment["NO_COLOR"] ?? "").isEmpty) } catch {
             throw CommandError.messaging(MessagingError(.invalidInput, "cannot use the terminal: \(error.description)",
                                                         hint: "use 'chatctl history' and 'chatctl listen'"))
         }
         defer { terminal.restore() }
 
-        let backend = ChatBackend.start(session: network, inbox: inbox, chatPassword: chatPassword, verboseLog: verboseLog)
-        let (transfers, transferWake) = ChatTransfers.start(session: files, inbox: inbox)
-        let effects = ChatEffects(service: view.service, backend: backend, transfers: transfers, transferWake: transferWake)
+        let backend = ChatBackend.Handle(), transfers = ChatTransfers.Handle()
+        ChatBackend.start(backend, session: network, inbox: inbox, transfers: transfers, chatPassword: chatPassword, verboseLog: verboseLog)
+        ChatTransfers.start(transfers, session: files, inbox: inbox, backend: backend, outboxDirectory: outboxDirectory)
+        let effects = ChatEffects(service: view.service, backend: backend, transfers: transfers)
         var model = ScreenModel(me: view.service.me, width: terminal.width, height: terminal.height, now: ChatEventLoop.now,
                                 profile: RenderProfile(unicode: terminal.unicode, colors: terminal.colors, images: mode),
                                 clock: TimeLabels(utcOffset: Self.utcOffset))
@@ -92,7 +94,6 @@ struct ChatCommand: Command {
         terminal.restore()
         backend.post(.stop)
         transfers.post(.stop)
-        transferWake.signal()
         // The last markers and read marks reach the server, if it answers quickly.
         backend.waitUntilFinished(seconds: ending == .quit ? 3 : 1)
         let undelivered = effects.undelivered()

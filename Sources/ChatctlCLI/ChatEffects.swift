@@ -14,13 +14,12 @@ final class ChatEffects {
     private let service: MessagingService
     private let backend: ChatBackend.Handle
     private let transfers: ChatTransfers.Handle
-    private let transferWake: WakeSignal
     private let owner = Int(getpid())
     /// Outbox ids of what was sent from this view.
     private var sent: [String] = []
 
-    init(service: MessagingService, backend: ChatBackend.Handle, transfers: ChatTransfers.Handle, transferWake: WakeSignal) {
-        self.service = service; self.backend = backend; self.transfers = transfers; self.transferWake = transferWake
+    init(service: MessagingService, backend: ChatBackend.Handle, transfers: ChatTransfers.Handle) {
+        self.service = service; self.backend = backend; self.transfers = transfers
     }
 
     var me: Int { service.me }
@@ -47,8 +46,8 @@ final class ChatEffects {
         case .loadOlder(let dialogID, let before):
             let page = (try? service.cache.messages(dialogID: dialogID, beforeDate: before.dateSent, id: before.id,
                                                     limit: Conversation.pageSize)) ?? []
-            if !page.isEmpty { return [.olderLoaded(dialogID: dialogID, shown(page), exhausted: false)] }
-            guard model.connection == .connected else { return [.olderLoaded(dialogID: dialogID, [], exhausted: false)] }
+            if !page.isEmpty { return [.olderLoaded(dialogID: dialogID, before: before, shown(page), exhausted: false)] }
+            guard model.connection == .connected else { return [.olderLoaded(dialogID: dialogID, before: before, [], exhausted: false)] }
             backend.post(.fetchOlder(dialogID: dialogID, before: before))
         case .loadNewer(let dialogID, let after):
             let page = (try? service.cache.messages(dialogID: dialogID, afterDate: after.dateSent, id: after.id,
@@ -59,8 +58,8 @@ final class ChatEffects {
         case .fetchPreview:
             // Previews come with an ImagePreviewProvider (docs/architecture.md); without one nothing asks.
             break
-        case .attach:
-            return [.notice("sending files from the chat view comes with 'send --attach'")]
+        case .attach(let path, let dialogID):
+            transfers.post(.attach(path: path, dialogID: dialogID))
         case .quit:
             break
         }
@@ -108,7 +107,6 @@ final class ChatEffects {
             return [.notice("that attachment names no file")]
         }
         transfers.post(.download(messageID: messageID, attachment: index, uid: uid, name: attachments[index].name ?? uid))
-        transferWake.signal()
         return []
     }
 

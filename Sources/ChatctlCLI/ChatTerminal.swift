@@ -137,7 +137,7 @@ final class ChatTerminal {
                 if let scalar = Unicode.Scalar(value) { paste!.unicodeScalars.append(value == 13 ? "\n" : scalar) }
                 continue
             }
-            if escape {
+            if escape && value != 27 {
                 escape = false
                 decoded.removeLast()
                 switch value {

@@ -26,12 +26,9 @@ enum ChatViewRecords {
                             readByMe: outgoing || message.readIDs.contains(me), attachments: attachments.map(attachment))
     }
 
-    /// An outbox entry: sending while this process has it on the wire, failed once
-    /// tried, else waiting for a connection.
+    /// An outbox entry: sending while this process has it on the wire (or its files
+    /// on the way), failed once tried, else waiting for a connection.
     static func pending(_ entry: OutboxEntry, me: Int, inFlight: Set<String>) -> ShownMessage {
-        // Read as a cached message reads them (the outbox keeps the same JSON array).
-        let attachments = CachedMessage(id: "", dialogID: "", senderID: 0, dateSent: 0, text: "", rawJSON: "",
-                                        attachmentsJSON: entry.attachmentsJSON).attachments
         let delivery: Delivery
         if inFlight.contains(entry.clientMessageID) {
             delivery = .sending
@@ -40,10 +37,16 @@ enum ChatViewRecords {
         } else {
             delivery = .queued
         }
+        // Files on their way have no attachment objects yet: shown from what was kept of them.
+        let attachments = entry.uploads.isEmpty ? entry.attachments.map(attachment) : entry.uploads.map { upload in
+            ShownAttachment(kind: TerminalText.sanitize(upload.type, keepNewlines: false),
+                            name: TerminalText.sanitize(upload.name, keepNewlines: false), size: Int(upload.size),
+                            uid: upload.blobUID, localPath: upload.file)
+        }
         let placeholder = !attachments.isEmpty && entry.text == CachedMessage.attachmentOnlyText
         return ShownMessage(id: entry.clientMessageID, dialogID: entry.dialogID, senderID: me, senderName: "you",
                             text: placeholder ? "" : entry.text, dateSent: entry.createdAt, outgoing: true, delivery: delivery,
-                            attachments: attachments.map(attachment))
+                            attachments: attachments)
     }
 
     static func attachment(_ attachment: QBAttachment) -> ShownAttachment {

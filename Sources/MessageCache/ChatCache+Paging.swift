@@ -33,6 +33,15 @@ extension ChatCache {
         }
     }
 
+    /// How many of a dialog's cached messages were sent in the second `dateSent`
+    /// (a server pages by whole seconds: this many are skipped to get before them).
+    public func messageCount(dialogID: String, dateSent: Int) throws(MessageCacheError) -> Int {
+        try wrapping {
+            try database.queryFirst("SELECT count(*) FROM messages WHERE dialog_id = ?1 AND date_sent = ?2",
+                                    [.text(dialogID), .integer(Int64(dateSent))]) { $0.int(0) } ?? 0
+        }
+    }
+
     /// The newest message of a dialog the cache has.
     public func newestMessage(dialogID: String) throws(MessageCacheError) -> CachedMessage? {
         try wrapping {

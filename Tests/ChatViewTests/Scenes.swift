@@ -37,7 +37,7 @@ enum Scenes {
             F.message(2, from: F.me, "👨‍👩‍👧 family, 🇫🇷 flag, 👍🏽 ok, café, e\u{301}", at: F.t0),
         ]
         var session = F.opened(messages: messages, width: width, height: height)
-        session.send(.olderLoaded(dialogID: F.bobDialog.id, [], exhausted: true))
+        session.send(.olderLoaded(dialogID: F.bobDialog.id, before: session.model.conversation!.messages.first!.cursor, [], exhausted: true))
         return session
     }
 
@@ -52,7 +52,7 @@ enum Scenes {
             F.message(4, from: F.me, "on it", at: F.t0 - 100, dialog: F.opsDialog, delivery: .read),
         ]
         var session = F.opened(F.opsDialog, messages: messages)
-        session.send(.olderLoaded(dialogID: F.opsDialog.id, [], exhausted: true))
+        session.send(.olderLoaded(dialogID: F.opsDialog.id, before: session.model.conversation!.messages.first!.cursor, [], exhausted: true))
         return session
     }
 

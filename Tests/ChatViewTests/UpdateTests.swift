@@ -186,8 +186,8 @@ import Testing
         }
         #expect(asked == .loadOlder(dialogID: F.bobDialog.id, before: MessageCursor(dateSent: F.t0 - 29 * 60, id: F.id(1000))))
         let before = session.screen
-        session.send(.olderLoaded(dialogID: F.bobDialog.id, F.history(30, firstID: 100).map { var m = $0; m.dateSent -= 3600; return m },
-                                  exhausted: false))
+        session.send(.olderLoaded(dialogID: F.bobDialog.id, before: MessageCursor(dateSent: F.t0 - 29 * 60, id: F.id(1000)),
+                                  F.history(30, firstID: 100).map { var m = $0; m.dateSent -= 3600; return m }, exhausted: false))
         #expect(session.model.conversation?.messages.count == 60)
         let after = session.screen
         #expect(before.split(separator: "\n").suffix(4) == after.split(separator: "\n").suffix(4),
@@ -205,7 +205,7 @@ import Testing
                 if case .loadOlder(_, let before) = effect {
                     older -= 100
                     let page = (0..<100).map { i in F.message(older + i, from: F.bob, "old \(older + i)", at: before.dateSent - 100 + i) }
-                    session.send(.olderLoaded(dialogID: F.bobDialog.id, page, exhausted: false))
+                    session.send(.olderLoaded(dialogID: F.bobDialog.id, before: before, page, exhausted: false))
                     loadedPages += 1
                 }
             }
@@ -255,5 +255,26 @@ import Testing
         session.send(.key(.escape))
         #expect(session.model.conversation?.selection == nil)
         #expect(session.model.screen == .conversation, "Esc first leaves the selection")
+    }
+}
+
+extension UpdateTests {
+    /// The first ask of an empty dialog races its catching up: a late answer of
+    /// messages it already has must not stop the paging.
+    @Test func aStaleOlderPageDoesNotEndThePaging() {
+        var session = F.Session(F.model(width: 40, height: 12))
+        session.send(.dialogsLoaded([F.bobDialog]))
+        session.send(.connection(.connected))
+        session.send(.key(.enter))
+        let first = session.send(.conversationLoaded(F.bobDialog, messages: [], pending: [], names: F.names))
+        let latest = MessageCursor(dateSent: Int.max, id: "")
+        #expect(first.contains(.loadOlder(dialogID: F.bobDialog.id, before: latest)))
+        let page = F.history(30, firstID: 5000)
+        session.send(.messagesArrived(page))
+        session.send(.olderLoaded(dialogID: F.bobDialog.id, before: latest, page, exhausted: false))
+        #expect(session.model.conversation?.olderExhausted == false)
+        #expect(session.model.conversation?.olderWaitsForConnection == false)
+        session.send(.key(.home))
+        #expect(session.effects.contains(.loadOlder(dialogID: F.bobDialog.id, before: page[0].cursor)))
     }
 }

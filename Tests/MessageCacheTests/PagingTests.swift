@@ -50,3 +50,12 @@ private extension String {
         self = String(repeating: "0", count: 24 - digits.count) + digits
     }
 }
+
+extension PagingTests {
+    @Test func messagesOfOneSecondAreCounted() throws {
+        let (cache, _) = try cache()
+        #expect(try cache.messageCount(dialogID: "d1", dateSent: 1002) == 10)
+        #expect(try cache.messageCount(dialogID: "d2", dateSent: 1002) == 1)
+        #expect(try cache.messageCount(dialogID: "d1", dateSent: 999) == 0)
+    }
+}
