@@ -126,6 +126,16 @@ extension ScreenUpdate.Step {
             }
         }
         if !seen.isEmpty { effects.append(.markDisplayed(ids: seen, dialogID: conversation.dialog.id)) }
+        // Images on the screen that a preview provider could show, once their files are here.
+        if previews != nil && model.profile.images != .none {
+            for index in shown.visibleIndices where index < conversation.messages.count {
+                for (number, attachment) in conversation.messages[index].attachments.enumerated()
+                where attachment.isImage && attachment.localPath == nil && attachment.uid != nil && attachment.transfer == nil {
+                    conversation.messages[index].attachments[number].transfer = Transfer(direction: .download)
+                    effects.append(.fetchPreview(messageID: conversation.messages[index].id, attachment: number))
+                }
+            }
+        }
         let topIndex = shown.visibleIndices.first ?? 0
         if !conversation.olderExhausted && !conversation.loadingOlder && !conversation.olderWaitsForConnection
             && (shown.showsTop || topIndex < 20) {

@@ -254,19 +254,24 @@ final class ChatBackend {
 
     // MARK: history
 
-    /// The open dialog's messages the cache lacks: since the newest it has, or the
-    /// newest page when it has none.
+    /// The open dialog's messages the cache lacks (since the newest it has, or the
+    /// newest page when it has none), and the state of its newest page as the server
+    /// has it now (markers that came while this was not connected).
     private func catchUp(_ dialogID: String) {
         do {
             let fresh: [CachedMessage]
             if let newest = try service.cached({ () throws(MessageCacheError) in try service.cache.newestMessage(dialogID: dialogID) }) {
                 fresh = try service.newMessages(dialogID: dialogID, since: newest.dateSent - 1)
+                try service.syncHistory(dialogID: dialogID, limit: Conversation.pageSize, before: newest.dateSent + 1, since: nil)
             } else {
                 try service.syncHistory(dialogID: dialogID, limit: Conversation.pageSize, before: nil, since: nil)
                 fresh = try service.history(dialogID: dialogID, limit: Conversation.pageSize, before: nil, since: nil,
                                             offline: true, markRead: false)
             }
             post(fresh, as: { .messagesArrived($0) })
+            let recent = try service.history(dialogID: dialogID, limit: Conversation.pageSize, before: nil, since: nil,
+                                             offline: true, markRead: false)
+            post(recent, as: { .messagesChanged($0) })
             pendingChanged()
         } catch {
             inbox.post(.notice("could not bring the dialog up to date: \(error.message)"))

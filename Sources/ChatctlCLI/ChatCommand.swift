@@ -6,6 +6,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import AuthFlow
 import ChatView
 import CommandLineKit
 import Messaging
@@ -75,7 +76,8 @@ struct ChatCommand: Command {
         let backend = ChatBackend.Handle(), transfers = ChatTransfers.Handle()
         ChatBackend.start(backend, session: network, inbox: inbox, transfers: transfers, chatPassword: chatPassword, verboseLog: verboseLog)
         ChatTransfers.start(transfers, session: files, inbox: inbox, backend: backend, outboxDirectory: outboxDirectory)
-        let effects = ChatEffects(service: view.service, backend: backend, transfers: transfers)
+        let previews = try flow { () throws(AuthFlowError) in try context.stateDirectory() } + "/previews"
+        let effects = ChatEffects(service: view.service, backend: backend, transfers: transfers, previewDirectory: previews)
         var model = ScreenModel(me: view.service.me, width: terminal.width, height: terminal.height, now: ChatEventLoop.now,
                                 profile: RenderProfile(unicode: terminal.unicode, colors: terminal.colors, images: mode),
                                 clock: TimeLabels(utcOffset: Self.utcOffset))

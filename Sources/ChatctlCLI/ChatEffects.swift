@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AuthFlow
 import ChatView
 import MessageCache
 import Messaging
@@ -14,12 +15,14 @@ final class ChatEffects {
     private let service: MessagingService
     private let backend: ChatBackend.Handle
     private let transfers: ChatTransfers.Handle
+    /// Where images are fetched for a preview provider (in the state directory).
+    private let previewDirectory: String
     private let owner = Int(getpid())
     /// Outbox ids of what was sent from this view.
     private var sent: [String] = []
 
-    init(service: MessagingService, backend: ChatBackend.Handle, transfers: ChatTransfers.Handle) {
-        self.service = service; self.backend = backend; self.transfers = transfers
+    init(service: MessagingService, backend: ChatBackend.Handle, transfers: ChatTransfers.Handle, previewDirectory: String) {
+        self.service = service; self.backend = backend; self.transfers = transfers; self.previewDirectory = previewDirectory
     }
 
     var me: Int { service.me }
@@ -54,10 +57,11 @@ final class ChatEffects {
                                                     limit: Conversation.pageSize)) ?? []
             return [.newerLoaded(dialogID: dialogID, shown(page), latest: page.count < Conversation.pageSize)]
         case .download(let messageID, let index):
-            return download(messageID: messageID, index: index)
-        case .fetchPreview:
-            // Previews come with an ImagePreviewProvider (docs/architecture.md); without one nothing asks.
-            break
+            return download(messageID: messageID, index: index, into: nil)
+        case .fetchPreview(let messageID, let index):
+            // Asked only with an ImagePreviewProvider (docs/architecture.md, "The chat view").
+            try? PrivateFiles.ensureDirectory(previewDirectory)
+            return download(messageID: messageID, index: index, into: previewDirectory)
         case .attach(let path, let dialogID):
             transfers.post(.attach(path: path, dialogID: dialogID))
         case .quit:
@@ -100,13 +104,15 @@ final class ChatEffects {
         return entries.filter { $0.dialogID == dialogID }.map { ChatViewRecords.pending($0, me: me, inFlight: sending) }
     }
 
-    private func download(messageID: String, index: Int) -> [ScreenEvent] {
+    /// `directory` nil: the current one, under the attachment's name.
+    private func download(messageID: String, index: Int, into directory: String?) -> [ScreenEvent] {
         guard let message = try? service.cache.message(id: messageID) else { return [.notice("that message is not in the cache yet")] }
         let attachments = message.attachments
         guard index < attachments.count, let uid = attachments[index].id, !uid.isEmpty else {
             return [.notice("that attachment names no file")]
         }
-        transfers.post(.download(messageID: messageID, attachment: index, uid: uid, name: attachments[index].name ?? uid))
+        transfers.post(.download(messageID: messageID, attachment: index, uid: uid, name: attachments[index].name ?? uid,
+                                 directory: directory))
         return []
     }
 

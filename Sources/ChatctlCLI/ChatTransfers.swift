@@ -15,7 +15,8 @@ import Transfers
 /// Progress goes to the view at most ten times a second.
 final class ChatTransfers {
     enum Command: Sendable {
-        case download(messageID: String, attachment: Int, uid: String, name: String)
+        /// Into the current directory under its name, or into `directory` under its uid (a preview's copy).
+        case download(messageID: String, attachment: Int, uid: String, name: String, directory: String?)
         case attach(path: String, dialogID: String)
         /// An outbox entry whose files are not all up (an earlier attempt failed): finish and send it.
         case finish(clientID: String)
@@ -61,8 +62,8 @@ final class ChatTransfers {
                 switch command {
                 case .stop:
                     return
-                case .download(let messageID, let index, let uid, let name):
-                    download(messageID: messageID, index: index, uid: uid, name: name)
+                case .download(let messageID, let index, let uid, let name, let directory):
+                    download(messageID: messageID, index: index, uid: uid, name: name, directory: directory)
                 case .attach(let path, let dialogID):
                     attach(path, dialogID: dialogID)
                 case .finish(let clientID):
@@ -133,8 +134,13 @@ final class ChatTransfers {
 
     // MARK: download
 
-    private func download(messageID: String, index: Int, uid: String, name: String) {
-        let path = Self.freeName(SafeFileName.make(name, fallback: uid))
+    private func download(messageID: String, index: Int, uid: String, name: String, directory: String?) {
+        let path = directory.map { "\($0)/\(SafeFileName.make(uid, fallback: "file"))" } ?? Self.freeName(SafeFileName.make(name, fallback: uid))
+        if directory != nil, DownloadCommand.exists(path) {
+            // Fetched for a preview before: the copy is here.
+            inbox.post(.transfer(messageID: messageID, attachment: index, Transfer(direction: .download, outcome: ""), localPath: path))
+            return
+        }
         var shown = Transfer(direction: .download)
         var lastPosted = ContinuousClock.now - .seconds(1)
         inbox.post(.transfer(messageID: messageID, attachment: index, shown, localPath: nil))
@@ -148,8 +154,11 @@ final class ChatTransfers {
             }
             shown.outcome = ""
             if let total = shown.total { shown.done = total }
-            inbox.post([.transfer(messageID: messageID, attachment: index, shown, localPath: "./" + path),
-                        .notice("saved \(path)")])
+            if directory != nil {
+                inbox.post(.transfer(messageID: messageID, attachment: index, shown, localPath: path))
+            } else {
+                inbox.post([.transfer(messageID: messageID, attachment: index, shown, localPath: "./" + path), .notice("saved \(path)")])
+            }
         } catch {
             shown.outcome = clean(error.description)
             inbox.post(.transfer(messageID: messageID, attachment: index, shown, localPath: nil))

@@ -278,3 +278,14 @@ extension UpdateTests {
         #expect(session.effects.contains(.loadOlder(dialogID: F.bobDialog.id, before: page[0].cursor)))
     }
 }
+
+extension UpdateTests {
+    @Test func theWheelScrollsThreeRowsAtATime() {
+        var session = F.opened()
+        session.send(.key(.wheelUp))
+        let anchor = session.model.conversation?.anchor
+        #expect(anchor?.id == F.id(1029) && anchor?.hiddenRows == 3)
+        session.send(.key(.wheelDown))
+        #expect(session.model.conversation?.anchor == nil, "back at the bottom it follows again")
+    }
+}
