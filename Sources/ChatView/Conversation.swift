@@ -34,8 +34,9 @@ public struct Conversation: Hashable, Sendable {
     /// How many messages a page loads.
     public static let pageSize = 100
 
-    /// What the view lists: the history window, then the outbox unless newer history was let go.
-    public var entries: [ShownMessage] { newerTrimmed ? messages : messages + pending }
+    /// What the view lists: the history window, then the outbox unless newer history was let go
+    /// (a view of both arrays, not a copy: it is asked for on every key).
+    public var entries: ConversationEntries { ConversationEntries(messages: messages, pending: newerTrimmed ? [] : pending) }
 
     public func index(of id: String) -> Int? {
         if let found = pending.firstIndex(where: { $0.id == id }), !newerTrimmed { return messages.count + found }

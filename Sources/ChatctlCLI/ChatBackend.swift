@@ -79,6 +79,7 @@ final class ChatBackend {
                 let link = try ChatLink.make(for: session, password: chatPassword, verboseLog: verboseLog)
                 let listener = Listener(link: link, service: service, dialogIDs: [])
                 listener.turnSeconds = 0.05
+                listener.skipsRoomsThatFail = true
                 wire(listener)
                 self.listener = listener
                 try listener.run(count: nil, deadline: nil)

@@ -31,8 +31,9 @@ final class ChatEventLoop {
     /// How often the clock ticks (typing timeouts, countdowns).
     private let tickSeconds = 1.0
     private var lastTick = 0.0
-    /// `CHATCTL_CHAT_TRACE`: a file that gets, per frame drawn, the milliseconds from
-    /// reading a key to the end of drawing it (`make bench` only).
+    /// `CHATCTL_CHAT_TRACE` (`make bench` only): a file that gets a line per frame drawn
+    /// for keys, `key MS` (from reading the key to the end of drawing it), and a line per
+    /// page of older messages taken in, `older N`.
     private let trace: UnsafeMutablePointer<FILE>?
 
     init(model: ScreenModel, update: ScreenUpdate, renderer: ScreenRenderer, terminal: ChatTerminal, inbox: ChatInbox,
@@ -91,6 +92,7 @@ final class ChatEventLoop {
                     let events = pending
                     pending.removeAll()
                     for event in events {
+                        if let trace, case .olderLoaded(_, _, let page, _) = event { fputs("older \(page.count)\n", trace) }
                         let (next, asked) = update.update(model, event, now: Self.now)
                         model = next
                         for effect in asked {
@@ -103,7 +105,7 @@ final class ChatEventLoop {
                 if let keyReadAt, let trace {
                     let elapsed = ContinuousClock.now - keyReadAt
                     let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-                    fputs("\(ms)\n", trace)
+                    fputs("key \(ms)\n", trace)
                     fflush(trace)
                 }
             }

@@ -50,6 +50,9 @@ public final class Listener {
     public var forwardEvent: ((ChatEvent) -> Void)?
     /// The longest a turn of the loop waits for the server.
     public var turnSeconds = 0.25
+    /// A group whose room cannot be joined (a dialog the server no longer has for us)
+    /// is told about and left out, instead of failing the connect (the chat view).
+    public var skipsRoomsThatFail = false
     /// When the REST session is next refreshed (Listener+SessionUpkeep.swift).
     var refreshSchedule = SessionRefreshSchedule()
     var sessionRefreshFailing = false
@@ -80,7 +83,7 @@ public final class Listener {
         try refreshDialogs()
         link.connection.onEvent = { [weak self] event in self?.handle(event, count: count) }
         try link.connect()
-        try link.joinRooms(of: Array(dialogs.values))
+        try joinRooms()
         connectedAt = .now
         // What was sent before this second is history, not news: a gap filled
         // after a reconnect starts here. (Times are whole seconds, so a message
@@ -183,7 +186,7 @@ public final class Listener {
             if let token = service.api.token { link.useSessionToken(token) }
             do {
                 try link.connect()
-                try link.joinRooms(of: Array(dialogs.values))
+                try joinRooms()
                 connectedAt = .now
                 onNotice("reconnected")
                 onConnectionChange(.reconnected)
@@ -239,6 +242,18 @@ public final class Listener {
         for (dialogID, messages) in batch.sorted(by: { $0.key < $1.key }) {
             do { try service.markRead(messages, dialogID: dialogID) } catch {
                 onNotice("could not mark \(messages.count) message\(messages.count == 1 ? "" : "s") read (\(error.message))")
+            }
+        }
+    }
+
+    /// The rooms of the followed groups; with `skipsRoomsThatFail`, one at a time.
+    private func joinRooms() throws(MessagingError) {
+        guard skipsRoomsThatFail else { return try link.joinRooms(of: Array(dialogs.values)) }
+        for dialog in dialogs.values.sorted(by: { $0.id < $1.id }) where dialog.type != .private {
+            do { try link.joinRooms(of: [dialog]) } catch {
+                // A lost connection is not the room's fault.
+                guard link.connection.isConnected else { throw error }
+                onNotice("could not join \(dialog.name.isEmpty ? dialog.id : dialog.name): \(error.message)")
             }
         }
     }
