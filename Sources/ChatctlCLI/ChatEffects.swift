@@ -81,15 +81,18 @@ final class ChatEffects {
                                     pending: pending, names: names.mapValues { TerminalText.sanitize($0, keepNewlines: false) })]
     }
 
-    /// Into the outbox first (claimed by this process), then to the network thread to send.
+    /// Into the outbox first (claimed by this process), then to the network thread to
+    /// send; a text over 32 KiB goes as several messages, split at line breaks, as `send` does.
     private func send(_ text: String, dialogID: String, model: ScreenModel) -> [ScreenEvent] {
-        let id: String
-        do { id = try service.enqueue(text, to: dialogID, owner: owner) } catch {
-            return [.notice("not sent: \(error.message)")]
+        var ids: [String] = []
+        for part in MessageSplitter.split(text) {
+            do { ids.append(try service.enqueue(part, to: dialogID, owner: owner)) } catch {
+                return [.notice("not sent: \(error.message)")]
+            }
         }
-        sent.append(id)
-        backend.post(.deliver(clientID: id, dialogID: dialogID))
-        let sending = Set((model.conversation?.pending ?? []).filter { $0.delivery == .sending }.map(\.id) + (model.connection == .connected ? [id] : []))
+        sent += ids
+        for id in ids { backend.post(.deliver(clientID: id, dialogID: dialogID)) }
+        let sending = Set((model.conversation?.pending ?? []).filter { $0.delivery == .sending }.map(\.id) + (model.connection == .connected ? ids : []))
         return [.pendingChanged(dialogID: dialogID, pendingEntries(of: dialogID, sending: sending))]
     }
 

@@ -52,6 +52,13 @@ import TestSupport
         // Shown on Bob's screen, so read: the check marks take the read colour (256-colour 45).
         try terminal.waitForScreen("the read highlight", colors: true) { $0.contains("\u{1B}[1m\u{1B}[38;5;45m✓✓") }
 
+        // A paste of several lines is one message (bracketed paste), not one per line.
+        try terminal.paste("first pasted line\nsecond pasted line")
+        try terminal.press("Enter")
+        let pasted = Self.rows(try bobTerminal.waitFor("second pasted line"))
+        let first = try #require(pasted.firstIndex { $0.contains("first pasted line") })
+        #expect(pasted[first + 1].contains("│ second pasted line"), "the two lines in one cell")
+
         // Esc ends it: the shell's prompt is back, the status 0.
         try terminal.press("Escape")
         try terminal.waitForPrompt()
