@@ -28,8 +28,7 @@ let package = Package(
         .systemLibrary(name: "CExpat", pkgConfig: "expat"),
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets"),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd"),
-        // ncursesw's pkg-config cflags are only feature macros, which SwiftPM refuses; its module map links it.
-        .systemLibrary(name: "CNcurses"),
+        .target(name: "CNcurses", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
         // MARK: client
         .target(name: "HTTPTransport", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),

@@ -4,10 +4,11 @@ import Glibc
 import ChatView
 internal import CNcurses
 
-/// The terminal under `chatctl chat`, through ncursesw: keys in (wide characters,
-/// function keys, the mouse wheel, bracketed paste), a `CellGrid` out (ncurses
-/// sends only what changed). The one file that touches ncurses; used from one
-/// thread. `restore()` gives the terminal back as it was, and is safe to call twice.
+/// The terminal under `chatctl chat`, through ncursesw (loaded on first use, see
+/// CNcurses): keys in (wide characters, function keys, the mouse wheel, bracketed
+/// paste), a `CellGrid` out (ncurses sends only what changed). The one file that
+/// touches ncurses; used from one thread. `restore()` gives the terminal back as it
+/// was, and is safe to call twice.
 final class ChatTerminal {
     private(set) var width: Int
     private(set) var height: Int
@@ -33,40 +34,43 @@ final class ChatTerminal {
     init(colors wanted: Bool) throws(ChatTerminalError) {
         setlocale(LC_ALL, "")
         unicode = String(cString: nl_langinfo(nl_item(CODESET))) == "UTF-8"
+        guard cncurses_load() == 0 else {
+            throw ChatTerminalError("cannot load ncursesw (\(String(cString: cncurses_load_error())))")
+        }
         guard let input = fdopen(0, "r"), let output = fdopen(1, "w") else {
             throw ChatTerminalError("cannot open the terminal's streams")
         }
         self.input = input
         self.output = output
         // newterm, unlike initscr, returns NULL for a terminal it does not know instead of exiting.
-        guard let screen = newterm(nil, output, input) else {
+        guard let screen = cncurses_newterm(nil, output, input) else {
             throw ChatTerminalError("the terminal type '\(Self.environment("TERM") ?? "")' is unknown to ncurses")
         }
         self.screen = screen
         active = true
-        raw()
-        noecho()
-        nonl()
-        let window = chatctl_stdscr()
-        keypad(window, true)
-        nodelay(window, true)
-        meta(window, true)
-        set_escdelay(25)
-        if wanted && has_colors() {
-            start_color()
-            use_default_colors()
-            colors = chatctl_colors() >= 256 && chatctl_color_pairs() >= 256 ? 256 : 8
+        cncurses_raw()
+        cncurses_noecho()
+        cncurses_nonl()
+        let window = cncurses_stdscr()
+        cncurses_keypad(window, true)
+        cncurses_nodelay(window, true)
+        cncurses_meta(window, true)
+        cncurses_set_escdelay(25)
+        if wanted && cncurses_has_colors() {
+            cncurses_start_color()
+            cncurses_use_default_colors()
+            colors = cncurses_colors() >= 256 && cncurses_color_pairs() >= 256 ? 256 : 8
         } else {
             colors = 0
         }
-        mousemask(chatctl_wheel_up() | chatctl_wheel_down(), nil)
-        mouseinterval(0)
-        define_key("\u{1B}[200~", Self.pasteStart)
-        define_key("\u{1B}[201~", Self.pasteEnd)
-        define_key("\u{1B}[1;5D", Self.controlLeft)
-        define_key("\u{1B}[1;5C", Self.controlRight)
-        width = Int(getmaxx(window))
-        height = Int(getmaxy(window))
+        cncurses_mousemask(cncurses_wheel_up() | cncurses_wheel_down())
+        cncurses_mouseinterval(0)
+        cncurses_define_key("\u{1B}[200~", Self.pasteStart)
+        cncurses_define_key("\u{1B}[201~", Self.pasteEnd)
+        cncurses_define_key("\u{1B}[1;5D", Self.controlLeft)
+        cncurses_define_key("\u{1B}[1;5C", Self.controlRight)
+        width = Int(cncurses_getmaxx(window))
+        height = Int(cncurses_getmaxy(window))
         // Bracketed paste: a pasted text arrives marked, so its newlines do not send it line by line.
         write("\u{1B}[?2004h")
     }
@@ -78,9 +82,9 @@ final class ChatTerminal {
         guard active else { return }
         active = false
         write("\u{1B}[?2004l")
-        mousemask(0, nil)
-        endwin()
-        if let screen { delscreen(screen) }
+        cncurses_mousemask(0)
+        cncurses_endwin()
+        if let screen { cncurses_delscreen(screen) }
         screen = nil
         // The streams share descriptors 0 and 1 with the process: flushed, never closed.
         if let output { fflush(output) }
@@ -92,11 +96,11 @@ final class ChatTerminal {
     func suspend() {
         guard active else { return }
         write("\u{1B}[?2004l")
-        endwin()
+        cncurses_endwin()
         raise(SIGTSTP)
         write("\u{1B}[?2004h")
-        clearok(chatctl_stdscr(), true)
-        refresh()
+        cncurses_clearok(cncurses_stdscr(), true)
+        cncurses_refresh()
     }
 
     /// Follows the terminal's new size (after SIGWINCH).
@@ -104,16 +108,16 @@ final class ChatTerminal {
         guard active else { return }
         var size = winsize()
         if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 {
-            resizeterm(Int32(size.ws_row), Int32(size.ws_col))
+            cncurses_resizeterm(Int32(size.ws_row), Int32(size.ws_col))
         }
-        width = Int(getmaxx(chatctl_stdscr()))
-        height = Int(getmaxy(chatctl_stdscr()))
+        width = Int(cncurses_getmaxx(cncurses_stdscr()))
+        height = Int(cncurses_getmaxy(cncurses_stdscr()))
     }
 
     /// Draws everything again (^L).
     func redrawAll() {
         guard active else { return }
-        clearok(chatctl_stdscr(), true)
+        cncurses_clearok(cncurses_stdscr(), true)
     }
 
     // MARK: keys
@@ -125,7 +129,7 @@ final class ChatTerminal {
         var character: wint_t = 0
         var escape = false
         while true {
-            let status = wget_wch(chatctl_stdscr(), &character)
+            let status = cncurses_wget_wch(cncurses_stdscr(), &character)
             if status == ERR { break }
             if status == KEY_CODE_YES {
                 if let input = functionKey(Int32(character)) { decoded.append(input) }
@@ -192,9 +196,9 @@ final class ChatTerminal {
         case KEY_RESIZE: return .resized
         case KEY_MOUSE:
             var event = MEVENT()
-            guard getmouse(&event) == OK else { return nil }
-            if event.bstate & chatctl_wheel_up() != 0 { return .key(.wheelUp) }
-            if event.bstate & chatctl_wheel_down() != 0 { return .key(.wheelDown) }
+            guard cncurses_getmouse(&event) == OK else { return nil }
+            if event.bstate & cncurses_wheel_up() != 0 { return .key(.wheelUp) }
+            if event.bstate & cncurses_wheel_down() != 0 { return .key(.wheelDown) }
             return nil
         default: return nil
         }
@@ -215,7 +219,7 @@ final class ChatTerminal {
     /// Shows `grid`: every cell is handed to ncurses, which sends only the changes.
     func draw(_ grid: CellGrid) {
         guard active else { return }
-        let window = chatctl_stdscr()
+        let window = cncurses_stdscr()
         let rows = min(grid.height, height), columns = min(grid.width, width)
         for row in 0..<rows {
             var column = 0
@@ -229,28 +233,28 @@ final class ChatTerminal {
                 }
                 apply(style)
                 // The bottom-right cell cannot be written without scrolling: ERR, but drawn.
-                _ = mvwaddstr(window, Int32(row), Int32(start), run)
+                _ = cncurses_mvwaddstr(window, Int32(row), Int32(start), run)
             }
         }
-        chatctl_attr_set(0, 0)
+        cncurses_wattr_set(window, 0, 0)
         if let cursor = grid.cursor, cursor.row < rows, cursor.column < columns {
-            curs_set(1)
-            wmove(window, Int32(cursor.row), Int32(cursor.column))
+            cncurses_curs_set(1)
+            cncurses_wmove(window, Int32(cursor.row), Int32(cursor.column))
         } else {
-            curs_set(0)
+            cncurses_curs_set(0)
         }
-        wnoutrefresh(window)
-        doupdate()
+        cncurses_wnoutrefresh(window)
+        cncurses_doupdate()
         for image in grid.images { drawImage(image) }
     }
 
     private func apply(_ style: CellStyle) {
         var attributes: attr_t = 0
-        if style.bold { attributes |= chatctl_a_bold() }
-        if style.dim { attributes |= chatctl_a_dim() }
-        if style.reverse { attributes |= chatctl_a_reverse() }
-        if style.underline { attributes |= chatctl_a_underline() }
-        chatctl_attr_set(attributes, pair(style))
+        if style.bold { attributes |= cncurses_a_bold() }
+        if style.dim { attributes |= cncurses_a_dim() }
+        if style.reverse { attributes |= cncurses_a_reverse() }
+        if style.underline { attributes |= cncurses_a_underline() }
+        cncurses_wattr_set(cncurses_stdscr(), attributes, pair(style))
     }
 
     /// The colour pair for a style's colours, made on first use (0: the terminal's own).
@@ -259,8 +263,8 @@ final class ChatTerminal {
         let key = PairKey(foreground: style.foreground.map { Int16($0) } ?? -1, background: style.background.map { Int16($0) } ?? -1)
         if let known = pairs[key] { return known }
         let next = Int16(pairs.count + 1)
-        guard Int32(next) < chatctl_color_pairs() else { return 0 }
-        init_pair(next, key.foreground, key.background)
+        guard Int32(next) < cncurses_color_pairs() else { return 0 }
+        cncurses_init_pair(next, key.foreground, key.background)
         pairs[key] = next
         return next
     }
@@ -288,19 +292,3 @@ final class ChatTerminal {
 
 @available(*, unavailable)
 extension ChatTerminal: Sendable {}
-
-/// What the terminal hands the event loop.
-enum TerminalInput: Hashable {
-    case key(Key)
-    case paste(String)
-    /// ^L: draw everything again.
-    case redraw
-    /// ^Z: stop until continued.
-    case suspend
-    case resized
-}
-
-struct ChatTerminalError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
