@@ -357,4 +357,10 @@ extension MessagingService {
     public func pendingOutbox() throws(MessagingError) -> [OutboxEntry] {
         try cached { () throws(MessageCacheError) in try cache.pending() }
     }
+
+    /// Removes an undelivered message without sending it (`outbox drop`), unless
+    /// a live process is sending it right now.
+    public func dropFromOutbox(clientMessageID: String) throws(MessagingError) -> ChatCache.DropOutcome {
+        try cached { () throws(MessageCacheError) in try cache.drop(clientMessageID: clientMessageID) }
+    }
 }
