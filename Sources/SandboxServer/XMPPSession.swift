@@ -45,7 +45,7 @@ struct XMPPSession {
         case authenticate(userId: Int, secret: String)
         /// Bind a resource (nil: generate one); answer with `.resourceBound`.
         case bindResource(requested: String?, iqId: String)
-        /// A message or presence for the router (after binding).
+        /// A message, a presence or an IQ to the MUC service, for the router (after binding).
         case route(XMPPElement)
         /// Flush what was sent, then close.
         case close
@@ -307,6 +307,10 @@ struct XMPPSession {
         guard iq.elements.count == 1, let payload = iq.elements.first else {
             return [.send(error(for: iq, condition: "bad-request", type: "modify"))]
         }
+        if let to = iq[attribute: "to"], XMPPAddress(to)?.domain == "muc." + domain {
+            // The MUC service and its rooms: the router knows the dialogs.
+            return [.route(iq)]
+        }
         guard addressesServerOrSelf(iq[attribute: "to"]) else {
             // The sandbox routes messages and presence only; no client sends iqs to other users.
             return [.send(error(for: iq, condition: "service-unavailable"))]
@@ -326,7 +330,9 @@ struct XMPPSession {
                 .map { "<feature var='\($0)'/>" }.joined()
             return [.send(result(for: iq, payload: "<query xmlns='\(XMPPNamespace.discoInfo)'><identity category='server' type='im' name='chatctl-sandbox'/>\(features)</query>"))]
         case ("get", XMPPNamespace.discoItems, "query") where iq[attribute: "to"].map({ $0.lowercased() == domain }) ?? true:
-            return [.send(result(for: iq, payload: "<query xmlns='\(XMPPNamespace.discoItems)'/>"))]
+            // The one service beside the server: group dialogs as MUC rooms.
+            let muc = "<item jid='muc.\(XMLEscaping.attribute(domain))' name='Group dialogs'/>"
+            return [.send(result(for: iq, payload: "<query xmlns='\(XMPPNamespace.discoItems)'>\(muc)</query>"))]
         default:
             return [.send(error(for: iq, condition: "service-unavailable"))]
         }
