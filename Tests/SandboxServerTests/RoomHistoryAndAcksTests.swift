@@ -1,4 +1,5 @@
-// The pure parts of issue 12's XMPP work: what history a MUC join asks for (XEP-0045 §7.2.15).
+// The pure parts of issue 12's XMPP work: what history a MUC join asks for (XEP-0045 §7.2.15)
+// and the server's half of stream management for resumable streams (XEP-0198).
 import Testing
 @testable import SandboxServer
 
@@ -50,5 +51,48 @@ struct RoomHistoryRequestTests {
         #expect(RoomHistoryRequest(maxChars: 9).fitting(stanzas) == [])
         #expect(RoomHistoryRequest(maxChars: 0).fitting(stanzas) == [])
         #expect(RoomHistoryRequest().fitting(stanzas) == stanzas)
+    }
+}
+
+@Suite("Unacknowledged stanzas of a resumable stream")
+struct UnacknowledgedStanzasTests {
+    @Test func stanzasAreKeptUntilAcknowledgedAndAcksAreAskedForEveryN() {
+        var queue = UnacknowledgedStanzas(requestEvery: 3, capacity: 100)
+        let asks = (1...4).map { queue.record("<message id='\($0)'/>") }
+        #expect(asks == [false, false, true, false], "the third asks for an ack")
+        #expect(queue.sentCount == 4 && queue.pending.count == 4)
+        let first = queue.acknowledge(2)
+        #expect(first == .accepted)
+        #expect(queue.pending == ["<message id='3'/>", "<message id='4'/>"] && queue.acknowledgedCount == 2)
+        let again = queue.acknowledge(2)
+        #expect(again == .accepted && queue.pending.count == 2, "the same h again changes nothing")
+        let all = queue.acknowledge(4)
+        #expect(all == .accepted && queue.pending.isEmpty)
+    }
+
+    @Test func acknowledgingMoreThanWasSentEmptiesTheQueue() {
+        var queue = UnacknowledgedStanzas()
+        _ = queue.record("<iq/>")
+        let tooMany = queue.acknowledge(5)
+        #expect(tooMany == .tooMany(sent: 1))
+        #expect(queue.pending.isEmpty)
+        _ = queue.record("<iq/>")
+        let next = queue.acknowledge(2)
+        #expect(next == .accepted)
+    }
+
+    @Test func overflowingBeyondCapacity() {
+        var queue = UnacknowledgedStanzas(capacity: 2)
+        for _ in 0..<2 { _ = queue.record("<message/>") }
+        #expect(!queue.isOverflowing)
+        _ = queue.record("<message/>")
+        #expect(queue.isOverflowing)
+    }
+
+    @Test(arguments: [("<message to='a'/>", true), ("<presence/>", true), ("<iq type='get'>", true), ("<message>", true),
+                      ("<messages/>", false), ("<a xmlns='urn:xmpp:sm:3' h='1'/>", false), ("<r/>", false),
+                      ("<stream:features/>", false), ("</stream:stream>", false), ("<iqx/>", false)])
+    func stanzasAreToldFromNonzas(text: String, isStanza: Bool) {
+        #expect(UnacknowledgedStanzas.isStanza(text) == isStanza)
     }
 }
