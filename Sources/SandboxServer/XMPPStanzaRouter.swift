@@ -145,10 +145,12 @@ final class XMPPStanzaRouter {
     /// sender whose ids are not ObjectIds) the same id of its own, dialog and text. A resend after
     /// a reconnect is acknowledged but neither stored nor delivered again.
     func isResend(_ stanza: XMPPElement, by sender: Int, in dialogId: String?, body: String) -> Bool {
-        if let id = stanza[attribute: "id"], ObjectIdGenerator.isValid(id), find({ try $0.senderOfMessage(id: id) }) == sender {
+        let stanzaId = stanza[attribute: "id"]
+        if let stanzaId, ObjectIdGenerator.isValid(stanzaId), find({ try $0.senderOfMessage(id: stanzaId) }) == sender {
             return true
         }
-        guard let id = Self.senderId(of: stanza), let dialogId,
+        // An SDK's own ObjectId is its stored id (unless another sender took it): no second lookup per message.
+        guard let id = Self.senderId(of: stanza), !(id == stanzaId && ObjectIdGenerator.isValid(id)), let dialogId,
               let earlier = find({ try $0.message(originId: id, senderId: sender) }) else { return false }
         return earlier.dialogId == dialogId && earlier.body == body
     }
