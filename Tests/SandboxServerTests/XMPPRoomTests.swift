@@ -21,6 +21,24 @@ struct XMPPRoomTests {
 
     private func position(of needle: String, in text: String) -> String.Index? { text.range(of: needle)?.lowerBound }
 
+    /// Ann's group with Bob, both joined (Ann on `annResource`, with acks when asked), all joins read.
+    private struct JoinedPair {
+        let ann: Int, bob: Int, dialog: String
+        let a: RawXMPPClient, b: RawXMPPClient
+    }
+
+    private func joinedPair(_ f: MessagingFixture, annResource: String = "a", acks: Bool = false) throws -> JoinedPair {
+        let ann = try f.user("ann"), bob = try f.user("bob")
+        let dialog = try f.group(owner: ann, [bob])
+        let a = try f.connect(ann, "ann", resource: annResource), b = try f.connect(bob, "bob", resource: "b")
+        if acks { try f.enableAcks(a) }
+        #expect(join(f, a, dialog, as: ann) && join(f, b, dialog, as: bob))
+        a.read(until: { _ in false }, timeout: 0.2)   // Bob's arrival
+        a.clear()
+        b.clear()
+        return JoinedPair(ann: ann, bob: bob, dialog: dialog, a: a, b: b)
+    }
+
     @Test func aJoinIsOccupantsThenOurselvesThenHistoryThenTheSubject() throws {
         let f = try MessagingFixture()
         let ann = try f.user("ann"), bob = try f.user("bob")
@@ -115,13 +133,8 @@ struct XMPPRoomTests {
 
     @Test func aPresenceWhileJoinedIsAChangeAndLeavingIsAnnounced() throws {
         let f = try MessagingFixture()
-        let ann = try f.user("ann"), bob = try f.user("bob")
-        let dialog = try f.group(owner: ann, [bob])
-        let a = try f.connect(ann, "ann", resource: "a"), b = try f.connect(bob, "bob", resource: "b")
-        #expect(join(f, a, dialog, as: ann) && join(f, b, dialog, as: bob))
-        a.read(until: { _ in false }, timeout: 0.2)
-        a.clear()
-        b.clear()
+        let pair = try joinedPair(f)
+        let (ann, bob, dialog, a, b) = (pair.ann, pair.bob, pair.dialog, pair.a, pair.b)
         b.send("<presence to='\(f.room(dialog))/\(bob)'><show>away</show><status>lunch</status></presence>")
         #expect(a.read(untilContains: "<show>away</show><status>lunch</status>"))
         #expect(a.received.contains("<presence from='\(f.room(dialog))/\(bob)' to='\(f.jid(ann))/a'>"))
@@ -187,12 +200,8 @@ struct XMPPRoomTests {
 
     @Test func theSubjectIsTheDialogsNameAndCannotBeSetOverChat() throws {
         let f = try MessagingFixture()
-        let ann = try f.user("ann"), bob = try f.user("bob")
-        let dialog = try f.group(owner: ann, [bob])
-        let a = try f.connect(ann, "ann", resource: "a"), b = try f.connect(bob, "bob", resource: "b")
-        #expect(join(f, a, dialog, as: ann) && join(f, b, dialog, as: bob))
-        b.clear()
-        a.clear()
+        let pair = try joinedPair(f)
+        let (dialog, a, b) = (pair.dialog, pair.a, pair.b)
         a.send("<message type='groupchat' to='\(f.room(dialog))' id='s1'><subject>new topic</subject></message>")
         #expect(a.read(untilContains: "type='error'"))
         #expect(a.received.contains("<forbidden"))
@@ -205,14 +214,8 @@ struct XMPPRoomTests {
     /// under the stored ObjectId with the sender's id as origin-id; a resend is not stored again.
     @Test func aPlainGroupMessageIsStoredOnceAndCarriesBothIds() throws {
         let f = try MessagingFixture()
-        let ann = try f.user("ann"), bob = try f.user("bob")
-        let dialog = try f.group(owner: ann, [bob])
-        let slix = try f.connect(ann, "ann", resource: "slix"), b = try f.connect(bob, "bob", resource: "b")
-        try f.enableAcks(slix)
-        #expect(join(f, slix, dialog, as: ann) && join(f, b, dialog, as: bob))
-        slix.read(until: { _ in false }, timeout: 0.2)
-        slix.clear()
-        b.clear()
+        let pair = try joinedPair(f, annResource: "slix", acks: true)
+        let (ann, dialog, slix, b) = (pair.ann, pair.dialog, pair.a, pair.b)
         let stanza = "<message type='groupchat' to='\(f.room(dialog))' id='9f1c2b7e-uuid'><body>hello from a plain client</body></message>"
         slix.send(stanza)
         #expect(slix.read(untilContains: "hello from a plain client"))
