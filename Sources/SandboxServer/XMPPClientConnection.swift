@@ -302,7 +302,12 @@ final class XMPPClientConnection {
         guard !isFinished else { return }
         if unacknowledged != nil, UnacknowledgedStanzas.isStanza(text) {
             let askForAck = unacknowledged!.record(text)
-            if unacknowledged!.isOverflowing { return stopKeepingStanzas() }
+            if unacknowledged!.isOverflowing {
+                // A live stream still gets it, only no longer kept; a waiting session ends.
+                stopKeepingStanzas()
+                if !isHibernating && !isFinished { write(text) }
+                return
+            }
             guard !isHibernating else { return }
             write(text)
             if askForAck { write("<r xmlns='\(XMPPNamespace.streamManagement)'/>") }

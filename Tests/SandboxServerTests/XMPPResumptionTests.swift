@@ -156,4 +156,22 @@ struct XMPPResumptionTests {
         #expect(again.read(untilContains: "to the new stream"))
         #expect(!old.received.contains("to the new stream"))
     }
+
+    @Test func aClientThatNeverAcknowledgesGetsEverythingButLosesResumption() throws {
+        var limits = XMPPServer.Limits()
+        limits.maxUnacknowledgedStanzas = 3
+        let f = try MessagingFixture(limits: limits)
+        let ann = try f.user("ann"), bob = try f.user("bob")
+        var a: RawXMPPClient? = try f.connect(ann, "ann", resource: "a")
+        let b = try f.connect(bob, "bob", resource: "b")
+        let id = try enableResumption(a!)
+        b.send((1...5).map { chat(f, "n\($0)", to: ann, id: $0) }.joined())
+        #expect(a!.read(untilContains: "<body>n5</body>"))
+        #expect((1...5).allSatisfy { a!.received.contains("<body>n\($0)</body>") }, "none is lost to the overflow")
+        a = nil
+        try waitUntil("ann's session ends at once", timeout: 5) { f.server.query { $0.boundSessions[ann] == nil } }
+        let late = try f.authenticate(ann, "ann")
+        late.send("<resume xmlns='urn:xmpp:sm:3' previd='\(id)' h='5'/>")
+        #expect(late.read(untilContains: "<item-not-found"))
+    }
 }
