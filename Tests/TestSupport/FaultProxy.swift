@@ -304,8 +304,7 @@ public final class FaultProxy: Sendable {
                 if case .resetAfter(let limit, let once) = mode {
                     let room = limit - link.bytesThisGeneration
                     if room <= 0 {
-                        reset(link)
-                        if once { shared.withLock { if $0.mode == mode { $0.mode = .pass; $0.generation += 1 } } }
+                        resetAtLimit(link, once: once, mode: mode)
                         return
                     }
                     chunk = Array(chunk.prefix(room))
@@ -331,8 +330,7 @@ public final class FaultProxy: Sendable {
                 if sent < chunk.count || chunk.count < first.bytes.count { break }
             }
             if case .resetAfter(let limit, let once) = mode, link.bytesThisGeneration >= limit, !link.closed {
-                reset(link)
-                if once { shared.withLock { if $0.mode == mode { $0.mode = .pass; $0.generation += 1 } } }
+                resetAtLimit(link, once: once, mode: mode)
                 return
             }
         }
@@ -352,6 +350,13 @@ public final class FaultProxy: Sendable {
         if link.clientEOF && (link.upstreamEOF || link.upstream < 0) && link.toClient.isEmpty && link.toUpstream.isEmpty && !link.closed {
             close(link)
         }
+    }
+
+    /// A `.resetAfter` limit reached: with `once`, back to `.pass` first, so that a test
+    /// that sees the reset (or its count) also sees the mode it left.
+    private func resetAtLimit(_ link: Link, once: Bool, mode: Mode) {
+        if once { shared.withLock { if $0.mode == mode { $0.mode = .pass; $0.generation += 1 } } }
+        reset(link)
     }
 
     private func queued(_ queue: [(due: Double, bytes: [UInt8])]) -> Int { queue.reduce(0) { $0 + $1.bytes.count } }
