@@ -12,8 +12,13 @@ public struct OptionSpec: Sendable, Equatable {
     public var kind: Kind
     public var help: String
     public var completion: CompletionKind
-    public init(_ long: String, short: Character? = nil, kind: Kind = .flag, help: String, completion: CompletionKind = .none) {
+    /// A value option meant to be given several times (`--attach A --attach B`):
+    /// shells offer it again after it was given once.
+    public var isRepeatable: Bool
+    public init(_ long: String, short: Character? = nil, kind: Kind = .flag, help: String, completion: CompletionKind = .none,
+                isRepeatable: Bool = false) {
         self.long = OptionSpec.bareName(long); self.short = short; self.kind = kind; self.help = help; self.completion = completion
+        self.isRepeatable = isRepeatable
     }
 
     /// `--login`

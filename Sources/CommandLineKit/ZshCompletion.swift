@@ -82,7 +82,8 @@ struct ZshCompletion {
     static func specs(for option: OptionSpec) -> [String] {
         var spellings = [option.longSpelling]
         if let short = option.short { spellings.insert("-" + String(short), at: 0) }
-        let exclusion = spellings.count > 1 ? "(" + spellings.joined(separator: " ") + ")" : ""
+        // `*`: offered again after it was given; otherwise a given option is not.
+        let exclusion = option.isRepeatable ? "*" : spellings.count > 1 ? "(" + spellings.joined(separator: " ") + ")" : ""
         var tail = "[" + escaped(option.help) + "]"
         if let metavar = option.metavar {
             tail += ":" + escaped(metavar) + ":" + action(option.completion)

@@ -19,6 +19,8 @@ struct Fetch: ParsableCommand {
     var items: [String]
     @Option("limit", short: "n", metavar: "N", help: "At most N.")
     var limit: String?
+    @Option("header", metavar: "LINE", help: "Send this header; give it again for more.", repeatable: true)
+    var header: String?
     @Flag("dry-run", help: "Only say what would be fetched.")
     var dryRun: Bool
 }
@@ -54,6 +56,8 @@ struct CommandTypeTests {
                             arguments: [ArgumentSpec("SOURCE", help: "Where from."),
                                         ArgumentSpec("ITEM", help: "What.", isOptional: true, isRepeating: true)],
                             options: [OptionSpec("limit", short: "n", kind: .value(metavar: "N"), help: "At most N."),
+                                      OptionSpec("header", kind: .value(metavar: "LINE"), help: "Send this header; give it again for more.",
+                                                 isRepeatable: true),
                                       OptionSpec("dry-run", help: "Only say what would be fetched.")]),
                 CommandSpec(name: "queue", abstract: "List the queue.",
                             options: [OptionSpec("json", help: "As JSON.")],
@@ -76,6 +80,15 @@ struct CommandTypeTests {
         let root = try #require(invocation.command(Tool.self))
         #expect(root.config == "/c")
         #expect(root.verbose)
+    }
+
+    @Test func aRepeatedOptionKeepsEveryValueInOrderAndReadsAsItsLast() throws {
+        let fetch = try #require(try run(["fetch", "web", "--header", "A: 1", "--header=B: 2", "--limit", "1", "--limit", "2"]).command as? Fetch)
+        #expect(fetch.$header.values == ["A: 1", "B: 2"])
+        #expect(fetch.header == "B: 2")
+        #expect(fetch.limit == "2" && fetch.$limit.values == ["1", "2"])
+        let none = try #require(try run(["fetch", "web"]).command as? Fetch)
+        #expect(none.$header.values.isEmpty && none.header == nil)
     }
 
     @Test func absentOptionsReadAsAbsent() throws {
@@ -119,7 +132,7 @@ struct CommandTypeTests {
         // Named but not yet made: the members come when a parse reaches it.
         #expect(outline.subcommands.map(\.name) == ["fetch", "queue"])
         #expect(outline.subcommands[0].options.isEmpty)
-        #expect(outline.subcommand(named: "fetch")?.options.map(\.long) == ["limit", "dry-run"])
+        #expect(outline.subcommand(named: "fetch")?.options.map(\.long) == ["limit", "header", "dry-run"])
         #expect(outline.resolved() == outline)
     }
 

@@ -31,6 +31,8 @@ struct CompletionScriptTests {
         Case(line: "chatctl --state-dir ", expected: ["dir1"]),
         Case(line: "chatctl login --password-file no", expected: ["notes.txt"]),
         Case(line: "chatctl help ", expected: ["login", "status", "logout", "completion", "send"]),
+        // A repeatable option is offered again once given (zsh leaves out the others).
+        Case(line: "chatctl send d --attach notes.txt --att", expected: ["--attach"]),
     ]
 
     static let files = ["notes.txt": "x", "dir1/": ""]

@@ -37,7 +37,8 @@ enum Fixture {
                     ArgumentSpec("DIALOG", help: "Dialog ID."),
                     ArgumentSpec("TEXT", help: "Message texts, one message each.", isOptional: true, isRepeating: true),
                 ],
-                options: [OptionSpec("attach", kind: .value(metavar: "FILE"), help: "Attach a file.", completion: .file)]),
+                options: [OptionSpec("attach", kind: .value(metavar: "FILE"), help: "Attach a file.", completion: .file,
+                                     isRepeatable: true)]),
             CommandSpec(
                 name: "help",
                 abstract: "Show help for a command.",
