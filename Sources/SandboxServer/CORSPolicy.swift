@@ -110,17 +110,19 @@ struct CORSPolicy: Sendable, Equatable {
     /// How long a browser may keep a preflight's answer (seconds).
     static let maxAge = 600
 
-    /// The REST API: every method a route has, the headers the SDKs send, the session's expiry readable.
+    /// The headers QuickBlox's SDKs send, and `Range`, which a download carries through the
+    /// blob redirect to the storage.
+    static let requestHeaders = ["Content-Type", "QB-Token", "QB-SDK", "QB-OS", "QB-Account-Key", "QuickBlox-REST-API-Version", "Range"]
+
+    /// The REST API: every method a route has, the session's expiry readable.
     static func restAPI(_ origins: CORSOrigins) -> CORSPolicy {
-        CORSPolicy(origins: origins, methods: ["GET", "POST", "PUT", "DELETE"],
-                   allowedHeaders: ["Content-Type", "QB-Token", "QB-SDK", "QB-OS", "QB-Account-Key", "QuickBlox-REST-API-Version"],
+        CORSPolicy(origins: origins, methods: ["GET", "POST", "PUT", "DELETE"], allowedHeaders: requestHeaders,
                    exposedHeaders: ["QB-Token-ExpirationDate"])
     }
 
     /// The storage endpoint: uploads, and downloads with ranges (reached through a redirect, hence `null`).
     static func storage(_ origins: CORSOrigins) -> CORSPolicy {
-        CORSPolicy(origins: origins, methods: ["GET", "HEAD", "POST"],
-                   allowedHeaders: ["Content-Type", "QB-Token", "QB-SDK", "QB-OS", "QuickBlox-REST-API-Version", "Range"],
+        CORSPolicy(origins: origins, methods: ["GET", "HEAD", "POST"], allowedHeaders: requestHeaders,
                    exposedHeaders: ["Content-Range", "Accept-Ranges", "Content-Length"], alsoAllowed: ["null"])
     }
 

@@ -74,7 +74,7 @@ import Testing
         let headers = CORSPolicy.restAPI(.any).preflight(origin: "null").headers
         #expect(Self.value("Access-Control-Allow-Methods", headers) == "GET, POST, PUT, DELETE")
         let allowed = Self.value("Access-Control-Allow-Headers", headers)?.components(separatedBy: ", ") ?? []
-        for name in ["Content-Type", "QB-Token", "QB-SDK", "QB-OS", "QB-Account-Key", "QuickBlox-REST-API-Version"] {
+        for name in ["Content-Type", "QB-Token", "QB-SDK", "QB-OS", "QB-Account-Key", "QuickBlox-REST-API-Version", "Range"] {
             #expect(allowed.contains(name))
         }
     }

@@ -12,7 +12,7 @@ private func preflightHeaders(origin: String?, method: String, headers: String =
     return list
 }
 
-private let expectedAllowedHeaders = ["Content-Type", "QB-Token", "QB-SDK", "QB-OS", "QB-Account-Key", "QuickBlox-REST-API-Version"]
+private let expectedAllowedHeaders = ["Content-Type", "QB-Token", "QB-SDK", "QB-OS", "QB-Account-Key", "QuickBlox-REST-API-Version", "Range"]
 
 @Suite struct CORSRESTProcessTests {
     /// One path of each route family, with the method a page would use there.
