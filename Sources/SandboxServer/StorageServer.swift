@@ -243,7 +243,7 @@ final class StorageExchange {
     var bodyBytes = 0
     var isDownload = false
     /// What an OPTIONS will be answered once its request is complete.
-    var preflight: CORSPreflightAnswer?
+    var preflight: CORSPolicy.PreflightAnswer?
     /// Added to whatever this request is answered (the Access-Control-* headers for its Origin).
     var corsHeaders: [(String, String)] = []
     private(set) var hasResponded = false

@@ -56,8 +56,8 @@ import Testing
 }
 
 @Suite struct CORSPolicyTests {
-    static func names(_ headers: [CORSHeader]) -> [String] { headers.map(\.name) }
-    static func value(_ name: String, _ headers: [CORSHeader]) -> String? { headers.first { $0.name == name }?.value }
+    static func names(_ headers: [CORSPolicy.Header]) -> [String] { headers.map(\.name) }
+    static func value(_ name: String, _ headers: [CORSPolicy.Header]) -> String? { headers.first { $0.name == name }?.value }
 
     @Test func byDefaultEveryAnswerAllowsAnyOriginWithoutCredentials() {
         let policy = CORSPolicy.restAPI(.any)
@@ -110,16 +110,16 @@ import Testing
         #expect(Self.value("Access-Control-Allow-Origin", mine) == "http://localhost:3000")
         #expect(Self.value("Vary", mine) == "Origin")
         #expect(Self.value("Access-Control-Expose-Headers", mine) == "QB-Token-ExpirationDate")
-        #expect(policy.responseHeaders(origin: "http://evil.example") == [CORSHeader("Vary", "Origin")])
-        #expect(policy.responseHeaders(origin: "null") == [CORSHeader("Vary", "Origin")])
-        #expect(policy.responseHeaders(origin: nil) == [CORSHeader("Vary", "Origin")])
+        #expect(policy.responseHeaders(origin: "http://evil.example") == [CORSPolicy.Header("Vary", "Origin")])
+        #expect(policy.responseHeaders(origin: "null") == [CORSPolicy.Header("Vary", "Origin")])
+        #expect(policy.responseHeaders(origin: nil) == [CORSPolicy.Header("Vary", "Origin")])
     }
 
     @Test func restrictedAPreflightFromAnotherOriginIsA403SayingWhy() throws {
         let policy = CORSPolicy.restAPI(try CORSOrigins(["http://localhost:3000"]))
         let answer = policy.preflight(origin: "http://evil.example")
         #expect(answer.status == 403)
-        #expect(answer.headers == [CORSHeader("Vary", "Origin")])
+        #expect(answer.headers == [CORSPolicy.Header("Vary", "Origin")])
         #expect(answer.refusal == "Origin http://evil.example is not allowed (chatctl-sandbox --cors-origin)")
         // Control characters in a header never reach a log line or an error body as they came.
         #expect(policy.preflight(origin: "http://e\u{1B}[31m").refusal?.contains("\u{1B}") == false)
