@@ -61,7 +61,6 @@ test: deps-test
 # Speed figures beside named baselines, from the release build.
 bench: deps-bench release
 	$(RELEASE) --product BenchFixture
-	$(RELEASE) --product BenchUpload
 	@scripts/bench.sh $(BIN_REL)
 
 # The binaries, their man pages and their bash, zsh and fish completions.

@@ -2,7 +2,7 @@
 // chatctl: a command-line QuickBlox chat client, and chatctl-sandbox, a local
 // QuickBlox-compatible backend. Layers (house style rule 1), bottom to top:
 //   C modules -> HTTPTransport, XMPPTransport, SQLiteStore -> QuickBloxAPI,
-//   MessageCache -> ClientConfiguration -> AuthFlow, Messaging, Transfers
+//   MessageCache -> ClientConfiguration -> AuthFlow, Transfers -> Messaging
 //   -> CommandLineKit, ChatctlCLI -> chatctl
 // The sandbox (SandboxServer, SandboxCLI, chatctl-sandbox) shares no protocol
 // code with the client, only infrastructure: the C modules, SQLiteStore and
@@ -38,17 +38,16 @@ let package = Package(
         // The config file and what follows from it: endpoints, chat connection, failure hints.
         .target(name: "ClientConfiguration", dependencies: ["QuickBloxAPI", "HTTPTransport", "XMPPTransport"], swiftSettings: swiftSettings),
         .target(name: "AuthFlow", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
-        .target(name: "Messaging", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport", "MessageCache"], swiftSettings: swiftSettings),
         // Files on the content API: blob upload and download, content types (libmagic).
         .target(name: "Transfers", dependencies: ["ClientConfiguration", "QuickBloxAPI", "HTTPTransport", "CMagic"], swiftSettings: swiftSettings),
+        // Transfers: a message's files go up through the outbox before the message does.
+        .target(name: "Messaging", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport", "MessageCache", "Transfers"], swiftSettings: swiftSettings),
         .target(name: "CommandLineKit", swiftSettings: swiftSettings),
         .target(name: "ChatctlCLI", dependencies: ["CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers"], swiftSettings: swiftSettings),
         .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], swiftSettings: swiftSettings),
         // Dev-only: fills a large cache for `make bench` (and its test).
         .target(name: "BenchmarkData", dependencies: ["MessageCache"], swiftSettings: swiftSettings),
         .executableTarget(name: "BenchFixture", dependencies: ["BenchmarkData", "MessageCache"], swiftSettings: swiftSettings),
-        // Dev-only: uploads a file through the library for `make bench` until `send --attach` exists.
-        .executableTarget(name: "BenchUpload", dependencies: ["Transfers", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
 
         // MARK: sandbox
         .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CCrypto", "CWebSockets", "CMicroHTTPD", "SQLiteStore"], swiftSettings: swiftSettings),
@@ -63,7 +62,7 @@ let package = Package(
         .testTarget(name: "QuickBloxAPITests", dependencies: ["QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "XMPPTransportTests", dependencies: ["XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore", "BenchmarkData", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "MessagingTests", dependencies: ["Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport", "ClientConfiguration", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "MessagingTests", dependencies: ["Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport", "ClientConfiguration", "XMPPTransport", "Transfers", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ClientConfigurationTests", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"], swiftSettings: swiftSettings),

@@ -3,10 +3,11 @@
 # through a sandbox of its own, beside curl doing the same multipart POST and
 # the same GET against the same sandbox in the same run; the wall time of each
 # and the peak resident memory (ru_maxrss, the kernel's VmHWM) of the chatctl
-# process and of the sandbox. chatctl's upload runs through BenchUpload, the
-# library's BlobUploader in a bench-only executable, until `send --attach`
-# exists; its time includes creating and completing the blob, curl's only the
-# POST (and chatctl download's the session and the redirect, curl's only the GET).
+# process and of the sandbox. chatctl's upload is `chatctl send --attach` to
+# another user: its time includes the dialog lookup, keeping the file in the
+# outbox (a hard link), creating and completing the blob and sending the message,
+# curl's only the POST (and chatctl download's the session and the redirect,
+# curl's only the GET).
 # Usage: scripts/bench-transfers.sh BIN_DIR RESULT_FILE   (BENCH_TRANSFER_MB sets the size)
 set -euo pipefail
 bin=$(cd "${1:-.build/release}" && pwd)
@@ -17,6 +18,8 @@ SANDBOX_LOG_LEVEL=error SANDBOX_ARGS="--max-upload 4G"
 . "$(dirname "$0")/sandbox-session.sh"
 printf 'bench-password-1\n' >"$work/password"
 chmod 600 "$work/password"
+# The receiver first (its own state directory), so that the sender can find it.
+CHATCTL_STATE_DIR="$work/peer" "$bin/chatctl" login --login benchpeer --password-file "$work/password" --no-chat >/dev/null
 "$bin/chatctl" login --login benchfiles --password-file "$work/password" --no-chat >/dev/null
 session=$(ls "$work"/state/session-*.json | head -1)
 api=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["endpoints"]["api"])' "$work/config.json")
@@ -39,11 +42,13 @@ if status != 0:
     sys.exit(f"bench: {sys.argv[2]} failed ({status})")
 print(f"{elapsed:.4f} {usage.ru_maxrss}")
 PY
-measure() { python3 "$work/measure.py" "$@"; }
+# Each starts with nothing left to write back (the file just made, the last
+# transfer's copy), so that none pays for the one before it.
+measure() { sync; python3 "$work/measure.py" "$@"; }
 
-# Up: chatctl (the library) ...
-read -r up_secs up_rss < <(measure "$work/uid" "$bin/BenchUpload" "$work/config.json" "$session" "$work/big.bin")
-uid=$(cat "$work/uid")
+# Up: chatctl send --attach, one message carrying the file ...
+read -r up_secs up_rss < <(measure "$work/sent.json" "$bin/chatctl" send @benchpeer --attach "$work/big.bin" --quiet --json)
+uid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["attachments"][0]["id"])' "$work/sent.json")
 # ... and curl: a blob of its own, then the same multipart POST to the params URL.
 curl -sS -H @"$work/token-header" -H 'Content-Type: application/json' \
     -d '{"blob":{"content_type":"application/octet-stream","name":"big.bin"}}' "$api/blobs.json" >"$work/blob.json"

@@ -167,7 +167,7 @@ print(f"{'  resident memory at start, at end (MB; flat if equal)':<66} {start / 
 mib, up, up_rss, curl_up, down, down_rss, curl_down, sandbox_hwm = open(os.path.join(work, "transfers.result")).read().split()
 mb = int(mib) * 1048576 / 1e6
 for label, secs, rss, base_label, base in [
-        (f"upload of {mib} MiB on loopback (MB/s; the library, via BenchUpload)", up, up_rss, "curl, the same multipart POST", curl_up),
+        (f"chatctl send --attach of {mib} MiB on loopback (MB/s)", up, up_rss, "curl, the same multipart POST", curl_up),
         (f"chatctl download of {mib} MiB on loopback (MB/s)", down, down_rss, "curl, the same GET of the storage URL", curl_down)]:
     rate, base_rate = mb / float(secs), mb / float(base)
     ratio = rate / base_rate

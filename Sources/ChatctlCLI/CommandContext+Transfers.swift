@@ -1,34 +1,44 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import AuthFlow
-import QuickBloxAPI
 import Transfers
 
-/// Files on the content API from a command: sources checked before anything is
-/// sent, transfers shown with a progress bar on stderr (a terminal, not --quiet).
+/// Files to upload from a command (`send --attach`): sources checked before
+/// anything is sent or queued, and the outbox's place for the files it keeps.
 extension CommandContext {
     /// What `PATH` names for an upload: a file, or standard input for `-`
-    /// (named `name`, else "stdin"). Pipes are copied into the state directory.
-    func uploadSource(_ path: String, name: String?) throws -> UploadSource {
-        let spool = try flow { () throws(AuthFlowError) in try stateDirectory() }
+    /// (named `name`, else "stdin"). Pipes are copied into the state directory,
+    /// or with `keepingIn` into that directory, where the copy stays (`spoolPath`).
+    func uploadSource(_ path: String, name: String?, keepingIn directory: String? = nil) throws -> UploadSource {
+        let spool = try directory ?? flow { () throws(AuthFlowError) in try stateDirectory() }
         do { try PrivateFiles.ensureDirectory(spool) } catch {
             throw CommandError.flow(AuthFlowError(.failure, "cannot use the state directory: \(error)"))
         }
+        let keep = directory != nil
         return try transferring { () throws(TransferError) in
             let sniffer = try ContentSniffer()
             if path == "-" {
-                return try UploadSource.stream(0, name: name ?? "stdin", sniffer: sniffer, spoolDirectory: spool)
+                return try UploadSource.stream(0, name: name ?? "stdin", sniffer: sniffer, spoolDirectory: spool, keepingSpool: keep)
             }
-            return try UploadSource.file(at: path, name: name, sniffer: sniffer, spoolDirectory: spool)
+            return try UploadSource.file(at: path, name: name, sniffer: sniffer, spoolDirectory: spool, keepingSpool: keep)
         }
     }
 
-    /// Uploads `source` (create, upload, complete) with its progress bar, and
-    /// returns the completed blob and the attachment a message carries for it.
-    func upload(_ source: UploadSource, api: QuickBloxClient, quiet: Bool) throws -> (blob: QBBlob, attachment: QBAttachment) {
-        let meter = ProgressMeter.make(name: source.name, context: self, quiet: quiet)
-        defer { meter?.finish() }
-        let blob = try transferring { () throws(TransferError) in
-            try BlobUploader(api: api).upload(source) { meter?.update($0) }
+    /// Where the outbox keeps the files of messages waiting to be sent (`send
+    /// --attach`): `outbox-files` in the state directory (0700), from the root.
+    func outboxFilesDirectory() throws -> String {
+        var state = try flow { () throws(AuthFlowError) in try stateDirectory() }
+        if !state.hasPrefix("/") { state = FileManager.default.currentDirectoryPath + "/" + state }
+        let directory = state + "/outbox-files"
+        do {
+            try PrivateFiles.ensureDirectory(state)
+            try PrivateFiles.ensureDirectory(directory)
+        } catch {
+            throw CommandError.flow(AuthFlowError(.failure, "cannot use the state directory: \(error)"))
         }
-        return (blob, BlobUploader.attachment(for: blob, source: source))
+        return directory
     }
 }

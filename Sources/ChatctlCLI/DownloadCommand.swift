@@ -159,16 +159,9 @@ struct DownloadCommand: Command {
 
     /// `photo.jpg`, then `photo-2.jpg`, `photo-3.jpg` for the same name again.
     static func unique(_ name: String, taken: inout Set<String>) -> String {
-        var candidate = name
         var number = 1
-        while taken.contains(candidate) {
-            number += 1
-            if let dot = name.lastIndex(of: "."), dot != name.startIndex {
-                candidate = "\(name[..<dot])-\(number)\(name[dot...])"
-            } else {
-                candidate = "\(name)-\(number)"
-            }
-        }
+        while taken.contains(SafeFileName.numbered(name, number)) { number += 1 }
+        let candidate = SafeFileName.numbered(name, number)
         taken.insert(candidate)
         return candidate
     }

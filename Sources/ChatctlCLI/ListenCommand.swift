@@ -27,7 +27,12 @@ struct ListenCommand: Command {
             runs CMD (through /bin/sh) for each message from others: the text on its standard \
             input, the fields in CHATCTL_MESSAGE_ID, CHATCTL_DIALOG_ID, \
             CHATCTL_DIALOG_NAME, CHATCTL_SENDER_ID, CHATCTL_SENDER_NAME and \
-            CHATCTL_DATE_SENT. Each message that asks for markers is answered \
+            CHATCTL_DATE_SENT. With --download DIR, the attachments of messages \
+            from others are saved into DIR as they arrive, each under its sender's \
+            name made safe and never over a file that exists (cat.jpg, then \
+            cat-2.jpg); --json adds their paths as "downloaded" (null for one that \
+            could not be saved, which stderr explains) and --exec gets them in \
+            CHATCTL_ATTACHMENTS, one a line. Each message that asks for markers is answered \
             with a 'received' marker. On a terminal a printed message counts as \
             read: it is marked read and its sender gets a 'displayed' marker; \
             into a pipe or a file nothing is marked read.
@@ -41,6 +46,9 @@ struct ListenCommand: Command {
     var timeout: String?
     @Option("exec", metavar: "CMD", help: "Run CMD for each message.")
     var exec: String?
+    @Option("download", metavar: "DIR", help: "Save the attachments of others' messages into DIR as they arrive.",
+            completion: .directory)
+    var download: String?
     @Flag("json", help: SharedHelp.json)
     var json: Bool
 
@@ -55,9 +63,11 @@ struct ListenCommand: Command {
             deadline = .now + .seconds(seconds)
         }
         let command = exec
+        if let download { try Self.checkDirectory(download, context: context) }
         let refreshEvery = try context.sessionRefreshOverride()
         let session = try context.messagingSession(offline: false)
         let service = session.service
+        let saver = download.map { AttachmentSaver(directory: $0, api: service.api, io: context.io) }
         let dialogIDs = try messaging { () throws(MessagingError) in
             try dialogs.map { text throws(MessagingError) in
                 try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false).id
@@ -100,15 +110,28 @@ struct ListenCommand: Command {
             }
             let sender = names[message.senderID] ?? "user \(message.senderID)"
             let title = titles[message.dialogID] ?? message.dialogID
-            io.writeOut(json ? ListenOutput.json(message, outgoing: outgoing, me: service.me)
+            // Saved before the message is shown, so that its line can say where.
+            let downloaded = outgoing ? nil : saver?.save(message)
+            io.writeOut(json ? ListenOutput.json(message, outgoing: outgoing, me: service.me, downloaded: downloaded)
                              : ListenOutput.line(message, title: title, sender: sender, outgoing: outgoing))
             if let command, !outgoing {
-                MessageHook.run(command, message: message, senderName: sender, dialogName: title, inherited: environment, io: io)
+                MessageHook.run(command, message: message, senderName: sender, dialogName: title,
+                                attachments: downloaded.map { $0.compactMap { $0 } }, inherited: environment, io: io)
             }
             return true
         }
         try messaging { () throws(MessagingError) in try listener.run(count: limit, deadline: deadline) }
         return .ok
+    }
+
+    /// --download's DIR must be a directory we may write in, checked before listening.
+    static func checkDirectory(_ path: String, context: CommandContext) throws {
+        var info = stat()
+        guard !path.isEmpty, stat(path, &info) == 0 else {
+            throw context.usage("--download \(path): no such directory")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw context.usage("--download \(path): not a directory") }
+        guard access(path, W_OK | X_OK) == 0 else { throw context.usage("--download \(path): not allowed to write in it") }
     }
 }
 
@@ -117,13 +140,15 @@ struct ListenCommand: Command {
 enum MessageHook {
     /// `inherited`: chatctl's own environment with the account's CHATCTL_CONFIG,
     /// CHATCTL_STATE_DIR and CHATCTL_PROFILE; other CHATCTL_* values are left out.
+    /// `attachments` (with --download): the paths saved, in CHATCTL_ATTACHMENTS.
     static func run(_ command: String, message: CachedMessage, senderName: String, dialogName: String,
-                    inherited: [String: String], io: any TerminalIO) {
+                    attachments: [String]? = nil, inherited: [String: String], io: any TerminalIO) {
         var environment = [
             "CHATCTL_MESSAGE_ID=\(message.id)", "CHATCTL_DIALOG_ID=\(message.dialogID)",
             "CHATCTL_DIALOG_NAME=\(dialogName)", "CHATCTL_SENDER_ID=\(message.senderID)",
             "CHATCTL_SENDER_NAME=\(senderName)", "CHATCTL_DATE_SENT=\(message.dateSent)",
         ]
+        if let attachments { environment.append("CHATCTL_ATTACHMENTS=" + attachments.joined(separator: "\n")) }
         let account: Set = ["CHATCTL_CONFIG", "CHATCTL_STATE_DIR", "CHATCTL_PROFILE"]
         for (name, value) in inherited where !name.hasPrefix("CHATCTL_") || account.contains(name) {
             environment.append("\(name)=\(value)")

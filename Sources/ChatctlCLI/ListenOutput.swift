@@ -20,9 +20,13 @@ enum ListenOutput {
     }
 
     /// The cached QuickBlox message object; ours gets `"outgoing":true` and its
-    /// read state (keys only added, so scripts that read the others' shape are unaffected).
-    static func json(_ message: CachedMessage, outgoing: Bool, me: Int) -> String {
-        JSONOutput.message(message, me: me, extra: outgoing ? ["outgoing": .bool(true)] : [:]) + "\n"
+    /// read state, and with `listen --download` the paths its attachments were saved
+    /// to, null for one that was not (keys only added, so scripts that read the
+    /// others' shape are unaffected).
+    static func json(_ message: CachedMessage, outgoing: Bool, me: Int, downloaded: [String?]? = nil) -> String {
+        var extra: [String: JSONValue] = outgoing ? ["outgoing": .bool(true)] : [:]
+        if let downloaded { extra["downloaded"] = .array(downloaded.map { $0.map(JSONValue.string) ?? .null }) }
+        return JSONOutput.message(message, me: me, extra: extra) + "\n"
     }
 
     /// "alice added you to ops", without the `chatctl: ` prefix. `actor` nil: the

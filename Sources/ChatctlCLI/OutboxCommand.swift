@@ -3,12 +3,17 @@ import MessageCache
 import Messaging
 import QuickBloxAPI
 
-/// `chatctl outbox` lists undelivered messages.
+/// `chatctl outbox` lists undelivered messages, and how far the files of each got.
 struct OutboxCommand: Command {
     static let configuration = CommandConfiguration(
         name: "outbox",
         abstract: "List messages not yet delivered.",
-        subcommands: [OutboxFlushCommand.self])
+        discussion: """
+            STATE says what a message waits for: 'to send', or for one with files \
+            (send --attach) 'uploading N of M' until every file is up. ID names the \
+            message for 'chatctl outbox drop'.
+            """,
+        subcommands: [OutboxFlushCommand.self, OutboxDropCommand.self])
 
     @Flag("json", help: SharedHelp.json)
     var json: Bool
@@ -22,18 +27,46 @@ struct OutboxCommand: Command {
                     "client_message_id": .string(e.clientMessageID), "chat_dialog_id": .string(e.dialogID),
                     "message": .string(e.text), "created_at": .string(TimeText.iso8601(Double(e.createdAt))),
                     "attempts": .int(e.attempts), "last_error": e.lastError.map(JSONValue.string) ?? .null,
+                    "state": .string(e.isReadyToSend ? "ready" : "uploading"),
+                    "uploads": .array(e.uploads.map(Self.json)),
                 ]))
             }
             context.io.writeOut(JSONOutput.array(ofRaw: objects))
             return .ok
         }
         if entries.isEmpty { context.io.writeErr("chatctl: the outbox is empty\n"); return .ok }
-        var rows = [["QUEUED", "DIALOG", "TRIES", "MESSAGE"]]
+        var rows = [["ID", "QUEUED", "DIALOG", "TRIES", "STATE", "MESSAGE"]]
         for e in entries {
-            rows.append([TimeText.format(Double(e.createdAt), "%Y-%m-%d %H:%M:%S", utc: false), e.dialogID, String(e.attempts),
-                         TerminalText.sanitize(e.text, keepNewlines: false)])
+            rows.append([e.clientMessageID, TimeText.format(Double(e.createdAt), "%Y-%m-%d %H:%M:%S", utc: false), e.dialogID, String(e.attempts),
+                         Self.state(e), Self.text(e)])
         }
         context.io.writeOut(Table.render(rows, width: context.terminalWidth))
         return .ok
+    }
+
+    /// "to send", or "uploading 2 of 3" (the file under way, of how many).
+    static func state(_ entry: OutboxEntry) -> String {
+        let (done, total) = entry.uploadsCompleted
+        return done == total ? "to send" : "uploading \(done + 1) of \(total)"
+    }
+
+    /// The text, and its files as `history` shows attachments.
+    static func text(_ entry: OutboxEntry) -> String {
+        let text = TerminalText.sanitize(entry.text, keepNewlines: false)
+        guard !entry.uploads.isEmpty else { return text }
+        let labels = entry.uploads.map {
+            AttachmentLabel.label(QBAttachment(type: $0.type, name: $0.name, size: Int($0.size)))
+        }.joined(separator: " ")
+        return entry.text == CachedMessage.attachmentOnlyText ? labels : text + " " + labels
+    }
+
+    /// One file of an entry: what it is, where its bytes wait, how far it got, its blob.
+    static func json(_ upload: OutboxUpload) -> JSONValue {
+        .object([
+            "name": .string(upload.name), "size": .int(Int(upload.size)), "type": .string(upload.type),
+            "content_type": .string(upload.contentType), "source": .string(upload.source), "file": .string(upload.file),
+            "keeping": .string(upload.keeping.rawValue), "state": .string(upload.state.rawValue),
+            "id": upload.blobUID.map(JSONValue.string) ?? .null, "blob_id": upload.blobID.map(JSONValue.int) ?? .null,
+        ])
     }
 }

@@ -16,7 +16,12 @@ struct SendCommand: Command {
             Without TEXT, standard input is sent: all of it as one message, or with \
             --lines one message per line as each line arrives. Every message goes \
             to the outbox first and leaves it only when the server has it; exit 3 \
-            means some are still there ('chatctl outbox flush' delivers them).
+            means some are still there ('chatctl outbox flush' delivers them). \
+            With --attach, each file is uploaded (its type judged from its content), \
+            then one message carries them all, with TEXT or, without it, \
+            '[attachment]'; standard input is read only for --attach -. The files \
+            are kept in the outbox with the message until it is delivered, so an \
+            interrupted upload is finished by 'chatctl outbox flush'.
             """)
 
     @Argument("DIALOG", help: SharedHelp.dialog)
@@ -28,25 +33,27 @@ struct SendCommand: Command {
     @Option("via", metavar: "WAY", help: "chat or rest (default: rest for one message, chat for --lines).",
             completion: .choices(["chat", "rest"]))
     var via: String?
+    @Option("attach", metavar: "PATH", help: "Attach a file, - for standard input; give it again for more.",
+            completion: .file, repeatable: true)
+    var attach: String?
+    @Option("name", metavar: "NAME", help: "The file name of --attach - (default: stdin).")
+    var name: String?
+    @Flag("quiet", short: "q", help: "No progress bar on stderr.")
+    var quiet: Bool
     @Flag("json", help: SharedHelp.json)
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let words = text
+        if !$attach.values.isEmpty { return try sendAttachments($attach.values, words: words, context: context) }
+        if name != nil { throw context.usage("--name names the file read with --attach -; give it with --attach -") }
         if lines && !words.isEmpty {
             throw context.usage("--lines reads standard input; give no TEXT with it")
         }
         if words.isEmpty && context.io.stdinIsTerminal {
             throw context.usage("no message: give TEXT, or pipe it in (standard input is a terminal)")
         }
-        // One message: REST is one round trip. A stream: chat, acknowledged in batches.
-        let viaChat: Bool
-        switch via {
-        case nil: viaChat = lines
-        case "rest": viaChat = false
-        case "chat": viaChat = true
-        case let other?: throw context.usage("--via must be chat or rest, not '\(other)'")
-        }
+        let viaChat = try sendsViaChat(context)
         let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: self.dialog) }
         let session = try context.messagingSession(offline: false)
         let service = session.service
@@ -69,6 +76,16 @@ struct SendCommand: Command {
             for part in MessageSplitter.split(try wholeInput(context)) { try sender.send(part) }
         }
         return try sender.finish()
+    }
+
+    /// One message: REST is one round trip. A stream: chat, acknowledged in batches.
+    func sendsViaChat(_ context: CommandContext) throws -> Bool {
+        switch via {
+        case nil: return lines
+        case "rest": return false
+        case "chat": return true
+        case let other?: throw context.usage("--via must be chat or rest, not '\(other)'")
+        }
     }
 
     /// All of standard input as one message (without its final line break).

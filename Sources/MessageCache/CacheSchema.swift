@@ -163,6 +163,33 @@ public enum CacheSchema {
                 VALUES (new.seq, new.text, new.dialog_id, new.attachment_names);
             END;
             """),
+        // Files an outbox entry sends (`send --attach`), one row each, written with the
+        // entry before the first byte is uploaded and updated at every step, so that a
+        // later process finishes them (OutboxUpload): where the bytes wait (`file`:
+        // the outbox's own copy unless `keeping` is 'original'), what the file was
+        // (size, modification time in ns, inode, device), and the blob made for it.
+        Migration("4 outbox uploads", sql: """
+            CREATE TABLE outbox_uploads (
+                client_message_id TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                source TEXT NOT NULL,
+                file TEXT NOT NULL,
+                keeping TEXT NOT NULL,
+                name TEXT NOT NULL,
+                type TEXT NOT NULL,
+                content_type TEXT NOT NULL,
+                size INTEGER NOT NULL,
+                modified_at INTEGER NOT NULL,
+                inode INTEGER NOT NULL,
+                device INTEGER NOT NULL,
+                state TEXT NOT NULL DEFAULT 'queued',
+                blob_id INTEGER,
+                blob_uid TEXT,
+                upload_url TEXT,
+                upload_expires_at INTEGER,
+                PRIMARY KEY (client_message_id, position)
+            ) WITHOUT ROWID;
+            """),
     ])
 
     /// The ids of the raw JSON's list `key` as comma-separated text.

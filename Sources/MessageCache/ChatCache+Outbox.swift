@@ -15,14 +15,18 @@ extension ChatCache {
     /// the same `clientMessageID` again returns the existing row. With an
     /// `owner`, the entry starts claimed by it, so a concurrent flush cannot
     /// send it while its sender is still delivering it. `attachmentsJSON`: the
-    /// attachment objects to send with it, as a JSON array (`""`: none).
+    /// attachment objects to send with it, as a JSON array (`""`: none);
+    /// `uploads`: files still to upload for it (`OutboxUpload`), in the same transaction.
     @discardableResult
     public func enqueue(dialogID: String, text: String, clientMessageID: String, createdAt: Int, owner: Int? = nil,
-                        attachmentsJSON: String = "") throws(MessageCacheError) -> Int64 {
+                        attachmentsJSON: String = "", uploads: [OutboxUpload] = []) throws(MessageCacheError) -> Int64 {
         try wrapping {
             try database.transaction {
-                try insertOutboxEntry(dialogID: dialogID, text: text, clientMessageID: clientMessageID, createdAt: createdAt, owner: owner,
-                                      attachmentsJSON: attachmentsJSON)
+                // An entry already there keeps the files it has, as far as they got.
+                if try insertOutboxEntry(dialogID: dialogID, text: text, clientMessageID: clientMessageID, createdAt: createdAt,
+                                         owner: owner, attachmentsJSON: attachmentsJSON) {
+                    try insertUploads(uploads, clientMessageID: clientMessageID)
+                }
                 return try database.queryFirst(
                     "SELECT seq FROM outbox WHERE client_message_id = ?", [.text(clientMessageID)]) { $0.int64(0) } ?? 0
             }
@@ -49,8 +53,10 @@ extension ChatCache {
         }
     }
 
+    /// Whether it was inserted (false: an entry with that id is there already).
+    @discardableResult
     private func insertOutboxEntry(dialogID: String, text: String, clientMessageID: String, createdAt: Int, owner: Int?,
-                                   attachmentsJSON: String = "") throws {
+                                   attachmentsJSON: String = "") throws -> Bool {
         try database.run(
             """
             INSERT INTO outbox (client_message_id, dialog_id, text, created_at, claimed_by, claimed_at, attachments)
@@ -58,13 +64,25 @@ extension ChatCache {
             """,
             [.text(clientMessageID), .text(dialogID), .text(text), .integer(Int64(createdAt)),
              owner.map { .integer(Int64($0)) } ?? .null, owner.map { _ in .integer(Int64(createdAt)) } ?? .null,
-             .text(attachmentsJSON)])
+             .text(attachmentsJSON)]) > 0
     }
 
-    /// Undelivered entries, oldest first, claimed or not.
+    /// Undelivered entries, oldest first, claimed or not, with their uploads.
     public func pending() throws(MessageCacheError) -> [OutboxEntry] {
         try wrapping {
-            try database.query("SELECT \(Self.outboxColumns) FROM outbox ORDER BY created_at, seq", [], Self.outboxEntry)
+            try database.transaction(.deferred) {
+                try withUploads(try database.query("SELECT \(Self.outboxColumns) FROM outbox ORDER BY created_at, seq", [], Self.outboxEntry))
+            }
+        }
+    }
+
+    /// One undelivered entry with its uploads, or nil when it is not (or no longer) in the outbox.
+    public func outboxEntry(clientMessageID: String) throws(MessageCacheError) -> OutboxEntry? {
+        try wrapping {
+            try database.transaction(.deferred) {
+                try withUploads(try database.query("SELECT \(Self.outboxColumns) FROM outbox WHERE client_message_id = ?",
+                                                   [.text(clientMessageID)], Self.outboxEntry)).first
+            }
         }
     }
 
@@ -101,7 +119,7 @@ extension ChatCache {
                     entry.claimedAt = now
                     claimed.append(entry)
                 }
-                return claimed
+                return try withUploads(claimed)
             }
         }
     }
@@ -143,6 +161,7 @@ extension ChatCache {
     }
 
     private func moveToHistory(clientMessageID: String, serverMessage: CachedMessage?) throws -> Bool {
+        try removeUploads(of: clientMessageID)
         let removed = try database.run("DELETE FROM outbox WHERE client_message_id = ?", [.text(clientMessageID)])
         if let serverMessage { _ = try storeMessage(serverMessage) }
         return removed > 0

@@ -14,6 +14,9 @@ public struct OutboxEntry: Hashable, Sendable {
     /// The process id holding the claim, if claimed.
     public var claimedBy: Int?
     public var claimedAt: Int?
-    /// The attachment objects to send with it, as a JSON array; `""` when none.
+    /// The attachment objects to send with it, as a JSON array; `""` when none
+    /// (or, with `uploads`, until every file is completed).
     public var attachmentsJSON: String = ""
+    /// Files still to be uploaded for it, or uploaded (`send --attach`), in order.
+    public var uploads: [OutboxUpload] = []
 }

@@ -50,6 +50,11 @@ enum CacheRecords {
     }
 }
 
+extension OutboxEntry {
+    /// The attachments its message carries (docs/protocol.md §8); none until its files are all uploaded.
+    public var attachments: [QBAttachment] { CacheRecords.attachments(attachmentsJSON) }
+}
+
 extension CachedMessage {
     /// The message's attachments (docs/protocol.md §8), read from the cache's copy.
     public var attachments: [QBAttachment] { CacheRecords.attachments(attachmentsJSON) }

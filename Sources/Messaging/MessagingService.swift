@@ -216,6 +216,21 @@ public final class MessagingService {
         return id
     }
 
+    /// Puts a message with files still to upload in the outbox (`send --attach`),
+    /// claimed by `owner`: the entry and a row per file (`OutboxUpload`, each file
+    /// already kept where a later process can read it) in one transaction, before
+    /// any byte is uploaded. `OutboxUploader.finish` then makes it ready to send.
+    public func enqueue(_ text: String, uploads: [OutboxUpload], to dialogID: String, owner: Int) throws(MessagingError) -> OutboxEntry {
+        let id = idGenerator.next(unixTime: UInt32(truncatingIfNeeded: now())).rawValue
+        let body = text.isEmpty && !uploads.isEmpty ? CachedMessage.attachmentOnlyText : text
+        let entry = try cached { () throws(MessageCacheError) in
+            try cache.enqueue(dialogID: dialogID, text: body, clientMessageID: id, createdAt: now(), owner: owner, uploads: uploads)
+            return try cache.outboxEntry(clientMessageID: id)
+        }
+        guard let entry else { throw MessagingError(.failure, "message cache: the outbox entry \(id) was not kept") }
+        return entry
+    }
+
     /// The body a message is sent with: its text, or for a message that is only
     /// attachments `[attachment]`, as the QuickBlox apps send it (docs/protocol.md §8).
     public static func body(_ text: String, attachments: [QBAttachment]) -> String {
@@ -341,5 +356,11 @@ extension MessagingService {
 
     public func pendingOutbox() throws(MessagingError) -> [OutboxEntry] {
         try cached { () throws(MessageCacheError) in try cache.pending() }
+    }
+
+    /// Removes an undelivered message without sending it (`outbox drop`), unless
+    /// a live process is sending it right now.
+    public func dropFromOutbox(clientMessageID: String) throws(MessagingError) -> ChatCache.DropOutcome {
+        try cached { () throws(MessageCacheError) in try cache.drop(clientMessageID: clientMessageID) }
     }
 }

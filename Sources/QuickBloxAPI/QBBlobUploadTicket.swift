@@ -52,6 +52,21 @@ public struct QBBlobUploadTicket: Sendable, Equatable {
         self.expires = expires
     }
 
+    /// The largest file the policy admits: the top of its `content-length-range`
+    /// condition (`["content-length-range", 0, 104857600]`), read from the `policy`
+    /// field (base64 JSON, as S3 has it); nil when it names none or cannot be read.
+    public var maximumSize: Int64? {
+        guard let encoded = field("policy"), let data = Data(base64Encoded: encoded),
+              let policy = try? JSONDecoder().decode(JSONValue.self, from: data),
+              case .array(let conditions)? = policy["conditions"] else { return nil }
+        for condition in conditions {
+            guard case .array(let parts) = condition, parts.count == 3,
+                  parts[0].stringValue?.lowercased() == "content-length-range", let top = parts[2].looseInt else { continue }
+            return Int64(top)
+        }
+        return nil
+    }
+
     /// The value of the first field named `name` (ASCII case ignored: `key` or `Key`).
     public func field(_ name: String) -> String? {
         let wanted = name.lowercased()

@@ -27,9 +27,30 @@ public final class BlobUploader {
     /// Uploads the file to a created blob and completes it. Sending again to the
     /// same blob replaces what an interrupted attempt left.
     public func send(_ source: UploadSource, to blob: QBBlob, progress: (TransferProgress) -> Void = { _ in }) throws(TransferError) -> QBBlob {
+        try uploadFile(source, to: blob, progress: progress)
+        return try complete(blob, for: source)
+    }
+
+    /// The upload alone: the file to the blob's storage URL. A file larger than the
+    /// blob's policy allows is refused before any byte goes (bad input).
+    public func uploadFile(_ source: UploadSource, to blob: QBBlob, progress: (TransferProgress) -> Void = { _ in }) throws(TransferError) {
+        try checkSize(of: source, for: blob)
         do { try api.uploadBlobFile(blob, file: source.uploadFile, progress: progress) } catch {
             throw Self.uploadFailure(error, source: source)
         }
+    }
+
+    /// Bad input when the blob's policy names a largest size (S3's
+    /// `content-length-range`) below the file's.
+    public func checkSize(of source: UploadSource, for blob: QBBlob) throws(TransferError) {
+        if let limit = blob.upload?.maximumSize, source.size > limit {
+            throw TransferError(.invalidInput, "upload \(source.description): the server takes no file this large (\(source.size) bytes; its limit is \(limit) bytes)")
+        }
+    }
+
+    /// The completion alone: the server is told the uploaded file's size. Returns the
+    /// blob as completed. Completing again is harmless.
+    public func complete(_ blob: QBBlob, for source: UploadSource) throws(TransferError) -> QBBlob {
         do { try api.completeBlob(id: blob.id, size: source.size) } catch {
             throw TransferError(describing: error, doing: "complete the upload of \(source.description)")
         }

@@ -26,6 +26,16 @@ public enum SafeFileName {
         return text
     }
 
+    /// The name for the `number`th file of the same name: `photo.jpg`, then
+    /// `photo-2.jpg`, `photo-3.jpg` (`notes-2` without an extension).
+    public static func numbered(_ name: String, _ number: Int) -> String {
+        guard number > 1 else { return name }
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            return "\(name[..<dot])-\(number)\(name[dot...])"
+        }
+        return "\(name)-\(number)"
+    }
+
     /// C0 and C1 controls, DEL, and the invisible marks that reorder or hide text.
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {

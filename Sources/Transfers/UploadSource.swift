@@ -8,6 +8,8 @@ import HTTPTransport
 /// descriptor it reads from. A pipe (standard input, `<(cmd)`) is first copied
 /// to a file a piece at a time, since the upload must announce its length and may
 /// have to be sent again; only its first bytes are ever held, to judge its type.
+/// `keep(in:)` holds on to the bytes for an upload a later process finishes
+/// (the outbox), and `kept` opens them again there.
 public final class UploadSource {
     /// How errors name it: the path as given, or "standard input".
     public let description: String
@@ -17,19 +19,26 @@ public final class UploadSource {
     public let contentType: String
     public let kind: AttachmentKind
     let fileDescriptor: Int32
+    /// The file's path as given, when the bytes are read from it in place.
+    let path: String?
+    /// Where a pipe was copied to when the copy is kept (`keepingSpool`); nil otherwise.
+    public let spoolPath: String?
 
-    private init(description: String, name: String, size: Int64, contentType: String, fileDescriptor: Int32) {
+    init(description: String, name: String, size: Int64, contentType: String, fileDescriptor: Int32,
+                 path: String? = nil, spoolPath: String? = nil) {
         self.description = description; self.name = name; self.size = size; self.contentType = contentType
         self.kind = AttachmentKind(mimeType: contentType); self.fileDescriptor = fileDescriptor
+        self.path = path; self.spoolPath = spoolPath
     }
 
     deinit { close(fileDescriptor) }
 
     /// The file at `path`, named `name` or its base name. A missing, unreadable,
     /// empty file, a directory or a device is bad input. A FIFO (or `<(cmd)`) is
-    /// read like a pipe into a file in `spoolDirectory`.
+    /// read like a pipe into a file in `spoolDirectory`, which stays there, mode
+    /// 0600, with `keepingSpool` (`spoolPath`; the caller removes it).
     public static func file(at path: String, name: String? = nil, sniffer: ContentSniffer,
-                            spoolDirectory: String) throws(TransferError) -> UploadSource {
+                            spoolDirectory: String, keepingSpool: Bool = false) throws(TransferError) -> UploadSource {
         // A FIFO is opened like cat(1) does, waiting for its writer; anything else at once.
         var named = stat()
         let isFIFO = stat(path, &named) == 0 && named.st_mode & S_IFMT == S_IFIFO
@@ -60,10 +69,11 @@ public final class UploadSource {
                 throw TransferError(.invalidInput, "cannot read \(path): \(String(cString: strerror(code)))")
             }
             let type = prefix.withUnsafeBytes { sniffer.mimeType(of: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-            return UploadSource(description: path, name: attachmentName, size: Int64(info.st_size), contentType: type, fileDescriptor: fd)
+            return UploadSource(description: path, name: attachmentName, size: Int64(info.st_size), contentType: type, fileDescriptor: fd,
+                                path: path)
         case S_IFIFO, S_IFSOCK:
             defer { close(fd) }
-            return try spool(from: fd, description: path, name: attachmentName, sniffer: sniffer, into: spoolDirectory)
+            return try spool(from: fd, description: path, name: attachmentName, sniffer: sniffer, into: spoolDirectory, keep: keepingSpool)
         default:
             // A device (/dev/zero, a disk) has no end worth sending.
             close(fd)
@@ -72,10 +82,11 @@ public final class UploadSource {
     }
 
     /// What `input` (standard input) holds, copied to a nameless file in
-    /// `directory` (gone when this source is). Empty input is bad input.
+    /// `directory` (gone when this source is), or with `keepingSpool` to one that
+    /// stays, mode 0600 (`spoolPath`). Empty input is bad input.
     public static func stream(_ input: Int32, description: String = "standard input", name: String, sniffer: ContentSniffer,
-                              spoolDirectory directory: String) throws(TransferError) -> UploadSource {
-        try spool(from: input, description: description, name: name, sniffer: sniffer, into: directory)
+                              spoolDirectory directory: String, keepingSpool: Bool = false) throws(TransferError) -> UploadSource {
+        try spool(from: input, description: description, name: name, sniffer: sniffer, into: directory, keep: keepingSpool)
     }
 
     /// The upload's file part.
@@ -86,15 +97,22 @@ public final class UploadSource {
     // MARK: - Pipes
 
     private static func spool(from input: Int32, description: String, name: String, sniffer: ContentSniffer,
-                              into directory: String) throws(TransferError) -> UploadSource {
-        var template = Array("\(directory)/.chatctl-upload-XXXXXX".utf8CString)
+                              into directory: String, keep: Bool) throws(TransferError) -> UploadSource {
+        var template = Array((keep ? "\(directory)/upload-XXXXXX" : "\(directory)/.chatctl-upload-XXXXXX").utf8CString)
+        // mkstemp: mode 0600, a name no one else has.
         let spool = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard spool >= 0 else {
             throw TransferError(.failure, "cannot copy \(description) to \(directory): \(String(cString: strerror(errno)))")
         }
         _ = fcntl(spool, F_SETFD, FD_CLOEXEC)
-        // Nameless from the start: nothing is left behind, whatever happens next.
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        let spoolPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        // Nameless from the start unless kept: nothing is left behind, whatever happens next.
+        if !keep { _ = unlink(spoolPath) }
+        // A copy that failed is not kept.
+        func discardSpool() {
+            close(spool)
+            if keep { _ = unlink(spoolPath) }
+        }
         var buffer = [UInt8](repeating: 0, count: ContentSniffer.sniffLength)
         var prefixLength = 0
         var total: Int64 = 0
@@ -109,7 +127,7 @@ public final class UploadSource {
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             if count < 0 {
                 let code = errno
-                close(spool)
+                discardSpool()
                 throw TransferError(.invalidInput, "cannot read \(description): \(String(cString: strerror(code)))")
             }
             prefixLength += count
@@ -119,7 +137,7 @@ public final class UploadSource {
                 let written = buffer.withUnsafeBytes { writeFully(spool, UnsafeRawBufferPointer(rebasing: $0[..<prefixLength])) }
                 guard written else {
                     let code = errno
-                    close(spool)
+                    discardSpool()
                     throw TransferError(.failure, "cannot copy \(description) to \(directory): \(String(cString: strerror(code)))")
                 }
                 total += Int64(prefixLength)
@@ -128,11 +146,11 @@ public final class UploadSource {
             if count == 0 { break }
         }
         guard total > 0 else {
-            close(spool)
+            discardSpool()
             throw TransferError(.invalidInput, "cannot attach \(description): it is empty")
         }
         return UploadSource(description: description, name: name, size: total,
-                            contentType: type ?? ContentSniffer.unknownType, fileDescriptor: spool)
+                            contentType: type ?? ContentSniffer.unknownType, fileDescriptor: spool, spoolPath: keep ? spoolPath : nil)
     }
 
     // MARK: - Helpers

@@ -36,6 +36,17 @@ import Messaging
         #expect(object.count == 10, "the server's 6 keys, outgoing, status and the two id lists")
     }
 
+    /// `listen --download`: the saved paths added, null where one could not be saved.
+    @Test func downloadedPathsAreAddedAsAKeyOfTheirOwn() throws {
+        let line = ListenOutput.json(Self.message(sender: 2), outgoing: false, me: 1, downloaded: ["in/cat.jpg", nil])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect((object["downloaded"] as? [Any])?.count == 2)
+        #expect((object["downloaded"] as? [Any])?.first as? String == "in/cat.jpg")
+        #expect((object["downloaded"] as? [Any])?.last is NSNull)
+        #expect(object.count == 7, "the server's 6 keys and downloaded")
+        #expect(ListenOutput.json(Self.message(sender: 2), outgoing: false, me: 1, downloaded: []).contains(#","downloaded":[],"#))
+    }
+
     @Test func noticesSayWhoAddedYouToWhat() {
         let group = CachedDialog(id: "6b0db895c4ca891d2141e1cc", type: .group, name: "ops", occupantIDs: [1, 2], updatedAt: 0, rawJSON: "{}")
         let pair = CachedDialog(id: "6b0db884c4ca891d2141e1c9", type: .private, name: "", occupantIDs: [1, 2], updatedAt: 0, rawJSON: "{}")

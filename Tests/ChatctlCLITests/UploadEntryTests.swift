@@ -1,46 +1,64 @@
 import Foundation
 import Testing
 import HTTPTransport
-import QuickBloxAPI
+import MessageCache
 import TestSupport
 @testable import ChatctlCLI
 
-/// The upload entry point a command uses (`send --attach` will): the source checked
-/// and judged, the three calls, the progress bar drawn and cleared.
+/// The upload entry points of `send --attach`: the source checked, judged and kept in
+/// the outbox's directory before anything is sent, and one progress bar per file,
+/// drawn on a terminal's stderr, named after its file, cleared before the next.
 @Suite struct UploadEntryTests {
-    @Test func aFileGoesUpWithItsBarAndComesBackAsAnAttachment() throws {
-        let uid = "30a8bcd7c714417eb62b95350d7e13b900"
-        let uploaded = ResultBox<[UInt8]>()
-        let storage = try ScriptedHTTPServer { request, connection in
-            let form = MultipartBody(contentType: request.header("Content-Type") ?? "", body: request.body)
-            uploaded.append(form?.parts.last?.body ?? [])
-            connection.send(ScriptedHTTPServer.response(201, "Created"))
-        }
-        defer { storage.stop() }
-        let params = "\(storage.baseURL(host: "localhost"))/blobs/5/upload/?key=\(uid)"
-        let api = try ScriptedHTTPServer { request, connection in
-            let body = request.method == "POST" ? #"{"blob":{"id":5,"uid":"\#(uid)","blob_object_access":{"params":"\#(params)"}}}"# : ""
-            connection.send(ScriptedHTTPServer.response(request.method == "POST" ? 201 : 200, "OK", body: Array(body.utf8)))
-        }
-        defer { api.stop() }
-        let state = try TemporaryDirectory()
-        let path = state.file("note.txt")
-        try Data("plain words, nothing more\n".utf8).write(to: URL(fileURLWithPath: path))
+    static func upload(_ position: Int, name: String) -> OutboxUpload {
+        OutboxUpload(position: position, source: name, file: "/s/outbox-files/upload-\(position)", keeping: .link, name: name,
+                     type: "file", contentType: "text/plain", size: 2_000_000, modifiedAt: 0, inode: 1, device: 1)
+    }
+
+    @Test func eachFileHasItsOwnBarClearedBeforeTheNextAndAtTheEnd() {
         let io = TerminalStderr()
-        let context = CommandContext(globals: Chatctl(), path: ["chatctl", "send"], environment: ["CHATCTL_STATE_DIR": state.path], io: io)
-        let client = QuickBloxClient(apiEndpoint: api.baseURL(), credentials: AppCredentials(applicationId: 1, authKey: "k", authSecret: "s"),
-                                     transport: try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2)))
-        client.token = "tok"
+        let context = CommandContext(globals: Chatctl(), path: ["chatctl", "send"], environment: [:], io: io)
+        let bars = UploadProgressBars(context: context, quiet: false)
+        bars.update(Self.upload(0, name: "one.txt"), TransferProgress(bytes: 0, total: 2_000_000))
+        bars.update(Self.upload(1, name: "two.txt"), TransferProgress(bytes: 0, total: 2_000_000))
+        bars.finish()
+        #expect(io.err.count == 4)
+        #expect(io.err[0].hasPrefix("\rone.txt ") && io.err[1] == "\r\u{1B}[K")
+        #expect(io.err[2].hasPrefix("\rtwo.txt ") && io.err[3] == "\r\u{1B}[K")
+        bars.finish()
+        #expect(io.err.count == 4, "nothing drawn, nothing to clear")
+    }
 
-        let source = try context.uploadSource(path, name: nil)
-        let (blob, attachment) = try context.upload(source, api: client, quiet: false)
+    @Test func quietOrNoTerminalDrawsNothing() {
+        let terminal = TerminalStderr()
+        let quiet = UploadProgressBars(context: CommandContext(globals: Chatctl(), path: ["chatctl", "send"], environment: [:], io: terminal),
+                                       quiet: true)
+        quiet.update(Self.upload(0, name: "one.txt"), TransferProgress(bytes: 10, total: 2_000_000))
+        quiet.finish()
+        #expect(terminal.err.isEmpty)
+        let captured = CapturedIO()
+        let piped = UploadProgressBars(context: CommandContext(globals: Chatctl(), path: ["chatctl", "send"], environment: [:], io: captured),
+                                       quiet: false)
+        piped.update(Self.upload(0, name: "one.txt"), TransferProgress(bytes: 10, total: 2_000_000))
+        piped.finish()
+        #expect(captured.err.isEmpty)
+    }
 
-        #expect(blob.uid == uid && blob.size == 26)
-        #expect(attachment == QBAttachment(type: "file", id: uid, name: "note.txt", size: 26, contentType: "text/plain"))
-        #expect(uploaded.first == Array("plain words, nothing more\n".utf8))
-        #expect(api.requests.map { "\($0.method) \($0.target)" } == ["POST /blobs.json", "PUT /blobs/5/complete.json"])
-        #expect(io.err.first?.hasPrefix("\rnote.txt ") == true)
-        #expect(io.err.last == "\r\u{1B}[K")
+    @Test func aStreamIsSpooledIntoTheOutboxsDirectoryPrivately() throws {
+        let state = try TemporaryDirectory()
+        let context = CommandContext(globals: Chatctl(), path: ["chatctl", "send"], environment: ["CHATCTL_STATE_DIR": state.path], io: CapturedIO())
+        let directory = try context.outboxFilesDirectory()
+        #expect(directory == state.path + "/outbox-files")
+        let fifo = state.file("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread { try? Data("through a pipe\n".utf8).write(to: URL(fileURLWithPath: fifo)) }
+        writer.start()
+        let source = try context.uploadSource(fifo, name: "notes.txt", keepingIn: directory)
+        let spool = try #require(source.spoolPath)
+        #expect(spool.hasPrefix(directory + "/upload-"))
+        var info = stat()
+        #expect(stat(spool, &info) == 0 && info.st_mode & 0o777 == 0o600 && info.st_size == 15)
+        #expect(source.name == "notes.txt" && source.contentType == "text/plain")
+        #expect(stat(directory, &info) == 0 && info.st_mode & 0o777 == 0o700)
     }
 
     @Test func aMissingFileFailsBeforeAnyRequestWithExit2() throws {

@@ -47,6 +47,22 @@ import HTTPTransport
         #expect(ticket.field("content-type") == "image/jpeg")
     }
 
+    /// The largest file a policy admits, so that a file too large is refused before any byte goes.
+    @Test func thePolicyNamesTheLargestFile() throws {
+        func ticket(_ policy: String, field: String = "policy") throws -> QBBlobUploadTicket {
+            let encoded = Data(policy.utf8).base64EncodedString()
+                .replacing("+", with: "%2B").replacing("/", with: "%2F").replacing("=", with: "%3D")
+            return try #require(QBBlobUploadTicket(params: "https://s.example/up/?key=k&\(field)=\(encoded)"))
+        }
+        let sandbox = #"{"expiration":"2026-11-30T20:39:41Z","conditions":[{"acl":"authenticated-read"},["content-length-range",0,104857600]]}"#
+        #expect(try ticket(sandbox).maximumSize == 104_857_600)
+        #expect(try ticket(#"{"conditions":[["Content-Length-Range","1","2048"]]}"#, field: "Policy").maximumSize == 2048)
+        #expect(try ticket(#"{"expiration":"2026-11-30T20:39:41Z","conditions":[{"key":"k"}]}"#).maximumSize == nil)
+        #expect(try ticket("not json").maximumSize == nil)
+        #expect(try #require(QBBlobUploadTicket(params: Self.currentParams)).maximumSize == nil, "a policy without conditions")
+        #expect(try #require(QBBlobUploadTicket(params: "https://s.example/up/?key=k")).maximumSize == nil)
+    }
+
     @Test(arguments: ["", "not a url", "ftp://example.com/upload?key=1", "https:///path?key=1", "http://host:99999/"])
     func paramsThatAreNoHTTPURLAreRefused(_ params: String) {
         #expect(QBBlobUploadTicket(params: params) == nil)

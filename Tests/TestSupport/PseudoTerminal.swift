@@ -79,9 +79,14 @@ public final class PseudoTerminal: @unchecked Sendable {
         return settings.c_lflag & tcflag_t(ECHO) != 0
     }
 
-    /// The raw wait status once the program has exited, or nil if it still runs after `timeout` seconds.
+    /// The raw wait status once the program has exited and what it wrote has been read
+    /// (`output`), or nil if it still runs after `timeout` seconds.
     public func waitForExit(timeout: Double) -> Int32? {
-        exitStatus.wait(timeout: timeout).first
+        guard let status = exitStatus.wait(timeout: timeout).first else { return nil }
+        // Reaped is not read: its last bytes may still wait in the terminal (the reader
+        // sees EIO once they are out, unless a child of its own still holds the terminal).
+        _ = output.waitForEnd(timeout: 5)
+        return status
     }
 
     deinit {

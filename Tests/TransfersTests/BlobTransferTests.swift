@@ -48,6 +48,38 @@ import TestSupport
         #expect(server.state.withLock { $0.completed.isEmpty })
     }
 
+    @Test func aFileLargerThanThePolicyAdmitsIsRefusedBeforeAnyByteGoes() throws {
+        let server = try FakeContentAPI(maximumSize: 999)
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let source = try Self.source(Self.content(1000), named: "big.jpg", in: directory)
+        let uploader = BlobUploader(api: try server.client())
+        let blob = try uploader.create(for: source)
+        #expect(blob.upload?.maximumSize == 999)
+        let error = try #require(throws: TransferError.self) { try uploader.uploadFile(source, to: blob) }
+        #expect(error.kind == .invalidInput)
+        #expect(error.message == "upload \(source.description): the server takes no file this large (\(source.size) bytes; its limit is 999 bytes)")
+        #expect(server.storage.requests.isEmpty)
+        #expect(server.state.withLock { $0.completed.isEmpty })
+    }
+
+    @Test func theStepsCanBeTakenOneByOneAndCompletingAgainIsHarmless() throws {
+        let server = try FakeContentAPI(maximumSize: 1_000_000)
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let bytes = Self.content(5000)
+        let source = try Self.source(bytes, named: "one.jpg", in: directory)
+        let uploader = BlobUploader(api: try server.client())
+        let blob = try uploader.create(for: source)
+        try uploader.uploadFile(source, to: blob)
+        #expect(server.state.withLock { $0.files[FakeContentAPI.uid] } == bytes)
+        #expect(server.state.withLock { $0.completed.isEmpty }, "uploaded, not completed")
+        let completed = try uploader.complete(blob, for: source)
+        _ = try uploader.complete(blob, for: source)
+        #expect(completed.size == Int64(bytes.count) && completed.status == "complete")
+        #expect(server.state.withLock { $0.completed[315] } == bytes.count)
+    }
+
     @Test func aDownloadLandsWholeUnderItsNameWithNoPartLeft() throws {
         let bytes = Self.content(300_000)
         let server = try FakeContentAPI(serving: bytes)

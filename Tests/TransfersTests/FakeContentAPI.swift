@@ -24,8 +24,10 @@ final class FakeContentAPI: Sendable {
     let api: ScriptedHTTPServer
     static let uid = "30a8bcd7c714417eb62b95350d7e13b900"
 
-    /// `serving`: the file it holds under `uid` from the start.
-    init(serving file: [UInt8]? = nil, cutFirstDownloadAfter cut: Int? = nil, refuseUploads: String? = nil) throws {
+    /// `serving`: the file it holds under `uid` from the start; `maximumSize`: the
+    /// largest file its upload policies admit (`content-length-range`).
+    init(serving file: [UInt8]? = nil, cutFirstDownloadAfter cut: Int? = nil, refuseUploads: String? = nil,
+         maximumSize: Int? = nil) throws {
         let state = self.state
         if let file { state.withLock { $0.files[Self.uid] = file } }
         storage = try ScriptedHTTPServer { request, connection in
@@ -68,7 +70,8 @@ final class FakeContentAPI: Sendable {
             if request.method == "POST", target == "/blobs.json" {
                 let name = (try? JSONDecoder().decode(JSONValue.self, from: Data(request.body)))?["blob"]?["name"]?.stringValue ?? ""
                 state.withLock { $0.names[Self.uid] = name }
-                let params = "\(storageBase)/blobs/315/upload/?key=\(Self.uid)&policy=cG9s"
+                let policy = maximumSize.map { Data(#"{"conditions":[["content-length-range",0,\#($0)]]}"#.utf8).base64EncodedString() }
+                let params = "\(storageBase)/blobs/315/upload/?key=\(Self.uid)&policy=\(policy?.replacing("=", with: "%3D") ?? "cG9s")"
                 let body = #"{"blob":{"id":315,"uid":"\#(Self.uid)","name":"\#(name)","blob_object_access":{"params":"\#(params)"}}}"#
                 connection.send(ScriptedHTTPServer.response(201, "Created", body: Array(body.utf8)))
             } else if request.method == "PUT", target == "/blobs/315/complete.json" {
