@@ -264,6 +264,8 @@ struct ChatUser {
         let flush = try alice.run(["outbox", "flush"])
         #expect(flush.status == 0, "stderr: \(flush.stderr)")
         let texts = try bob.history("@" + alice.login).compactMap { $0["message"] as? String }
-        #expect(texts == ["start", "keep me"])
+        // "start" went over REST, "keep me" over chat: within one second of
+        // date_sent the two have no common order. Each once, the dropped one never.
+        #expect(texts.sorted() == ["keep me", "start"])
     }
 }
