@@ -8,7 +8,7 @@ import TestSupport
 /// restricted to that origin (docs/protocol.md §10). It signs a session, signs up, meets the
 /// 422, logs in, lists dialogs, sends over REST, uploads a Blob through `params`, downloads it
 /// back through the 301, is refused by a sandbox restricted elsewhere, and chats with a
-/// chatctl user, who receives all of it and downloads the file.
+/// chatctl user, who receives all of it and downloads the file, and answers with one.
 @Suite(.serialized) struct WebAppWalkthroughTests {
     static let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Resources/web-app-walkthrough.html")
@@ -94,14 +94,19 @@ import TestSupport
         let attachment = try #require((messages.dropFirst().first?["attachments"] as? [[String: Any]])?.first)
         #expect(attachment["id"] as? String == blobUID && attachment["name"] as? String == "from-the-browser.txt")
 
-        // ... and his answer reaches the page over its WebSocket.
-        let reply = try bob.run(["send", "@" + webLogin, "hello back from chatctl"])
+        // ... and his answer, with a file, reaches the page over its WebSocket; the page downloads the file.
+        let directory = try TemporaryDirectory(prefix: "walkthrough")
+        try "a file from chatctl\n".write(toFile: directory.file("reply.txt"), atomically: true, encoding: .utf8)
+        let reply = try bob.run(["send", "@" + webLogin, "--attach", directory.file("reply.txt"), "hello back from chatctl"])
         #expect(reply.status == 0, "send: \(reply.stderr)")
-        let received = try? browser.waitForConsole("the page to receive the reply", prefix: "WALK ", timeout: 30) { $0 == "WALK done" }
-        #expect(received != nil && browser.console(prefix: "WALK received").contains("WALK received hello back from chatctl"), "\(said())")
+        let finished = try? browser.waitForConsole("the page to receive the reply", prefix: "WALK ", timeout: 30) {
+            $0 == "WALK done" || $0.hasPrefix("WALK failed")
+        }
+        #expect(finished == "WALK done", "\(said())")
+        #expect(browser.console(prefix: "WALK received") == ["WALK received hello back from chatctl"])
+        #expect(browser.console(prefix: "WALK got-file") == ["WALK got-file reply.txt a file from chatctl"])
 
         // The file the browser uploaded is the one chatctl downloads.
-        let directory = try TemporaryDirectory(prefix: "walkthrough")
         let messageId = try #require(messages.dropFirst().first?["_id"] as? String)
         let download = try bob.run(["download", messageId, "-o", directory.path])
         #expect(download.status == 0, "download: \(download.stderr)")
