@@ -110,6 +110,12 @@ final class SandboxDatabase: ChatAuthenticator {
                 WHERE json_extract(p.value, '$[0]') = 'id' AND json_extract(p.value, '$[1]') != '';
             CREATE TABLE sandbox_secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);
             """),
+        // Issue 12: the id a sender gave a message that is stored under another (a plain XMPP
+        // client's, which is no ObjectId), to hand it back (XEP-0359 origin-id) and spot resends.
+        Migration("message-origin-id", sql: """
+            ALTER TABLE messages ADD COLUMN origin_id TEXT;
+            CREATE INDEX messages_sender_origin ON messages(sender_id, origin_id) WHERE origin_id IS NOT NULL;
+            """),
     ])
 
     /// A step that a database file of an earlier sandbox, which recorded its steps

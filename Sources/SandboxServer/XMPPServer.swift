@@ -28,6 +28,13 @@ final class XMPPServer {
         var closeGrace = 2.0
         /// Seconds a WebSocket client may take over its HTTP upgrade, or sit idle before it.
         var webSocketUpgradeTimeout = 10
+        /// Seconds a session that asked for resumption (XEP-0198) waits for its client after the
+        /// connection drops (the `max` of `<enabled/>`).
+        var resumptionTimeout = 300
+        /// A resumable session keeps at most this many unacknowledged stanzas.
+        var maxUnacknowledgedStanzas = 5000
+        /// A resumable session asks for an ack (`<r/>`) after this many stanzas.
+        var ackRequestEvery = 10
     }
 
     let domain: String
@@ -48,6 +55,8 @@ final class XMPPServer {
     private var connectionCount = 0
     /// Bound sessions: user id → resource → connection (message routing reads this).
     private(set) var boundSessions: [Int: [String: XMPPClientConnection]] = [:]
+    /// Sessions that may be resumed (XEP-0198 §5), live or hibernating, by their resumption id.
+    private var resumable: [String: XMPPClientConnection] = [:]
     /// The port actually bound (after asking for 0).
     private(set) var boundPort: Int = 0
     /// Messages, markers, typing and rooms.
@@ -203,6 +212,32 @@ final class XMPPServer {
     func remove(_ connection: XMPPClientConnection) {
         connections[connection.number] = nil
         if let id = connection.webSocket?.id { webSockets[id] = nil }
+        forgetResumable(connection)
+    }
+
+    // MARK: resumable sessions (XEP-0198 §5)
+
+    func registerResumable(_ connection: XMPPClientConnection, id: String) {
+        resumable[id] = connection
+    }
+
+    func forgetResumable(_ connection: XMPPClientConnection) {
+        if let id = connection.session.resumptionId, resumable[id] === connection { resumable[id] = nil }
+    }
+
+    /// The session `id` if it is `userId`'s.
+    func resumableSession(_ id: String, userId: Int) -> XMPPClientConnection? {
+        guard let connection = resumable[id], connection.session.userId == userId else { return nil }
+        return connection
+    }
+
+    /// `successor` resumed `previous`: it is bound under the same resource, sits in the same rooms
+    /// and may be resumed by the same id.
+    func transferSession(from previous: XMPPClientConnection, to successor: XMPPClientConnection) {
+        guard let userId = successor.session.userId, let resource = successor.session.resource else { return }
+        boundSessions[userId, default: [:]][resource] = successor
+        router.moveSeats(of: previous, to: successor)
+        if let id = successor.session.resumptionId { resumable[id] = successor }
     }
 
     // MARK: bound sessions
