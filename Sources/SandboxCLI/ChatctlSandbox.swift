@@ -64,6 +64,10 @@ public struct ChatctlSandbox: SandboxCommand {
     var maxUpload: String?
     @Option("signed-url-ttl", metavar: "SECONDS", help: "How long upload policies and download URLs stay valid; fractions allowed (default 3600).")
     var signedURLTTL: String?
+    @Option("cors-origin", metavar: "ORIGIN",
+            help: "Only web pages from ORIGIN (e.g. http://localhost:3000, or null for a file) may call the sandbox; repeat it for more (default: any origin).",
+            repeatable: true)
+    var corsOrigin: String?
 
     public init() {}
 
@@ -121,6 +125,9 @@ public struct ChatctlSandbox: SandboxCommand {
         if let storagePort { options.storagePort = try Self.integer(storagePort, $storagePort, in: 0...65535) }
         if let maxUpload { options.maximumUpload = try Self.byteCount(maxUpload, $maxUpload) }
         if let signedURLTTL { options.signedURLLifetime = try Self.seconds(signedURLTTL, $signedURLTTL) }
+        do { options.corsOrigins = try CORSOrigins($corsOrigin.values) } catch {
+            throw SandboxUsageError("\($corsOrigin.spelling) \(error)")
+        }
         options.chatEnabled = !noChat
         if noChat && (chatTLSPort != nil || wsPort != nil) {
             throw SandboxUsageError("--no-chat leaves no chat for --chat-tls-port or --ws-port")

@@ -19,20 +19,25 @@ final class RESTServer {
     /// ours lives until evhttp is freed (a Swift temporary would dangle).
     private let defaultContentType: UnsafeMutablePointer<CChar>
     private let router: RESTRouter
+    /// The Access-Control-* headers of every answer, and the answer to a preflight.
+    private let cors: CORSPolicy
     private let log: SandboxLog
     /// The port actually bound.
     let boundPort: Int
 
     /// `timeout`: seconds a connection may stay idle or half-sent before libevent drops it.
-    init(eventBase: OpaquePointer, host: String, port: Int, timeout: Int, router: RESTRouter, log: SandboxLog) throws {
+    init(eventBase: OpaquePointer, host: String, port: Int, timeout: Int, router: RESTRouter,
+         cors: CORSPolicy = .restAPI(.any), log: SandboxLog) throws {
         guard let http = evhttp_new(eventBase) else { throw RESTServerError(description: "evhttp_new failed") }
         self.router = router
+        self.cors = cors
         self.log = log
         evhttp_set_max_body_size(http, RESTServer.maximumBodySize)
         evhttp_set_max_headers_size(http, RESTServer.maximumHeadersSize)
         evhttp_set_timeout(http, Int32(max(1, timeout)))
         // libevent answers methods it is told to refuse with 501; letting them through gets them
-        // a 405 in QuickBlox's shape from `parse` instead. Only GET/POST/PUT/DELETE reach routes.
+        // a 405 in QuickBlox's shape from `parse` instead. Only GET/POST/PUT/DELETE reach routes;
+        // OPTIONS is a browser's preflight (docs/protocol.md §10).
         let methods = [EVHTTP_REQ_GET, EVHTTP_REQ_POST, EVHTTP_REQ_PUT, EVHTTP_REQ_DELETE, EVHTTP_REQ_HEAD,
                        EVHTTP_REQ_OPTIONS, EVHTTP_REQ_TRACE, EVHTTP_REQ_CONNECT, EVHTTP_REQ_PATCH]
             .reduce(UInt32(0)) { $0 | UInt32($1.rawValue) }
@@ -75,21 +80,56 @@ final class RESTServer {
     }
 
     private func serve(_ request: OpaquePointer) {
-        let response: RESTResponse
+        let headers = RESTServer.inputHeaders(request)
+        let origin = headers["origin"]
+        var response: RESTResponse
         var line = "request"
-        do throws(RESTError) {
-            let parsed = try parse(request)
-            line = "\(parsed.method) \(parsed.path)"
-            response = router.handle(parsed)
-        } catch {
-            response = error.response
+        if evhttp_request_get_command(request) == EVHTTP_REQ_OPTIONS {
+            // The path only: a query may hold a token.
+            let path = evhttp_request_get_evhttp_uri(request).flatMap { evhttp_uri_get_path($0) }.map { String(cString: $0) }
+            line = "OPTIONS " + (path ?? "?")
+            response = preflight(origin: origin, headers: headers)
+        } else {
+            do throws(RESTError) {
+                let parsed = try parse(request, headers: headers)
+                line = "\(parsed.method) \(parsed.path)"
+                response = router.handle(parsed)
+            } catch {
+                response = error.response
+            }
+            // On errors and redirects too: a page reads a 422 or follows a 301 only with them.
+            response.headers += cors.responseHeaders(origin: origin).map { ($0.name, $0.value) }
         }
         log.log(.debug, "\(line) -> \(response.status)")
         send(response, to: request)
     }
 
+    /// A browser's preflight: 204 with the allow headers, or 403 for an origin `--cors-origin` leaves out.
+    private func preflight(origin: String?, headers: [String: String]) -> RESTResponse {
+        let answer = cors.preflight(origin: origin,
+                                    privateNetwork: headers["access-control-request-private-network"]?.lowercased() == "true")
+        var response = answer.refusal.map { RESTError.list(answer.status, $0).response } ?? .empty(answer.status)
+        response.headers = answer.headers.map { ($0.name, $0.value) }
+        if let refusal = answer.refusal { log.log(.info, "rest: preflight refused: \(refusal)") }
+        return response
+    }
+
+    /// The request's headers, names lowercased (a repeated one: its last value).
+    private static func inputHeaders(_ request: OpaquePointer) -> [String: String] {
+        var headers: [String: String] = [:]
+        guard let list = evhttp_request_get_input_headers(request) else { return headers }
+        var entry = list.pointee.tqh_first
+        while let kv = entry {
+            if let key = kv.pointee.key, let value = kv.pointee.value {
+                headers[String(cString: key).lowercased()] = String(cString: value)
+            }
+            entry = kv.pointee.next.tqe_next
+        }
+        return headers
+    }
+
     /// Turns the evhttp request into a `RESTRequest`.
-    private func parse(_ request: OpaquePointer) throws(RESTError) -> RESTRequest {
+    private func parse(_ request: OpaquePointer, headers: [String: String]) throws(RESTError) -> RESTRequest {
         guard let method = RESTServer.methodName(evhttp_request_get_command(request)) else {
             throw .list(405, "Method not allowed")
         }
@@ -100,17 +140,6 @@ final class RESTServer {
         let path = String(cString: decoded)
         free(decoded)
         let query = evhttp_uri_get_query(uri).map { String(cString: $0) }
-
-        var headers: [String: String] = [:]
-        if let list = evhttp_request_get_input_headers(request) {
-            var entry = list.pointee.tqh_first
-            while let kv = entry {
-                if let key = kv.pointee.key, let value = kv.pointee.value {
-                    headers[String(cString: key).lowercased()] = String(cString: value)
-                }
-                entry = kv.pointee.next.tqe_next
-            }
-        }
 
         var body: [UInt8] = []
         if let input = evhttp_request_get_input_buffer(request) {
@@ -146,6 +175,7 @@ final class RESTServer {
         case 200: return "OK"
         case 201: return "Created"
         case 202: return "Accepted"
+        case 204: return "No Content"
         case 301: return "Moved Permanently"
         case 400: return "Bad Request"
         case 401: return "Unauthorized"

@@ -53,6 +53,9 @@ public struct SandboxOptions: Sendable {
     public var maximumUpload = 100 * 1024 * 1024
     /// Seconds an upload policy or a signed download URL stays valid.
     public var signedURLLifetime: Double = 3600
+    /// Which web pages may use the REST API, the storage endpoint and the WebSocket port
+    /// (`--cors-origin`, docs/protocol.md §10); any by default, as the sandbox listens on loopback.
+    public var corsOrigins = CORSOrigins.any
     public init() {}
 }
 
@@ -106,7 +109,9 @@ public final class Sandbox: @unchecked Sendable {
                 applicationId: options.applicationId, authKey: options.authKey, authSecret: options.authSecret,
                 accountKey: options.accountKey), chatDomain: options.chatDomain)
             let rest = try RESTServer(eventBase: base, host: options.host, port: options.apiPort,
-                                      timeout: Int(options.httpTimeout.rounded(.up)), router: api.makeRouter(), log: log)
+                                      timeout: Int(options.httpTimeout.rounded(.up)), router: api.makeRouter(),
+                                      cors: .restAPI(options.corsOrigins), log: log)
+            log.log(.info, "cors: web pages from \(options.corsOrigins.summary) may call the sandbox")
             restServer = rest
             // Blobs live beside the database file, or in a private temp dir with an in-memory one.
             let directory: String
@@ -120,7 +125,8 @@ public final class Sandbox: @unchecked Sendable {
             let signer = StorageSigner(secret: try api.blobs.storageSecret())
             let store = try StorageServer(host: options.host, port: options.storagePort,
                                           settings: StorageSettings(signer: signer, files: files,
-                                                                    maximumUpload: options.maximumUpload, log: log),
+                                                                    maximumUpload: options.maximumUpload,
+                                                                    cors: .storage(options.corsOrigins), log: log),
                                           timeout: Int(options.httpTimeout.rounded(.up)))
             storageServer = store
             let storageURL = "http://\(Sandbox.urlHost(options.host)):\(store.boundPort)"
@@ -153,7 +159,7 @@ public final class Sandbox: @unchecked Sendable {
                     chatEndpoints.append(("chatDirectTLS", .string("xmpps://\(host):\(bound)")))
                 }
                 if let port = options.webSocketPort {
-                    let bound = try server.listenForWebSockets(host: options.host, port: port)
+                    let bound = try server.listenForWebSockets(host: options.host, port: port, origins: options.corsOrigins)
                     chatEndpoints.append(("chatWebSocket", .string("ws://\(host):\(bound)")))
                 }
                 // Kept only once every listener is up: a failure above releases the server before the loop.

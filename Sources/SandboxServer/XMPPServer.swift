@@ -87,11 +87,11 @@ final class XMPPServer {
         return bound
     }
 
-    /// Also serves XMPP over WebSocket (RFC 7395) on `port`; returns the port bound.
-    func listenForWebSockets(host: String, port: Int) throws -> Int {
+    /// Also serves XMPP over WebSocket (RFC 7395) on `port`, to pages from `origins`; returns the port bound.
+    func listenForWebSockets(host: String, port: Int, origins: CORSOrigins = .any) throws -> Int {
         precondition(webSocketListener == nil, "one WebSocket listener per server")
         let listener = try WebSocketListener(host: host, port: port, maxMessageBytes: limits.maxElementBytes,
-                                             upgradeTimeout: limits.webSocketUpgradeTimeout, log: log)
+                                             upgradeTimeout: limits.webSocketUpgradeTimeout, origins: origins, log: log)
         guard let event = event_new(base, listener.mailbox.loopWakeReader, Int16(EV_READ | EV_PERSIST), { _, _, ctx in
             let server = Unmanaged<XMPPServer>.fromOpaque(ctx!).takeUnretainedValue()
             withExtendedLifetime(server) { server.webSocketEventsArrived() }
