@@ -24,14 +24,25 @@ final class RESTServer {
     private let log: SandboxLog
     /// The port actually bound.
     let boundPort: Int
+    /// Seconds a connection has to send a whole request, from connecting or from our last answer.
+    /// libevent's own timeout is per read, so a client sending a byte a second (slowloris)
+    /// would never meet it.
+    let requestTimeout: Double
+    /// Each connection's bufferevent (we hold a reference, so the pointer stays valid) and
+    /// when its next request must be complete.
+    private var requestDeadlines: [OpaquePointer: Double] = [:]
+    /// A timer that drops connections past their deadline and lets go of closed ones.
+    private var sweepEvent: OpaquePointer?
 
-    /// `timeout`: seconds a connection may stay idle or half-sent before libevent drops it.
-    init(eventBase: OpaquePointer, host: String, port: Int, timeout: Int, router: RESTRouter,
+    /// `timeout`: seconds a connection may stay idle or half-sent before libevent drops it;
+    /// `requestTimeout`: seconds for each whole request.
+    init(eventBase: OpaquePointer, host: String, port: Int, timeout: Int, requestTimeout: Double = 10, router: RESTRouter,
          cors: CORSPolicy = .restAPI(.any), log: SandboxLog) throws {
         guard let http = evhttp_new(eventBase) else { throw RESTServerError(description: "evhttp_new failed") }
         self.router = router
         self.cors = cors
         self.log = log
+        self.requestTimeout = requestTimeout
         evhttp_set_max_body_size(http, RESTServer.maximumBodySize)
         evhttp_set_max_headers_size(http, RESTServer.maximumHeadersSize)
         evhttp_set_timeout(http, Int32(max(1, timeout)))
@@ -55,6 +66,17 @@ final class RESTServer {
             guard let request, let arg else { return }
             Unmanaged<RESTServer>.fromOpaque(arg).takeUnretainedValue().serve(request)
         }, Unmanaged.passUnretained(self).toOpaque())
+        // evhttp asks us for each accepted connection's bufferevent: the one place to see it begin.
+        evhttp_set_bevcb(http, { base, arg in
+            guard let base, let arg else { return nil }
+            return Unmanaged<RESTServer>.fromOpaque(arg).takeUnretainedValue().connectionBegins(base)
+        }, Unmanaged.passUnretained(self).toOpaque())
+        sweepEvent = event_new(eventBase, -1, Int16(EV_PERSIST), { _, _, arg in
+            guard let arg else { return }
+            Unmanaged<RESTServer>.fromOpaque(arg).takeUnretainedValue().sweep()
+        }, Unmanaged.passUnretained(self).toOpaque())
+        var period = timeval(tv_sec: 0, tv_usec: 250_000)
+        if let sweepEvent { event_add(sweepEvent, &period) }
     }
 
     deinit {
@@ -64,9 +86,41 @@ final class RESTServer {
 
     /// Stops listening and drops every connection. Idempotent.
     func close() {
+        if let sweepEvent { event_free(sweepEvent) }
+        sweepEvent = nil
         guard let http else { return }
         evhttp_free(http)
         self.http = nil
+        // evhttp has let go of every connection: ours are the last references.
+        for bufferEvent in requestDeadlines.keys { bufferevent_decref(bufferEvent) }
+        requestDeadlines = [:]
+    }
+
+    /// A new connection's bufferevent (evhttp gives it the socket), with its first deadline.
+    private func connectionBegins(_ base: OpaquePointer) -> OpaquePointer? {
+        guard let bufferEvent = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return nil }
+        bufferevent_incref(bufferEvent)
+        requestDeadlines[bufferEvent] = monotonicNow() + requestTimeout
+        return bufferEvent
+    }
+
+    /// Lets go of connections evhttp has closed (it clears their callbacks when it frees them),
+    /// and shuts down those past their deadline, which evhttp then closes as a vanished client.
+    private func sweep() {
+        let now = monotonicNow()
+        for (bufferEvent, deadline) in requestDeadlines {
+            var eventCallback: bufferevent_event_cb?
+            bufferevent_getcb(bufferEvent, nil, nil, &eventCallback, nil)
+            if eventCallback == nil {
+                requestDeadlines[bufferEvent] = nil
+                bufferevent_decref(bufferEvent)
+            } else if now >= deadline {
+                let socket = bufferevent_getfd(bufferEvent)
+                if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
+                requestDeadlines[bufferEvent] = .infinity
+                log.log(.info, "rest: dropped a connection that sent no whole request within \(requestTimeout.rounded() == requestTimeout ? String(Int(requestTimeout)) : String(requestTimeout)) s")
+            }
+        }
     }
 
     private static func methodName(_ command: evhttp_cmd_type) -> String? {
@@ -80,6 +134,11 @@ final class RESTServer {
     }
 
     private func serve(_ request: OpaquePointer) {
+        // The next request on this connection gets a fresh deadline.
+        if let connection = evhttp_request_get_connection(request), let bufferEvent = evhttp_connection_get_bufferevent(connection),
+           requestDeadlines[bufferEvent] != nil {
+            requestDeadlines[bufferEvent] = monotonicNow() + requestTimeout
+        }
         let headers = RESTServer.inputHeaders(request)
         let origin = headers["origin"]
         var response: RESTResponse

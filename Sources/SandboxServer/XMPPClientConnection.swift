@@ -244,9 +244,14 @@ final class XMPPClientConnection {
                 // Each WebSocket message is parsed on its own; the next <open/> starts the new stream.
                 if transport != .webSocket { pendingRestart = .stream }
             case .authenticate(let userId, let secret):
-                let accepted = server.authenticator.authenticateChat(userId: userId, secret: secret)
-                server.log.log(accepted ? .info : .warning, "xmpp #\(number): user \(userId) \(accepted ? "authenticated" : "failed to authenticate")")
-                perform(session.handle(.authenticationChecked(userId: userId, accepted: accepted)))
+                let outcome = server.authenticator.checkChatCredentials(userId: userId, secret: secret)
+                switch outcome {
+                case .accepted: server.log.log(.info, "xmpp #\(number): user \(userId) authenticated")
+                case .refused: server.log.log(.warning, "xmpp #\(number): user \(userId) failed to authenticate")
+                case .throttled: server.log.log(.warning, "xmpp #\(number): user \(userId) refused: too many wrong passwords lately")
+                }
+                perform(session.handle(outcome == .throttled ? .authenticationThrottled(userId: userId)
+                                                             : .authenticationChecked(userId: userId, accepted: outcome == .accepted)))
             case .bindResource(let requested, let iqId):
                 let resource = server.bind(self, requested: requested)
                 perform(session.handle(.resourceBound(resource, iqId: iqId)))

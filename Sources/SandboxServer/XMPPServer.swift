@@ -24,6 +24,9 @@ final class XMPPServer {
         var idleTimeout = 600.0
         /// SASL failures before the stream is closed with not-authorized.
         var maxFailedAuthentications = 3
+        /// Connections from one address not yet authenticated; more are closed at once, unread
+        /// (a flood of them cannot crowd out the clients that log in).
+        var maxUnauthenticatedPerAddress = 32
         /// How long a closing stream may take to flush its last bytes.
         var closeGrace = 2.0
         /// Seconds a WebSocket client may take over its HTTP upgrade, or sit idle before it.
@@ -53,6 +56,8 @@ final class XMPPServer {
     /// WebSocket connections by the WebSocket listener's id.
     private var webSockets: [Int: XMPPClientConnection] = [:]
     private var connectionCount = 0
+    /// Connections refused by the per-address cap since the last one admitted (to log a few, not each).
+    private var refusedInARow = 0
     /// Bound sessions: user id → resource → connection (message routing reads this).
     private(set) var boundSessions: [Int: [String: XMPPClientConnection]] = [:]
     /// Sessions that may be resumed (XEP-0198 §5), live or hibernating, by their resumption id.
@@ -161,8 +166,12 @@ final class XMPPServer {
     var openConnectionCount: Int { connections.count }
 
     private func accept(_ socket: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: Int32, transport: XMPPClientConnection.Transport) {
-        connectionCount += 1
         let peer = Self.describe(address, length)
+        guard admits(peer) else {
+            evutil_closesocket(socket)
+            return
+        }
+        connectionCount += 1
         do {
             let connection = try XMPPClientConnection(server: self, base: base, socket: socket, transport: transport,
                                                       number: connectionCount, peer: peer)
@@ -184,6 +193,10 @@ final class XMPPServer {
                     channel.close(reason: "the server is shutting down")
                     continue
                 }
+                guard admits(peer) else {
+                    channel.close(reason: "too many connections from your address")
+                    continue
+                }
                 connectionCount += 1
                 let connection = XMPPClientConnection(server: self, base: base, webSocket: channel, number: connectionCount, peer: peer)
                 connections[connectionCount] = connection
@@ -197,6 +210,30 @@ final class XMPPServer {
                 webSockets.removeValue(forKey: id)?.webSocketClosed(reason: reason)
             }
         }
+    }
+
+    /// Whether one more connection from `peer` ("host:port") stays under the cap on
+    /// unauthenticated ones; logs the first refusal of each burst.
+    private func admits(_ peer: String) -> Bool {
+        let host = Self.host(of: peer)
+        let pending = connections.values.reduce(0) { count, connection in
+            count + (!connection.session.isAuthenticated && Self.host(of: connection.peer) == host ? 1 : 0)
+        }
+        guard pending >= limits.maxUnauthenticatedPerAddress else {
+            refusedInARow = 0
+            return true
+        }
+        if refusedInARow % 100 == 0 {
+            log.log(.warning, "xmpp: \(host) has \(pending) connections not yet authenticated; closing new ones (\(refusedInARow + 1) so far)")
+        }
+        refusedInARow += 1
+        return false
+    }
+
+    /// "127.0.0.1:5222" → "127.0.0.1", "::1:5222" → "::1".
+    private static func host(of peer: String) -> Substring {
+        guard let colon = peer.lastIndex(of: ":") else { return Substring(peer) }
+        return peer[..<colon]
     }
 
     private static func describe(_ address: UnsafeMutablePointer<sockaddr>?, _ length: Int32) -> String {

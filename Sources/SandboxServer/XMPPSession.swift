@@ -39,6 +39,8 @@ struct XMPPSession {
         case streamClosed
         case tlsEstablished
         case authenticationChecked(userId: Int, accepted: Bool)
+        /// Too many wrong passwords for this user lately: `temporary-auth-failure` (RFC 6120 §6.5.12).
+        case authenticationThrottled(userId: Int)
         case resourceBound(String, iqId: String)
         /// The answer to `.resume`: the session taken over, or nil (unknown, expired, another user's).
         case resumeChecked(Resumption?, previd: String)
@@ -137,6 +139,9 @@ struct XMPPSession {
                 return [.send("<success xmlns='\(XMPPNamespace.sasl)'/>"), .restartStream]
             }
             return saslFailure("not-authorized")
+        case .authenticationThrottled(let id):
+            guard phase == .authenticating(userId: id) else { return fatal(.internalServerError) }
+            return saslFailure("temporary-auth-failure")
         case .resourceBound(let bound, let iqId):
             guard phase == .binding else { return fatal(.internalServerError) }
             resource = bound
