@@ -105,14 +105,16 @@ final class ProxiedSandbox {
         #expect(backend.chat.counters.resets >= 2)
     }
 
-    /// Found by this test, not yet fixed: a reset soon after a reconnect (the session's
-    /// barrier ping still unanswered) can leave listen silent until its keep-alive.
-    @Test(.disabled("issue 10: listen can miss a reset that comes right after a reconnect"))
-    func listenThroughResetsPrintsEveryMessageOnce() throws {
+    /// Three resets, each after a message heard live; what was sent while cut off comes
+    /// from the gap fill. (This failed in about half the runs until "before" was dated a
+    /// second before listen was ready: the gap fill re-reads that second, so "before" counted
+    /// as news and made the sixth message; listen then exited at --count, it never went silent.)
+    @Test func listenThroughResetsPrintsEveryMessageOnce() throws {
         let backend = try ProxiedSandbox()
         let alice = try ChatUser("alice", sandbox: backend.sandbox)
         let bob = try ChatUser("bob", configPath: backend.configPath)
         #expect(try alice.run(["send", "@" + bob.login, "before"]).status == 0)
+        try Self.waitForTheNextSecond()
         let listener = try bob.cli.background(["listen", "--count", "6", "--json", "--timeout", "120s"])
         try listener.waitUntilListening()
         var expected: [String] = []
@@ -124,7 +126,7 @@ final class ProxiedSandbox {
             backend.chat.resetAll()
             // Sent while the listener is cut off: the gap fill brings it, once.
             #expect(try alice.run(["send", "@" + bob.login, gap]).status == 0)
-            try backend.chat.wait(for: "listen to reconnect (its stderr: \(listener.stderr.text))", timeout: 30) { $0.connectionsAccepted > accepted }
+            try Self.waitForReconnect(of: listener, through: backend.chat, after: accepted)
             expected += [live, gap]
             try listener.stdout.waitForLine("the line of \(gap)", timeout: 30) { jsonObject($0)?["message"] as? String == gap }
         }
@@ -133,6 +135,58 @@ final class ProxiedSandbox {
         let printed = heard.stdout.split(separator: "\n").compactMap { jsonObject(String($0))?["message"] as? String }
         #expect(printed == expected, "each once, none lost; stderr: \(heard.stderr)")
         #expect(backend.chat.counters.resets == 3)
+    }
+
+    /// A reconnect's own session cut at every stage (TLS, SASL, bind, the first ping
+    /// unanswered): each cut is noticed at once, never left to the keep-alive (60 s + 20 s).
+    @Test func listenNoticesAResetAtEveryStageOfAReconnect() throws {
+        let backend = try ProxiedSandbox()
+        let alice = try ChatUser("alice", sandbox: backend.sandbox)
+        let bob = try ChatUser("bob", configPath: backend.configPath)
+        #expect(try alice.run(["send", "@" + bob.login, "before"]).status == 0)
+        try Self.waitForTheNextSecond()
+        // The bytes of one whole session (both ways), to cut the next ones part of the way in.
+        let first = try bob.cli.background(["listen", "--verbose", "--json", "--timeout", "60s"])
+        try first.waitUntilListening()
+        // The last exchange of a session's start: the answer to its first ping (the ack barrier).
+        _ = try first.stderr.waitForLine("the answer to the first ping", timeout: 10) { $0.contains("RECV: <iq id=\"chatctl-barrier-") }
+        let session = backend.chat.counters
+        first.signal(SIGTERM)
+        _ = first.finish(timeout: 10)
+        let wholeSession = session.bytesUpstream + session.bytesDownstream
+        for percent in [15, 35, 55, 75, 90] {
+            let listener = try bob.cli.background(["listen", "--json", "--timeout", "60s"])
+            try listener.waitUntilListening()
+            let before = backend.chat.counters
+            // The reset ends this session; the reconnect's session is cut `percent` of the way in.
+            backend.chat.mode = .resetAfter(bytes: wholeSession * percent / 100, once: true)
+            backend.chat.resetAll()
+            try backend.chat.wait(for: "the reconnect's session cut at \(percent) % (listen's stderr: \(listener.stderr.text))", timeout: 20) {
+                $0.resets >= before.resets + 2
+            }
+            try Self.waitForReconnect(of: listener, through: backend.chat, after: before.connectionsAccepted + 1)
+            let text = "after a cut at \(percent) %"
+            #expect(try alice.run(["send", "@" + bob.login, text]).status == 0)
+            try listener.stdout.waitForLine("the line of '\(text)' (stderr: \(listener.stderr.text))", timeout: 15) {
+                jsonObject($0)?["message"] as? String == text
+            }
+            listener.signal(SIGTERM)
+            _ = listener.finish(timeout: 10)
+        }
+    }
+
+    /// date_sent counts whole seconds and a gap fill re-reads the second listen became
+    /// ready in: what a test sends before listening must be dated a second earlier.
+    static func waitForTheNextSecond() throws {
+        let now = Int(Date().timeIntervalSince1970)
+        try waitUntil("the next second", timeout: 5) { Int(Date().timeIntervalSince1970) > now }
+    }
+
+    /// Waits for the listener's next chat connection; fails at once, with its stderr as it
+    /// is then, if it exited instead.
+    static func waitForReconnect(of listener: ChildProcess, through proxy: FaultProxy, after accepted: Int) throws {
+        try waitUntil("listen to reconnect", timeout: 30) { proxy.counters.connectionsAccepted > accepted || !listener.isRunning }
+        try #require(listener.isRunning, "listen exited instead of reconnecting; stdout: \(listener.stdout.text) stderr: \(listener.stderr.text)")
     }
 
     // MARK: - Server errors
