@@ -60,7 +60,8 @@ public final class RenewableSession: SessionRenewing {
                              expiresAt: Date(timeIntervalSince1970: onDisk.expiresAt))
         }
         guard let login = stored.login, let password = password(login) else { return nil }
-        let client = QuickBloxClient(apiEndpoint: config.apiEndpoint, credentials: config.credentials, transport: transport)
+        let client = QuickBloxClient(apiEndpoint: config.apiEndpoint, credentials: config.credentials, transport: transport,
+                                    requestTimeout: config.requestTimeout)
         let identity: UserCredentials.Identity = login.contains("@") ? .email(login) : .login(login)
         let session: QBSession
         do {

@@ -20,7 +20,8 @@ public final class SessionKeeper {
     }
 
     public func makeClient(token: String? = nil) -> QuickBloxClient {
-        let client = QuickBloxClient(apiEndpoint: config.apiEndpoint, credentials: config.credentials, transport: transport)
+        let client = QuickBloxClient(apiEndpoint: config.apiEndpoint, credentials: config.credentials, transport: transport,
+                                    requestTimeout: config.requestTimeout)
         client.token = token
         return client
     }

@@ -17,12 +17,15 @@
 
 /// MHD_start_daemon on an already listening socket: its own polling thread,
 /// a callback when each request ends, an idle timeout and a per-connection
-/// memory limit (which bounds its read buffer).
+/// memory limit (which bounds its read buffer). poll(), not the epoll that
+/// "auto" picks: with 0.9.75's edge-triggered epoll, a client that hung up in
+/// the middle of an upload was now and then not noticed (its socket sat in
+/// CLOSE-WAIT until the idle timeout, and so did the partial file).
 static inline struct MHD_Daemon *sandbox_mhd_start(int listen_fd, MHD_AccessHandlerCallback handler,
                                                    void *handler_cls, MHD_RequestCompletedCallback completed,
                                                    void *completed_cls, unsigned int timeout_seconds,
                                                    size_t memory_limit) {
-    return MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, handler, handler_cls,
+    return MHD_start_daemon(MHD_USE_POLL_INTERNAL_THREAD, 0, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_LISTEN_SOCKET, (MHD_socket) listen_fd,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,

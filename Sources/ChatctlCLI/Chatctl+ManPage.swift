@@ -27,6 +27,8 @@ extension Chatctl {
 
                 CHATCTL_PASSWORD: the password for login, and for renewing an expired session silently (--password-file comes first).
 
+                CHATCTL_NETWORK_TIMEOUT: for tests only: seconds each REST request and each chat connect may take (default 30 and 15).
+
                 CHATCTL_SESSION_REFRESH_EVERY: for tests and benchmarks only: listen refreshes its session at least this often (seconds).
 
                 XDG_CONFIG_HOME, XDG_STATE_HOME: where the config and state live by default.

@@ -23,7 +23,19 @@ extension CommandContext {
     }
 
     /// `password`: where a renewal gets the password (default: `renewalPassword()`).
-    private func messagingSession(offline: Bool, password given: ((String) -> String?)?) throws -> MessagingSession {
+    private func messagingSession(offline: Bool, password: ((String) -> String?)?) throws -> MessagingSession {
+        let login = try cacheLogin(offline: offline, password: password)
+        let cache: ChatCache
+        do { cache = try ChatCache(path: login.cachePath) } catch {
+            throw CommandError.messaging(MessagingError(cache: error))
+        }
+        return login.session(with: cache)
+    }
+
+    /// The logged-in user and where their cache lives, without opening it (the
+    /// `cache` commands open a damaged file their own way). `password`: where a
+    /// renewal gets the password (default: `renewalPassword()`).
+    func cacheLogin(offline: Bool, password given: ((String) -> String?)? = nil) throws -> CacheLogin {
         let keeper = try flow { () throws(AuthFlowError) in try sessionKeeper() }
         let session: StoredSession
         let client: QuickBloxClient
@@ -40,12 +52,7 @@ extension CommandContext {
         do { try PrivateFiles.ensureDirectory(keeper.store.directory) } catch {
             throw CommandError.flow(AuthFlowError(.failure, "cannot use the state directory: \(error)"))
         }
-        let cache: ChatCache
-        do { cache = try ChatCache(path: path) } catch {
-            throw CommandError.messaging(MessagingError(.failure, "cannot open the message cache \(path): \(error.message)"))
-        }
-        return MessagingSession(config: keeper.config, session: session,
-                                service: MessagingService(api: client, cache: cache, me: session.userId))
+        return CacheLogin(config: keeper.config, session: session, client: client, cachePath: path)
     }
 
     /// The chat connection for messaging commands: the session token is the
@@ -101,6 +108,19 @@ extension CommandContext {
             throw usage("\(option.spelling) '\(text)' is not a time: use unix seconds, 2026-11-30, 2026-11-30T08:00:00Z, or an age like 2h")
         }
         return time
+    }
+}
+
+/// A logged-in user and the path of their cache, not yet opened.
+struct CacheLogin {
+    let config: ClientConfig
+    let session: StoredSession
+    let client: QuickBloxClient
+    let cachePath: String
+
+    func session(with cache: ChatCache) -> MessagingSession {
+        MessagingSession(config: config, session: session,
+                         service: MessagingService(api: client, cache: cache, me: session.userId))
     }
 }
 

@@ -64,7 +64,24 @@ final class CommandContext {
             found = try AccountSettingsCache(directory: try stateDirectory())
                 .endpoints(for: lookup, transport: makeTransport(caFile: lookup.caFile))
         }
-        do { return try file.config(lookedUp: found) } catch { throw AuthFlowError(error) }
+        var config: ClientConfig
+        do { config = try file.config(lookedUp: found) } catch { throw AuthFlowError(error) }
+        if let seconds = try networkTimeoutOverride() {
+            config.requestTimeout = seconds
+            config.chatConnectTimeout = seconds
+        }
+        return config
+    }
+
+    /// `CHATCTL_NETWORK_TIMEOUT`: seconds for each REST request and each chat connect
+    /// (instead of 30 and 15). For tests only, so that a server that never answers
+    /// is shown to fail in seconds.
+    func networkTimeoutOverride() throws(AuthFlowError) -> Double? {
+        guard let text = environment["CHATCTL_NETWORK_TIMEOUT"], !text.isEmpty else { return nil }
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
+            throw AuthFlowError(.invalidInput, "CHATCTL_NETWORK_TIMEOUT must be a positive number of seconds, not '\(text)'")
+        }
+        return seconds
     }
 
     /// The state directory, or a profile's own part of it.

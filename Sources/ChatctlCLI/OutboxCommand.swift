@@ -10,9 +10,10 @@ struct OutboxCommand: Command {
         abstract: "List messages not yet delivered.",
         discussion: """
             STATE says what a message waits for: 'to send', or for one with files \
-            (send --attach) 'uploading N of M' until every file is up.
+            (send --attach) 'uploading N of M' until every file is up. ID names the \
+            message for 'chatctl outbox drop'.
             """,
-        subcommands: [OutboxFlushCommand.self])
+        subcommands: [OutboxFlushCommand.self, OutboxDropCommand.self])
 
     @Flag("json", help: SharedHelp.json)
     var json: Bool
@@ -34,9 +35,9 @@ struct OutboxCommand: Command {
             return .ok
         }
         if entries.isEmpty { context.io.writeErr("chatctl: the outbox is empty\n"); return .ok }
-        var rows = [["QUEUED", "DIALOG", "TRIES", "STATE", "MESSAGE"]]
+        var rows = [["ID", "QUEUED", "DIALOG", "TRIES", "STATE", "MESSAGE"]]
         for e in entries {
-            rows.append([TimeText.format(Double(e.createdAt), "%Y-%m-%d %H:%M:%S", utc: false), e.dialogID, String(e.attempts),
+            rows.append([e.clientMessageID, TimeText.format(Double(e.createdAt), "%Y-%m-%d %H:%M:%S", utc: false), e.dialogID, String(e.attempts),
                          Self.state(e), Self.text(e)])
         }
         context.io.writeOut(Table.render(rows, width: context.terminalWidth))

@@ -25,6 +25,14 @@ struct SyncCommand: Command {
                 try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false)
             }
         }
+        let total = try Self.fetchHistory(of: dialogs, limit: limit, service: service, context: context)
+        context.io.writeErr("chatctl: synced \(dialogs.count) dialog\(dialogs.count == 1 ? "" : "s"), \(total) message\(total == 1 ? "" : "s") fetched\n")
+        return .ok
+    }
+
+    /// Each dialog's messages since its cursor (up to `limit`) into the cache, with a
+    /// progress line on a terminal; returns how many were fetched. (`cache rebuild` too.)
+    static func fetchHistory(of dialogs: [CachedDialog], limit: Int, service: MessagingService, context: CommandContext) throws -> Int {
         let showProgress = context.io.stderrIsTerminal
         var total = 0
         for (index, dialog) in dialogs.enumerated() {
@@ -36,8 +44,7 @@ struct SyncCommand: Command {
             }
         }
         if showProgress { context.io.writeErr("\r\u{1B}[K") }
-        context.io.writeErr("chatctl: synced \(dialogs.count) dialog\(dialogs.count == 1 ? "" : "s"), \(total) message\(total == 1 ? "" : "s") fetched\n")
-        return .ok
+        return total
     }
 }
 

@@ -20,6 +20,10 @@ public struct ClientConfig: Sendable, Equatable {
     public var chatAuth: ChatAuth
     /// Allows credentials over plain HTTP/XMPP to a host other than loopback.
     public var allowInsecureTransport: Bool
+    /// Seconds one REST request may take in all (connecting: at most 10 of them).
+    public var requestTimeout: Double = 30
+    /// Seconds a chat connect may take, TCP to bound resource.
+    public var chatConnectTimeout: Double = 15
 
     public init(path: String, credentials: AppCredentials, apiEndpoint: String, chatEndpoint: ChatEndpoint,
                 chatDomain: String, caFile: String? = nil, chatAuth: ChatAuth = .token, allowInsecureTransport: Bool = false) {

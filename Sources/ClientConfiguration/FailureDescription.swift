@@ -51,6 +51,9 @@ public struct FailureDescription: Sendable, Equatable {
                 return FailureDescription(.invalidInput, "\(what): invalid URL \(endpoint)", hint: "check endpoints.api in the config")
             case .other:
                 return FailureDescription(.temporary, "\(what): \(error.description)")
+            case .responseTooLarge:
+                // A server that sends that much is broken or hostile: not worth a retry.
+                return FailureDescription(.failure, "\(what): unexpected answer from \(error.request): \(reason ?? "too large")")
             case .localFile:
                 // The reason names the file (a disk that is full, a file that cannot be read).
                 return FailureDescription(.failure, "\(what): \(reason ?? "a local file failed")")
@@ -66,6 +69,10 @@ public struct FailureDescription: Sendable, Equatable {
                 return FailureDescription(.authentication, text, hint: "run 'chatctl login' again")
             case 422 where error.fieldErrors["base"]?.contains(where: { $0.containsIgnoringCase("signature") || $0.containsIgnoringCase("application") }) == true:
                 return FailureDescription(.failure, text, hint: "check appId, authKey and authSecret in the config")
+            case 300..<400:
+                // A redirect of the API (to another host, say) is not followed: the
+                // token would go with it. Waiting will not change it.
+                return FailureDescription(.failure, text, hint: "chatctl does not follow redirects; check endpoints.api in the config")
             case 400..<500 where status != 429:
                 return FailureDescription(.failure, text)
             default:

@@ -8,8 +8,9 @@ public final class XMPPChatConnector {
     private let timeout: Double
     private let verboseLog: (@Sendable (String) -> Void)?
 
-    public init(config: ClientConfig, timeout: Double = 15, verboseLog: (@Sendable (String) -> Void)? = nil) {
-        self.config = config; self.timeout = timeout; self.verboseLog = verboseLog
+    /// `timeout`: seconds for the whole connect; nil takes the config's `chatConnectTimeout`.
+    public init(config: ClientConfig, timeout: Double? = nil, verboseLog: (@Sendable (String) -> Void)? = nil) {
+        self.config = config; self.timeout = timeout ?? config.chatConnectTimeout; self.verboseLog = verboseLog
     }
 
     /// `secret` is the session token or the user's password (per `chatAuth`).

@@ -33,6 +33,11 @@ public final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
     fileprivate var currentStatus = 0
     /// Nil: keep the whole body (JSON exchanges); else at most this many bytes.
     fileprivate var bodyLimit: Int?
+    /// A body past this many bytes ends the transfer (a JSON exchange's answer,
+    /// whose size a hostile or broken server might make unbounded).
+    fileprivate var refuseBeyond: Int?
+    /// Set when `refuseBeyond` ended a transfer.
+    fileprivate var refusedOversized = false
     /// Where a 200/206 body goes during a download.
     fileprivate var fileSink: FileSinkState?
     /// Called from CURLOPT_XFERINFOFUNCTION with (dltotal, dlnow, ultotal, ulnow).
@@ -67,6 +72,10 @@ public final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
         begin(url: request.url, headers: request.headers)
         // 0 means "no limit" to curl, which is what a non-positive timeout asks for.
         setLong(CURLOPT_TIMEOUT_MS, request.timeout > 0 ? max(1, Int(request.timeout * 1000)) : 0)
+        // A larger answer is refused, not buffered: curl checks a Content-Length up
+        // front (CURLE_FILESIZE_EXCEEDED), the write callback counts the rest.
+        refuseBeyond = request.maxResponseBytes
+        check(ccurl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxResponseBytes)), "CURLOPT_MAXFILESIZE_LARGE")
         let method = request.method.uppercased()
         if !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(method) {
             // COPYPOSTFIELDS copies the bytes, so the Swift array need not outlive this call.
@@ -182,6 +191,8 @@ public final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
         responseHeaders = []
         currentStatus = 0
         bodyLimit = nil
+        refuseBeyond = nil
+        refusedOversized = false
         errorBuffer[0] = 0
 
         let selfPointer = Unmanaged.passUnretained(self).toOpaque()
@@ -206,8 +217,8 @@ public final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
                 // A short count makes curl stop with CURLE_WRITE_ERROR; the sink says why.
                 return sink.write(bytes) ? length : 0
             }
-            client.keep(bytes)
-            return length
+            // A short count makes curl stop with CURLE_WRITE_ERROR; finish() says why.
+            return client.keep(bytes) ? length : 0
         }, "CURLOPT_WRITEFUNCTION")
         check(ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, selfPointer), "CURLOPT_WRITEDATA")
         check(ccurl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, userdata in
@@ -255,6 +266,12 @@ public final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
     private func finish(url: String, code: CURLcode) throws(HTTPError) -> HTTPResponse {
         let log = options.verboseLog
         let elapsedMS = (getDouble(CURLINFO_TOTAL_TIME) ?? 0) * 1000
+        if code == CURLE_FILESIZE_EXCEEDED || (code == CURLE_WRITE_ERROR && refusedOversized), let limit = refuseBeyond {
+            let error = HTTPError(kind: .responseTooLarge, url: SecretRedactor.urlWithoutQuery(url),
+                                  detail: "the answer is larger than \(Self.formatBytes(limit)); refused")
+            log?("! \(error.detail) after \(Self.formatMilliseconds(elapsedMS))")
+            throw error
+        }
         guard code == CURLE_OK else {
             let error = HTTPError(kind: Self.kind(of: code), url: SecretRedactor.urlWithoutQuery(url), detail: reason(for: code))
             log?("! \(error.detail) after \(Self.formatMilliseconds(elapsedMS))")
@@ -291,10 +308,20 @@ public final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
         }
     }
 
-    fileprivate func keep(_ bytes: UnsafeRawBufferPointer) {
-        guard let limit = bodyLimit else { responseBody.append(contentsOf: bytes); return }
+    /// Keeps what the body limit allows; false when the body passes `refuseBeyond`.
+    fileprivate func keep(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if let refuseBeyond, responseBody.count + bytes.count > refuseBeyond {
+            refusedOversized = true
+            return false
+        }
+        guard let limit = bodyLimit else { responseBody.append(contentsOf: bytes); return true }
         let room = limit - responseBody.count
         if room > 0 { responseBody.append(contentsOf: bytes.prefix(room)) }
+        return true
+    }
+
+    static func formatBytes(_ bytes: Int) -> String {
+        bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : bytes % 1024 == 0 ? "\(bytes >> 10) KiB" : "\(bytes) bytes"
     }
 
     fileprivate func receivedHeaderLine(_ raw: String) {

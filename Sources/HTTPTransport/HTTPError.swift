@@ -6,6 +6,8 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         /// A local file of a transfer could not be read or written (disk full, say);
         /// `detail` names it and says why.
         case localFile
+        /// The answer's body was larger than the request allows (`HTTPRequest.maxResponseBytes`).
+        case responseTooLarge
     }
     public var kind: Kind
     /// The URL without its query string (queries may carry tokens).

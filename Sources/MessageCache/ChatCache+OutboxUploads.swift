@@ -109,6 +109,38 @@ extension ChatCache {
         }
     }
 
+    /// What `drop` did with an entry.
+    public enum DropOutcome: Equatable, Sendable {
+        case dropped
+        case notFound
+        /// A live process (this pid) is sending it right now.
+        case inUse(Int)
+    }
+
+    /// Removes an entry the user gave up on (`chatctl outbox drop`), with its
+    /// files, unless a live process holds a fresh claim on it: checked and removed
+    /// in one transaction, so a flush cannot claim it in between.
+    public func drop(
+        clientMessageID: String, now: Int? = nil, staleAfter: Int = 300,
+        isAlive: (Int) -> Bool = ChatCache.processIsAlive
+    ) throws(MessageCacheError) -> DropOutcome {
+        let now = now ?? Int(time(nil))
+        return try wrapping {
+            try database.transaction {
+                let claims = try database.query(
+                    "SELECT claimed_by, claimed_at FROM outbox WHERE client_message_id = ?",
+                    [.text(clientMessageID)]) { (by: $0.optionalInt(0), at: $0.optionalInt(1)) }
+                guard let claim = claims.first else { return .notFound }
+                if let holder = claim.by, (claim.at ?? 0) > now - staleAfter, isAlive(holder) {
+                    return .inUse(holder)
+                }
+                try removeUploads(of: clientMessageID)
+                try database.run("DELETE FROM outbox WHERE client_message_id = ?", [.text(clientMessageID)])
+                return .dropped
+            }
+        }
+    }
+
     /// Inside the caller's transaction: the entry's upload rows go, and the outbox's
     /// own copies of their files with them (unlinked before the commit: should it
     /// fail, the entry's files are all completed on the server anyway).

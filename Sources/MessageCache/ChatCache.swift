@@ -11,15 +11,19 @@ public final class ChatCache {
     /// its transactions; callers get batch operations instead.
     let database: Database
 
+    /// The cache file, as given to `init`.
+    public let path: String
+    /// Whether this process may write (see `CacheAccess`).
+    public let access: CacheAccess
+
     /// Opens the cache file at `path` (created `0600`; the directory must
     /// exist) and applies missing migrations. An up-to-date cache costs the
-    /// open and one `PRAGMA user_version` read.
+    /// open and one `PRAGMA user_version` read. A file or directory that cannot
+    /// be written, or a cache from a newer chatctl, opens for reading only
+    /// (`access`); a file that is not a database throws `.damaged`.
     public init(path: String, busyTimeout: Duration = .seconds(5)) throws(MessageCacheError) {
-        database = try Self.wrapping {
-            let database = try Database(path: path, options: .init(busyTimeout: busyTimeout, fileMode: 0o600))
-            try CacheSchema.migrator.migrate(database)
-            return database
-        }
+        self.path = path
+        (database, access) = try Self.open(path: path, busyTimeout: busyTimeout)
     }
 
     /// Closes the file; idempotent. Later calls throw.
@@ -180,7 +184,15 @@ public final class ChatCache {
 
     @discardableResult
     func wrapping<T>(_ body: () throws -> T) throws(MessageCacheError) -> T {
-        try Self.wrapping(body)
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw Self.cacheError(error, path: path, access: access)
+        } catch let error as MessageCacheError {
+            throw error
+        } catch {
+            throw MessageCacheError(kind: .storage, message: String(describing: error))
+        }
     }
 
     @discardableResult

@@ -63,8 +63,8 @@ extension Listener {
         onDialogNotice(notice)
         // A message posted while we were joining went to the room without us: fetch it once.
         // (Two seconds back: date_sent counts whole seconds on the server's clock.)
-        guard let missed = try? service.newMessages(dialogID: dialog.id, since: heardAt - 2) else { return }
-        for message in missed where message.senderID != link.me {
+        guard let missed = try? service.newMessages(dialogID: dialog.id, since: heardAt - 2, alsoCachedSince: startedAt) else { return }
+        for message in missed where message.senderID != link.me && !handed.contains(message.id) {
             guard !stopped else { return }
             hand(message)
         }

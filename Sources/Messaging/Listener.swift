@@ -12,8 +12,9 @@ import XMPPTransport
 /// Follows dialogs live: messages from others as they arrive, stored in the
 /// cache and handed to `onMessage`. A lost connection is re-made with capped,
 /// jittered backoff, and the gap is filled from history without duplicates
-/// (the cache knows every id already seen). Memory stays flat: nothing is
-/// kept per message.
+/// (the cache knows every id already seen, and the listener the last few thousand
+/// it handed on, for what another process of the account cached first). Memory
+/// stays flat.
 public final class Listener {
     public let link: ChatLink
     public let service: MessagingService
@@ -28,6 +29,12 @@ public final class Listener {
     /// `--count`: one pump can bring many messages, so it is checked per message.
     private var limit: Int?
     private var connectedAt = ContinuousClock.now
+    /// Unix seconds when listening began: a message sent since then that another process
+    /// of this account cached first is still handed on here (once: `handed`).
+    let startedAt = Int(Date().timeIntervalSince1970) - 2
+    var handed = RecentMessageIDs()
+    /// Whether a failure to cache a message was reported already (once is enough).
+    private var cacheFailureNoted = false
     private var lost: MessagingError?
     /// Return false to stop listening.
     public var onMessage: (CachedMessage) -> Bool = { _ in true }
@@ -154,14 +161,23 @@ public final class Listener {
         forwardEvent?(event)
     }
 
-    /// Hands a message on once: the cache decides whether it is new.
+    /// Hands a message on once: new to the cache, or cached by another process of this
+    /// account (a `sync`, another `listen`) since this one began, and not handed on yet.
+    /// A cache that cannot be written (a full disk) does not stop messages being shown.
     func deliver(_ record: CachedMessage) {
-        guard let added = try? service.cache.upsertMessages([record]), added > 0 else { return }
+        let added: Int
+        do { added = try service.cache.upsertMessages([record]) } catch {
+            if !cacheFailureNoted { onNotice("messages are shown but not cached: \(MessagingError(cache: error).message)") }
+            cacheFailureNoted = true
+            added = 1
+        }
+        guard !handed.contains(record.id), added > 0 || record.dateSent >= startedAt else { return }
         hand(record)
     }
 
     /// Passes on a message new to the cache, and counts it.
     func hand(_ message: CachedMessage) {
+        handed.insert(message.id)
         lastSeen[message.dialogID] = max(lastSeen[message.dialogID] ?? 0, message.dateSent)
         delivered += 1
         if !onMessage(message) { stopped = true }
@@ -211,8 +227,8 @@ public final class Listener {
         for dialogID in dialogs.keys.sorted() {
             guard !done(count: count, deadline: nil) else { return }
             let since = lastSeen[dialogID] ?? 0
-            guard let missed = try? service.newMessages(dialogID: dialogID, since: since - 1) else { continue }
-            for message in missed where message.senderID != link.me {
+            guard let missed = try? service.newMessages(dialogID: dialogID, since: since - 1, alsoCachedSince: startedAt) else { continue }
+            for message in missed where message.senderID != link.me && !handed.contains(message.id) {
                 hand(message)
                 if done(count: count, deadline: nil) { return }
             }

@@ -170,11 +170,17 @@ public final class MessagingService {
 
     /// Messages of a dialog sent after `since` that the cache did not have
     /// yet, oldest first; they are cached. (Filling a gap after a reconnect.)
-    public func newMessages(dialogID: String, since: Int) throws(MessagingError) -> [CachedMessage] {
+    /// With `alsoCachedSince`, also those the cache has that were sent from then on
+    /// (another process of the account may have cached them first; the caller knows
+    /// which it has seen).
+    public func newMessages(dialogID: String, since: Int, alsoCachedSince: Int? = nil) throws(MessagingError) -> [CachedMessage] {
         let records = try messagesSent(dialogID: dialogID, after: since, doing: "fetch missed messages").map(CacheRecords.message)
         let fresh = try cached { () throws(MessageCacheError) in
             var unseen: [CachedMessage] = []
-            for record in records where try cache.message(id: record.id) == nil { unseen.append(record) }
+            for record in records {
+                if record.dateSent >= (alsoCachedSince ?? Int.max) { unseen.append(record); continue }
+                if try cache.message(id: record.id) == nil { unseen.append(record) }
+            }
             _ = try cache.upsertMessages(records)
             return unseen
         }
@@ -356,5 +362,11 @@ extension MessagingService {
 
     public func pendingOutbox() throws(MessagingError) -> [OutboxEntry] {
         try cached { () throws(MessageCacheError) in try cache.pending() }
+    }
+
+    /// Removes an undelivered message without sending it (`outbox drop`), unless
+    /// a live process is sending it right now.
+    public func dropFromOutbox(clientMessageID: String) throws(MessagingError) -> ChatCache.DropOutcome {
+        try cached { () throws(MessageCacheError) in try cache.drop(clientMessageID: clientMessageID) }
     }
 }

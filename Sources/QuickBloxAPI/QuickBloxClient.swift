@@ -186,12 +186,17 @@ public final class QuickBloxClient {
                 attempt = 0
                 continue
             }
+            let retryAfter = response.header("Retry-After")
             if retryPolicy.retryableStatuses.contains(response.status), attempt < retryPolicy.maxAttempts,
-               response.status == 429 || retriesServerErrors {
-                retryPolicy.sleep(retryPolicy.delay(afterAttempt: attempt, retryAfter: response.header("Retry-After")))
+               response.status == 429 || retriesServerErrors, retryPolicy.waitsFor(retryAfter: retryAfter) {
+                retryPolicy.sleep(retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter))
                 continue
             }
-            throw QuickBloxError(status: response.status, request: requestLine, body: response.body)
+            var error = QuickBloxError(status: response.status, request: requestLine, body: response.body)
+            if let seconds = RetryPolicy.requestedWait(retryAfter), retryPolicy.retryableStatuses.contains(response.status) {
+                error.reasons.append("the server asks to wait \(Int(seconds.rounded(.up))) s before trying again")
+            }
+            throw error
         }
     }
 

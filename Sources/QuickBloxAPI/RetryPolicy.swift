@@ -33,11 +33,25 @@ public struct RetryPolicy: Sendable {
     /// One attempt only.
     public static let never = RetryPolicy(maxAttempts: 1)
 
+    /// The seconds a `Retry-After: <seconds>` header asks for, if it says so plainly.
+    public static func requestedWait(_ retryAfter: String?) -> Double? {
+        guard let retryAfter, let seconds = Double(retryAfter.trimmingScalars(" \t")), seconds.isFinite, seconds >= 0 else {
+            return nil
+        }
+        return seconds
+    }
+
+    /// Whether to wait as a `Retry-After` asks: a wait longer than `maxRetryAfter`
+    /// is not worth blocking for (a retry sooner would only be refused again), so
+    /// the caller gives up at once and says when to come back.
+    public func waitsFor(retryAfter: String?) -> Bool {
+        guard let seconds = Self.requestedWait(retryAfter) else { return true }
+        return seconds <= maxRetryAfter
+    }
+
     /// Seconds to wait before attempt `attempt + 1` (`attempt` counts from 1).
     public func delay(afterAttempt attempt: Int, retryAfter: String?) -> Double {
-        if let retryAfter, let seconds = Double(retryAfter.trimmingScalars(" \t")), seconds.isFinite, seconds >= 0 {
-            return min(seconds, maxRetryAfter)
-        }
+        if let seconds = Self.requestedWait(retryAfter) { return min(seconds, maxRetryAfter) }
         let exponential = baseDelay * Double(1 << min(max(attempt - 1, 0), 16))
         return exponential * Double.random(in: 0.5...1.5)
     }

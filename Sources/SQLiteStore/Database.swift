@@ -47,8 +47,10 @@ public final class Database {
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? ResultCode(rawValue: rc).description
+            let systemErrno = db.map { sqlite3_system_errno($0) }
             sqlite3_close_v2(db)
-            throw SQLiteError(extendedCode: ResultCode(rawValue: rc), message: "\(message): \(path)")
+            throw SQLiteError(extendedCode: ResultCode(rawValue: rc), message: "\(message): \(path)",
+                              systemErrno: systemErrno.flatMap { $0 == 0 ? nil : $0 })
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
@@ -205,6 +207,13 @@ public final class Database {
         return sqlite3_last_insert_rowid(handle)
     }
 
+    /// Whether the main database was opened read-only (asked for, or a file
+    /// SQLite could only open for reading: `sqlite3_db_readonly`).
+    public var isReadOnly: Bool {
+        guard let handle else { return false }
+        return sqlite3_db_readonly(handle, "main") == 1
+    }
+
     /// `PRAGMA user_version`.
     public func userVersion() throws -> Int {
         try queryFirst("PRAGMA user_version") { $0.int(0) } ?? 0
@@ -227,10 +236,16 @@ public final class Database {
     /// The connection's current error (`sqlite3_extended_errcode`, `sqlite3_errmsg`) for `sql`.
     func error(sql: String?) -> SQLiteError {
         guard let handle else { return .closed(sql: sql) }
+        let code = ResultCode(rawValue: sqlite3_extended_errcode(handle))
+        var systemErrno = sqlite3_system_errno(handle)
+        // SQLite records the errno of some failures only (not a failed write during COMMIT);
+        // right after the call, the C library's errno is still that of the failed system call.
+        let lastErrno = errno
+        if systemErrno == 0 && [.ioError, .full].contains(code.primary) { systemErrno = lastErrno }
         return SQLiteError(
-            extendedCode: ResultCode(rawValue: sqlite3_extended_errcode(handle)),
+            extendedCode: code,
             message: String(cString: sqlite3_errmsg(handle)),
-            sql: sql)
+            sql: sql, systemErrno: systemErrno == 0 ? nil : systemErrno)
     }
 
     /// Creates an empty file with `mode` so SQLite (and its -wal/-shm files,
@@ -246,7 +261,7 @@ public final class Database {
         if code == EEXIST { return }
         throw SQLiteError(
             extendedCode: .cantOpen,
-            message: "cannot create \(path): \(String(cString: strerror(code)))")
+            message: "cannot create \(path): \(String(cString: strerror(code)))", systemErrno: code)
     }
 }
 

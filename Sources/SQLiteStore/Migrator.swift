@@ -3,6 +3,9 @@
 public struct Migrator: Sendable {
     public let migrations: [Migration]
 
+    /// The `user_version` of a database with every migration applied.
+    public var latestVersion: Int { migrations.count }
+
     public init(_ migrations: [Migration]) {
         precondition(Set(migrations.map(\.name)).count == migrations.count, "migration names must be unique")
         self.migrations = migrations

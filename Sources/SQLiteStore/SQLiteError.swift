@@ -10,11 +10,15 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     public let message: String
     /// The statement that failed, if any.
     public let sql: String?
+    /// The operating system's `errno` behind an I/O or open failure (`sqlite3_system_errno`):
+    /// tells a full disk (`ENOSPC`) or a file-size limit (`EFBIG`) from a read-only file system.
+    public let systemErrno: Int32?
 
-    public init(extendedCode: ResultCode, message: String, sql: String? = nil) {
+    public init(extendedCode: ResultCode, message: String, sql: String? = nil, systemErrno: Int32? = nil) {
         self.extendedCode = extendedCode
         self.message = message
         self.sql = sql
+        self.systemErrno = systemErrno
     }
 
     public var description: String {

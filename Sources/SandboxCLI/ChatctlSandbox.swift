@@ -56,6 +56,12 @@ public struct ChatctlSandbox: SandboxCommand {
     var logLevel: String?
     @Option("http-timeout", metavar: "SECONDS", help: "Drop HTTP connections idle this long (default 30).")
     var httpTimeout: String?
+    @Option("request-timeout", metavar: "SECONDS", help: "Drop HTTP connections that take longer to send a whole request (default 10).")
+    var requestTimeout: String?
+    @Option("login-attempts", metavar: "N", help: "Wrong passwords per user a minute before logins get 429 (default 10).")
+    var loginAttempts: String?
+    @Option("password-iterations", metavar: "N", help: "PBKDF2-HMAC-SHA256 rounds for new passwords (default 10000; OWASP suggests 600000).")
+    var passwordIterations: String?
     @Flag("no-chat", help: "Serve REST only (no XMPP listener, no caFile).")
     var noChat: Bool
     @Option("storage-port", metavar: "PORT", help: "Port of the storage endpoint (blob uploads and downloads); 0 picks a free one (default 0).")
@@ -64,6 +70,10 @@ public struct ChatctlSandbox: SandboxCommand {
     var maxUpload: String?
     @Option("signed-url-ttl", metavar: "SECONDS", help: "How long upload policies and download URLs stay valid; fractions allowed (default 3600).")
     var signedURLTTL: String?
+    @Option("cors-origin", metavar: "ORIGIN",
+            help: "Only web pages from ORIGIN (e.g. http://localhost:3000, or null for a file) may call the sandbox; repeat it for more (default: any origin).",
+            repeatable: true)
+    var corsOrigin: String?
 
     public init() {}
 
@@ -118,9 +128,15 @@ public struct ChatctlSandbox: SandboxCommand {
         // The parser has checked the value against the declared choices.
         if let logLevel, let level = SandboxLogLevel(rawValue: logLevel) { options.logLevel = level }
         if let httpTimeout { options.httpTimeout = try Self.seconds(httpTimeout, $httpTimeout) }
+        if let requestTimeout { options.requestTimeout = try Self.seconds(requestTimeout, $requestTimeout) }
+        if let loginAttempts { options.passwordAttemptsPerMinute = try Self.integer(loginAttempts, $loginAttempts, in: 1...1_000_000) }
+        if let passwordIterations { options.passwordIterations = try Self.integer(passwordIterations, $passwordIterations, in: 1000...10_000_000) }
         if let storagePort { options.storagePort = try Self.integer(storagePort, $storagePort, in: 0...65535) }
         if let maxUpload { options.maximumUpload = try Self.byteCount(maxUpload, $maxUpload) }
         if let signedURLTTL { options.signedURLLifetime = try Self.seconds(signedURLTTL, $signedURLTTL) }
+        do { options.corsOrigins = try CORSOrigins($corsOrigin.values) } catch {
+            throw SandboxUsageError("\($corsOrigin.spelling) \(error)")
+        }
         options.chatEnabled = !noChat
         if noChat && (chatTLSPort != nil || wsPort != nil) {
             throw SandboxUsageError("--no-chat leaves no chat for --chat-tls-port or --ws-port")

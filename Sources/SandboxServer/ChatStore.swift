@@ -183,7 +183,8 @@ final class ChatStore {
                       attachments: ChatStore.decodePairsList(row["attachments"].textValue).map { MessageAttachment(fields: $0) },
                       markable: row["markable"].intValue == 1,
                       custom: ChatStore.decodePairsList(row["custom"].textValue).first ?? [],
-                      createdAt: row["created_at"].doubleValue ?? 0, updatedAt: row["updated_at"].doubleValue ?? 0)
+                      createdAt: row["created_at"].doubleValue ?? 0, updatedAt: row["updated_at"].doubleValue ?? 0,
+                      originId: row["origin_id"].textValue)
     }
 
     private func completed(_ message: MessageRecord) throws -> MessageRecord {
@@ -201,6 +202,12 @@ final class ChatStore {
 
     /// Stores a message, makes it the dialog's last one and counts it unread for the other
     /// occupants (the sender has read it). A given id that is not 24 hex, or taken, is replaced.
+    /// The latest message `senderId` sent under their own id `originId` and stored under another.
+    func message(originId: String, senderId: Int) throws -> MessageRecord? {
+        try db.queryFirst("SELECT * FROM messages WHERE sender_id = ? AND origin_id = ? ORDER BY seq DESC LIMIT 1",
+                          [.int(senderId), .text(originId)], Self.messageColumns).map(completed)
+    }
+
     /// The sender of the stored message `id`, or nil: a one-column lookup for
     /// "is this a resend?", which every routed message asks.
     func senderOfMessage(id: String) throws -> Int? {
@@ -216,13 +223,14 @@ final class ChatStore {
         if taken { id = ids.next(at: t) }
         let dateSent = Int(t.rounded(.down))
         let recipient = dialog.peer(of: new.senderId) ?? 0
+        let originId = new.originId.flatMap { $0.isEmpty || $0 == id ? nil : $0 }
         try db.transaction {
             try db.run("""
                 INSERT INTO messages (id, dialog_id, body, sender_id, recipient_id, date_sent, attachments, markable, custom,
-                    created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    created_at, updated_at, origin_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(id), .text(new.dialogId), .text(new.body), .int(new.senderId), .int(recipient), .int(dateSent),
                       .text(ChatStore.encodePairsList(new.attachments.map(\.fields))), .int(new.markable ? 1 : 0),
-                      .text(ChatStore.encodePairsList([new.custom])), .real(t), .real(t)])
+                      .text(ChatStore.encodePairsList([new.custom])), .real(t), .real(t), .optional(originId)])
             try db.run("INSERT OR IGNORE INTO message_reads (message_id, user_id) VALUES (?, ?)", [.text(id), .int(new.senderId)])
             try db.run("INSERT OR IGNORE INTO message_deliveries (message_id, user_id) VALUES (?, ?)", [.text(id), .int(new.senderId)])
             // Who may download a private blob follows from the messages that refer to it (docs/protocol.md §8).
@@ -238,7 +246,7 @@ final class ChatStore {
         return MessageRecord(id: id, dialogId: new.dialogId, body: new.body, senderId: new.senderId, recipientId: recipient,
                              dateSent: dateSent, readIds: [new.senderId], deliveredIds: [new.senderId],
                              attachments: new.attachments, markable: new.markable, custom: new.custom,
-                             createdAt: t, updatedAt: t)
+                             createdAt: t, updatedAt: t, originId: originId)
     }
 
     /// One page of a dialog's history: by `date_sent`, ties in send order; without the

@@ -40,6 +40,8 @@ struct MessageRecord {
     var custom: [(String, String)]
     var createdAt: Double
     var updatedAt: Double
+    /// The id its sender gave it over XMPP, when it is stored under another (not in REST's object).
+    var originId: String? = nil
 
     /// The message object with the protocol's key names; custom keys at top level.
     var json: JSONNode {
@@ -67,6 +69,9 @@ struct MessageRecord {
 struct NewMessage {
     /// The stanza id when sent over XMPP (kept when it is 24 hex); nil: generate one.
     var id: String?
+    /// The sender's own id for it (XEP-0359 origin-id, else the stanza id); kept when the
+    /// message is stored under another.
+    var originId: String? = nil
     var dialogId: String
     var body: String
     var senderId: Int

@@ -4,8 +4,11 @@ internal import CEvent
 
 /// A PBKDF2-HMAC-SHA256 hash with its random salt; the clear password is never stored.
 struct PasswordHash {
-    /// Modest on purpose: a login benchmark wants < 40 ms end to end and a sandbox holds
-    /// only throw-away test accounts; 10k rounds cost a few milliseconds, not hundreds.
+    /// NIST SP 800-63B's floor, not OWASP's 600,000 (2023): measured here, 10,000 rounds
+    /// cost 2.4 ms and 600,000 cost 222 ms, on each sign-up and each password login, which
+    /// the test suite does hundreds of times and the login bench (target < 40 ms) once. Online
+    /// guessing is held by `PasswordAttempts` instead; `--password-iterations` raises it,
+    /// and each hash keeps its own count, so existing users still log in.
     static let defaultIterations = 10_000
     static let saltLength = 16
     static let hashLength = 32

@@ -2,8 +2,13 @@
 struct RESTError: Error {
     var status: Int
     var errors: JSONNode
+    var headers: [(String, String)] = []
 
-    var response: RESTResponse { .json(status, .object([("errors", errors)])) }
+    var response: RESTResponse {
+        var response = RESTResponse.json(status, .object([("errors", errors)]))
+        response.headers += headers
+        return response
+    }
 
     /// `{"errors":["message"]}`
     static func list(_ status: Int, _ message: String) -> RESTError {
@@ -23,4 +28,10 @@ struct RESTError: Error {
     static let noApplication = RESTError.field(422, "base", "No application found")
     static let needUser = RESTError.field(422, "base", "Forbidden. Need user.")
     static let internalError = RESTError.list(500, "Internal server error")
+    /// Too many wrong passwords for one user lately (docs/protocol.md §2).
+    static func tooManyAttempts(retryAfter seconds: Int) -> RESTError {
+        var error = RESTError.list(429, "Too many failed login attempts, retry in \(seconds) seconds")
+        error.headers = [("Retry-After", String(seconds))]
+        return error
+    }
 }

@@ -45,6 +45,14 @@ public struct SandboxOptions: Sendable {
     public var logLevel: SandboxLogLevel = .info
     /// Seconds an HTTP connection may sit idle or half-sent before it is dropped.
     public var httpTimeout: Double = 30
+    /// Seconds an HTTP client has to send a whole request, from connecting or from the
+    /// previous answer (slowloris; docs/protocol.md §2).
+    public var requestTimeout: Double = 10
+    /// Wrong passwords per user within a minute before logins are refused with 429 (REST)
+    /// or `temporary-auth-failure` (SASL) until the minute has passed.
+    public var passwordAttemptsPerMinute = PasswordAttempts.defaultLimit
+    /// PBKDF2-HMAC-SHA256 rounds for new passwords (`--password-iterations`).
+    public var passwordIterations = 10_000
     /// false: REST only, no XMPP listener, TLS identity or `caFile` (for testing the REST side alone).
     public var chatEnabled = true
     /// The storage endpoint's port (uploads and downloads, docs/protocol.md §8); 0: pick a free port.
@@ -53,6 +61,9 @@ public struct SandboxOptions: Sendable {
     public var maximumUpload = 100 * 1024 * 1024
     /// Seconds an upload policy or a signed download URL stays valid.
     public var signedURLLifetime: Double = 3600
+    /// Which web pages may use the REST API, the storage endpoint and the WebSocket port
+    /// (`--cors-origin`, docs/protocol.md §10); any by default, as the sandbox listens on loopback.
+    public var corsOrigins = CORSOrigins.any
     public init() {}
 }
 
@@ -83,10 +94,8 @@ public final class Sandbox: @unchecked Sendable {
     private var tls: TLSIdentity?
     private var stopEvent: OpaquePointer?
     private var signalEvents: [OpaquePointer] = []
-    /// Our private temp dir holding `ca.pem`; removed on shutdown. nil with `--tls-cert` or without chat.
-    private var caDirectory: String?
-    /// Our private temp dir holding the blobs of an in-memory database; removed on shutdown.
-    private var blobDirectory: String?
+    /// Our private temp dir (`ca.pem`, the blobs) when there is no database file; removed on shutdown.
+    private var scratch: ScratchDirectory?
     private let caFile: String?
     private let config: String
 
@@ -96,31 +105,38 @@ public final class Sandbox: @unchecked Sendable {
         log = SandboxLog(minimum: options.logLevel.level)
         guard let base = event_base_new() else { throw SandboxError("cannot create the event loop") }
         self.base = base
-        var caDirectory: String?
-        var blobDirectory: String?
+        var scratch: ScratchDirectory?
         var restServer: RESTServer?
         var storageServer: StorageServer?
         do {
             let database = try SandboxDatabase(path: options.databasePath, tokenTTL: options.tokenTTL)
+            database.passwordAttempts = PasswordAttempts(limit: options.passwordAttemptsPerMinute, window: 60)
+            database.passwordIterations = options.passwordIterations
             let api = SandboxAPI(database: database, credentials: ApplicationCredentials(
                 applicationId: options.applicationId, authKey: options.authKey, authSecret: options.authSecret,
                 accountKey: options.accountKey), chatDomain: options.chatDomain)
             let rest = try RESTServer(eventBase: base, host: options.host, port: options.apiPort,
-                                      timeout: Int(options.httpTimeout.rounded(.up)), router: api.makeRouter(), log: log)
+                                      timeout: Int(options.httpTimeout.rounded(.up)), requestTimeout: options.requestTimeout,
+                                      router: api.makeRouter(),
+                                      cors: .restAPI(options.corsOrigins), log: log)
+            log.log(.info, "cors: web pages from \(options.corsOrigins.summary) may call the sandbox")
             restServer = rest
             // Blobs live beside the database file, or in a private temp dir with an in-memory one.
+            let databaseFile = options.databasePath.flatMap { $0 == ":memory:" ? nil : Sandbox.absolutePath($0) }
             let directory: String
-            if let path = options.databasePath, path != ":memory:" {
-                directory = path + ".blobs"
+            if let databaseFile {
+                directory = databaseFile + ".blobs"
             } else {
-                directory = try Sandbox.makePrivateDirectory()
-                blobDirectory = directory
+                let made = try ScratchDirectory.make(log: log)
+                scratch = made
+                directory = made.subdirectory("blobs")
             }
             let files = try BlobFiles.prepare(directory: directory)
             let signer = StorageSigner(secret: try api.blobs.storageSecret())
             let store = try StorageServer(host: options.host, port: options.storagePort,
                                           settings: StorageSettings(signer: signer, files: files,
-                                                                    maximumUpload: options.maximumUpload, log: log),
+                                                                    maximumUpload: options.maximumUpload,
+                                                                    cors: .storage(options.corsOrigins), log: log),
                                           timeout: Int(options.httpTimeout.rounded(.up)))
             storageServer = store
             let storageURL = "http://\(Sandbox.urlHost(options.host)):\(store.boundPort)"
@@ -138,10 +154,13 @@ public final class Sandbox: @unchecked Sendable {
                 } else {
                     var names = ["localhost"]
                     if options.chatDomain != "localhost" { names.append(options.chatDomain) }
-                    identity = try TLSIdentity.selfSigned(dnsNames: names, ipAddresses: [options.host])
-                    let written = try Sandbox.writePrivateFile(named: "ca.pem", contents: identity.certificatePEM)
-                    caDirectory = written.directory
-                    caFile = written.file
+                    // Kept in the database: a restart on the same --db serves the same certificate.
+                    identity = try database.keptTLSIdentity(dnsNames: names, ipAddresses: [options.host], log: log)
+                    if let databaseFile {
+                        caFile = try Sandbox.replaceFile(databaseFile + ".ca.pem", contents: identity.certificatePEM)
+                    } else if let scratch {
+                        caFile = try scratch.writeFile(named: "ca.pem", contents: identity.certificatePEM)
+                    }
                 }
                 let server = try XMPPServer(eventBase: base, host: options.host, port: options.chatPort,
                                             domain: options.chatDomain, applicationId: options.applicationId,
@@ -153,7 +172,7 @@ public final class Sandbox: @unchecked Sendable {
                     chatEndpoints.append(("chatDirectTLS", .string("xmpps://\(host):\(bound)")))
                 }
                 if let port = options.webSocketPort {
-                    let bound = try server.listenForWebSockets(host: options.host, port: port)
+                    let bound = try server.listenForWebSockets(host: options.host, port: port, origins: options.corsOrigins)
                     chatEndpoints.append(("chatWebSocket", .string("ws://\(host):\(bound)")))
                 }
                 // Kept only once every listener is up: a failure above releases the server before the loop.
@@ -184,9 +203,8 @@ public final class Sandbox: @unchecked Sendable {
             self.caFile = caFile
             config = JSONNode.object(members).serialized
         } catch {
-            if let caDirectory { Sandbox.removeDirectory(caDirectory) }
             storageServer?.close()
-            if let blobDirectory { Sandbox.removeDirectory(blobDirectory) }
+            scratch?.remove()
             restServer?.close()
             event_base_free(base)
             if let error = error as? SandboxError { throw error }
@@ -194,8 +212,7 @@ public final class Sandbox: @unchecked Sendable {
         }
         rest = restServer
         storage = storageServer
-        self.caDirectory = caDirectory
-        self.blobDirectory = blobDirectory
+        self.scratch = scratch
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else {
             tearDown()
@@ -278,56 +295,36 @@ public final class Sandbox: @unchecked Sendable {
         // Its thread ends every transfer (an upload cut short leaves no file) before the files go.
         storage?.close()
         storage = nil
-        if let blobDirectory { Sandbox.removeDirectory(blobDirectory) }
-        blobDirectory = nil
-        if let caDirectory { Sandbox.removeDirectory(caDirectory) }
-        caDirectory = nil
+        scratch?.remove()
+        scratch = nil
         if let base { event_base_free(base) }
         base = nil
     }
 
     private static func urlHost(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 
-    /// A fresh 0700 temp directory of our own.
-    private static func makePrivateDirectory() throws -> String {
-        let tmp = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(tmp)/chatctl-sandbox-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw SandboxError("cannot create a temporary directory in \(tmp): \(String(cString: strerror(errno)))")
-        }
-        return String(cString: made)
+    /// `path` made absolute against the working directory, so the config line names files
+    /// that a client started elsewhere finds.
+    private static func absolutePath(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let cwd = getcwd(nil, 0) else { return path }
+        defer { free(cwd) }
+        return String(cString: cwd) + "/" + path
     }
 
-    /// Writes `contents` as a 0600 file in a fresh 0700 temp directory.
-    private static func writePrivateFile(named name: String, contents: String) throws -> (directory: String, file: String) {
-        let directory = try makePrivateDirectory()
-        let file = directory + "/" + name
-        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else {
-            removeDirectory(directory)
-            throw SandboxError("cannot write \(file): \(String(cString: strerror(errno)))")
-        }
+    /// Writes `contents` to `file` (0600) through a rename, so a reader never sees half of it;
+    /// left alone when it already holds exactly that. Returns `file`.
+    private static func replaceFile(_ file: String, contents: String) throws -> String {
+        if let current = try? String(contentsOfFile: file, encoding: .utf8), current == contents { return file }
+        let temporary = file + ".new-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SandboxError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
         let bytes = Array(contents.utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
-        guard written == bytes.count else {
-            removeDirectory(directory)
-            throw SandboxError("cannot write \(file)")
+        guard written == bytes.count, rename(temporary, file) == 0 else {
+            unlink(temporary)
+            throw SandboxError("cannot write \(file): \(String(cString: strerror(errno)))")
         }
-        return (directory, file)
-    }
-
-    /// Removes our own flat temp directory.
-    private static func removeDirectory(_ directory: String) {
-        if let dir = opendir(directory) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if name != "." && name != ".." { unlink(directory + "/" + name) }
-            }
-            closedir(dir)
-        }
-        rmdir(directory)
+        return file
     }
 }

@@ -125,10 +125,12 @@ final class SandboxAPI {
         } else {
             found = nil
         }
-        guard let user = found, try storage({ try database.checkPassword(userId: user.id, password) }) else {
-            throw .unauthorized
+        guard let user = found else { throw .unauthorized }
+        switch try storage({ try database.verifyPassword(userId: user.id, password) }) {
+        case .accepted: return user
+        case .refused: throw .unauthorized
+        case .throttled(let seconds): throw .tooManyAttempts(retryAfter: seconds)
         }
-        return user
     }
 
     private func logIn(_ context: RESTContext) throws(RESTError) -> RESTResponse {

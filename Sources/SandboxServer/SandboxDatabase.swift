@@ -110,6 +110,12 @@ final class SandboxDatabase: ChatAuthenticator {
                 WHERE json_extract(p.value, '$[0]') = 'id' AND json_extract(p.value, '$[1]') != '';
             CREATE TABLE sandbox_secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);
             """),
+        // Issue 12: the id a sender gave a message that is stored under another (a plain XMPP
+        // client's, which is no ObjectId), to hand it back (XEP-0359 origin-id) and spot resends.
+        Migration("message-origin-id", sql: """
+            ALTER TABLE messages ADD COLUMN origin_id TEXT;
+            CREATE INDEX messages_sender_origin ON messages(sender_id, origin_id) WHERE origin_id IS NOT NULL;
+            """),
     ])
 
     /// A step that a database file of an earlier sandbox, which recorded its steps
@@ -129,6 +135,10 @@ final class SandboxDatabase: ChatAuthenticator {
     let db: Database
     let tokenTTL: Double
     private let now: () -> Double
+    /// Wrong passwords lately, for REST logins and chat logins alike.
+    var passwordAttempts = PasswordAttempts()
+    /// PBKDF2 rounds for passwords set from now on.
+    var passwordIterations = PasswordHash.defaultIterations
 
     /// `path` nil: in memory. Files use WAL and are private to the user (0600).
     init(path: String?, tokenTTL: Double, now: @escaping () -> Double = SandboxTime.now) throws {
@@ -167,7 +177,7 @@ final class SandboxDatabase: ChatAuthenticator {
 
     /// Inserts a validated user, hashing the password.
     func insertUser(_ new: NewUser) throws -> UserRecord {
-        let hash = PasswordHash(password: new.password)
+        let hash = PasswordHash(password: new.password, iterations: passwordIterations)
         let t = now()
         try db.run("""
             INSERT INTO users (login, email, full_name, phone, website, external_user_id, custom_data,
@@ -226,6 +236,15 @@ final class SandboxDatabase: ChatAuthenticator {
             "SELECT \(Self.userColumns) FROM users \(condition) ORDER BY id LIMIT ? OFFSET ?",
             [.text(pattern), .int(perPage), .int((page - 1) * perPage)], Self.user(from:))
         return (total, users)
+    }
+
+    /// Whether `password` is the user's, or too many wrong ones came lately (then it is not
+    /// even checked: each check costs a key derivation). A wrong one counts.
+    func verifyPassword(userId: Int, _ password: String) throws -> PasswordVerdict {
+        if let seconds = passwordAttempts.retryAfter(userId: userId, now: now()) { return .throttled(retryAfter: seconds) }
+        if try checkPassword(userId: userId, password) { return .accepted }
+        passwordAttempts.recordFailure(userId: userId, now: now())
+        return .refused
     }
 
     /// True when `password` is the user's password.
@@ -304,17 +323,36 @@ final class SandboxDatabase: ChatAuthenticator {
 
     /// `secret` is the user's password or a live user-session token of that user (sliding it).
     func authenticateChat(userId: Int, secret: String) -> Bool {
+        checkChatCredentials(userId: userId, secret: secret) == .accepted
+    }
+
+    /// A token is always checked; a password only while the user is not rate limited.
+    func checkChatCredentials(userId: Int, secret: String) -> ChatAuthentication {
         do {
             if secret.utf8.count == 40, userId != 0,
                try db.queryFirst("SELECT user_id FROM sessions WHERE token = ?", [.text(secret)], { $0.int(0) }) == userId,
                try useSession(token: secret) != nil {
-                return true
+                return .accepted
             }
-            return try checkPassword(userId: userId, secret)
+            // An unknown user has no password to guess: refused, and nothing to count.
+            guard try user(id: userId) != nil else { return .refused }
+            switch try verifyPassword(userId: userId, secret) {
+            case .accepted: return .accepted
+            case .refused: return .refused
+            case .throttled: return .throttled
+            }
         } catch {
-            return false
+            return .refused
         }
     }
+}
+
+/// The answer to a password.
+enum PasswordVerdict: Equatable {
+    case accepted
+    case refused
+    /// Too many wrong passwords for this user lately; try again in `retryAfter` seconds.
+    case throttled(retryAfter: Int)
 }
 
 @available(*, unavailable) extension SandboxDatabase: Sendable {}

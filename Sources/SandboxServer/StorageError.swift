@@ -35,6 +35,8 @@ struct StorageError: Error, Equatable {
         message: "Your POST request fields preceding the upload file were too large.")
     static let noSuchKey = StorageError(status: 404, code: "NoSuchKey", message: "The specified key does not exist.")
     static let notFound = StorageError(status: 404, code: "NotFound", message: "Not Found")
+    /// S3's answer to a preflight its CORS rules do not allow.
+    static let corsForbidden = StorageError(status: 403, code: "AccessForbidden", message: "CORSResponse: This CORS request is not allowed.")
     static let methodNotAllowed = StorageError(
         status: 405, code: "MethodNotAllowed", message: "The specified method is not allowed against this resource.")
 

@@ -13,6 +13,8 @@ struct StorageSettings: Sendable {
     var files: BlobFiles
     /// `--max-upload`: no file larger than this is kept, whatever its policy says.
     var maximumUpload: Int
+    /// The Access-Control-* headers of every answer, and the answer to a preflight.
+    var cors = CORSPolicy.storage(.any)
     var now: @Sendable () -> Double = { SandboxTime.now() }
     var log: SandboxLog
 }
@@ -87,7 +89,14 @@ final class StorageRequestHandler: Sendable {
                             data: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>,
                             exchange: StorageExchange, isFirstCall: Bool) -> MHD_Result {
         if isFirstCall {
+            let origin = Self.header(connection, "Origin")
+            exchange.corsHeaders = settings.cors.responseHeaders(origin: origin).map { ($0.name, $0.value) }
             switch method {
+            case "OPTIONS":
+                // A browser's preflight (docs/protocol.md §10), answered once the request is complete.
+                exchange.preflight = settings.cors.preflight(
+                    origin: origin, privateNetwork: Self.header(connection, "Access-Control-Request-Private-Network")?.lowercased() == "true")
+                return MHD_Result.YES
             case "GET", "HEAD":
                 // Answered once the request is complete, so that the connection may be kept
                 // alive (an answer queued with the headers closes it).
@@ -99,6 +108,19 @@ final class StorageRequestHandler: Sendable {
             }
         }
         if exchange.hasResponded { return MHD_Result.YES }
+        if let answer = exchange.preflight {
+            guard size.pointee == 0 else {
+                size.pointee = 0   // a body on an OPTIONS means nothing
+                return MHD_Result.YES
+            }
+            exchange.corsHeaders = []
+            let headers = answer.headers.map { ($0.name, $0.value) }
+            if let refusal = answer.refusal {
+                settings.log.log(.info, "storage: preflight refused: \(refusal)")
+                return exchange.respond(connection, .corsForbidden, headers: headers)
+            }
+            return exchange.respond(connection, status: answer.status, headers: headers)
+        }
         if exchange.isDownload {
             guard size.pointee == 0 else {
                 size.pointee = 0   // a body on a GET means nothing
@@ -220,6 +242,10 @@ final class StorageExchange {
     var postProcessor: OpaquePointer?        // struct MHD_PostProcessor*
     var bodyBytes = 0
     var isDownload = false
+    /// What an OPTIONS will be answered once its request is complete.
+    var preflight: CORSPolicy.PreflightAnswer?
+    /// Added to whatever this request is answered (the Access-Control-* headers for its Origin).
+    var corsHeaders: [(String, String)] = []
     private(set) var hasResponded = false
 
     /// The request is over, whether answered or cut short: nothing uncommitted stays on disk.
@@ -234,8 +260,8 @@ final class StorageExchange {
                 headers: [("Content-Type", "application/xml")] + headers)
     }
 
-    func respond(_ connection: OpaquePointer, status: Int) -> MHD_Result {
-        respond(connection, status: UInt32(status), body: [], headers: [])
+    func respond(_ connection: OpaquePointer, status: Int, headers: [(String, String)] = []) -> MHD_Result {
+        respond(connection, status: UInt32(status), body: [], headers: headers)
     }
 
     private func respond(_ connection: OpaquePointer, status: UInt32, body: [UInt8], headers: [(String, String)]) -> MHD_Result {
@@ -246,9 +272,9 @@ final class StorageExchange {
         return queue(connection, status: status, response: response, headers: headers)
     }
 
-    /// Queues `response` (adding `headers`) and releases our reference to it.
+    /// Queues `response` (adding `headers` and the CORS ones) and releases our reference to it.
     func queue(_ connection: OpaquePointer, status: UInt32, response: OpaquePointer, headers: [(String, String)]) -> MHD_Result {
-        for (name, value) in headers { MHD_add_response_header(response, name, value) }
+        for (name, value) in headers + corsHeaders { MHD_add_response_header(response, name, value) }
         hasResponded = true
         let result = MHD_queue_response(connection, status, response)
         MHD_destroy_response(response)

@@ -92,6 +92,42 @@ final class TLSIdentity {
         return try TLSIdentity(certificate: cert, key: key, chain: [])
     }
 
+    /// PEM of the private key (PKCS#8), to keep a generated identity across restarts.
+    func privateKeyPEM() throws -> String {
+        guard let bio = BIO_new(BIO_s_mem()) else { throw XMPPServerError.openSSL("BIO_new failed") }
+        defer { BIO_free(bio) }
+        guard PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 else {
+            throw XMPPServerError.openSSL("PEM_write_bio_PrivateKey failed")
+        }
+        return Self.drain(bio)
+    }
+
+    /// Whether the certificate is still valid `seconds` from now.
+    func isValid(forAnother seconds: Int) -> Bool {
+        guard let notAfter = X509_get0_notAfter(certificate) else { return false }
+        var days: Int32 = 0, rest: Int32 = 0
+        guard ASN1_TIME_diff(&days, &rest, nil, notAfter) == 1 else { return false }
+        return Int(days) * 86_400 + Int(rest) > seconds
+    }
+
+    /// An identity kept as PEM text (what `privateKeyPEM` and `certificatePEM` gave).
+    static func load(certificatePEM: String, keyPEM: String) throws -> TLSIdentity {
+        let certBytes = Array(certificatePEM.utf8), keyBytes = Array(keyPEM.utf8)
+        guard let certBIO = BIO_new_mem_buf(certBytes, Int32(certBytes.count)) else { throw XMPPServerError.openSSL("BIO_new_mem_buf failed") }
+        defer { BIO_free(certBIO) }
+        guard let cert = PEM_read_bio_X509(certBIO, nil, nil, nil) else { throw XMPPServerError.openSSL("no PEM certificate kept") }
+        guard let keyBIO = BIO_new_mem_buf(keyBytes, Int32(keyBytes.count)) else {
+            X509_free(cert)
+            throw XMPPServerError.openSSL("BIO_new_mem_buf failed")
+        }
+        defer { BIO_free(keyBIO) }
+        guard let key = PEM_read_bio_PrivateKey(keyBIO, nil, nil, nil) else {
+            X509_free(cert)
+            throw XMPPServerError.openSSL("no PEM private key kept")
+        }
+        return try TLSIdentity(certificate: cert, key: key, chain: [])
+    }
+
     /// A PEM certificate (optionally followed by its chain) and a PEM private key.
     static func load(certificatePath: String, keyPath: String) throws -> TLSIdentity {
         guard let certBIO = BIO_new_file(certificatePath, "r") else { throw XMPPServerError.openSSL("cannot open TLS certificate \(certificatePath)") }
@@ -116,6 +152,10 @@ final class TLSIdentity {
         guard let bio = BIO_new(BIO_s_mem()) else { throw XMPPServerError.openSSL("BIO_new failed") }
         defer { BIO_free(bio) }
         guard PEM_write_bio_X509(bio, certificate) == 1 else { throw XMPPServerError.openSSL("PEM_write_bio_X509 failed") }
+        return drain(bio)
+    }
+
+    private static func drain(_ bio: OpaquePointer) -> String {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {

@@ -28,10 +28,13 @@ final class WebSocketListener {
 
     /// `host` is a numeric address or a name that resolves to one.
     /// `upgradeTimeout`: seconds a client may take over the HTTP upgrade, or sit idle before sending one.
-    init(host: String, port: Int, maxMessageBytes: Int, upgradeTimeout: Int, log: SandboxLog) throws(XMPPServerError) {
+    /// `origins`: the web pages whose upgrades are taken (a browser sends its page's `Origin`;
+    /// WebSockets have no CORS, the server checks it).
+    init(host: String, port: Int, maxMessageBytes: Int, upgradeTimeout: Int, origins: CORSOrigins = .any,
+         log: SandboxLog) throws(XMPPServerError) {
         let address = try Self.numericAddress(host)
         mailbox = try WebSocketMailbox()
-        service = WebSocketService(mailbox: mailbox, maxMessageBytes: maxMessageBytes, log: log)
+        service = WebSocketService(mailbox: mailbox, maxMessageBytes: maxMessageBytes, origins: origins, log: log)
         WebSocketService.libraryLog.withLock { $0 = log }
         lws_set_log_level(Int32(LLL_ERR | LLL_WARN | LLL_NOTICE), libwebsocketsLogLine)
 
@@ -152,6 +155,7 @@ final class WebSocketService {
 
     let mailbox: WebSocketMailbox
     let maxMessageBytes: Int
+    let origins: CORSOrigins
     let log: SandboxLog
     fileprivate var context: OpaquePointer?
     private var nextId = 0
@@ -162,9 +166,10 @@ final class WebSocketService {
     /// Why a WebSocket is closing, for the `.closed` event.
     private var closeReasons: [Int: String] = [:]
 
-    init(mailbox: WebSocketMailbox, maxMessageBytes: Int, log: SandboxLog) {
+    init(mailbox: WebSocketMailbox, maxMessageBytes: Int, origins: CORSOrigins, log: SandboxLog) {
         self.mailbox = mailbox
         self.maxMessageBytes = maxMessageBytes
+        self.origins = origins
         self.log = log
     }
 
@@ -203,8 +208,15 @@ final class WebSocketService {
                 return lws_return_http_status(wsi, UInt32(HTTP_STATUS_BAD_REQUEST.rawValue),
                                               "XMPP over WebSocket needs the subprotocol xmpp (RFC 7395)") == 0 ? 1 : -1
             }
-            // Any Origin is welcome: pages opened from file:// send "null".
-            log.log(.debug, "ws: upgrade from \(Self.peer(wsi)), origin \(Self.header(wsi, WSI_TOKEN_ORIGIN))")
+            // By default any Origin is welcome (pages opened from file:// send "null" or "file://");
+            // with --cors-origin only those named. A client that is no browser sends none.
+            let origin = Self.header(wsi, WSI_TOKEN_ORIGIN)
+            if !origin.isEmpty && !origins.allows(origin) {
+                log.log(.info, "ws: refused a connection from \(Self.peer(wsi)): origin \(CORSPolicy.printable(origin)) is not allowed (--cors-origin)")
+                return lws_return_http_status(wsi, UInt32(HTTP_STATUS_FORBIDDEN.rawValue),
+                                              "this origin may not use the sandbox (chatctl-sandbox --cors-origin)") == 0 ? 1 : -1
+            }
+            log.log(.debug, "ws: upgrade from \(Self.peer(wsi)), origin \(CORSPolicy.printable(origin))")
             return 0
         case LWS_CALLBACK_HTTP:
             log.log(.debug, "ws: plain HTTP request from \(Self.peer(wsi)) refused")

@@ -40,6 +40,12 @@ final class XMPPClientConnection {
     private var handshakeDone = false
     /// Why the connection ends, when that is worth a line at info level.
     private var closeReason: String?
+    /// Stanzas sent and not yet acknowledged, once the client asked for resumption (XEP-0198 §5).
+    private var unacknowledged: UnacknowledgedStanzas?
+    /// The connection is gone but the session waits to be resumed, until `hibernationDeadline`:
+    /// it stays bound and in its rooms, and what is sent to it is kept.
+    private(set) var isHibernating = false
+    private var hibernationDeadline = 0.0
 
     /// What every transport shares: the session, the parser, the timers.
     private init(server: XMPPServer, base: OpaquePointer, transport: Transport, webSocket: WebSocketChannel?, number: Int, peer: String) {
@@ -50,7 +56,9 @@ final class XMPPClientConnection {
         self.webSocket = webSocket
         // STARTTLS only where the stream is not secured (or securable) otherwise.
         session = XMPPSession(domain: server.domain, applicationId: server.applicationId, tlsAvailable: transport == .tcp,
-                              maxFailedAuthentications: server.limits.maxFailedAuthentications)
+                              maxFailedAuthentications: server.limits.maxFailedAuthentications,
+                              resumptionTimeout: server.limits.resumptionTimeout,
+                              resumptionCandidate: RequestSignature.hex(SecureRandom.bytes(16)))
         parser = XMLStreamParser(maxElementBytes: server.limits.maxElementBytes, maxDepth: server.limits.maxDepth)
         openedAt = monotonicNow()
         lastActivity = openedAt
@@ -158,7 +166,7 @@ final class XMPPClientConnection {
     func webSocketClosed(reason: String) {
         webSocket?.closedByPeer()
         if session.phase != .closed && closeReason == nil { closeReason = reason }
-        finish()
+        if canHibernate { hibernate(reason: reason) } else { finish() }
     }
 
     private func streamFailed(_ failure: XMLStreamFailure) {
@@ -198,14 +206,16 @@ final class XMPPClientConnection {
             return
         }
         if events & Int16(BEV_EVENT_ERROR | BEV_EVENT_EOF | BEV_EVENT_TIMEOUT) != 0 {
+            var reason = "connection lost"
             if events & Int16(BEV_EVENT_ERROR) != 0 {
-                if let reason = openSSLError(), closeReason == nil {
-                    closeReason = "TLS error: \(reason)"
+                if let tls = openSSLError(), closeReason == nil {
+                    closeReason = "TLS error: \(tls)"
+                    reason = closeReason!
                 } else {
                     server.log.log(.debug, "xmpp #\(number): connection lost (socket error)")
                 }
             }
-            finish()
+            if canHibernate { hibernate(reason: reason) } else { finish() }
         }
     }
 
@@ -234,15 +244,30 @@ final class XMPPClientConnection {
                 // Each WebSocket message is parsed on its own; the next <open/> starts the new stream.
                 if transport != .webSocket { pendingRestart = .stream }
             case .authenticate(let userId, let secret):
-                let accepted = server.authenticator.authenticateChat(userId: userId, secret: secret)
-                server.log.log(accepted ? .info : .warning, "xmpp #\(number): user \(userId) \(accepted ? "authenticated" : "failed to authenticate")")
-                perform(session.handle(.authenticationChecked(userId: userId, accepted: accepted)))
+                let outcome = server.authenticator.checkChatCredentials(userId: userId, secret: secret)
+                switch outcome {
+                case .accepted: server.log.log(.info, "xmpp #\(number): user \(userId) authenticated")
+                case .refused: server.log.log(.warning, "xmpp #\(number): user \(userId) failed to authenticate")
+                case .throttled: server.log.log(.warning, "xmpp #\(number): user \(userId) refused: too many wrong passwords lately")
+                }
+                perform(session.handle(outcome == .throttled ? .authenticationThrottled(userId: userId)
+                                                             : .authenticationChecked(userId: userId, accepted: outcome == .accepted)))
             case .bindResource(let requested, let iqId):
                 let resource = server.bind(self, requested: requested)
                 perform(session.handle(.resourceBound(resource, iqId: iqId)))
                 server.log.log(.info, "xmpp #\(number): bound \(session.fullJID ?? "?")")
             case .route(let stanza):
                 server.route(stanza, from: self)
+            case .resumptionEnabled(let id):
+                unacknowledged = UnacknowledgedStanzas(requestEvery: server.limits.ackRequestEvery,
+                                                       capacity: server.limits.maxUnacknowledgedStanzas)
+                server.registerResumable(self, id: id)
+            case .acknowledged(let h):
+                if case .tooMany(let sent)? = unacknowledged?.acknowledge(h) {
+                    server.log.log(.warning, "xmpp #\(number): the client acknowledged \(h) stanzas of \(sent)")
+                }
+            case .resume(let previd, let h):
+                resume(previd, h: h)
             case .close:
                 beginClose(grace: server.limits.closeGrace)
             }
@@ -280,10 +305,78 @@ final class XMPPClientConnection {
 
     func send(_ text: String) {
         guard !isFinished else { return }
+        if unacknowledged != nil, UnacknowledgedStanzas.isStanza(text) {
+            let askForAck = unacknowledged!.record(text)
+            if unacknowledged!.isOverflowing {
+                // A live stream still gets it, only no longer kept; a waiting session ends.
+                stopKeepingStanzas()
+                if !isHibernating && !isFinished { write(text) }
+                return
+            }
+            guard !isHibernating else { return }
+            write(text)
+            if askForAck { write("<r xmlns='\(XMPPNamespace.streamManagement)'/>") }
+            return
+        }
+        guard !isHibernating else { return }
+        write(text)
+    }
+
+    /// Onto the wire (or the WebSocket), as it is.
+    private func write(_ text: String) {
         if let webSocket { return webSocket.send(text) }
         guard let bev = bufferEvent else { return }
         var bytes = Array(text.utf8)
         _ = bufferevent_write(bev, &bytes, bytes.count)
+    }
+
+    // MARK: resumption (XEP-0198 §5)
+
+    /// A session that asked for resumption outlives a connection that drops without closing its stream.
+    private var canHibernate: Bool {
+        unacknowledged != nil && session.phase == .established && !isClosing && !isFinished && !isHibernating
+    }
+
+    private func hibernate(reason: String) {
+        isHibernating = true
+        if let bev = bufferEvent { bufferevent_free(bev) }
+        bufferEvent = nil
+        let timeout = server.limits.resumptionTimeout
+        hibernationDeadline = monotonicNow() + Double(timeout)
+        server.log.log(.info, "xmpp #\(number): \(reason); \(session.fullJID ?? "?") kept \(timeout) s for resumption")
+        armTimer(after: Double(timeout))
+    }
+
+    /// The client does not acknowledge (or has been gone too long): no more resumption.
+    private func stopKeepingStanzas() {
+        server.log.log(.warning, "xmpp #\(number): more than \(server.limits.maxUnacknowledgedStanzas) stanzas unacknowledged; the session can no longer be resumed")
+        unacknowledged = nil
+        server.forgetResumable(self)
+        if isHibernating {
+            closeReason = "too many stanzas waiting for resumption"
+            finish()
+        }
+    }
+
+    /// `<resume previd h/>` on this authenticated stream: take over that session of the same user,
+    /// hibernating or (a half-open connection) still live, and send again what it had not acknowledged.
+    private func resume(_ previd: String, h: UInt32) {
+        guard let userId = session.userId, let previous = server.resumableSession(previd, userId: userId), previous !== self,
+              let resumption = previous.session.resumption, var queue = previous.unacknowledged else {
+            server.log.log(.info, "xmpp #\(number): cannot resume \(previd)")
+            return perform(session.handle(.resumeChecked(nil, previd: previd)))
+        }
+        if case .tooMany(let sent) = queue.acknowledge(h) {
+            server.log.log(.warning, "xmpp #\(number): resuming, the client acknowledged \(h) stanzas of \(sent)")
+        }
+        perform(session.handle(.resumeChecked(resumption, previd: previd)))
+        unacknowledged = queue
+        // Sent again under the numbers they had: the client counts them from its `h` on.
+        for stanza in queue.pending { write(stanza) }
+        server.transferSession(from: previous, to: self)
+        previous.closeReason = "resumed on #\(number)"
+        previous.finish()
+        server.log.log(.info, "xmpp #\(number): resumed \(session.fullJID ?? "?") (#\(previous.number)), \(queue.pending.count) stanzas sent again")
     }
 
     private func startTLS() {
@@ -325,6 +418,11 @@ final class XMPPClientConnection {
 
     private func timerFired() {
         let now = monotonicNow()
+        if isHibernating && !isClosing {
+            guard now >= hibernationDeadline else { return armTimer(after: hibernationDeadline - now) }
+            closeReason = "not resumed within \(server.limits.resumptionTimeout) s"
+            return finish()
+        }
         if isClosing {
             if pendingOutput == 0 || now >= closeDeadline { finish() } else { armTimer(after: 0.001) }
             return

@@ -21,4 +21,10 @@ enum XMPPNamespace {
     static let chatStates = "http://jabber.org/protocol/chatstates"
     static let muc = "http://jabber.org/protocol/muc"
     static let mucUser = "http://jabber.org/protocol/muc#user"
+    /// XEP-0045 since 1.31: a reflected message keeps the id its sender gave it.
+    static let mucStableId = "http://jabber.org/protocol/muc#stable_id"
+    /// XEP-0359: `<stanza-id/>` (the server's id) and `<origin-id/>` (the sender's).
+    static let stanzaIds = "urn:xmpp:sid:0"
+    /// XEP-0203: when a message from history was first sent.
+    static let delay = "urn:xmpp:delay"
 }

@@ -24,10 +24,20 @@ final class XMPPServer {
         var idleTimeout = 600.0
         /// SASL failures before the stream is closed with not-authorized.
         var maxFailedAuthentications = 3
+        /// Connections from one address not yet authenticated; more are closed at once, unread
+        /// (a flood of them cannot crowd out the clients that log in).
+        var maxUnauthenticatedPerAddress = 32
         /// How long a closing stream may take to flush its last bytes.
         var closeGrace = 2.0
         /// Seconds a WebSocket client may take over its HTTP upgrade, or sit idle before it.
         var webSocketUpgradeTimeout = 10
+        /// Seconds a session that asked for resumption (XEP-0198) waits for its client after the
+        /// connection drops (the `max` of `<enabled/>`).
+        var resumptionTimeout = 300
+        /// A resumable session keeps at most this many unacknowledged stanzas.
+        var maxUnacknowledgedStanzas = 5000
+        /// A resumable session asks for an ack (`<r/>`) after this many stanzas.
+        var ackRequestEvery = 10
     }
 
     let domain: String
@@ -46,8 +56,12 @@ final class XMPPServer {
     /// WebSocket connections by the WebSocket listener's id.
     private var webSockets: [Int: XMPPClientConnection] = [:]
     private var connectionCount = 0
+    /// Connections refused by the per-address cap since the last one admitted (to log a few, not each).
+    private var refusedInARow = 0
     /// Bound sessions: user id → resource → connection (message routing reads this).
     private(set) var boundSessions: [Int: [String: XMPPClientConnection]] = [:]
+    /// Sessions that may be resumed (XEP-0198 §5), live or hibernating, by their resumption id.
+    private var resumable: [String: XMPPClientConnection] = [:]
     /// The port actually bound (after asking for 0).
     private(set) var boundPort: Int = 0
     /// Messages, markers, typing and rooms.
@@ -78,11 +92,11 @@ final class XMPPServer {
         return bound
     }
 
-    /// Also serves XMPP over WebSocket (RFC 7395) on `port`; returns the port bound.
-    func listenForWebSockets(host: String, port: Int) throws -> Int {
+    /// Also serves XMPP over WebSocket (RFC 7395) on `port`, to pages from `origins`; returns the port bound.
+    func listenForWebSockets(host: String, port: Int, origins: CORSOrigins = .any) throws -> Int {
         precondition(webSocketListener == nil, "one WebSocket listener per server")
         let listener = try WebSocketListener(host: host, port: port, maxMessageBytes: limits.maxElementBytes,
-                                             upgradeTimeout: limits.webSocketUpgradeTimeout, log: log)
+                                             upgradeTimeout: limits.webSocketUpgradeTimeout, origins: origins, log: log)
         guard let event = event_new(base, listener.mailbox.loopWakeReader, Int16(EV_READ | EV_PERSIST), { _, _, ctx in
             let server = Unmanaged<XMPPServer>.fromOpaque(ctx!).takeUnretainedValue()
             withExtendedLifetime(server) { server.webSocketEventsArrived() }
@@ -152,8 +166,12 @@ final class XMPPServer {
     var openConnectionCount: Int { connections.count }
 
     private func accept(_ socket: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: Int32, transport: XMPPClientConnection.Transport) {
-        connectionCount += 1
         let peer = Self.describe(address, length)
+        guard admits(peer) else {
+            evutil_closesocket(socket)
+            return
+        }
+        connectionCount += 1
         do {
             let connection = try XMPPClientConnection(server: self, base: base, socket: socket, transport: transport,
                                                       number: connectionCount, peer: peer)
@@ -175,6 +193,10 @@ final class XMPPServer {
                     channel.close(reason: "the server is shutting down")
                     continue
                 }
+                guard admits(peer) else {
+                    channel.close(reason: "too many connections from your address")
+                    continue
+                }
                 connectionCount += 1
                 let connection = XMPPClientConnection(server: self, base: base, webSocket: channel, number: connectionCount, peer: peer)
                 connections[connectionCount] = connection
@@ -190,6 +212,30 @@ final class XMPPServer {
         }
     }
 
+    /// Whether one more connection from `peer` ("host:port") stays under the cap on
+    /// unauthenticated ones; logs the first refusal of each burst.
+    private func admits(_ peer: String) -> Bool {
+        let host = Self.host(of: peer)
+        let pending = connections.values.reduce(0) { count, connection in
+            count + (!connection.session.isAuthenticated && Self.host(of: connection.peer) == host ? 1 : 0)
+        }
+        guard pending >= limits.maxUnauthenticatedPerAddress else {
+            refusedInARow = 0
+            return true
+        }
+        if refusedInARow % 100 == 0 {
+            log.log(.warning, "xmpp: \(host) has \(pending) connections not yet authenticated; closing new ones (\(refusedInARow + 1) so far)")
+        }
+        refusedInARow += 1
+        return false
+    }
+
+    /// "127.0.0.1:5222" → "127.0.0.1", "::1:5222" → "::1".
+    private static func host(of peer: String) -> Substring {
+        guard let colon = peer.lastIndex(of: ":") else { return Substring(peer) }
+        return peer[..<colon]
+    }
+
     private static func describe(_ address: UnsafeMutablePointer<sockaddr>?, _ length: Int32) -> String {
         guard let address else { return "?" }
         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
@@ -203,6 +249,32 @@ final class XMPPServer {
     func remove(_ connection: XMPPClientConnection) {
         connections[connection.number] = nil
         if let id = connection.webSocket?.id { webSockets[id] = nil }
+        forgetResumable(connection)
+    }
+
+    // MARK: resumable sessions (XEP-0198 §5)
+
+    func registerResumable(_ connection: XMPPClientConnection, id: String) {
+        resumable[id] = connection
+    }
+
+    func forgetResumable(_ connection: XMPPClientConnection) {
+        if let id = connection.session.resumptionId, resumable[id] === connection { resumable[id] = nil }
+    }
+
+    /// The session `id` if it is `userId`'s.
+    func resumableSession(_ id: String, userId: Int) -> XMPPClientConnection? {
+        guard let connection = resumable[id], connection.session.userId == userId else { return nil }
+        return connection
+    }
+
+    /// `successor` resumed `previous`: it is bound under the same resource, sits in the same rooms
+    /// and may be resumed by the same id.
+    func transferSession(from previous: XMPPClientConnection, to successor: XMPPClientConnection) {
+        guard let userId = successor.session.userId, let resource = successor.session.resource else { return }
+        boundSessions[userId, default: [:]][resource] = successor
+        router.moveSeats(of: previous, to: successor)
+        if let id = successor.session.resumptionId { resumable[id] = successor }
     }
 
     // MARK: bound sessions

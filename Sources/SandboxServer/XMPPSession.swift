@@ -24,13 +24,26 @@ struct XMPPSession {
         case closed
     }
 
+    /// What a resumable session leaves for the stream that resumes it (XEP-0198 §5).
+    struct Resumption: Equatable {
+        var id: String
+        var resource: String
+        var carbonsEnabled: Bool
+        /// Inbound stanzas handled: the `h` of `<resumed/>`.
+        var inboundStanzas: UInt32
+    }
+
     enum Event: Equatable {
         case streamOpened(XMPPStreamHeader, streamId: String)
         case element(XMPPElement)
         case streamClosed
         case tlsEstablished
         case authenticationChecked(userId: Int, accepted: Bool)
+        /// Too many wrong passwords for this user lately: `temporary-auth-failure` (RFC 6120 §6.5.12).
+        case authenticationThrottled(userId: Int)
         case resourceBound(String, iqId: String)
+        /// The answer to `.resume`: the session taken over, or nil (unknown, expired, another user's).
+        case resumeChecked(Resumption?, previd: String)
         /// The stream must end with this error (parser failure, timeout, shutdown, conflict).
         case fatal(XMPPStreamError)
     }
@@ -45,8 +58,15 @@ struct XMPPSession {
         case authenticate(userId: Int, secret: String)
         /// Bind a resource (nil: generate one); answer with `.resourceBound`.
         case bindResource(requested: String?, iqId: String)
-        /// A message or presence for the router (after binding).
+        /// A message, a presence or an IQ to the MUC service, for the router (after binding).
         case route(XMPPElement)
+        /// Stream management is on and this session may be resumed by its id (XEP-0198 §5).
+        case resumptionEnabled(id: String)
+        /// The client acknowledged (`<a h/>`) the stanzas sent to it up to `h`.
+        case acknowledged(UInt32)
+        /// `<resume/>`: find the session `previd` of this user and answer `.resumeChecked`;
+        /// `h` is what the client received of it.
+        case resume(previd: String, h: UInt32)
         /// Flush what was sent, then close.
         case close
     }
@@ -55,6 +75,10 @@ struct XMPPSession {
     let applicationId: Int
     let tlsAvailable: Bool
     let maxFailedAuthentications: Int
+    /// Seconds a resumable session waits for its client after the connection drops; nil: no resumption.
+    let resumptionTimeout: Int?
+    /// The id this session would be resumed by (unguessable; made by the connection).
+    let resumptionCandidate: String
 
     private(set) var phase: Phase = .awaitingStream
     private(set) var isSecure = false
@@ -66,13 +90,24 @@ struct XMPPSession {
     private(set) var failedAuthentications = 0
     /// XEP-0280: this resource wants copies of what the user's other resources send.
     private(set) var carbonsEnabled = false
+    /// XEP-0198 §5: the id it may be resumed by, once the client asked for resumption.
+    private(set) var resumptionId: String?
     private var headerSent = false
 
-    init(domain: String, applicationId: Int, tlsAvailable: Bool = true, maxFailedAuthentications: Int = 3) {
+    init(domain: String, applicationId: Int, tlsAvailable: Bool = true, maxFailedAuthentications: Int = 3,
+         resumptionTimeout: Int? = nil, resumptionCandidate: String = "") {
         self.domain = domain.lowercased()
         self.applicationId = applicationId
         self.tlsAvailable = tlsAvailable
         self.maxFailedAuthentications = maxFailedAuthentications
+        self.resumptionTimeout = resumptionCandidate.isEmpty ? nil : resumptionTimeout
+        self.resumptionCandidate = resumptionCandidate
+    }
+
+    /// What a stream resuming this session takes over; nil when it cannot be resumed.
+    var resumption: Resumption? {
+        guard let resumptionId, let resource, phase == .established else { return nil }
+        return Resumption(id: resumptionId, resource: resource, carbonsEnabled: carbonsEnabled, inboundStanzas: inboundStanzas)
     }
 
     var bareJID: String? { userId.map { "\($0)-\(applicationId)@\(domain)" } }
@@ -104,11 +139,27 @@ struct XMPPSession {
                 return [.send("<success xmlns='\(XMPPNamespace.sasl)'/>"), .restartStream]
             }
             return saslFailure("not-authorized")
+        case .authenticationThrottled(let id):
+            guard phase == .authenticating(userId: id) else { return fatal(.internalServerError) }
+            return saslFailure("temporary-auth-failure")
         case .resourceBound(let bound, let iqId):
             guard phase == .binding else { return fatal(.internalServerError) }
             resource = bound
             phase = .established
             return [.send("<iq type='result' id='\(XMLEscaping.attribute(iqId))'><bind xmlns='\(XMPPNamespace.bind)'><jid>\(XMLEscaping.text(fullJID ?? ""))</jid></bind></iq>")]
+        case .resumeChecked(let previous, let previd):
+            guard phase == .binding else { return fatal(.internalServerError) }
+            guard let previous else {
+                // The client goes on to bind a new session (XEP-0198 §5, Example 10).
+                return [.send("<failed xmlns='\(XMPPNamespace.streamManagement)'><item-not-found xmlns='\(XMPPNamespace.stanzaErrors)'/></failed>")]
+            }
+            resource = previous.resource
+            carbonsEnabled = previous.carbonsEnabled
+            inboundStanzas = previous.inboundStanzas
+            streamManagementEnabled = true
+            resumptionId = previous.id
+            phase = .established
+            return [.send("<resumed xmlns='\(XMPPNamespace.streamManagement)' previd='\(XMLEscaping.attribute(previd))' h='\(inboundStanzas)'/>")]
         case .fatal(let error): return fatal(error)
         }
     }
@@ -264,14 +315,27 @@ struct XMPPSession {
             }
             streamManagementEnabled = true
             inboundStanzas = 0
-            return [.send("<enabled xmlns='\(sm)'/>")]
+            let wantsResumption = ["true", "1"].contains(element[attribute: "resume"] ?? "")
+            guard wantsResumption, let timeout = resumptionTimeout else { return [.send("<enabled xmlns='\(sm)'/>")] }
+            resumptionId = resumptionCandidate
+            return [.send("<enabled xmlns='\(sm)' id='\(XMLEscaping.attribute(resumptionCandidate))' resume='true' max='\(timeout)'/>"),
+                    .resumptionEnabled(id: resumptionCandidate)]
         case "r":
             guard streamManagementEnabled else { return [] }
             return [.send("<a xmlns='\(sm)' h='\(inboundStanzas)'/>")]
         case "a":
-            return []
+            guard streamManagementEnabled, let h = element[attribute: "h"].flatMap({ UInt32($0) }) else { return [] }
+            return resumptionId == nil ? [] : [.acknowledged(h)]
         case "resume":
-            return [.send("<failed xmlns='\(sm)'><item-not-found xmlns='\(XMPPNamespace.stanzaErrors)'/></failed>")]
+            // Only in place of binding, after authentication (XEP-0198 §5).
+            guard phase == .binding, resource == nil else {
+                return [.send("<failed xmlns='\(sm)'><unexpected-request xmlns='\(XMPPNamespace.stanzaErrors)'/></failed>")]
+            }
+            guard let previd = element[attribute: "previd"], !previd.isEmpty,
+                  let h = element[attribute: "h"].flatMap({ UInt32($0) }) else {
+                return [.send("<failed xmlns='\(sm)'><bad-request xmlns='\(XMPPNamespace.stanzaErrors)'/></failed>")]
+            }
+            return [.resume(previd: previd, h: h)]
         default:
             return fatal(.unsupportedStanzaType)
         }
@@ -307,6 +371,10 @@ struct XMPPSession {
         guard iq.elements.count == 1, let payload = iq.elements.first else {
             return [.send(error(for: iq, condition: "bad-request", type: "modify"))]
         }
+        if let to = iq[attribute: "to"], XMPPAddress(to)?.domain == "muc." + domain {
+            // The MUC service and its rooms: the router knows the dialogs.
+            return [.route(iq)]
+        }
         guard addressesServerOrSelf(iq[attribute: "to"]) else {
             // The sandbox routes messages and presence only; no client sends iqs to other users.
             return [.send(error(for: iq, condition: "service-unavailable"))]
@@ -326,7 +394,9 @@ struct XMPPSession {
                 .map { "<feature var='\($0)'/>" }.joined()
             return [.send(result(for: iq, payload: "<query xmlns='\(XMPPNamespace.discoInfo)'><identity category='server' type='im' name='chatctl-sandbox'/>\(features)</query>"))]
         case ("get", XMPPNamespace.discoItems, "query") where iq[attribute: "to"].map({ $0.lowercased() == domain }) ?? true:
-            return [.send(result(for: iq, payload: "<query xmlns='\(XMPPNamespace.discoItems)'/>"))]
+            // The one service beside the server: group dialogs as MUC rooms.
+            let muc = "<item jid='muc.\(XMLEscaping.attribute(domain))' name='Group dialogs'/>"
+            return [.send(result(for: iq, payload: "<query xmlns='\(XMPPNamespace.discoItems)'>\(muc)</query>"))]
         default:
             return [.send(error(for: iq, condition: "service-unavailable"))]
         }

@@ -1,24 +1,25 @@
 // Message and presence routing (docs/protocol.md §7): 1:1 chat to a user's resources (with
-// carbons), group chat through MUC rooms `{appId}_{dialogId}@muc.{domain}`, chat markers and
-// typing, system notifications (headlines), and storage of what is sent with
-// `save_to_history=1` or by a plain XMPP client.
+// carbons), group chat through MUC rooms `{appId}_{dialogId}@muc.{domain}` (in
+// `XMPPStanzaRouter+Rooms.swift`), chat markers and typing, system notifications
+// (headlines), and storage of what is sent with `save_to_history=1` or by a plain XMPP client.
 
 /// Routes stanzas between bound sessions and rooms. Owned by `XMPPServer`; loop thread only.
 /// Storing happens synchronously inside `route`, so a later `<r/>` is only answered after it.
 final class XMPPStanzaRouter {
-    /// A connection joined to a room.
-    private struct RoomSeat {
+    /// A connection joined to a room. Its nick in the room is always its user id.
+    struct RoomSeat {
         let connection: XMPPClientConnection
-        var nick: String
+        /// `<show/>` and `<status/>` of its last presence to the room, passed on to the others.
+        var presenceDetails: [XMPPElement] = []
     }
 
-    private unowned let server: XMPPServer
-    private let store: ChatStore?
+    unowned let server: XMPPServer
+    let store: ChatStore?
     /// Joined rooms: dialog id → user id → connection number → seat.
-    private var rooms: [String: [Int: [Int: RoomSeat]]] = [:]
-    private let now: () -> Double
-    /// Ids for 1:1 messages that come without one.
-    private var messageIds = ObjectIdGenerator()
+    var rooms: [String: [Int: [Int: RoomSeat]]] = [:]
+    let now: () -> Double
+    /// Ids for messages that come without an ObjectId, and for room subjects.
+    var messageIds = ObjectIdGenerator()
 
     init(server: XMPPServer, store: ChatStore?, now: @escaping () -> Double = SandboxTime.now) {
         self.server = server
@@ -26,16 +27,18 @@ final class XMPPStanzaRouter {
         self.now = now
     }
 
-    private var domain: String { server.domain }
-    private var applicationId: Int { server.applicationId }
-    private func userJID(_ id: Int) -> String { "\(id)-\(applicationId)@\(domain)" }
-    private func roomJID(_ dialogId: String) -> String { "\(applicationId)_\(dialogId)@muc.\(domain)" }
+    var domain: String { server.domain }
+    var applicationId: Int { server.applicationId }
+    func userJID(_ id: Int) -> String { "\(id)-\(applicationId)@\(domain)" }
+    func roomJID(_ dialogId: String) -> String { "\(applicationId)_\(dialogId)@muc.\(domain)" }
+    /// The MUC service's own address.
+    var mucDomain: String { "muc." + domain }
 
     /// The user ids with a connection joined to the room of `dialogId` (tests read this).
     func joinedUsers(_ dialogId: String) -> Set<Int> { Set(rooms[dialogId].map { Array($0.keys) } ?? []) }
 
     /// Runs a storage call; a failure is logged and reported as nil.
-    private func storage<T>(_ body: (ChatStore) throws -> T) -> T? {
+    func storage<T>(_ body: (ChatStore) throws -> T) -> T? {
         guard let store else { return nil }
         do { return try body(store) } catch {
             server.log.log(.error, "xmpp: storage failed: \(error)")
@@ -44,7 +47,7 @@ final class XMPPStanzaRouter {
     }
 
     /// A storage lookup; a failure is logged and reported as nil.
-    private func find<T>(_ body: (ChatStore) throws -> T?) -> T? {
+    func find<T>(_ body: (ChatStore) throws -> T?) -> T? {
         guard let store else { return nil }
         do { return try body(store) } catch {
             server.log.log(.error, "xmpp: storage failed: \(error)")
@@ -59,15 +62,8 @@ final class XMPPStanzaRouter {
         switch stanza.name {
         case "message": routeMessage(stanza, from: connection, sender: sender)
         case "presence": routePresence(stanza, from: connection, sender: sender)
+        case "iq": routeIQ(stanza, from: connection, sender: sender)
         default: break
-        }
-    }
-
-    /// A disconnecting (or replaced) connection leaves every room it joined.
-    func leaveAllRooms(_ connection: XMPPClientConnection) {
-        guard let userId = connection.session.userId else { return }
-        for dialogId in rooms.keys where rooms[dialogId]?[userId]?[connection.number] != nil {
-            leave(dialogId, userId: userId, connection: connection, notifySelf: false)
         }
     }
 
@@ -93,8 +89,8 @@ final class XMPPStanzaRouter {
     }
 
     /// `<message type='error'>` back to the sender (never for an error: no loops).
-    private func bounce(_ stanza: XMPPElement, to connection: XMPPClientConnection, condition: String,
-                        type: String = "cancel", text: String? = nil) {
+    func bounce(_ stanza: XMPPElement, to connection: XMPPClientConnection, condition: String,
+                type: String = "cancel", text: String? = nil) {
         guard stanza[attribute: "type"] != "error" else { return }
         var reply = "<message type='error'"
         if let id = stanza[attribute: "id"] { reply += " id='\(XMLEscaping.attribute(id))'" }
@@ -106,14 +102,19 @@ final class XMPPStanzaRouter {
         connection.send(reply)
     }
 
-    private static func extraParams(_ stanza: XMPPElement) -> XMPPElement? { stanza.child("extraParams") }
+    static func extraParams(_ stanza: XMPPElement) -> XMPPElement? { stanza.child("extraParams") }
 
-    private static func isSaved(_ stanza: XMPPElement) -> Bool {
+    static func isSaved(_ stanza: XMPPElement) -> Bool {
         extraParams(stanza)?.child("save_to_history")?.text.trimmingCharacters(" ") == "1"
     }
 
+    /// A message from a plain XMPP client, which knows nothing of QuickBlox: no
+    /// `extraParams` at all. Its chat and group chat are kept like an SDK's saved
+    /// message (docs/protocol.md §7).
+    static func isPlain(_ stanza: XMPPElement) -> Bool { extraParams(stanza) == nil }
+
     /// Attachments and custom keys of `extraParams`, as stored.
-    private static func content(of stanza: XMPPElement) -> (attachments: [MessageAttachment], custom: [(String, String)]) {
+    static func content(of stanza: XMPPElement) -> (attachments: [MessageAttachment], custom: [(String, String)]) {
         guard let params = extraParams(stanza) else { return ([], []) }
         var attachments: [MessageAttachment] = []
         var custom: [(String, String)] = []
@@ -131,14 +132,61 @@ final class XMPPStanzaRouter {
         return (attachments, custom)
     }
 
-    /// A copy for recipients: new `from`/`to`/`id`, with `dialog_id` and `date_sent` set in `extraParams`.
-    private static func forwarded(_ stanza: XMPPElement, from: String, to: String, id: String?,
-                                  dialogId: String?, dateSent: Int?) -> XMPPElement {
+    // MARK: message ids (docs/protocol.md §7, "Message ids")
+
+    /// The id the sender gave a message: its XEP-0359 `<origin-id/>`, else the stanza's `id`.
+    static func senderId(of stanza: XMPPElement) -> String? {
+        let origin = stanza.child("origin-id", namespace: XMPPNamespace.stanzaIds)?[attribute: "id"]
+        let id = origin ?? stanza[attribute: "id"]
+        return (id?.isEmpty ?? true) ? nil : id
+    }
+
+    /// Whether `stanza` repeats a message `sender` already stored: the same ObjectId, or (for a
+    /// sender whose ids are not ObjectIds) the same id of its own, dialog and text. A resend after
+    /// a reconnect is acknowledged but neither stored nor delivered again.
+    func isResend(_ stanza: XMPPElement, by sender: Int, in dialogId: String?, body: String) -> Bool {
+        let stanzaId = stanza[attribute: "id"]
+        if let stanzaId, ObjectIdGenerator.isValid(stanzaId), find({ try $0.senderOfMessage(id: stanzaId) }) == sender {
+            return true
+        }
+        // An SDK's own ObjectId is its stored id (unless another sender took it): no second lookup per message.
+        guard let id = Self.senderId(of: stanza), !(id == stanzaId && ObjectIdGenerator.isValid(id)), let dialogId,
+              let earlier = find({ try $0.message(originId: id, senderId: sender) }) else { return false }
+        return earlier.dialogId == dialogId && earlier.body == body
+    }
+
+    /// What a message is stored and delivered under: the stored id, else the stanza's own when it
+    /// is an ObjectId, else a new one; every message with a body reaches its recipients with one.
+    func deliveryId(stored: String?, stanza: XMPPElement) -> String {
+        if let stored { return stored }
+        if let id = stanza[attribute: "id"], ObjectIdGenerator.isValid(id) { return id }
+        return messageIds.next(at: now())
+    }
+
+    /// A copy for recipients: new `from`/`to`/`id`, with `dialog_id` and `date_sent` set in
+    /// `extraParams`. `originId` (the sender's own id, when it is not `id`) is kept as an XEP-0359
+    /// `<origin-id/>`, and `stanzaId` (a stored message's id, by the archive that holds it) as a
+    /// `<stanza-id/>`; a `<stanza-id/>` the sender wrote is dropped, as XEP-0359 asks of servers.
+    static func forwarded(_ stanza: XMPPElement, from: String, to: String, id: String?,
+                          dialogId: String?, dateSent: Int?, originId: String? = nil,
+                          stanzaId: (id: String, by: String)? = nil) -> XMPPElement {
         var copy = stanza
         copy.attributes.removeAll { ["from", "to", "id"].contains($0.name) }
         copy.attributes.insert(XMPPElement.Attribute(name: "to", value: to), at: 0)
         copy.attributes.insert(XMPPElement.Attribute(name: "from", value: from), at: 0)
         if let id { copy.attributes.append(XMPPElement.Attribute(name: "id", value: id)) }
+        copy.children.removeAll {
+            if case .element(let e) = $0 { return e.name == "stanza-id" && e.namespace == XMPPNamespace.stanzaIds }
+            return false
+        }
+        if let originId, originId != id, stanza.child("origin-id", namespace: XMPPNamespace.stanzaIds) == nil {
+            copy.children.append(.element(XMPPElement(name: "origin-id", namespace: XMPPNamespace.stanzaIds,
+                                                      attributes: [.init(name: "id", value: originId)])))
+        }
+        if let stanzaId {
+            copy.children.append(.element(XMPPElement(name: "stanza-id", namespace: XMPPNamespace.stanzaIds,
+                                                      attributes: [.init(name: "id", value: stanzaId.id), .init(name: "by", value: stanzaId.by)])))
+        }
         guard dialogId != nil || dateSent != nil else { return copy }
         var params: XMPPElement
         var index: Int?
@@ -163,6 +211,8 @@ final class XMPPStanzaRouter {
         return copy
     }
 
+    // MARK: 1:1
+
     private func sendToUser(_ userId: Int, _ element: XMPPElement) {
         let text = element.serialized(parentNamespace: XMPPNamespace.client)
         for connection in server.boundSessions[userId]?.values.map({ $0 }) ?? [] { connection.send(text) }
@@ -186,10 +236,18 @@ final class XMPPStanzaRouter {
         let body = stanza.child("body")?.text
         guard let body else {
             // Markers, typing and other content-free messages: recorded (markers) and passed on.
+            var copy = Self.forwarded(stanza, from: senderJID, to: to, id: stanza[attribute: "id"], dialogId: nil, dateSent: nil)
             if let marker = marker(in: stanza), let messageId = marker[attribute: "id"] {
-                record(marker.name, of: messageId, by: sender, to: recipient)
+                let marked = record(marker.name, of: messageId, by: sender, to: recipient)
+                // The sender knows its message by the id it gave it (XEP-0333 refers to that id).
+                if let origin = marked?.originId, let i = copy.children.firstIndex(where: {
+                    if case .element(let e) = $0 { return e.namespace == XMPPNamespace.chatMarkers && e[attribute: "id"] == messageId }
+                    return false
+                }), case .element(var element) = copy.children[i] {
+                    element.attributes = element.attributes.map { $0.name == "id" ? .init(name: "id", value: origin) : $0 }
+                    copy.children[i] = .element(element)
+                }
             }
-            let copy = Self.forwarded(stanza, from: senderJID, to: to, id: stanza[attribute: "id"], dialogId: nil, dateSent: nil)
             deliverDirect(copy, to: recipient)
             return carbons(of: copy, user: sender, except: connection)
         }
@@ -197,14 +255,14 @@ final class XMPPStanzaRouter {
             return bounce(stanza, to: connection, condition: "not-acceptable", type: "modify",
                           text: "The message body is longer than \(ChatStore.maxMessageBytes) bytes")
         }
-        var id = stanza[attribute: "id"]
+        var stored: MessageRecord?
         var dateSent = Int(now().rounded(.down))
         let given = Self.extraParams(stanza)?.child("dialog_id")?.text.trimmingCharacters(" ")
         var dialog = privateDialog(between: sender, recipient, preferring: given)
-        if (Self.isSaved(stanza) || Self.isPlainChat(stanza)) && recipient != sender && store != nil {
-            if let id, find({ try $0.senderOfMessage(id: id) }) == sender {
+        if (Self.isSaved(stanza) || (type == "chat" && Self.isPlain(stanza))) && recipient != sender && store != nil {
+            if isResend(stanza, by: sender, in: dialog?.id, body: body) {
                 // A resend (after a reconnect) of what is already stored and was delivered then.
-                server.log.log(.debug, "xmpp: message \(id) from \(sender) already stored")
+                server.log.log(.debug, "xmpp: message \(Self.senderId(of: stanza) ?? "") from \(sender) already stored")
                 return
             }
             if dialog == nil {
@@ -213,30 +271,23 @@ final class XMPPStanzaRouter {
             guard let dialog else { return bounce(stanza, to: connection, condition: "internal-server-error", type: "wait") }
             let (attachments, custom) = Self.content(of: stanza)
             let markable = stanza.child("markable", namespace: XMPPNamespace.chatMarkers) != nil
-            guard let stored = storage({
-                try $0.insertMessage(NewMessage(id: id, dialogId: dialog.id, body: body, senderId: sender,
-                                                attachments: attachments, markable: markable, custom: custom), in: dialog)
-            }) else { return bounce(stanza, to: connection, condition: "internal-server-error", type: "wait") }
-            id = stored.id
+            stored = storage({
+                try $0.insertMessage(NewMessage(id: stanza[attribute: "id"], originId: Self.senderId(of: stanza), dialogId: dialog.id,
+                                                body: body, senderId: sender, attachments: attachments, markable: markable,
+                                                custom: custom), in: dialog)
+            })
+            guard let stored else { return bounce(stanza, to: connection, condition: "internal-server-error", type: "wait") }
             dateSent = stored.dateSent
         }
-        if type == "chat" && (id ?? "").isEmpty {
-            // Every 1:1 chat reaches its recipient with an id, so it can be filed and marked.
-            id = messageIds.next(at: now())
-        }
+        // Every message with a body reaches its recipient with an ObjectId, so it can be filed and marked.
+        let id = deliveryId(stored: stored?.id, stanza: stanza)
         // Build the copy only for someone online to receive it (the recipient,
         // or the sender's other resources): offline, storing was all there was to do.
         guard server.boundSessions[recipient] != nil || (server.boundSessions[sender]?.count ?? 0) > 1 else { return }
-        let copy = Self.forwarded(stanza, from: senderJID, to: to, id: id, dialogId: dialog?.id ?? given, dateSent: dateSent)
+        let copy = Self.forwarded(stanza, from: senderJID, to: to, id: id, dialogId: dialog?.id ?? given, dateSent: dateSent,
+                                  originId: Self.senderId(of: stanza), stanzaId: stored.map { ($0.id, userJID(recipient)) })
         deliverDirect(copy, to: recipient)
         carbons(of: copy, user: sender, except: connection)
-    }
-
-    /// A chat from a plain XMPP client, which knows nothing of QuickBlox: no
-    /// `extraParams` at all. It is kept like an SDK's saved message, under the
-    /// pair's private dialog, created if needed (docs/protocol.md §7).
-    private static func isPlainChat(_ stanza: XMPPElement) -> Bool {
-        stanza[attribute: "type"] == "chat" && extraParams(stanza) == nil
     }
 
     /// A QuickBlox system notification (`type="headline"`, docs/protocol.md §7): passed
@@ -285,174 +336,48 @@ final class XMPPStanzaRouter {
 
     /// A `received` or `displayed` marker from `userId` to `recipient` for a stored message of a
     /// dialog they are in: it counts when it goes to the message's sender (docs/protocol.md §7).
-    private func record(_ marker: String, of messageId: String, by userId: Int, to recipient: Int) {
-        guard let message = find({ try $0.message(id: messageId) }), message.senderId != userId, message.senderId == recipient,
-              let dialog = find({ try $0.dialog(id: message.dialogId, viewer: nil) }), dialog.admits(userId) else { return }
+    /// The marker may name the stored id or the id the sender gave the message. Returns the
+    /// message it counted for.
+    @discardableResult
+    private func record(_ marker: String, of messageId: String, by userId: Int, to recipient: Int) -> MessageRecord? {
+        let found = ObjectIdGenerator.isValid(messageId) ? find({ try $0.message(id: messageId) }) : nil
+        guard let message = found ?? find({ try $0.message(originId: messageId, senderId: recipient) }),
+              message.senderId != userId, message.senderId == recipient,
+              let dialog = find({ try $0.dialog(id: message.dialogId, viewer: nil) }), dialog.admits(userId) else { return nil }
         if marker == "displayed" {
-            _ = storage { try $0.markRead(dialogId: dialog.id, ids: [messageId], userId: userId) }
+            _ = storage { try $0.markRead(dialogId: dialog.id, ids: [message.id], userId: userId) }
         } else {
-            _ = storage { try $0.markDelivered(dialogId: dialog.id, ids: [messageId], userId: userId) }
+            _ = storage { try $0.markDelivered(dialogId: dialog.id, ids: [message.id], userId: userId) }
         }
-    }
-
-    private func groupchat(_ stanza: XMPPElement, from connection: XMPPClientConnection, sender: Int, dialogId: String) {
-        guard let dialog = find({ try $0.dialog(id: dialogId, viewer: nil) }), dialog.type.isGroup else {
-            return bounce(stanza, to: connection, condition: "service-unavailable")
-        }
-        guard dialog.admits(sender) else { return bounce(stanza, to: connection, condition: "forbidden", type: "auth") }
-        guard rooms[dialogId]?[sender]?[connection.number] != nil else {
-            return bounce(stanza, to: connection, condition: "not-acceptable", type: "modify", text: "Join the room first")
-        }
-        let from = roomJID(dialogId) + "/\(sender)"
-        guard let body = stanza.child("body")?.text else {
-            // Typing and the like: to the other occupants only.
-            return fanOut(dialog, except: sender) { to in
-                Self.forwarded(stanza, from: from, to: to, id: stanza[attribute: "id"], dialogId: nil, dateSent: nil)
-            }
-        }
-        guard body.utf8.count <= ChatStore.maxMessageBytes else {
-            return bounce(stanza, to: connection, condition: "not-acceptable", type: "modify",
-                          text: "The message body is longer than \(ChatStore.maxMessageBytes) bytes")
-        }
-        var id = stanza[attribute: "id"]
-        var dateSent = Int(now().rounded(.down))
-        if Self.isSaved(stanza) {
-            if let id, find({ try $0.senderOfMessage(id: id) }) == sender {
-                server.log.log(.debug, "xmpp: group message \(id) from \(sender) already stored")
-                return
-            }
-            let (attachments, custom) = Self.content(of: stanza)
-            let markable = stanza.child("markable", namespace: XMPPNamespace.chatMarkers) != nil
-            guard let stored = storage({
-                try $0.insertMessage(NewMessage(id: id, dialogId: dialogId, body: body, senderId: sender,
-                                                attachments: attachments, markable: markable, custom: custom), in: dialog)
-            }) else { return bounce(stanza, to: connection, condition: "internal-server-error", type: "wait") }
-            id = stored.id
-            dateSent = stored.dateSent
-        }
-        // MUC reflection: the sender's joined resources get it too.
-        fanOut(dialog, except: nil) { to in
-            Self.forwarded(stanza, from: from, to: to, id: id, dialogId: dialogId, dateSent: dateSent)
-        }
-    }
-
-    /// Sends `make(fullJID)` to every joined connection of the room, but those of `except` and
-    /// of users no longer in the dialog (pulled after they joined).
-    private func fanOut(_ dialog: DialogRecord, except: Int?, _ make: (String) -> XMPPElement) {
-        for (userId, seats) in rooms[dialog.id] ?? [:] where userId != except && dialog.admits(userId) {
-            for seat in seats.values {
-                guard let jid = seat.connection.session.fullJID else { continue }
-                seat.connection.send(make(jid).serialized(parentNamespace: XMPPNamespace.client))
-            }
-        }
+        return message
     }
 
     // MARK: live delivery of REST messages (`send_to_chat=1`)
 
     func deliver(_ message: MessageRecord, in dialog: DialogRecord) {
-        var params = "<save_to_history>1</save_to_history><dialog_id>\(XMLEscaping.text(dialog.id))</dialog_id><date_sent>\(message.dateSent)</date_sent>"
-        for (key, value) in message.custom where XMLEscaping.isName(key) {
-            params += "<\(key)>\(XMLEscaping.text(value))</\(key)>"
-        }
-        params += message.attachments.map(\.xml).joined()
-        let payload = "<body>\(XMLEscaping.text(message.body))</body><extraParams xmlns='\(XMPPNamespace.client)'>\(params)</extraParams>"
-            + (message.markable ? "<markable xmlns='\(XMPPNamespace.chatMarkers)'/>" : "")
         if dialog.type.isGroup {
-            let from = roomJID(dialog.id) + "/\(message.senderId)"
             for (userId, seats) in rooms[dialog.id] ?? [:] where userId != message.senderId && dialog.admits(userId) {
                 for seat in seats.values {
                     guard let jid = seat.connection.session.fullJID else { continue }
-                    seat.connection.send("<message type='groupchat' from='\(XMLEscaping.attribute(from))' to='\(XMLEscaping.attribute(jid))' id='\(message.id)'>\(payload)</message>")
+                    seat.connection.send(roomMessage(message, to: jid))
                 }
             }
         } else if let recipient = dialog.peer(of: message.senderId) {
-            let text = "<message type='chat' from='\(userJID(message.senderId))' to='\(userJID(recipient))' id='\(message.id)'>\(payload)</message>"
+            let text = "<message type='chat' from='\(userJID(message.senderId))' to='\(userJID(recipient))' id='\(message.id)'>\(Self.payload(of: message))</message>"
             for connection in server.boundSessions[recipient]?.values.map({ $0 }) ?? [] { connection.send(text) }
         }
     }
 
-    // MARK: presence and rooms
-
-    private func routePresence(_ stanza: XMPPElement, from connection: XMPPClientConnection, sender: Int) {
-        // Presence to users (no rosters in the sandbox) and broadcast presence are accepted and dropped.
-        guard let to = stanza[attribute: "to"], let address = XMPPAddress(to),
-              let dialogId = address.roomDialogId(applicationId: applicationId, domain: domain) else { return }
-        let type = stanza[attribute: "type"]
-        guard let nick = address.resource, !nick.isEmpty else {
-            if type == nil { presenceError(stanza, to: connection, condition: "jid-malformed", type: "modify") }
-            return
+    /// A stored message's `<body>`, `extraParams` (dialog, date, custom keys, attachments) and
+    /// `<markable/>`, as chat delivers it.
+    static func payload(of message: MessageRecord) -> String {
+        var params = "<save_to_history>1</save_to_history><dialog_id>\(XMLEscaping.text(message.dialogId))</dialog_id><date_sent>\(message.dateSent)</date_sent>"
+        for (key, value) in message.custom where XMLEscaping.isName(key) {
+            params += "<\(key)>\(XMLEscaping.text(value))</\(key)>"
         }
-        switch type {
-        case nil: join(dialogId, nick: nick, stanza: stanza, connection: connection, userId: sender)
-        case "unavailable": leave(dialogId, userId: sender, connection: connection, notifySelf: true, nick: nick)
-        default: break
-        }
-    }
-
-    private func presenceError(_ stanza: XMPPElement, to connection: XMPPClientConnection, condition: String, type: String) {
-        var reply = "<presence type='error'"
-        if let to = stanza[attribute: "to"] { reply += " from='\(XMLEscaping.attribute(to))'" }
-        if let me = connection.session.fullJID { reply += " to='\(XMLEscaping.attribute(me))'" }
-        if let id = stanza[attribute: "id"] { reply += " id='\(XMLEscaping.attribute(id))'" }
-        reply += "><x xmlns='\(XMPPNamespace.muc)'/><error type='\(type)'><\(condition) xmlns='\(XMPPNamespace.stanzaErrors)'/></error></presence>"
-        connection.send(reply)
-    }
-
-    private func occupantPresence(room: String, nick: String, to: String, unavailable: Bool = false,
-                                  isSelf: Bool = false, jid: String? = nil, id: String? = nil) -> String {
-        var text = "<presence from='\(XMLEscaping.attribute(room + "/" + nick))' to='\(XMLEscaping.attribute(to))'"
-        if unavailable { text += " type='unavailable'" }
-        if let id { text += " id='\(XMLEscaping.attribute(id))'" }
-        text += "><x xmlns='\(XMPPNamespace.mucUser)'><item affiliation='member' role='\(unavailable ? "none" : "participant")'"
-        if let jid { text += " jid='\(XMLEscaping.attribute(jid))'" }
-        text += "/>"
-        if isSelf { text += "<status code='110'/>" }
-        return text + "</x></presence>"
-    }
-
-    private func join(_ dialogId: String, nick: String, stanza: XMPPElement, connection: XMPPClientConnection, userId: Int) {
-        guard let me = connection.session.fullJID else { return }
-        guard let dialog = find({ try $0.dialog(id: dialogId, viewer: nil) }), dialog.type.isGroup else {
-            return presenceError(stanza, to: connection, condition: "item-not-found", type: "cancel")
-        }
-        guard dialog.admits(userId) else {
-            return presenceError(stanza, to: connection, condition: "registration-required", type: "auth")
-        }
-        let room = roomJID(dialogId)
-        let occupants = rooms[dialogId] ?? [:]
-        let isNewOccupant = occupants[userId]?.isEmpty ?? true
-        // Who is there, then (for a user's first connection) tell them about the newcomer.
-        for (other, seats) in occupants where other != userId && !seats.isEmpty {
-            connection.send(occupantPresence(room: room, nick: String(other), to: me))
-        }
-        if isNewOccupant {
-            for (other, seats) in occupants where other != userId {
-                for seat in seats.values {
-                    guard let jid = seat.connection.session.fullJID else { continue }
-                    seat.connection.send(occupantPresence(room: room, nick: String(userId), to: jid))
-                }
-            }
-        }
-        rooms[dialogId, default: [:]][userId, default: [:]][connection.number] = RoomSeat(connection: connection, nick: nick)
-        connection.send(occupantPresence(room: room, nick: nick, to: me, isSelf: true, jid: me, id: stanza[attribute: "id"]))
-    }
-
-    private func leave(_ dialogId: String, userId: Int, connection: XMPPClientConnection, notifySelf: Bool, nick: String? = nil) {
-        let seat = rooms[dialogId]?[userId]?.removeValue(forKey: connection.number)
-        if rooms[dialogId]?[userId]?.isEmpty == true { rooms[dialogId]?[userId] = nil }
-        if rooms[dialogId]?.isEmpty == true { rooms[dialogId] = nil }
-        let room = roomJID(dialogId)
-        if notifySelf, let me = connection.session.fullJID {
-            connection.send(occupantPresence(room: room, nick: seat?.nick ?? nick ?? String(userId), to: me,
-                                             unavailable: true, isSelf: true))
-        }
-        guard seat != nil, rooms[dialogId]?[userId] == nil else { return }
-        for (_, seats) in rooms[dialogId] ?? [:] {
-            for other in seats.values {
-                guard let jid = other.connection.session.fullJID else { continue }
-                other.connection.send(occupantPresence(room: room, nick: String(userId), to: jid, unavailable: true))
-            }
-        }
+        params += message.attachments.map(\.xml).joined()
+        return "<body>\(XMLEscaping.text(message.body))</body><extraParams xmlns='\(XMPPNamespace.client)'>\(params)</extraParams>"
+            + (message.markable ? "<markable xmlns='\(XMPPNamespace.chatMarkers)'/>" : "")
     }
 }
 

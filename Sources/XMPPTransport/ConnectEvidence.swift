@@ -21,6 +21,9 @@ struct ConnectEvidence: Sendable, Equatable {
     /// OpenSSL found no TLS record where the handshake expected one ("wrong version
     /// number"): an `xmpps://` server that speaks plain XML first, i.e. STARTTLS.
     var plainTextInsteadOfTLS = false
+    /// The server hung up in the middle of the TLS handshake (OpenSSL: "unexpected eof
+    /// while reading"): a network or server fault, not a certificate to trust.
+    var handshakeCutByPeer = false
     /// The connect deadline passed inside libstrophe's TLS handshake, which does not
     /// return by itself; the watchdog hung up to end it (seconds allowed).
     var handshakeStalledAfter: Double?
@@ -46,6 +49,7 @@ struct ConnectEvidence: Sendable, Equatable {
         }
         // OpenSSL's reason arrives as a debug line of area "tls" (libstrophe's _tls_log_error).
         if area == "tls" && message.hasSuffix(":wrong version number") { plainTextInsteadOfTLS = true }
+        if area == "tls" && message.contains("unexpected eof while reading") { handshakeCutByPeer = true }
     }
 
     /// The failure kind for a connect attempt that ended without a session.
@@ -57,6 +61,7 @@ struct ConnectEvidence: Sendable, Equatable {
         if let condition = streamErrorCondition {
             return condition == "not-authorized" ? .notAuthorized : .streamError(condition)
         }
+        if handshakeCutByPeer { return .disconnected }
         if tlsError != nil { return .tlsFailed }
         if libraryTimedOut { return tcpConnected ? .timedOut : .cannotConnect }
         if !tcpConnected { return .cannotConnect }
@@ -70,6 +75,7 @@ struct ConnectEvidence: Sendable, Equatable {
         }
         if plainTextInsteadOfTLS { return "the server answered in plain text, not TLS" }
         if let certificateRejection { return "certificate verification failed: \(certificateRejection)" }
+        if handshakeCutByPeer { return "it hung up during the TLS handshake" }
         if tlsNotOffered { return "server does not offer STARTTLS" }
         if saslFailed { return "SASL authentication failed" }
         if let streamErrorCondition { return "stream error <\(streamErrorCondition)/>" }

@@ -21,6 +21,14 @@ struct ChatctlRunner {
                        stdin: stdin.map { Data($0.utf8) }, timeout: timeout)
     }
 
+    /// Runs chatctl inside `confinement` (a file-size limit, no permission override: `Confinement`).
+    @discardableResult
+    func run(confined confinement: (String, [String]) -> (path: String, arguments: [String]), _ arguments: [String],
+             stdin: String? = nil, environment: [String: String] = [:], timeout: Double = 60) throws -> ProcessResult {
+        let (path, wrapped) = confinement(productPath("chatctl"), arguments)
+        return try runProcess(path, wrapped, environment: self.environment(environment), stdin: stdin.map { Data($0.utf8) }, timeout: timeout)
+    }
+
     /// Starts chatctl beside the test (`listen`, or a `send` fed line by line).
     func background(_ arguments: [String], input: ChildProcess.Input = .null, environment: [String: String] = [:]) throws -> ChildProcess {
         try ChildProcess(productPath("chatctl"), arguments, environment: self.environment(environment), input: input)

@@ -2,20 +2,13 @@ import Foundation
 import Testing
 import TestSupport
 
-private let chromium = "/usr/bin/chromium"
-private let stropheJS = "/usr/share/javascript/strophe/strophe.min.js"
-
 /// A web chat client the project did not write: Strophe.js (what QuickBlox's web SDK builds
 /// on) in headless Chromium, over the sandbox's XMPP-over-WebSocket port (RFC 7395),
 /// chatting with a chatctl user on the STARTTLS port through the same sandbox.
 @Suite(.serialized) struct StropheWebSocketTests {
     static let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources/strophe-chat.html")
 
-    init() throws {
-        // Fail, never skip: `make test` installs both.
-        try #require(FileManager.default.isExecutableFile(atPath: chromium), "chromium is not installed; `make test` installs it")
-        try #require(FileManager.default.fileExists(atPath: stropheJS), "libjs-strophe is not installed; `make test` installs it")
-    }
+    init() throws { try HeadlessChromium.requireInstalled() }
 
     @Test func aWebClientAndChatctlChatBothWays() throws {
         let sandbox = try SandboxProcess(arguments: ["--ws-port", "0"])
@@ -38,20 +31,12 @@ private let stropheJS = "/usr/share/javascript/strophe/strophe.min.js"
             URLQueryItem(name: "to", value: "\(bob.id)-\(app)@localhost"),
             URLQueryItem(name: "text", value: "hello from strophe"),
         ]
-        let profile = try TemporaryDirectory(prefix: "chromium-profile")
-        let browser = try ChildProcess(chromium, [
-            "--headless=new", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files", "--no-first-run",
-            "--user-data-dir=\(profile.path)", "--enable-logging=stderr", "--v=0", url.string!,
-        ])
-        defer {
-            browser.signal(SIGTERM)
-            _ = browser.finish(timeout: 10)
+        let browser = try HeadlessChromium(url: url.string!)
+        defer { browser.stop() }
+        let sent = try browser.waitForConsole("Strophe.js to connect and send", prefix: "STROPHE ", timeout: 30) {
+            $0 == "STROPHE sent" || $0.hasPrefix("STROPHE failed")
         }
-        // Its console.log lines arrive on stderr.
-        let sent = try browser.stderr.wait(for: "Strophe.js to connect and send", timeout: 30) {
-            $0.contains("\"STROPHE sent\"") || $0.contains("\"STROPHE failed")
-        }
-        try #require(sent.contains("\"STROPHE sent\""), "the page said: \(browser.stderr.text)\nsandbox: \(sandbox.stderr)")
+        try #require(sent == "STROPHE sent", "the page said: \(browser.log)\nsandbox: \(sandbox.stderr)")
 
         // The web client's message reaches chatctl listen ...
         let heard = listen.finish(timeout: 30)
@@ -63,10 +48,10 @@ private let stropheJS = "/usr/share/javascript/strophe/strophe.min.js"
         // ... and chatctl's answer reaches the web client.
         let reply = try bob.run(["send", "@" + webLogin, "hello back from chatctl"])
         #expect(reply.status == 0, "stderr: \(reply.stderr)")
-        let received = try? browser.stderr.wait(for: "the page to receive the reply", timeout: 20) {
-            $0.contains("\"STROPHE received hello back from chatctl\"")
+        let received = try? browser.waitForConsole("the page to receive the reply", prefix: "STROPHE ", timeout: 20) {
+            $0 == "STROPHE received hello back from chatctl"
         }
-        #expect(received != nil, "the page said: \(browser.stderr.text)")
+        #expect(received != nil, "the page said: \(browser.log)")
     }
 
     private func jsonLine(_ text: String) -> [String: Any]? {

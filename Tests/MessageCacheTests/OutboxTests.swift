@@ -10,6 +10,22 @@ struct OutboxTests {
 
     init() throws { fixture = try CacheFixture() }
 
+    /// `outbox drop`: a live sender's fresh claim protects its entry; a dead
+    /// sender's or a stale claim does not; an entry not there is said so.
+    @Test func dropRespectsALiveClaimOnly() throws {
+        let cache = try fixture.open()
+        let one = hexID(1, prefix: "c"), two = hexID(2, prefix: "c")
+        try cache.enqueue(dialogID: d, text: "one", clientMessageID: one, createdAt: 10)
+        try cache.enqueue(dialogID: d, text: "two", clientMessageID: two, createdAt: 20)
+        _ = try cache.claim(limit: 1, owner: 100, now: 1000, isAlive: alwaysAlive)
+        #expect(try cache.drop(clientMessageID: one, now: 1010, isAlive: alwaysAlive) == .inUse(100))
+        #expect(try cache.drop(clientMessageID: one, now: 1010, isAlive: { _ in false }) == .dropped)
+        #expect(try cache.drop(clientMessageID: one, now: 1010, isAlive: alwaysAlive) == .notFound)
+        _ = try cache.claim(limit: 1, owner: 100, now: 1000, isAlive: alwaysAlive)
+        #expect(try cache.drop(clientMessageID: two, now: 1000 + 301, isAlive: alwaysAlive) == .dropped, "a stale claim")
+        #expect(try cache.pending().isEmpty)
+    }
+
     @Test func enqueuePendingClaimDeliver() throws {
         let cache = try fixture.open()
         let a = try cache.enqueue(dialogID: d, text: "one", clientMessageID: hexID(1, prefix: "c"), createdAt: 10)

@@ -116,3 +116,37 @@ import TestSupport
         #expect(SecretRedactor.urlWithoutQuery("http://h/p.json?token=abc#f") == "http://h/p.json")
     }
 }
+
+/// A body far larger than any JSON answer is refused as it comes, never buffered whole.
+@Suite struct OversizedAnswerTests {
+    @Test(arguments: [true, false])
+    func aHundredMegabyteBodyIsRefusedAfterTheLimit(announced: Bool) throws {
+        let sent = ResultBox<Int>()
+        let server = try ScriptedHTTPServer { _, connection in
+            let total = 100 << 20
+            let head = announced ? "HTTP/1.1 200 OK\r\nContent-Length: \(total)\r\n\r\n"
+                                 : "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n"   // until the connection ends
+            connection.send(head)
+            let chunk = [UInt8](repeating: UInt8(ascii: "["), count: 1 << 20)
+            var count = 0
+            while count < total {
+                if connection.sendCounting(chunk) < chunk.count { break }
+                count += chunk.count
+            }
+            sent.append(count)
+            connection.close()
+        }
+        defer { server.stop() }
+        let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
+        let error = try #require(throws: HTTPError.self) {
+            try client.perform(HTTPRequest(method: "GET", url: server.baseURL() + "/chat/Message.json", timeout: 20,
+                                           maxResponseBytes: 1 << 20))
+        }
+        #expect(error.kind == .responseTooLarge)
+        #expect(error.detail == "the answer is larger than 1 MiB; refused")
+        // The server could not push all of it: the client stopped reading.
+        let pushed = try #require(sent.wait(count: 1, timeout: 20).first)
+        #expect(pushed < 100 << 20)
+    }
+}
+

@@ -148,12 +148,24 @@ import TestSupport
         #expect(transport.requests.count == 3)
     }
 
-    @Test(arguments: [("1", 1.0), ("60", 5.0), ("0.5", 0.5)])
+    @Test(arguments: [("1", 1.0), ("5", 5.0), ("0.5", 0.5)])
     func honoursRetryAfter(header: String, expected: Double) throws {
         let transport = ScriptedTransport([reply(429, headers: [HTTPHeader("Retry-After", header)]), reply(200, Self.userBody)])
         let sleeps = SleepLog()
         _ = try client(transport, retry: sleeps.policy).user(id: 7)
         #expect(sleeps.recorded == [expected])
+    }
+
+    /// A wait longer than the policy blocks for is not waited out in part (a retry
+    /// sooner would be refused again): the error says when to come back.
+    @Test func aLongRetryAfterGivesUpAtOnceAndSaysWhen() throws {
+        let transport = ScriptedTransport([reply(429, headers: [HTTPHeader("Retry-After", "60")]), reply(200, Self.userBody)])
+        let sleeps = SleepLog()
+        let error = try #require(throws: QuickBloxError.self) { try client(transport, retry: sleeps.policy).user(id: 7) }
+        #expect(error.kind == .http(status: 429))
+        #expect(error.reasons.last == "the server asks to wait 60 s before trying again")
+        #expect(sleeps.recorded.isEmpty)
+        #expect(transport.requests.count == 1)
     }
 
     @Test(arguments: ["nan", "Wed, 21 Oct 2015 07:28:00 GMT", "-1"])

@@ -67,12 +67,12 @@ final class BlobSandbox {
 
     /// The upload a QuickBlox client makes (docs/protocol.md §8): a multipart POST to the
     /// scheme, host and path of `params`, every query pair a field in URL order (after
-    /// `fields` has its say), `file` last.
-    func upload(_ params: String, file: String,
+    /// `fields` has its say), `file` last; `headers` as `Name: value` lines.
+    func upload(_ params: String, file: String, headers: [String] = [],
                 fields change: ([(String, String)]) -> [(String, String)] = { $0 }) throws -> CurlResult {
         guard let url = URLComponents(string: params) else { throw TestSupportError("params is not a URL: \(params)") }
         let target = "\(url.scheme ?? "http")://\(url.host ?? ""):\(url.port ?? 80)\(url.path)"
-        var arguments: [String] = []
+        var arguments = headers.flatMap { ["-H", $0] }
         for item in change((url.queryItems ?? []).map { ($0.name, $0.value ?? "") }) {
             arguments += ["--form-string", "\(item.0)=\(item.1)"]
         }
@@ -98,9 +98,9 @@ final class BlobSandbox {
         return location
     }
 
-    /// A GET of a storage URL; the body to `output` when given.
-    func get(_ url: String, range: String? = nil, output: String? = nil) throws -> CurlResult {
-        var arguments: [String] = []
+    /// A GET of a storage URL; the body to `output` when given; `headers` as `Name: value` lines.
+    func get(_ url: String, range: String? = nil, output: String? = nil, headers: [String] = []) throws -> CurlResult {
+        var arguments = headers.flatMap { ["-H", $0] }
         if let range { arguments += ["-H", "Range: \(range)"] }
         if let output { arguments += ["-o", output] }
         return try curl(arguments + [url])

@@ -1,5 +1,5 @@
 // The twins checked against each other (docs/architecture.md): what the sandbox forwards
-// (carbons, headlines) read back by the client's own parser, through libstrophe.
+// (carbons, headlines, a room's answer to a join) read back by the client's own parser, through libstrophe.
 import Testing
 @testable import SandboxServer
 @testable import XMPPTransport
@@ -54,5 +54,34 @@ struct ForwardedStanzaCrossTests {
         }
         #expect(n.kind == .updated && n.dialogID == dialog && n.name == "ops & co" && n.dialogType == 2)
         #expect(n.occupantIDs == [ann, bob] && n.senderUserID == ann && n.id == objectId(601))
+    }
+
+    /// A join's whole answer (others, ourselves, history, subject) as chatctl reads it: only our
+    /// own presence answers the join, history messages are messages of the group under their
+    /// stored ids, and the subject is no message at all.
+    @Test func theSandboxsAnswerToAJoinIsReadAsChatctlExpects() throws {
+        let f = try MessagingFixture()
+        let ann = try f.user("ann"), bob = try f.user("bob")
+        let dialog = try f.group(owner: ann, [bob], name: "ops")
+        let older = try f.post("older", in: dialog, from: ann), newer = try f.post("newer", in: dialog, from: ann)
+        let a = try f.connect(ann, "ann", resource: "a"), b = try f.connect(bob, "bob", resource: "b")
+        a.send("<presence to='\(f.room(dialog))/\(ann)'><x xmlns='http://jabber.org/protocol/muc'><history maxstanzas='0'/></x></presence>")
+        #expect(a.read(untilContains: "</subject>"))
+        b.send("<presence to='\(f.room(dialog))/\(bob)'><x xmlns='http://jabber.org/protocol/muc'><history maxstanzas='5'/></x></presence>")
+        #expect(b.read(untilContains: "</subject>"))
+        let stanzas = try WebSocketFraming.messages(fromStream: b.received).map {
+            try #require(StanzaElement(parsingWithStrophe: $0), "libstrophe could not parse \($0)")
+        }
+        let presences = stanzas.compactMap(RoomPresence.init)
+        #expect(presences.map(\.nick) == [String(ann), String(bob)])
+        #expect(presences.map(\.isSelf) == [false, true] && presences.allSatisfy { $0.errorCondition == nil })
+        let events = stanzas.filter { $0.name == "message" }.map { ChatEvent.parse($0, receivedAt: 0) }
+        #expect(events.count == 3)
+        guard events.count == 3, case .message(let first)? = events[0], case .message(let second)? = events[1] else {
+            Issue.record("not two messages then the subject: \(events)"); return
+        }
+        #expect([first.id, second.id] == [older, newer] && [first.body, second.body] == ["older", "newer"])
+        #expect(first.kind == .groupchat && first.dialogID == dialog && first.senderUserID == ann)
+        #expect(events[2] == nil, "the subject is no message")
     }
 }

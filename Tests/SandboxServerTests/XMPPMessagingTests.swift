@@ -10,15 +10,17 @@ final class MessagingFixture {
     typealias C = XMPPTestConstants
     let server: XMPPTestServer
 
-    init(webSockets: Bool = false) throws { server = try XMPPTestServer(realUsers: true, webSockets: webSockets) }
+    init(webSockets: Bool = false, limits: XMPPServer.Limits = XMPPServer.Limits()) throws {
+        server = try XMPPTestServer(limits: limits, realUsers: true, webSockets: webSockets)
+    }
 
     /// A new user (password `password-{login}`); returns the id.
     func user(_ login: String) throws -> Int {
         try server.withStorage { _, database, _ in try database.insertUser(NewUser(login: login, password: "password-\(login)")).id }
     }
 
-    /// A bound stream of `userId` (logged in as `login`) on `resource`.
-    func connect(_ userId: Int, _ login: String, resource: String) throws -> RawXMPPClient {
+    /// A stream of `userId` (logged in as `login`) that has authenticated and may now bind or resume.
+    func authenticate(_ userId: Int, _ login: String) throws -> RawXMPPClient {
         let client = try RawXMPPClient(port: server.port)
         client.send(C.header)
         guard client.read(untilContains: "</stream:features>") else { throw TestFailure("no features") }
@@ -27,6 +29,13 @@ final class MessagingFixture {
         client.clear()
         client.send(C.header)
         guard client.read(untilContains: "</stream:features>") else { throw TestFailure("no post-auth features") }
+        client.clear()
+        return client
+    }
+
+    /// A bound stream of `userId` (logged in as `login`) on `resource`.
+    func connect(_ userId: Int, _ login: String, resource: String) throws -> RawXMPPClient {
+        let client = try authenticate(userId, login)
         client.send("<iq type='set' id='bind'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><resource>\(resource)</resource></bind></iq>")
         guard client.read(untilContains: "</iq>") else { throw TestFailure("bind failed") }
         client.clear()
@@ -61,9 +70,17 @@ final class MessagingFixture {
         try server.withStorage { store, _, _ in try store.privateDialog(between: a, b, viewer: b).map(DialogSnapshot.init) }
     }
 
-    func group(owner: Int, _ others: [Int]) throws -> String {
+    func group(owner: Int, _ others: [Int], name: String = "room", type: DialogKind = .group) throws -> String {
         try server.withStorage { store, _, _ in
-            try store.createDialog(type: .group, name: "room", photo: nil, ownerId: owner, occupants: others).id
+            try store.createDialog(type: type, name: name, photo: nil, ownerId: owner, occupants: others).id
+        }
+    }
+
+    /// Stores a message in a dialog as if `sender` had sent it; returns its id.
+    func post(_ body: String, in dialogId: String, from sender: Int) throws -> String {
+        try server.withStorage { store, _, _ in
+            guard let dialog = try store.dialog(id: dialogId, viewer: nil) else { throw TestFailure("no dialog \(dialogId)") }
+            return try store.insertMessage(NewMessage(id: nil, dialogId: dialogId, body: body, senderId: sender), in: dialog).id
         }
     }
 
@@ -91,12 +108,13 @@ final class MessagingFixture {
 /// Sendable copies of stored records, for crossing back from the loop thread.
 struct MessageSnapshot: Sendable {
     var id, dialogId, body: String
+    var originId: String?
     var senderId, recipientId, dateSent: Int
     var readIds, deliveredIds: [Int]
     var custom: [String: String]
     var attachmentIds: [String]
     init(_ m: MessageRecord) {
-        id = m.id; dialogId = m.dialogId; body = m.body; senderId = m.senderId; recipientId = m.recipientId
+        id = m.id; dialogId = m.dialogId; body = m.body; originId = m.originId; senderId = m.senderId; recipientId = m.recipientId
         dateSent = m.dateSent; readIds = m.readIds; deliveredIds = m.deliveredIds
         custom = Dictionary(m.custom, uniquingKeysWith: { a, _ in a })
         attachmentIds = m.attachments.compactMap { $0.fields.first { $0.0 == "id" }?.1 }
@@ -328,14 +346,17 @@ struct XMPPGroupChatTests {
         let a = try f.connect(ann, "ann", resource: "a"), b = try f.connect(bob, "bob", resource: "b")
         #expect(join(f, a, dialog, as: ann))
         #expect(a.received.contains("from='\(f.room(dialog))/\(ann)'"))
-        #expect(a.received.contains("<x xmlns='http://jabber.org/protocol/muc#user'><item affiliation='member' role='participant'"))
+        // Ann owns the dialog; the room is non-anonymous (100) and this is her own presence (110).
+        #expect(a.received.contains("<x xmlns='http://jabber.org/protocol/muc#user'><item affiliation='owner' role='participant' jid='\(f.jid(ann))/a'/><status code='100'/><status code='110'/></x>"))
         a.clear()
         #expect(join(f, b, dialog, as: bob))
         // Bob hears about Ann before his own presence; Ann hears about Bob.
         let annPresence = try #require(b.received.range(of: "from='\(f.room(dialog))/\(ann)'"))
         let selfPresence = try #require(b.received.range(of: "<status code='110'/>"))
         #expect(annPresence.lowerBound < selfPresence.lowerBound)
+        #expect(b.received.contains("<item affiliation='owner' role='participant' jid='\(f.jid(ann))/a'/>"))
         #expect(a.read(untilContains: "from='\(f.room(dialog))/\(bob)'"))
+        #expect(a.received.contains("<item affiliation='member' role='participant' jid='\(f.jid(bob))/b'/></x>"))
         #expect(try f.server.withStorage { _, _, xmpp in xmpp.router.joinedUsers(dialog) } == [ann, bob])
     }
 

@@ -35,8 +35,8 @@ struct XMPPPlainClientTests {
         #expect(dialog.lastMessageId == id)
     }
 
-    /// A plain client's own id that is no ObjectId is replaced (a QuickBlox `_id` is one);
-    /// the next plain message finds the dialog the first one made.
+    /// A plain client's own id that is no ObjectId is replaced (a QuickBlox `_id` is one) and
+    /// handed on as its XEP-0359 origin-id; the next plain message finds the dialog the first one made.
     @Test func aPlainClientsOwnIdIsReplacedAndTheDialogIsFoundAgain() throws {
         let f = try MessagingFixture()
         let ann = try f.user("ann"), bob = try f.user("bob")
@@ -47,7 +47,8 @@ struct XMPPPlainClientTests {
         plain.send("<message type='chat' to='\(f.jid(bob))' id='\(objectId(77))'><body>two</body></message>")
         #expect(f.ack(plain, expecting: 2))
         #expect(receiver.read(until: { occurrences("</message>", in: $0) == 2 }))
-        #expect(!receiver.received.contains("purple-1"))
+        #expect(!receiver.received.contains("id='purple-1'>"), "not the message's id")
+        #expect(receiver.received.contains("<origin-id xmlns='urn:xmpp:sid:0' id='purple-1'/>"))
         #expect(receiver.received.contains("id='\(objectId(77))'"), "an ObjectId of its own is kept")
         #expect(try f.messageCount() == 2)
         let dialog = try #require(try f.privateDialog(ann, bob))

@@ -130,4 +130,73 @@ struct XMPPSessionTests {
         _ = session.handle(.element(disable))
         #expect(!session.carbonsEnabled)
     }
+
+    /// A session authenticated as user 42 and waiting to bind (or resume).
+    private func authenticated(resumable: Bool = true) -> XMPPSession {
+        var session = XMPPSession(domain: "localhost", applicationId: 3, resumptionTimeout: 300,
+                                  resumptionCandidate: resumable ? "abc123" : "")
+        _ = session.handle(.streamOpened(header, streamId: "s1"))
+        _ = session.handle(.element(auth("42-3", "pw")))
+        _ = session.handle(.authenticationChecked(userId: 42, accepted: true))
+        _ = session.handle(.streamOpened(header, streamId: "s2"))
+        return session
+    }
+
+    private func bound(resumable: Bool = true) -> XMPPSession {
+        var session = authenticated(resumable: resumable)
+        _ = session.handle(.element(element("iq", XMPPNamespace.client, ["type": "set", "id": "b"], [.element(element("bind", XMPPNamespace.bind))])))
+        _ = session.handle(.resourceBound("r1", iqId: "b"))
+        return session
+    }
+
+    @Test func enableWithResumeOffersResumptionByTheSessionsId() {
+        var session = bound()
+        let actions = session.handle(.element(element("enable", XMPPNamespace.streamManagement, ["resume": "true"])))
+        #expect(actions == [.send("<enabled xmlns='urn:xmpp:sm:3' id='abc123' resume='true' max='300'/>"), .resumptionEnabled(id: "abc123")])
+        #expect(session.resumption == XMPPSession.Resumption(id: "abc123", resource: "r1", carbonsEnabled: false, inboundStanzas: 0))
+        // Acks of what the server sent go to the connection's queue.
+        #expect(session.handle(.element(element("a", XMPPNamespace.streamManagement, ["h": "4"]))) == [.acknowledged(4)])
+        #expect(session.handle(.element(element("a", XMPPNamespace.streamManagement, ["h": "x"]))) == [])
+    }
+
+    @Test func enableWithoutResumeOrWithoutACandidateIsPlainStreamManagement() {
+        var plain = bound()
+        #expect(plain.handle(.element(element("enable", XMPPNamespace.streamManagement))) == [.send("<enabled xmlns='urn:xmpp:sm:3'/>")])
+        #expect(plain.resumption == nil)
+        #expect(plain.handle(.element(element("a", XMPPNamespace.streamManagement, ["h": "1"]))) == [])
+        var unoffered = bound(resumable: false)
+        #expect(unoffered.handle(.element(element("enable", XMPPNamespace.streamManagement, ["resume": "1"]))) == [.send("<enabled xmlns='urn:xmpp:sm:3'/>")])
+    }
+
+    @Test func resumeTakesOverTheOldSessionInsteadOfBinding() {
+        var session = authenticated()
+        let resume = element("resume", XMPPNamespace.streamManagement, ["previd": "old-id", "h": "7"])
+        #expect(session.handle(.element(resume)) == [.resume(previd: "old-id", h: 7)])
+        let previous = XMPPSession.Resumption(id: "old-id", resource: "phone", carbonsEnabled: true, inboundStanzas: 12)
+        #expect(session.handle(.resumeChecked(previous, previd: "old-id")) == [.send("<resumed xmlns='urn:xmpp:sm:3' previd='old-id' h='12'/>")])
+        #expect(session.phase == .established && session.fullJID == "42-3@localhost/phone")
+        #expect(session.carbonsEnabled && session.streamManagementEnabled && session.resumptionId == "old-id")
+        // Counting goes on from the old session's count.
+        _ = session.handle(.element(element("presence", XMPPNamespace.client)))
+        #expect(session.handle(.element(element("r", XMPPNamespace.streamManagement))) == [.send("<a xmlns='urn:xmpp:sm:3' h='13'/>")])
+        #expect(session.resumption?.inboundStanzas == 13)
+    }
+
+    @Test func aResumptionThatFailsLeavesTheClientToBind() {
+        var session = authenticated()
+        _ = session.handle(.element(element("resume", XMPPNamespace.streamManagement, ["previd": "gone", "h": "0"])))
+        #expect(session.handle(.resumeChecked(nil, previd: "gone")) == [.send("<failed xmlns='urn:xmpp:sm:3'><item-not-found xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></failed>")])
+        #expect(session.phase == .binding)
+        let bind = element("iq", XMPPNamespace.client, ["type": "set", "id": "b"], [.element(element("bind", XMPPNamespace.bind))])
+        #expect(session.handle(.element(bind)) == [.bindResource(requested: nil, iqId: "b")])
+    }
+
+    @Test func resumeOutOfPlaceOrMalformedFails() {
+        var established = bound()
+        #expect(sent(established.handle(.element(element("resume", XMPPNamespace.streamManagement, ["previd": "x", "h": "0"])))).contains("<unexpected-request"))
+        var waiting = authenticated()
+        #expect(sent(waiting.handle(.element(element("resume", XMPPNamespace.streamManagement, ["h": "0"])))).contains("<bad-request"))
+        #expect(sent(waiting.handle(.element(element("resume", XMPPNamespace.streamManagement, ["previd": "x", "h": "-1"])))).contains("<bad-request"))
+        #expect(waiting.phase == .binding)
+    }
 }

@@ -12,10 +12,13 @@ public final class SandboxProcess: @unchecked Sendable {
     private let child: ChildProcess
 
     /// Ports 0 let the sandbox pick; fixed ones let a test restart it in place.
-    public init(arguments: [String] = [], apiPort: Int = 0, chatPort: Int = 0, startTimeout: Double = 20) throws {
+    /// `environment` is added to the child's (e.g. a `TMPDIR` of the test's own).
+    public init(arguments: [String] = [], apiPort: Int = 0, chatPort: Int = 0, environment: [String: String] = [:],
+                startTimeout: Double = 20) throws {
         directory = try TemporaryDirectory(prefix: "chatctl-sandbox")
         child = try ChildProcess(productPath("chatctl-sandbox"),
-                                 ["--host", "127.0.0.1", "--api-port", String(apiPort), "--chat-port", String(chatPort)] + arguments)
+                                 ["--host", "127.0.0.1", "--api-port", String(apiPort), "--chat-port", String(chatPort)] + arguments,
+                                 environment: environment)
         process = child.process
         // The ready signal: its config line on stdout.
         let first: String
@@ -48,6 +51,23 @@ public final class SandboxProcess: @unchecked Sendable {
 
     /// Whether the sandbox exited within `timeout` seconds (after a signal, say).
     public func waitForExit(timeout: Double) -> Bool { child.waitForExit(timeout: timeout) }
+
+    /// The sandbox's process id.
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Its resident memory in KiB (VmRSS in /proc/PID/status); nil once it has gone.
+    public var residentKiB: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+
+    /// SIGKILL, as a crash would end it: nothing of its own shutdown runs. Waits for the exit.
+    public func crash() {
+        guard child.isRunning else { return }
+        child.signal(SIGKILL)
+        process.waitUntilExit()
+    }
 
     /// SIGTERM, then SIGKILL after `grace` seconds. Returns the exit status.
     @discardableResult

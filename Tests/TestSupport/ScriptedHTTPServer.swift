@@ -35,6 +35,17 @@ public final class ScriptedHTTPServer: Sendable {
 
         public func send(_ text: String) { send(Array(text.utf8)) }
 
+        /// Sends what it can; returns how many bytes went before the peer closed.
+        public func sendCounting(_ bytes: [UInt8]) -> Int {
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+                if n <= 0 { break }
+                offset += n
+            }
+            return offset
+        }
+
         /// Ends the connection (after a body cut short, say): no more requests on it.
         public func close() {
             closed.withLock { done in

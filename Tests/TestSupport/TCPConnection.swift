@@ -11,25 +11,32 @@ public final class TCPConnection {
     /// Takes ownership of a connected socket (from accept()).
     public init(adopting fd: Int32) { self.fd = fd }
 
-    public init(host: String, port: Int) throws {
+    /// `source`: the local address to connect from (another loopback address, say 127.0.0.2,
+    /// to play a second client machine); nil lets the kernel choose.
+    public init(host: String, port: Int, source: String? = nil) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestSupportError("socket: \(String(cString: strerror(errno)))") }
+        do {
+            if let source { try Self.call("bind", fd, source, port: 0, bind) }
+            try Self.call("connect", fd, host, port: port, connect)
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        self.fd = fd
+    }
+
+    /// `bind` or `connect` on `fd` with the IPv4 address host:port.
+    private static func call(_ name: String, _ fd: Int32, _ host: String, port: Int,
+                             _ function: (Int32, UnsafePointer<sockaddr>?, socklen_t) -> Int32) throws {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
-            Glibc.close(fd)
-            throw TestSupportError("bad IPv4 address \(host)")
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw TestSupportError("bad IPv4 address \(host)") }
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { function(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(fd)
-            throw TestSupportError("connect \(host):\(port): \(reason)")
-        }
-        self.fd = fd
+        guard status == 0 else { throw TestSupportError("\(name) \(host):\(port): \(String(cString: strerror(errno)))") }
     }
 
     /// Whether something accepts connections on host:port (connects, then hangs up).
@@ -53,6 +60,16 @@ public final class TCPConnection {
 
     /// Ends our direction of the stream (the peer reads end of file).
     public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Whether the peer has closed (or reset) the connection; reads and drops anything it sent.
+    public func isClosedByPeer() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if n > 0 { continue }
+            return n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+        }
+    }
 
     /// Everything read until the peer closes or `timeout` passes; `closedByPeer` says which.
     public func readUntilClosed(timeout: Double) -> (data: [UInt8], closedByPeer: Bool) {

@@ -60,6 +60,32 @@ struct ChatSessionStateTests {
         #expect(t.handle(.streamClosed(failure: nil)) == .reportConnectionLost(.disconnected))
     }
 
+    /// Issue 10's suspect: a reconnect's session cut while its first ping (the ack
+    /// barrier) and carbons are unanswered. The cut is a loss like any other, nothing of
+    /// the first session lingers, and the keep-alive is not left watching a dead session.
+    @Test func aCutBeforeAReconnectsFirstPingIsAnsweredIsConnectionLost() {
+        var s = ChatSessionState()
+        _ = s.handle(.connectRequested)
+        _ = s.handle(.sessionEstablished)
+        _ = s.handle(.keepAliveStarted(interval: 60, timeout: 20, now: 0))
+        #expect(s.handle(.streamClosed(failure: nil)) == .reportConnectionLost(.disconnected))
+
+        #expect(s.handle(.connectRequested) == .startConnect)
+        #expect(s.carbons == .notRequested, "the first session's carbons do not carry over")
+        guard case .startSession = s.handle(.sessionEstablished) else { Issue.record("no session start"); return }
+        _ = s.handle(.keepAliveStarted(interval: 60, timeout: 20, now: 10))
+        guard case .sendPing(let barrier) = s.handle(.barrierRequested) else { Issue.record("no barrier ping"); return }
+        _ = s.handle(.barrierQueued(id: barrier, sequence: 3))
+        #expect(s.handle(.streamClosed(failure: nil)) == .reportConnectionLost(.disconnected))
+        #expect(s.phase == .disconnected)
+        #expect(s.handle(.tick(now: 200)) == ChatSessionState.Action.none, "no keep-alive on a closed session")
+
+        // The barrier's reply never counts for the next session.
+        _ = s.handle(.connectRequested)
+        _ = s.handle(.sessionEstablished)
+        #expect(s.handle(.iqReceived(type: "result", id: barrier, from: "localhost", isPing: false)) == ChatSessionState.Action.none)
+    }
+
     @Test func disconnectIsIdempotentAndDeadlineForcesIt() {
         var s = ChatSessionState()
         #expect(s.handle(.disconnectRequested) == ChatSessionState.Action.none)

@@ -69,6 +69,11 @@ struct LogAndEvidenceTests {
         var other = ConnectEvidence()
         other.observe(area: "tls", message: "error:0A000126:SSL routines::unexpected eof while reading", isError: false)
         #expect(!other.plainTextInsteadOfTLS, "a server that hangs up is not a STARTTLS server")
+        // ... it is a connection cut short (exit 75), not a certificate to trust (exit 1).
+        other.observe(area: "conn", message: "Couldn't start TLS! error -3 tls_error 1", isError: false)
+        other.tcpConnected = true
+        #expect(other.failureKind == .disconnected)
+        #expect(other.detail == "it hung up during the TLS handshake")
     }
 
     @Test func aStalledHandshakeIsATimeout() {

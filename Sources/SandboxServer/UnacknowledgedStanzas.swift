@@ -1,0 +1,64 @@
+/// The server's half of XEP-0198 for a resumable stream: the stanzas it sent, counted and kept
+/// until the client acknowledges them (`<a h/>`), so that a resumed stream gets again what the
+/// dropped one may have lost. A value, as the session is; `XMPPClientConnection` holds it.
+struct UnacknowledgedStanzas {
+    /// What the stream answers `<a h/>` with beyond what was sent.
+    enum AckOutcome: Equatable {
+        case accepted
+        /// The client acknowledged more than was sent: the queue is emptied.
+        case tooMany(sent: UInt32)
+    }
+
+    /// Stanzas sent so far, modulo 2^32 (the `h` of the last one).
+    private(set) var sentCount: UInt32 = 0
+    /// Stanzas the client has acknowledged (its last `h`).
+    private(set) var acknowledgedCount: UInt32 = 0
+    /// Sent and not acknowledged, oldest first: stanza `acknowledgedCount + 1 + i` is `pending[i]`.
+    private(set) var pending: [String] = []
+    /// Stanzas sent since the last `<r/>`.
+    private var sinceRequest = 0
+    /// Ask for an ack after this many stanzas.
+    let requestEvery: Int
+    /// Keep at most this many; `isOverflowing` beyond.
+    let capacity: Int
+
+    init(requestEvery: Int = 10, capacity: Int = 5000) {
+        self.requestEvery = max(1, requestEvery)
+        self.capacity = capacity
+    }
+
+    /// More unacknowledged stanzas than `capacity`: the client does not ack, or is gone too long.
+    var isOverflowing: Bool { pending.count > capacity }
+
+    /// Counts and keeps a stanza being sent. True when it is time to ask for an ack (`<r/>`).
+    mutating func record(_ stanza: String) -> Bool {
+        sentCount &+= 1
+        pending.append(stanza)
+        sinceRequest += 1
+        guard sinceRequest >= requestEvery else { return false }
+        sinceRequest = 0
+        return true
+    }
+
+    /// `<a h='N'/>` (or the `h` of `<resume/>`): everything up to N is in the client's hands.
+    mutating func acknowledge(_ h: UInt32) -> AckOutcome {
+        let newly = h &- acknowledgedCount
+        guard Int(newly) <= pending.count else {
+            pending.removeAll()
+            acknowledgedCount = sentCount
+            return .tooMany(sent: sentCount)
+        }
+        pending.removeFirst(Int(newly))
+        acknowledgedCount = h
+        return .accepted
+    }
+
+    /// Whether `text` (one element as the server writes it) is a stanza, which XEP-0198 counts.
+    static func isStanza(_ text: String) -> Bool {
+        for name in ["<message", "<presence", "<iq"] where text.hasPrefix(name) {
+            let next = text.utf8.dropFirst(name.utf8.count).first
+            return next == UInt8(ascii: " ") || next == UInt8(ascii: ">") || next == UInt8(ascii: "/")
+        }
+        return false
+    }
+}

@@ -1,0 +1,361 @@
+// Group dialogs as MUC rooms (XEP-0045, docs/protocol.md §7 "Group dialogs"): joining (the other
+// occupants, our own presence, history, the subject), presence changes, leaving, group chat,
+// and the MUC service's answers to IQs (service discovery, self-ping).
+//
+// Rooms are persistent, members-only (a public group is open to everyone), non-anonymous and
+// unmoderated: every occupant is a participant whose nick is its user id, affiliated as the
+// dialog's owner, a member (an occupant of the dialog) or none (a visitor of a public group).
+
+extension XMPPStanzaRouter {
+    /// Status codes of XEP-0045 §15.6 the room sends.
+    private enum Status {
+        static let nonAnonymous = 100
+        static let selfPresence = 110
+        static let nickChanged = 210
+    }
+
+    /// A disconnecting (or replaced) connection leaves every room it joined.
+    func leaveAllRooms(_ connection: XMPPClientConnection) {
+        guard let userId = connection.session.userId else { return }
+        for dialogId in rooms.keys where rooms[dialogId]?[userId]?[connection.number] != nil {
+            leave(dialogId, userId: userId, connection: connection, notifySelf: false)
+        }
+    }
+
+    /// Gives `connection`'s seats in every room to `successor` (a resumed stream, XEP-0198):
+    /// nobody sees it leave or join.
+    func moveSeats(of connection: XMPPClientConnection, to successor: XMPPClientConnection) {
+        guard let userId = connection.session.userId else { return }
+        for dialogId in rooms.keys {
+            guard var seat = rooms[dialogId]?[userId]?.removeValue(forKey: connection.number) else { continue }
+            seat = RoomSeat(connection: successor, presenceDetails: seat.presenceDetails)
+            rooms[dialogId]?[userId]?[successor.number] = seat
+        }
+    }
+
+    // MARK: presence
+
+    func routePresence(_ stanza: XMPPElement, from connection: XMPPClientConnection, sender: Int) {
+        // Presence to users (no rosters in the sandbox) and broadcast presence are accepted and dropped.
+        guard let to = stanza[attribute: "to"], let address = XMPPAddress(to),
+              let dialogId = address.roomDialogId(applicationId: applicationId, domain: domain) else { return }
+        let type = stanza[attribute: "type"]
+        guard let nick = address.resource, !nick.isEmpty else {
+            if type == nil { presenceError(stanza, to: connection, condition: "jid-malformed", type: "modify") }
+            return
+        }
+        switch type {
+        case nil: join(dialogId, nick: nick, stanza: stanza, connection: connection, userId: sender)
+        case "unavailable": leave(dialogId, userId: sender, connection: connection, notifySelf: true)
+        default: break
+        }
+    }
+
+    private func presenceError(_ stanza: XMPPElement, to connection: XMPPClientConnection, condition: String, type: String) {
+        var reply = "<presence type='error'"
+        if let to = stanza[attribute: "to"] { reply += " from='\(XMLEscaping.attribute(to))'" }
+        if let me = connection.session.fullJID { reply += " to='\(XMLEscaping.attribute(me))'" }
+        if let id = stanza[attribute: "id"] { reply += " id='\(XMLEscaping.attribute(id))'" }
+        reply += "><x xmlns='\(XMPPNamespace.muc)'/><error type='\(type)'><\(condition) xmlns='\(XMPPNamespace.stanzaErrors)'/></error></presence>"
+        connection.send(reply)
+    }
+
+    private func affiliation(of userId: Int, in dialog: DialogRecord) -> String {
+        if userId == dialog.ownerId { return "owner" }
+        return dialog.occupantIds.contains(userId) ? "member" : "none"
+    }
+
+    /// The presence of occupant `userId` (nick = user id) as `to` receives it, with its real JID
+    /// (the rooms are non-anonymous) and `details` (`<show/>`, `<status/>`) from its own presence.
+    private func occupantPresence(room: String, userId: Int, to: String, affiliation: String, jid: String?,
+                                  unavailable: Bool = false, statuses: [Int] = [], id: String? = nil,
+                                  details: [XMPPElement] = []) -> String {
+        var text = "<presence from='\(XMLEscaping.attribute(room + "/" + String(userId)))' to='\(XMLEscaping.attribute(to))'"
+        if unavailable { text += " type='unavailable'" }
+        if let id { text += " id='\(XMLEscaping.attribute(id))'" }
+        text += ">" + details.map { $0.serialized(parentNamespace: XMPPNamespace.client) }.joined()
+        text += "<x xmlns='\(XMPPNamespace.mucUser)'><item affiliation='\(affiliation)' role='\(unavailable ? "none" : "participant")'"
+        if let jid { text += " jid='\(XMLEscaping.attribute(jid))'" }
+        text += "/>" + statuses.map { "<status code='\($0)'/>" }.joined()
+        return text + "</x></presence>"
+    }
+
+    /// What of a presence the room passes on: its `<show/>` and `<status/>`.
+    private static func presenceDetails(_ stanza: XMPPElement) -> [XMPPElement] {
+        stanza.elements.filter { $0.namespace == XMPPNamespace.client && ($0.name == "show" || $0.name == "status") }
+    }
+
+    /// XEP-0045 §7.2: the other occupants' presence, then our own (status 110), then the history
+    /// asked for, then the subject. The nick is always the user id (status 210 when another was
+    /// asked for). A presence from a connection already joined is a change of its presence.
+    private func join(_ dialogId: String, nick: String, stanza: XMPPElement, connection: XMPPClientConnection, userId: Int) {
+        guard let me = connection.session.fullJID else { return }
+        guard let dialog = find({ try $0.dialog(id: dialogId, viewer: nil) }), dialog.type.isGroup else {
+            return presenceError(stanza, to: connection, condition: "item-not-found", type: "cancel")
+        }
+        guard dialog.admits(userId) else {
+            return presenceError(stanza, to: connection, condition: "registration-required", type: "auth")
+        }
+        let room = roomJID(dialogId)
+        let details = Self.presenceDetails(stanza)
+        let mine = affiliation(of: userId, in: dialog)
+        var selfStatuses = [Status.nonAnonymous, Status.selfPresence]
+        if nick != String(userId) { selfStatuses.append(Status.nickChanged) }
+
+        if rooms[dialogId]?[userId]?[connection.number] != nil {
+            rooms[dialogId]?[userId]?[connection.number]?.presenceDetails = details
+            broadcastPresence(of: userId, in: dialog, jid: me, details: details)
+            return connection.send(occupantPresence(room: room, userId: userId, to: me, affiliation: mine, jid: me,
+                                                    statuses: selfStatuses, id: stanza[attribute: "id"], details: details))
+        }
+        let occupants = rooms[dialogId] ?? [:]
+        let isNewOccupant = occupants[userId]?.isEmpty ?? true
+        // Who is there (in user id order, so every join reads the same) ...
+        for other in occupants.keys.sorted() where other != userId {
+            guard let seat = occupants[other]?.values.min(by: { $0.connection.number < $1.connection.number }) else { continue }
+            connection.send(occupantPresence(room: room, userId: other, to: me, affiliation: affiliation(of: other, in: dialog),
+                                             jid: seat.connection.session.fullJID, details: seat.presenceDetails))
+        }
+        // ... and, for a user's first connection, the others hear of the newcomer.
+        if isNewOccupant { broadcastPresence(of: userId, in: dialog, jid: me, details: details) }
+        rooms[dialogId, default: [:]][userId, default: [:]][connection.number] = RoomSeat(connection: connection, presenceDetails: details)
+        connection.send(occupantPresence(room: room, userId: userId, to: me, affiliation: mine, jid: me,
+                                         statuses: selfStatuses, id: stanza[attribute: "id"], details: details))
+        sendHistory(of: dialog, to: connection, as: userId, request: RoomHistoryRequest(join: stanza, now: now()))
+        sendSubject(of: dialog, to: me, connection: connection)
+    }
+
+    /// `userId`'s presence to every other user's joined connections.
+    private func broadcastPresence(of userId: Int, in dialog: DialogRecord, jid: String, details: [XMPPElement],
+                                   unavailable: Bool = false) {
+        let room = roomJID(dialog.id)
+        let affiliation = self.affiliation(of: userId, in: dialog)
+        for (other, seats) in rooms[dialog.id] ?? [:] where other != userId {
+            for seat in seats.values {
+                guard let to = seat.connection.session.fullJID else { continue }
+                seat.connection.send(occupantPresence(room: room, userId: userId, to: to, affiliation: affiliation, jid: jid,
+                                                      unavailable: unavailable, details: details))
+            }
+        }
+    }
+
+    /// XEP-0045 §7.2.15: the messages asked for, oldest first, as first sent, each with a
+    /// `<delay/>` from the room saying when.
+    private func sendHistory(of dialog: DialogRecord, to connection: XMPPClientConnection, as userId: Int, request: RoomHistoryRequest) {
+        guard request.maxStanzas > 0, request.maxChars != 0, let me = connection.session.fullJID else { return }
+        var filters: [RecordFilter] = []
+        if let notBefore = request.notBefore, let field = ChatStore.messageFields["date_sent"] {
+            filters.append(RecordFilter(field: field, op: "gte", values: [String(Int(notBefore.rounded(.up)))]))
+        }
+        guard let newestFirst = storage({
+            try $0.messages(dialogId: dialog.id, filters: filters, descending: true, limit: request.maxStanzas, skip: 0, viewer: userId)
+        }) else { return }
+        let rendered = newestFirst.reversed().map { roomMessage($0, to: me, delayed: true) }
+        for stanza in request.fitting(rendered) { connection.send(stanza) }
+    }
+
+    /// XEP-0045 §7.2.15: the subject ends a join; the dialog's name is the room's subject.
+    private func sendSubject(of dialog: DialogRecord, to me: String, connection: XMPPClientConnection) {
+        let subject = dialog.name.map { $0.isEmpty ? "<subject/>" : "<subject>\(XMLEscaping.text($0))</subject>" } ?? "<subject/>"
+        connection.send("<message type='groupchat' from='\(XMLEscaping.attribute(roomJID(dialog.id)))' to='\(XMLEscaping.attribute(me))' id='\(messageIds.next(at: now()))'>\(subject)</message>")
+    }
+
+    func leave(_ dialogId: String, userId: Int, connection: XMPPClientConnection, notifySelf: Bool) {
+        let seat = rooms[dialogId]?[userId]?.removeValue(forKey: connection.number)
+        if rooms[dialogId]?[userId]?.isEmpty == true { rooms[dialogId]?[userId] = nil }
+        if rooms[dialogId]?.isEmpty == true { rooms[dialogId] = nil }
+        let room = roomJID(dialogId)
+        let me = connection.session.fullJID
+        // The dialog only names the affiliation; a dialog deleted meanwhile leaves it "none".
+        let dialog = find { try $0.dialog(id: dialogId, viewer: nil) }
+        let affiliation = dialog.map { self.affiliation(of: userId, in: $0) } ?? "none"
+        if notifySelf, let me {
+            connection.send(occupantPresence(room: room, userId: userId, to: me, affiliation: affiliation, jid: me,
+                                             unavailable: true, statuses: [Status.selfPresence]))
+        }
+        guard seat != nil, rooms[dialogId]?[userId] == nil else { return }
+        for (_, seats) in rooms[dialogId] ?? [:] {
+            for other in seats.values {
+                guard let to = other.connection.session.fullJID else { continue }
+                other.connection.send(occupantPresence(room: room, userId: userId, to: to, affiliation: affiliation, jid: me,
+                                                       unavailable: true))
+            }
+        }
+    }
+
+    // MARK: group chat
+
+    func groupchat(_ stanza: XMPPElement, from connection: XMPPClientConnection, sender: Int, dialogId: String) {
+        guard let dialog = find({ try $0.dialog(id: dialogId, viewer: nil) }), dialog.type.isGroup else {
+            return bounce(stanza, to: connection, condition: "service-unavailable")
+        }
+        guard dialog.admits(sender) else { return bounce(stanza, to: connection, condition: "forbidden", type: "auth") }
+        guard rooms[dialogId]?[sender]?[connection.number] != nil else {
+            return bounce(stanza, to: connection, condition: "not-acceptable", type: "modify", text: "Join the room first")
+        }
+        let from = roomJID(dialogId) + "/\(sender)"
+        guard let body = stanza.child("body")?.text else {
+            // The subject is the dialog's name, changed over REST.
+            if stanza.child("subject") != nil {
+                return bounce(stanza, to: connection, condition: "forbidden", type: "auth",
+                              text: "The subject is the dialog's name: rename the dialog instead")
+            }
+            // Typing and the like: to the other occupants only.
+            return fanOut(dialog, except: sender) { to, _ in
+                Self.forwarded(stanza, from: from, to: to, id: stanza[attribute: "id"], dialogId: nil, dateSent: nil)
+            }
+        }
+        guard body.utf8.count <= ChatStore.maxMessageBytes else {
+            return bounce(stanza, to: connection, condition: "not-acceptable", type: "modify",
+                          text: "The message body is longer than \(ChatStore.maxMessageBytes) bytes")
+        }
+        var stored: MessageRecord?
+        var dateSent = Int(now().rounded(.down))
+        if (Self.isSaved(stanza) || Self.isPlain(stanza)) && store != nil {
+            if isResend(stanza, by: sender, in: dialogId, body: body) {
+                server.log.log(.debug, "xmpp: group message \(Self.senderId(of: stanza) ?? "") from \(sender) already stored")
+                return
+            }
+            let (attachments, custom) = Self.content(of: stanza)
+            let markable = stanza.child("markable", namespace: XMPPNamespace.chatMarkers) != nil
+            stored = storage({
+                try $0.insertMessage(NewMessage(id: stanza[attribute: "id"], originId: Self.senderId(of: stanza), dialogId: dialogId,
+                                                body: body, senderId: sender, attachments: attachments, markable: markable,
+                                                custom: custom), in: dialog)
+            })
+            guard let stored else { return bounce(stanza, to: connection, condition: "internal-server-error", type: "wait") }
+            dateSent = stored.dateSent
+        }
+        let id = deliveryId(stored: stored?.id, stanza: stanza)
+        let origin = Self.senderId(of: stanza)
+        let archived = stored.map { ($0.id, roomJID(dialogId)) }
+        // MUC reflection: the sender's joined resources get it too, the sending one under the
+        // id it gave (XEP-0045 §7.4, "stable ids"); everyone else under the stored ObjectId.
+        fanOut(dialog, except: nil) { to, seat in
+            let reflection = seat === connection ? stanza[attribute: "id"] : nil
+            return Self.forwarded(stanza, from: from, to: to, id: reflection ?? id, dialogId: dialogId, dateSent: dateSent,
+                                  originId: origin, stanzaId: archived)
+        }
+    }
+
+    /// Sends `make(fullJID, connection)` to every joined connection of the room, but those of
+    /// `except` and of users no longer in the dialog (pulled after they joined).
+    private func fanOut(_ dialog: DialogRecord, except: Int?, _ make: (String, XMPPClientConnection) -> XMPPElement) {
+        for (userId, seats) in rooms[dialog.id] ?? [:] where userId != except && dialog.admits(userId) {
+            for seat in seats.values {
+                guard let jid = seat.connection.session.fullJID else { continue }
+                seat.connection.send(make(jid, seat.connection).serialized(parentNamespace: XMPPNamespace.client))
+            }
+        }
+    }
+
+    /// A stored group message as the room sends it to `to`: from `{room}/{senderId}`, its
+    /// `<stanza-id/>` by the room, and with `delayed` (history) a `<delay/>` of when it was sent.
+    func roomMessage(_ message: MessageRecord, to: String, delayed: Bool = false) -> String {
+        let room = roomJID(message.dialogId)
+        var text = "<message type='groupchat' from='\(XMLEscaping.attribute(room + "/" + String(message.senderId)))' to='\(XMLEscaping.attribute(to))' id='\(message.id)'>"
+        text += Self.payload(of: message)
+        if let origin = message.originId {
+            text += "<origin-id xmlns='\(XMPPNamespace.stanzaIds)' id='\(XMLEscaping.attribute(origin))'/>"
+        }
+        text += "<stanza-id xmlns='\(XMPPNamespace.stanzaIds)' id='\(message.id)' by='\(XMLEscaping.attribute(room))'/>"
+        if delayed {
+            text += "<delay xmlns='\(XMPPNamespace.delay)' from='\(XMLEscaping.attribute(room))' stamp='\(SandboxTime.iso8601(Double(message.dateSent)))'/>"
+        }
+        return text + "</message>"
+    }
+
+    // MARK: IQs to the MUC service and its rooms
+
+    /// An IQ to `muc.{domain}` or one of its rooms (the session answers the server's own).
+    func routeIQ(_ iq: XMPPElement, from connection: XMPPClientConnection, sender: Int) {
+        let type = iq[attribute: "type"] ?? ""
+        guard type == "get" || type == "set", let to = iq[attribute: "to"], let address = XMPPAddress(to) else { return }
+        let payload = iq.elements.count == 1 ? iq.elements[0] : nil
+        guard let payload else { return connection.send(iqError(iq, to: connection, condition: "bad-request", type: "modify")) }
+        if address.local == nil && address.resource == nil && address.domain == mucDomain {
+            return connection.send(serviceIQ(iq, type: type, payload: payload, to: connection, sender: sender))
+        }
+        guard let dialogId = address.roomDialogId(applicationId: applicationId, domain: domain) else {
+            return connection.send(iqError(iq, to: connection, condition: "service-unavailable"))
+        }
+        connection.send(roomIQ(iq, type: type, payload: payload, dialogId: dialogId, nick: address.resource,
+                               to: connection, sender: sender))
+    }
+
+    private func iqResult(_ iq: XMPPElement, to connection: XMPPClientConnection, payload: String = "") -> String {
+        var reply = "<iq type='result' id='\(XMLEscaping.attribute(iq[attribute: "id"] ?? ""))'"
+        if let from = iq[attribute: "to"] { reply += " from='\(XMLEscaping.attribute(from))'" }
+        if let me = connection.session.fullJID { reply += " to='\(XMLEscaping.attribute(me))'" }
+        return payload.isEmpty ? reply + "/>" : reply + ">" + payload + "</iq>"
+    }
+
+    private func iqError(_ iq: XMPPElement, to connection: XMPPClientConnection, condition: String, type: String = "cancel") -> String {
+        var reply = "<iq type='error' id='\(XMLEscaping.attribute(iq[attribute: "id"] ?? ""))'"
+        if let from = iq[attribute: "to"] { reply += " from='\(XMLEscaping.attribute(from))'" }
+        if let me = connection.session.fullJID { reply += " to='\(XMLEscaping.attribute(me))'" }
+        return reply + "><error type='\(type)'><\(condition) xmlns='\(XMPPNamespace.stanzaErrors)'/></error></iq>"
+    }
+
+    private static func features(_ names: [String]) -> String { names.map { "<feature var='\($0)'/>" }.joined() }
+
+    /// The MUC service: disco#info (a text conference service), disco#items (the rooms the asker
+    /// may enter: the groups they are in), ping.
+    private func serviceIQ(_ iq: XMPPElement, type: String, payload: XMPPElement, to connection: XMPPClientConnection,
+                           sender: Int) -> String {
+        switch (type, payload.namespace, payload.name) {
+        case ("get", XMPPNamespace.discoInfo, "query") where payload[attribute: "node"] == nil:
+            let features = Self.features([XMPPNamespace.discoInfo, XMPPNamespace.discoItems, XMPPNamespace.muc,
+                                          XMPPNamespace.mucStableId, XMPPNamespace.stanzaIds, XMPPNamespace.ping])
+            return iqResult(iq, to: connection, payload: "<query xmlns='\(XMPPNamespace.discoInfo)'><identity category='conference' type='text' name='Group dialogs'/>\(features)</query>")
+        case ("get", XMPPNamespace.discoItems, "query") where payload[attribute: "node"] == nil:
+            let groups = storage { store in
+                try store.dialogs(for: sender, filters: [], sort: RecordSort(column: "d.seq", descending: false),
+                                  limit: Self.maxListedRooms, skip: 0).items.filter { $0.type.isGroup }
+            } ?? []
+            let items = groups.map { dialog in
+                "<item jid='\(XMLEscaping.attribute(roomJID(dialog.id)))'" + (dialog.name.map { " name='\(XMLEscaping.attribute($0))'" } ?? "") + "/>"
+            }.joined()
+            return iqResult(iq, to: connection, payload: "<query xmlns='\(XMPPNamespace.discoItems)'>\(items)</query>")
+        case ("get", XMPPNamespace.ping, "ping"):
+            return iqResult(iq, to: connection)
+        default:
+            return iqError(iq, to: connection, condition: "service-unavailable")
+        }
+    }
+
+    /// How many rooms the service lists at most.
+    static let maxListedRooms = 100
+
+    /// A room: disco#info (its identity, name and features) and disco#items (no items) for whoever
+    /// may enter it; a room the asker may not enter is not found, as a hidden room is. A ping to
+    /// our own occupant JID answers whether this connection is still joined (XEP-0410).
+    private func roomIQ(_ iq: XMPPElement, type: String, payload: XMPPElement, dialogId: String, nick: String?,
+                        to connection: XMPPClientConnection, sender: Int) -> String {
+        guard let dialog = find({ try $0.dialog(id: dialogId, viewer: nil) }), dialog.type.isGroup, dialog.admits(sender) else {
+            return iqError(iq, to: connection, condition: "item-not-found")
+        }
+        if let nick {
+            guard type == "get", payload.namespace == XMPPNamespace.ping, payload.name == "ping" else {
+                return iqError(iq, to: connection, condition: "service-unavailable")
+            }
+            let joined = nick == String(sender) && rooms[dialogId]?[sender]?[connection.number] != nil
+            return joined ? iqResult(iq, to: connection) : iqError(iq, to: connection, condition: "not-acceptable", type: "modify")
+        }
+        switch (type, payload.namespace, payload.name) {
+        case ("get", XMPPNamespace.discoInfo, "query") where payload[attribute: "node"] == nil:
+            let access = dialog.type == .publicGroup ? ["muc_open", "muc_public"] : ["muc_membersonly", "muc_hidden"]
+            let features = Self.features([XMPPNamespace.muc, XMPPNamespace.mucStableId, XMPPNamespace.stanzaIds,
+                                          XMPPNamespace.discoInfo, XMPPNamespace.discoItems]
+                                         + access + ["muc_persistent", "muc_nonanonymous", "muc_unmoderated", "muc_unsecured"])
+            let name = dialog.name.map { " name='\(XMLEscaping.attribute($0))'" } ?? ""
+            return iqResult(iq, to: connection, payload: "<query xmlns='\(XMPPNamespace.discoInfo)'><identity category='conference' type='text'\(name)/>\(features)</query>")
+        case ("get", XMPPNamespace.discoItems, "query"):
+            return iqResult(iq, to: connection, payload: "<query xmlns='\(XMPPNamespace.discoItems)'/>")
+        case ("get", XMPPNamespace.ping, "ping"):
+            return iqResult(iq, to: connection)
+        default:
+            return iqError(iq, to: connection, condition: "service-unavailable")
+        }
+    }
+}
