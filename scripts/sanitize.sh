@@ -8,7 +8,7 @@ swift=${SWIFT:-swift}
 for sanitizer in "$@"; do
     case $sanitizer in
         address) dir=.build-asan; export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1" ;;
-        thread) dir=.build-tsan; export TSAN_OPTIONS="second_deadlock_stack=1" ;;
+        thread) dir=.build-tsan; export TSAN_OPTIONS="second_deadlock_stack=1:suppressions=$PWD/scripts/tsan.supp" ;;
         *) echo "sanitize: unknown sanitizer $sanitizer (address or thread)" >&2; exit 2 ;;
     esac
     # The hostile-peer tests then skip their resident-memory check (see there).
