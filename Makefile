@@ -22,7 +22,7 @@ TEST_PACKAGES  := prosody go-sendxmpp sqlite3 fish zsh groff-base chromium libjs
 BENCH_PACKAGES := hyperfine go-sendxmpp sqlite3 curl python3
 DOCS_PACKAGES  := graphviz
 
-.PHONY: all build release demo test bench docs install install-built uninstall clean deps-build deps-test deps-bench deps-docs
+.PHONY: all build release demo test bench fuzz sanitize docs install install-built uninstall clean deps-build deps-test deps-bench deps-docs
 
 all: build
 
@@ -65,6 +65,20 @@ bench: deps-bench release
 	$(RELEASE) --product BenchFixture
 	@scripts/bench.sh $(BIN_REL)
 
+# libFuzzer targets (Fuzz/Targets, with AddressSanitizer) run FUZZ_SECONDS each over
+# their committed seed corpus (Fuzz/Corpus); new inputs and crashes go to .build-fuzz.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := FuzzSandboxJSON FuzzSandboxXML FuzzSandboxREST FuzzClientResponses FuzzClientStanzas FuzzArguments
+fuzz: deps-build
+	@SWIFT=$(SWIFT) scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# The unit suites under AddressSanitizer and under ThreadSanitizer, each in a build
+# directory of its own (not part of make test: README says how long it takes).
+# SANITIZERS=address or thread runs one.
+SANITIZERS ?= address thread
+sanitize: deps-test
+	@SWIFT=$(SWIFT) scripts/sanitize.sh $(SANITIZERS)
+
 # The binaries, their man pages and their bash, zsh and fish completions.
 # The module graph picture in docs/architecture.md, from docs/modules.dot
 # (edges implied by others left out); the rendered SVG is committed.
@@ -100,4 +114,4 @@ uninstall:
 	done
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .build-asan .build-tsan

@@ -79,3 +79,28 @@ let package = Package(
         .testTarget(name: "InteropTests", dependencies: ["TestSupport", "XMPPTransport"], exclude: ["Resources"], swiftSettings: swiftSettings),
     ]
 )
+
+// MARK: fuzz targets (make fuzz)
+// libFuzzer executables, declared only when CHATCTL_FUZZ is set (make fuzz sets it
+// and builds into .build-fuzz), so the normal build, make test and docs/modules.dot
+// never see them. Inside this package they reach the parsers' `package` entry points.
+// (Built by these functions, not literal `.target(name: "…"` rows, which
+// RepositoryTests reads as the module graph.)
+func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies, path: "Fuzz/Targets/\(name)", swiftSettings: swiftSettings)
+}
+func fuzzSupport(_ name: String) -> Target {
+    .target(name: name, dependencies: ["CFuzzerDriver"], path: "Fuzz/Targets/\(name)", swiftSettings: swiftSettings)
+}
+if Context.environment["CHATCTL_FUZZ"] != nil {
+    package.targets += [
+        .systemLibrary(name: "CFuzzerDriver", path: "Fuzz/Targets/CFuzzerDriver"),
+        fuzzSupport("FuzzSupport"),
+        fuzzTarget("FuzzSandboxJSON", ["SandboxServer"]),
+        fuzzTarget("FuzzSandboxXML", ["SandboxServer"]),
+        fuzzTarget("FuzzSandboxREST", ["SandboxServer"]),
+        fuzzTarget("FuzzClientResponses", ["QuickBloxAPI", "HTTPTransport"]),
+        fuzzTarget("FuzzClientStanzas", ["XMPPTransport"]),
+        fuzzTarget("FuzzArguments", ["CommandLineKit", "ChatctlCLI", "SandboxCLI"]),
+    ]
+}

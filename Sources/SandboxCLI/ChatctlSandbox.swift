@@ -66,6 +66,9 @@ public struct ChatctlSandbox: SandboxCommand {
     var noChat: Bool
     @Option("storage-port", metavar: "PORT", help: "Port of the storage endpoint (blob uploads and downloads); 0 picks a free one (default 0).")
     var storagePort: String?
+    @Option("storage-public-url", metavar: "URL",
+            help: "The storage endpoint's address as clients are told it, when they reach it through a proxy (e.g. http://127.0.0.1:9000; default: its own).")
+    var storagePublicURL: String?
     @Option("max-upload", metavar: "SIZE", help: "Largest file an upload may carry: bytes, or a number with K, M or G (default 100M).")
     var maxUpload: String?
     @Option("signed-url-ttl", metavar: "SECONDS", help: "How long upload policies and download URLs stay valid; fractions allowed (default 3600).")
@@ -132,6 +135,7 @@ public struct ChatctlSandbox: SandboxCommand {
         if let loginAttempts { options.passwordAttemptsPerMinute = try Self.integer(loginAttempts, $loginAttempts, in: 1...1_000_000) }
         if let passwordIterations { options.passwordIterations = try Self.integer(passwordIterations, $passwordIterations, in: 1000...10_000_000) }
         if let storagePort { options.storagePort = try Self.integer(storagePort, $storagePort, in: 0...65535) }
+        if let storagePublicURL { options.storagePublicURL = try Self.baseURL(storagePublicURL, $storagePublicURL) }
         if let maxUpload { options.maximumUpload = try Self.byteCount(maxUpload, $maxUpload) }
         if let signedURLTTL { options.signedURLLifetime = try Self.seconds(signedURLTTL, $signedURLTTL) }
         do { options.corsOrigins = try CORSOrigins($corsOrigin.values) } catch {
@@ -176,6 +180,17 @@ public struct ChatctlSandbox: SandboxCommand {
         let (bytes, overflow) = number.multipliedReportingOverflow(by: multiplier)
         guard !overflow else { throw SandboxUsageError("\(option.spelling) is too large: '\(value)'") }
         return bytes
+    }
+
+    /// An http(s) URL with a host and no path, query or trailing slash.
+    static func baseURL(_ value: String, _ option: Option) throws(SandboxUsageError) -> String {
+        let lower = value.lowercased()
+        let rest = lower.hasPrefix("http://") ? lower.dropFirst(7) : lower.hasPrefix("https://") ? lower.dropFirst(8) : nil
+        guard let rest, !rest.isEmpty, !rest.contains("/"), !rest.contains("?"), !rest.contains("#"),
+              !value.contains(where: { $0.isWhitespace }) else {
+            throw SandboxUsageError("\(option.spelling) wants a base URL like http://127.0.0.1:9000 (no path), not '\(value)'")
+        }
+        return value
     }
 
     static func nonEmpty(_ value: String, _ option: Option) throws(SandboxUsageError) -> String {

@@ -31,18 +31,7 @@ struct BlobFiles: Sendable {
     }
 
     /// The names in the directory but `.` and `..`.
-    func entries() -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
+    func entries() -> [String] { DirectoryListing.names(in: directory) ?? [] }
 
     func path(of key: String) -> String { directory + "/" + key }
 

@@ -3,7 +3,7 @@
 
 /// One node of a JSON document as written: objects keep their member order,
 /// numbers their text.
-enum JSONNode: Equatable {
+package enum JSONNode: Equatable {
     case null
     case bool(Bool)
     /// The number's text as written (so `22` stays `22` when flattened for signing).
@@ -12,7 +12,7 @@ enum JSONNode: Equatable {
     case array([JSONNode])
     case object([(String, JSONNode)])
 
-    static func == (a: JSONNode, b: JSONNode) -> Bool {
+    package static func == (a: JSONNode, b: JSONNode) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y
@@ -29,13 +29,13 @@ enum JSONNode: Equatable {
     static func optionalString(_ s: String?) -> JSONNode { s.map { .string($0) } ?? .null }
     static func optionalInt(_ v: Int?) -> JSONNode { v.map { .int($0) } ?? .null }
 
-    subscript(key: String) -> JSONNode? {
+    package subscript(key: String) -> JSONNode? {
         if case .object(let members) = self { return members.first { $0.0 == key }?.1 }
         return nil
     }
 
     /// Serialized without insignificant whitespace.
-    var serialized: String {
+    package var serialized: String {
         var out = ""
         write(to: &out)
         return out

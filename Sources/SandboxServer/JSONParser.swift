@@ -7,12 +7,12 @@ struct JSONParseError: Error {
 }
 
 /// A strict recursive-descent parser with a nesting limit, for untrusted request bodies.
-struct JSONParser {
+package struct JSONParser {
     static let maximumDepth = 64
     private let bytes: [UInt8]
     private var index = 0
 
-    static func parse(_ bytes: [UInt8]) throws -> JSONNode {
+    package static func parse(_ bytes: [UInt8]) throws -> JSONNode {
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)

@@ -1,5 +1,5 @@
 /// A failure answered in QuickBlox's error shape.
-struct RESTError: Error {
+package struct RESTError: Error {
     var status: Int
     var errors: JSONNode
     var headers: [(String, String)] = []

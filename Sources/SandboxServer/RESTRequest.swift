@@ -1,7 +1,7 @@
 // A parsed REST request and its reply, independent of libevent (handlers are testable without sockets).
 
 /// A request as handlers see it: method, path, headers and every parameter (query + body).
-struct RESTRequest {
+package struct RESTRequest {
     var method: String
     var path: String
     /// Header names lowercased.
@@ -19,7 +19,7 @@ struct RESTRequest {
     func parameters(_ name: String) -> [String] { parameters.filter { $0.0 == name }.map(\.1) }
     func header(_ name: String) -> String? { headers[name.lowercased()] }
 
-    init(method: String, path: String, headers: [String: String], query: String?, body: [UInt8]) throws(RESTError) {
+    package init(method: String, path: String, headers: [String: String], query: String?, body: [UInt8]) throws(RESTError) {
         self.method = method
         self.path = path
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })

@@ -1,8 +1,8 @@
 /// What a handler returns.
-struct RESTResponse {
-    var status: Int
+package struct RESTResponse {
+    package var status: Int
     /// nil: an empty body.
-    var body: JSONNode?
+    package var body: JSONNode?
     var headers: [(String, String)] = []
     /// The session is gone (log-out): no `QB-Token-ExpirationDate` header.
     var endsSession = false

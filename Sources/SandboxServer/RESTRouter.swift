@@ -76,14 +76,14 @@ struct RESTRoute {
 }
 
 /// Dispatches a request to the first matching route, resolving its session first.
-struct RESTRouter {
+package struct RESTRouter {
     var routes: [RESTRoute] = []
     /// Looks up and slides a session by token; nil when unknown or expired.
     var resolveSession: (String) throws -> SessionRecord?
 
     mutating func add(_ route: RESTRoute) { routes.append(route) }
 
-    func handle(_ incoming: RESTRequest) -> RESTResponse {
+    package func handle(_ incoming: RESTRequest) -> RESTResponse {
         var request = incoming
         for route in routes where route.method == request.method {
             guard let captured = route.pattern.match(request.path) else { continue }

@@ -57,6 +57,9 @@ public struct SandboxOptions: Sendable {
     public var chatEnabled = true
     /// The storage endpoint's port (uploads and downloads, docs/protocol.md §8); 0: pick a free port.
     public var storagePort = 0
+    /// The storage endpoint's address as clients are told it (upload policies, download
+    /// redirects), when they reach it through something in between (a proxy); nil: its own.
+    public var storagePublicURL: String?
     /// The largest file an upload may carry, in bytes (`--max-upload`).
     public var maximumUpload = 100 * 1024 * 1024
     /// Seconds an upload policy or a signed download URL stays valid.
@@ -139,7 +142,7 @@ public final class Sandbox: @unchecked Sendable {
                                                                     cors: .storage(options.corsOrigins), log: log),
                                           timeout: Int(options.httpTimeout.rounded(.up)))
             storageServer = store
-            let storageURL = "http://\(Sandbox.urlHost(options.host)):\(store.boundPort)"
+            let storageURL = options.storagePublicURL ?? "http://\(Sandbox.urlHost(options.host)):\(store.boundPort)"
             api.blobStorage = StorageEndpoint(baseURL: storageURL, signer: signer, files: files,
                                               maximumUpload: options.maximumUpload, urlLifetime: options.signedURLLifetime)
             log.log(.info, "storage: \(storageURL), files in \(directory)")

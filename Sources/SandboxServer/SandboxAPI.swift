@@ -1,12 +1,19 @@
 // The REST endpoints of docs/protocol.md §2–6 and §8 (sessions, users, dialogs, messages, blobs), as route-table rows.
 
 /// Application credentials the sandbox accepts.
-struct ApplicationCredentials {
+package struct ApplicationCredentials {
     var applicationId: Int
     var authKey: String
     var authSecret: String
     /// What `GET /account_settings.json` expects in `QB-Account-Key`.
     var accountKey = "sandbox-account-key"
+
+    package init(applicationId: Int, authKey: String, authSecret: String, accountKey: String = "sandbox-account-key") {
+        self.applicationId = applicationId
+        self.authKey = authKey
+        self.authSecret = authSecret
+        self.accountKey = accountKey
+    }
 }
 
 /// Hands a message stored through REST with `send_to_chat=1` to the chat side.
@@ -15,7 +22,7 @@ protocol LiveChatDelivery: AnyObject {
 }
 
 /// Session, user, dialog and message endpoints over a `SandboxDatabase`. Lives on the event-loop thread.
-final class SandboxAPI {
+package final class SandboxAPI {
     /// How far a signed timestamp may be from the server clock.
     static let clockWindow: Double = 3600
 
@@ -31,7 +38,7 @@ final class SandboxAPI {
     var accountEndpoints = AccountEndpoints(api: "", chat: nil)
     let now: () -> Double
 
-    init(database: SandboxDatabase, credentials: ApplicationCredentials, chatDomain: String = "localhost",
+    package init(database: SandboxDatabase, credentials: ApplicationCredentials, chatDomain: String = "localhost",
          now: @escaping () -> Double = SandboxTime.now) {
         self.database = database
         self.credentials = credentials
@@ -41,7 +48,7 @@ final class SandboxAPI {
     }
 
     /// The route table.
-    func makeRouter() -> RESTRouter {
+    package func makeRouter() -> RESTRouter {
         let db = database
         var router = RESTRouter(resolveSession: { token in try db.useSession(token: token) })
         router.add(RESTRoute("GET", "/account_settings.json", .open) { [unowned self] (c) throws(RESTError) in try self.accountSettings(c) })

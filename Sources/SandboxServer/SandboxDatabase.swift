@@ -2,7 +2,7 @@
 internal import SQLiteStore
 
 /// Users, sessions and nonces. Used only on the event-loop thread (not Sendable).
-final class SandboxDatabase: ChatAuthenticator {
+package final class SandboxDatabase: ChatAuthenticator {
     /// Append only: each schema change is a new step at the end.
     static let migrator = Migrator([
         legacyAware("users-sessions-nonces", sql: """
@@ -141,7 +141,7 @@ final class SandboxDatabase: ChatAuthenticator {
     var passwordIterations = PasswordHash.defaultIterations
 
     /// `path` nil: in memory. Files use WAL and are private to the user (0600).
-    init(path: String?, tokenTTL: Double, now: @escaping () -> Double = SandboxTime.now) throws {
+    package init(path: String?, tokenTTL: Double, now: @escaping () -> Double = SandboxTime.now) throws {
         db = try Database(path: path ?? ":memory:")
         self.tokenTTL = tokenTTL
         self.now = now
@@ -176,7 +176,7 @@ final class SandboxDatabase: ChatAuthenticator {
     }
 
     /// Inserts a validated user, hashing the password.
-    func insertUser(_ new: NewUser) throws -> UserRecord {
+    package func insertUser(_ new: NewUser) throws -> UserRecord {
         let hash = PasswordHash(password: new.password, iterations: passwordIterations)
         let t = now()
         try db.run("""
@@ -271,7 +271,7 @@ final class SandboxDatabase: ChatAuthenticator {
                       expiresAt: row["expires_at"].doubleValue ?? 0)
     }
 
-    func createSession(applicationId: Int, userId: Int, nonce: Int, timestamp: Int) throws -> SessionRecord {
+    package func createSession(applicationId: Int, userId: Int, nonce: Int, timestamp: Int) throws -> SessionRecord {
         let t = now()
         try db.run("DELETE FROM sessions WHERE expires_at < ?", [.real(t)])
         let token = SecureRandom.token()

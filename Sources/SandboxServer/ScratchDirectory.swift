@@ -41,11 +41,8 @@ struct ScratchDirectory {
     /// Our directories in `parent` whose `owner.pid` names a process that no longer exists.
     /// One without the file is left alone: it may be another sandbox's, just being made.
     static func staleDirectories(in parent: String) -> [String] {
-        guard let dir = opendir(parent) else { return [] }
-        defer { closedir(dir) }
         var stale: [String] = []
-        while let entry = readdir(dir) {
-            let name = Self.name(of: entry)
+        for name in DirectoryListing.names(in: parent) ?? [] {
             guard name.hasPrefix(prefix), name.utf8.count == prefix.utf8.count + 6 else { continue }
             let path = parent + "/" + name
             var status = stat()
@@ -78,13 +75,7 @@ struct ScratchDirectory {
 
     /// Removes a directory and everything under it (no symbolic link is followed).
     static func removeTree(_ directory: String) {
-        if let dir = opendir(directory) {
-            var names: [String] = []
-            while let entry = readdir(dir) {
-                let name = Self.name(of: entry)
-                if name != "." && name != ".." { names.append(name) }
-            }
-            closedir(dir)
+        if let names = DirectoryListing.names(in: directory) {
             for name in names {
                 let path = directory + "/" + name
                 var status = stat()
@@ -96,9 +87,5 @@ struct ScratchDirectory {
             }
         }
         rmdir(directory)
-    }
-
-    private static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
-        withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
     }
 }

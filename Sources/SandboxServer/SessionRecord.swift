@@ -1,7 +1,7 @@
 /// A live session.
-struct SessionRecord {
+package struct SessionRecord {
     var id: Int
-    var token: String
+    package var token: String
     var applicationId: Int
     var userId: Int          // 0: application-only session
     var nonce: Int

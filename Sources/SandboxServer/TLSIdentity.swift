@@ -112,20 +112,26 @@ final class TLSIdentity {
 
     /// An identity kept as PEM text (what `privateKeyPEM` and `certificatePEM` gave).
     static func load(certificatePEM: String, keyPEM: String) throws -> TLSIdentity {
-        let certBytes = Array(certificatePEM.utf8), keyBytes = Array(keyPEM.utf8)
-        guard let certBIO = BIO_new_mem_buf(certBytes, Int32(certBytes.count)) else { throw XMPPServerError.openSSL("BIO_new_mem_buf failed") }
-        defer { BIO_free(certBIO) }
-        guard let cert = PEM_read_bio_X509(certBIO, nil, nil, nil) else { throw XMPPServerError.openSSL("no PEM certificate kept") }
-        guard let keyBIO = BIO_new_mem_buf(keyBytes, Int32(keyBytes.count)) else {
-            X509_free(cert)
-            throw XMPPServerError.openSSL("BIO_new_mem_buf failed")
+        guard let cert = try readingPEM(certificatePEM, { PEM_read_bio_X509($0, nil, nil, nil) }) else {
+            throw XMPPServerError.openSSL("no PEM certificate kept")
         }
-        defer { BIO_free(keyBIO) }
-        guard let key = PEM_read_bio_PrivateKey(keyBIO, nil, nil, nil) else {
+        guard let key = try readingPEM(keyPEM, { PEM_read_bio_PrivateKey($0, nil, nil, nil) }) else {
             X509_free(cert)
             throw XMPPServerError.openSSL("no PEM private key kept")
         }
         return try TLSIdentity(certificate: cert, key: key, chain: [])
+    }
+
+    /// Reads PEM text through a memory BIO. BIO_new_mem_buf keeps the pointer, not a
+    /// copy: the bytes must outlive the BIO, so both live inside one withUnsafeBytes.
+    private static func readingPEM<T>(_ pem: String, _ read: (OpaquePointer) -> T?) throws -> T? {
+        try Array(pem.utf8).withUnsafeBytes { bytes throws -> T? in
+            guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count)) else {
+                throw XMPPServerError.openSSL("BIO_new_mem_buf failed")
+            }
+            defer { BIO_free(bio) }
+            return read(bio)
+        }
     }
 
     /// A PEM certificate (optionally followed by its chain) and a PEM private key.

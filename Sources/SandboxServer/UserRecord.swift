@@ -1,6 +1,6 @@
 /// A stored user (without the password hash).
-struct UserRecord {
-    var id: Int
+package struct UserRecord {
+    package var id: Int
     /// nil for a user who signed up with an email alone.
     var login: String?
     var fullName: String?
@@ -32,7 +32,7 @@ struct UserRecord {
 }
 
 /// The fields a sign-up may set.
-struct NewUser {
+package struct NewUser {
     /// nil: an email alone (one of the two is required).
     var login: String?
     var password: String
@@ -42,4 +42,16 @@ struct NewUser {
     var website: String?
     var externalUserId: Int?
     var customData: String?
+
+    package init(login: String?, password: String, fullName: String? = nil, email: String? = nil, phone: String? = nil,
+                 website: String? = nil, externalUserId: Int? = nil, customData: String? = nil) {
+        self.login = login
+        self.password = password
+        self.fullName = fullName
+        self.email = email
+        self.phone = phone
+        self.website = website
+        self.externalUserId = externalUserId
+        self.customData = customData
+    }
 }

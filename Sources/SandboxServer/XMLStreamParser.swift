@@ -1,7 +1,7 @@
 internal import CExpat
 
 /// The opening `<stream:stream>` tag as the client sent it.
-struct XMPPStreamHeader: Equatable {
+package struct XMPPStreamHeader: Equatable {
     var name: String
     var namespace: String
     var attributes: [String: String]
@@ -11,7 +11,7 @@ struct XMPPStreamHeader: Equatable {
     var isStreamTag: Bool { name == "stream" && namespace == XMPPNamespace.streams }
 }
 
-enum XMLStreamEvent: Equatable {
+package enum XMLStreamEvent: Equatable {
     case streamOpened(XMPPStreamHeader)
     /// A complete child of the stream element (a stanza or a nonza).
     case element(XMPPElement)
@@ -19,14 +19,14 @@ enum XMLStreamEvent: Equatable {
 }
 
 /// Why the parser gave up on a stream; each maps to one stream error.
-enum XMLStreamFailure: Equatable {
+package enum XMLStreamFailure: Equatable {
     case notWellFormed        // expat's own errors, text at stream level
     case restrictedXML        // DOCTYPE, entity declarations, comments, processing instructions
     case tooLarge             // one element over the byte limit
     case tooDeep              // nesting over the depth limit
 }
 
-enum XMLFeedResult: Equatable {
+package enum XMLFeedResult: Equatable {
     case consumedAll
     /// The handler asked to stop after an event; `consumed` bytes of this feed
     /// belong to the old stream, the rest (if any) to whatever comes next.
@@ -38,9 +38,9 @@ enum XMLFeedResult: Equatable {
 /// entities: any DOCTYPE is refused). `reset()` starts a new stream, as XMPP
 /// requires after STARTTLS and SASL success. Not reentrant: call `feed` and
 /// `reset` only from outside `handler`.
-final class XMLStreamParser {
+package final class XMLStreamParser {
     /// Called for each event; return false to suspend parsing right after it.
-    var handler: (XMLStreamEvent) -> Bool = { _ in true }
+    package var handler: (XMLStreamEvent) -> Bool = { _ in true }
 
     private let maxElementBytes: Int
     private let maxDepth: Int
@@ -56,7 +56,7 @@ final class XMLStreamParser {
     /// Expat joins namespace, local name and prefix with this; U+0001 cannot occur in XML 1.0.
     private static let separator: CChar = 0x01
 
-    init(maxElementBytes: Int, maxDepth: Int) {
+    package init(maxElementBytes: Int, maxDepth: Int) {
         self.maxElementBytes = maxElementBytes
         self.maxDepth = maxDepth
         parser = Self.makeParser()
@@ -66,7 +66,7 @@ final class XMLStreamParser {
     deinit { XML_ParserFree(parser) }
 
     /// A fresh parser for a restarted stream.
-    func reset() {
+    package func reset() {
         XML_ParserFree(parser)
         parser = Self.makeParser()
         stack = []
@@ -79,7 +79,7 @@ final class XMLStreamParser {
         installHandlers()
     }
 
-    func feed(_ bytes: UnsafeRawBufferPointer) -> XMLFeedResult {
+    package func feed(_ bytes: UnsafeRawBufferPointer) -> XMLFeedResult {
         guard let base = bytes.baseAddress else { return .consumedAll }
         var offset = 0
         if bytesFed == 0 {

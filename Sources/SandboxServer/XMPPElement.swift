@@ -1,6 +1,6 @@
 /// One element of an XMPP stream (a stanza or a nonza), as parsed by
 /// `XMLStreamParser`: namespaces resolved, prefixes dropped on elements.
-struct XMPPElement: Equatable {
+package struct XMPPElement: Equatable {
     struct Attribute: Equatable {
         var name: String      // "xml:lang" for the xml namespace, else local or "prefix:local"
         var value: String
@@ -10,7 +10,7 @@ struct XMPPElement: Equatable {
         case text(String)
     }
 
-    var name: String
+    package var name: String
     var namespace: String
     var attributes: [Attribute] = []
     var children: [Node] = []
@@ -41,7 +41,7 @@ struct XMPPElement: Equatable {
 
     /// Serialized with a default-namespace declaration wherever the namespace
     /// differs from the parent's.
-    func serialized(parentNamespace: String? = nil) -> String {
+    package func serialized(parentNamespace: String? = nil) -> String {
         var out = "<" + name
         if namespace != parentNamespace { out += " xmlns='\(XMLEscaping.attribute(namespace))'" }
         for attribute in attributes { out += " \(attribute.name)='\(XMLEscaping.attribute(attribute.value))'" }

@@ -35,7 +35,7 @@ extension StanzaElement {
     /// Parses one XML element with libstrophe's own parser (`xmpp_stanza_new_from_string`)
     /// and copies it like an incoming stanza: lets tests feed real XML text through
     /// the same bridge without a socket. Nil when libstrophe cannot parse it.
-    init?(parsingWithStrophe xml: String) {
+    package init?(parsingWithStrophe xml: String) {
         _ = stropheLibraryInitialized
         guard let ctx = xmpp_ctx_new(nil, nil) else { preconditionFailure("xmpp_ctx_new failed (out of memory)") }
         defer { xmpp_ctx_free(ctx) }

@@ -177,7 +177,10 @@ struct CacheFaultTests {
         #expect(try cache.dialogs().count == 1)
     }
 
-    @Test(.enabled(if: !isWorker))
+    // ThreadSanitizer's runtime dies of SIGBUS in a process under a 256 KiB file-size
+    // limit before any test code runs: make sanitize's thread pass cannot show this one.
+    @Test(.enabled(if: !isWorker),
+          .disabled(if: environment["CHATCTL_SANITIZER"] == "thread", "ThreadSanitizer cannot run under a file-size limit"))
     func aFullDiskFailsTheWriteAndKeepsTheOutbox() throws {
         try fill(messages: 10, outbox: 3)
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")

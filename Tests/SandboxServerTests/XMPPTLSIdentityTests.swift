@@ -26,6 +26,17 @@ struct XMPPTLSIdentityTests {
         #expect(wrongName.status != 0)
     }
 
+    /// What the database keeps comes back as the same identity (through memory BIOs,
+    /// whose bytes must outlive them: make sanitize checks that here).
+    @Test func aKeptIdentityLoadsBackFromItsPEMText() throws {
+        let identity = try TLSIdentity.selfSigned(dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"])
+        let kept = try TLSIdentity.load(certificatePEM: identity.certificatePEM, keyPEM: try identity.privateKeyPEM())
+        #expect(kept.certificatePEM == identity.certificatePEM)
+        #expect(try kept.privateKeyPEM() == identity.privateKeyPEM())
+        #expect(throws: (any Error).self) { try TLSIdentity.load(certificatePEM: "not PEM", keyPEM: try identity.privateKeyPEM()) }
+        #expect(throws: (any Error).self) { try TLSIdentity.load(certificatePEM: identity.certificatePEM, keyPEM: "not PEM") }
+    }
+
     @Test func loadsPEMFilesAndRejectsAMismatchedKey() throws {
         let dir = try TemporaryDirectory(prefix: "xmpp-tls")
         for name in ["a", "b"] {

@@ -225,9 +225,15 @@ final class RawXMPPClient {
     func startTLS(caPEM: String, host: String) throws {
         guard let context = SSL_CTX_new(TLS_client_method()) else { throw TestFailure("SSL_CTX_new") }
         sslContext = context
-        let bio = BIO_new_mem_buf(caPEM, Int32(caPEM.utf8.count))
-        defer { BIO_free(bio) }
-        guard let ca = PEM_read_bio_X509(bio, nil, nil, nil) else { throw TestFailure("bad CA PEM") }
+        // BIO_new_mem_buf keeps the pointer: the bytes must outlive the read (make
+        // sanitize found a String's temporary C copy freed before PEM_read_bio_X509).
+        let pemBytes = Array(caPEM.utf8)
+        let read: OpaquePointer? = pemBytes.withUnsafeBytes { bytes in
+            let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count))
+            defer { BIO_free(bio) }
+            return PEM_read_bio_X509(bio, nil, nil, nil)
+        }
+        guard let ca = read else { throw TestFailure("bad CA PEM") }
         defer { X509_free(ca) }
         X509_STORE_add_cert(SSL_CTX_get_cert_store(context), ca)
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
