@@ -13,11 +13,12 @@ SWIFT    ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swif
 RELEASE  := $(SWIFT) build -c release --static-swift-stdlib
 BIN_REL  := .build/release
 
-BUILD_PACKAGES := pkg-config libcurl4-openssl-dev libsqlite3-dev libstrophe-dev libssl-dev libevent-dev libexpat1-dev libwebsockets-dev libmicrohttpd-dev libmagic-dev openssl
+BUILD_PACKAGES := pkg-config libcurl4-openssl-dev libsqlite3-dev libstrophe-dev libssl-dev libevent-dev libexpat1-dev libwebsockets-dev libmicrohttpd-dev libmagic-dev libncurses-dev openssl
 # chromium and libjs-strophe: a web chat client (Strophe.js) for the XMPP-over-WebSocket test;
 # curl: the multipart uploads and ranged downloads of the sandbox's storage tests;
-# python3-slixmpp: a standard XMPP client library for the sandbox's conformance suite.
-TEST_PACKAGES  := prosody go-sendxmpp sqlite3 fish zsh groff-base chromium libjs-strophe curl python3-slixmpp
+# python3-slixmpp: a standard XMPP client library for the sandbox's conformance suite;
+# tmux: a real terminal for the chat view's end-to-end tests.
+TEST_PACKAGES  := prosody go-sendxmpp sqlite3 fish zsh groff-base chromium libjs-strophe curl python3-slixmpp tmux
 BENCH_PACKAGES := hyperfine go-sendxmpp sqlite3 curl python3
 DOCS_PACKAGES  := graphviz
 

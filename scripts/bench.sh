@@ -125,6 +125,24 @@ wait "$renew_listen_pid" 2>/dev/null || true
 renewed=$(grep -c "> POST .*/session.json" "$work/renew-listen.err" || true)
 echo "$(refreshes) $renewed $sent $(heard) ${renew_rss_start:-0} ${renew_rss_end:-0}" >"$work/renew.result"
 
+# The chat view (scripts/bench-chat.py runs it on a pseudo-terminal of 80x24): its first
+# full screen with one dialog of 1,000,000 cached messages, beside history --offline
+# --limit 50 of that dialog; keystroke-to-screen latency while 100 messages a second
+# arrive; resident memory after paging back through 100,000 messages.
+chat_state="$work/chat-state"
+mkdir -p "$chat_state"
+cp "$work/state/session-$state_key.json" "$chat_state/"   # the same account, a cache of its own
+echo "bench: building a cache of one dialog of 1,000,000 messages..." >&2
+read -r _ chat_dialog < <("$bin/BenchFixture" "$chat_state/cache-$state_key-$user_id.sqlite" 1 1000000)
+CHATCTL_STATE_DIR="$chat_state" python3 "$(dirname "$0")/bench-chat.py" first-screen "$bin/chatctl" "$chat_dialog" "$work/chat_first.json" "$runs"
+measure chat_first_baseline "env CHATCTL_STATE_DIR=$chat_state $bin/chatctl history $chat_dialog --offline --limit 50"
+CHATCTL_STATE_DIR="$chat_state" python3 "$(dirname "$0")/bench-chat.py" rss "$bin/chatctl" "$chat_dialog" "$work/chat.rss" 100000
+chat_live="$work/chat-live"
+CHATCTL_STATE_DIR="$chat_live" "$bin/chatctl" login --login benchchat --password-file "$work/password" --no-chat >/dev/null
+CHATCTL_STATE_DIR="$peer_state" "$bin/chatctl" send @benchchat "warm-up" >/dev/null
+CHATCTL_STATE_DIR="$chat_live" python3 "$(dirname "$0")/bench-chat.py" latency "$bin/chatctl" @benchpeer "$work/chat_latency.json" \
+    -- env CHATCTL_STATE_DIR="$peer_state" "$bin/chatctl" send @benchchat --lines
+
 # A 1 GiB file up and down beside curl, with its own sandbox (scripts/bench-transfers.sh).
 echo "bench: moving a 1 GiB file up and down, chatctl and curl..." >&2
 BENCH_TRANSFERS_QUIET=1 "$(dirname "$0")/bench-transfers.sh" "$bin" "$work/transfers.result"
@@ -142,6 +160,8 @@ rows = [
     ("chatctl dialogs --offline (1,000 dialogs cached)", "dialogs", "sqlite3 shell, same query", "dialogs_baseline", 10.0),
     ("chatctl history --offline --limit 50 (1,000,000 cached)", "history", "sqlite3 shell, same query", "history_baseline", 10.0),
     ("chatctl search (1,000,000 cached)", "search", "sqlite3 shell, same FTS5 query", "search_baseline", 50.0),
+    ("chatctl chat, start to first full screen (one dialog, 1,000,000 cached)", "chat_first",
+     "chatctl history --offline --limit 50, same dialog", "chat_first_baseline", 50.0),
 ]
 print(f"{'measurement':<66} {'mean ms':>9} {'± sd':>7} {'min':>7} {'max':>7} {'runs':>5} {'target':>8}")
 for label, key, base_label, base_key, target in rows:
@@ -150,6 +170,11 @@ for label, key, base_label, base_key, target in rows:
     verdict = "ok" if m < target else "MISSED"
     print(f"{label:<66} {m:9.2f} {sd:7.2f} {lo:7.2f} {hi:7.2f} {n:5d} {'<'+str(target):>6} {verdict}")
     print(f"{'  baseline: ' + base_label:<66} {bm:9.2f} {bsd:7.2f} {blo:7.2f} {bhi:7.2f} {bn:5d}   ratio {m / bm:.2f}x")
+m, sd, lo, hi, n = stats("chat_latency")
+print(f"{'chatctl chat, keystroke to screen while 100 messages/s arrive':<66} {m:9.2f} {sd:7.2f} {lo:7.2f} {hi:7.2f} {n:5d} {'<16.0':>6} {'ok' if m < 16 else 'MISSED'}")
+half, end, paged = (int(x) for x in open(os.path.join(work, "chat.rss")).read().split())
+print(f"{f'chatctl chat resident memory after paging back through {paged:,} messages (MB)':<66} {end / 1024:9.1f} {'':>7} {'':>7} {'':>7} {1:5d} {'<40':>6} {'ok' if end / 1024 < 40 else 'MISSED'}")
+print(f"{'  halfway (flat if equal)':<66} {half / 1024:9.1f}")
 secs = float(open(os.path.join(work, "send_lines.secs")).read())
 base = float(open(os.path.join(work, "send_lines_baseline.secs")).read())
 rate = 10000 / secs

@@ -19,7 +19,12 @@ extension CommandContext {
 
     /// The config, the session and the messaging service of the logged-in user.
     func messagingSession(offline: Bool) throws -> MessagingSession {
-        let login = try cacheLogin(offline: offline)
+        try messagingSession(offline: offline, password: nil)
+    }
+
+    /// `password`: where a renewal gets the password (default: `renewalPassword()`).
+    private func messagingSession(offline: Bool, password: ((String) -> String?)?) throws -> MessagingSession {
+        let login = try cacheLogin(offline: offline, password: password)
         let cache: ChatCache
         do { cache = try ChatCache(path: login.cachePath) } catch {
             throw CommandError.messaging(MessagingError(cache: error))
@@ -28,8 +33,9 @@ extension CommandContext {
     }
 
     /// The logged-in user and where their cache lives, without opening it (the
-    /// `cache` commands open a damaged file their own way).
-    func cacheLogin(offline: Bool) throws -> CacheLogin {
+    /// `cache` commands open a damaged file their own way). `password`: where a
+    /// renewal gets the password (default: `renewalPassword()`).
+    func cacheLogin(offline: Bool, password given: ((String) -> String?)? = nil) throws -> CacheLogin {
         let keeper = try flow { () throws(AuthFlowError) in try sessionKeeper() }
         let session: StoredSession
         let client: QuickBloxClient
@@ -37,7 +43,7 @@ extension CommandContext {
             session = try flow { () throws(AuthFlowError) in try keeper.storedSession() }
             client = keeper.makeClient(token: session.token)
         } else {
-            let password = try renewalPassword()
+            let password = try given ?? renewalPassword()
             let live: RenewableSession
             (live, client) = try flow { () throws(AuthFlowError) in try keeper.liveSession(verify: false, password: password) }
             session = live.stored
@@ -54,30 +60,29 @@ extension CommandContext {
     /// may have expired is checked over REST first, which renews it if it is
     /// gone (chat itself cannot say why it refuses one; docs/protocol.md §2, §7).
     func chatLink(for messaging: MessagingSession) throws -> ChatLink {
-        let secret: String
-        switch messaging.config.chatAuth {
-        case .token:
-            let api = messaging.service.api
-            if (api.tokenExpiresAt?.timeIntervalSinceNow ?? 0) < Self.chatTokenMargin {
-                try flow { () throws(AuthFlowError) in
-                    do throws(QuickBloxError) { _ = try api.currentSession() } catch {
-                        throw AuthFlowError(describing: error, doing: "check session")
-                    }
-                }
-            }
-            secret = api.token ?? messaging.session.token
-        case .password:
-            guard let password = try renewalPassword()(messaging.session.login ?? "user \(messaging.session.userId)") else {
+        var password: String?
+        if messaging.config.chatAuth == .password {
+            guard let given = try renewalPassword()(messaging.session.login ?? "user \(messaging.session.userId)") else {
                 throw CommandError.flow(AuthFlowError(.authentication, "this config authenticates chat with the password (chatAuth: password)",
                                                       hint: "set CHATCTL_PASSWORD or pass --password-file PATH"))
             }
-            secret = password
+            password = given
         }
-        return ChatLink(config: messaging.config, me: messaging.session.userId, secret: secret, verboseLog: verboseLog)
+        do { return try ChatLink.make(for: messaging, password: password, verboseLog: verboseLog) } catch {
+            throw CommandError.flow(error)
+        }
     }
 
     /// A token with less life left than this is checked before chat connects with it.
     static let chatTokenMargin = 60.0
+
+    /// The messaging session for a command that must never prompt (the chat view
+    /// owns the terminal): a forgotten session is renewed only with a password
+    /// from --password-file or CHATCTL_PASSWORD.
+    func quietMessagingSession() throws -> MessagingSession {
+        let given = try filePassword() ?? environmentPassword
+        return try messagingSession(offline: false, password: { _ in given })
+    }
 
     /// Columns of the terminal on stdout, or nil when it is not a terminal.
     var terminalWidth: Int? { io.stdoutColumns }
@@ -123,4 +128,32 @@ struct MessagingSession {
     let config: ClientConfig
     let session: StoredSession
     let service: MessagingService
+}
+
+extension ChatLink {
+    /// The chat connection of a messaging session: the session token is the chat
+    /// password unless the config says `chatAuth: password` (then `password`). A
+    /// token that may have expired is checked over REST first, which renews it if
+    /// it is gone (chat itself cannot say why it refuses one; docs/protocol.md §2, §7).
+    static func make(for messaging: MessagingSession, password: String?,
+                     verboseLog: (@Sendable (String) -> Void)?) throws(AuthFlowError) -> ChatLink {
+        let secret: String
+        switch messaging.config.chatAuth {
+        case .token:
+            let api = messaging.service.api
+            if (api.tokenExpiresAt?.timeIntervalSinceNow ?? 0) < CommandContext.chatTokenMargin {
+                do throws(QuickBloxError) { _ = try api.currentSession() } catch {
+                    throw AuthFlowError(describing: error, doing: "check session")
+                }
+            }
+            secret = api.token ?? messaging.session.token
+        case .password:
+            guard let password else {
+                throw AuthFlowError(.authentication, "this config authenticates chat with the password (chatAuth: password)",
+                                    hint: "set CHATCTL_PASSWORD or pass --password-file PATH")
+            }
+            secret = password
+        }
+        return ChatLink(config: messaging.config, me: messaging.session.userId, secret: secret, verboseLog: verboseLog)
+    }
 }

@@ -4,6 +4,7 @@ enum CommandLineMember {
     case option(Option)
     case argument(Argument)
     case arguments(Arguments)
+    case optionalArgument(OptionalArgument)
 
     func declare(into declarations: inout MemberDeclarations) {
         switch self {
@@ -11,6 +12,7 @@ enum CommandLineMember {
         case .option(let option): declarations.add(option.spec, inherited: option.inherited)
         case .argument(let argument): declarations.arguments.append(argument.spec)
         case .arguments(let arguments): declarations.arguments.append(arguments.spec)
+        case .optionalArgument(let argument): declarations.arguments.append(argument.spec)
         }
     }
 
@@ -20,6 +22,7 @@ enum CommandLineMember {
         case .option(let option): option.bind(from: parsed)
         case .argument(let argument): argument.bind(from: parsed)
         case .arguments(let arguments): arguments.bind(from: parsed)
+        case .optionalArgument(let argument): argument.bind(from: parsed)
         }
     }
 }

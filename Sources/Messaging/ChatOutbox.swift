@@ -29,13 +29,24 @@ public final class ChatOutbox {
     /// Markers for messages not in history yet (sent, their ack not recorded): taken once they are.
     private var earlyMarkers: [ChatMarker] = []
 
-    /// The link may outlive this object (its disconnect delivers last events).
-    deinit { link.connection.onEvent = nil }
+    /// Whether this outbox is the link's event handler (else its owner hands it events).
+    private let routesEvents: Bool
 
-    public init(link: ChatLink, service: MessagingService, owner: Int) {
-        self.link = link; self.service = service; self.owner = owner
-        link.connection.onEvent = { [weak self] event in self?.handle(event) }
+    /// The link may outlive this object (its disconnect delivers last events).
+    deinit { if routesEvents { link.connection.onEvent = nil } }
+
+    /// `routesEvents` false: the link's events go elsewhere (a `Listener`), which
+    /// hands this outbox each of them through `handle(_:)`.
+    public init(link: ChatLink, service: MessagingService, owner: Int, routesEvents: Bool = true) {
+        self.link = link; self.service = service; self.owner = owner; self.routesEvents = routesEvents
+        if routesEvents { link.connection.onEvent = { [weak self] event in self?.handle(event) } }
     }
+
+    /// Message ids written and not acknowledged yet.
+    public var inFlightIDs: [String] { inFlight.keys.map(\.rawValue) }
+
+    /// After a lost connection nothing more is sent: a new outbox serves the next one.
+    public var hasFailed: Bool { failure != nil }
 
     /// Queues and sends a batch (one cache transaction for the batch: a stream
     /// of lines is not one fsync per line). After a lost connection, messages
@@ -132,6 +143,9 @@ public final class ChatOutbox {
         }
     }
 
+    /// Moves what the server acknowledged into history now (a listener pumps the link, not this outbox).
+    public func recordDelivered() { recordAcknowledged() }
+
     /// Runs the connection for up to `timeout` seconds, processing acks.
     public func pump(timeout: Double) {
         guard failure == nil else { return }
@@ -167,7 +181,9 @@ public final class ChatOutbox {
         return failure
     }
 
-    private func handle(_ event: ChatEvent) {
+    /// Acks, bounces, markers and losses of the link (called by the link itself,
+    /// or by the owner that routes the link's events).
+    public func handle(_ event: ChatEvent) {
         switch event {
         case .delivered(let ids):
             for id in ids {

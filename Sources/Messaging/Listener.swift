@@ -45,6 +45,21 @@ public final class Listener {
     /// Called once, when connected and joined: how many dialogs are followed.
     /// A script (or a test) waits for this instead of guessing with a sleep.
     public var onReady: (Int) -> Void = { _ in }
+    /// Someone's chat state (XEP-0085, docs/protocol.md §7): the user and the dialog
+    /// it names, if any. Our own (a room's echo) is not passed on.
+    public var onChatState: (ChatState, _ userID: Int, _ dialogID: String?) -> Void = { _, _, _ in }
+    /// The connection after the first connect: lost, waiting to retry, back.
+    public var onConnectionChange: (ListenerConnectionChange) -> Void = { _ in }
+    /// Called on every turn of the loop (at least every `turnSeconds`), and while
+    /// waiting to reconnect: where an owner does its own work on this thread.
+    public var onTurn: () -> Void = {}
+    /// Every event, after the listener's own handling (e.g. to an outbox sharing the link).
+    public var forwardEvent: ((ChatEvent) -> Void)?
+    /// The longest a turn of the loop waits for the server.
+    public var turnSeconds = 0.25
+    /// A group whose room cannot be joined (a dialog the server no longer has for us)
+    /// is told about and left out, instead of failing the connect (the chat view).
+    public var skipsRoomsThatFail = false
     /// When the REST session is next refreshed (Listener+SessionUpkeep.swift).
     var refreshSchedule = SessionRefreshSchedule()
     var sessionRefreshFailing = false
@@ -75,7 +90,7 @@ public final class Listener {
         try refreshDialogs()
         link.connection.onEvent = { [weak self] event in self?.handle(event, count: count) }
         try link.connect()
-        try link.joinRooms(of: Array(dialogs.values))
+        try joinRooms()
         connectedAt = .now
         // What was sent before this second is history, not news: a gap filled
         // after a reconnect starts here. (Times are whole seconds, so a message
@@ -85,7 +100,7 @@ public final class Listener {
         onReady(dialogs.count)
         startSessionUpkeep()
         while !done(count: count, deadline: deadline) {
-            var slice = min(0.25, secondsUntilSessionRefresh)
+            var slice = min(turnSeconds, secondsUntilSessionRefresh)
             if let deadline { slice = min(slice, max(0, seconds(deadline - .now))) }
             link.connection.pump(timeout: slice)
             try keepSessionAlive()
@@ -93,11 +108,13 @@ public final class Listener {
                 lost = nil
                 backoff.connectionLasted(seconds(.now - connectedAt))
                 onNotice("connection lost (\(error.message)); reconnecting")
+                onConnectionChange(.lost(error))
                 try reconnect(deadline: deadline)
                 if done(count: count, deadline: deadline) { break }
                 fillGaps(count: count)
             }
             settleReadState()
+            onTurn()
         }
         settleReadState()
         // Markers are only queued by libstrophe: let them reach the server before the connection goes.
@@ -105,6 +122,9 @@ public final class Listener {
     }
 
     var stopped = false
+
+    /// Ends `run` at the end of this turn (from this thread: `onTurn`, a callback).
+    public func stop() { stopped = true }
 
     private func done(count: Int?, deadline: ContinuousClock.Instant?) -> Bool {
         if stopped { return true }
@@ -129,11 +149,16 @@ public final class Listener {
             receive(notification)
         case .marker(let marker):
             markers.take(marker)
+        case .chatState(let state, let from, let dialogID):
+            // From a user JID, or a room occupant whose nickname is the user id.
+            let user = from.userID ?? (from.roomDialogID != nil ? from.resource.flatMap { Int($0) } : nil)
+            if let user, user != link.me { onChatState(state, user, dialogID ?? from.roomDialogID) }
         case .connectionLost(let error, _):
             lost = MessagingError(describing: error)
         default:
             break
         }
+        forwardEvent?(event)
     }
 
     /// Hands a message on once: new to the cache, or cached by another process of this
@@ -169,15 +194,18 @@ public final class Listener {
             if waitFirst {
                 let wait = backoff.nextDelay()
                 if let deadline, ContinuousClock.now + .milliseconds(Int64(wait * 1000)) >= deadline { stopped = true; return }
-                usleep(useconds_t(wait * 1_000_000))
+                onConnectionChange(.retrying(in: wait))
+                pause(seconds: wait)
+                if stopped { return }
             }
             waitFirst = true
             if let token = service.api.token { link.useSessionToken(token) }
             do {
                 try link.connect()
-                try link.joinRooms(of: Array(dialogs.values))
+                try joinRooms()
                 connectedAt = .now
                 onNotice("reconnected")
+                onConnectionChange(.reconnected)
                 return
             } catch where error.kind == .authentication {
                 // The session may have gone while chat was down: renew it over REST.
@@ -231,6 +259,27 @@ public final class Listener {
             do { try service.markRead(messages, dialogID: dialogID) } catch {
                 onNotice("could not mark \(messages.count) message\(messages.count == 1 ? "" : "s") read (\(error.message))")
             }
+        }
+    }
+
+    /// The rooms of the followed groups; with `skipsRoomsThatFail`, one at a time.
+    private func joinRooms() throws(MessagingError) {
+        guard skipsRoomsThatFail else { return try link.joinRooms(of: Array(dialogs.values)) }
+        for dialog in dialogs.values.sorted(by: { $0.id < $1.id }) where dialog.type != .private {
+            do { try link.joinRooms(of: [dialog]) } catch {
+                // A lost connection is not the room's fault.
+                guard link.connection.isConnected else { throw error }
+                onNotice("could not join \(dialog.name.isEmpty ? dialog.id : dialog.name): \(error.message)")
+            }
+        }
+    }
+
+    /// Waits, turning (`onTurn`) every `turnSeconds`, so an owner's work and a stop are not held up.
+    private func pause(seconds total: Double) {
+        let end = ContinuousClock.now + .milliseconds(Int64(total * 1000))
+        while !stopped && ContinuousClock.now < end {
+            usleep(useconds_t(max(0, min(turnSeconds, seconds(end - .now))) * 1_000_000))
+            onTurn()
         }
     }
 

@@ -16,6 +16,21 @@ import Testing
         #expect(runChatctl(["login", "--help"]).1.out == Self.login)
     }
 
+    @Test func chatHelp() {
+        let (status, io) = runChatctl(["chat", "--help"])
+        #expect(status == 0)
+        #expect(io.out == Self.chat)
+    }
+
+    @Test func chatOutsideATerminalPointsAtHistoryAndListen() {
+        let (status, io) = runChatctl(["chat", "@bob"])
+        #expect(status == 2)
+        #expect(io.err == "chatctl: chat needs a terminal (standard input and output, TERM not dumb) (to read a dialog use 'chatctl history DIALOG', to follow messages 'chatctl listen')\n")
+        let (badMode, usage) = runChatctl(["chat", "--images", "ascii"])
+        #expect(badMode == 2)
+        #expect(usage.err.hasPrefix("chatctl: invalid value 'ascii' for option '--images'; expected one of: auto, symbols, sixel, kitty, none\n"))
+    }
+
     @Test func readHelp() {
         let (status, io) = runChatctl(["read", "--help"])
         #expect(status == 0)
@@ -30,6 +45,36 @@ import Testing
         #expect(offline == 2)
         #expect(marking.err.hasPrefix("chatctl: --mark-read tells the server: it cannot be used with --offline\n"))
     }
+
+    static let chat = #"""
+OVERVIEW: Chat in a full-screen view: your dialogs, then one dialog live.
+
+Without DIALOG, lists your dialogs (arrows or j/k, / to filter, Enter to open).
+In a dialog: messages as they arrive, yours on the right with their state
+(sending…, ✓ sent, ✓✓ delivered, ✓✓ highlighted once read), who is typing, and
+the connection in the status line. Enter sends (through the outbox, exactly
+once, as 'send' does; without a connection it waits there and goes when chat is
+back), ^J starts a new line, Up and Down bring back what you sent, PgUp/PgDn and
+the mouse wheel scroll (older messages load as you reach the top), Home and End
+jump when the input is empty, Tab selects a message and d saves its attachment
+here. /download saves the newest attachment on the screen, /quit (or Esc, ^D)
+ends. Messages on the screen count as read: their senders are told. It opens
+from the cache when the server cannot be reached. Needs a terminal: for scripts,
+use 'history' and 'listen'.
+
+USAGE: chatctl chat [--images <MODE>] [<DIALOG>]
+
+ARGUMENTS:
+  <DIALOG>                A dialog id, @login (the private dialog with that
+                          user) or an exact dialog name.
+
+OPTIONS:
+  --images <MODE>         Image previews: auto, symbols, sixel, kitty or none.
+  -h, --help              Show help information.
+
+\#(globalOptions)
+
+"""#
 
     static let read = #"""
 OVERVIEW: Mark a dialog's messages read.
@@ -89,6 +134,8 @@ SUBCOMMANDS:
   history                 Show a dialog's messages, oldest first.
   send                    Send a message: the arguments, or standard input.
   listen                  Print messages as they arrive.
+  chat                    Chat in a full-screen view: your dialogs, then one
+                          dialog live.
   outbox                  List messages not yet delivered.
   search                  Search cached messages, best matches first.
   sync                    Fill the local cache with dialogs and their recent

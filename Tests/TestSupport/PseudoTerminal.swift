@@ -26,16 +26,8 @@ public final class PseudoTerminal: @unchecked Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // A new session, and a clean signal state (the test runner's threads may block some).
-        // glibc's flag values, which Swift does not import.
-        let setSID: Int16 = 0x80, setSignalMask: Int16 = 0x08, setSignalDefaults: Int16 = 0x04
-        posix_spawnattr_setflags(&attributes, setSID | setSignalMask | setSignalDefaults)
-        var noSignals = sigset_t(), defaults = sigset_t()
-        sigemptyset(&noSignals)
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGQUIT, SIGPIPE, SIGTERM, SIGHUP] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        // A new session, and a clean signal state.
+        cleanSignalState(&attributes, alsoFlags: spawnSetSID)
         // The first terminal a session leader opens becomes its controlling terminal.
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -96,4 +88,20 @@ public final class PseudoTerminal: @unchecked Sendable {
         }
         close(master)
     }
+}
+
+/// glibc's POSIX_SPAWN_SETSID, which Swift does not import.
+let spawnSetSID: Int16 = 0x80
+
+/// A child with no signal blocked and the usual ones at their defaults: the test
+/// runner's threads block some, and a child (and whatever it starts) would inherit that.
+func cleanSignalState(_ attributes: inout posix_spawnattr_t, alsoFlags: Int16 = 0) {
+    let setSignalMask: Int16 = 0x08, setSignalDefaults: Int16 = 0x04  // glibc's values, not imported
+    posix_spawnattr_setflags(&attributes, alsoFlags | setSignalMask | setSignalDefaults)
+    var noSignals = sigset_t(), defaults = sigset_t()
+    sigemptyset(&noSignals)
+    sigemptyset(&defaults)
+    for signal in [SIGINT, SIGQUIT, SIGPIPE, SIGTERM, SIGHUP] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
 }

@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import AuthFlow
+import ChatView
+import CommandLineKit
+import Messaging
+
+/// `chatctl chat [DIALOG]`: the interactive chat view (docs/architecture.md, "The chat view").
+struct ChatCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "chat",
+        abstract: "Chat in a full-screen view: your dialogs, then one dialog live.",
+        discussion: """
+            Without DIALOG, lists your dialogs (arrows or j/k, / to filter, Enter to open). In a dialog: \
+            messages as they arrive, yours on the right with their state (sending…, ✓ sent, ✓✓ delivered, \
+            ✓✓ highlighted once read), who is typing, and the connection in the status line. Enter sends (through \
+            the outbox, exactly once, as 'send' does; without a connection it waits there and goes when chat \
+            is back), ^J starts a new line, Up and Down bring back what you sent, PgUp/PgDn and the mouse wheel \
+            scroll (older messages load as you reach the top), Home and End jump when the input is empty, Tab \
+            selects a message and d saves its attachment here. /download saves the newest attachment on the \
+            screen, /quit (or Esc, ^D) ends. Messages on the screen count as read: their senders are told. \
+            It opens from the cache when the server cannot be reached. Needs a terminal: for scripts, use \
+            'history' and 'listen'.
+            """)
+
+    @OptionalArgument("DIALOG", help: SharedHelp.dialog)
+    var dialog: String?
+    @Option("images", metavar: "MODE", help: "Image previews: auto, symbols, sixel, kitty or none.",
+            completion: .choices(ImageMode.allCases.map(\.rawValue)))
+    var images: String?
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let mode = try imageMode(context)
+        let term = context.environment["TERM"] ?? ""
+        guard context.io.stdinIsTerminal, context.io.stdoutIsTerminal, !term.isEmpty, term != "dumb" else {
+            throw CommandError.messaging(MessagingError(
+                .invalidInput, "chat needs a terminal (standard input and output, TERM not dumb)",
+                hint: "to read a dialog use 'chatctl history DIALOG', to follow messages 'chatctl listen'"))
+        }
+        // The view's own cache connection; the network and transfer threads get theirs.
+        let view = try context.messagingSession(offline: true)
+        var opened: String?
+        if let dialog {
+            let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: dialog) }
+            opened = try resolve(reference, view: view, context: context)
+        }
+        let chatPassword = try chatPassword(context, session: view)
+        let network = try context.quietMessagingSession()
+        let files = try context.quietMessagingSession()
+        let outboxDirectory = try context.outboxFilesDirectory()
+        // Diagnostics would scribble over the screen: --verbose goes only where stderr is not the terminal.
+        let verboseLog = context.io.stderrIsTerminal ? nil : context.verboseLog
+
+        let inbox: ChatInbox
+        let signals: ChatSignals
+        do {
+            inbox = try ChatInbox()
+            signals = try ChatSignals()
+        } catch {
+            throw CommandError.messaging(MessagingError(.failure, error.description))
+        }
+        defer { signals.release() }
+        let terminal: ChatTerminal
+        do { terminal = try ChatTerminal(colors: (context.environment["NO_COLOR"] ?? "").isEmpty) } catch {
+            throw CommandError.messaging(MessagingError(.invalidInput, "cannot use the terminal: \(error.description)",
+                                                        hint: "use 'chatctl history' and 'chatctl listen'"))
+        }
+        defer { terminal.restore() }
+
+        let backend = ChatBackend.Handle(), transfers = ChatTransfers.Handle()
+        ChatBackend.start(backend, session: network, inbox: inbox, transfers: transfers, chatPassword: chatPassword, verboseLog: verboseLog)
+        ChatTransfers.start(transfers, session: files, inbox: inbox, backend: backend, outboxDirectory: outboxDirectory)
+        let previews = try flow { () throws(AuthFlowError) in try context.stateDirectory() } + "/previews"
+        let effects = ChatEffects(service: view.service, backend: backend, transfers: transfers, previewDirectory: previews)
+        var model = ScreenModel(me: view.service.me, width: terminal.width, height: terminal.height, now: ChatEventLoop.now,
+                                profile: RenderProfile(unicode: terminal.unicode, colors: terminal.colors, images: mode),
+                                clock: TimeLabels(utcOffset: Self.utcOffset))
+        var first = [effects.dialogs()]
+        if let opened, let summary = try? view.service.cache.dialog(id: opened) {
+            model.openedDirectly = true
+            model.screen = .conversation
+            model.conversation = Conversation(dialog: ChatViewRecords.dialog(summary, me: view.service.me, names: [:]))
+            first += effects.perform(.openDialog(id: opened), model: model)
+        }
+        let loop = ChatEventLoop(model: model, update: ScreenUpdate(), renderer: ScreenRenderer(), terminal: terminal,
+                                 inbox: inbox, signals: signals, effects: effects,
+                                 tracePath: context.environment["CHATCTL_CHAT_TRACE"])
+        let ending = loop.run(first: first)
+        // The screen first: whatever happens next, the user has their terminal back.
+        terminal.restore()
+        backend.post(.stop)
+        transfers.post(.stop)
+        // The last markers and read marks reach the server, if it answers quickly.
+        backend.waitUntilFinished(seconds: ending == .quit ? 3 : 1)
+        let undelivered = effects.undelivered()
+        switch ending {
+        case .quit:
+            guard undelivered == 0 else {
+                throw CommandError.messaging(MessagingError(
+                    .undelivered(undelivered), "\(undelivered) message\(undelivered == 1 ? " was" : "s were") not delivered yet",
+                    hint: "they stay in the outbox: 'chatctl outbox flush', or chat again, sends them"))
+            }
+            return .ok
+        case .interrupted:
+            return .interrupted
+        case .signal(let number):
+            // Ended by a signal: end as the signal would have, now that the terminal is restored.
+            signals.release()
+            signal(number, SIG_DFL)
+            raise(number)
+            return .interrupted
+        }
+    }
+
+    private func imageMode(_ context: CommandContext) throws -> ImageMode {
+        guard let text = images else { return .auto }
+        guard let mode = ImageMode(rawValue: text) else {
+            throw context.usage("--images must be one of auto, symbols, sixel, kitty, none, not '\(text)'")
+        }
+        return mode
+    }
+
+    /// The dialog named on the command line: from the cache, so the view opens
+    /// without the server; from the server only when the cache does not know it.
+    private func resolve(_ reference: DialogReference, view: MessagingSession, context: CommandContext) throws -> String {
+        if let cached = try? view.service.resolve(reference, offline: true, createPrivate: false) { return cached.id }
+        let online = try context.messagingSession(offline: false)
+        return try messaging { () throws(MessagingError) in
+            try online.service.resolve(reference, offline: false, createPrivate: true).id
+        }
+    }
+
+    /// With `chatAuth: password`, chat needs the password: asked now, before the screen is taken.
+    private func chatPassword(_ context: CommandContext, session: MessagingSession) throws -> String? {
+        guard session.config.chatAuth == .password else { return nil }
+        guard let password = try context.renewalPassword()(session.session.login ?? "user \(session.session.userId)") else {
+            throw CommandError.messaging(MessagingError(.authentication, "this config authenticates chat with the password (chatAuth: password)",
+                                                        hint: "set CHATCTL_PASSWORD or pass --password-file PATH"))
+        }
+        return password
+    }
+
+    /// Seconds east of UTC at a moment, in the user's time zone.
+    @Sendable static func utcOffset(_ unix: Int) -> Int {
+        var seconds = time_t(unix)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return parts.tm_gmtoff
+    }
+}

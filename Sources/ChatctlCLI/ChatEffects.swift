@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AuthFlow
+import ChatView
+import MessageCache
+import Messaging
+
+/// Carries out the update's effects on the terminal's thread. What the cache can
+/// answer at once is answered here, from this thread's own cache connection (a
+/// dialog's newest page, older and newer pages, the outbox); a message goes into
+/// the outbox here, before anything is sent, so Enter never loses it; the network
+/// and files are handed to their own threads.
+final class ChatEffects {
+    private let service: MessagingService
+    private let backend: ChatBackend.Handle
+    private let transfers: ChatTransfers.Handle
+    /// Where images are fetched for a preview provider (in the state directory).
+    private let previewDirectory: String
+    private let owner = Int(getpid())
+    /// Outbox ids of what was sent from this view.
+    private var sent: [String] = []
+
+    init(service: MessagingService, backend: ChatBackend.Handle, transfers: ChatTransfers.Handle, previewDirectory: String) {
+        self.service = service; self.backend = backend; self.transfers = transfers; self.previewDirectory = previewDirectory
+    }
+
+    var me: Int { service.me }
+
+    /// The dialogs as the cache has them, for the first screen.
+    func dialogs() -> ScreenEvent {
+        let dialogs = (try? service.dialogs(type: nil, limit: nil, offline: true)) ?? []
+        let names = service.displayNames(Set(dialogs.flatMap(\.occupantIDs)))
+        return .dialogsLoaded(dialogs.map { ChatViewRecords.dialog($0, me: me, names: names) })
+    }
+
+    /// Performs `effect`; returns the events that answer it at once.
+    func perform(_ effect: ScreenEffect, model: ScreenModel) -> [ScreenEvent] {
+        switch effect {
+        case .openDialog(let id):
+            backend.post(.follow(dialogID: id))
+            return open(id)
+        case .send(let text, let dialogID):
+            return send(text, dialogID: dialogID, model: model)
+        case .sendTyping(let state, let dialogID):
+            backend.post(.typing(state, dialogID: dialogID))
+        case .markDisplayed(let ids, let dialogID):
+            backend.post(.displayed(ids: ids, dialogID: dialogID))
+        case .loadOlder(let dialogID, let before):
+            let page = (try? service.cache.messages(dialogID: dialogID, beforeDate: before.dateSent, id: before.id,
+                                                    limit: Conversation.pageSize)) ?? []
+            if !page.isEmpty { return [.olderLoaded(dialogID: dialogID, before: before, shown(page), exhausted: false)] }
+            guard model.connection == .connected else { return [.olderLoaded(dialogID: dialogID, before: before, [], exhausted: false)] }
+            backend.post(.fetchOlder(dialogID: dialogID, before: before))
+        case .loadNewer(let dialogID, let after):
+            let page = (try? service.cache.messages(dialogID: dialogID, afterDate: after.dateSent, id: after.id,
+                                                    limit: Conversation.pageSize)) ?? []
+            return [.newerLoaded(dialogID: dialogID, shown(page), latest: page.count < Conversation.pageSize)]
+        case .download(let messageID, let index):
+            return download(messageID: messageID, index: index, into: nil)
+        case .fetchPreview(let messageID, let index):
+            // Asked only with an ImagePreviewProvider (docs/architecture.md, "The chat view").
+            try? PrivateFiles.ensureDirectory(previewDirectory)
+            return download(messageID: messageID, index: index, into: previewDirectory)
+        case .attach(let path, let dialogID):
+            transfers.post(.attach(path: path, dialogID: dialogID))
+        case .quit:
+            break
+        }
+        return []
+    }
+
+    /// A dialog's newest page and its outbox entries, from the cache.
+    private func open(_ id: String) -> [ScreenEvent] {
+        guard let dialog = try? service.cache.dialog(id: id) else { return [.notice("dialog \(id) is not in the cache")] }
+        let messages = (try? service.cache.history(dialogID: id, limit: Conversation.pageSize)) ?? []
+        let names = service.displayNames(Set(dialog.occupantIDs + messages.map(\.senderID)))
+        let pending = pendingEntries(of: id, sending: [])
+        return [.conversationLoaded(ChatViewRecords.dialog(dialog, me: me, names: names),
+                                    messages: messages.map { ChatViewRecords.message($0, me: me, names: names) },
+                                    pending: pending, names: names.mapValues { TerminalText.sanitize($0, keepNewlines: false) })]
+    }
+
+    /// Into the outbox first (claimed by this process), then to the network thread to
+    /// send; a text over 32 KiB goes as several messages, split at line breaks, as `send` does.
+    private func send(_ text: String, dialogID: String, model: ScreenModel) -> [ScreenEvent] {
+        var ids: [String] = []
+        for part in MessageSplitter.split(text) {
+            do { ids.append(try service.enqueue(part, to: dialogID, owner: owner)) } catch {
+                return [.notice("not sent: \(error.message)")]
+            }
+        }
+        sent += ids
+        for id in ids { backend.post(.deliver(clientID: id, dialogID: dialogID)) }
+        let sending = Set((model.conversation?.pending ?? []).filter { $0.delivery == .sending }.map(\.id) + (model.connection == .connected ? ids : []))
+        return [.pendingChanged(dialogID: dialogID, pendingEntries(of: dialogID, sending: sending))]
+    }
+
+    /// How many of the messages sent from this view are still in the outbox.
+    func undelivered() -> Int {
+        let waiting = Set(((try? service.pendingOutbox()) ?? []).map(\.clientMessageID))
+        return sent.filter { waiting.contains($0) }.count
+    }
+
+    private func pendingEntries(of dialogID: String, sending: Set<String>) -> [ShownMessage] {
+        let entries = (try? service.pendingOutbox()) ?? []
+        return entries.filter { $0.dialogID == dialogID }.map { ChatViewRecords.pending($0, me: me, inFlight: sending) }
+    }
+
+    /// `directory` nil: the current one, under the attachment's name.
+    private func download(messageID: String, index: Int, into directory: String?) -> [ScreenEvent] {
+        guard let message = try? service.cache.message(id: messageID) else { return [.notice("that message is not in the cache yet")] }
+        let attachments = message.attachments
+        guard index < attachments.count, let uid = attachments[index].id, !uid.isEmpty else {
+            return [.notice("that attachment names no file")]
+        }
+        transfers.post(.download(messageID: messageID, attachment: index, uid: uid, name: attachments[index].name ?? uid,
+                                 directory: directory))
+        return []
+    }
+
+    private func shown(_ messages: [CachedMessage]) -> [ShownMessage] {
+        let names = service.displayNames(Set(messages.map(\.senderID)))
+        return messages.map { ChatViewRecords.message($0, me: me, names: names) }
+    }
+}
+
+@available(*, unavailable)
+extension ChatEffects: Sendable {}

@@ -1,0 +1,73 @@
+import ChatView
+import MessageCache
+import Messaging
+import QuickBloxAPI
+
+/// The cache's dialogs, messages and outbox entries as the chat view shows them:
+/// everything another user wrote (text, names, file names) made safe for a terminal here.
+enum ChatViewRecords {
+    static func message(_ message: CachedMessage, me: Int, names: [Int: String]) -> ShownMessage {
+        let attachments = message.attachments
+        let placeholder = !attachments.isEmpty && (message.text.isEmpty || message.textIsAttachmentPlaceholder)
+        let outgoing = message.senderID == me
+        let delivery: Delivery
+        if outgoing {
+            switch message.status {
+            case .sent: delivery = .sent
+            case .delivered: delivery = .delivered
+            case .read: delivery = .read
+            }
+        } else {
+            delivery = .sent
+        }
+        return ShownMessage(id: message.id, dialogID: message.dialogID, senderID: message.senderID,
+                            senderName: name(of: message.senderID, in: names), text: placeholder ? "" : TerminalText.sanitize(message.text),
+                            dateSent: message.dateSent, outgoing: outgoing, delivery: delivery,
+                            readByMe: outgoing || message.readIDs.contains(me), attachments: attachments.map(attachment))
+    }
+
+    /// An outbox entry: sending while this process has it on the wire (or its files
+    /// on the way), failed once tried, else waiting for a connection.
+    static func pending(_ entry: OutboxEntry, me: Int, inFlight: Set<String>) -> ShownMessage {
+        let delivery: Delivery
+        if inFlight.contains(entry.clientMessageID) {
+            delivery = .sending
+        } else if let error = entry.lastError {
+            delivery = .undelivered(TerminalText.sanitize(error, keepNewlines: false))
+        } else {
+            delivery = .queued
+        }
+        // Files on their way have no attachment objects yet: shown from what was kept of them.
+        let attachments = entry.uploads.isEmpty ? entry.attachments.map(attachment) : entry.uploads.map { upload in
+            ShownAttachment(kind: TerminalText.sanitize(upload.type, keepNewlines: false),
+                            name: TerminalText.sanitize(upload.name, keepNewlines: false), size: Int(upload.size),
+                            uid: upload.blobUID, localPath: upload.file)
+        }
+        let placeholder = !attachments.isEmpty && entry.text == CachedMessage.attachmentOnlyText
+        return ShownMessage(id: entry.clientMessageID, dialogID: entry.dialogID, senderID: me, senderName: "you",
+                            text: placeholder ? "" : entry.text, dateSent: entry.createdAt, outgoing: true, delivery: delivery,
+                            attachments: attachments)
+    }
+
+    static func attachment(_ attachment: QBAttachment) -> ShownAttachment {
+        let clean = { (text: String?) in TerminalText.sanitize(text ?? "", keepNewlines: false) }
+        return ShownAttachment(kind: clean(attachment.type), name: clean(attachment.name), size: attachment.size, uid: attachment.id)
+    }
+
+    static func dialog(_ dialog: CachedDialog, me: Int, names: [Int: String]) -> DialogSummary {
+        let kind: DialogSummary.Kind
+        switch dialog.type {
+        case .private: kind = .private
+        case .publicGroup: kind = .public
+        default: kind = .group
+        }
+        let last = dialog.lastMessage.map { TerminalText.sanitize($0, keepNewlines: false) }
+        return DialogSummary(id: dialog.id, title: DialogsCommand.title(of: dialog, me: me, names: names), kind: kind,
+                             unread: dialog.unreadCount, lastMessage: last, lastMessageDate: dialog.lastMessageDateSent,
+                             peerID: dialog.type == .private ? dialog.occupantIDs.first { $0 != me } : nil)
+    }
+
+    static func name(of user: Int, in names: [Int: String]) -> String {
+        names[user].map { TerminalText.sanitize($0, keepNewlines: false) } ?? "user \(user)"
+    }
+}

@@ -1,0 +1,53 @@
+import SQLiteStore
+
+/// History a page at a time from a position, for a view that scrolls through a
+/// dialog: by date and then id, so messages sent in the same second are neither
+/// skipped nor repeated at a page's edge. Served by the `(dialog_id, date_sent, id)` index.
+extension ChatCache {
+    /// Up to `limit` messages just before `(dateSent, id)`, oldest first.
+    public func messages(dialogID: String, beforeDate dateSent: Int, id: String, limit: Int) throws(MessageCacheError) -> [CachedMessage] {
+        try wrapping {
+            let limit = try Self.checkedLimit(limit)
+            return try database.query(
+                """
+                SELECT \(Self.messageColumns) FROM messages m
+                WHERE m.dialog_id = ?1 AND (m.date_sent, m.id) < (?2, ?3)
+                ORDER BY m.date_sent DESC, m.id DESC LIMIT ?4
+                """,
+                [.text(dialogID), .integer(Int64(dateSent)), .text(id), .integer(Int64(limit))], Self.message
+            ).reversed()
+        }
+    }
+
+    /// Up to `limit` messages just after `(dateSent, id)`, oldest first.
+    public func messages(dialogID: String, afterDate dateSent: Int, id: String, limit: Int) throws(MessageCacheError) -> [CachedMessage] {
+        try wrapping {
+            let limit = try Self.checkedLimit(limit)
+            return try database.query(
+                """
+                SELECT \(Self.messageColumns) FROM messages m
+                WHERE m.dialog_id = ?1 AND (m.date_sent, m.id) > (?2, ?3)
+                ORDER BY m.date_sent, m.id LIMIT ?4
+                """,
+                [.text(dialogID), .integer(Int64(dateSent)), .text(id), .integer(Int64(limit))], Self.message)
+        }
+    }
+
+    /// How many of a dialog's cached messages were sent in the second `dateSent`
+    /// (a server pages by whole seconds: this many are skipped to get before them).
+    public func messageCount(dialogID: String, dateSent: Int) throws(MessageCacheError) -> Int {
+        try wrapping {
+            try database.queryFirst("SELECT count(*) FROM messages WHERE dialog_id = ?1 AND date_sent = ?2",
+                                    [.text(dialogID), .integer(Int64(dateSent))]) { $0.int(0) } ?? 0
+        }
+    }
+
+    /// The newest message of a dialog the cache has.
+    public func newestMessage(dialogID: String) throws(MessageCacheError) -> CachedMessage? {
+        try wrapping {
+            try database.queryFirst(
+                "SELECT \(Self.messageColumns) FROM messages m WHERE m.dialog_id = ?1 ORDER BY m.date_sent DESC, m.id DESC LIMIT 1",
+                [.text(dialogID)], Self.message)
+        }
+    }
+}

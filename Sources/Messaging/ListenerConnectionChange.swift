@@ -1,0 +1,7 @@
+/// What became of a listener's connection after its first connect, for a status line.
+public enum ListenerConnectionChange: Sendable {
+    case lost(MessagingError)
+    /// The next attempt comes in this many seconds.
+    case retrying(in: Double)
+    case reconnected
+}

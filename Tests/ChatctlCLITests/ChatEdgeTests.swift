@@ -1,0 +1,43 @@
+import Testing
+import ChatView
+@testable import MessageCache
+@testable import ChatctlCLI
+
+/// The chat view's edge, where it can be tested without a terminal.
+@Suite struct ChatEdgeTests {
+    @Test func anEnterWithTextRightBehindItIsANewLineOfAPaste() {
+        let typed: [TerminalInput] = [.key(.character("a")), .key(.enter), .key(.character("b")), .key(.enter)]
+        #expect(ChatTerminal.pastedBursts(typed) == [.key(.character("a")), .key(.newline), .key(.character("b")), .key(.enter)],
+                "the last Enter sends")
+        #expect(ChatTerminal.pastedBursts([.key(.enter)]) == [.key(.enter)])
+    }
+
+    @Test func whatOthersWroteIsMadeSafeForTheTerminal() {
+        let message = CachedMessage(id: "m1", dialogID: "d1", senderID: 7, dateSent: 100, text: "hi\u{1B}]0;owned\u{7} there", rawJSON: "{}",
+                                    readIDs: [7])
+        let shown = ChatViewRecords.message(message, me: 1, names: [7: "eve\u{1B}[2J"])
+        #expect(shown.text == "hi there")
+        #expect(shown.senderName == "eve")
+        #expect(!shown.outgoing && !shown.readByMe)
+    }
+
+    @Test func aMessageOfOnlyAttachmentsShowsNoPlaceholderText() {
+        let json = #"[{"type":"image","id":"u1","name":"cat.jpg","size":1024}]"#
+        let message = CachedMessage(id: "m2", dialogID: "d1", senderID: 1, dateSent: 100, text: "[attachment]", rawJSON: "{}",
+                                    deliveredIDs: [1, 7], readIDs: [1], attachmentsJSON: json)
+        let shown = ChatViewRecords.message(message, me: 1, names: [:])
+        #expect(shown.text.isEmpty)
+        #expect(shown.attachments == [ShownAttachment(kind: "image", name: "cat.jpg", size: 1024, uid: "u1")])
+        #expect(shown.outgoing && shown.delivery == .delivered)
+    }
+
+    @Test func outboxEntriesShowHowFarTheyGot() {
+        let entry = OutboxEntry(rowID: 1, clientMessageID: "c1", dialogID: "d1", text: "hello", createdAt: 100, attempts: 1,
+                                lastError: "timed out", claimedBy: nil, claimedAt: nil)
+        #expect(ChatViewRecords.pending(entry, me: 1, inFlight: []).delivery == .undelivered("timed out"))
+        #expect(ChatViewRecords.pending(entry, me: 1, inFlight: ["c1"]).delivery == .sending)
+        var fresh = entry
+        fresh.lastError = nil
+        #expect(ChatViewRecords.pending(fresh, me: 1, inFlight: []).delivery == .queued)
+    }
+}
