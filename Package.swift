@@ -11,6 +11,19 @@ import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
+// chafa's headers include GLib's, which pkg-config finds in these folders; a C
+// target cannot name a pkg-config package, and a system library one would also
+// link libchafa into every run, which CChafa exists to avoid (it loads it with dlopen).
+#if arch(arm64)
+let multiarch = "aarch64-linux-gnu"
+#else
+let multiarch = "x86_64-linux-gnu"
+#endif
+let chafaHeaders: [CSetting] = [.unsafeFlags([
+    "-I/usr/include/chafa", "-I/usr/lib/\(multiarch)/chafa/include",
+    "-I/usr/include/glib-2.0", "-I/usr/lib/\(multiarch)/glib-2.0/include",
+])]
+
 let package = Package(
     name: "chatctl",
     products: [
@@ -21,6 +34,8 @@ let package = Package(
         // MARK: C modules
         .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .target(name: "CMagic", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        .target(name: "CStbImage", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        .target(name: "CChafa", cSettings: chafaHeaders, linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3"),
         .systemLibrary(name: "CStrophe"),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto"),
