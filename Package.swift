@@ -56,6 +56,8 @@ let package = Package(
         .target(name: "Messaging", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport", "MessageCache"], swiftSettings: swiftSettings),
         // Files on the content API: blob upload and download, content types (libmagic).
         .target(name: "Transfers", dependencies: ["ClientConfiguration", "QuickBloxAPI", "HTTPTransport", "CMagic"], swiftSettings: swiftSettings),
+        // Image previews for the chat view: decoded by stb_image, drawn by chafa as symbols, sixels or kitty graphics.
+        .target(name: "TerminalImages", dependencies: ["CStbImage", "CChafa"], swiftSettings: swiftSettings),
         .target(name: "CommandLineKit", swiftSettings: swiftSettings),
         .target(name: "ChatctlCLI", dependencies: ["CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers"], swiftSettings: swiftSettings),
         .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], swiftSettings: swiftSettings),
@@ -81,6 +83,9 @@ let package = Package(
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport", "ClientConfiguration", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ClientConfigurationTests", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
+        // CStbImageWrite: stb_image_write, to make the test images (tests only).
+        .systemLibrary(name: "CStbImageWrite", path: "Tests/CStbImageWrite", pkgConfig: "stb"),
+        .testTarget(name: "TerminalImagesTests", dependencies: ["TerminalImages", "CStbImageWrite", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ChatctlCLITests", dependencies: ["ChatctlCLI", "MessageCache", "Messaging", "QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         // XMPPTransport: the golden XML cross-checks parse the sandbox's output with libstrophe.
