@@ -73,6 +73,7 @@ int cchafa_draw_symbols(const uint8_t *rgba, int width, int height, int columns,
     case CCHAFA_COLORS_TRUECOLOR: mode = CHAFA_CANVAS_MODE_TRUECOLOR; break;
     case CCHAFA_COLORS_240: mode = CHAFA_CANVAS_MODE_INDEXED_240; break;
     case CCHAFA_COLORS_16: mode = CHAFA_CANVAS_MODE_INDEXED_16; break;
+    case CCHAFA_COLORS_8: mode = CHAFA_CANVAS_MODE_INDEXED_8; break;
     default: mode = CHAFA_CANVAS_MODE_FGBG; break;
     }
     ChafaSymbolMap *map = p_chafa_symbol_map_new();

@@ -41,6 +41,7 @@ public enum PreviewRenderer {
         case .trueColor: CCHAFA_COLORS_TRUECOLOR
         case .palette256: CCHAFA_COLORS_240
         case .palette16: CCHAFA_COLORS_16
+        case .palette8: CCHAFA_COLORS_8
         case .none: CCHAFA_COLORS_NONE
         }
         let result = image.rgba.withUnsafeBufferPointer { rgba in
@@ -85,7 +86,7 @@ public enum PreviewRenderer {
         case .trueColor:
             return .rgb(red: UInt8(truncatingIfNeeded: value >> 16), green: UInt8(truncatingIfNeeded: value >> 8),
                         blue: UInt8(truncatingIfNeeded: value))
-        case .palette256, .palette16: return .palette(UInt8(truncatingIfNeeded: value))
+        case .palette256, .palette16, .palette8: return .palette(UInt8(truncatingIfNeeded: value))
         }
     }
 

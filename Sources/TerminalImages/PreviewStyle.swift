@@ -16,6 +16,8 @@ public enum ColorDepth: String, Sendable, Equatable, CaseIterable {
     case palette256 = "256"
     /// The 16 themed colours.
     case palette16 = "16"
+    /// The first 8 of them, for a terminal that has no bright ones.
+    case palette8 = "8"
     /// None (`NO_COLOR`): the terminal's own foreground and background, shapes only.
     case none
 }

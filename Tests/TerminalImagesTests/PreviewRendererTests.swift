@@ -67,6 +67,13 @@ import TestSupport
         #expect(Self.paletteIndices(grid).allSatisfy { (0..<16).contains($0) })
     }
 
+    @Test func eightColoursAreThePlainRedAndBlue() throws {
+        let grid = try Self.grid(.palette8)
+        #expect(Self.shown(grid[0, 0]).allSatisfy { $0 == .palette(1) })
+        #expect(Self.shown(grid[15, 1]).allSatisfy { $0 == .palette(4) })
+        #expect(Self.paletteIndices(grid).allSatisfy { (0..<8).contains($0) })
+    }
+
     @Test func noColorGivesShapesWithoutColours() throws {
         // Black and white halves: with no colours at all, the shape alone shows them.
         let image = TestImage.split(width: 128, height: 32, left: (0, 0, 0, 255), right: (255, 255, 255, 255))

@@ -21,6 +21,7 @@ enum cchafa_colors {
     CCHAFA_COLORS_240 = 1,        ///< palette indices 16–255 (the 240 that terminals do not theme)
     CCHAFA_COLORS_16 = 2,         ///< palette indices 0–15
     CCHAFA_COLORS_NONE = 3,       ///< the terminal's own foreground and background: shapes only
+    CCHAFA_COLORS_8 = 4,          ///< palette indices 0–7
 };
 
 /// The symbols a symbol canvas may use.
