@@ -80,8 +80,12 @@ public final class PseudoTerminal: @unchecked Sendable {
     }
 
     /// The raw wait status once the program has exited, or nil if it still runs after `timeout` seconds.
+    /// Its last output is read by then: what it wrote just before exiting can still be in
+    /// the terminal's buffer when it is reaped, so this also waits (briefly) for the end.
     public func waitForExit(timeout: Double) -> Int32? {
-        exitStatus.wait(timeout: timeout).first
+        guard let status = exitStatus.wait(timeout: timeout).first else { return nil }
+        _ = output.waitForEnd(timeout: 5)
+        return status
     }
 
     deinit {
