@@ -59,6 +59,8 @@ let package = Package(
         // Image previews for the chat view: decoded by stb_image, drawn by chafa as symbols, sixels or kitty graphics.
         .target(name: "TerminalImages", dependencies: ["CStbImage", "CChafa"], swiftSettings: swiftSettings),
         .target(name: "CommandLineKit", swiftSettings: swiftSettings),
+        // The chat view as a value: model, events, one pure update, one pure renderer; no terminal, no network.
+        .target(name: "ChatView", swiftSettings: swiftSettings),
         .target(name: "ChatctlCLI", dependencies: ["CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers"], swiftSettings: swiftSettings),
         .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], swiftSettings: swiftSettings),
         // Dev-only: fills a large cache for `make bench` (and its test).
@@ -83,6 +85,7 @@ let package = Package(
         .testTarget(name: "MessagingTests", dependencies: ["Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport", "ClientConfiguration", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ClientConfigurationTests", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ChatViewTests", dependencies: ["ChatView"], swiftSettings: swiftSettings),
         // CStbImageWrite: stb_image_write, to make the test images (tests only).
         .systemLibrary(name: "CStbImageWrite", path: "Tests/CStbImageWrite", pkgConfig: "stb"),
         .testTarget(name: "TerminalImagesTests", dependencies: ["TerminalImages", "CStbImageWrite", "TestSupport"], swiftSettings: swiftSettings),

@@ -1,0 +1,135 @@
+/// Draws the visible rows of the conversation's message blocks (see `MessageBlock`).
+struct ConversationRenderer {
+    let model: ScreenModel
+    let conversation: Conversation
+    let theme: Theme
+    let areas: ScreenAreas
+    let previews: ImagePreviewProvider?
+
+    func draw(into grid: inout CellGrid) {
+        let context = LayoutContext(profile: model.profile, clock: model.clock, now: model.now,
+                                    selection: conversation.selection, previews: previews)
+        let viewport = ConversationViewport(conversation, width: areas.bodyWidth, height: areas.bodyHeight, context: context)
+        if conversation.entries.isEmpty {
+            let text = conversation.loaded ? "no messages yet: say hello" : "loading" + theme.ellipsis
+            let line = GlyphLine(text, unicode: theme.unicode)
+            grid.put(line, row: areas.bodyTop + areas.bodyHeight / 2, column: max(0, (areas.width - line.width) / 2), style: theme.faint)
+            return
+        }
+        if viewport.showsTop && conversation.loadingOlder && viewport.emptyRows > 0 {
+            let line = GlyphLine("loading older messages" + theme.ellipsis, unicode: theme.unicode)
+            grid.put(line, row: areas.bodyTop, column: max(0, (areas.width - line.width) / 2), style: theme.faint)
+        }
+        for slice in viewport.slices {
+            var previewCache: [Int: ImagePreview] = [:]
+            for offset in 0..<slice.rowCount {
+                let row = slice.block.rows[slice.firstRow + offset]
+                draw(row, of: slice, rowIndex: slice.firstRow + offset, at: areas.bodyTop + slice.screenRow + offset,
+                     into: &grid, previews: &previewCache)
+            }
+        }
+    }
+
+    private func draw(_ row: MessageBlock.Row, of slice: ConversationViewport.Slice, rowIndex: Int, at y: Int,
+                      into grid: inout CellGrid, previews previewCache: inout [Int: ImagePreview]) {
+        let block = slice.block
+        let message = block.message
+        let width = areas.bodyWidth
+        let x = block.boxColumn(width: width)
+        let isGroup = conversation.dialog.kind != .private
+        var border = message.outgoing ? theme.accent : theme.incomingBorder
+        if block.selected { border.reverse = true }
+        switch row {
+        case .daySeparator(let text):
+            let line = GlyphLine("\(theme.horizontal)\(theme.horizontal) \(text) \(theme.horizontal)\(theme.horizontal)", unicode: theme.unicode)
+            grid.put(line, row: y, column: max(0, (width - line.width) / 2), style: theme.faint)
+        case .sender(let name):
+            let shown = model.names[message.senderID] ?? name
+            grid.put(GlyphLine(shown, maxWidth: max(1, width - 2), unicode: theme.unicode), row: y, column: x,
+                     style: theme.sender(message.senderID, group: isGroup))
+        case .top:
+            edge(theme.topLeft, theme.topRight, block: block, x: x, y: y, style: border, into: &grid)
+        case .bottom:
+            edge(theme.bottomLeft, theme.bottomRight, block: block, x: x, y: y, style: border, into: &grid)
+        case .text(let line):
+            inside(line, style: .plain, block: block, x: x, y: y, border: border, into: &grid)
+        case .attachment(let line):
+            inside(line, style: theme.attachment, block: block, x: x, y: y, border: border, into: &grid)
+        case .progress(let index, let transfer):
+            let (line, style) = progress(transfer, attachment: message.attachments[index], width: block.inner)
+            inside(line, style: style, block: block, x: x, y: y, border: border, into: &grid)
+        case .image(let index, let imageRow, let box):
+            inside(GlyphLine(), style: .plain, block: block, x: x, y: y, border: border, into: &grid)
+            guard let path = message.attachments[index].localPath, let previews else { return }
+            if previewCache[index] == nil { previewCache[index] = previews.preview(ofImageAt: path, box: box, mode: model.profile.images) }
+            switch previewCache[index] {
+            case .cells(let rows)?:
+                guard imageRow < rows.count else { return }
+                for (column, cell) in rows[imageRow].prefix(box.columns).enumerated() {
+                    grid[y, x + 2 + column] = cell
+                }
+            case .escape(let payload)?:
+                // Drawn by the terminal over blank cells, and only when all of it is on the screen.
+                let wholeBlock = slice.rowCount == block.height || (rowIndex - imageRow >= slice.firstRow
+                    && rowIndex - imageRow + box.rows <= slice.firstRow + slice.rowCount)
+                if imageRow == 0 && wholeBlock {
+                    grid.images.append(ImagePlacement(row: y, column: x + 2, box: box, payload: payload))
+                }
+            case nil:
+                break
+            }
+        case .footer:
+            footer(block: block, x: x, y: y, into: &grid)
+        }
+    }
+
+    private func edge(_ left: String, _ right: String, block: MessageBlock, x: Int, y: Int, style: CellStyle, into grid: inout CellGrid) {
+        grid.put(left, row: y, column: x, style: style, unicode: theme.unicode)
+        grid.fill(row: y, columns: x + 1..<x + block.outerWidth - 1, with: theme.horizontal, style: style)
+        grid.put(right, row: y, column: x + block.outerWidth - 1, style: style, unicode: theme.unicode)
+    }
+
+    private func inside(_ line: GlyphLine, style: CellStyle, block: MessageBlock, x: Int, y: Int, border: CellStyle,
+                        into grid: inout CellGrid) {
+        grid.put(theme.vertical, row: y, column: x, style: border, unicode: theme.unicode)
+        grid.put(line, row: y, column: x + 2, style: style, limit: x + 2 + block.inner)
+        grid.put(theme.vertical, row: y, column: x + block.outerWidth - 1, style: border, unicode: theme.unicode)
+    }
+
+    /// `██████░░░░  72 %`, or how a transfer ended.
+    func progress(_ transfer: Transfer, attachment: ShownAttachment?, width: Int) -> (GlyphLine, CellStyle) {
+        let unicode = theme.unicode
+        if let outcome = transfer.outcome {
+            if outcome.isEmpty {
+                let place = attachment?.localPath ?? attachment?.name ?? ""
+                return (GlyphLine("saved as \(place)", maxWidth: width, unicode: unicode), theme.faint)
+            }
+            return (GlyphLine("failed: \(outcome)", maxWidth: width, unicode: unicode), theme.error)
+        }
+        guard let percent = transfer.percent else {
+            let verb = transfer.direction == .upload ? "uploading" : "downloading"
+            return (GlyphLine("\(verb) \(ByteCount.format(Int(transfer.done)))", maxWidth: width, unicode: unicode), theme.faint)
+        }
+        let label = percent < 10 ? "   \(percent) %" : percent < 100 ? "  \(percent) %" : " \(percent) %"
+        let barWidth = max(1, width - label.count)
+        let filled = barWidth * percent / 100
+        let bar = String(repeating: theme.barFull, count: filled) + String(repeating: theme.barEmpty, count: barWidth - filled)
+        return (GlyphLine(bar + label, unicode: unicode), theme.accent)
+    }
+
+    private func footer(block: MessageBlock, x: Int, y: Int, into grid: inout CellGrid) {
+        let message = block.message
+        let time = model.clock.time(message.dateSent)
+        if !message.outgoing {
+            grid.put(time, row: y, column: x, style: theme.faint, unicode: theme.unicode)
+            return
+        }
+        let (state, style) = theme.delivery(message.delivery)
+        let stateLine = GlyphLine(state, maxWidth: max(1, areas.bodyWidth / 2), unicode: theme.unicode)
+        let right = x + block.outerWidth - 1
+        let timeLine = GlyphLine(time + " ", unicode: theme.unicode)
+        let start = max(0, right - stateLine.width - timeLine.width + 1)
+        let after = grid.put(timeLine, row: y, column: start, style: theme.faint)
+        grid.put(stateLine, row: y, column: after, style: style)
+    }
+}

@@ -1,0 +1,22 @@
+/// How far an outgoing message got.
+public enum Delivery: Hashable, Sendable {
+    /// In the outbox, not tried yet (offline).
+    case queued
+    /// Written to the server, not acknowledged yet.
+    case sending
+    /// Tried and not acknowledged; it stays in the outbox and is sent again.
+    case undelivered(String)
+    /// On the server.
+    case sent
+    /// Another occupant's client has it.
+    case delivered
+    /// Another occupant has seen it.
+    case read
+
+    public var isPending: Bool {
+        switch self {
+        case .queued, .sending, .undelivered: return true
+        case .sent, .delivered, .read: return false
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// A key as the terminal edge decodes it.
+public enum Key: Hashable, Sendable {
+    /// Printable text (one character).
+    case character(Character)
+    case enter
+    /// ^J: a new line inside the message.
+    case newline
+    case backspace, delete
+    case left, right, up, down
+    case wordLeft, wordRight
+    case home, end, pageUp, pageDown
+    case tab, escape
+    /// ^A … ^Z as their letter (`.control("w")` is ^W).
+    case control(Character)
+    case wheelUp, wheelDown
+}

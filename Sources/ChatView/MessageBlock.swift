@@ -1,0 +1,96 @@
+/// One message as rows of the conversation: a day separator when the day changes,
+/// the sender's name above the first of a run of incoming messages, the cell (a
+/// box that hugs its text, at most about two thirds of the width; incoming on the
+/// left, outgoing on the right) with its attachments, and the time under it
+/// (outgoing: with the message's state). Pure: the same message, neighbour and
+/// width always give the same rows.
+public struct MessageBlock: Hashable, Sendable {
+    public enum Row: Hashable, Sendable {
+        case daySeparator(String)
+        case sender(String)
+        case top
+        case text(GlyphLine)
+        /// An attachment's name, size and kind.
+        case attachment(GlyphLine)
+        /// Attachment `attachment`'s transfer.
+        case progress(attachment: Int, Transfer)
+        /// Row `row` of attachment `index`'s preview.
+        case image(attachment: Int, row: Int, box: CellBox)
+        case bottom
+        case footer
+    }
+
+    public var rows: [Row]
+    public let message: ShownMessage
+    /// Columns inside the box, between the padding.
+    public let inner: Int
+    public let selected: Bool
+
+    public var height: Int { rows.count }
+
+    /// Builds the block of `message`, which follows `previous` in the view, `width` columns wide.
+    public init(_ message: ShownMessage, previous: ShownMessage?, width: Int, context: LayoutContext) {
+        self.message = message
+        selected = context.selection == message.id
+        let unicode = context.profile.unicode
+        let maxInner = max(8, width * 2 / 3 - 4)
+        var rows: [Row] = []
+        let day = context.clock.day(message.dateSent)
+        let newDay = previous.map { context.clock.day($0.dateSent) != day } ?? true
+        if newDay { rows.append(.daySeparator(context.clock.date(message.dateSent, now: Int(context.now)))) }
+        let runContinues = !newDay && previous.map { !$0.outgoing && $0.senderID == message.senderID } ?? false
+        if !message.outgoing && !runContinues { rows.append(.sender(message.senderName)) }
+
+        var body: [Row] = []
+        var contentWidth = 0
+        for (index, attachment) in message.attachments.enumerated() {
+            let label = GlyphLine(Self.label(of: attachment, unicode: unicode), maxWidth: maxInner, unicode: unicode)
+            contentWidth = max(contentWidth, label.width)
+            body.append(.attachment(label))
+            if attachment.isImage, let path = attachment.localPath, let provider = context.previews,
+               context.profile.images != .none,
+               let box = provider.box(forImageAt: path, maxColumns: maxInner, maxRows: Self.maximumImageRows, mode: context.profile.images),
+               box.columns > 0, box.rows > 0 {
+                let box = CellBox(columns: min(box.columns, maxInner), rows: min(box.rows, Self.maximumImageRows))
+                contentWidth = max(contentWidth, box.columns)
+                for row in 0..<box.rows { body.append(.image(attachment: index, row: row, box: box)) }
+            }
+            // A finished upload needs no row; a download says where the file went.
+            if let transfer = attachment.transfer, !(transfer.direction == .upload && transfer.outcome == "") {
+                body.append(.progress(attachment: index, transfer))
+                contentWidth = max(contentWidth, min(maxInner, 24))
+            }
+        }
+        if !message.text.isEmpty {
+            for line in GlyphLine.wrap(message.text, width: maxInner, unicode: unicode) {
+                contentWidth = max(contentWidth, line.width)
+                body.append(.text(line))
+            }
+        }
+        if body.isEmpty { body.append(.text(GlyphLine())) }
+        inner = max(1, min(maxInner, contentWidth))
+        rows.append(.top)
+        rows += body
+        rows.append(.bottom)
+        rows.append(.footer)
+        self.rows = rows
+    }
+
+    /// Preview blocks are at most this many rows tall.
+    public static let maximumImageRows = 12
+
+    /// `[image] cat.jpg · 1.2 MB`
+    static func label(of attachment: ShownAttachment, unicode: Bool) -> String {
+        var text = "[\(attachment.kind.isEmpty ? "file" : attachment.kind)] \(attachment.name.isEmpty ? "attachment" : attachment.name)"
+        if let size = attachment.size { text += (unicode ? " · " : " - ") + ByteCount.format(size) }
+        return text
+    }
+
+    /// The box's outer width: borders, padding and text.
+    public var outerWidth: Int { inner + 4 }
+
+    /// The column where the box starts, in a conversation `width` columns wide.
+    public func boxColumn(width: Int) -> Int {
+        message.outgoing ? max(0, width - 1 - outerWidth) : 1
+    }
+}

@@ -1,0 +1,23 @@
+/// What the update asks the edge to do; the edge reports back with events.
+public enum ScreenEffect: Hashable, Sendable {
+    /// Load a dialog's newest messages and outbox entries (`conversationLoaded`).
+    case openDialog(id: String)
+    /// Put a message in the outbox and send it (exactly once, as `send` does).
+    case send(text: String, dialogID: String)
+    /// Send a chat state to the dialog's other occupants.
+    case sendTyping(TypingState, dialogID: String)
+    /// These messages were on the screen: `displayed` markers, and read over REST.
+    case markDisplayed(ids: [String], dialogID: String)
+    /// Older messages than `before`: from the cache, else from the server.
+    case loadOlder(dialogID: String, before: MessageCursor)
+    /// Newer messages than `after`, from the cache.
+    case loadNewer(dialogID: String, after: MessageCursor)
+    /// Save an attachment in the current directory.
+    case download(messageID: String, attachment: Int)
+    /// Fetch an image attachment into the preview cache (only with a preview provider).
+    case fetchPreview(messageID: String, attachment: Int)
+    /// Upload a file and send it as a message with an attachment.
+    case attach(path: String, dialogID: String)
+    /// Restore the terminal and exit; `interrupted` by ^C (exit as interrupted, 130).
+    case quit(interrupted: Bool)
+}

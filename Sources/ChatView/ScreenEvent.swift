@@ -1,0 +1,33 @@
+/// Everything that changes the model, through one `ScreenUpdate.update`.
+public enum ScreenEvent: Hashable, Sendable {
+    case key(Key)
+    /// Pasted text (bracketed paste): inserted whole, newlines kept.
+    case paste(String)
+    case resize(width: Int, height: Int)
+    /// The clock moved on (typing timeouts, reconnect countdowns).
+    case tick
+    /// The dialogs, newest activity first (from the cache, after a sync).
+    case dialogsLoaded([DialogSummary])
+    /// A dialog opened: its newest messages from the cache, oldest first, and what
+    /// still waits in the outbox for it. `names`: display names of its occupants.
+    case conversationLoaded(DialogSummary, messages: [ShownMessage], pending: [ShownMessage], names: [Int: String])
+    /// Messages new to the cache (live, or a gap filled), in any dialog.
+    case messagesArrived([ShownMessage])
+    /// Messages whose state changed (markers: delivered, read), in any dialog.
+    case messagesChanged([ShownMessage])
+    /// What the outbox holds for a dialog now, replacing what the view showed as pending.
+    case pendingChanged(dialogID: String, [ShownMessage])
+    /// A page of older messages (oldest first); `exhausted`: there are none before them.
+    case olderLoaded(dialogID: String, [ShownMessage], exhausted: Bool)
+    /// A page of newer messages (oldest first) after messages the view let go; `latest`: up to now.
+    case newerLoaded(dialogID: String, [ShownMessage], latest: Bool)
+    /// Someone's chat state; `dialogID` nil when the notification named none.
+    case typing(userID: Int, dialogID: String?, TypingState)
+    case connection(ConnectionState)
+    /// Progress of an attachment's transfer, by message id and attachment index.
+    case transfer(messageID: String, attachment: Int, Transfer, localPath: String?)
+    /// Something to tell in the status line (an error, a saved file).
+    case notice(String)
+    /// Names learnt for user ids.
+    case names([Int: String])
+}

@@ -1,0 +1,314 @@
+/// The one place the model changes: `update(model, event, now:)` returns the new
+/// model and what the edge must do (send, mark read, load older, download…). Pure:
+/// no terminal, no network, no clock but `now`; unit-tested event by event.
+public struct ScreenUpdate {
+    /// The same provider the renderer has: image previews take rows, and the update
+    /// must lay out the screen as the renderer will to know what is visible.
+    public var previews: ImagePreviewProvider?
+
+    public init(previews: ImagePreviewProvider? = nil) {
+        self.previews = previews
+    }
+
+    /// How long a `composing` from someone else shows without news (XEP-0085 leaves it open).
+    public static let typingShownFor = 30.0
+    /// Idle seconds after which we say `paused`.
+    public static let pausedAfter = 5.0
+    /// A `composing` is said again after this long of typing, for peers that forget it.
+    public static let composingRepeat = 10.0
+    /// How long a notice stays in the status line.
+    public static let noticeShownFor = 8.0
+
+    public func update(_ model: ScreenModel, _ event: ScreenEvent, now: Double) -> (ScreenModel, [ScreenEffect]) {
+        var step = Step(model: model, previews: previews)
+        step.model.now = now
+        step.apply(event)
+        step.settle()
+        return (step.model, step.effects)
+    }
+
+    /// One update in progress: the model as it changes and the effects asked for.
+    struct Step {
+        var model: ScreenModel
+        var effects: [ScreenEffect] = []
+        let previews: ImagePreviewProvider?
+        /// The input's text before this event, to notice edits.
+        let inputBefore: String
+
+        init(model: ScreenModel, previews: ImagePreviewProvider?) {
+            self.model = model; self.previews = previews
+            inputBefore = model.input.text
+        }
+
+        var now: Double { model.now }
+
+        mutating func apply(_ event: ScreenEvent) {
+            switch event {
+            case .key(let key):
+                if model.screen == .dialogs { dialogsKey(key) } else { conversationKey(key) }
+            case .paste(let text):
+                if model.screen == .dialogs {
+                    if model.dialogs.filter != nil { model.dialogs.filter! += text.filter { !$0.isNewline } }
+                } else {
+                    model.input.insert(text)
+                }
+            case .resize(let width, let height):
+                model.width = max(1, width)
+                model.height = max(1, height)
+            case .tick:
+                expire()
+            case .dialogsLoaded(let list):
+                loadDialogs(list)
+            case .conversationLoaded(let dialog, let messages, let pending, let names):
+                model.names.merge(names) { $1 }
+                guard model.conversation?.dialog.id == dialog.id else { return }
+                var conversation = Conversation(dialog: dialog)
+                conversation.loaded = true
+                conversation.messages = Self.sorted(messages)
+                conversation.pending = pending
+                conversation.typing = model.conversation?.typing ?? [:]
+                model.conversation = conversation
+            case .messagesArrived(let messages):
+                arrived(messages)
+            case .messagesChanged(let messages):
+                changed(messages)
+            case .pendingChanged(let dialogID, let pending):
+                guard var conversation = model.conversation, conversation.dialog.id == dialogID else { return }
+                let known = Set(conversation.messages.suffix(Conversation.pageSize).map(\.id))
+                conversation.pending = pending.filter { !known.contains($0.id) }
+                model.conversation = conversation
+            case .olderLoaded(let dialogID, let messages, let exhausted):
+                olderLoaded(dialogID, messages, exhausted: exhausted)
+            case .newerLoaded(let dialogID, let messages, let latest):
+                newerLoaded(dialogID, messages, latest: latest)
+            case .typing(let userID, let dialogID, let state):
+                typing(userID: userID, dialogID: dialogID, state)
+            case .connection(let state):
+                model.connection = state
+            case .transfer(let messageID, let index, let transfer, let localPath):
+                updateAttachment(messageID: messageID, index: index) { attachment in
+                    attachment.transfer = transfer
+                    if let localPath { attachment.localPath = localPath }
+                }
+            case .notice(let text):
+                tell(text)
+            case .names(let names):
+                model.names.merge(names) { $1 }
+            }
+        }
+
+        mutating func tell(_ text: String) {
+            model.notice = text
+            model.noticeUntil = now + ScreenUpdate.noticeShownFor
+        }
+
+        // MARK: dialogs
+
+        mutating func loadDialogs(_ list: [DialogSummary]) {
+            var list = list
+            if let open = model.conversation?.dialog.id, let index = list.firstIndex(where: { $0.id == open }) {
+                list[index].unread = 0
+                model.conversation?.dialog.title = list[index].title
+            }
+            model.dialogs.all = list
+            if model.dialogs.selectedID == nil || !list.contains(where: { $0.id == model.dialogs.selectedID }) {
+                model.dialogs.selectedID = list.first?.id
+            }
+        }
+
+        mutating func open(_ dialog: DialogSummary) {
+            sayPausedIfComposing()
+            model.screen = .conversation
+            model.conversation = Conversation(dialog: dialog)
+            model.input = LineEditor()
+            if let index = model.dialogs.all.firstIndex(where: { $0.id == dialog.id }) { model.dialogs.all[index].unread = 0 }
+            effects.append(.openDialog(id: dialog.id))
+        }
+
+        mutating func backToDialogs() {
+            sayPausedIfComposing()
+            model.screen = .dialogs
+            model.conversation = nil
+            model.input = LineEditor()
+        }
+
+        // MARK: messages
+
+        static func sorted(_ messages: [ShownMessage]) -> [ShownMessage] {
+            messages.sorted { $0.cursor < $1.cursor }
+        }
+
+        mutating func arrived(_ messages: [ShownMessage]) {
+            for message in messages {
+                noteInList(message)
+                guard var conversation = model.conversation, conversation.dialog.id == message.dialogID else { continue }
+                conversation.typing[message.senderID] = nil
+                conversation.pending.removeAll { $0.id == message.id }
+                if let index = conversation.messages.lastIndex(where: { $0.id == message.id }) {
+                    conversation.messages[index] = Self.merged(conversation.messages[index], with: message)
+                } else if conversation.newerTrimmed {
+                    // The view shows older history: the cache has it for when the user scrolls down.
+                    conversation.newBelow += 1
+                } else if let first = conversation.messages.first, message.cursor < first.cursor, !conversation.olderExhausted {
+                    // Before the window: paging older brings it in order.
+                } else {
+                    let position = conversation.messages.lastIndex { $0.cursor < message.cursor }.map { $0 + 1 } ?? 0
+                    conversation.messages.insert(message, at: position)
+                    if conversation.anchor != nil && !message.outgoing { conversation.newBelow += 1 }
+                    if conversation.messages.count > Conversation.windowLimit && conversation.anchor == nil {
+                        conversation.messages.removeFirst(conversation.messages.count - Conversation.windowLimit)
+                        conversation.olderExhausted = false
+                    }
+                }
+                model.conversation = conversation
+            }
+        }
+
+        /// A fresh copy of a message keeps what this view learnt: read here.
+        static func merged(_ old: ShownMessage, with new: ShownMessage) -> ShownMessage {
+            var new = new
+            new.readByMe = new.readByMe || old.readByMe
+            for index in new.attachments.indices where index < old.attachments.count {
+                if new.attachments[index].localPath == nil { new.attachments[index].localPath = old.attachments[index].localPath }
+                if new.attachments[index].transfer == nil { new.attachments[index].transfer = old.attachments[index].transfer }
+            }
+            return new
+        }
+
+        /// The dialog list follows messages: last message, time, unread for dialogs not open.
+        mutating func noteInList(_ message: ShownMessage) {
+            guard let index = model.dialogs.all.firstIndex(where: { $0.id == message.dialogID }) else { return }
+            var dialog = model.dialogs.all[index]
+            if message.dateSent >= (dialog.lastMessageDate ?? 0) {
+                dialog.lastMessage = message.text.isEmpty ? message.attachments.first.map { "[\($0.kind)] \($0.name)" } : message.text
+                dialog.lastMessageDate = message.dateSent
+            }
+            let open = model.screen == .conversation && model.conversation?.dialog.id == message.dialogID
+            if !message.outgoing && !message.readByMe && !open { dialog.unread += 1 }
+            model.dialogs.all.remove(at: index)
+            let position = model.dialogs.all.firstIndex { ($0.lastMessageDate ?? 0) <= (dialog.lastMessageDate ?? 0) } ?? model.dialogs.all.count
+            model.dialogs.all.insert(dialog, at: position)
+        }
+
+        mutating func changed(_ messages: [ShownMessage]) {
+            guard var conversation = model.conversation else { return }
+            for message in messages where message.dialogID == conversation.dialog.id {
+                if let index = conversation.messages.lastIndex(where: { $0.id == message.id }) {
+                    conversation.messages[index] = Self.merged(conversation.messages[index], with: message)
+                }
+            }
+            model.conversation = conversation
+        }
+
+        mutating func olderLoaded(_ dialogID: String, _ messages: [ShownMessage], exhausted: Bool) {
+            guard var conversation = model.conversation, conversation.dialog.id == dialogID else { return }
+            conversation.loadingOlder = false
+            let first = conversation.messages.first?.cursor
+            let known = Set(conversation.messages.map(\.id))
+            let older = Self.sorted(messages.filter { !known.contains($0.id) && (first == nil || $0.cursor < first!) })
+            conversation.olderExhausted = exhausted || older.isEmpty
+            if older.isEmpty { model.conversation = conversation; return }
+            if conversation.anchor == nil, let last = conversation.entries.last {
+                // Pin the view where it is: what comes in above must not move it.
+                conversation.anchor = ScrollAnchor(id: last.id, hiddenRows: 0)
+            }
+            conversation.messages.insert(contentsOf: older, at: 0)
+            conversation.messages = Self.sorted(conversation.messages)
+            trimNewest(&conversation)
+            model.conversation = conversation
+        }
+
+        /// Lets go of the newest messages beyond the window, far below the view.
+        func trimNewest(_ conversation: inout Conversation) {
+            let excess = conversation.messages.count - Conversation.windowLimit
+            guard excess > 0 else { return }
+            let anchorIndex = conversation.anchor.flatMap { anchor in conversation.messages.lastIndex { $0.id == anchor.id } }
+                ?? conversation.messages.count - 1
+            let keepThrough = min(conversation.messages.count - 1, anchorIndex + 50)
+            let removable = conversation.messages.count - 1 - keepThrough
+            let removed = min(excess, removable)
+            guard removed > 0 else { return }
+            conversation.messages.removeLast(removed)
+            conversation.newerTrimmed = true
+        }
+
+        mutating func newerLoaded(_ dialogID: String, _ messages: [ShownMessage], latest: Bool) {
+            guard var conversation = model.conversation, conversation.dialog.id == dialogID else { return }
+            conversation.loadingNewer = false
+            let last = conversation.messages.last?.cursor
+            let newer = Self.sorted(messages.filter { last == nil || last! < $0.cursor })
+            conversation.messages += newer
+            conversation.newerTrimmed = !latest
+            if latest { conversation.newBelow = 0 }
+            let excess = conversation.messages.count - Conversation.windowLimit
+            if excess > 0 {
+                let anchorIndex = conversation.anchor.flatMap { anchor in conversation.messages.lastIndex { $0.id == anchor.id } } ?? 0
+                let removable = max(0, anchorIndex - 50)
+                let removed = min(excess, removable)
+                if removed > 0 {
+                    conversation.messages.removeFirst(removed)
+                    conversation.olderExhausted = false
+                }
+            }
+            model.conversation = conversation
+        }
+
+        mutating func updateAttachment(messageID: String, index: Int, _ change: (inout ShownAttachment) -> Void) {
+            guard var conversation = model.conversation else { return }
+            if let m = conversation.messages.lastIndex(where: { $0.id == messageID }), index < conversation.messages[m].attachments.count {
+                change(&conversation.messages[m].attachments[index])
+            } else if let m = conversation.pending.firstIndex(where: { $0.id == messageID }), index < conversation.pending[m].attachments.count {
+                change(&conversation.pending[m].attachments[index])
+            }
+            model.conversation = conversation
+        }
+
+        // MARK: typing
+
+        mutating func typing(userID: Int, dialogID: String?, _ state: TypingState) {
+            guard userID != model.me, var conversation = model.conversation else { return }
+            let matches = dialogID.map { $0 == conversation.dialog.id }
+                ?? (conversation.dialog.kind == .private && conversation.dialog.peerID == userID)
+            guard matches else { return }
+            conversation.typing[userID] = state == .composing ? now + ScreenUpdate.typingShownFor : nil
+            model.conversation = conversation
+        }
+
+        /// Typing from others that went quiet, an old notice, our own `paused` when the user stopped.
+        mutating func expire() {
+            if var conversation = model.conversation, conversation.typing.values.contains(where: { $0 <= now }) {
+                conversation.typing = conversation.typing.filter { $0.value > now }
+                model.conversation = conversation
+            }
+            if model.notice != nil && now >= model.noticeUntil { model.notice = nil }
+            if model.typingSent == .composing && now - model.lastEditAt >= ScreenUpdate.pausedAfter { say(.paused) }
+        }
+
+        mutating func say(_ state: TypingState) {
+            guard let dialog = model.conversation?.dialog.id else { return }
+            model.typingSent = state
+            model.typingSentAt = now
+            effects.append(.sendTyping(state, dialogID: dialog))
+        }
+
+        mutating func sayPausedIfComposing() {
+            if model.typingSent == .composing { say(.paused) }
+        }
+
+        /// After the event: our typing state follows the input, what is on the screen
+        /// is marked displayed, and older messages load as the top comes near.
+        mutating func settle() {
+            guard model.screen == .conversation, model.conversation != nil, !model.quitting else { return }
+            if model.input.text != inputBefore {
+                model.lastEditAt = now
+                if model.input.isEmpty {
+                    sayPausedIfComposing()
+                } else if model.typingSent != .composing || now - model.typingSentAt >= ScreenUpdate.composingRepeat {
+                    say(.composing)
+                }
+            }
+            guard !model.isTooSmall else { return }
+            seeWhatIsVisible()
+        }
+    }
+}
