@@ -56,8 +56,9 @@ let package = Package(
         .target(name: "Messaging", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport", "MessageCache"], swiftSettings: swiftSettings),
         // Files on the content API: blob upload and download, content types (libmagic).
         .target(name: "Transfers", dependencies: ["ClientConfiguration", "QuickBloxAPI", "HTTPTransport", "CMagic"], swiftSettings: swiftSettings),
-        // Image previews for the chat view: decoded by stb_image, drawn by chafa as symbols, sixels or kitty graphics.
-        .target(name: "TerminalImages", dependencies: ["CStbImage", "CChafa"], swiftSettings: swiftSettings),
+        // Image previews for the chat view: decoded by stb_image, drawn by chafa as symbols, sixels or kitty
+        // graphics, behind ChatView's ImagePreviewProvider seam (ChatPreviewProvider).
+        .target(name: "TerminalImages", dependencies: ["ChatView", "CStbImage", "CChafa"], swiftSettings: swiftSettings),
         .target(name: "CommandLineKit", swiftSettings: swiftSettings),
         // The chat view as a value: model, events, one pure update, one pure renderer; no terminal, no network.
         .target(name: "ChatView", swiftSettings: swiftSettings),
@@ -88,7 +89,7 @@ let package = Package(
         .testTarget(name: "ChatViewTests", dependencies: ["ChatView"], swiftSettings: swiftSettings),
         // CStbImageWrite: stb_image_write, to make the test images (tests only).
         .systemLibrary(name: "CStbImageWrite", path: "Tests/CStbImageWrite", pkgConfig: "stb"),
-        .testTarget(name: "TerminalImagesTests", dependencies: ["TerminalImages", "CStbImageWrite", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "TerminalImagesTests", dependencies: ["TerminalImages", "ChatView", "CStbImageWrite", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ChatctlCLITests", dependencies: ["ChatctlCLI", "MessageCache", "Messaging", "QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         // XMPPTransport: the golden XML cross-checks parse the sandbox's output with libstrophe.
