@@ -13,7 +13,9 @@ SWIFT    ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swif
 RELEASE  := $(SWIFT) build -c release --static-swift-stdlib
 BIN_REL  := .build/release
 
-BUILD_PACKAGES := pkg-config libcurl4-openssl-dev libsqlite3-dev libstrophe-dev libssl-dev libevent-dev libexpat1-dev libwebsockets-dev libmicrohttpd-dev libmagic-dev libncurses-dev openssl
+# libstb-dev and libchafa-dev: image previews in the chat view; libglib2.0-dev because
+# chafa's headers include GLib's and Debian's libchafa-dev does not pull them in.
+BUILD_PACKAGES := pkg-config libcurl4-openssl-dev libsqlite3-dev libstrophe-dev libssl-dev libevent-dev libexpat1-dev libwebsockets-dev libmicrohttpd-dev libmagic-dev libncurses-dev openssl libstb-dev libchafa-dev libglib2.0-dev
 # chromium and libjs-strophe: a web chat client (Strophe.js) for the XMPP-over-WebSocket test;
 # curl: the multipart uploads and ranged downloads of the sandbox's storage tests;
 # python3-slixmpp: a standard XMPP client library for the sandbox's conformance suite;

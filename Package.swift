@@ -11,6 +11,19 @@ import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
+// chafa's headers include GLib's, which pkg-config finds in these folders; a C
+// target cannot name a pkg-config package, and a system library one would also
+// link libchafa into every run, which CChafa exists to avoid (it loads it with dlopen).
+#if arch(arm64)
+let multiarch = "aarch64-linux-gnu"
+#else
+let multiarch = "x86_64-linux-gnu"
+#endif
+let chafaHeaders: [CSetting] = [.unsafeFlags([
+    "-I/usr/include/chafa", "-I/usr/lib/\(multiarch)/chafa/include",
+    "-I/usr/include/glib-2.0", "-I/usr/lib/\(multiarch)/glib-2.0/include",
+])]
+
 let package = Package(
     name: "chatctl",
     products: [
@@ -21,6 +34,8 @@ let package = Package(
         // MARK: C modules
         .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .target(name: "CMagic", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        .target(name: "CStbImage", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        .target(name: "CChafa", cSettings: chafaHeaders, linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3"),
         .systemLibrary(name: "CStrophe"),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto"),
@@ -43,6 +58,9 @@ let package = Package(
         .target(name: "Transfers", dependencies: ["ClientConfiguration", "QuickBloxAPI", "HTTPTransport", "CMagic"], swiftSettings: swiftSettings),
         // Transfers: a message's files go up through the outbox before the message does.
         .target(name: "Messaging", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport", "MessageCache", "Transfers"], swiftSettings: swiftSettings),
+        // Image previews for the chat view: decoded by stb_image, drawn by chafa as symbols, sixels or kitty
+        // graphics, behind ChatView's ImagePreviewProvider seam (ChatPreviewProvider).
+        .target(name: "TerminalImages", dependencies: ["ChatView", "CStbImage", "CChafa"], swiftSettings: swiftSettings),
         .target(name: "CommandLineKit", swiftSettings: swiftSettings),
         // The chat view as a value: model, events, one pure update, one pure renderer; no terminal, no network.
         .target(name: "ChatView", swiftSettings: swiftSettings),
@@ -69,6 +87,9 @@ let package = Package(
         .testTarget(name: "ClientConfigurationTests", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ChatViewTests", dependencies: ["ChatView"], swiftSettings: swiftSettings),
+        // CStbImageWrite: stb_image_write, to make the test images (tests only).
+        .systemLibrary(name: "CStbImageWrite", path: "Tests/CStbImageWrite", pkgConfig: "stb"),
+        .testTarget(name: "TerminalImagesTests", dependencies: ["TerminalImages", "ChatView", "CStbImageWrite", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ChatctlCLITests", dependencies: ["ChatctlCLI", "MessageCache", "Messaging", "QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         // XMPPTransport: the golden XML cross-checks parse the sandbox's output with libstrophe.
