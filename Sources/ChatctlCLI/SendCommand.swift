@@ -106,6 +106,11 @@ extension SendCommand {
     func sendOverChat(session: MessagingSession, dialog: CachedDialog, words: [String], context: CommandContext) throws -> ExitCode {
         let link = try context.chatLink(for: session)
         let outbox = ChatOutbox(link: link, service: session.service, owner: Int(getpid()))
+        if lines {
+            // A stream outlives a cut connection (docs/protocol.md §7): reconnect and resend.
+            outbox.reconnects = true
+            outbox.onNotice = { [io = context.io] in io.writeErr("chatctl: \(TerminalText.sanitize($0, keepNewlines: false))\n") }
+        }
         if json { outbox.onDelivered = { [io = context.io, me = session.service.me] in io.writeOut(JSONOutput.message($0, me: me) + "\n") } }
         try messaging { () throws(MessagingError) in
             try link.connect()
@@ -119,6 +124,7 @@ extension SendCommand {
                 let parts = reader.lines(waitingUpTo: 5).filter { !$0.isEmpty }.flatMap { MessageSplitter.split($0) }
                 if !parts.isEmpty { try messaging { () throws(MessagingError) in try outbox.send(parts, to: dialog) } }
                 outbox.pump(timeout: 0)
+                outbox.reconnectIfLost()
             }
         } else {
             let text = try wholeInput(context)

@@ -16,12 +16,27 @@ public final class ChatOutbox {
     public let link: ChatLink
     public let service: MessagingService
     private let owner: Int
-    private var inFlight: [ObjectID: (dialog: CachedDialog, text: String, sentAt: Int, attachments: [QBAttachment])] = [:]
-    private var failure: MessagingError?
+    /// Written, not acknowledged yet; `order` keeps the order they were sent in.
+    var inFlight: [ObjectID: (dialog: CachedDialog, text: String, sentAt: Int, attachments: [QBAttachment], order: Int)] = [:]
+    private var sentCount = 0
+    var failure: MessagingError?
+    /// With `reconnects`: the connection is lost and not re-made yet (ChatOutbox+Reconnecting.swift).
+    var disconnected: MessagingError?
+    /// With `reconnects`: cut off unacknowledged, or queued while disconnected, in order;
+    /// still claimed by this outbox, resent after a reconnect.
+    var stranded: [Stranded] = []
+    /// When the server last acknowledged something (or this outbox began).
+    var lastProgress = ContinuousClock.now
+    /// Re-make a lost connection and resend (`send --lines`); otherwise a loss leaves
+    /// the rest in the outbox for `outbox flush`.
+    public var reconnects = false
+    /// Told about reconnects, for stderr.
+    public var onNotice: (String) -> Void = { _ in }
+    var backoff = ReconnectBackoff(base: 0.5, cap: 4, stableAfter: 30)
     /// Acknowledged by the server, not yet moved out of the outbox.
     private var acknowledged: [(clientMessageID: String, serverMessage: CachedMessage)] = []
-    public private(set) var delivered = 0
-    public private(set) var undelivered = 0
+    public internal(set) var delivered = 0
+    public internal(set) var undelivered = 0
     /// Called with each message as the server acknowledges it.
     public var onDelivered: ((CachedMessage) -> Void)?
     /// Markers from the recipients of what this outbox sends (docs/protocol.md §7).
@@ -78,6 +93,12 @@ public final class ChatOutbox {
             undelivered += ids.count
             return
         }
+        guard disconnected == nil else {
+            for (id, (text, attachments)) in zip(ids, drafts) {
+                stranded.append(Stranded(clientMessageID: id.rawValue, dialog: dialog, text: text, attachments: attachments, queuedAt: now))
+            }
+            return
+        }
         let (to, kind) = try link.address(of: dialog)
         var messages: [OutgoingChatMessage] = []
         for (id, (text, attachments)) in zip(ids, drafts) {
@@ -99,12 +120,13 @@ public final class ChatOutbox {
                 }
                 continue
             }
-            inFlight[id] = (dialog, text, now, attachments)
+            sentCount += 1
+            inFlight[id] = (dialog, text, now, attachments, sentCount)
             messages.append(message)
         }
         guard !messages.isEmpty else { return }
         do { _ = try link.connection.send(contentsOf: messages) } catch {
-            lose(MessagingError(describing: error))
+            connectionFailed(MessagingError(describing: error))
         }
     }
 
@@ -112,12 +134,16 @@ public final class ChatOutbox {
     /// message's `_id`): should the first attempt still reach the server, it
     /// keeps one copy. The entries must be claimed by this outbox's owner.
     public func resend(_ entries: [OutboxEntry], to dialog: CachedDialog) throws(MessagingError) {
+        try resend(entries.map { ($0.clientMessageID, $0.text, CacheRecords.attachments($0.attachmentsJSON)) }, to: dialog)
+    }
+
+    func resend(_ entries: [(clientMessageID: String, text: String, attachments: [QBAttachment])], to dialog: CachedDialog) throws(MessagingError) {
         let now = Int(Date().timeIntervalSince1970)
         let (to, kind) = try link.address(of: dialog)
         var messages: [OutgoingChatMessage] = []
         for entry in entries {
             let id = ObjectID(entry.clientMessageID)
-            let attachments = CacheRecords.attachments(entry.attachmentsJSON)
+            let attachments = entry.attachments
             let message = id.map { OutgoingChatMessage(id: $0, kind: kind, to: to, body: entry.text, dialogID: dialog.id,
                                                        saveToHistory: true, markable: true, dateSent: now,
                                                        attachments: attachments.map(ChatAttachment.init)) }
@@ -134,12 +160,13 @@ public final class ChatOutbox {
                 }
                 continue
             }
-            inFlight[id] = (dialog, entry.text, now, attachments)
+            sentCount += 1
+            inFlight[id] = (dialog, entry.text, now, attachments, sentCount)
             messages.append(message)
         }
         guard !messages.isEmpty else { return }
         do { _ = try link.connection.send(contentsOf: messages) } catch {
-            lose(MessagingError(describing: error))
+            connectionFailed(MessagingError(describing: error))
         }
     }
 
@@ -148,7 +175,7 @@ public final class ChatOutbox {
 
     /// Runs the connection for up to `timeout` seconds, processing acks.
     public func pump(timeout: Double) {
-        guard failure == nil else { return }
+        guard failure == nil, disconnected == nil else { return }
         link.connection.pump(timeout: timeout)
         if timeout > 0 || acknowledged.count >= 1000 { recordAcknowledged() }
     }
@@ -156,11 +183,18 @@ public final class ChatOutbox {
     /// Waits until everything sent is acknowledged, for as long as acks keep
     /// coming (a large batch takes a while), giving up after `timeout` seconds
     /// without progress; what is not acknowledged stays in the outbox.
+    /// With `reconnects`, a connection lost meanwhile is re-made first.
     /// Returns the first failure, if any.
     public func finish(timeout: Double = 15) -> MessagingError? {
         var lastProgress = ContinuousClock.now
         var acknowledged = link.connection.acknowledgedCount
-        while failure == nil && !inFlight.isEmpty {
+        while failure == nil && (!inFlight.isEmpty || disconnected != nil) {
+            if disconnected != nil {
+                reconnectIfLost()
+                lastProgress = .now
+                acknowledged = link.connection.acknowledgedCount
+                continue
+            }
             do {
                 try link.connection.waitForAcknowledgement(timeout: 1)
                 break // everything sent is acknowledged; anything still in flight is handled below
@@ -173,7 +207,7 @@ public final class ChatOutbox {
                                         hint: "it may be overloaded; try again later"))
                 }
             } catch {
-                lose(MessagingError(describing: error))
+                connectionFailed(MessagingError(describing: error))
             }
         }
         recordAcknowledged()
@@ -188,6 +222,7 @@ public final class ChatOutbox {
         case .delivered(let ids):
             for id in ids {
                 guard let sent = inFlight.removeValue(forKey: id) else { continue }
+                lastProgress = .now
                 let recipient = sent.dialog.type == .private ? (sent.dialog.occupantIDs.first { $0 != link.me } ?? 0) : 0
                 acknowledged.append((id.rawValue, CachedMessage(sentID: id.rawValue, dialogID: sent.dialog.id, sender: link.me,
                                                                 recipient: recipient, text: sent.text, dateSent: sent.sentAt,
@@ -195,7 +230,7 @@ public final class ChatOutbox {
             }
             if acknowledged.count >= 1000 { recordAcknowledged() }
         case .connectionLost(let error, _):
-            lose(MessagingError(describing: error))
+            connectionFailed(MessagingError(describing: error))
         case .marker(let marker):
             take(marker)
         case .messageError(let error):
@@ -214,7 +249,7 @@ public final class ChatOutbox {
     /// transaction (one per ack of 50 was most of the cost of a stream). One
     /// not recorded yet when the process dies is still in the outbox, and a
     /// flush finds it in the server's history by id.
-    private func recordAcknowledged() {
+    func recordAcknowledged() {
         guard !acknowledged.isEmpty else { return recordMarkers() }
         let batch = acknowledged
         acknowledged.removeAll(keepingCapacity: true)
@@ -247,7 +282,7 @@ public final class ChatOutbox {
         markers.flush()
     }
 
-    private func lose(_ error: MessagingError) {
+    func lose(_ error: MessagingError) {
         recordAcknowledged()
         if failure == nil { failure = error }
         for id in inFlight.keys { release(id.rawValue) }
@@ -255,7 +290,7 @@ public final class ChatOutbox {
         inFlight.removeAll()
     }
 
-    private func release(_ clientMessageID: String) {
+    func release(_ clientMessageID: String) {
         service.noteFailure(clientMessageID: clientMessageID, owner: owner, error: failure ?? MessagingError(.temporary, "not acknowledged"))
     }
 }

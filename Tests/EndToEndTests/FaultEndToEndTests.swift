@@ -77,32 +77,59 @@ final class ProxiedSandbox {
 
     // MARK: - Resets
 
+    /// Every chat connection is cut after 24 KB (a connect and a few dozen messages), so a
+    /// stream of 200 lines meets several resets: `send --lines` reconnects each time, asks
+    /// history which of the cut ones arrived, resends the rest, and ends with exit 0.
     @Test func sendLinesThroughRepeatedResetsDeliversEveryLineOnce() throws {
         let backend = try ProxiedSandbox()
         let alice = try ChatUser("alice", configPath: backend.configPath)
         let bob = try ChatUser("bob", sandbox: backend.sandbox)
         #expect(try alice.run(["send", "@" + bob.login, "first"]).status == 0)
-        // Every chat connection is cut after 24 KB: a connect and a few dozen messages.
         backend.chat.mode = .resetAfter(bytes: 24_000, once: false)
         let lines = (0..<200).map { "reset line \($0)" }
-        let send = try alice.run(["send", "@" + bob.login, "--lines"], stdin: lines.joined(separator: "\n") + "\n")
-        #expect(send.status == 3, "the stream was cut, so some wait in the outbox; stderr: \(send.stderr)")
-        #expect(backend.chat.counters.resets >= 1)
-        // Each flush gets a connection's worth through, then is cut too; none repeats one.
-        var flushes = 0
-        while flushes < 30 {
-            flushes += 1
-            let flush = try alice.run(["outbox", "flush"])
-            if flush.status == 0 { break }
-            #expect(flush.status == 3, "stderr: \(flush.stderr)")
-        }
+        let send = try alice.run(["send", "@" + bob.login, "--lines"], stdin: lines.joined(separator: "\n") + "\n", timeout: 120)
+        #expect(send.status == 0, "reconnected by itself; stderr: \(send.stderr)")
+        #expect(send.stderr.contains("chatctl: reconnected"), "stderr: \(send.stderr)")
+        #expect(backend.chat.counters.resets >= 3, "resets: \(backend.chat.counters.resets)")
         #expect(try alice.run(["outbox", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
         let token = try backend.sandbox.createSession(login: bob.login, password: ChatUser.password)
         let dialog = try #require(try backend.sandbox.dialogIDs(token: token).first)
         let stored = try backend.sandbox.messageTexts(token: token, dialogID: dialog).filter { $0.hasPrefix("reset line ") }
-        #expect(stored.count == lines.count, "every line once: \(stored.count) stored after \(flushes) flushes")
-        #expect(Set(stored) == Set(lines))
-        #expect(backend.chat.counters.resets >= 2)
+        #expect(stored == lines, "every line once, in order: \(stored.count) stored")
+    }
+
+    /// The chat server goes silent after a reset: `send --lines` tries a few times, each
+    /// within the connect timeout, then exits 3 with the rest in the outbox; a flush once
+    /// the server is back delivers each line once.
+    @Test func sendLinesGivesUpReconnectingWithinItsBound() throws {
+        let backend = try ProxiedSandbox()
+        let alice = try ChatUser("alice", configPath: backend.configPath)
+        let bob = try ChatUser("bob", sandbox: backend.sandbox)
+        #expect(try alice.run(["send", "@" + bob.login, "first"]).status == 0)
+        let token = try backend.sandbox.createSession(login: bob.login, password: ChatUser.password)
+        let dialog = try #require(try backend.sandbox.dialogIDs(token: token).first)
+        let stored: () throws -> [String] = { try backend.sandbox.messageTexts(token: token, dialogID: dialog).filter { $0.hasPrefix("held line ") } }
+        let lines = (0..<100).map { "held line \($0)" }
+        let send = try alice.cli.background(["send", "@" + bob.login, "--lines"], input: .pipe,
+                                            environment: ["CHATCTL_NETWORK_TIMEOUT": "1.5"])
+        try send.write(lines[..<50].joined(separator: "\n") + "\n")
+        try waitUntil("the first 50 lines stored", timeout: 30) { try stored().count == 50 }
+        backend.chat.mode = .blackHole
+        backend.chat.resetAll()
+        let started = Date()
+        try send.write(lines[50...].joined(separator: "\n") + "\n")
+        send.closeInput()
+        let result = send.finish(timeout: 60)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 3, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("gave up reconnecting"), "stderr: \(result.stderr)")
+        #expect(elapsed < 30, "gave up after \(elapsed) s")
+        #expect(try stored() == Array(lines[..<50]))
+        backend.chat.mode = .pass
+        let flush = try alice.run(["outbox", "flush"])
+        #expect(flush.status == 0, "stderr: \(flush.stderr)")
+        #expect(try stored() == lines, "each line once, in order")
+        #expect(try alice.run(["outbox", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
     }
 
     /// Three resets, each after a message heard live; what was sent while cut off comes
