@@ -10,6 +10,7 @@ import AuthFlow
 import ChatView
 import CommandLineKit
 import Messaging
+import TerminalImages
 
 /// `chatctl chat [DIALOG]`: the interactive chat view (docs/architecture.md, "The chat view").
 struct ChatCommand: Command {
@@ -88,7 +89,13 @@ struct ChatCommand: Command {
             model.conversation = Conversation(dialog: ChatViewRecords.dialog(summary, me: view.service.me, names: [:]))
             first += effects.perform(.openDialog(id: opened), model: model)
         }
-        let loop = ChatEventLoop(model: model, update: ScreenUpdate(), renderer: ScreenRenderer(), terminal: terminal,
+        // Image previews (docs/architecture.md, "Image previews"): decoded in the background;
+        // each one decoded asks the loop to draw again.
+        let previewProvider: ChatPreviewProvider? = mode == .none ? nil : ChatPreviewProvider(
+            terminal: TerminalTraits(environment: context.environment, cellSize: Self.cellSize()),
+            profile: model.profile, onReady: { _ in inbox.post(.tick) })
+        let loop = ChatEventLoop(model: model, update: ScreenUpdate(previews: previewProvider),
+                                 renderer: ScreenRenderer(previews: previewProvider), terminal: terminal,
                                  inbox: inbox, signals: signals, effects: effects,
                                  tracePath: context.environment["CHATCTL_CHAT_TRACE"])
         let ending = loop.run(first: first)
@@ -116,6 +123,14 @@ struct ChatCommand: Command {
             raise(number)
             return .interrupted
         }
+    }
+
+    /// The pixel size of one cell, when the terminal reports its own in pixels.
+    static func cellSize() -> CellSize? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
+        return CellSize(columns: Int(size.ws_col), rows: Int(size.ws_row),
+                        pixelWidth: Int(size.ws_xpixel), pixelHeight: Int(size.ws_ypixel))
     }
 
     private func imageMode(_ context: CommandContext) throws -> ImageMode {

@@ -109,8 +109,10 @@ final class ChatTransfers {
                 inbox.post(.transfer(messageID: id, attachment: upload.position, shown, localPath: nil))
             }
             for upload in ready.uploads {
+                // The file named to /attach is on this machine: its preview needs no download.
+                let local = upload.source != "-" && access(upload.source, R_OK) == 0 ? upload.source : nil
                 inbox.post(.transfer(messageID: id, attachment: upload.position,
-                                     Transfer(direction: .upload, done: upload.size, total: upload.size, outcome: ""), localPath: nil))
+                                     Transfer(direction: .upload, done: upload.size, total: upload.size, outcome: ""), localPath: local))
             }
             backend.post(.deliver(clientID: id, dialogID: entry.dialogID))
         } catch {
