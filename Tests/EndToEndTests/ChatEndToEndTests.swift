@@ -153,6 +153,62 @@ import TestSupport
         try bobTerminal.waitForPrompt()
     }
 
+    /// A `width`×`height` BMP, red on the left half and blue on the right, written by
+    /// hand (a 54-byte header, then bottom-up rows of BGR padded to four bytes) so the
+    /// test does not lean on the encoder the client decodes with.
+    static func splitBMP(width: Int, height: Int) -> [UInt8] {
+        func le(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let rowBytes = (width * 3 + 3) & ~3
+        var bytes = Array("BM".utf8) + le(54 + rowBytes * height, 4) + le(0, 4) + le(54, 4)
+        bytes += le(40, 4) + le(width, 4) + le(height, 4) + le(1, 2) + le(24, 2) + le(0, 4) + le(rowBytes * height, 4)
+        bytes += le(2835, 4) + le(2835, 4) + le(0, 4) + le(0, 4)
+        for _ in 0..<height {
+            var row: [UInt8] = []
+            for x in 0..<width { row += x < width / 2 ? [0, 0, 255] : [255, 0, 0] }
+            bytes += row + [UInt8](repeating: 0, count: rowBytes - row.count)
+        }
+        return bytes
+    }
+
+    @Test func anImageShowsAsAPreviewInItsCell() throws {
+        let sandbox = try SandboxProcess()
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        let files = try TemporaryDirectory()
+        let image = files.file("chart.bmp")
+        try Data(Self.splitBMP(width: 320, height: 160)).write(to: URL(fileURLWithPath: image))
+        #expect(try alice.run(["send", "@" + bob.login, "the chart follows"]).status == 0)
+
+        let terminal = try TmuxSession(environment: Self.environment(alice, colors: true))
+        try terminal.startChatctl("chat @\(bob.login) --images symbols")
+        try terminal.type("/attach \(image)")
+        try terminal.press("Enter")
+        // 320×160 pixels in cells of 8×16: 20 columns by 5 rows, red (196) then blue (21).
+        try terminal.waitForScreen("the preview in Alice's cell", colors: true) { Self.previewRows(below: "chart.bmp", in: $0) == 5 }
+        try terminal.waitForScreen("the image sent") { screen in Self.rows(screen).contains { $0.hasSuffix(" ✓") || $0.hasSuffix("✓✓") } }
+
+        // Bob's view fetches the image on its own to show it, with the same preview.
+        let bobTerminal = try TmuxSession(environment: Self.environment(bob, colors: true))
+        try bobTerminal.startChatctl("chat @\(alice.login) --images symbols")
+        let screen = try bobTerminal.waitForScreen("the preview in Bob's cell", colors: true) { Self.previewRows(below: "chart.bmp", in: $0) == 5 }
+        let label = try #require(Self.rows(try bobTerminal.screen()).first { $0.contains("chart.bmp") })
+        #expect(label.hasPrefix(" │ [image] chart.bmp · 150 KB │"), "incoming, on the left: \(label)\n\(screen)")
+
+        // `--images none`: the label, no picture.
+        let plain = try TmuxSession(environment: Self.environment(bob))
+        try plain.startChatctl("chat @\(alice.login) --images none")
+        let text = try plain.waitFor("chart.bmp")
+        #expect(Self.previewRows(below: "chart.bmp", in: try plain.screen(colors: true)) == 0, "\(text)")
+    }
+
+    /// How many rows under the row naming `name` show the red-and-blue picture: a
+    /// red run (256-colour 196) left of a blue one (21), ten columns each.
+    static func previewRows(below name: String, in screen: String) -> Int {
+        let rows = rows(screen)
+        guard let label = rows.firstIndex(where: { $0.contains(name) }) else { return 0 }
+        let picture = "\u{1B}[48;5;196m" + String(repeating: " ", count: 10) + "\u{1B}[48;5;21m" + String(repeating: " ", count: 10)
+        return rows[(label + 1)...].prefix(8).filter { $0.contains(picture) }.count
+    }
+
     @Test func aDumbTerminalIsToldToUseHistoryAndListen() throws {
         let sandbox = try SandboxProcess()
         let alice = try ChatUser("alice", sandbox: sandbox)
