@@ -21,7 +21,7 @@ BUILD_PACKAGES := pkg-config libcurl4-openssl-dev libsqlite3-dev libstrophe-dev 
 # python3-slixmpp: a standard XMPP client library for the sandbox's conformance suite;
 # tmux: a real terminal for the chat view's end-to-end tests.
 TEST_PACKAGES  := prosody go-sendxmpp sqlite3 fish zsh groff-base chromium libjs-strophe curl python3-slixmpp tmux
-BENCH_PACKAGES := hyperfine go-sendxmpp sqlite3 curl python3
+BENCH_PACKAGES := hyperfine go-sendxmpp sqlite3 curl python3 gnuplot-nox
 DOCS_PACKAGES  := graphviz
 
 .PHONY: all build release demo test bench fuzz sanitize docs install install-built uninstall clean deps-build deps-test deps-bench deps-docs
