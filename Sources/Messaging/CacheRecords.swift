@@ -11,12 +11,7 @@ import QuickBloxAPI
 enum CacheRecords {
     static func json(_ object: [String: JSONValue]) -> String { json(JSONValue.object(object)) }
 
-    static func json(_ value: JSONValue) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { preconditionFailure("JSONValue failed to encode") }
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func json(_ value: JSONValue) -> String { value.compactText }
 
     /// Attachment objects as the cache keeps them (`CachedMessage.attachmentsJSON`,
     /// `OutboxEntry.attachmentsJSON`): a JSON array of each as received (or, built
