@@ -48,10 +48,12 @@ extension XMPPConnection {
             swap(&batch, &pendingEvents)
             if let onEvent { for event in batch { onEvent(event) } }
         }
+        onEventsDelivered?()
     }
 
     /// Every stanza the server sends (the one catch-all handler), inside `xmpp_run_once`.
     func handleStanza(_ element: StanzaElement) {
+        stanzasHeard &+= 1
         _ = state.handle(.heard(now: monotonicNow))
         if element.namespace == Self.streamManagementNamespace {
             handleStreamManagement(element)
