@@ -78,9 +78,17 @@ public final class Listener {
     public private(set) lazy var markers = MarkerExchange(link: link, cache: service.cache)
     /// Messages shown since the last turn, to mark read over REST, by dialog.
     private var shown: [String: [CachedMessage]] = [:]
-    /// Messages filed from the batch of events being handed on, cached together at
-    /// its end (`storeArrivals`); `outgoing`: ours, from another device.
+    /// Messages filed from the batches of events handed on, cached together
+    /// (`storeArrivals`); `outgoing`: ours, from another device.
     var arriving: [(record: CachedMessage, outgoing: Bool)] = []
+    /// When `arriving` was last cached. Under a stream, what arrives within
+    /// `storeInterval` of that waits for the next batch, so that one commit (its WAL
+    /// frames, its search-index segment) carries many messages; a message after a lull
+    /// is cached and shown at once.
+    var lastStored = ContinuousClock.now - .seconds(1)
+    static let storeInterval: Duration = .milliseconds(50)
+    /// Messages wait no longer than this many in `arriving`.
+    static let storeBatchLimit = 2000
 
     /// The link may outlive this object (its disconnect delivers last events).
     deinit {
@@ -98,7 +106,9 @@ public final class Listener {
         limit = count
         try refreshDialogs()
         link.connection.onEvent = { [weak self] event in self?.handle(event, count: count) }
-        link.connection.onEventsDelivered = { [weak self] in self?.storeArrivals() }
+        link.connection.onEventsDelivered = { [weak self] in
+            if let self, self.arrivalsAreDue { self.storeArrivals() }
+        }
         try link.connect()
         try joinRooms()
         connectedAt = .now
@@ -112,7 +122,13 @@ public final class Listener {
         while !done(count: count, deadline: deadline) {
             var slice = min(turnSeconds, secondsUntilSessionRefresh)
             if let deadline { slice = min(slice, max(0, seconds(deadline - .now))) }
-            link.connection.pump(timeout: slice)
+            // A turn, ended early once a message waits to be cached; then, reading on,
+            // the rest of its wait (`storeInterval`), so a stream commits in batches.
+            if arriving.isEmpty { link.connection.pump(timeout: slice, sliceMilliseconds: 50) { [unowned self] in !arriving.isEmpty } }
+            if !arriving.isEmpty && !arrivalsAreDue {
+                let wait = max(0, seconds(Self.storeInterval - (.now - lastStored)))
+                link.connection.pump(timeout: min(wait, slice), sliceMilliseconds: 2) { [unowned self] in arrivalsAreDue }
+            }
             storeArrivals()
             try keepSessionAlive()
             if let error = lost {
@@ -186,6 +202,7 @@ public final class Listener {
         guard !arriving.isEmpty else { return }
         let batch = arriving
         arriving.removeAll(keepingCapacity: true)
+        defer { lastStored = .now }
         var isNew: [Bool]
         do { isNew = try service.cache.upsertMessagesReportingNew(batch.map(\.record)) } catch {
             if !cacheFailureNoted { onNotice("messages are shown but not cached: \(MessagingError(cache: error).message)") }
@@ -201,6 +218,11 @@ public final class Listener {
             }
         }
         onBatchHanded()
+    }
+
+    /// Whether what `arriving` holds should be cached and handed on now (`lastStored`).
+    var arrivalsAreDue: Bool {
+        !arriving.isEmpty && (arriving.count >= Self.storeBatchLimit || ContinuousClock.now - lastStored >= Self.storeInterval)
     }
 
     /// Passes on a message new to the cache, and counts it.
