@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """The throughput rows' helpers (scripts/bench-throughput.sh runs them): a raw XMPP
-client over plain TCP (the sandbox offers STARTTLS without requiring it) whose rate is
-the baseline, the sandbox's own rate for the same stream, and the checks that every
-line arrived once.
+client (STARTTLS, as chatctl connects) whose rate is the baseline, the sandbox's own
+rate for the same stream, and the checks that every line arrived once.
 
   flood CONFIG USER_ID PASSWORD_FILE PEER_ID DIALOG COUNT PREFIX
       sends COUNT messages "PREFIX 1" ... "PREFIX COUNT" as chatctl sends them (the
@@ -26,6 +25,7 @@ import json
 import os
 import re
 import socket
+import ssl
 import sys
 import threading
 import time
@@ -35,7 +35,8 @@ STREAM = ("<?xml version='1.0'?><stream:stream to='{domain}' xmlns='jabber:clien
 
 
 class Stream:
-    """One authenticated, bound XMPP stream with stream management enabled."""
+    """One authenticated, bound XMPP stream with stream management enabled, over
+    STARTTLS as chatctl's (the sandbox's certificate checked against its CA)."""
 
     def __init__(self, config, user_id, password):
         self.app_id = config["appId"]
@@ -44,6 +45,13 @@ class Stream:
         self.sock = socket.create_connection((host, int(port)))
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.buffer = b""
+        self.write(STREAM.format(domain=self.domain))
+        self.read_until(b"</stream:features>")
+        self.write("<starttls xmlns='urn:ietf:params:xml:ns:xmpp-tls'/>")
+        if b"<proceed" not in self.read_until(b"proceed", b"failure"):
+            sys.exit("bench-throughput: the sandbox refused STARTTLS")
+        context = ssl.create_default_context(cafile=config.get("caFile"))
+        self.sock = context.wrap_socket(self.sock, server_hostname=self.domain)
         self.write(STREAM.format(domain=self.domain))
         self.read_until(b"</stream:features>")
         secret = base64.b64encode(f"\0{user_id}-{self.app_id}\0{password}".encode()).decode()

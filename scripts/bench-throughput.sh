@@ -43,21 +43,26 @@ drain() { # prefix, output, [--markers]
 flood() { # prefix, output
     python3 "$helper" flood "$work/config.json" "$sender_id" "$work/password" "$peer_id" "$dialog" "$count" "$1" >"$2"
 }
-field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
+# The sandbox's CPU time so far, in clock ticks: what each phase cost it goes in "detail".
+sandbox_ticks() { awk '{print $14 + $15}' "/proc/$sandbox_pid/stat"; }
 
 for run in $(seq 1 "$runs"); do
     echo "bench-throughput: run $run of $runs, $count messages each way..." >&2
     # send: the baseline, then chatctl send --lines (its own state directory, its outbox
     # empty at the start), both into a raw receiver counting every line.
     drain "raw send $run" "$work/send-base-$run.drain"
+    ticks=$(sandbox_ticks)
     flood "raw send $run" "$work/send-base-$run.flood"
     wait "$drain_pid"
+    echo $(($(sandbox_ticks) - ticks)) >"$work/send-base-$run.ticks"
     seq 1 "$count" | sed "s/^/chatctl send $run /" >"$work/lines"
     drain "chatctl send $run" "$work/send-$run.drain"
+    ticks=$(sandbox_ticks)
     start=$(date +%s.%N)
     status=0
     as_sender "$bin/chatctl" send @benchpeer --lines <"$work/lines" >/dev/null 2>"$work/send-$run.err" || status=$?
     end=$(date +%s.%N)
+    echo $(($(sandbox_ticks) - ticks)) >"$work/send-$run.ticks"
     if [ "$status" -ne 0 ]; then
         echo "bench-throughput: send --lines exited $status: $(tail -2 "$work/send-$run.err")" >&2
         kill "$drain_pid" 2>/dev/null || true
@@ -70,8 +75,10 @@ for run in $(seq 1 "$runs"); do
     # listen: the baseline (a raw receiver answering markers), then chatctl listen --json
     # fed by the same raw sender; both count what they got.
     drain "raw listen $run" "$work/listen-base-$run.drain" --markers
+    ticks=$(sandbox_ticks)
     flood "raw listen $run" "$work/listen-base-$run.flood"
     wait "$drain_pid"
+    echo $(($(sandbox_ticks) - ticks)) >"$work/listen-base-$run.ticks"
     mkfifo "$work/listen-$run.fifo"
     # Not through as_peer: $! must be chatctl itself, whose memory is sampled.
     CHATCTL_STATE_DIR="$work/peer" "$bin/chatctl" listen --json --count "$count" --timeout 900s \
@@ -80,10 +87,12 @@ for run in $(seq 1 "$runs"); do
     python3 "$helper" watch "$listen_pid" "$count" "chatctl listen $run" <"$work/listen-$run.fifo" >"$work/listen-$run.watch" &
     watch_pid=$!
     for _ in $(seq 1 300); do grep -q "^chatctl: listening to" "$work/listen-$run.err" && break; sleep 0.1; done
+    ticks=$(sandbox_ticks)
     flood "chatctl listen $run" "$work/listen-$run.flood"
     wait "$watch_pid" || echo "bench-throughput: listen's output fell short: $(tail -2 "$work/listen-$run.err")" >&2
     status=0
     wait "$listen_pid" || status=$?
+    echo $(($(sandbox_ticks) - ticks)) >"$work/listen-$run.ticks"
     [ "$status" -eq 0 ] || echo "bench-throughput: listen exited $status: $(tail -2 "$work/listen-$run.err")" >&2
     cached=$(sqlite3 "$work"/peer/cache-*.sqlite "SELECT count(*) FROM messages WHERE text LIKE 'chatctl listen $run %'")
     echo "{\"status\": $status, \"cached\": $cached}" >"$work/listen-$run.end"
@@ -97,26 +106,32 @@ def load(name):
     return json.load(open(path)) if os.path.exists(path) and os.path.getsize(path) else {}
 def rate(seconds):
     return round(count / seconds) if seconds and seconds > 0 else 0
+def sandbox_cpu(name):
+    """Seconds of the sandbox's CPU the phase took (clock ticks of 1/100 s)."""
+    path = os.path.join(work, name + ".ticks")
+    return round(int(open(path).read()) / os.sysconf("SC_CLK_TCK"), 2) if os.path.exists(path) else None
 send, send_base, listen, listen_base = [], [], [], []
 for run in range(1, runs + 1):
     timing, received = load(f"send-{run}.time"), load(f"send-{run}.drain")
     send.append({"msg_per_s": rate(timing.get("seconds")), "seconds": round(timing.get("seconds", 0), 3),
                  "exit_status": timing.get("status"), "outbox_left": timing.get("outbox_left"),
                  "received": received.get("messages", 0), "each_once": received.get("each_once", False),
-                 "in_order": received.get("in_order", False)})
+                 "in_order": received.get("in_order", False), "sandbox_cpu_s": sandbox_cpu(f"send-{run}")})
     base = load(f"send-base-{run}.flood")
     send_base.append({"msg_per_s": rate(base.get("seconds")), "seconds": round(base.get("seconds", 0), 3),
-                      "each_once": load(f"send-base-{run}.drain").get("each_once", False)})
+                      "each_once": load(f"send-base-{run}.drain").get("each_once", False),
+                      "sandbox_cpu_s": sandbox_cpu(f"send-base-{run}")})
     watched, end = load(f"listen-{run}.watch"), load(f"listen-{run}.end")
     listen.append({"msg_per_s": rate(watched.get("seconds")), "seconds": round(watched.get("seconds", 0), 3),
                    "printed": watched.get("messages", 0), "each_once": watched.get("each_once", False),
                    "in_order": watched.get("in_order", False), "cached": end.get("cached", 0), "exit_status": end.get("status"),
                    "rss_half_mb": round(watched.get("rss_half_kb", 0) / 1024, 1),
                    "rss_end_mb": round(watched.get("rss_end_kb", 0) / 1024, 1),
-                   "rss_mb_by_tenth": [round(kb / 1024, 1) for kb in watched.get("rss_kb_by_tenth", [])]})
+                   "rss_mb_by_tenth": [round(kb / 1024, 1) for kb in watched.get("rss_kb_by_tenth", [])],
+                   "sandbox_cpu_s": sandbox_cpu(f"listen-{run}")})
     received = load(f"listen-base-{run}.drain")
     listen_base.append({"msg_per_s": rate(received.get("seconds")), "seconds": round(received.get("seconds", 0), 3),
-                        "each_once": received.get("each_once", False)})
+                        "each_once": received.get("each_once", False), "sandbox_cpu_s": sandbox_cpu(f"listen-base-{run}")})
 def median(items):
     return sorted(items, key=lambda item: item["msg_per_s"])[len(items) // 2]
 def spread(items):
