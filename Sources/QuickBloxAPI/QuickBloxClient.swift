@@ -216,7 +216,7 @@ public final class QuickBloxClient {
     private func decode(_ body: [UInt8], request: String) throws(QuickBloxError) -> JSONValue {
         if body.allSatisfy({ [0x20, 0x09, 0x0a, 0x0d].contains($0) }) { return .null }
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(body))
+            return try JSONValue(parsing: body)
         } catch {
             throw QuickBloxError(kind: .invalidResponse, request: request, reasons: ["the body is not JSON"])
         }
