@@ -48,8 +48,10 @@ public struct Chatctl: ParsableCommand {
     /// The whole tree, declared by the command types.
     static let tree = CommandTree(root: Chatctl.self)
 
-    /// Runs one invocation; `arguments` excludes the program name.
-    public static func run(arguments: [String], environment: [String: String], io: any TerminalIO) -> Int32 {
+    /// Runs one invocation; `arguments` excludes the program name. The environment
+    /// is read only when a command runs: help, `--version`, completion scripts and
+    /// usage errors never need it (start-up time).
+    public static func run(arguments: [String], environment: @autoclosure () -> [String: String], io: any TerminalIO) -> Int32 {
         let invocation: Invocation
         switch tree.dispatch(arguments, out: io.writeOut, err: io.writeErr) {
         case .finished(let status): return status
@@ -60,7 +62,7 @@ public struct Chatctl: ParsableCommand {
             io.writeErr("chatctl: '\(invocation.path.joined(separator: " "))' cannot run\n")
             return ExitCode.failure.rawValue
         }
-        let context = CommandContext(globals: root, path: invocation.path, environment: environment, io: io)
+        let context = CommandContext(globals: root, path: invocation.path, environment: environment(), io: io)
         do {
             return try command.run(context).rawValue
         } catch let error as CommandError {

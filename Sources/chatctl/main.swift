@@ -13,11 +13,15 @@ signal(SIGXFSZ, SIG_IGN)
 var noSignals = sigset_t()
 sigemptyset(&noSignals)
 pthread_sigmask(SIG_SETMASK, &noSignals, nil)
-var environment: [String: String] = [:]
-var entry = environ
-while let pointer = entry.pointee {
-    let pair = String(cString: pointer)
-    if let eq = pair.firstIndex(of: "=") { environment[String(pair[..<eq])] = String(pair[pair.index(after: eq)...]) }
-    entry += 1
+/// The process environment as a dictionary; `Chatctl.run` asks for it only when a command runs.
+func readEnvironment() -> [String: String] {
+    var environment: [String: String] = [:]
+    var entry = environ
+    while let pointer = entry.pointee {
+        let pair = String(cString: pointer)
+        if let eq = pair.firstIndex(of: "=") { environment[String(pair[..<eq])] = String(pair[pair.index(after: eq)...]) }
+        entry += 1
+    }
+    return environment
 }
-exit(Chatctl.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment, io: StandardIO()))
+exit(Chatctl.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: readEnvironment(), io: StandardIO()))
