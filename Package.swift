@@ -36,7 +36,6 @@ let package = Package(
         .target(name: "CMagic", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .target(name: "CStbImage", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .target(name: "CChafa", cSettings: chafaHeaders, linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3"),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto"),
         .systemLibrary(name: "CEvent", pkgConfig: "libevent_openssl"),
         .systemLibrary(name: "CExpat", pkgConfig: "expat"),
@@ -45,6 +44,8 @@ let package = Package(
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         // The client's libcrypto (the session signature's HMAC), loaded on first use; the sandbox links CCrypto.
         .target(name: "CCryptoShim", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        // SQLite loaded on first use: help, --version and completion scripts never open a database.
+        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         // libstrophe (with its OpenSSL and expat) loaded on first use: only commands that chat need it.
         .target(name: "CStrophe", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 

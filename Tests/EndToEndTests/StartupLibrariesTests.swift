@@ -4,8 +4,8 @@ import TestSupport
 
 /// Issue 11: a command pays only for what it uses. `--version`, help, completion
 /// scripts and offline queries must not load libstrophe, OpenSSL or libcurl (they
-/// are loaded on first use: CStrophe, CCryptoShim, CCurlShim); a command that
-/// chats still gets them. The dynamic loader itself says what it initialised
+/// are loaded on first use: CStrophe, CCryptoShim, CCurlShim; SQLite too, CSQLite,
+/// for the commands that open no database); a command that chats still gets them. The dynamic loader itself says what it initialised
 /// (`LD_DEBUG=libs`), so linking one of them again fails here.
 @Suite(.serialized) struct StartupLibrariesTests {
     /// The libraries only the network needs (libexpat comes with libstrophe).
@@ -45,8 +45,13 @@ import TestSupport
             #expect(!loaded.isEmpty, "LD_DEBUG=libs reported what \(arguments) loaded")
             #expect(Self.network(in: loaded).isEmpty, "\(arguments) loaded \(Self.network(in: loaded))")
         }
-        // The queries do load SQLite: proof that the loader's report covers them.
-        let (_, dialogs, _) = try Self.loadedLibraries(alice, ["dialogs", "--offline"])
+        // Nor does one that opens no database load SQLite; the queries do, once running
+        // (proof too that the loader's report covers libraries loaded with dlopen).
+        for arguments in [["--version"], ["help"], ["completion", "bash"]] {
+            let (_, loaded, _) = try Self.loadedLibraries(alice, arguments)
+            #expect(!loaded.contains { $0.hasPrefix("libsqlite3.") }, "\(arguments) loaded SQLite")
+        }
+        let (_, _, dialogs) = try Self.loadedLibraries(alice, ["dialogs", "--offline"])
         #expect(dialogs.contains { $0.hasPrefix("libsqlite3.") })
 
         // A command that chats loads every one of them, on first use, and works.
