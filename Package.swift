@@ -9,7 +9,13 @@
 // CommandLineKit.
 import PackageDescription
 
-let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+// Concrete generic types' metadata through accessor calls, not mangled names that
+// the runtime demangles on first use: each distinct type (Set<String>,
+// [String: JSONValue], …) cost tens of microseconds at start-up (issue 11).
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]),
+]
 
 // chafa's headers include GLib's, which pkg-config finds in these folders; a C
 // target cannot name a pkg-config package, and a system library one would also
