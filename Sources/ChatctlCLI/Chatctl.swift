@@ -57,14 +57,15 @@ public struct Chatctl: ParsableCommand {
         case .finished(let status): return status
         case .run(let named): invocation = named
         }
-        guard let command = invocation.command as? any Command, let root = invocation.command(Chatctl.self) else {
-            // Every command of the tree is a Command (a test walks the tree).
-            io.writeErr("chatctl: '\(invocation.path.joined(separator: " "))' cannot run\n")
-            return ExitCode.failure.rawValue
-        }
+        guard let root = invocation.command(Chatctl.self) else { preconditionFailure("the root is always named") }
         let context = CommandContext(globals: root, path: invocation.path, environment: environment(), io: io)
         do {
-            return try command.run(context).rawValue
+            guard let status = try invocation.command.perform(with: context) else {
+                // Every command of the tree is a Command (a test walks the tree).
+                io.writeErr("chatctl: '\(invocation.path.joined(separator: " "))' cannot run\n")
+                return ExitCode.failure.rawValue
+            }
+            return status
         } catch let error as CommandError {
             return report(error, io: io)
         } catch {
