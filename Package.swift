@@ -11,10 +11,12 @@ import PackageDescription
 
 // Concrete generic types' metadata through accessor calls, not mangled names that
 // the runtime demangles on first use: each distinct type (Set<String>,
-// [String: JSONValue], …) cost tens of microseconds at start-up (issue 11).
+// [String: JSONValue], …) cost tens of microseconds at start-up (issue 11). Each
+// function in a section of its own: unused ones are dropped at link time, and
+// chatctl's start-up code can be laid out together (its startup.order).
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
-    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]),
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors", "-Xfrontend", "-function-sections"]),
 ]
 
 // chafa's headers include GLib's, which pkg-config finds in these folders; a C
@@ -77,10 +79,14 @@ let package = Package(
         .target(name: "ChatctlCLI", dependencies: ["CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses", "TerminalImages"], swiftSettings: swiftSettings),
         // Linked by lld with packed relative relocations (DT_RELR, glibc 2.36+): the loader
         // reads a few KB instead of ~1 MB of .rela.dyn entries at every start; nothing is
-        // exported (no plugin loads chatctl's symbols). Start-up time: issue 11.
-        .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], swiftSettings: swiftSettings,
+        // exported (no plugin loads chatctl's symbols); the code that --version, help and
+        // the offline queries run laid out together (startup.order, from
+        // scripts/startup-order.sh), so they touch fewer pages. Start-up time: issue 11.
+        .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], exclude: ["startup.order"], swiftSettings: swiftSettings,
                           linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                                                         "-Xlinker", "--no-export-dynamic"])]),
+                                                         "-Xlinker", "--no-export-dynamic",
+                                                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/chatctl/startup.order",
+                                                         "-Xlinker", "--no-warn-symbol-ordering"])]),
         // Dev-only: fills a large cache for `make bench` (and its test).
         .target(name: "BenchmarkData", dependencies: ["MessageCache"], swiftSettings: swiftSettings),
         .executableTarget(name: "BenchFixture", dependencies: ["BenchmarkData", "MessageCache"], swiftSettings: swiftSettings),
