@@ -20,7 +20,8 @@ let stropheLibraryInitialized: Void = { xmpp_initialize() }()
 /// the log. Stanzas become `StanzaElement`s in StanzaElement+Strophe.swift; C
 /// callbacks enter through StropheCallbacks.swift.
 public final class XMPPConnection {
-    private let ctx: OpaquePointer
+    /// Nil when libstrophe cannot be loaded (CStrophe loads it on first use): `connect` says so.
+    private let ctx: OpaquePointer?
     /// A fresh `xmpp_conn_t` per connect attempt, so no state leaks between attempts.
     private var conn: OpaquePointer?
     /// libstrophe keeps a pointer to this struct for the life of `ctx`.
@@ -58,10 +59,12 @@ public final class XMPPConnection {
         callbackTarget.initialize(to: nil)
         logHandler = .allocate(capacity: 1)
         logHandler.initialize(to: xmpp_log_t(handler: stropheLogCallback, userdata: UnsafeMutableRawPointer(callbackTarget)))
-        guard let ctx = xmpp_ctx_new(nil, logHandler) else {
-            preconditionFailure("xmpp_ctx_new failed (out of memory)")
+        if cstrophe_load() == 0 {
+            guard let ctx = xmpp_ctx_new(nil, logHandler) else { preconditionFailure("xmpp_ctx_new failed (out of memory)") }
+            self.ctx = ctx
+        } else {
+            ctx = nil
         }
-        self.ctx = ctx
         callbackTarget.pointee = Unmanaged.passUnretained(self).toOpaque()
     }
 
@@ -72,7 +75,7 @@ public final class XMPPConnection {
             ConnectSockets.clear(conn)
             xmpp_conn_release(conn)
         }
-        xmpp_ctx_free(ctx)
+        if let ctx { xmpp_ctx_free(ctx) }
         logHandler.deinitialize(count: 1)
         logHandler.deallocate()
         callbackTarget.deinitialize(count: 1)
@@ -86,6 +89,10 @@ public final class XMPPConnection {
     /// An `xmpps://` server whose first bytes are plain XML gets one more attempt on the
     /// same port with STARTTLS (still mandatory), within the same timeout (docs/protocol.md §7).
     public func connect(jid: String, password: String, endpoint: ChatEndpoint, options: ChatConnectOptions) throws(XMPPError) {
+        guard ctx != nil else {
+            throw XMPPError(code: .libraryUnavailable, endpoint: endpoint.description,
+                            detail: "cannot load libstrophe (\(String(cString: cstrophe_load_error())))")
+        }
         if state.phase == .disconnecting { disconnect(timeout: 2) }
         guard state.handle(.connectRequested) == .startConnect else { return }
 
@@ -134,7 +141,7 @@ public final class XMPPConnection {
         attemptSecurity = security
 
         releaseConnection()
-        guard let conn = xmpp_conn_new(ctx) else { preconditionFailure("xmpp_conn_new failed (out of memory)") }
+        guard let ctx, let conn = xmpp_conn_new(ctx) else { preconditionFailure("xmpp_conn_new failed (out of memory)") }
         self.conn = conn
 
         var flags: Int = 0
@@ -289,7 +296,7 @@ public final class XMPPConnection {
 
     /// One `xmpp_run_once`, then the keep-alive check and event delivery.
     func runOnce(milliseconds: Int64) {
-        xmpp_run_once(ctx, UInt(max(0, milliseconds)))
+        if let ctx { xmpp_run_once(ctx, UInt(max(0, milliseconds))) }
         checkKeepAlive()
         deliverEvents()
     }
