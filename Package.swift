@@ -44,10 +44,16 @@ let package = Package(
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets"),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd"),
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        // The CAs libstrophe's TLS trusts, parsed once per process: it defines SSL_CTX_set_default_verify_paths
+        // in the executable, which must therefore export it (strophetrust.h says why).
+        .target(name: "CStropheTrust", linkerSettings: [
+            .linkedLibrary("dl"), .linkedLibrary("pthread"),
+            .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=SSL_CTX_set_default_verify_paths"]),
+        ]),
 
         // MARK: client
         .target(name: "HTTPTransport", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
-        .target(name: "XMPPTransport", dependencies: ["CStrophe"], swiftSettings: swiftSettings),
+        .target(name: "XMPPTransport", dependencies: ["CStrophe", "CStropheTrust"], swiftSettings: swiftSettings),
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         .target(name: "MessageCache", dependencies: ["SQLiteStore"], swiftSettings: swiftSettings),
         .target(name: "QuickBloxAPI", dependencies: ["HTTPTransport", "CCrypto"], swiftSettings: swiftSettings),

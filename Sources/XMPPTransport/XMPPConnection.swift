@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 internal import CStrophe
+internal import CStropheTrust
 
 /// `xmpp_initialize` once, on first use (not at program start: startup time matters).
 let stropheLibraryInitialized: Void = { xmpp_initialize() }()
@@ -36,6 +37,9 @@ public final class XMPPConnection {
     private var endpoint = ChatEndpoint(security: .startTLS, host: "", port: 0)
     /// How the last connect attempt asked for TLS (a fallback from `xmpps://` asks for STARTTLS).
     private var attemptSecurity: ChatEndpoint.Security = .startTLS
+    /// The CAs this connection's TLS set-ups trust, shared by the process (CStropheTrust);
+    /// nil when libstrophe loads them itself.
+    private var trust: OpaquePointer?
     var endpointDescription: String { endpoint.description }
     var verboseLog: (@Sendable (String) -> Void)?
     /// Literal strings (the password or token) the log must never show.
@@ -147,9 +151,12 @@ public final class XMPPConnection {
         precondition(xmpp_conn_set_flags(conn, flags) == XMPP_EOK, "xmpp_conn_set_flags on a fresh connection")
         xmpp_conn_set_jid(conn, jid)
         xmpp_conn_set_pass(conn, password)
-        // This connection's CA, never the process's environment; libstrophe's tls_new still loads
-        // OpenSSL's default store too (twice for STARTTLS: a probe, then the handshake).
-        if let caFile = options.caFile { xmpp_conn_set_cafile(conn, caFile) }
+        // This connection's CAs, never the process's environment: its caFile alone, else the
+        // system's store, each parsed once per process (not by each of libstrophe's TLS set-ups,
+        // two for STARTTLS). Where that cannot work, libstrophe loads the system's store and the
+        // caFile itself, as it always did.
+        trust = Self.sharedTrustWorks ? strophe_trust_for(options.caFile) : nil
+        if trust == nil, let caFile = options.caFile { xmpp_conn_set_cafile(conn, caFile) }
         xmpp_conn_set_sockopt_callback(conn, noDelaySocketCallback)
         xmpp_conn_set_certfail_handler(conn, certificateFailureCallback)
         let me = UnsafeMutableRawPointer(callbackTarget)
@@ -160,7 +167,9 @@ public final class XMPPConnection {
             _ = state.handle(.streamClosed(failure: .cannotConnect))
             throw XMPPError(kind: .cannotConnect, endpoint: endpoint.description, detail: "invalid port \(endpoint.port)")
         }
+        strophe_trust_use(trust)
         let rc = xmpp_connect_client(conn, endpoint.host, UInt16(endpoint.port), connectionCallback, me)
+        strophe_trust_use(nil)
         if rc != XMPP_EOK {
             _ = state.handle(.streamClosed(failure: .cannotConnect))
             throw XMPPError(kind: .cannotConnect, endpoint: endpoint.description,
@@ -183,6 +192,17 @@ public final class XMPPConnection {
             throw XMPPError(kind: .timedOut, endpoint: endpoint.description,
                             detail: "no session within \(options.timeout) s\(evidence.tcpConnected ? " (TCP connected, server did not finish the XMPP handshake)" : "")")
         }
+    }
+
+    /// Whether TLS set-ups take the CAs chosen per connection, parsed once per process
+    /// (the executable exports CStropheTrust's stand-in for libssl's function).
+    static let sharedTrustWorks = strophe_trust_is_interposed() == 1
+
+    /// How many times the CAs of `caFile` (nil: the system's store) were parsed, and how many
+    /// TLS set-ups used them, in this process.
+    static func trustStatistics(caFile: String?) -> (loads: Int, uses: Int) {
+        guard let trust = strophe_trust_for(caFile) else { return (0, 0) }
+        return (Int(strophe_trust_loads(trust)), Int(strophe_trust_uses(trust)))
     }
 
     public var isConnected: Bool { state.phase == .connected }
@@ -287,9 +307,12 @@ public final class XMPPConnection {
 
     var hasStream: Bool { conn != nil }
 
-    /// One `xmpp_run_once`, then the keep-alive check and event delivery.
+    /// One `xmpp_run_once` (where libstrophe sets up TLS, with this connection's trust),
+    /// then the keep-alive check and event delivery.
     func runOnce(milliseconds: Int64) {
+        strophe_trust_use(trust)
         xmpp_run_once(ctx, UInt(max(0, milliseconds)))
+        strophe_trust_use(nil)
         checkKeepAlive()
         deliverEvents()
     }
