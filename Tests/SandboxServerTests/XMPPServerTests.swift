@@ -370,6 +370,23 @@ struct XMPPServerTests {
         #expect(client.read(untilContains: "<jid>6-7@localhost/tls</jid>"))
     }
 
+    /// After its `</stream:stream>` a TLS stream gets TLS's close_notify too, so a client that
+    /// waits for it (libstrophe does) is not kept waiting for the socket to close.
+    @Test func closingATLSStreamEndsTLSWithCloseNotify() throws {
+        let server = try XMPPTestServer()
+        let client = try RawXMPPClient(port: server.port)
+        client.send(C.header + "<starttls xmlns='urn:ietf:params:xml:ns:xmpp-tls'/>")
+        #expect(client.read(untilContains: "<proceed"))
+        client.clear()
+        try client.startTLS(caPEM: server.certificatePEM, host: "localhost")
+        client.send(C.header)
+        #expect(client.read(untilContains: "</stream:features>"))
+        client.send("</stream:stream>")
+        #expect(client.waitForClose())
+        #expect(client.received.hasSuffix("</stream:stream>"))
+        #expect(client.tlsCloseNotified, "the stream's end, then close_notify")
+    }
+
     @Test func certificateDoesNotVerifyForAnotherName() throws {
         let server = try XMPPTestServer()
         let client = try RawXMPPClient(port: server.port)
