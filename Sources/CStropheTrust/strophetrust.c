@@ -173,3 +173,5 @@ unsigned long strophe_trust_uses(strophe_trust *trust) {
     pthread_mutex_unlock(&trust->lock);
     return n;
 }
+
+void strophe_trust_prepare(void) { pthread_once(&symbols_once, find_symbols); }

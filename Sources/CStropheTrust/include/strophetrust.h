@@ -31,4 +31,8 @@ int strophe_trust_is_interposed(void);
 unsigned long strophe_trust_loads(strophe_trust *trust);
 unsigned long strophe_trust_uses(strophe_trust *trust);
 
+/// Looks libssl up now (it must be loaded), rather than in the first TLS set-up: dlopen
+/// waits while another thread is loading a library.
+void strophe_trust_prepare(void);
+
 #endif
