@@ -56,10 +56,16 @@ let package = Package(
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         // libstrophe (with its OpenSSL and expat) loaded on first use: only commands that chat need it.
         .target(name: "CStrophe", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        // The CAs libstrophe's TLS trusts, parsed once per process: it defines SSL_CTX_set_default_verify_paths
+        // in the executable, which must therefore export it (strophetrust.h says why).
+        .target(name: "CStropheTrust", linkerSettings: [
+            .linkedLibrary("dl"), .linkedLibrary("pthread"),
+            .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=SSL_CTX_set_default_verify_paths"]),
+        ]),
 
         // MARK: client
         .target(name: "HTTPTransport", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
-        .target(name: "XMPPTransport", dependencies: ["CStrophe"], swiftSettings: swiftSettings),
+        .target(name: "XMPPTransport", dependencies: ["CStrophe", "CStropheTrust"], swiftSettings: swiftSettings),
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         .target(name: "MessageCache", dependencies: ["SQLiteStore"], swiftSettings: swiftSettings),
         .target(name: "QuickBloxAPI", dependencies: ["HTTPTransport", "CCryptoShim"], swiftSettings: swiftSettings),
