@@ -66,12 +66,15 @@ final class XMPPServer {
     private(set) var boundPort: Int = 0
     /// Messages, markers, typing and rooms.
     private(set) var router: XMPPStanzaRouter!
+    /// One transaction and one write per connection for each turn of the loop (group commit).
+    let turn: TurnCommit
 
     /// `eventBase` is the `event_base*` shared with the REST server.
     init(eventBase: OpaquePointer, host: String, port: Int, domain: String, applicationId: Int,
          tls: TLSIdentity, authenticator: ChatAuthenticator, log: SandboxLog, limits: Limits = Limits(),
-         store: ChatStore? = nil) throws {
+         store: ChatStore? = nil, turn: TurnCommit? = nil) throws {
         base = eventBase
+        self.turn = turn ?? TurnCommit(eventBase: eventBase, store: store, log: log)
         self.domain = domain.lowercased()
         self.applicationId = applicationId
         self.tls = tls
@@ -157,9 +160,11 @@ final class XMPPServer {
         listeners = []
         for connection in connections.values {
             connection.terminate(.systemShutdown, grace: min(limits.closeGrace, 0.5))
-            // The caller may leave the loop right away: hand the goodbye to the kernel now.
-            connection.flushNow()
         }
+        // What this turn stored is committed and the goodbyes handed over; the caller may
+        // leave the loop right away, so they go to the kernel now.
+        turn.finish()
+        for connection in connections.values { connection.flushNow() }
     }
 
     /// Connections currently open (tests check that closed ones are gone).
@@ -308,6 +313,8 @@ final class XMPPServer {
     /// through a MUC room on `muc.{domain}`, stored first when they ask for it.
     func route(_ stanza: XMPPElement, from connection: XMPPClientConnection) {
         log.log(.debug, "xmpp #\(connection.number): \(stanza.name) from \(connection.session.fullJID ?? "?")")
+        // Messages are what gets stored (history, markers): into this turn's transaction.
+        if stanza.name == "message" { turn.beginWriting() }
         router.route(stanza, from: connection)
     }
 }
