@@ -16,6 +16,7 @@ internal import SQLiteStore
 /// first work of a turn arrives: libevent runs it after the callbacks already ready in that
 /// turn, before it waits for the network again.
 final class TurnCommit {
+    private let store: ChatStore?
     private let database: Database?
     private let log: SandboxLog
     private var event: OpaquePointer?      // struct event*
@@ -29,6 +30,7 @@ final class TurnCommit {
 
     /// `store` nil: nothing is stored (a server without storage); output is still held per turn.
     init(eventBase: OpaquePointer, store: ChatStore?, log: SandboxLog) {
+        self.store = store
         database = store?.db
         self.log = log
         event = event_new(eventBase, -1, 0, { _, _, ctx in
@@ -78,6 +80,7 @@ final class TurnCommit {
             for connection in told { connection.flushHeld() }
             return
         }
+        store?.forgetRoutingCaches()
         for connection in told {
             connection.discardHeld()
             connection.terminate(.internalServerError)

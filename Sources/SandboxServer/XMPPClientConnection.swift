@@ -129,7 +129,8 @@ final class XMPPClientConnection {
         // Into a buffer kept between reads (all of it: nothing may stay behind for a TLS filter).
         if inputBuffer.count < length { inputBuffer = [UInt8](repeating: 0, count: length) }
         _ = inputBuffer.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, length) }
-        defer { if inputBuffer.count > 256 * 1024 { inputBuffer = [] } }
+        // A thousand streams each keeping their largest read would add up.
+        defer { if inputBuffer.count > 16 * 1024 { inputBuffer = [] } }
         guard !isClosing else { return }
         lastActivity = monotonicNow()
         handshakeDone = true  // decrypted bytes: the handshake is over, whatever its event says
@@ -360,7 +361,7 @@ final class XMPPClientConnection {
             _ = heldBytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
         }
         // A burst (a join into a big room) should not pin its buffer for the connection's life.
-        heldBytes.removeAll(keepingCapacity: heldBytes.capacity <= 64 * 1024)
+        heldBytes.removeAll(keepingCapacity: heldBytes.capacity <= 4 * 1024)
     }
 
     /// Drops what this turn wrote: the turn's commit failed, so none of it may be said.
