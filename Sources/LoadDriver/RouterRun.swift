@@ -112,9 +112,12 @@ package final class RouterRun: LoadConnectionDelegate {
             detail["sandbox_cpu_us_per_message"] = .double(sandboxCPU / Double(options.messages) * 1e6)
         }
         if let rss = probe?.residentKiB { detail["sandbox_rss_kb"] = .int(rss) }
+        // Issue 11: the sandbox's cost of a message (parse, store, route, ack) in tens of microseconds.
+        let whole = ledger.delivered == options.messages && ledger.duplicates == 0 && ledger.gaps == 0
+        let cheap = sandboxCPU.map { $0 / Double(options.messages) * 1e6 < 100 } ?? true
         return LoadReport(rows: [LoadReport.Row(
             key: "sandbox_router", label: "chatctl-sandbox router, \(LoadReport.grouped(options.messages)) 1:1 messages stored and routed, one sender to one receiver",
-            value: rate.rounded(), unit: "msg/s", target: "tens of µs a message", ok: ledger.delivered == options.messages && ledger.duplicates == 0 && ledger.gaps == 0,
+            value: rate.rounded(), unit: "msg/s", target: "every message once, in order; < 100 µs of sandbox CPU each", ok: whole && cheap,
             baseline: nil, detail: detail)])
     }
 

@@ -220,12 +220,15 @@ final class ChatStore {
                       originId: row["origin_id"].textValue)
     }
 
+    /// Who read a message and who has it: its sender first (always, without a row of its own:
+    /// two rows fewer to write for every message), then the others in the order they did.
     private func completed(_ message: MessageRecord) throws -> MessageRecord {
         var message = message
-        message.readIds = try db.query(
-            "SELECT user_id FROM message_reads WHERE message_id = ? ORDER BY rowid", [.text(message.id)]) { $0.int(0) }
-        message.deliveredIds = try db.query(
-            "SELECT user_id FROM message_deliveries WHERE message_id = ? ORDER BY rowid", [.text(message.id)]) { $0.int(0) }
+        let arguments: [SQLiteValue] = [.text(message.id), .int(message.senderId)]
+        message.readIds = [message.senderId] + (try db.query(
+            "SELECT user_id FROM message_reads WHERE message_id = ? AND user_id != ? ORDER BY rowid", arguments) { $0.int(0) })
+        message.deliveredIds = [message.senderId] + (try db.query(
+            "SELECT user_id FROM message_deliveries WHERE message_id = ? AND user_id != ? ORDER BY rowid", arguments) { $0.int(0) })
         return message
     }
 
@@ -273,8 +276,7 @@ final class ChatStore {
                 """, [.text(id), .text(new.dialogId), .text(new.body), .int(new.senderId), .int(recipient), .int(dateSent),
                       .text(ChatStore.encodePairsList(new.attachments.map(\.fields))), .int(new.markable ? 1 : 0),
                       .text(ChatStore.encodePairsList([new.custom])), .real(t), .real(t), .optional(originId)])
-            try db.run("INSERT OR IGNORE INTO message_reads (message_id, user_id) VALUES (?, ?)", [.text(id), .int(new.senderId)])
-            try db.run("INSERT OR IGNORE INTO message_deliveries (message_id, user_id) VALUES (?, ?)", [.text(id), .int(new.senderId)])
+            // The sender has read it and has it without rows saying so (`completed`, `unreadCount`).
             // Who may download a private blob follows from the messages that refer to it (docs/protocol.md §8).
             for uid in Set(new.attachments.compactMap(\.blobUID)) {
                 try db.run("INSERT OR IGNORE INTO message_blobs (message_id, blob_uid) VALUES (?, ?)", [.text(id), .text(uid)])
@@ -325,8 +327,9 @@ final class ChatStore {
     }
 
     private func mark(table: String, dialogId: String, ids: [String]?, userId: Int) throws {
-        var sql = "INSERT OR IGNORE INTO \(table) (message_id, user_id) SELECT id, ? FROM messages WHERE dialog_id = ?"
-        var arguments: [SQLiteValue] = [.int(userId), .text(dialogId)]
+        // A user's own messages count as read and delivered to them already.
+        var sql = "INSERT OR IGNORE INTO \(table) (message_id, user_id) SELECT id, ? FROM messages WHERE dialog_id = ? AND sender_id != ?"
+        var arguments: [SQLiteValue] = [.int(userId), .text(dialogId), .int(userId)]
         if let ids {
             guard !ids.isEmpty else { return }
             sql += " AND id IN (" + ids.map { _ in "?" }.joined(separator: ",") + ")"
@@ -337,9 +340,9 @@ final class ChatStore {
 
     func unreadCount(dialogId: String, userId: Int) throws -> Int {
         try db.queryFirst("""
-            SELECT COUNT(*) FROM messages m WHERE m.dialog_id = ?
+            SELECT COUNT(*) FROM messages m WHERE m.dialog_id = ? AND m.sender_id != ?
               AND NOT EXISTS (SELECT 1 FROM message_reads r WHERE r.message_id = m.id AND r.user_id = ?)
-            """, [.text(dialogId), .int(userId)]) { $0.int(0) } ?? 0
+            """, [.text(dialogId), .int(userId), .int(userId)]) { $0.int(0) } ?? 0
     }
 
     /// Unread counts of the dialogs `userId` occupies (only `dialogIds` when given), in creation order.
