@@ -262,6 +262,7 @@ final class XMPPClientConnection {
                 }
                 perform(session.handle(outcome == .throttled ? .authenticationThrottled(userId: userId)
                                                              : .authenticationChecked(userId: userId, accepted: outcome == .accepted)))
+                if session.isAuthenticated { server.stopCountingUnauthenticated(self) }
             case .bindResource(let requested, let iqId):
                 let resource = server.bind(self, requested: requested)
                 perform(session.handle(.resourceBound(resource, iqId: iqId)))
