@@ -16,10 +16,12 @@ messages=${BENCH_ROUTER_MESSAGES:-100000}
 
 echo "bench: the sandbox's router, $messages messages, with a database file and in memory..." >&2
 start_sandbox --db "$work/router.db"
-"$bin/BenchLoad" router "$work/config.json" --messages "$messages" --sandbox-pid "$sandbox_pid" >"$work/file.json"
+"$bin/BenchLoad" router "$work/config.json" --messages "$messages" --sandbox-pid "$sandbox_pid" \
+    --password-iterations "$load_iterations" >"$work/file.json"
 stop_sandbox
 start_sandbox
-"$bin/BenchLoad" router "$work/config.json" --messages "$messages" --sandbox-pid "$sandbox_pid" >"$work/memory.json"
+"$bin/BenchLoad" router "$work/config.json" --messages "$messages" --sandbox-pid "$sandbox_pid" \
+    --password-iterations "$load_iterations" >"$work/memory.json"
 stop_sandbox
 
 python3 - "$work/file.json" "$work/memory.json" >"$work/router.json" <<'PY'

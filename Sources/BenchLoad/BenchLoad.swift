@@ -62,6 +62,12 @@ struct BenchLoad: ParsableCommand {
         return n
     }
 
+    /// `--password-iterations`, when given: what the sandbox hashes new passwords with.
+    static func iterations(_ value: String?, _ option: Option) throws(LoadError) -> Int? {
+        guard let value else { return nil }
+        return try number(value, option, default: 0, in: 1...10_000_000)
+    }
+
     static func processId(_ value: String?, _ option: Option) throws(LoadError) -> Int32? {
         guard let value else { return nil }
         return Int32(try number(value, option, default: 0, in: 1...Int(Int32.max)))
@@ -89,11 +95,14 @@ struct RouterCommand: LoadCommand {
     var window: String?
     @Option("sandbox-pid", metavar: "PID", help: "The sandbox's process, for its CPU time and memory.")
     var sandboxPid: String?
+    @Option("password-iterations", metavar: "N", help: "What the sandbox was started with, to say so in the output.")
+    var passwordIterations: String?
 
     init() {}
 
     func run() throws(LoadError) -> LoadReport {
         var options = RouterRun.Options()
+        options.passwordIterations = try BenchLoad.iterations(passwordIterations, $passwordIterations)
         options.messages = try BenchLoad.number(messages, $messages, default: options.messages, in: 1...10_000_000)
         options.window = try BenchLoad.number(window, $window, default: options.window, in: 1...1_000_000)
         return try RouterRun(endpoints: try SandboxEndpoints(configFile: config), options: options, sandboxPid: try BenchLoad.processId(sandboxPid, $sandboxPid)).run()
@@ -128,9 +137,7 @@ struct ScaleCommand: LoadCommand {
         options.seconds = try BenchLoad.rate(seconds, $seconds, default: options.seconds)
         options.privateRate = try BenchLoad.rate(privateRate, $privateRate, default: options.privateRate)
         options.groupRate = try BenchLoad.rate(groupRate, $groupRate, default: options.groupRate)
-        options.passwordIterations = try passwordIterations.map { value throws(LoadError) in
-            try BenchLoad.number(value, $passwordIterations, default: 0, in: 1...10_000_000)
-        }
+        options.passwordIterations = try BenchLoad.iterations(passwordIterations, $passwordIterations)
         return try ScaleRun(endpoints: try SandboxEndpoints(configFile: config), options: options, sandboxPid: try BenchLoad.processId(sandboxPid, $sandboxPid)).run()
     }
 }
