@@ -67,6 +67,7 @@ test: deps-test
 # Speed figures beside named baselines, from the release build.
 bench: deps-bench release
 	$(RELEASE) --product BenchFixture
+	$(RELEASE) --product BenchLoad
 	@scripts/bench.sh $(BIN_REL)
 
 # libFuzzer targets (Fuzz/Targets, with AddressSanitizer) run FUZZ_SECONDS each over

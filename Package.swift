@@ -96,6 +96,10 @@ let package = Package(
         // Dev-only: fills a large cache for `make bench` (and its test).
         .target(name: "BenchmarkData", dependencies: ["MessageCache"], swiftSettings: swiftSettings),
         .executableTarget(name: "BenchFixture", dependencies: ["BenchmarkData", "MessageCache"], swiftSettings: swiftSettings),
+        // Dev-only: the sandbox's load driver for `make bench` (its router rate, many users at once):
+        // chatctl's wire steps over libevent and OpenSSL (CEvent), its users made over REST (QuickBloxAPI).
+        .target(name: "LoadDriver", dependencies: ["CEvent", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
+        .executableTarget(name: "BenchLoad", dependencies: ["LoadDriver", "CommandLineKit"], swiftSettings: swiftSettings),
 
         // MARK: sandbox
         .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CCrypto", "CWebSockets", "CMicroHTTPD", "SQLiteStore"], swiftSettings: swiftSettings),
@@ -122,6 +126,7 @@ let package = Package(
         // XMPPTransport: the golden XML cross-checks parse the sandbox's output with libstrophe.
         .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "ChatctlCLI", "SandboxCLI", "CommandLineKit", "Transfers", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LoadDriverTests", dependencies: ["LoadDriver", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "RepositoryTests", swiftSettings: swiftSettings),
         // Resources: the web page the Strophe.js test opens in Chromium (read from the source tree).
         .testTarget(name: "InteropTests", dependencies: ["TestSupport", "XMPPTransport"], exclude: ["Resources"], swiftSettings: swiftSettings),

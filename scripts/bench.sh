@@ -99,6 +99,7 @@ CHATCTL_STATE_DIR="$chat_live" python3 "$(dirname "$0")/bench-chat.py" latency "
 # A 1 GiB file up and down beside curl, with its own sandbox (scripts/bench-transfers.sh).
 echo "bench: moving a 1 GiB file up and down, chatctl and curl..." >&2
 BENCH_TRANSFERS_QUIET=1 "$(dirname "$0")/bench-transfers.sh" "$bin" "$work/transfers.result"
+"$(dirname "$0")/bench-router.sh" "$bin" "$work/router.json" && "$(dirname "$0")/bench-scale.sh" "$bin" "$work/scale.json"
 
 # Each of these starts what it needs and writes its rows to $work/results/NAME.json.
 mkdir -p "$work/results"

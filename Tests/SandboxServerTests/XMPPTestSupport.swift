@@ -227,6 +227,20 @@ final class RawXMPPClient {
     /// Forgets what was read so far (before a stream restart).
     func clear() { received = "" }
 
+    /// Opens the stream, logs in with SASL PLAIN as `authcid` and opens the stream again:
+    /// ready to bind. False (with what was read kept) when a step is not answered.
+    func authenticate(as authcid: String, password: String) -> Bool {
+        send(XMPPTestConstants.header)
+        guard read(untilContains: "</stream:features>") else { return false }
+        send(XMPPTestConstants.plain(authcid, password))
+        guard read(untilContains: "<success") else { return false }
+        clear()
+        send(XMPPTestConstants.header)
+        guard read(untilContains: "</stream:features>") else { return false }
+        clear()
+        return true
+    }
+
     /// TLS handshake over the socket, trusting only `caPEM` and checking `host`.
     func startTLS(caPEM: String, host: String) throws {
         guard let context = SSL_CTX_new(TLS_client_method()) else { throw TestFailure("SSL_CTX_new") }
