@@ -14,8 +14,10 @@ public struct ChatConnectOptions: Sendable {
     public var keepAliveInterval: Double = 60
     /// With a ping outstanding, this many seconds of silence mean the connection is lost.
     public var keepAliveTimeout: Double = 20
-    /// Ask for an XEP-0198 ack (`<r/>`) after this many stanzas (and whenever sending goes idle).
-    public var ackRequestInterval: Int = 50
+    /// Ask for an XEP-0198 ack (`<r/>`) after this many stanzas, at the end of each batch
+    /// (`send(contentsOf:)`) and whenever sending goes idle: a stream of lines is acknowledged
+    /// a batch at a time, with progress within a long one.
+    public var ackRequestInterval: Int = 1000
     public init(caFile: String? = nil, allowPlaintext: Bool = false, timeout: Double = 15, verboseLog: (@Sendable (String) -> Void)? = nil) {
         self.caFile = caFile; self.allowPlaintext = allowPlaintext; self.timeout = timeout; self.verboseLog = verboseLog
     }

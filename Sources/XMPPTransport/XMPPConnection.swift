@@ -54,12 +54,17 @@ public final class XMPPConnection {
     var idGenerator = ObjectIDGenerator()
     /// Events waiting for `deliverEvents` (never delivered from inside a libstrophe callback).
     var pendingEvents: [ChatEvent] = []
+    /// Stanzas the handler has seen, for `runOnce` to tell a turn that brought some.
+    var stanzasHeard = 0
     var deliveringEvents = false
     private let clockOrigin = ContinuousClock.now
 
     /// Receives incoming messages, markers, chat states, bounces, delivery acks and
     /// connection loss, on the owning thread, while `pump` (or another blocking call) runs.
     public var onEvent: ((ChatEvent) -> Void)?
+    /// Called after each batch of events handed to `onEvent` (what the socket held):
+    /// where an owner that holds messages back to store many at once stores them.
+    public var onEventsDelivered: (() -> Void)?
 
     public init() {
         _ = stropheLibraryInitialized
@@ -410,15 +415,30 @@ public final class XMPPConnection {
     var hasStream: Bool { conn != nil }
 
     /// One `xmpp_run_once` (where libstrophe sets up TLS, with this connection's trust),
-    /// then the keep-alive check and event delivery.
+    /// then the keep-alive check and event delivery. When it
+    /// brought events, what the server sent already is read too before they are handed
+    /// on (libstrophe reads one TLS record a turn, a stanza), until two turns bring no
+    /// stanza or `eventBatchLimit` events wait: a burst reaches `onEvent` as one batch
+    /// (one cache transaction for its messages), a lone message at once. Two, because a
+    /// turn may bring only what the handler never sees (the server's `<r/>`).
     func runOnce(milliseconds: Int64) {
         guard let ctx else { return }
         strophe_trust_use(trust)
         xmpp_run_once(ctx, UInt(max(0, milliseconds)))
+        var heard = stanzasHeard
+        var quietTurns = pendingEvents.isEmpty ? 2 : 0
+        while quietTurns < 2 && pendingEvents.count < Self.eventBatchLimit && conn != nil {
+            xmpp_run_once(ctx, 0)
+            if stanzasHeard == heard { quietTurns += 1 } else { quietTurns = 0 }
+            heard = stanzasHeard
+        }
         strophe_trust_use(nil)
         checkKeepAlive()
         deliverEvents()
     }
+
+    /// Events read ahead before a batch is handed on.
+    static let eventBatchLimit = 2000
 
     /// Seconds on a monotonic clock, for keep-alive.
     var monotonicNow: Double {

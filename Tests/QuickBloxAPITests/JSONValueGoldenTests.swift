@@ -66,6 +66,12 @@ import TestSupport
         let back = try #require(Self.read(Array(vector.text.utf8)))
         #expect(Self.matches(back, vector.value))
     }
+
+    /// The cache's and `--json`'s writer gives the table's text too.
+    @Test(arguments: GoldenVectors.jsonWritings)
+    func compactTextWritesTheGoldenText(_ vector: GoldenVectors.JSONWriting) {
+        #expect(GoldenVectors.sameScalars(Self.clientValue(vector.value).compactText, vector.text))
+    }
 }
 
 /// What the golden table leaves open: which numbers are `.int`, the nesting bound.

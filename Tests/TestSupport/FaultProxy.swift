@@ -26,6 +26,9 @@ public final class FaultProxy: Sendable {
         case resetAfter(bytes: Int, once: Bool)
         /// Accept, read and drop; never forward, never answer.
         case blackHole
+        /// Forward what the client sends; read and drop what the server answers (it gets
+        /// the messages, the client never hears that it did: no acks).
+        case dropFromServer
         /// Forward until the client's TLS ClientHello went upstream, then close both ends
         /// as soon as the server answers it, so the handshake never completes.
         case closeMidTLSHandshake
@@ -260,6 +263,8 @@ public final class FaultProxy: Sendable {
         switch mode {
         case .blackHole:
             return
+        case .dropFromServer:
+            if !fromClient { return }
         case .answerHTTP(let response, let forward):
             guard fromClient else { return }   // the server's answer is dropped
             link.requestBuffer += bytes
