@@ -363,6 +363,8 @@ final class XMPPClientConnection {
         }
         // A burst (a join into a big room) should not pin its buffer for the connection's life.
         heldBytes.removeAll(keepingCapacity: heldBytes.capacity <= 4 * 1024)
+        // The goodbye was held for the turn's commit: TLS's close_notify goes after it.
+        if isClosing { sendTLSCloseNotify() }
     }
 
     /// Drops what this turn wrote: the turn's commit failed, so none of it may be said.
@@ -440,6 +442,9 @@ final class XMPPClientConnection {
 
     // MARK: closing and timers
 
+    /// Whether TLS's close_notify has gone out (`sendTLSCloseNotify`).
+    private var closeNotifySent = false
+
     private func beginClose(grace: Double) {
         guard !isClosing else { return }
         isClosing = true
@@ -455,11 +460,13 @@ final class XMPPClientConnection {
     /// TLS's close_notify right after the last bytes (RFC 8446 §6.1, RFC 6120 §4.4): a client
     /// that waits for it after our `</stream:stream>`, as libstrophe does, is then not kept
     /// waiting until the socket closes. Only once all the plaintext is through TLS.
+    /// Held output (the turn not yet committed) goes first: `flushHeld` calls this again.
     private func sendTLSCloseNotify() {
-        guard let bev = bufferEvent, bufferevent_get_underlying(bev) != nil,
+        guard !closeNotifySent, heldBytes.isEmpty, let bev = bufferEvent, bufferevent_get_underlying(bev) != nil,
               let ssl = bufferevent_openssl_get_ssl(bev) else { return }
         _ = bufferevent_flush(bev, Int16(EV_WRITE), BEV_FLUSH)
         guard evbuffer_get_length(bufferevent_get_output(bev)) == 0 else { return }
+        closeNotifySent = true
         _ = SSL_shutdown(ssl)
         ERR_clear_error()
     }
