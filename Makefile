@@ -10,7 +10,9 @@ ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 PROGRAMS    := chatctl chatctl-sandbox
 SWIFT    ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
-RELEASE  := $(SWIFT) build -c release --static-swift-stdlib
+# No $ORIGIN rpath: the binaries need no library of their own, and the loader would
+# search that directory (and its glibc-hwcaps subdirectories) at every start.
+RELEASE  := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 BIN_REL  := .build/release
 
 # libstb-dev and libchafa-dev: image previews in the chat view; libglib2.0-dev because
@@ -21,7 +23,7 @@ BUILD_PACKAGES := pkg-config libcurl4-openssl-dev libsqlite3-dev libstrophe-dev 
 # python3-slixmpp: a standard XMPP client library for the sandbox's conformance suite;
 # tmux: a real terminal for the chat view's end-to-end tests.
 TEST_PACKAGES  := prosody go-sendxmpp sqlite3 fish zsh groff-base chromium libjs-strophe curl python3-slixmpp tmux
-BENCH_PACKAGES := hyperfine go-sendxmpp sqlite3 curl python3
+BENCH_PACKAGES := hyperfine go-sendxmpp sqlite3 curl python3 gnuplot-nox
 DOCS_PACKAGES  := graphviz
 
 .PHONY: all build release demo test bench fuzz sanitize docs install install-built uninstall clean deps-build deps-test deps-bench deps-docs

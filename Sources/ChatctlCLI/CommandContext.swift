@@ -137,6 +137,17 @@ final class CommandContext {
         return seconds
     }
 
+    /// `CHATCTL_SEND_WINDOW` (tests only): how many lines `send --lines` keeps written and
+    /// unacknowledged at most (default `ChatOutbox.defaultWindow`), so a test reaches the
+    /// wait for acks with a few thousand lines.
+    func sendWindowOverride() throws(CommandError) -> Int? {
+        guard let text = environment["CHATCTL_SEND_WINDOW"], !text.isEmpty else { return nil }
+        guard let window = Int(text), window > 0 else {
+            throw usage("CHATCTL_SEND_WINDOW must be a positive number of messages, not '\(text)'")
+        }
+        return window
+    }
+
     /// Where the password comes from when the server has forgotten the session
     /// (docs/protocol.md §2), in login's order: --password-file, CHATCTL_PASSWORD,
     /// else a no-echo prompt when stdin is a terminal. The file is read now, so a

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import QuickBloxAPI
 
 /// `--json` output: one JSON document per line, keys sorted, so the shape is
@@ -11,11 +6,5 @@ enum JSONOutput {
     static func line(_ value: JSONValue) -> String { text(value) + "\n" }
 
     /// The value as compact JSON, without a line break.
-    static func text(_ value: JSONValue) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // JSONValue always encodes; a failure here is a programmer error.
-        guard let data = try? encoder.encode(value) else { preconditionFailure("JSONValue failed to encode") }
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func text(_ value: JSONValue) -> String { value.compactText }
 }

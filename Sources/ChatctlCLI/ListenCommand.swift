@@ -86,6 +86,16 @@ struct ListenCommand: Command {
         environment["CHATCTL_PROFILE"] = try flow { () throws(AuthFlowError) in try context.profile() }?.name
         var names: [Int: String] = [:]
         var titles: [String: String] = [:]
+        // What a batch of messages prints goes out in one write (at its end, before a
+        // hook runs, each turn): a write a message was a tenth of a burst's time.
+        var printed = ""
+        let flush = {
+            guard !printed.isEmpty else { return }
+            io.writeOut(printed)
+            printed.removeAll(keepingCapacity: true)
+        }
+        listener.onBatchHanded = flush
+        listener.onTurn = flush
         // Notices quote servers and other users: sanitized like everything else they send.
         listener.onNotice = { io.writeErr("chatctl: \(TerminalText.sanitize($0, keepNewlines: false))\n") }
         listener.onReady = { count in io.writeErr("chatctl: listening to \(count) dialog\(count == 1 ? "" : "s")\n") }
@@ -112,14 +122,17 @@ struct ListenCommand: Command {
             let title = titles[message.dialogID] ?? message.dialogID
             // Saved before the message is shown, so that its line can say where.
             let downloaded = outgoing ? nil : saver?.save(message)
-            io.writeOut(json ? ListenOutput.json(message, outgoing: outgoing, me: service.me, downloaded: downloaded)
-                             : ListenOutput.line(message, title: title, sender: sender, outgoing: outgoing))
+            printed += json ? ListenOutput.json(message, outgoing: outgoing, me: service.me, downloaded: downloaded)
+                            : ListenOutput.line(message, title: title, sender: sender, outgoing: outgoing)
+            if printed.utf8.count >= 65536 { flush() }
             if let command, !outgoing {
+                flush()
                 MessageHook.run(command, message: message, senderName: sender, dialogName: title,
                                 attachments: downloaded.map { $0.compactMap { $0 } }, inherited: environment, io: io)
             }
             return true
         }
+        defer { flush() }
         try messaging { () throws(MessagingError) in try listener.run(count: limit, deadline: deadline) }
         return .ok
     }

@@ -109,6 +109,7 @@ extension SendCommand {
         if lines {
             // A stream outlives a cut connection (docs/protocol.md §7): reconnect and resend.
             outbox.reconnects = true
+            if let window = try context.sendWindowOverride() { outbox.window = window }
             outbox.onNotice = { [io = context.io] in io.writeErr("chatctl: \(TerminalText.sanitize($0, keepNewlines: false))\n") }
         }
         if json { outbox.onDelivered = { [io = context.io, me = session.service.me] in io.writeOut(JSONOutput.message($0, me: me) + "\n") } }
@@ -121,9 +122,13 @@ extension SendCommand {
         } else if lines {
             var reader = LineReader(fd: 0)
             while !reader.atEnd {
+                // Each read is one batch: one outbox transaction, one write, one ack asked for.
                 let parts = reader.lines(waitingUpTo: 5).filter { !$0.isEmpty }.flatMap { MessageSplitter.split($0) }
                 if !parts.isEmpty { try messaging { () throws(MessagingError) in try outbox.send(parts, to: dialog) } }
                 outbox.pump(timeout: 0)
+                // Input paused: what was acknowledged leaves the outbox now, not at the next thousand.
+                if parts.isEmpty { outbox.recordDelivered() }
+                outbox.waitForRoom()
                 outbox.reconnectIfLost()
             }
         } else {

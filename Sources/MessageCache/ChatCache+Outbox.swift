@@ -155,7 +155,14 @@ extension ChatCache {
         guard !deliveries.isEmpty else { return 0 }
         return try wrapping {
             try database.transaction {
-                try deliveries.reduce(0) { $0 + (try moveToHistory(clientMessageID: $1.clientMessageID, serverMessage: $1.serverMessage) ? 1 : 0) }
+                // The outbox first, then history in one go (`storeMessages` wants to write last).
+                var removed = 0
+                for delivery in deliveries {
+                    try removeUploads(of: delivery.clientMessageID)
+                    removed += try database.run("DELETE FROM outbox WHERE client_message_id = ?", [.text(delivery.clientMessageID)])
+                }
+                _ = try storeMessages(deliveries.map(\.serverMessage))
+                return removed
             }
         }
     }

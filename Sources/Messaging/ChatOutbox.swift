@@ -60,6 +60,28 @@ public final class ChatOutbox {
     /// Message ids written and not acknowledged yet.
     public var inFlightIDs: [String] { inFlight.keys.map(\.rawValue) }
 
+    /// Messages written and not acknowledged at most, for a reader that asks
+    /// (`waitForRoom`): enough to keep the stream full between acks (asked for every
+    /// batch, and every 1,000 stanzas), few enough that memory stays flat however fast
+    /// the input comes.
+    public static let defaultWindow = 8192
+    public var window = ChatOutbox.defaultWindow
+
+    /// With `window` messages in flight: runs the connection until acks make room, the
+    /// connection is lost (for `reconnectIfLost`), or nothing was acknowledged for
+    /// `timeout` seconds (what is in flight then waits in the outbox, as in `finish`).
+    public func waitForRoom(timeout: Double = 15) {
+        let start = ContinuousClock.now
+        while failure == nil, disconnected == nil, inFlight.count >= window {
+            link.connection.pump(timeout: 0.1) { [unowned self] in inFlight.count < window }
+            if ContinuousClock.now - max(start, lastProgress) > .seconds(timeout) {
+                lose(MessagingError(.temporary, "the server acknowledged nothing more for \(Int(timeout)) s",
+                                    hint: "it may be overloaded; try again later"))
+            }
+        }
+        recordAcknowledged()
+    }
+
     /// After a lost connection nothing more is sent: a new outbox serves the next one.
     public var hasFailed: Bool { failure != nil }
 

@@ -80,8 +80,8 @@ extension Listener {
             incoming.id = localIDs.next(unixTime: UInt32(clamping: incoming.dateSent)).rawValue
         }
         let recipient = dialog.type == .private ? (outgoing ? peer ?? 0 : link.me) : 0
-        let record = CachedMessage(incoming, dialogID: dialog.id, recipient: recipient)
-        if outgoing { handOutgoing(record) } else { deliver(record) }
+        // Cached and handed on with the rest of its batch (`storeArrivals`).
+        arriving.append((CachedMessage(incoming, dialogID: dialog.id, recipient: recipient), outgoing))
     }
 
     /// The dialog a message belongs to: the one it names if that is ours (for a 1:1
@@ -115,13 +115,5 @@ extension Listener {
     private static func isPrivate(_ dialog: CachedDialog, with peer: Int?) -> Bool {
         guard let peer else { return false }
         return dialog.type == .private && dialog.occupantIDs.contains(peer)
-    }
-
-    /// Our own message from another device: cached and shown each time it arrives,
-    /// even if this machine's cache has it already (sent from here), but not counted:
-    /// `--count` and `--exec` are about messages from others, so a bot never answers itself.
-    private func handOutgoing(_ record: CachedMessage) {
-        _ = try? service.cache.upsertMessages([record])
-        if !onMessage(record) { stopped = true }
     }
 }

@@ -53,6 +53,9 @@ public final class Listener {
     /// Called on every turn of the loop (at least every `turnSeconds`), and while
     /// waiting to reconnect: where an owner does its own work on this thread.
     public var onTurn: () -> Void = {}
+    /// Called after the messages of one batch of events were handed to `onMessage`
+    /// (e.g. to write out what they printed in one go).
+    public var onBatchHanded: () -> Void = {}
     /// Every event, after the listener's own handling (e.g. to an outbox sharing the link).
     public var forwardEvent: ((ChatEvent) -> Void)?
     /// The longest a turn of the loop waits for the server.
@@ -75,9 +78,23 @@ public final class Listener {
     public private(set) lazy var markers = MarkerExchange(link: link, cache: service.cache)
     /// Messages shown since the last turn, to mark read over REST, by dialog.
     private var shown: [String: [CachedMessage]] = [:]
+    /// Messages filed from the batches of events handed on, cached together
+    /// (`storeArrivals`); `outgoing`: ours, from another device.
+    var arriving: [(record: CachedMessage, outgoing: Bool)] = []
+    /// When `arriving` was last cached. Under a stream, what arrives within
+    /// `storeInterval` of that waits for the next batch, so that one commit (its WAL
+    /// frames, its search-index segment) carries many messages; a message after a lull
+    /// is cached and shown at once.
+    var lastStored = ContinuousClock.now - .seconds(1)
+    static let storeInterval: Duration = .milliseconds(50)
+    /// Messages wait no longer than this many in `arriving`.
+    static let storeBatchLimit = 2000
 
     /// The link may outlive this object (its disconnect delivers last events).
-    deinit { link.connection.onEvent = nil }
+    deinit {
+        link.connection.onEvent = nil
+        link.connection.onEventsDelivered = nil
+    }
 
     public init(link: ChatLink, service: MessagingService, dialogIDs: [String]) {
         self.link = link; self.service = service; self.followed = Set(dialogIDs)
@@ -89,6 +106,9 @@ public final class Listener {
         limit = count
         try refreshDialogs()
         link.connection.onEvent = { [weak self] event in self?.handle(event, count: count) }
+        link.connection.onEventsDelivered = { [weak self] in
+            if let self, self.arrivalsAreDue { self.storeArrivals() }
+        }
         try link.connect()
         try joinRooms()
         connectedAt = .now
@@ -102,7 +122,14 @@ public final class Listener {
         while !done(count: count, deadline: deadline) {
             var slice = min(turnSeconds, secondsUntilSessionRefresh)
             if let deadline { slice = min(slice, max(0, seconds(deadline - .now))) }
-            link.connection.pump(timeout: slice)
+            // A turn, ended early once a message waits to be cached; then, reading on,
+            // the rest of its wait (`storeInterval`), so a stream commits in batches.
+            if arriving.isEmpty { link.connection.pump(timeout: slice, sliceMilliseconds: 50) { [unowned self] in !arriving.isEmpty } }
+            if !arriving.isEmpty && !arrivalsAreDue {
+                let wait = max(0, seconds(Self.storeInterval - (.now - lastStored)))
+                link.connection.pump(timeout: min(wait, slice), sliceMilliseconds: 2) { [unowned self] in arrivalsAreDue }
+            }
+            storeArrivals()
             try keepSessionAlive()
             if let error = lost {
                 lost = nil
@@ -141,6 +168,10 @@ public final class Listener {
 
     private func handle(_ event: ChatEvent, count: Int?) {
         switch event {
+        case .message, .carbon: break
+        default: storeArrivals()  // messages before this event are handed on before it
+        }
+        switch event {
         case .message(let incoming):
             receive(incoming)
         case .carbon(let carbon):
@@ -161,18 +192,37 @@ public final class Listener {
         forwardEvent?(event)
     }
 
-    /// Hands a message on once: new to the cache, or cached by another process of this
-    /// account (a `sync`, another `listen`) since this one began, and not handed on yet.
+    /// Caches the messages filed from one batch of events in one transaction, then hands
+    /// each on once, in order: one from others when new to the cache, or cached by another
+    /// process of this account (a `sync`, another `listen`) since this one began, and not
+    /// handed on yet; ours from another device each time it arrives, not counted (so
+    /// `--count` and `--exec` are about others' messages, and a bot never answers itself).
     /// A cache that cannot be written (a full disk) does not stop messages being shown.
-    func deliver(_ record: CachedMessage) {
-        let added: Int
-        do { added = try service.cache.upsertMessages([record]) } catch {
+    func storeArrivals() {
+        guard !arriving.isEmpty else { return }
+        let batch = arriving
+        arriving.removeAll(keepingCapacity: true)
+        defer { lastStored = .now }
+        var isNew: [Bool]
+        do { isNew = try service.cache.upsertMessagesReportingNew(batch.map(\.record)) } catch {
             if !cacheFailureNoted { onNotice("messages are shown but not cached: \(MessagingError(cache: error).message)") }
             cacheFailureNoted = true
-            added = 1
+            isNew = Array(repeating: true, count: batch.count)
         }
-        guard !handed.contains(record.id), added > 0 || record.dateSent >= startedAt else { return }
-        hand(record)
+        for ((record, outgoing), new) in zip(batch, isNew) {
+            guard !stopped else { break }
+            if outgoing {
+                if !onMessage(record) { stopped = true }
+            } else if !handed.contains(record.id), new || record.dateSent >= startedAt {
+                hand(record)
+            }
+        }
+        onBatchHanded()
+    }
+
+    /// Whether what `arriving` holds should be cached and handed on now (`lastStored`).
+    var arrivalsAreDue: Bool {
+        !arriving.isEmpty && (arriving.count >= Self.storeBatchLimit || ContinuousClock.now - lastStored >= Self.storeInterval)
     }
 
     /// Passes on a message new to the cache, and counts it.
@@ -224,6 +274,7 @@ public final class Listener {
 
     /// Messages that arrived while disconnected, from history, each once.
     private func fillGaps(count: Int?) {
+        storeArrivals()
         for dialogID in dialogs.keys.sorted() {
             guard !done(count: count, deadline: nil) else { return }
             let since = lastSeen[dialogID] ?? 0

@@ -445,10 +445,23 @@ final class XMPPClientConnection {
         isClosing = true
         server.unbind(self)
         if let bev = bufferEvent { bufferevent_disable(bev, Int16(EV_READ)) }
+        sendTLSCloseNotify()
         closeDeadline = monotonicNow() + grace
         // Poll finely for the last bytes to drain: a client waiting for our
         // </stream:stream> should not wait a timer's period for it.
         armTimer(after: 0.001)
+    }
+
+    /// TLS's close_notify right after the last bytes (RFC 8446 §6.1, RFC 6120 §4.4): a client
+    /// that waits for it after our `</stream:stream>`, as libstrophe does, is then not kept
+    /// waiting until the socket closes. Only once all the plaintext is through TLS.
+    private func sendTLSCloseNotify() {
+        guard let bev = bufferEvent, bufferevent_get_underlying(bev) != nil,
+              let ssl = bufferevent_openssl_get_ssl(bev) else { return }
+        _ = bufferevent_flush(bev, Int16(EV_WRITE), BEV_FLUSH)
+        guard evbuffer_get_length(bufferevent_get_output(bev)) == 0 else { return }
+        _ = SSL_shutdown(ssl)
+        ERR_clear_error()
     }
 
     /// Bytes not yet handed to the kernel (the TLS filter's and the socket's).

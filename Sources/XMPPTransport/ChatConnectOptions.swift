@@ -1,7 +1,7 @@
 public struct ChatConnectOptions: Sendable {
-    /// Extra CA (PEM) to trust, for this connection only. libstrophe also loads
-    /// OpenSSL's default trust store (which honours SSL_CERT_FILE/SSL_CERT_DIR), so
-    /// public CAs stay trusted beside it. Certificates are always verified.
+    /// The CA (PEM) to trust, for this connection only and instead of the system's store;
+    /// without it, the system's store (OpenSSL's default, which honours SSL_CERT_FILE and
+    /// SSL_CERT_DIR). Either is parsed once per process. Certificates are always verified.
     public var caFile: String?
     /// Allow SASL over an unencrypted stream when the server offers no STARTTLS.
     /// The caller sets it for loopback hosts or when the config says so explicitly.
@@ -14,8 +14,10 @@ public struct ChatConnectOptions: Sendable {
     public var keepAliveInterval: Double = 60
     /// With a ping outstanding, this many seconds of silence mean the connection is lost.
     public var keepAliveTimeout: Double = 20
-    /// Ask for an XEP-0198 ack (`<r/>`) after this many stanzas (and whenever sending goes idle).
-    public var ackRequestInterval: Int = 50
+    /// Ask for an XEP-0198 ack (`<r/>`) after this many stanzas, at the end of each batch
+    /// (`send(contentsOf:)`) and whenever sending goes idle: a stream of lines is acknowledged
+    /// a batch at a time, with progress within a long one.
+    public var ackRequestInterval: Int = 1000
     public init(caFile: String? = nil, allowPlaintext: Bool = false, timeout: Double = 15, verboseLog: (@Sendable (String) -> Void)? = nil) {
         self.caFile = caFile; self.allowPlaintext = allowPlaintext; self.timeout = timeout; self.verboseLog = verboseLog
     }

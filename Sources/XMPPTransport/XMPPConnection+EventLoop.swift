@@ -13,14 +13,14 @@ extension XMPPConnection {
     /// the caller has stopped sending for now), delivers events to `onEvent`, answers
     /// server pings, keeps the connection alive. Always runs at least one iteration,
     /// so `pump(timeout: 0)` flushes and polls without waiting. With `until`, it waits
-    /// in 10 ms slices and returns as soon as `until()` is true (e.g. another thread
-    /// posted work for this one).
-    public func pump(timeout: Double, until: (() -> Bool)? = nil) {
+    /// in slices of `sliceMilliseconds` and returns as soon as `until()` is true after
+    /// one (e.g. another thread posted work for this one).
+    public func pump(timeout: Double, sliceMilliseconds: Int64 = 10, until: (() -> Bool)? = nil) {
         flushAcknowledgementRequest()
         let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, timeout) * 1000))
         runOnce(milliseconds: 0)
         if let until {
-            runLoop(until: deadline, sliceMilliseconds: 10) { _ in until() }
+            runLoop(until: deadline, sliceMilliseconds: sliceMilliseconds) { _ in until() }
         } else {
             runLoop(until: deadline) { _ in false }
         }
@@ -48,10 +48,12 @@ extension XMPPConnection {
             swap(&batch, &pendingEvents)
             if let onEvent { for event in batch { onEvent(event) } }
         }
+        onEventsDelivered?()
     }
 
     /// Every stanza the server sends (the one catch-all handler), inside `xmpp_run_once`.
     func handleStanza(_ element: StanzaElement) {
+        stanzasHeard &+= 1
         _ = state.handle(.heard(now: monotonicNow))
         if element.namespace == Self.streamManagementNamespace {
             handleStreamManagement(element)

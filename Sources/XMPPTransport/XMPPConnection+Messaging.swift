@@ -17,8 +17,9 @@ extension XMPPConnection {
     }
 
     /// Queues several messages at once, coalesced into few large writes (what a bulk
-    /// sender should use: fewer TLS records for both ends). All are validated first;
-    /// if one is invalid, none is sent. Returns the sequence numbers, in order.
+    /// sender should use: fewer TLS records for both ends) that end with the request for
+    /// their ack (`<r/>`, one per batch). All are validated first; if one is invalid,
+    /// none is sent. Returns the sequence numbers, in order.
     @discardableResult
     public func send(contentsOf messages: [OutgoingChatMessage]) throws(XMPPError) -> [UInt32] {
         for message in messages {
@@ -26,7 +27,7 @@ extension XMPPConnection {
                 throw XMPPError(code: .invalidMessage, endpoint: endpointDescription, detail: "message \(message.id): \(problem)")
             }
         }
-        guard isConnected, let sequences = sendRawBatch(messages.map { ($0.xml, $0.id) }) else {
+        guard isConnected, let sequences = sendRawBatch(messages.map { ($0.xml, $0.id) }, askingForAcknowledgement: true) else {
             throw XMPPError(kind: .disconnected, endpoint: endpointDescription, detail: "")
         }
         return sequences

@@ -38,6 +38,32 @@ final class ProxiedSandbox {
     }
 }
 
+/// Alice behind the proxies, bob straight at the sandbox, and their dialog, made by a
+/// first message over REST.
+struct ProxiedPair {
+    let backend: ProxiedSandbox
+    let alice: ChatUser
+    let bob: ChatUser
+    let token: String
+    let dialog: String
+
+    init(first: String = "first") throws {
+        backend = try ProxiedSandbox()
+        alice = try ChatUser("alice", configPath: backend.configPath)
+        bob = try ChatUser("bob", sandbox: backend.sandbox)
+        let sent = try alice.run(["send", "@" + bob.login, first])
+        guard sent.status == 0 else { throw TestSupportError("the first message failed: \(sent.stderr)") }
+        token = try backend.sandbox.createSession(login: bob.login, password: ChatUser.password)
+        guard let dialog = try backend.sandbox.dialogIDs(token: token).first else { throw TestSupportError("no dialog") }
+        self.dialog = dialog
+    }
+
+    /// The texts the server holds in their dialog, oldest first, that start with `prefix`.
+    func stored(_ prefix: String) throws -> [String] {
+        try backend.sandbox.allMessageTexts(token: token, dialogID: dialog).filter { $0.hasPrefix(prefix) }
+    }
+}
+
 /// Issue 10: faults injected between chatctl and its server, each shown to end the way
 /// the README's fault table says (exactly once, a bounded wait, the documented exit code).
 @Suite(.serialized) struct FaultEndToEndTests {
@@ -77,38 +103,41 @@ final class ProxiedSandbox {
 
     // MARK: - Resets
 
+    /// `send --lines` of `lines` through a chat proxy in `mode`: exit 0 after reconnecting
+    /// by itself, every line stored once and in order, the outbox empty. Returns the resets.
+    func sendLinesThrough(_ mode: FaultProxy.Mode, lines: [String]) throws -> Int {
+        let pair = try ProxiedPair()
+        pair.backend.chat.mode = mode
+        let send = try pair.alice.run(["send", "@" + pair.bob.login, "--lines"], stdin: lines.joined(separator: "\n") + "\n", timeout: 300)
+        #expect(send.status == 0, "reconnected by itself; stderr: \(send.stderr)")
+        #expect(send.stderr.contains("chatctl: reconnected"), "stderr: \(send.stderr)")
+        #expect(try pair.alice.run(["outbox", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        let stored = try pair.stored("")
+        #expect(stored == ["first"] + lines, "every line once, in order: \(stored.count) stored")
+        return pair.backend.chat.counters.resets
+    }
+
     /// Every chat connection is cut after 24 KB (a connect and a few dozen messages), so a
     /// stream of 200 lines meets several resets: `send --lines` reconnects each time, asks
     /// history which of the cut ones arrived, resends the rest, and ends with exit 0.
     @Test func sendLinesThroughRepeatedResetsDeliversEveryLineOnce() throws {
-        let backend = try ProxiedSandbox()
-        let alice = try ChatUser("alice", configPath: backend.configPath)
-        let bob = try ChatUser("bob", sandbox: backend.sandbox)
-        #expect(try alice.run(["send", "@" + bob.login, "first"]).status == 0)
-        backend.chat.mode = .resetAfter(bytes: 24_000, once: false)
-        let lines = (0..<200).map { "reset line \($0)" }
-        let send = try alice.run(["send", "@" + bob.login, "--lines"], stdin: lines.joined(separator: "\n") + "\n", timeout: 120)
-        #expect(send.status == 0, "reconnected by itself; stderr: \(send.stderr)")
-        #expect(send.stderr.contains("chatctl: reconnected"), "stderr: \(send.stderr)")
-        #expect(backend.chat.counters.resets >= 3, "resets: \(backend.chat.counters.resets)")
-        #expect(try alice.run(["outbox", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
-        let token = try backend.sandbox.createSession(login: bob.login, password: ChatUser.password)
-        let dialog = try #require(try backend.sandbox.dialogIDs(token: token).first)
-        let stored = try backend.sandbox.messageTexts(token: token, dialogID: dialog).filter { $0.hasPrefix("reset line ") }
-        #expect(stored == lines, "every line once, in order: \(stored.count) stored")
+        let resets = try sendLinesThrough(.resetAfter(bytes: 24_000, once: false), lines: (0..<200).map { "reset line \($0)" })
+        #expect(resets >= 3, "resets: \(resets)")
+    }
+
+    /// Issue 11: one reset in the middle of a large batch (5,000 lines, cut after 1 MB):
+    /// the unacknowledged part is looked up in history and the rest resent under its ids.
+    @Test func aResetInTheMiddleOfALargeBatchDeliversEveryLineOnce() throws {
+        #expect(try sendLinesThrough(.resetAfter(bytes: 1_000_000, once: true), lines: (0..<5000).map { "cut line \($0)" }) == 1)
     }
 
     /// The chat server goes silent after a reset: `send --lines` tries a few times, each
     /// within the connect timeout, then exits 3 with the rest in the outbox; a flush once
     /// the server is back delivers each line once.
     @Test func sendLinesGivesUpReconnectingWithinItsBound() throws {
-        let backend = try ProxiedSandbox()
-        let alice = try ChatUser("alice", configPath: backend.configPath)
-        let bob = try ChatUser("bob", sandbox: backend.sandbox)
-        #expect(try alice.run(["send", "@" + bob.login, "first"]).status == 0)
-        let token = try backend.sandbox.createSession(login: bob.login, password: ChatUser.password)
-        let dialog = try #require(try backend.sandbox.dialogIDs(token: token).first)
-        let stored: () throws -> [String] = { try backend.sandbox.messageTexts(token: token, dialogID: dialog).filter { $0.hasPrefix("held line ") } }
+        let pair = try ProxiedPair()
+        let (backend, alice, bob) = (pair.backend, pair.alice, pair.bob)
+        let stored = { try pair.stored("held line ") }
         let lines = (0..<100).map { "held line \($0)" }
         let send = try alice.cli.background(["send", "@" + bob.login, "--lines"], input: .pipe,
                                             environment: ["CHATCTL_NETWORK_TIMEOUT": "1.5"])

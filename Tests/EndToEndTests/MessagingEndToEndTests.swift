@@ -63,6 +63,25 @@ struct ChatUser {
         #expect(try alice.run(["outbox", "--json"]).stdout == "[]\n")
     }
 
+    /// Issue 11: a stream read in large batches (one outbox transaction, one write and
+    /// one ack asked for each), at most 1,000 in flight so the sender also waits for acks
+    /// along the way: every line on the server once, in order; the outbox empty; each in
+    /// the sender's history as delivered.
+    @Test func fiveThousandLinesInBatchesArriveOnceInOrder() throws {
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        let lines = (0..<5000).map { "batch line \($0)" }
+        let send = try alice.cli.run(["send", "@" + bob.login, "--lines"], stdin: lines.joined(separator: "\n") + "\n",
+                                     environment: ["CHATCTL_SEND_WINDOW": "1000"], timeout: 300)
+        #expect(send.status == 0, "stderr: \(send.stderr)")
+        let token = try sandbox.createSession(login: bob.login, password: ChatUser.password)
+        let dialog = try #require(try sandbox.dialogIDs(token: token).first)
+        #expect(try sandbox.allMessageTexts(token: token, dialogID: dialog) == lines, "every line once, in order")
+        #expect(try alice.run(["outbox", "--json"]).stdout == "[]\n")
+        let sent = try alice.history("@" + bob.login, limit: 5000, offline: true)
+        #expect(sent.compactMap { $0["message"] as? String } == lines)
+        #expect(Set(sent.compactMap { $0["_id"] as? String }).count == 5000)
+    }
+
     @Test func wholeStdinIsOneMessageAndArgumentsAreJoined() throws {
         let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
         #expect(try alice.run(["send", "@" + bob.login], stdin: "first line\nsecond line\n").status == 0)
@@ -217,6 +236,42 @@ struct ChatUser {
         // Whatever was read arrived once, in order, with no gap: a prefix of what was written.
         #expect(texts == (0..<texts.count).map { "n\($0)" })
         #expect(texts.count > 0)
+    }
+
+    /// Issue 11: killed with a batch in flight. The server has the batch but its acks never
+    /// came back (the proxy drops what the server says): every line not acknowledged is
+    /// still in the outbox, none of them is in the sender's history as delivered, what was
+    /// acknowledged is not in the outbox; a flush finds the batch in the server's history and
+    /// sends nothing again, so each line is stored once, in order.
+    @Test func killedWithABatchInFlightKeepsItAndFlushStoresNothingTwice() throws {
+        let pair = try ProxiedPair(first: "start")
+        let (backend, alice, bob) = (pair.backend, pair.alice, pair.bob)
+        let stored = { try pair.stored("k") }
+        let outbox: () throws -> [String] = {
+            let listed = try alice.run(["outbox", "--json"])
+            let entries = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+            return entries.compactMap { $0["message"] as? String }
+        }
+        let lines = (0..<5000).map { "k\($0)" }
+        let sender = try alice.cli.background(["send", "@" + bob.login, "--lines"], input: .pipe)
+        try sender.write(lines[..<2000].joined(separator: "\n") + "\n")
+        // Acknowledged and recorded: on the server, out of the outbox.
+        try waitUntil("the first 2,000 stored and acknowledged", timeout: 60) { try stored().count == 2000 && outbox().isEmpty }
+        backend.chat.mode = .dropFromServer
+        try sender.write(lines[2000...].joined(separator: "\n") + "\n")
+        try waitUntil("the rest stored, unacknowledged", timeout: 60) { try stored().count == 5000 }
+        sender.signal(SIGKILL)
+        _ = sender.finish(timeout: 10)
+
+        #expect(try outbox() == Array(lines[2000...]), "every unacknowledged line waits in the outbox, in order")
+        // ("start" went over REST under a server-made id: within its second it has no place in the stream's order.)
+        let delivered = try alice.history("@" + bob.login, limit: 6000, offline: true).compactMap { $0["message"] as? String }
+        #expect(delivered.filter { $0 != "start" } == Array(lines[..<2000]), "none recorded delivered without its ack")
+        backend.chat.mode = .pass
+        let flush = try alice.run(["outbox", "flush"])
+        #expect(flush.status == 0, "stderr: \(flush.stderr)")
+        #expect(try stored() == lines, "each line stored once, in order")
+        #expect(try outbox().isEmpty)
     }
 
     /// `outbox drop`: a message given up on leaves the outbox with the outbox's

@@ -100,6 +100,33 @@ struct ChatCacheTests {
         #expect(try cache.search("second").map(\.message.id) == [m.id])
     }
 
+    /// A batch is stored as one message at a time would be (its new ones in one
+    /// statement): each flagged new once, a copy already cached updated in place with
+    /// receipts merged, a second copy in the same batch not stored twice, every message
+    /// in the search index once, attachment names included.
+    @Test func aBatchStoresAsOneAtATimeWould() throws {
+        let cache = try CacheFixture().open()
+        let d = hexID(1, prefix: "d")
+        var known = message(1, dialog: d, date: 100, text: "known alpha", sender: 2)
+        known.deliveredIDs = [2]
+        try cache.upsertMessages([known])
+        var again = known
+        again.readIDs = [3]
+        var attached = message(3, dialog: d, date: 102, text: "[attachment]")
+        attached.attachmentsJSON = #"[{"type":"image","id":"u1","name":"cat.jpg"}]"#
+        let batch = [message(2, dialog: d, date: 101, text: "fresh beta"), again, attached, message(2, dialog: d, date: 101, text: "fresh beta"),
+                     message(4, dialog: d, date: 103, text: "fresh gamma")]
+        #expect(try cache.upsertMessagesReportingNew(batch) == [true, false, true, false, true])
+        #expect(try cache.messageCount() == 4)
+        #expect(try cache.message(id: known.id)?.deliveredIDs == [2] && cache.message(id: known.id)?.readIDs == [3])
+        #expect(try cache.search("fresh").map(\.message.id).sorted() == [hexID(2, prefix: "e"), hexID(4, prefix: "e")])
+        #expect(try cache.search("alpha").map(\.message.id) == [known.id])
+        #expect(try cache.search("cat.jpg").map(\.message.id) == [attached.id])
+        #expect(try cache.history(dialogID: d, limit: 10).map(\.id) == [1, 2, 3, 4].map { hexID($0, prefix: "e") })
+        #expect(try cache.upsertMessagesReportingNew(batch) == [false, false, false, false, false])
+        #expect(try cache.search("fresh").count == 2, "the index holds each message once")
+    }
+
     @Test func rawJSONIsKeptVerbatim() throws {
         let cache = try CacheFixture().open()
         let raw = #"{"_id":"aaaaaaaaaaaaaaaaaaaaaaaa", "message":"ünïcødé \"q\"\n", "custom_key":[1,{"x":null}]}"#

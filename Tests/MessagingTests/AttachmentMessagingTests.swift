@@ -24,7 +24,7 @@ struct AttachmentMessagingTests {
         incoming.attachments = [ChatAttachment(attributes: [.init("type", "image"), .init("id", "u1"), .init("name", "cat.jpg"),
                                                             .init("size", "1258291.0"), .init("content-type", "image/jpeg"),
                                                             .init("width", "1000")])]
-        f.listener.receive(incoming)
+        f.hear(incoming)
         let cached = try #require(try f.cached(incoming.id))
         let expected: JSONValue = [["type": "image", "id": "u1", "name": "cat.jpg", "size": 1_258_291, "content-type": "image/jpeg",
                                     "width": "1000"]]

@@ -61,6 +61,11 @@ final class ListenerFixture {
     }
 
     func cached(_ id: String) throws -> CachedMessage? { try service.cache.message(id: id) }
+
+    /// One event as the connection hands it on: filed, then (the batch over) cached and handed on.
+    func hear(_ message: IncomingChatMessage) { listener.receive(message); listener.storeArrivals() }
+    func hear(_ carbon: IncomingCarbon) { listener.receive(carbon); listener.storeArrivals() }
+    func hear(_ notification: IncomingSystemNotification) { listener.receive(notification); listener.storeArrivals() }
 }
 
 @Suite("Listener filing", .serialized)
@@ -69,7 +74,7 @@ struct ListenerFilingTests {
 
     @Test func aMessageNamingNoDialogGoesToThePrivateDialogWithItsSender() throws {
         let f = try F(known: [F.withBob, F.ops])
-        f.listener.receive(F.chat(from: "2-1@localhost/gajim"))
+        f.hear(F.chat(from: "2-1@localhost/gajim"))
         #expect(f.messages.map(\.dialogID) == [F.privateID])
         #expect(f.messages.first?.senderID == 2 && f.messages.first?.recipientID == 1)
         #expect(try f.cached("6b0db884edb3b3d9cddf1330")?.dialogID == F.privateID, "cached, so history and search have it")
@@ -79,7 +84,7 @@ struct ListenerFilingTests {
     /// No dialog with that user yet: created over REST, as `send @login` does.
     @Test func withNoDialogYetThePrivateDialogIsCreatedOverREST() throws {
         let f = try F(script: [reply(200, F.page([])), reply(201, F.dialogJSON(F.privateID, type: 3, occupants: [2, 1]))])
-        f.listener.receive(F.chat(from: "2-1@localhost/gajim", body: "first ever"))
+        f.hear(F.chat(from: "2-1@localhost/gajim", body: "first ever"))
         #expect(f.transport.requests.map(\.method) == ["GET", "POST"])
         let created = try JSONDecoder().decode(JSONValue.self, from: Data(f.transport.requests[1].body))
         #expect(created == ["occupants_ids": "2", "type": 3])
@@ -87,7 +92,7 @@ struct ListenerFilingTests {
         #expect(f.messages.first?.dialogID == F.privateID)
         #expect(try f.service.cache.dialog(id: F.privateID) != nil)
         // The next one finds it without asking.
-        f.listener.receive(F.chat(from: "2-1@localhost/gajim", id: "6b0db884edb3b3d9cddf1331", body: "second"))
+        f.hear(F.chat(from: "2-1@localhost/gajim", id: "6b0db884edb3b3d9cddf1331", body: "second"))
         #expect(f.transport.requests.count == 2)
         #expect(f.messages.map(\.text) == ["first ever", "second"])
     }
@@ -95,7 +100,7 @@ struct ListenerFilingTests {
     /// No id from the sender or the server: one is made here, so nothing is lost.
     @Test func aMessageWithoutAnIdIsStillShownAndCached() throws {
         let f = try F(known: [F.withBob])
-        f.listener.receive(F.chat(from: "2-1@localhost/gajim", id: "", body: "no id"))
+        f.hear(F.chat(from: "2-1@localhost/gajim", id: "", body: "no id"))
         let message = try #require(f.messages.first)
         #expect(ObjectID(message.id) != nil)
         #expect(try f.cached(message.id)?.text == "no id")
@@ -103,18 +108,18 @@ struct ListenerFilingTests {
 
     @Test func aMessageFromSomeoneWhoIsNoUserIsReportedAndDropped() throws {
         let f = try F(known: [F.withBob])
-        f.listener.receive(F.chat(from: "ghost@localhost/x", body: "boo"))
+        f.hear(F.chat(from: "ghost@localhost/x", body: "boo"))
         #expect(f.messages.isEmpty)
         #expect(f.notices.count == 1 && f.notices[0].contains("ghost@localhost"))
         #expect(f.transport.requests.isEmpty)
         // And the next real message still arrives.
-        f.listener.receive(F.chat(from: "2-1@localhost/r"))
+        f.hear(F.chat(from: "2-1@localhost/r"))
         #expect(f.messages.count == 1)
     }
 
     @Test func aFailedDialogCreationIsReportedAndNothingElseBreaks() throws {
         let f = try F(script: [reply(200, F.page([])), reply(422, #"{"errors":{"occupants_ids":["are invalid"]}}"#)])
-        f.listener.receive(F.chat(from: "999-1@localhost/r"))
+        f.hear(F.chat(from: "999-1@localhost/r"))
         #expect(f.messages.isEmpty)
         #expect(f.notices.count == 1 && f.notices[0].contains("user 999"), "\(f.notices)")
     }
@@ -122,13 +127,13 @@ struct ListenerFilingTests {
     /// A 1:1 message cannot put itself into a group by naming it: it goes to the sender's private dialog.
     @Test func aOneToOneMessageNamingAGroupIsFiledWithItsSender() throws {
         let f = try F(known: [F.withBob, F.ops])
-        f.listener.receive(F.chat(from: "2-1@localhost/r", dialogID: F.groupID))
+        f.hear(F.chat(from: "2-1@localhost/r", dialogID: F.groupID))
         #expect(f.messages.map(\.dialogID) == [F.privateID])
     }
 
     @Test func aOneToOneMessageFromOurselvesIsANoteToSelfNotNews() throws {
         let f = try F(known: [F.withBob])
-        f.listener.receive(F.chat(from: "1-1@localhost/other", dialogID: F.privateID))
+        f.hear(F.chat(from: "1-1@localhost/other", dialogID: F.privateID))
         #expect(f.messages.isEmpty)
     }
 
@@ -137,23 +142,44 @@ struct ListenerFilingTests {
         let f = try F(known: [F.withBob])
         let copy = IncomingChatMessage(kind: .chat, id: "6b0db884edb3b3d9cddf1340", from: ChatJID(parsing: "1-1@localhost/laptop")!,
                                        senderUserID: 1, dialogID: nil, dateSent: F.now, body: "from the laptop")
-        f.listener.receive(IncomingCarbon(direction: .sent, message: copy, peer: ChatJID(parsing: "2-1@localhost")))
+        f.hear(IncomingCarbon(direction: .sent, message: copy, peer: ChatJID(parsing: "2-1@localhost")))
         let message = try #require(f.messages.first)
         #expect(message.senderID == 1 && message.recipientID == 2 && message.dialogID == F.privateID)
         #expect(try f.cached("6b0db884edb3b3d9cddf1340")?.senderID == 1)
         // Shown even when this machine's cache had it already (sent from here).
-        f.listener.receive(IncomingCarbon(direction: .sent, message: copy, peer: ChatJID(parsing: "2-1@localhost")))
+        f.hear(IncomingCarbon(direction: .sent, message: copy, peer: ChatJID(parsing: "2-1@localhost")))
         #expect(f.messages.count == 2)
     }
 
     @Test func aReceivedCarbonIsTheirMessageToUs() throws {
         let f = try F(known: [F.withBob])
         let message = F.chat(from: "2-1@localhost/web", body: "to the laptop")
-        f.listener.receive(IncomingCarbon(direction: .received, message: message, peer: message.from))
+        f.hear(IncomingCarbon(direction: .received, message: message, peer: message.from))
         #expect(f.messages.map(\.senderID) == [2])
         // The same message heard directly too is shown once.
-        f.listener.receive(message)
+        f.hear(message)
         #expect(f.messages.count == 1)
+    }
+
+    /// A burst of events is one batch: nothing is handed on until it ends, then all of it
+    /// is cached (one transaction) and handed on in the order it came, each message once,
+    /// however often it was heard; ours from another device among them too.
+    @Test func aBatchIsCachedTogetherThenHandedOnInOrderEachOnce() throws {
+        let f = try F(known: [F.withBob, F.ops])
+        let ids = (0..<5).map { "6b0db884edb3b3d9cddf14" + String(format: "%02x", $0) }
+        for (n, id) in ids.enumerated() {
+            f.listener.receive(F.chat(from: "2-1@localhost/web", id: id, dialogID: F.privateID, body: "burst \(n)"))
+        }
+        f.listener.receive(F.chat(from: "2-1@localhost/web", id: ids[1], dialogID: F.privateID, body: "burst 1"))
+        let echo = IncomingChatMessage(kind: .groupchat, id: "6b0db884edb3b3d9cddf1450", from: ChatJID(parsing: "1_\(F.groupID)@muc.localhost/1")!,
+                                       senderUserID: 1, dialogID: F.groupID, dateSent: F.now, body: "burst mine")
+        f.listener.receive(echo)
+        #expect(f.messages.isEmpty, "handed on once the batch is cached")
+        f.listener.storeArrivals()
+        #expect(f.messages.map(\.text) == ["burst 0", "burst 1", "burst 2", "burst 3", "burst 4", "burst mine"])
+        #expect(try f.service.cache.search("burst").count == 6)
+        f.hear(F.chat(from: "2-1@localhost/web", id: ids[0], dialogID: F.privateID, body: "burst 0"))
+        #expect(f.messages.count == 6, "a message heard again later is not news")
     }
 
     /// A room echoes what we posted from another device: ours, in the group.
@@ -161,7 +187,7 @@ struct ListenerFilingTests {
         let f = try F(known: [F.ops])
         let echo = IncomingChatMessage(kind: .groupchat, id: "6b0db884edb3b3d9cddf1350", from: ChatJID(parsing: "1_\(F.groupID)@muc.localhost/1")!,
                                        senderUserID: 1, dialogID: F.groupID, dateSent: F.now, body: "posted elsewhere")
-        f.listener.receive(echo)
+        f.hear(echo)
         #expect(f.messages.map(\.senderID) == [1])
         #expect(f.messages.first?.recipientID == 0)
     }
@@ -172,7 +198,7 @@ struct ListenerFilingTests {
     /// announced; the room join is tried at once (here it fails: no connection).
     @Test func aNotificationOfANewGroupFetchesCachesAndAnnouncesIt() throws {
         let f = try F(known: [F.withBob], script: [reply(200, F.page([F.dialogJSON(F.newGroupID, type: 2, occupants: [2, 1], name: "new")]))])
-        f.listener.receive(IncomingSystemNotification(id: nil, from: ChatJID(parsing: "2-1@localhost/r"), senderUserID: 2, kind: .created,
+        f.hear(IncomingSystemNotification(id: nil, from: ChatJID(parsing: "2-1@localhost/r"), senderUserID: 2, kind: .created,
                                                       dialogID: F.newGroupID, name: "forged name", dialogType: 2, occupantIDs: [1, 2], fields: [:]))
         #expect(f.transport.requests.first?.url.contains("_id%5Bin%5D=\(F.newGroupID)") == true)
         let notice = try #require(f.dialogNotices.first)
@@ -186,7 +212,7 @@ struct ListenerFilingTests {
     @Test func aNotificationAboutADialogTheServerDoesNotListForUsIsIgnored() throws {
         let f = try F(script: [reply(200, F.page([])), reply(200, F.page([F.dialogJSON(F.newGroupID, type: 2, occupants: [2, 3])]))])
         for _ in 0..<2 {
-            f.listener.receive(IncomingSystemNotification(id: nil, from: nil, senderUserID: nil, kind: .created, dialogID: F.newGroupID,
+            f.hear(IncomingSystemNotification(id: nil, from: nil, senderUserID: nil, kind: .created, dialogID: F.newGroupID,
                                                           name: nil, dialogType: nil, occupantIDs: [1], fields: [:]))
         }
         #expect(f.dialogNotices.isEmpty && f.notices.isEmpty)
@@ -196,7 +222,7 @@ struct ListenerFilingTests {
 
     @Test func aNotificationAboutAKnownDialogIsAnUpdate() throws {
         let f = try F(known: [F.withBob], script: [reply(200, F.page([F.dialogJSON(F.privateID, type: 3, occupants: [1, 2])]))])
-        f.listener.receive(IncomingSystemNotification(id: nil, from: ChatJID(parsing: "2-1@localhost"), senderUserID: 2, kind: .updated,
+        f.hear(IncomingSystemNotification(id: nil, from: ChatJID(parsing: "2-1@localhost"), senderUserID: 2, kind: .updated,
                                                       dialogID: F.privateID, name: nil, dialogType: 3, occupantIDs: [1, 2], fields: [:]))
         #expect(f.dialogNotices.map(\.change) == [.updated])
         #expect(f.notices.isEmpty, "a private dialog has no room to join")

@@ -226,6 +226,21 @@ extension SandboxProcess {
 
     /// `GET /chat/Message.json`: the texts stored in a dialog, oldest first (up to 1000),
     /// without marking them read.
+    /// Every message's text, oldest first, a page of 1,000 at a time (`messageTexts` is one page).
+    public func allMessageTexts(token: String, dialogID: String) throws -> [String] {
+        var texts: [String] = []
+        while true {
+            let r = try response(method: "GET", path: "/chat/Message.json",
+                                 params: [("chat_dialog_id", dialogID), ("limit", "1000"), ("skip", String(texts.count)), ("mark_as_read", "0")],
+                                 token: token)
+            guard r.status == 200, let items = (r.json as? [String: Any])?["items"] as? [[String: Any]] else {
+                throw TestSupportError("GET /chat/Message.json answered \(r.status): \(r.body)")
+            }
+            texts += items.map { $0["message"] as? String ?? "" }
+            if items.count < 1000 { return texts }
+        }
+    }
+
     public func messageTexts(token: String, dialogID: String) throws -> [String] {
         let r = try response(method: "GET", path: "/chat/Message.json",
                              params: [("chat_dialog_id", dialogID), ("limit", "1000"), ("mark_as_read", "0")], token: token)
