@@ -21,6 +21,11 @@ final class ChatStore {
     /// What routing keeps between messages; shared by every store on the same database, so a
     /// change made through one (REST) reaches the next message routed through another.
     private let routing: RoutingCache
+    /// While a turn's transaction is open (`TurnCommit`), a dialog's last message is written
+    /// once at the end of the turn, not once per message stored in it.
+    private(set) var defersLastMessages = false
+    private var lastMessages: [String: LastMessage] = [:]
+    private struct LastMessage { var body: String, dateSent: Int, id: String, senderId: Int, at: Double }
 
     init(database: SandboxDatabase, applicationId: Int, chatDomain: String, now: @escaping () -> Double = SandboxTime.now) {
         db = database.db
@@ -281,16 +286,39 @@ final class ChatStore {
             for uid in Set(new.attachments.compactMap(\.blobUID)) {
                 try db.run("INSERT OR IGNORE INTO message_blobs (message_id, blob_uid) VALUES (?, ?)", [.text(id), .text(uid)])
             }
-            try db.run("""
-                UPDATE dialogs SET last_message = ?, last_message_date_sent = ?, last_message_id = ?,
-                    last_message_user_id = ?, updated_at = ? WHERE id = ?
-                """, [.text(new.body), .int(dateSent), .text(id), .int(new.senderId), .real(t), .text(new.dialogId)])
+            let last = LastMessage(body: new.body, dateSent: dateSent, id: id, senderId: new.senderId, at: t)
+            if defersLastMessages { lastMessages[new.dialogId] = last } else { try setLastMessage(last, of: new.dialogId) }
         }
         // Exactly what was just written (reading it back cost three queries per message).
         return MessageRecord(id: id, dialogId: new.dialogId, body: new.body, senderId: new.senderId, recipientId: recipient,
                              dateSent: dateSent, readIds: [new.senderId], deliveredIds: [new.senderId],
                              attachments: new.attachments, markable: new.markable, custom: new.custom,
                              createdAt: t, updatedAt: t, originId: originId)
+    }
+
+    private func setLastMessage(_ last: LastMessage, of dialogId: String) throws {
+        try db.run("""
+            UPDATE dialogs SET last_message = ?, last_message_date_sent = ?, last_message_id = ?,
+                last_message_user_id = ?, updated_at = ? WHERE id = ?
+            """, [.text(last.body), .int(last.dateSent), .text(last.id), .int(last.senderId), .real(last.at), .text(dialogId)])
+    }
+
+    /// From now until `writeLastMessages()`, dialogs' last messages wait in memory (a turn's
+    /// transaction is open and nothing reads them before it commits: REST commits it first).
+    func deferLastMessages() { defersLastMessages = true }
+
+    /// Writes the last message of every dialog that got one since `deferLastMessages()`.
+    func writeLastMessages() throws {
+        defersLastMessages = false
+        let pending = lastMessages
+        lastMessages = [:]
+        for (dialogId, last) in pending { try setLastMessage(last, of: dialogId) }
+    }
+
+    /// Drops what `deferLastMessages()` kept (the turn's transaction was rolled back).
+    func forgetLastMessages() {
+        defersLastMessages = false
+        lastMessages = [:]
     }
 
     /// One page of a dialog's history: by `date_sent`, ties in send order; without the

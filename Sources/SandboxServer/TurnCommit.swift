@@ -39,7 +39,10 @@ final class TurnCommit {
     }
 
     deinit {
-        if isOpen { try? database?.commit() }
+        if isOpen {
+            try? store?.writeLastMessages()
+            try? database?.commit()
+        }
         if let event { event_free(event) }
     }
 
@@ -49,6 +52,7 @@ final class TurnCommit {
         do {
             try database.begin()
             isOpen = true
+            store?.deferLastMessages()
             schedule()
         } catch {
             // Each write then commits on its own, as before group commit.
@@ -97,10 +101,13 @@ final class TurnCommit {
         isOpen = false
         // SQLite rolls a transaction back by itself after some failures (a full disk, an I/O error).
         guard database.isInTransaction else {
+            store?.forgetLastMessages()
             log.log(.error, "xmpp: the turn's transaction was rolled back; ending the streams it would have answered")
             return false
         }
         do {
+            // The dialogs' last messages, once per dialog, inside the turn's transaction.
+            do { try store?.writeLastMessages() } catch { store?.forgetLastMessages(); throw error }
             if commitsToFail > 0 {
                 commitsToFail -= 1
                 throw SQLiteError(extendedCode: .full, message: "database or disk is full (a test's)")

@@ -51,6 +51,21 @@ import Testing
             try store.messages(dialogId: dialogId, filters: [], descending: false, limit: 1000, skip: 0).map(\.body)
         }
         #expect(stored == (1...count).map { "line \($0)" })
+        // The dialog's last message is written once for the turn, and is the turn's last.
+        #expect(try fixture.privateDialog(pair.ann, bob)?.lastMessage == "line \(count)")
+    }
+
+    @Test func eachDialogOfATurnGetsItsOwnLastMessage() throws {
+        let pair = try Pair()
+        let (fixture, ann, bob, annStream) = (pair.fixture, pair.ann, pair.bob, pair.annStream)
+        let cat = try fixture.user("cat")
+        func say(_ body: String, to user: Int) -> String {
+            "<message type='chat' to='\(fixture.jid(user))'><body>\(body)</body><extraParams xmlns='jabber:client'><save_to_history>1</save_to_history></extraParams></message>"
+        }
+        annStream.send(say("b1", to: bob) + say("c1", to: cat) + say("b2", to: bob) + say("c2", to: cat) + say("b3", to: bob))
+        #expect(fixture.ack(annStream, expecting: 5))
+        #expect(try fixture.privateDialog(ann, bob)?.lastMessage == "b3")
+        #expect(try fixture.privateDialog(ann, cat)?.lastMessage == "c2")
     }
 
     @Test func aTurnWhoseCommitFailsAcknowledgesAndDeliversNothingOfIt() throws {
@@ -65,6 +80,7 @@ import Testing
         #expect(bobStream.waitForClose(timeout: 10))
         #expect(!bobStream.received.contains("line 1"))
         #expect(try fixture.messageCount() == 0)
+        #expect(try fixture.privateDialog(ann, bob)?.lastMessage == nil)
 
         // The client comes back and sends it again: stored and delivered once.
         let again = try fixture.connect(ann, "ann", resource: "a2")
