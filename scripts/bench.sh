@@ -12,7 +12,8 @@ SANDBOX_LOG_LEVEL=error
 printf 'bench-password-1\n' >"$work/password"
 chmod 600 "$work/password"
 
-# The account whose cache holds 1,000,000 messages for the search and chat rows.
+# The account whose cache holds the chat view's 1,000,000 messages (the offline
+# queries and search are scripts/bench-startup.sh's, with a cache of their own).
 "$bin/chatctl" login --login benchuser --password-file "$work/password" --json >"$work/user.json"
 user_id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["user"]["id"])' "$work/user.json")
 
@@ -22,15 +23,7 @@ measure() { # name, command...
         || { echo "bench: '$name' failed:" >&2; cat "$work/$name.err" >&2; exit 1; }
 }
 
-# A cache of 1,000 dialogs x 1,000 messages for the offline figures.
 state_key=$(ls "$work/state" | sed -n 's/^session-\(.*\)\.json$/\1/p' | head -1)
-cache="$work/state/cache-$state_key-$user_id.sqlite"
-echo "bench: building a cache of 1,000,000 messages (about half a minute)..." >&2
-read -r _ dialog0 < <("$bin/BenchFixture" "$cache" 1000 1000)
-search_sql="SELECT snippet(messages_fts, 0, '[', ']', '…', 16) FROM messages_fts WHERE messages_fts MATCH 'text : (zeta0042)' ORDER BY bm25(messages_fts) LIMIT 20"
-
-measure search "$bin/chatctl search zeta0042"
-measure search_baseline "sqlite3 $cache \"$search_sql\""
 
 # The account the chat view's latency row sends from.
 peer_state="$work/peer-state"
@@ -99,7 +92,6 @@ CHATCTL_STATE_DIR="$chat_live" python3 "$(dirname "$0")/bench-chat.py" latency "
 # A 1 GiB file up and down beside curl, with its own sandbox (scripts/bench-transfers.sh).
 echo "bench: moving a 1 GiB file up and down, chatctl and curl..." >&2
 BENCH_TRANSFERS_QUIET=1 "$(dirname "$0")/bench-transfers.sh" "$bin" "$work/transfers.result"
-"$(dirname "$0")/bench-router.sh" "$bin" "$work/router.json" && "$(dirname "$0")/bench-scale.sh" "$bin" "$work/scale.json"
 
 # Each of these starts what it needs and writes its rows to $work/results/NAME.json.
 mkdir -p "$work/results"
