@@ -10,7 +10,9 @@ ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 PROGRAMS    := chatctl chatctl-sandbox
 SWIFT    ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
-RELEASE  := $(SWIFT) build -c release --static-swift-stdlib
+# No $ORIGIN rpath: the binaries need no library of their own, and the loader would
+# search that directory (and its glibc-hwcaps subdirectories) at every start.
+RELEASE  := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 BIN_REL  := .build/release
 
 # libstb-dev and libchafa-dev: image previews in the chat view; libglib2.0-dev because
@@ -65,6 +67,7 @@ test: deps-test
 # Speed figures beside named baselines, from the release build.
 bench: deps-bench release
 	$(RELEASE) --product BenchFixture
+	$(RELEASE) --product BenchLoad
 	@scripts/bench.sh $(BIN_REL)
 
 # libFuzzer targets (Fuzz/Targets, with AddressSanitizer) run FUZZ_SECONDS each over

@@ -9,7 +9,15 @@
 // CommandLineKit.
 import PackageDescription
 
-let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+// Concrete generic types' metadata through accessor calls, not mangled names that
+// the runtime demangles on first use: each distinct type (Set<String>,
+// [String: JSONValue], …) cost tens of microseconds at start-up (issue 11). Each
+// function in a section of its own: unused ones are dropped at link time, and
+// chatctl's start-up code can be laid out together (its startup.order).
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors", "-Xfrontend", "-function-sections"]),
+]
 
 // chafa's headers include GLib's, which pkg-config finds in these folders; a C
 // target cannot name a pkg-config package, and a system library one would also
@@ -36,21 +44,31 @@ let package = Package(
         .target(name: "CMagic", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .target(name: "CStbImage", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .target(name: "CChafa", cSettings: chafaHeaders, linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3"),
-        .systemLibrary(name: "CStrophe"),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto"),
         .systemLibrary(name: "CEvent", pkgConfig: "libevent_openssl"),
         .systemLibrary(name: "CExpat", pkgConfig: "expat"),
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets"),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd"),
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        // The client's libcrypto (the session signature's HMAC), loaded on first use; the sandbox links CCrypto.
+        .target(name: "CCryptoShim", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        // SQLite loaded on first use: help, --version and completion scripts never open a database.
+        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        // libstrophe (with its OpenSSL and expat) loaded on first use: only commands that chat need it.
+        .target(name: "CStrophe", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        // The CAs libstrophe's TLS trusts, parsed once per process: it defines SSL_CTX_set_default_verify_paths
+        // in the executable, which must therefore export it (strophetrust.h says why).
+        .target(name: "CStropheTrust", linkerSettings: [
+            .linkedLibrary("dl"), .linkedLibrary("pthread"),
+            .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=SSL_CTX_set_default_verify_paths"]),
+        ]),
 
         // MARK: client
         .target(name: "HTTPTransport", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
-        .target(name: "XMPPTransport", dependencies: ["CStrophe"], swiftSettings: swiftSettings),
+        .target(name: "XMPPTransport", dependencies: ["CStrophe", "CStropheTrust"], swiftSettings: swiftSettings),
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         .target(name: "MessageCache", dependencies: ["SQLiteStore"], swiftSettings: swiftSettings),
-        .target(name: "QuickBloxAPI", dependencies: ["HTTPTransport", "CCrypto"], swiftSettings: swiftSettings),
+        .target(name: "QuickBloxAPI", dependencies: ["HTTPTransport", "CCryptoShim"], swiftSettings: swiftSettings),
         // The config file and what follows from it: endpoints, chat connection, failure hints.
         .target(name: "ClientConfiguration", dependencies: ["QuickBloxAPI", "HTTPTransport", "XMPPTransport"], swiftSettings: swiftSettings),
         .target(name: "AuthFlow", dependencies: ["ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
@@ -65,10 +83,23 @@ let package = Package(
         // The chat view as a value: model, events, one pure update, one pure renderer; no terminal, no network.
         .target(name: "ChatView", swiftSettings: swiftSettings),
         .target(name: "ChatctlCLI", dependencies: ["CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses", "TerminalImages"], swiftSettings: swiftSettings),
-        .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], swiftSettings: swiftSettings),
+        // Linked by lld with packed relative relocations (DT_RELR, glibc 2.36+): the loader
+        // reads a few KB instead of ~1 MB of .rela.dyn entries at every start; nothing is
+        // exported (no plugin loads chatctl's symbols); the code that --version, help and
+        // the offline queries run laid out together (startup.order, from
+        // scripts/startup-order.sh), so they touch fewer pages. Start-up time: issue 11.
+        .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], exclude: ["startup.order"], swiftSettings: swiftSettings,
+                          linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                                                         "-Xlinker", "--no-export-dynamic",
+                                                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/chatctl/startup.order",
+                                                         "-Xlinker", "--no-warn-symbol-ordering"])]),
         // Dev-only: fills a large cache for `make bench` (and its test).
         .target(name: "BenchmarkData", dependencies: ["MessageCache"], swiftSettings: swiftSettings),
         .executableTarget(name: "BenchFixture", dependencies: ["BenchmarkData", "MessageCache"], swiftSettings: swiftSettings),
+        // Dev-only: the sandbox's load driver for `make bench` (its router rate, many users at once):
+        // chatctl's wire steps over libevent and OpenSSL (CEvent), its users made over REST (QuickBloxAPI).
+        .target(name: "LoadDriver", dependencies: ["CEvent", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
+        .executableTarget(name: "BenchLoad", dependencies: ["LoadDriver", "CommandLineKit"], swiftSettings: swiftSettings),
 
         // MARK: sandbox
         .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CCrypto", "CWebSockets", "CMicroHTTPD", "SQLiteStore"], swiftSettings: swiftSettings),
@@ -95,6 +126,7 @@ let package = Package(
         // XMPPTransport: the golden XML cross-checks parse the sandbox's output with libstrophe.
         .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "ChatctlCLI", "SandboxCLI", "CommandLineKit", "Transfers", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LoadDriverTests", dependencies: ["LoadDriver", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "RepositoryTests", swiftSettings: swiftSettings),
         // Resources: the web page the Strophe.js test opens in Chromium (read from the source tree).
         .testTarget(name: "InteropTests", dependencies: ["TestSupport", "XMPPTransport"], exclude: ["Resources"], swiftSettings: swiftSettings),

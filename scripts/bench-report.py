@@ -3,6 +3,7 @@
 a chart drawn by gnuplot.
 
   bench-report.py WORK OUT_DIR
+  bench-report.py RESULTS.json OUT_DIR     (the table and chart again from a run's results)
 
 WORK is bench.sh's work directory: hyperfine's JSON exports and the result files of
 the measurements it ran itself, and WORK/results/*.json, each written by a script of
@@ -13,8 +14,9 @@ its own (scripts/bench-*.sh) as {"rows": [ROW, ...]}. A ROW:
    "baseline": {"label": "...", "value": 30000, "unit": "msg/s"},   # optional
    "detail": {...}}                                                 # optional
 
-Rows whose key starts with "scale." are one point of the sandbox's scale curve;
-their detail holds "users", "routed_per_s", "p99_ms" and "rss_per_connection_kb".
+Rows whose key starts with "sandbox_scale_" and whose detail names "users" are the
+points of the sandbox's scale curve (scripts/bench-scale.sh): the value is deliveries
+routed a second, the detail has "latency_p99_ms" and "rss_per_connection_kb".
 
 Writes OUT_DIR/results.json (the rows, with when, where and which commit) and
 OUT_DIR/bench.png (latency and throughput beside their baselines, and the scale
@@ -60,7 +62,6 @@ def timed_row(work, key, label, baseline_key, baseline_label, limit_ms):
 def core_rows(work):
     """The rows bench.sh measures itself."""
     rows = [
-        timed_row(work, "search", "chatctl search (1,000,000 cached)", "search_baseline", "sqlite3 shell, same FTS5 query", 50),
         timed_row(work, "chat_first", "chatctl chat, start to first full screen (one dialog, 1,000,000 cached)",
                   "chat_first_baseline", "chatctl history --offline --limit 50, same dialog", 50),
     ]
@@ -125,6 +126,10 @@ def print_table(rows):
             print(f"{'  baseline: ' + base['label']:<70} {number(base['value']):>12} {base['unit']:<7} ratio {ratio:.2f}x")
 
 
+def is_scale(row):
+    return row["key"].startswith("sandbox_scale_") and row["unit"] == "msg/s" and "users" in row.get("detail", {})
+
+
 def short(label, limit=34):
     label = label.replace("chatctl ", "")
     return label if len(label) <= limit else label[:limit - 1] + "…"
@@ -142,7 +147,7 @@ def draw(rows, out_dir):
     panels = []
     for unit, name, title in [("ms", "latency", "Latency (ms, lower is better)"),
                               ("msg/s", "throughput", "Throughput (messages/s, higher is better)")]:
-        chosen = [row for row in rows if row["unit"] == unit and not row["key"].startswith("scale.")]
+        chosen = [row for row in rows if row["unit"] == unit and not is_scale(row)]
         if not chosen:
             continue
         with open(os.path.join(data, name + ".dat"), "w") as out:
@@ -151,12 +156,12 @@ def draw(rows, out_dir):
                 out.write(f"\"{short(row['label'])}\" {row['value']} {base}\n")
         top = max(max(row["value"], row.get("baseline", {}).get("value", 0) or 0) for row in chosen)
         panels.append((name, title, top))
-    scale = sorted((row["detail"] for row in rows if row["key"].startswith("scale.") and "users" in row.get("detail", {})),
-                   key=lambda d: d["users"])
+    scale = sorted(({"users": row["detail"]["users"], "routed": row["value"], "p99": row["detail"].get("latency_p99_ms", 0)}
+                    for row in rows if is_scale(row)), key=lambda point: point["users"])
     if scale:
         with open(os.path.join(data, "scale.dat"), "w") as out:
             for point in scale:
-                out.write(f"{point['users']} {point.get('routed_per_s', 0)} {point.get('p99_ms', 0)}\n")
+                out.write(f"{point['users']} {point['routed']} {point['p99']}\n")
     if not panels and not scale:
         return
     count = len(panels) + (1 if scale else 0)
@@ -200,12 +205,16 @@ def machine():
 
 def main():
     work, out_dir = sys.argv[1], sys.argv[2]
-    rows = core_rows(work) + script_rows(work)
     os.makedirs(out_dir, exist_ok=True)
-    report = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "machine": machine(), "rows": rows}
-    with open(os.path.join(out_dir, "results.json"), "w") as out:
-        json.dump(report, out, indent=1, ensure_ascii=False)
-        out.write("\n")
+    if work.endswith(".json"):
+        # A results.json of an earlier run: the table and the chart again, from its rows.
+        rows = json.load(open(work))["rows"]
+    else:
+        rows = core_rows(work) + script_rows(work)
+        report = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "machine": machine(), "rows": rows}
+        with open(os.path.join(out_dir, "results.json"), "w") as out:
+            json.dump(report, out, indent=1, ensure_ascii=False)
+            out.write("\n")
     print_table(rows)
     draw(rows, out_dir)
     print(f"bench: results in {os.path.join(out_dir, 'results.json')}, chart in {os.path.join(out_dir, 'bench.png')}", file=sys.stderr)

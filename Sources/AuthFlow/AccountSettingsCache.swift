@@ -34,7 +34,7 @@ public struct AccountSettingsCache: Sendable {
     /// The endpoints kept from an earlier lookup, without asking; nil when there are none.
     public func cached(_ lookup: EndpointLookup) -> LookedUpEndpoints? {
         guard let bytes = PrivateFiles.read(path(for: lookup)),
-              let json = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else { return nil }
+              let json = try? JSONValue(parsing: bytes) else { return nil }
         return LookedUpEndpoints(apiEndpoint: json["api_endpoint"]?.stringValue, chatEndpoint: json["chat_endpoint"]?.stringValue)
     }
 

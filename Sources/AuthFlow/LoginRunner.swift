@@ -46,6 +46,8 @@ public final class LoginRunner {
         if chat == nil { options.connectChat = false }
         var flow = LoginFlow(options: options)
         var action = flow.start()
+        // What chat can do before the log-in has the user's id and token (TCP, TLS), it does meanwhile.
+        if options.connectChat { chat?.prepare() }
         var user: QBUser?
         var lastError: AuthFlowError?
         let credentials = UserCredentials(identity: request.identity, password: request.password)

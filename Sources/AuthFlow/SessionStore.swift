@@ -33,6 +33,36 @@ public struct StoredSession: Codable, Sendable, Equatable {
     }
 
     public func isExpired(now: Double) -> Bool { now >= expiresAt }
+
+    /// The file's object as `save` wrote it (the keys of `CodingKeys`, `login` optional);
+    /// nil when a key is missing or of another type. Read by hand: JSONDecoder cost
+    /// every command a fraction of a millisecond (issue 11).
+    public init?(json: JSONValue) {
+        func number(_ key: CodingKeys) -> Double? {
+            switch json[key.rawValue] {
+            case .int(let value)?: return Double(value)
+            case .double(let value)?: return value
+            default: return nil
+            }
+        }
+        func integer(_ key: CodingKeys) -> Int? {
+            guard case .int(let value)? = json[key.rawValue] else { return nil }
+            return value
+        }
+        func text(_ key: CodingKeys) -> String? { json[key.rawValue]?.stringValue }
+        guard let token = text(.token), let expiresAt = number(.expiresAt), let loggedInAt = number(.loggedInAt),
+              let userId = integer(.userId), case .object(let user)? = json[CodingKeys.user.rawValue],
+              let applicationId = integer(.applicationId), let apiEndpoint = text(.apiEndpoint),
+              let chatEndpoint = text(.chatEndpoint) else { return nil }
+        let login: String?
+        switch json[CodingKeys.login.rawValue] {
+        case nil, .null?: login = nil
+        case .string(let value)?: login = value
+        default: return nil
+        }
+        self.init(token: token, expiresAt: expiresAt, loggedInAt: loggedInAt, userId: userId, login: login, user: user,
+                  applicationId: applicationId, apiEndpoint: apiEndpoint, chatEndpoint: chatEndpoint)
+    }
 }
 
 /// The session file for one config in the state directory:
@@ -57,10 +87,11 @@ public struct SessionStore: Sendable {
     /// nil when there is no session; an unreadable or corrupt file is reported.
     public func load() throws(AuthFlowError) -> StoredSession? {
         guard let bytes = PrivateFiles.read(path) else { return nil }
-        do { return try JSONDecoder().decode(StoredSession.self, from: Data(bytes)) } catch {
+        guard let json = try? JSONValue(parsing: bytes), let session = StoredSession(json: json) else {
             throw AuthFlowError(.authentication, "the saved session in \(path) is unreadable",
                                 hint: "run 'chatctl login' again")
         }
+        return session
     }
 
     public func save(_ session: StoredSession) throws(AuthFlowError) {

@@ -48,21 +48,24 @@ public struct Chatctl: ParsableCommand {
     /// The whole tree, declared by the command types.
     static let tree = CommandTree(root: Chatctl.self)
 
-    /// Runs one invocation; `arguments` excludes the program name.
-    public static func run(arguments: [String], environment: [String: String], io: any TerminalIO) -> Int32 {
+    /// Runs one invocation; `arguments` excludes the program name. The environment
+    /// is read only when a command runs: help, `--version`, completion scripts and
+    /// usage errors never need it (start-up time).
+    public static func run(arguments: [String], environment: @autoclosure () -> [String: String], io: any TerminalIO) -> Int32 {
         let invocation: Invocation
         switch tree.dispatch(arguments, out: io.writeOut, err: io.writeErr) {
         case .finished(let status): return status
         case .run(let named): invocation = named
         }
-        guard let command = invocation.command as? any Command, let root = invocation.command(Chatctl.self) else {
-            // Every command of the tree is a Command (a test walks the tree).
-            io.writeErr("chatctl: '\(invocation.path.joined(separator: " "))' cannot run\n")
-            return ExitCode.failure.rawValue
-        }
-        let context = CommandContext(globals: root, path: invocation.path, environment: environment, io: io)
+        guard let root = invocation.command(Chatctl.self) else { preconditionFailure("the root is always named") }
+        let context = CommandContext(globals: root, path: invocation.path, environment: environment(), io: io)
         do {
-            return try command.run(context).rawValue
+            guard let status = try invocation.command.perform(with: context) else {
+                // Every command of the tree is a Command (a test walks the tree).
+                io.writeErr("chatctl: '\(invocation.path.joined(separator: " "))' cannot run\n")
+                return ExitCode.failure.rawValue
+            }
+            return status
         } catch let error as CommandError {
             return report(error, io: io)
         } catch {

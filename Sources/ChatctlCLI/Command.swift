@@ -6,3 +6,10 @@ import CommandLineKit
 protocol Command: ParsableCommand {
     func run(_ context: CommandContext) throws -> ExitCode
 }
+
+extension Command {
+    /// What `Chatctl.run` calls: the context is always a `CommandContext`.
+    func perform(with context: AnyObject) throws -> Int32? {
+        try run(context as! CommandContext).rawValue
+    }
+}

@@ -48,7 +48,8 @@ struct DialogsCommand: Command {
             context.io.writeErr("chatctl: no dialogs\(offline ? " in the cache" : "")\n")
             return .ok
         }
-        let names = service.displayNames(Set(dialogs.flatMap(\.occupantIDs)))
+        // Only a private dialog's title, or an unnamed group's, is made of people's names.
+        let names = service.displayNames(Set(dialogs.filter(Self.isTitledByOccupants).flatMap(\.occupantIDs)))
         var rows = [["NAME", "TYPE", "UNREAD", "LAST", "MESSAGE"]]
         for d in dialogs {
             rows.append([
@@ -65,12 +66,14 @@ struct DialogsCommand: Command {
 
     /// A group's name; for a private dialog, the other person's name.
     static func title(of dialog: CachedDialog, me: Int, names: [Int: String]) -> String {
-        if dialog.type == .private || dialog.name.isEmpty {
+        if isTitledByOccupants(dialog) {
             let others = dialog.occupantIDs.filter { $0 != me }.map { names[$0] ?? "user \($0)" }
             if !others.isEmpty { return TerminalText.sanitize(others.joined(separator: ", "), keepNewlines: false) }
         }
         return TerminalText.sanitize(dialog.name, keepNewlines: false)
     }
+
+    static func isTitledByOccupants(_ dialog: CachedDialog) -> Bool { dialog.type == .private || dialog.name.isEmpty }
 }
 
 /// Runs a Messaging step, turning its error into a CommandError.
@@ -91,23 +94,43 @@ extension Substring {
 enum Table {
     static func render(_ rows: [[String]], width: Int?) -> String {
         guard let columns = rows.first?.count, columns > 0 else { return "" }
+        // Each cell's length in Characters, counted once (counting is the cost here).
+        let counts = rows.map { $0.map(Self.length) }
         var widths = [Int](repeating: 0, count: columns)
-        for row in rows { for (i, cell) in row.enumerated() where i < columns - 1 { widths[i] = min(max(widths[i], cell.count), 32) } }
+        for row in counts { for i in 0..<min(row.count, columns - 1) { widths[i] = min(max(widths[i], row[i]), 32) } }
+        var padding = [""]  // padding[n]: n spaces, each one space longer than the last
+        for _ in 0..<34 { padding.append(padding[padding.count - 1] + " ") }
         var out = ""
-        for row in rows {
+        for (cells, row) in zip(counts, rows) {
             var line = ""
+            line.reserveCapacity(160)
             for (i, cell) in row.enumerated() {
                 if i < columns - 1 {
-                    let text = cell.count > widths[i] ? String(cell.prefix(widths[i] - 1)) + "…" : cell
-                    line += text + String(repeating: " ", count: widths[i] - text.count + 2)
+                    var count = cells[i]
+                    if count > widths[i] {
+                        line += cell.prefix(widths[i] - 1)
+                        line += "…"
+                        count = widths[i]
+                    } else {
+                        line += cell
+                    }
+                    line += padding[widths[i] - count + 2]
                 } else {
                     line += cell
                 }
             }
             if let width, line.count > width { line = String(line.prefix(max(width - 1, 1))) + "…" }
             while line.last == " " { line.removeLast() }
-            out += line + "\n"
+            out += line
+            out += "\n"
         }
         return out
+    }
+
+    /// Characters in `text`: its bytes when all are printable ASCII (most cells; no
+    /// "\r\n" pair there), without grapheme breaking.
+    static func length(_ text: String) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? bytes.count : nil } ?? text.count
     }
 }

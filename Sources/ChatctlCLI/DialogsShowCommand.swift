@@ -36,7 +36,7 @@ struct DialogsShowCommand: Command {
             context.io.writeOut(shown.rawJSON + "\n")
             return .ok
         }
-        let object = (try? JSONDecoder().decode(JSONValue.self, from: Data(shown.rawJSON.utf8))).flatMap { QBDialog(json: $0) }
+        let object = (try? JSONValue(parsing: shown.rawJSON)).flatMap { QBDialog(json: $0) }
         let owner = object?.userId
         func person(_ id: Int) -> String {
             guard let user = try? service.cache.user(id: id) else { return "user \(id)" }

@@ -45,7 +45,7 @@ extension JSONOutput {
     }
 
     private static func object(_ json: String) -> [String: JSONValue]? {
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)) else { return nil }
+        guard case .object(let object)? = try? JSONValue(parsing: json) else { return nil }
         return object
     }
 }

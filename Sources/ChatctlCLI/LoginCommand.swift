@@ -58,7 +58,7 @@ struct LoginCommand: Command {
         let store = try flow { () throws(AuthFlowError) in try context.sessionStore(for: config) }
         let keeper = SessionKeeper(config: config, store: store, transport: transport)
         let options = LoginFlow.Options(allowSignUp: !noSignup, connectChat: !noChat)
-        let chat = options.connectChat ? XMPPChatConnector(config: config, verboseLog: context.verboseLog) : nil
+        let chat = options.connectChat ? ChatHeadStart(config: config, verboseLog: context.verboseLog) : nil
         let runner = LoginRunner(api: keeper.makeClient(), chat: chat, chatAuth: config.chatAuth)
         let identity: UserCredentials.Identity = login.contains("@") ? .email(login) : .login(login)
         let result = try flow { () throws(AuthFlowError) in

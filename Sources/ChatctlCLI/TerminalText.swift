@@ -44,8 +44,16 @@ public enum TerminalText {
     /// than tab, and newline when kept), no DEL, no bidi override. The common
     /// case, checked on the UTF-8 bytes without building a new string.
     static func isInert(_ text: String, keepNewlines: Bool) -> Bool {
-        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
-        for byte in text.utf8 {
+        var text = text
+        return text.withUTF8 { isInert($0, keepNewlines: keepNewlines) }
+    }
+
+    /// Over the bytes themselves: printable ASCII, nearly every byte, costs one comparison.
+    private static func isInert(_ bytes: UnsafeBufferPointer<UInt8>, keepNewlines: Bool) -> Bool {
+        for i in bytes.indices {
+            let byte = bytes[i]
+            if byte >= 0x20 && byte < 0x7F { continue }
+            let previous = i > 0 ? bytes[i - 1] : 0, beforePrevious = i > 1 ? bytes[i - 2] : 0
             switch byte {
             case 0x09: break
             case 0x0A: if !keepNewlines { return false }
@@ -55,8 +63,6 @@ public enum TerminalText {
             case 0xA6...0xA9 where previous == 0x81 && beforePrevious == 0xE2: return false // U+2066–U+2069
             default: break
             }
-            beforePrevious = previous
-            previous = byte
         }
         return true
     }

@@ -24,11 +24,24 @@ enum TimeText {
     }
 
     static func format(_ unix: Double, _ pattern: String, utc: Bool) -> String {
+        format(parts(unix, utc: utc), pattern)
+    }
+
+    /// The broken-down time (`gmtime_r`, or `localtime_r` in the local zone), so that a
+    /// caller formatting one time several ways, or comparing days, converts it once.
+    static func parts(_ unix: Double, utc: Bool) -> tm {
         var seconds = time_t(unix.rounded(.down))
         var parts = tm()
         if utc { gmtime_r(&seconds, &parts) } else { localtime_r(&seconds, &parts) }
-        var buffer = [CChar](repeating: 0, count: 64)
-        let n = strftime(&buffer, buffer.count, pattern, &parts)
-        return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return parts
+    }
+
+    /// `strftime` into a buffer on the stack (a transcript formats two times per line).
+    static func format(_ parts: tm, _ pattern: String) -> String {
+        var parts = parts
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            let n = strftime(buffer.baseAddress!, buffer.count, pattern, &parts)
+            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: n), as: UTF8.self)
+        }
     }
 }

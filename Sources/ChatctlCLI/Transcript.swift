@@ -15,38 +15,48 @@ struct Transcript {
 
     func render(_ messages: [CachedMessage]) -> String {
         var out = ""
-        var lastDay = ""
+        var lastDay: (year: Int32, day: Int32)?
         for message in messages {
-            let day = Self.format(message.dateSent, "%a %Y-%m-%d")
-            if day != lastDay {
+            // Each time converted once; the day's header formatted only when the day changes.
+            let parts = TimeText.parts(Double(message.dateSent), utc: false)
+            if lastDay.map({ $0.year != parts.tm_year || $0.day != parts.tm_yday }) ?? true {
+                let day = TimeText.format(parts, "%a %Y-%m-%d")
                 out += (color ? "\u{1B}[2m" : "") + "── \(day) ──" + (color ? "\u{1B}[22m" : "") + "\n"
-                lastDay = day
+                lastDay = (parts.tm_year, parts.tm_yday)
             }
-            out += line(message)
+            out += line(message, time: TimeText.format(parts, "%H:%M"))
         }
         return out
     }
 
     func line(_ message: CachedMessage) -> String {
+        line(message, time: Self.format(message.dateSent, "%H:%M"))
+    }
+
+    /// `time`: the message's local `%H:%M`.
+    private func line(_ message: CachedMessage, time: String) -> String {
         let mine = message.senderID == me
         let name = mine ? "you" : TerminalText.sanitize(names[message.senderID] ?? "user \(message.senderID)", keepNewlines: false)
-        let prefix = "\(Self.format(message.dateSent, "%H:%M")) \(mine ? "»" : " ") \(name): "
-        let styledPrefix = color ? "\(Self.format(message.dateSent, "%H:%M")) \(mine ? "»" : " ") \u{1B}[1m\(name)\u{1B}[22m: " : prefix
+        let prefix = "\(time) \(mine ? "»" : " ") \(name): "
+        let styledPrefix = color ? "\(time) \(mine ? "»" : " ") \u{1B}[1m\(name)\u{1B}[22m: " : prefix
         let text = AttachmentLabel.body(of: message)
         let indent = min(prefix.count, 24)
         var body = wrap(text, firstColumn: prefix.count, indent: indent)
         if mine {
             let mark = Self.mark(for: message.status, color: color)
-            let lastLine = body.split(separator: "\n", omittingEmptySubsequences: false).last ?? ""
-            let column = body.contains("\n") ? lastLine.count : prefix.count + lastLine.count
-            let markWidth = Self.mark(for: message.status, color: false).count
-            if let width, width > indent + 10, column + 1 + markWidth > width {
+            if let width, width > indent + 10, Self.lastColumn(of: body, after: prefix.count) + 1 + Self.mark(for: message.status, color: false).count > width {
                 body += "\n" + String(repeating: " ", count: indent) + mark
             } else {
                 body += " " + mark
             }
         }
         return styledPrefix + body + "\n"
+    }
+
+    /// The column after the last line of `body`, whose first line starts at `firstColumn`.
+    private static func lastColumn(of body: String, after firstColumn: Int) -> Int {
+        guard let newline = body.utf8.lastIndex(of: UInt8(ascii: "\n")) else { return firstColumn + body.count }
+        return body[body.utf8.index(after: newline)...].count
     }
 
     /// The state of your own message (docs/protocol.md §7): `✓` on the server,
@@ -63,11 +73,12 @@ struct Transcript {
     /// Wraps at word boundaries to the terminal width; continuation lines (and
     /// the message's own line breaks) are indented under the text.
     func wrap(_ text: String, firstColumn: Int, indent: Int) -> String {
-        let pad = String(repeating: " ", count: indent)
         guard let width, width > indent + 10 else {
             if !text.utf8.contains(UInt8(ascii: "\n")) { return text }
+            let pad = String(repeating: " ", count: indent)
             return text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + pad)
         }
+        let pad = String(repeating: " ", count: indent)
         var lines: [String] = []
         var column = firstColumn
         var current = ""

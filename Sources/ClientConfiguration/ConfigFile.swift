@@ -5,6 +5,7 @@ import Foundation
 #endif
 import QuickBloxAPI
 import XMPPTransport
+internal import Glibc
 
 /// A config file read but not yet made a `ClientConfig`: a config with an
 /// `accountKey` and no `endpoints` needs them looked up first (docs/protocol.md §1),
@@ -14,13 +15,30 @@ public struct ConfigFile: Sendable {
     let root: JSONValue
 
     public static func read(_ path: String) throws(ConfigurationError) -> ConfigFile {
-        let bytes: Data
-        do { bytes = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+        guard let bytes = contents(of: path) else {
             throw ConfigurationError("cannot read config file \(path)",
                                      hint: "pass --config PATH, set CHATCTL_CONFIG, or copy config.example.json there")
         }
-        do { return ConfigFile(path: path, root: try JSONDecoder().decode(JSONValue.self, from: bytes)) } catch {
+        do { return ConfigFile(path: path, root: try JSONValue(parsing: bytes)) } catch {
             throw ConfigurationError("config file \(path) is not valid JSON", hint: "check its syntax")
+        }
+    }
+
+    /// The file's bytes through open(2) and read(2), which every command pays for
+    /// (Foundation's URL and Data cost it start-up time); nil when it cannot be read.
+    static func contents(of path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        var count = 0
+        while true {
+            if count == bytes.count { bytes += [UInt8](repeating: 0, count: bytes.count) }
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { return nil }
+            if n == 0 { return Array(bytes[..<count]) }
+            count += n
         }
     }
 

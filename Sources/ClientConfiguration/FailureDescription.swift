@@ -84,6 +84,9 @@ public struct FailureDescription: Sendable, Equatable {
     }
 
     private static func describe(_ error: XMPPError) -> FailureDescription {
+        if error.code == .libraryUnavailable {
+            return FailureDescription(.failure, "chat connect: \(error.detail)", hint: "is the libstrophe0 package installed?")
+        }
         switch error.kind {
         case .cannotConnect:
             return FailureDescription(.temporary, "chat connect: cannot connect to \(error.endpoint)",

@@ -2,13 +2,15 @@
 /// of the command types named, with their options and arguments bound.
 public struct CommandTree: Sendable {
     public let root: any ParsableCommand.Type
-    /// Parses over the root's outline: only the commands named are made.
-    public let parser: CommandLineParser
 
+    /// Nothing is made yet: `--version` alone never needs the tree (start-up time).
     public init(root: any ParsableCommand.Type) {
         self.root = root
-        parser = CommandLineParser(root: root.outline)
     }
+
+    /// Parses over the root's outline: only the commands named are made. Made on
+    /// each use; `dispatch` makes it once.
+    public var parser: CommandLineParser { CommandLineParser(root: root.outline) }
 
     /// The whole tree as data (for completion scripts and the man page).
     public var spec: CommandSpec { root.spec }
@@ -24,6 +26,10 @@ public struct CommandTree: Sendable {
     }
 
     public func parse(_ arguments: [String]) throws(UsageError) -> Outcome {
+        try parse(arguments, with: parser)
+    }
+
+    private func parse(_ arguments: [String], with parser: CommandLineParser) throws(UsageError) -> Outcome {
         switch try parser.parse(arguments) {
         case .help(let path): return .help(path: path)
         case .version: return .version
@@ -64,12 +70,19 @@ extension CommandTree {
     /// `err` (one line, then the usage; status 2). Bare `PROGRAM` of a root
     /// that only groups commands is a usage error that shows the help.
     public func dispatch(_ arguments: [String], out: (String) -> Void, err: (String) -> Void) -> Dispatch {
+        let configuration = root.configuration
+        // `PROGRAM --version` needs the root's name and version only, not the tree:
+        // the answer the parse would give, unless the root took the name itself.
+        if arguments == ["--version"], !root.declarations.declares(long: "version") {
+            out("\(configuration.name) \(configuration.version ?? "")\n")
+            return .finished(status: 0)
+        }
+        let parser = self.parser
         let outcome: Outcome
-        do { outcome = try parse(arguments) } catch {
-            err(usageMessage(error))
+        do { outcome = try parse(arguments, with: parser) } catch {
+            err(usageMessage(error, parser: parser))
             return .finished(status: 2)
         }
-        let configuration = root.configuration
         switch outcome {
         case .version:
             out("\(configuration.name) \(configuration.version ?? "")\n")
@@ -91,6 +104,10 @@ extension CommandTree {
 
     /// "PROGRAM: what was wrong\nusage: PROGRAM CMD [<options>]\n"
     public func usageMessage(_ error: UsageError) -> String {
+        usageMessage(error, parser: parser)
+    }
+
+    private func usageMessage(_ error: UsageError, parser: CommandLineParser) -> String {
         "\(root.configuration.name): \(error.message)\n\(parser.usage(for: error.path))\n"
     }
 }

@@ -4,9 +4,18 @@
 /// errors, completion scripts and the man page all come from it.
 public protocol ParsableCommand: ParsableArguments, SendableMetatype {
     static var configuration: CommandConfiguration { get }
+
+    /// Runs this command with what its program hands every command (its own
+    /// type, erased here), or nil when the command does not run (a group). A
+    /// program's command protocol implements it in an extension, so running the
+    /// command named is a call through the witness table: casting to that
+    /// protocol instead scans every conformance in the binary (start-up time).
+    func perform(with context: AnyObject) throws -> Int32?
 }
 
 extension ParsableCommand {
+    public func perform(with context: AnyObject) throws -> Int32? { nil }
+
     /// The declaration of this command and every command below it, as data.
     public static var spec: CommandSpec {
         var spec = outline

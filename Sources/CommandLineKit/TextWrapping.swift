@@ -31,6 +31,11 @@ enum TextWrapping {
             }
         }
         lines.append(line)
-        return lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n")
+        // Trailing blanks trimmed in place: the lazy reversed().drop().reversed() chain cost
+        // `chatctl help` 11 M of its 14 M instructions.
+        for index in lines.indices {
+            while lines[index].last == " " { lines[index].removeLast() }
+        }
+        return lines.joined(separator: "\n")
     }
 }

@@ -41,7 +41,7 @@ public final class ChatCache {
             id: row.string(0) ?? "",
             type: DialogType(rawValue: row.int(1)),
             name: row.string(2) ?? "",
-            occupantIDs: (row.string(3) ?? "").split(separator: ",").compactMap { Int($0) },
+            occupantIDs: userIDs(row.string(3)),
             lastMessage: row.string(4),
             lastMessageDateSent: row.optionalInt(5),
             unreadCount: row.int(6),

@@ -75,7 +75,8 @@ public struct MessageCacheError: Error, Hashable, Sendable, CustomStringConverti
         case .full: return .full
         case .readOnly, .permission: return .readOnly
         case .ioError where [ENOSPC, EFBIG, EDQUOT].contains(errno): return .full
-        case .ioError, .cantOpen where [EACCES, EPERM, EROFS].contains(errno): return .readOnly
+        case .ioError where [EACCES, EPERM, EROFS].contains(errno), .cantOpen where [EACCES, EPERM, EROFS].contains(errno):
+            return .readOnly
         default: return .storage
         }
     }

@@ -26,7 +26,7 @@ enum CacheRecords {
     /// The attachments of `attachmentsJSON`; none for `""` or text that is not a JSON array.
     static func attachments(_ attachmentsJSON: String) -> [QBAttachment] {
         guard !attachmentsJSON.isEmpty,
-              let value = try? JSONDecoder().decode(JSONValue.self, from: Data(attachmentsJSON.utf8)) else { return [] }
+              let value = try? JSONValue(parsing: attachmentsJSON) else { return [] }
         return QBAttachment.list(from: value)
     }
 
@@ -91,7 +91,7 @@ extension CachedMessage {
         for start in [",", "{"] where ["1,", "1}"].contains(where: { Self.contains(rawJSON, start + "\"markable\":" + $0) }) {
             return true
         }
-        guard let object = try? JSONDecoder().decode(JSONValue.self, from: Data(rawJSON.utf8)) else { return false }
+        guard let object = try? JSONValue(parsing: rawJSON) else { return false }
         return QBMessage(json: object, dialogId: dialogID)?.isMarkable ?? false
     }
 }

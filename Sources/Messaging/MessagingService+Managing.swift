@@ -89,7 +89,7 @@ extension MessagingService {
             record = CacheRecords.message(fresh)
         } else if let old = try cached({ () throws(MessageCacheError) in try cache.message(id: id) }) {
             // The server would not say: what it must now hold is the cached message with the new text.
-            var object = (try? JSONDecoder().decode(JSONValue.self, from: Data(old.rawJSON.utf8)))?.objectValue ?? [:]
+            var object = (try? JSONValue(parsing: old.rawJSON))?.objectValue ?? [:]
             object["message"] = .string(text)
             var edited = old
             edited.text = text

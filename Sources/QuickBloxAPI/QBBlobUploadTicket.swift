@@ -57,7 +57,7 @@ public struct QBBlobUploadTicket: Sendable, Equatable {
     /// field (base64 JSON, as S3 has it); nil when it names none or cannot be read.
     public var maximumSize: Int64? {
         guard let encoded = field("policy"), let data = Data(base64Encoded: encoded),
-              let policy = try? JSONDecoder().decode(JSONValue.self, from: data),
+              let policy = try? JSONValue(parsing: Array(data)),
               case .array(let conditions)? = policy["conditions"] else { return nil }
         for condition in conditions {
             guard case .array(let parts) = condition, parts.count == 3,

@@ -47,6 +47,11 @@ public final class QuickBloxClient {
     /// Stores the new token in `token`.
     @discardableResult
     public func createSession(user: UserCredentials? = nil) throws(QuickBloxError) -> QBSession {
+        // The signature needs libcrypto, loaded on first use: without it no attempt can be made.
+        guard RequestSigner.canSign else {
+            throw QuickBloxError(kind: .transport(.localFile), request: "POST \(apiEndpoint)/session.json",
+                                 reasons: [RequestSigner.signingUnavailable])
+        }
         // The body is rebuilt for every attempt: a retry needs a fresh nonce and
         // timestamp, since the server rejects a replayed pair.
         let json = try send("POST", "/session.json", sendsToken: false, opensSession: true, repeatable: true) {
@@ -211,7 +216,7 @@ public final class QuickBloxClient {
     private func decode(_ body: [UInt8], request: String) throws(QuickBloxError) -> JSONValue {
         if body.allSatisfy({ [0x20, 0x09, 0x0a, 0x0d].contains($0) }) { return .null }
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(body))
+            return try JSONValue(parsing: body)
         } catch {
             throw QuickBloxError(kind: .invalidResponse, request: request, reasons: ["the body is not JSON"])
         }
@@ -260,7 +265,8 @@ public final class QuickBloxClient {
             body["user"] = .object(userBody)
         }
         let signer = RequestSigner(secret: credentials.authSecret, algorithm: credentials.signatureAlgorithm)
-        body["signature"] = .string(signer.signature(for: parameters))
+        // Never nil here: createSession checked `canSign`, and a loaded library stays loaded.
+        body["signature"] = .string(signer.signature(for: parameters) ?? "")
         return .object(body)
     }
 

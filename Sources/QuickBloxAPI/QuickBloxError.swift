@@ -112,7 +112,7 @@ struct ErrorBody {
     var fieldErrors: [String: [String]] = [:]
 
     init(_ body: [UInt8]) {
-        guard !body.isEmpty, let json = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) else { return }
+        guard !body.isEmpty, let json = try? JSONValue(parsing: body) else { return }
         switch json["errors"] {
         case .array(let items)?:
             reasons = items.compactMap(Self.text)

@@ -1,4 +1,4 @@
-internal import CCrypto
+internal import CCryptoShim
 
 /// Signs `POST /session.json` (docs/protocol.md §2): every parameter except
 /// `signature` as `name=value` with the raw value, sorted bytewise, joined by `&`,
@@ -20,35 +20,48 @@ public struct RequestSigner: Sendable {
             .joined(separator: "&")
     }
 
-    public func signature(for parameters: [String: String]) -> String {
+    /// Nil only when libcrypto cannot be loaded (`signingUnavailable` says why).
+    public func signature(for parameters: [String: String]) -> String? {
         Self.hmacHex(algorithm: algorithm, key: secret, message: Self.stringToSign(parameters))
     }
 
-    /// HMAC of `message` keyed with `key`, lowercase hex (wraps libcrypto `HMAC()`).
-    public static func hmacHex(algorithm: SignatureAlgorithm, key: String, message: String) -> String {
+    /// Whether libcrypto could be loaded (it is, on the first call).
+    public static var canSign: Bool { ccrypto_load() == 0 }
+
+    /// Why nothing can be signed: libcrypto (loaded on first use) is not there.
+    public static var signingUnavailable: String {
+        "cannot load libcrypto to sign the request (\(String(cString: ccrypto_load_error()))); is the libssl3 package installed?"
+    }
+
+    /// HMAC of `message` keyed with `key`, lowercase hex (libcrypto `HMAC()`, through
+    /// CCryptoShim); nil when libcrypto cannot be loaded.
+    public static func hmacHex(algorithm: SignatureAlgorithm, key: String, message: String) -> String? {
         let digest = switch algorithm {
-        case .hmacSHA1: EVP_sha1()
-        case .hmacSHA256: EVP_sha256()
+        case .hmacSHA1: Int32(CCRYPTO_SHA1)
+        case .hmacSHA256: Int32(CCRYPTO_SHA256)
         }
-        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var outputLength: UInt32 = 0
+        var output = [UInt8](repeating: 0, count: Int(CCRYPTO_MAX_DIGEST))
         // An empty key still needs a valid pointer; its length stays 0.
         let keyLength = key.utf8.count
         let keyBytes = keyLength == 0 ? [0] : Array(key.utf8)
         let messageBytes = Array(message.utf8)
-        let result = keyBytes.withUnsafeBytes { keyBuffer in
+        let length = keyBytes.withUnsafeBytes { keyBuffer in
             messageBytes.withUnsafeBufferPointer { messageBuffer in
                 output.withUnsafeMutableBufferPointer { outputBuffer in
-                    HMAC(digest, keyBuffer.baseAddress, Int32(keyLength),
-                         messageBuffer.baseAddress, messageBuffer.count, outputBuffer.baseAddress, &outputLength)
+                    ccrypto_hmac(digest, keyBuffer.baseAddress, Int32(keyLength),
+                                 messageBuffer.baseAddress, messageBuffer.count, outputBuffer.baseAddress)
                 }
             }
         }
-        precondition(result != nil, "HMAC() failed")
+        if length < 0 {
+            // HMAC itself fails only for want of memory; a missing library is the caller's to report.
+            precondition(ccrypto_load() != 0, "HMAC() failed")
+            return nil
+        }
         let hexDigits = Array("0123456789abcdef".utf8)
         var hex: [UInt8] = []
-        hex.reserveCapacity(Int(outputLength) * 2)
-        for byte in output.prefix(Int(outputLength)) {
+        hex.reserveCapacity(Int(length) * 2)
+        for byte in output.prefix(Int(length)) {
             hex.append(hexDigits[Int(byte >> 4)])
             hex.append(hexDigits[Int(byte & 0x0f)])
         }

@@ -36,6 +36,11 @@ public final class Database {
     /// busy timeout and extended result codes, and switches files to WAL.
     public init(path: String, options: Options = Options()) throws {
         self.path = path
+        // SQLite is loaded on first use (CSQLite): a missing library is said plainly.
+        guard csqlite_load() == 0 else {
+            throw SQLiteError(extendedCode: .cantOpen,
+                              message: "cannot load SQLite (\(String(cString: csqlite_load_error()))); is the libsqlite3-0 package installed?")
+        }
         let isFile = !(path.isEmpty || path == ":memory:" || path.hasPrefix("file:"))
         if isFile && !options.readOnly {
             try Self.createFileIfMissing(path, mode: options.fileMode)
@@ -149,29 +154,52 @@ public final class Database {
             return try savepoint(body)
         }
         return try retryingWhileBusy(attempts: attempts) {
-            try execute("BEGIN \(kind.rawValue)")
+            try begin(kind)
             do {
                 let result = try body()
-                try execute("COMMIT")
+                try commit()
                 return result
             } catch {
-                if let handle, sqlite3_get_autocommit(handle) == 0 {
-                    try? execute("ROLLBACK")
-                }
+                try? rollback()
                 throw error
             }
         }
     }
 
+    /// Opens a transaction that `commit()` or `rollback()` ends, for work that spans several
+    /// calls (the sandbox commits once per turn of its event loop); `transaction` is the usual way.
+    /// Not retried: a busy database waits the busy timeout, then throws.
+    public func begin(_ kind: TransactionKind = .immediate) throws {
+        try control("BEGIN \(kind.rawValue)")
+    }
+
+    /// Commits the open transaction.
+    public func commit() throws {
+        try control("COMMIT")
+    }
+
+    /// Rolls back the open transaction, if there is one (SQLite may have rolled it back already).
+    public func rollback() throws {
+        guard isInTransaction else { return }
+        try control("ROLLBACK")
+    }
+
+    /// Transaction control through kept statements: parsing `BEGIN` and `COMMIT` again for
+    /// every transaction was a measurable part of a small one.
+    private func control(_ sql: String) throws {
+        let statement = try cachedStatement(sql)
+        try statement.run()
+    }
+
     private func savepoint<T>(_ body: () throws -> T) throws -> T {
-        try execute("SAVEPOINT nested")
+        try control("SAVEPOINT nested")
         do {
             let result = try body()
-            try execute("RELEASE nested")
+            try control("RELEASE nested")
             return result
         } catch {
-            try? execute("ROLLBACK TO nested")
-            try? execute("RELEASE nested")
+            try? control("ROLLBACK TO nested")
+            try? control("RELEASE nested")
             throw error
         }
     }

@@ -45,7 +45,10 @@ public final class Statement {
 
     /// Resets, then binds `values` to parameters 1...n.
     public func bind(_ values: [SQLiteValue]) throws {
-        try reset()
+        // One check that the database is open for the whole call (a weak load each is not free).
+        let database = try liveDatabase()
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard values.count == expected else {
             throw SQLiteError(
@@ -53,13 +56,16 @@ public final class Statement {
                 message: "expected \(expected) arguments, got \(values.count)", sql: sql)
         }
         for (offset, value) in values.enumerated() {
-            try bind(value, at: offset + 1)
+            try bind(value, at: offset + 1, in: database)
         }
     }
 
     /// Binds one value to the 1-based parameter `index`.
     public func bind(_ value: SQLiteValue, at index: Int) throws {
-        let database = try liveDatabase()
+        try bind(value, at: index, in: try liveDatabase())
+    }
+
+    private func bind(_ value: SQLiteValue, at index: Int, in database: Database) throws {
         let i = Int32(index)
         let rc: Int32
         switch value {

@@ -18,17 +18,52 @@ final class ChatStore {
     let chatDomain: String
     private let now: () -> Double
     private var ids = ObjectIdGenerator()
+    /// What routing keeps between messages; shared by every store on the same database, so a
+    /// change made through one (REST) reaches the next message routed through another.
+    private let routing: RoutingCache
+    /// While a turn's transaction is open (`TurnCommit`), a dialog's last message is written
+    /// once at the end of the turn, not once per message stored in it.
+    private(set) var defersLastMessages = false
+    private var lastMessages: [String: LastMessage] = [:]
+    private struct LastMessage { var body: String, dateSent: Int, id: String, senderId: Int, at: Double }
 
     init(database: SandboxDatabase, applicationId: Int, chatDomain: String, now: @escaping () -> Double = SandboxTime.now) {
         db = database.db
+        routing = database.routingCache
         self.applicationId = applicationId
         self.chatDomain = chatDomain.lowercased()
         self.now = now
     }
 
     func userExists(_ id: Int) throws -> Bool {
-        try db.queryFirst("SELECT 1 FROM users WHERE id = ?", [.int(id)]) { _ in true } ?? false
+        if routing.knownUsers.contains(id) { return true }
+        let exists = try db.queryFirst("SELECT 1 FROM users WHERE id = ?", [.int(id)]) { _ in true } ?? false
+        if exists { routing.knownUsers.insert(id) }
+        return exists
     }
+
+    /// The dialog `id` as routing needs it: type, owner, occupants, name. Kept between calls,
+    /// so its last message and unread count are not current; routing reads neither.
+    func routingDialog(id: String) throws -> DialogRecord? {
+        if let dialog = routing.dialogs[id] { return dialog }
+        guard let dialog = try dialog(id: id, viewer: nil) else { return nil }
+        routing.keep(dialog)
+        return dialog
+    }
+
+    /// The private dialog of `a` and `b` as routing needs it (see `routingDialog`), if any.
+    func routingPrivateDialog(between a: Int, _ b: Int) throws -> DialogRecord? {
+        if let id = routing.pairs[RoutingCache.Pair(a, b)], let dialog = try routingDialog(id: id), dialog.type == .privateChat,
+           Set(dialog.occupantIds) == [a, b] {
+            return dialog
+        }
+        guard let dialog = try privateDialog(between: a, b, viewer: nil) else { return nil }
+        routing.keepPair(a, b, dialogId: dialog.id)
+        return dialog
+    }
+
+    /// Forgets what routing keeps: after a rollback it may name rows that are gone.
+    func forgetRoutingCaches() { routing.forgetAll() }
 
     /// The ids among `candidates` that are users.
     func existingUsers(_ candidates: [Int]) throws -> Set<Int> {
@@ -138,6 +173,7 @@ final class ChatStore {
 
     /// Sets the name/photo when given and adds/removes occupants; the dialog then bumps `updated_at`.
     func updateDialog(id: String, name: String?, photo: String?, push: [Int], pull: [Int]) throws {
+        routing.dialogs[id] = nil
         try db.transaction {
             if let name { try db.run("UPDATE dialogs SET name = ? WHERE id = ?", [.text(name), .text(id)]) }
             if let photo { try db.run("UPDATE dialogs SET photo = ? WHERE id = ?", [.text(photo), .text(id)]) }
@@ -151,11 +187,13 @@ final class ChatStore {
 
     /// Deletes the dialog with its messages.
     func deleteDialog(id: String) throws {
+        routing.dialogs[id] = nil
         try db.run("DELETE FROM dialogs WHERE id = ?", [.text(id)])
     }
 
     /// Removes one occupant; a dialog left without occupants is deleted.
     func leaveDialog(id: String, userId: Int) throws {
+        routing.dialogs[id] = nil
         try db.transaction {
             try db.run("DELETE FROM dialog_occupants WHERE dialog_id = ? AND user_id = ?", [.text(id), .int(userId)])
             if try db.queryFirst("SELECT 1 FROM dialog_occupants WHERE dialog_id = ? LIMIT 1", [.text(id)], { _ in true }) == nil {
@@ -187,12 +225,15 @@ final class ChatStore {
                       originId: row["origin_id"].textValue)
     }
 
+    /// Who read a message and who has it: its sender first (always, without a row of its own:
+    /// two rows fewer to write for every message), then the others in the order they did.
     private func completed(_ message: MessageRecord) throws -> MessageRecord {
         var message = message
-        message.readIds = try db.query(
-            "SELECT user_id FROM message_reads WHERE message_id = ? ORDER BY rowid", [.text(message.id)]) { $0.int(0) }
-        message.deliveredIds = try db.query(
-            "SELECT user_id FROM message_deliveries WHERE message_id = ? ORDER BY rowid", [.text(message.id)]) { $0.int(0) }
+        let arguments: [SQLiteValue] = [.text(message.id), .int(message.senderId)]
+        message.readIds = [message.senderId] + (try db.query(
+            "SELECT user_id FROM message_reads WHERE message_id = ? AND user_id != ? ORDER BY rowid", arguments) { $0.int(0) })
+        message.deliveredIds = [message.senderId] + (try db.query(
+            "SELECT user_id FROM message_deliveries WHERE message_id = ? AND user_id != ? ORDER BY rowid", arguments) { $0.int(0) })
         return message
     }
 
@@ -216,10 +257,19 @@ final class ChatStore {
 
     /// Stores a message of `dialog` (which the caller has already loaded and
     /// checked; `new.dialogId` must be its id).
-    func insertMessage(_ new: NewMessage, in dialog: DialogRecord) throws -> MessageRecord {
+    /// `idOwner`: the sender of a stored message under `new.id`, when the caller has just asked
+    /// (`senderOfMessage`), so it is not asked twice.
+    func insertMessage(_ new: NewMessage, in dialog: DialogRecord, idOwner: Int?? = nil) throws -> MessageRecord {
         let t = now()
         var id = new.id ?? ""
-        let taken = ObjectIdGenerator.isValid(id) ? try senderOfMessage(id: id) != nil : true
+        let taken: Bool
+        if !ObjectIdGenerator.isValid(id) {
+            taken = true
+        } else if let owner = idOwner {
+            taken = owner != nil
+        } else {
+            taken = try senderOfMessage(id: id) != nil
+        }
         if taken { id = ids.next(at: t) }
         let dateSent = Int(t.rounded(.down))
         let recipient = dialog.peer(of: new.senderId) ?? 0
@@ -231,22 +281,44 @@ final class ChatStore {
                 """, [.text(id), .text(new.dialogId), .text(new.body), .int(new.senderId), .int(recipient), .int(dateSent),
                       .text(ChatStore.encodePairsList(new.attachments.map(\.fields))), .int(new.markable ? 1 : 0),
                       .text(ChatStore.encodePairsList([new.custom])), .real(t), .real(t), .optional(originId)])
-            try db.run("INSERT OR IGNORE INTO message_reads (message_id, user_id) VALUES (?, ?)", [.text(id), .int(new.senderId)])
-            try db.run("INSERT OR IGNORE INTO message_deliveries (message_id, user_id) VALUES (?, ?)", [.text(id), .int(new.senderId)])
+            // The sender has read it and has it without rows saying so (`completed`, `unreadCount`).
             // Who may download a private blob follows from the messages that refer to it (docs/protocol.md §8).
             for uid in Set(new.attachments.compactMap(\.blobUID)) {
                 try db.run("INSERT OR IGNORE INTO message_blobs (message_id, blob_uid) VALUES (?, ?)", [.text(id), .text(uid)])
             }
-            try db.run("""
-                UPDATE dialogs SET last_message = ?, last_message_date_sent = ?, last_message_id = ?,
-                    last_message_user_id = ?, updated_at = ? WHERE id = ?
-                """, [.text(new.body), .int(dateSent), .text(id), .int(new.senderId), .real(t), .text(new.dialogId)])
+            let last = LastMessage(body: new.body, dateSent: dateSent, id: id, senderId: new.senderId, at: t)
+            if defersLastMessages { lastMessages[new.dialogId] = last } else { try setLastMessage(last, of: new.dialogId) }
         }
         // Exactly what was just written (reading it back cost three queries per message).
         return MessageRecord(id: id, dialogId: new.dialogId, body: new.body, senderId: new.senderId, recipientId: recipient,
                              dateSent: dateSent, readIds: [new.senderId], deliveredIds: [new.senderId],
                              attachments: new.attachments, markable: new.markable, custom: new.custom,
                              createdAt: t, updatedAt: t, originId: originId)
+    }
+
+    private func setLastMessage(_ last: LastMessage, of dialogId: String) throws {
+        try db.run("""
+            UPDATE dialogs SET last_message = ?, last_message_date_sent = ?, last_message_id = ?,
+                last_message_user_id = ?, updated_at = ? WHERE id = ?
+            """, [.text(last.body), .int(last.dateSent), .text(last.id), .int(last.senderId), .real(last.at), .text(dialogId)])
+    }
+
+    /// From now until `writeLastMessages()`, dialogs' last messages wait in memory (a turn's
+    /// transaction is open and nothing reads them before it commits: REST commits it first).
+    func deferLastMessages() { defersLastMessages = true }
+
+    /// Writes the last message of every dialog that got one since `deferLastMessages()`.
+    func writeLastMessages() throws {
+        defersLastMessages = false
+        let pending = lastMessages
+        lastMessages = [:]
+        for (dialogId, last) in pending { try setLastMessage(last, of: dialogId) }
+    }
+
+    /// Drops what `deferLastMessages()` kept (the turn's transaction was rolled back).
+    func forgetLastMessages() {
+        defersLastMessages = false
+        lastMessages = [:]
     }
 
     /// One page of a dialog's history: by `date_sent`, ties in send order; without the
@@ -283,8 +355,9 @@ final class ChatStore {
     }
 
     private func mark(table: String, dialogId: String, ids: [String]?, userId: Int) throws {
-        var sql = "INSERT OR IGNORE INTO \(table) (message_id, user_id) SELECT id, ? FROM messages WHERE dialog_id = ?"
-        var arguments: [SQLiteValue] = [.int(userId), .text(dialogId)]
+        // A user's own messages count as read and delivered to them already.
+        var sql = "INSERT OR IGNORE INTO \(table) (message_id, user_id) SELECT id, ? FROM messages WHERE dialog_id = ? AND sender_id != ?"
+        var arguments: [SQLiteValue] = [.int(userId), .text(dialogId), .int(userId)]
         if let ids {
             guard !ids.isEmpty else { return }
             sql += " AND id IN (" + ids.map { _ in "?" }.joined(separator: ",") + ")"
@@ -295,9 +368,9 @@ final class ChatStore {
 
     func unreadCount(dialogId: String, userId: Int) throws -> Int {
         try db.queryFirst("""
-            SELECT COUNT(*) FROM messages m WHERE m.dialog_id = ?
+            SELECT COUNT(*) FROM messages m WHERE m.dialog_id = ? AND m.sender_id != ?
               AND NOT EXISTS (SELECT 1 FROM message_reads r WHERE r.message_id = m.id AND r.user_id = ?)
-            """, [.text(dialogId), .int(userId)]) { $0.int(0) } ?? 0
+            """, [.text(dialogId), .int(userId), .int(userId)]) { $0.int(0) } ?? 0
     }
 
     /// Unread counts of the dialogs `userId` occupies (only `dialogIds` when given), in creation order.
@@ -360,7 +433,10 @@ final class ChatStore {
 
     /// A list of key/value lists as JSON text: `[[["k","v"],...],...]` keeps key order.
     private static func encodePairsList(_ lists: [[(String, String)]]) -> String {
-        JSONNode.array(lists.map { pairs in .array(pairs.map { .array([.string($0.0), .string($0.1)]) }) }).serialized
+        // What nearly every message stores: no attachments, no custom keys.
+        if lists.isEmpty { return "[]" }
+        if lists.count == 1 && lists[0].isEmpty { return "[[]]" }
+        return JSONNode.array(lists.map { pairs in .array(pairs.map { .array([.string($0.0), .string($0.1)]) }) }).serialized
     }
 
     private static func decodePairsList(_ text: String?) -> [[(String, String)]] {

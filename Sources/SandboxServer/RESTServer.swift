@@ -33,6 +33,9 @@ final class RESTServer {
     private var requestDeadlines: [OpaquePointer: Double] = [:]
     /// A timer that drops connections past their deadline and lets go of closed ones.
     private var sweepEvent: OpaquePointer?
+    /// Runs before each request is handled: chat's writes of this turn are committed first
+    /// (`TurnCommit`), so what a request writes commits on its own before it is answered.
+    var beforeEachRequest: () -> Void = {}
 
     /// `timeout`: seconds a connection may stay idle or half-sent before libevent drops it;
     /// `requestTimeout`: seconds for each whole request.
@@ -152,6 +155,7 @@ final class RESTServer {
             do throws(RESTError) {
                 let parsed = try parse(request, headers: headers)
                 line = "\(parsed.method) \(parsed.path)"
+                beforeEachRequest()
                 response = router.handle(parsed)
             } catch {
                 response = error.response

@@ -124,6 +124,10 @@ public final class Sandbox: @unchecked Sendable {
                                       cors: .restAPI(options.corsOrigins), log: log)
             log.log(.info, "cors: web pages from \(options.corsOrigins.summary) may call the sandbox")
             restServer = rest
+            // Group commit: chat's writes of a loop turn in one transaction, committed before a
+            // REST request is handled and at the end of the turn (docs/protocol.md §7).
+            let turn = TurnCommit(eventBase: base, store: api.chat, log: log)
+            rest.beforeEachRequest = { turn.finish() }
             // Blobs live beside the database file, or in a private temp dir with an in-memory one.
             let databaseFile = options.databasePath.flatMap { $0 == ":memory:" ? nil : Sandbox.absolutePath($0) }
             let directory: String
@@ -167,7 +171,7 @@ public final class Sandbox: @unchecked Sendable {
                 }
                 let server = try XMPPServer(eventBase: base, host: options.host, port: options.chatPort,
                                             domain: options.chatDomain, applicationId: options.applicationId,
-                                            tls: identity, authenticator: database, log: log, store: api.chat)
+                                            tls: identity, authenticator: database, log: log, store: api.chat, turn: turn)
                 let host = Sandbox.urlHost(options.host)
                 chatEndpoints.append(("chat", .string("xmpp://\(host):\(server.boundPort)")))
                 if let port = options.chatTLSPort {
@@ -209,6 +213,8 @@ public final class Sandbox: @unchecked Sendable {
             storageServer?.close()
             scratch?.remove()
             restServer?.close()
+            // Its request hook holds the turn's event, which must go before the loop does.
+            restServer = nil
             event_base_free(base)
             if let error = error as? SandboxError { throw error }
             throw SandboxError("\(error)")

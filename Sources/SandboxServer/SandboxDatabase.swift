@@ -139,6 +139,8 @@ package final class SandboxDatabase: ChatAuthenticator {
     var passwordAttempts = PasswordAttempts()
     /// PBKDF2 rounds for passwords set from now on.
     var passwordIterations = PasswordHash.defaultIterations
+    /// What chat routing keeps between messages, for every `ChatStore` on this database.
+    let routingCache = RoutingCache()
 
     /// `path` nil: in memory. Files use WAL and are private to the user (0600).
     package init(path: String?, tokenTTL: Double, now: @escaping () -> Double = SandboxTime.now) throws {
@@ -146,6 +148,9 @@ package final class SandboxDatabase: ChatAuthenticator {
         self.tokenTTL = tokenTTL
         self.now = now
         try db.execute("PRAGMA foreign_keys=ON")
+        // Savepoints (a message's rows inside the turn's transaction) keep their undo pages
+        // here: in memory, not in a temporary file written for every message.
+        try db.execute("PRAGMA temp_store=MEMORY")
         try Self.migrator.migrate(db)
     }
 

@@ -1,4 +1,7 @@
 internal import CExpat
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The opening `<stream:stream>` tag as the client sent it.
 package struct XMPPStreamHeader: Equatable {
@@ -157,13 +160,20 @@ package final class XMLStreamParser {
         if !handler(event) { XML_StopParser(parser, 1) }
     }
 
-    /// "uri\u{1}local\u{1}prefix" → (uri, local, prefix).
+    /// "uri\u{1}local\u{1}prefix" → (uri, local, prefix), read in place (no array of pieces:
+    /// every element and attribute of every stanza comes through here).
     private static func split(_ raw: UnsafePointer<CChar>) -> (namespace: String, local: String, prefix: String?) {
-        let parts = String(cString: raw).split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
-        switch parts.count {
-        case 1: return ("", parts[0], nil)
-        case 2: return (parts[0], parts[1], nil)
-        default: return (parts[0], parts[1], parts[2])
+        let length = strlen(raw)
+        return raw.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            let all = UnsafeBufferPointer(start: bytes, count: length)
+            guard let first = all.firstIndex(of: 0x01) else { return ("", String(decoding: all, as: UTF8.self), nil) }
+            let namespace = String(decoding: UnsafeBufferPointer(rebasing: all[..<first]), as: UTF8.self)
+            let rest = all[(first + 1)...]
+            guard let second = rest.firstIndex(of: 0x01) else {
+                return (namespace, String(decoding: UnsafeBufferPointer(rebasing: rest), as: UTF8.self), nil)
+            }
+            return (namespace, String(decoding: UnsafeBufferPointer(rebasing: rest[..<second]), as: UTF8.self),
+                    String(decoding: UnsafeBufferPointer(rebasing: all[(second + 1)...]), as: UTF8.self))
         }
     }
 

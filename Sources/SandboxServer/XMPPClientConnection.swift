@@ -42,6 +42,13 @@ final class XMPPClientConnection {
     private var closeReason: String?
     /// Stanzas sent and not yet acknowledged, once the client asked for resumption (XEP-0198 §5).
     private var unacknowledged: UnacknowledgedStanzas?
+    /// What this turn of the loop wrote, sent once the turn's writes are committed (`TurnCommit`):
+    /// bytes for TCP, whole elements for a WebSocket (one per message).
+    private var heldBytes: [UInt8] = []
+    /// What the last read took from the bufferevent (kept, so a read allocates nothing).
+    private var inputBuffer: [UInt8] = []
+    private var heldElements: [String] = []
+    private var isHolding = false
     /// The connection is gone but the session waits to be resumed, until `hibernationDeadline`:
     /// it stays bound and in its rooms, and what is sent to it is kept.
     private(set) var isHibernating = false
@@ -119,20 +126,23 @@ final class XMPPClientConnection {
         let input = bufferevent_get_input(bev)
         let length = evbuffer_get_length(input)
         guard length > 0 else { return }
-        var bytes = [UInt8](repeating: 0, count: length)
-        _ = evbuffer_remove(input, &bytes, length)
+        // Into a buffer kept between reads (all of it: nothing may stay behind for a TLS filter).
+        if inputBuffer.count < length { inputBuffer = [UInt8](repeating: 0, count: length) }
+        _ = inputBuffer.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, length) }
+        // A thousand streams each keeping their largest read would add up.
+        defer { if inputBuffer.count > 16 * 1024 { inputBuffer = [] } }
         guard !isClosing else { return }
         lastActivity = monotonicNow()
         handshakeDone = true  // decrypted bytes: the handshake is over, whatever its event says
         var offset = 0
-        while offset < bytes.count && !isClosing {
-            let result = bytes[offset...].withUnsafeBytes { parser.feed($0) }
+        while offset < length && !isClosing {
+            let result = inputBuffer[offset..<length].withUnsafeBytes { parser.feed($0) }
             switch result {
             case .consumedAll:
-                offset = bytes.count
+                offset = length
             case .failed(let failure):
                 streamFailed(failure)
-                offset = bytes.count
+                offset = length
             case .suspended(let consumed):
                 offset += consumed
                 let restart = pendingRestart
@@ -144,9 +154,9 @@ final class XMPPClientConnection {
                     // Nothing may follow <starttls/> in clear text.
                     parser.reset()
                     startTLS()
-                    offset = bytes.count
+                    offset = length
                 case nil:
-                    offset = bytes.count
+                    offset = length
                 }
             }
         }
@@ -252,6 +262,7 @@ final class XMPPClientConnection {
                 }
                 perform(session.handle(outcome == .throttled ? .authenticationThrottled(userId: userId)
                                                              : .authenticationChecked(userId: userId, accepted: outcome == .accepted)))
+                if session.isAuthenticated { server.stopCountingUnauthenticated(self) }
             case .bindResource(let requested, let iqId):
                 let resource = server.bind(self, requested: requested)
                 perform(session.handle(.resourceBound(resource, iqId: iqId)))
@@ -286,6 +297,7 @@ final class XMPPClientConnection {
     /// Pushes queued output to the socket now (through OpenSSL when filtered),
     /// for when the loop may not run again (shutdown).
     func flushNow() {
+        flushHeld()
         // A WebSocket's thread flushes by itself: ask it to close after the goodbye.
         if let webSocket { return webSocket.close(reason: closeReason ?? "closing") }
         guard let bev = bufferEvent else { return }
@@ -322,12 +334,44 @@ final class XMPPClientConnection {
         write(text)
     }
 
-    /// Onto the wire (or the WebSocket), as it is.
+    /// Onto the wire (or the WebSocket) as it is, at the end of this turn of the loop.
     private func write(_ text: String) {
-        if let webSocket { return webSocket.send(text) }
-        guard let bev = bufferEvent else { return }
-        var bytes = Array(text.utf8)
-        _ = bufferevent_write(bev, &bytes, bytes.count)
+        if webSocket != nil {
+            heldElements.append(text)
+        } else {
+            guard bufferEvent != nil else { return }
+            heldBytes.append(contentsOf: text.utf8)
+        }
+        if !isHolding {
+            isHolding = true
+            server.turn.hold(self)
+        }
+    }
+
+    /// Hands what this turn wrote to the socket's bufferevent (through TLS: one write, so
+    /// few records) or to the WebSocket, once what it reports is committed.
+    func flushHeld() {
+        isHolding = false
+        if isFinished { return discardHeld() }
+        if let webSocket {
+            for element in heldElements { webSocket.send(element) }
+            heldElements.removeAll()
+            return
+        }
+        if let bev = bufferEvent, !heldBytes.isEmpty {
+            _ = heldBytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
+        }
+        // A burst (a join into a big room) should not pin its buffer for the connection's life.
+        heldBytes.removeAll(keepingCapacity: heldBytes.capacity <= 4 * 1024)
+        // The goodbye was held for the turn's commit: TLS's close_notify goes after it.
+        if isClosing { sendTLSCloseNotify() }
+    }
+
+    /// Drops what this turn wrote: the turn's commit failed, so none of it may be said.
+    func discardHeld() {
+        isHolding = false
+        heldBytes.removeAll()
+        heldElements.removeAll()
     }
 
     // MARK: resumption (XEP-0198 §5)
@@ -380,6 +424,8 @@ final class XMPPClientConnection {
     }
 
     private func startTLS() {
+        // `<proceed/>` goes in clear, before the filter: nothing of the stream reports stored data yet.
+        flushHeld()
         guard let bev = bufferEvent, let base = bufferevent_get_base(bev), let ssl = server.tls.makeSSL() else {
             return terminate(.internalServerError)
         }
@@ -396,22 +442,40 @@ final class XMPPClientConnection {
 
     // MARK: closing and timers
 
+    /// Whether TLS's close_notify has gone out (`sendTLSCloseNotify`).
+    private var closeNotifySent = false
+
     private func beginClose(grace: Double) {
         guard !isClosing else { return }
         isClosing = true
         server.unbind(self)
         if let bev = bufferEvent { bufferevent_disable(bev, Int16(EV_READ)) }
+        sendTLSCloseNotify()
         closeDeadline = monotonicNow() + grace
         // Poll finely for the last bytes to drain: a client waiting for our
         // </stream:stream> should not wait a timer's period for it.
         armTimer(after: 0.001)
     }
 
+    /// TLS's close_notify right after the last bytes (RFC 8446 §6.1, RFC 6120 §4.4): a client
+    /// that waits for it after our `</stream:stream>`, as libstrophe does, is then not kept
+    /// waiting until the socket closes. Only once all the plaintext is through TLS.
+    /// Held output (the turn not yet committed) goes first: `flushHeld` calls this again.
+    private func sendTLSCloseNotify() {
+        guard !closeNotifySent, heldBytes.isEmpty, let bev = bufferEvent, bufferevent_get_underlying(bev) != nil,
+              let ssl = bufferevent_openssl_get_ssl(bev) else { return }
+        _ = bufferevent_flush(bev, Int16(EV_WRITE), BEV_FLUSH)
+        guard evbuffer_get_length(bufferevent_get_output(bev)) == 0 else { return }
+        closeNotifySent = true
+        _ = SSL_shutdown(ssl)
+        ERR_clear_error()
+    }
+
     /// Bytes not yet handed to the kernel (the TLS filter's and the socket's).
     private var pendingOutput: Int {
-        if let webSocket { return webSocket.pendingMessages }
+        if let webSocket { return webSocket.pendingMessages + heldElements.count }
         guard let bev = bufferEvent else { return 0 }
-        var total = evbuffer_get_length(bufferevent_get_output(bev))
+        var total = heldBytes.count + evbuffer_get_length(bufferevent_get_output(bev))
         if let underlying = bufferevent_get_underlying(bev) { total += evbuffer_get_length(bufferevent_get_output(underlying)) }
         return total
     }

@@ -30,39 +30,96 @@ package struct XMPPElement: Equatable {
         children.compactMap { if case .element(let e) = $0 { return e } else { return nil } }
     }
 
+    /// The first child element named `name` (in `namespace`, when given). Every routed
+    /// message asks several times, so no array of the children is made.
     func child(_ name: String, namespace: String? = nil) -> XMPPElement? {
-        elements.first { $0.name == name && (namespace == nil || $0.namespace == namespace) }
+        for node in children {
+            if case .element(let e) = node, e.name == name, namespace == nil || e.namespace == namespace { return e }
+        }
+        return nil
     }
 
     /// The element's own character data (not its descendants').
     var text: String {
-        children.reduce(into: "") { if case .text(let t) = $1 { $0 += t } }
+        // Usually one piece: hand it back as it is.
+        if children.count == 1, case .text(let t) = children[0] { return t }
+        return children.reduce(into: "") { if case .text(let t) = $1 { $0 += t } }
     }
 
     /// Serialized with a default-namespace declaration wherever the namespace
     /// differs from the parent's.
     package func serialized(parentNamespace: String? = nil) -> String {
-        var out = "<" + name
-        if namespace != parentNamespace { out += " xmlns='\(XMLEscaping.attribute(namespace))'" }
-        for attribute in attributes { out += " \(attribute.name)='\(XMLEscaping.attribute(attribute.value))'" }
-        if children.isEmpty { return out + "/>" }
+        var out = ""
+        serialize(into: &out, parentNamespace: parentNamespace)
+        return out
+    }
+
+    /// Appends the serialization to `out`: one buffer for the whole tree.
+    func serialize(into out: inout String, parentNamespace: String?) {
+        out += "<"
+        out += name
+        if namespace != parentNamespace {
+            out += " xmlns='"
+            XMLEscaping.appendAttribute(namespace, to: &out)
+            out += "'"
+        }
+        for attribute in attributes {
+            out += " "
+            out += attribute.name
+            out += "='"
+            XMLEscaping.appendAttribute(attribute.value, to: &out)
+            out += "'"
+        }
+        if children.isEmpty {
+            out += "/>"
+            return
+        }
         out += ">"
         for node in children {
             switch node {
-            case .element(let e): out += e.serialized(parentNamespace: namespace)
-            case .text(let t): out += XMLEscaping.text(t)
+            case .element(let e): e.serialize(into: &out, parentNamespace: namespace)
+            case .text(let t): XMLEscaping.appendText(t, to: &out)
             }
         }
-        return out + "</\(name)>"
+        out += "</"
+        out += name
+        out += ">"
     }
 }
 
 /// Escaping for text we write into the stream, so a parser reads back exactly that text.
 enum XMLEscaping {
-    static func text(_ s: String) -> String { escaped(s, inAttribute: false) }
+    static func text(_ s: String) -> String { needsEscaping(s, inAttribute: false) ? escaped(s, inAttribute: false) : s }
 
     /// For either quote.
-    static func attribute(_ s: String) -> String { escaped(s, inAttribute: true) }
+    static func attribute(_ s: String) -> String { needsEscaping(s, inAttribute: true) ? escaped(s, inAttribute: true) : s }
+
+    static func appendText(_ s: String, to out: inout String) {
+        if needsEscaping(s, inAttribute: false) { out += escaped(s, inAttribute: false) } else { out += s }
+    }
+
+    static func appendAttribute(_ s: String, to out: inout String) {
+        if needsEscaping(s, inAttribute: true) { out += escaped(s, inAttribute: true) } else { out += s }
+    }
+
+    /// Whether any byte of `s` is one `escaped` changes: most text (ids, JIDs, plain words) has
+    /// none, and is then written as it is, without a scalar-by-scalar copy.
+    private static func needsEscaping(_ s: String, inAttribute: Bool) -> Bool {
+        var s = s
+        return s.withUTF8 { bytes in
+            for b in bytes {
+                switch b {
+                case 0x26, 0x3C, 0x3E, 0x0D: return true
+                case 0x27, 0x22, 0x09, 0x0A: if inAttribute { return true }
+                case 0..<0x20: if b != 0x09 && b != 0x0A { return true }
+                // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
+                case 0xEF: return true
+                default: break
+                }
+            }
+            return false
+        }
+    }
 
     /// True for names safe to write as an element or attribute name (a conservative subset of XML's).
     static func isName(_ s: String) -> Bool {

@@ -58,6 +58,11 @@ final class XMPPServer {
     private var connectionCount = 0
     /// Connections refused by the per-address cap since the last one admitted (to log a few, not each).
     private var refusedInARow = 0
+    /// Connections not yet authenticated, by address, and the address each of them counts
+    /// under (by connection number): the cap is checked for every connection accepted, so
+    /// it is counted as they come and go, not by walking every connection.
+    private var unauthenticatedByHost: [String: Int] = [:]
+    private var unauthenticatedHost: [Int: String] = [:]
     /// Bound sessions: user id → resource → connection (message routing reads this).
     private(set) var boundSessions: [Int: [String: XMPPClientConnection]] = [:]
     /// Sessions that may be resumed (XEP-0198 §5), live or hibernating, by their resumption id.
@@ -66,12 +71,15 @@ final class XMPPServer {
     private(set) var boundPort: Int = 0
     /// Messages, markers, typing and rooms.
     private(set) var router: XMPPStanzaRouter!
+    /// One transaction and one write per connection for each turn of the loop (group commit).
+    let turn: TurnCommit
 
     /// `eventBase` is the `event_base*` shared with the REST server.
     init(eventBase: OpaquePointer, host: String, port: Int, domain: String, applicationId: Int,
          tls: TLSIdentity, authenticator: ChatAuthenticator, log: SandboxLog, limits: Limits = Limits(),
-         store: ChatStore? = nil) throws {
+         store: ChatStore? = nil, turn: TurnCommit? = nil) throws {
         base = eventBase
+        self.turn = turn ?? TurnCommit(eventBase: eventBase, store: store, log: log)
         self.domain = domain.lowercased()
         self.applicationId = applicationId
         self.tls = tls
@@ -157,9 +165,11 @@ final class XMPPServer {
         listeners = []
         for connection in connections.values {
             connection.terminate(.systemShutdown, grace: min(limits.closeGrace, 0.5))
-            // The caller may leave the loop right away: hand the goodbye to the kernel now.
-            connection.flushNow()
         }
+        // What this turn stored is committed and the goodbyes handed over; the caller may
+        // leave the loop right away, so they go to the kernel now.
+        turn.finish()
+        for connection in connections.values { connection.flushNow() }
     }
 
     /// Connections currently open (tests check that closed ones are gone).
@@ -176,6 +186,7 @@ final class XMPPServer {
             let connection = try XMPPClientConnection(server: self, base: base, socket: socket, transport: transport,
                                                       number: connectionCount, peer: peer)
             connections[connectionCount] = connection
+            countUnauthenticated(connection)
             log.log(.debug, "xmpp #\(connectionCount): connection from \(peer)\(transport == .directTLS ? " (direct TLS)" : "")")
         } catch {
             log.log(.warning, "xmpp: dropping connection from \(peer): \(error)")
@@ -200,6 +211,7 @@ final class XMPPServer {
                 connectionCount += 1
                 let connection = XMPPClientConnection(server: self, base: base, webSocket: channel, number: connectionCount, peer: peer)
                 connections[connectionCount] = connection
+                countUnauthenticated(connection)
                 webSockets[id] = connection
                 log.log(.debug, "xmpp #\(connectionCount): WebSocket from \(peer)")
             case .message(let id, let bytes):
@@ -216,9 +228,7 @@ final class XMPPServer {
     /// unauthenticated ones; logs the first refusal of each burst.
     private func admits(_ peer: String) -> Bool {
         let host = Self.host(of: peer)
-        let pending = connections.values.reduce(0) { count, connection in
-            count + (!connection.session.isAuthenticated && Self.host(of: connection.peer) == host ? 1 : 0)
-        }
+        let pending = unauthenticatedByHost[host] ?? 0
         guard pending >= limits.maxUnauthenticatedPerAddress else {
             refusedInARow = 0
             return true
@@ -230,10 +240,23 @@ final class XMPPServer {
         return false
     }
 
+    private func countUnauthenticated(_ connection: XMPPClientConnection) {
+        let host = Self.host(of: connection.peer)
+        unauthenticatedByHost[host, default: 0] += 1
+        unauthenticatedHost[connection.number] = host
+    }
+
+    /// `connection` no longer counts against its address's cap (it authenticated, or it is gone).
+    func stopCountingUnauthenticated(_ connection: XMPPClientConnection) {
+        guard let host = unauthenticatedHost.removeValue(forKey: connection.number) else { return }
+        let left = (unauthenticatedByHost[host] ?? 1) - 1
+        unauthenticatedByHost[host] = left > 0 ? left : nil
+    }
+
     /// "127.0.0.1:5222" → "127.0.0.1", "::1:5222" → "::1".
-    private static func host(of peer: String) -> Substring {
-        guard let colon = peer.lastIndex(of: ":") else { return Substring(peer) }
-        return peer[..<colon]
+    private static func host(of peer: String) -> String {
+        guard let colon = peer.lastIndex(of: ":") else { return peer }
+        return String(peer[..<colon])
     }
 
     private static func describe(_ address: UnsafeMutablePointer<sockaddr>?, _ length: Int32) -> String {
@@ -248,6 +271,7 @@ final class XMPPServer {
 
     func remove(_ connection: XMPPClientConnection) {
         connections[connection.number] = nil
+        stopCountingUnauthenticated(connection)
         if let id = connection.webSocket?.id { webSockets[id] = nil }
         forgetResumable(connection)
     }
@@ -308,6 +332,8 @@ final class XMPPServer {
     /// through a MUC room on `muc.{domain}`, stored first when they ask for it.
     func route(_ stanza: XMPPElement, from connection: XMPPClientConnection) {
         log.log(.debug, "xmpp #\(connection.number): \(stanza.name) from \(connection.session.fullJID ?? "?")")
+        // Messages are what gets stored (history, markers): into this turn's transaction.
+        if stanza.name == "message" { turn.beginWriting() }
         router.route(stanza, from: connection)
     }
 }

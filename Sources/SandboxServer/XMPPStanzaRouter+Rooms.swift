@@ -27,9 +27,8 @@ extension XMPPStanzaRouter {
     func moveSeats(of connection: XMPPClientConnection, to successor: XMPPClientConnection) {
         guard let userId = connection.session.userId else { return }
         for dialogId in rooms.keys {
-            guard var seat = rooms[dialogId]?[userId]?.removeValue(forKey: connection.number) else { continue }
-            seat = RoomSeat(connection: successor, presenceDetails: seat.presenceDetails)
-            rooms[dialogId]?[userId]?[successor.number] = seat
+            guard let seat = rooms[dialogId]?[userId]?.removeValue(forKey: connection.number) else { continue }
+            rooms[dialogId]?[userId]?[successor.number] = RoomSeat(connection: successor, presenceDetails: seat.presenceDetails)
         }
     }
 
@@ -65,6 +64,22 @@ extension XMPPStanzaRouter {
         return dialog.occupantIds.contains(userId) ? "member" : "none"
     }
 
+    /// `affiliation(of:in:)` with the dialog's occupants as a set, for many users at once.
+    private func affiliation(of userId: Int, in dialog: DialogRecord, members: Set<Int>) -> String {
+        if userId == dialog.ownerId { return "owner" }
+        return members.contains(userId) ? "member" : "none"
+    }
+
+    /// `seat`'s presence as the room's other occupants receive it (user `userId`, affiliated as
+    /// `affiliation`), written once and kept until its details or affiliation change.
+    private func shownPresence(of seat: RoomSeat, userId: Int, room: String, affiliation: String) -> AddressedStanza {
+        if let shown = seat.shownPresence, shown.affiliation == affiliation { return shown.stanza }
+        let stanza = AddressedStanza(occupantPresence(room: room, userId: userId, to: AddressedStanza.gap, affiliation: affiliation,
+                                                      jid: seat.connection.session.fullJID, details: seat.presenceDetails))
+        seat.shownPresence = (affiliation, stanza)
+        return stanza
+    }
+
     /// The presence of occupant `userId` (nick = user id) as `to` receives it, with its real JID
     /// (the rooms are non-anonymous) and `details` (`<show/>`, `<status/>`) from its own presence.
     private func occupantPresence(room: String, userId: Int, to: String, affiliation: String, jid: String?,
@@ -90,7 +105,7 @@ extension XMPPStanzaRouter {
     /// asked for). A presence from a connection already joined is a change of its presence.
     private func join(_ dialogId: String, nick: String, stanza: XMPPElement, connection: XMPPClientConnection, userId: Int) {
         guard let me = connection.session.fullJID else { return }
-        guard let dialog = find({ try $0.dialog(id: dialogId, viewer: nil) }), dialog.type.isGroup else {
+        guard let dialog = find({ try $0.routingDialog(id: dialogId) }), dialog.type.isGroup else {
             return presenceError(stanza, to: connection, condition: "item-not-found", type: "cancel")
         }
         guard dialog.admits(userId) else {
@@ -110,31 +125,46 @@ extension XMPPStanzaRouter {
         }
         let occupants = rooms[dialogId] ?? [:]
         let isNewOccupant = occupants[userId]?.isEmpty ?? true
+        let members = Set(dialog.occupantIds)
         // Who is there (in user id order, so every join reads the same) ...
         for other in occupants.keys.sorted() where other != userId {
             guard let seat = occupants[other]?.values.min(by: { $0.connection.number < $1.connection.number }) else { continue }
-            connection.send(occupantPresence(room: room, userId: other, to: me, affiliation: affiliation(of: other, in: dialog),
-                                             jid: seat.connection.session.fullJID, details: seat.presenceDetails))
+            let presence = shownPresence(of: seat, userId: other, room: room, affiliation: affiliation(of: other, in: dialog, members: members))
+            connection.send(presence.addressed(to: me))
         }
+        let seat = RoomSeat(connection: connection, presenceDetails: details)
         // ... and, for a user's first connection, the others hear of the newcomer.
-        if isNewOccupant { broadcastPresence(of: userId, in: dialog, jid: me, details: details) }
-        rooms[dialogId, default: [:]][userId, default: [:]][connection.number] = RoomSeat(connection: connection, presenceDetails: details)
+        if isNewOccupant {
+            let presence = shownPresence(of: seat, userId: userId, room: room, affiliation: mine)
+            for (other, seats) in occupants where other != userId {
+                for otherSeat in seats.values {
+                    guard let to = otherSeat.connection.session.fullJID else { continue }
+                    otherSeat.connection.send(presence.addressed(to: to))
+                }
+            }
+        }
+        rooms[dialogId, default: [:]][userId, default: [:]][connection.number] = seat
         connection.send(occupantPresence(room: room, userId: userId, to: me, affiliation: mine, jid: me,
                                          statuses: selfStatuses, id: stanza[attribute: "id"], details: details))
         sendHistory(of: dialog, to: connection, as: userId, request: RoomHistoryRequest(join: stanza, now: now()))
         sendSubject(of: dialog, to: me, connection: connection)
     }
 
-    /// `userId`'s presence to every other user's joined connections.
+    /// `userId`'s presence to every other user's joined connections (written once, addressed to each).
     private func broadcastPresence(of userId: Int, in dialog: DialogRecord, jid: String, details: [XMPPElement],
                                    unavailable: Bool = false) {
         let room = roomJID(dialog.id)
         let affiliation = self.affiliation(of: userId, in: dialog)
+        var presence: AddressedStanza?
         for (other, seats) in rooms[dialog.id] ?? [:] where other != userId {
             for seat in seats.values {
                 guard let to = seat.connection.session.fullJID else { continue }
-                seat.connection.send(occupantPresence(room: room, userId: userId, to: to, affiliation: affiliation, jid: jid,
-                                                      unavailable: unavailable, details: details))
+                if presence == nil {
+                    presence = AddressedStanza(occupantPresence(room: room, userId: userId, to: AddressedStanza.gap,
+                                                                affiliation: affiliation, jid: jid, unavailable: unavailable,
+                                                                details: details))
+                }
+                seat.connection.send(presence!.addressed(to: to))
             }
         }
     }
@@ -167,7 +197,7 @@ extension XMPPStanzaRouter {
         let room = roomJID(dialogId)
         let me = connection.session.fullJID
         // The dialog only names the affiliation; a dialog deleted meanwhile leaves it "none".
-        let dialog = find { try $0.dialog(id: dialogId, viewer: nil) }
+        let dialog = find { try $0.routingDialog(id: dialogId) }
         let affiliation = dialog.map { self.affiliation(of: userId, in: $0) } ?? "none"
         if notifySelf, let me {
             connection.send(occupantPresence(room: room, userId: userId, to: me, affiliation: affiliation, jid: me,
@@ -186,7 +216,7 @@ extension XMPPStanzaRouter {
     // MARK: group chat
 
     func groupchat(_ stanza: XMPPElement, from connection: XMPPClientConnection, sender: Int, dialogId: String) {
-        guard let dialog = find({ try $0.dialog(id: dialogId, viewer: nil) }), dialog.type.isGroup else {
+        guard let dialog = find({ try $0.routingDialog(id: dialogId) }), dialog.type.isGroup else {
             return bounce(stanza, to: connection, condition: "service-unavailable")
         }
         guard dialog.admits(sender) else { return bounce(stanza, to: connection, condition: "forbidden", type: "auth") }
@@ -201,9 +231,9 @@ extension XMPPStanzaRouter {
                               text: "The subject is the dialog's name: rename the dialog instead")
             }
             // Typing and the like: to the other occupants only.
-            return fanOut(dialog, except: sender) { to, _ in
-                Self.forwarded(stanza, from: from, to: to, id: stanza[attribute: "id"], dialogId: nil, dateSent: nil)
-            }
+            let copy = AddressedStanza(Self.forwarded(stanza, from: from, to: AddressedStanza.gap, id: stanza[attribute: "id"],
+                                                      dialogId: nil, dateSent: nil).serialized(parentNamespace: XMPPNamespace.client))
+            return fanOut(dialog, except: sender) { _ in copy }
         }
         guard body.utf8.count <= ChatStore.maxMessageBytes else {
             return bounce(stanza, to: connection, condition: "not-acceptable", type: "modify",
@@ -212,7 +242,8 @@ extension XMPPStanzaRouter {
         var stored: MessageRecord?
         var dateSent = Int(now().rounded(.down))
         if (Self.isSaved(stanza) || Self.isPlain(stanza)) && store != nil {
-            if isResend(stanza, by: sender, in: dialogId, body: body) {
+            let (resend, idOwner) = isResend(stanza, by: sender, in: dialogId, body: body)
+            if resend {
                 server.log.log(.debug, "xmpp: group message \(Self.senderId(of: stanza) ?? "") from \(sender) already stored")
                 return
             }
@@ -221,7 +252,7 @@ extension XMPPStanzaRouter {
             stored = storage({
                 try $0.insertMessage(NewMessage(id: stanza[attribute: "id"], originId: Self.senderId(of: stanza), dialogId: dialogId,
                                                 body: body, senderId: sender, attachments: attachments, markable: markable,
-                                                custom: custom), in: dialog)
+                                                custom: custom), in: dialog, idOwner: idOwner)
             })
             guard let stored else { return bounce(stanza, to: connection, condition: "internal-server-error", type: "wait") }
             dateSent = stored.dateSent
@@ -231,20 +262,25 @@ extension XMPPStanzaRouter {
         let archived = stored.map { ($0.id, roomJID(dialogId)) }
         // MUC reflection: the sender's joined resources get it too, the sending one under the
         // id it gave (XEP-0045 §7.4, "stable ids"); everyone else under the stored ObjectId.
-        fanOut(dialog, except: nil) { to, seat in
-            let reflection = seat === connection ? stanza[attribute: "id"] : nil
-            return Self.forwarded(stanza, from: from, to: to, id: reflection ?? id, dialogId: dialogId, dateSent: dateSent,
-                                  originId: origin, stanzaId: archived)
+        func copy(id: String) -> AddressedStanza {
+            AddressedStanza(Self.forwarded(stanza, from: from, to: AddressedStanza.gap, id: id, dialogId: dialogId, dateSent: dateSent,
+                                           originId: origin, stanzaId: archived).serialized(parentNamespace: XMPPNamespace.client))
         }
+        let forEveryone = copy(id: id)
+        let forTheSender = stanza[attribute: "id"].map { $0 == id ? forEveryone : copy(id: $0) } ?? forEveryone
+        fanOut(dialog, except: nil) { seat in seat === connection ? forTheSender : forEveryone }
     }
 
-    /// Sends `make(fullJID, connection)` to every joined connection of the room, but those of
-    /// `except` and of users no longer in the dialog (pulled after they joined).
-    private func fanOut(_ dialog: DialogRecord, except: Int?, _ make: (String, XMPPClientConnection) -> XMPPElement) {
-        for (userId, seats) in rooms[dialog.id] ?? [:] where userId != except && dialog.admits(userId) {
+    /// Sends `stanza(connection)`, addressed to each, to every joined connection of the room but
+    /// those of `except` and of users no longer in the dialog (pulled after they joined).
+    private func fanOut(_ dialog: DialogRecord, except: Int?, _ stanza: (XMPPClientConnection) -> AddressedStanza) {
+        guard let occupants = rooms[dialog.id] else { return }
+        // Once per message, not once per occupant: `admits` reads the occupant list.
+        let members = dialog.type == .publicGroup ? nil : Set(dialog.occupantIds)
+        for (userId, seats) in occupants where userId != except && members?.contains(userId) ?? true {
             for seat in seats.values {
                 guard let jid = seat.connection.session.fullJID else { continue }
-                seat.connection.send(make(jid, seat.connection).serialized(parentNamespace: XMPPNamespace.client))
+                seat.connection.send(stanza(seat.connection).addressed(to: jid))
             }
         }
     }
@@ -332,7 +368,7 @@ extension XMPPStanzaRouter {
     /// our own occupant JID answers whether this connection is still joined (XEP-0410).
     private func roomIQ(_ iq: XMPPElement, type: String, payload: XMPPElement, dialogId: String, nick: String?,
                         to connection: XMPPClientConnection, sender: Int) -> String {
-        guard let dialog = find({ try $0.dialog(id: dialogId, viewer: nil) }), dialog.type.isGroup, dialog.admits(sender) else {
+        guard let dialog = find({ try $0.routingDialog(id: dialogId) }), dialog.type.isGroup, dialog.admits(sender) else {
             return iqError(iq, to: connection, condition: "item-not-found")
         }
         if let nick {

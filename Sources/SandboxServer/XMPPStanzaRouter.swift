@@ -7,10 +7,18 @@
 /// Storing happens synchronously inside `route`, so a later `<r/>` is only answered after it.
 final class XMPPStanzaRouter {
     /// A connection joined to a room. Its nick in the room is always its user id.
-    struct RoomSeat {
+    final class RoomSeat {
         let connection: XMPPClientConnection
         /// `<show/>` and `<status/>` of its last presence to the room, passed on to the others.
-        var presenceDetails: [XMPPElement] = []
+        var presenceDetails: [XMPPElement] { didSet { shownPresence = nil } }
+        /// Its presence as the other occupants receive it, but for `to`, and the affiliation it
+        /// was written with: a join into a room of a thousand sends a thousand of these.
+        var shownPresence: (affiliation: String, stanza: AddressedStanza)?
+
+        init(connection: XMPPClientConnection, presenceDetails: [XMPPElement] = []) {
+            self.connection = connection
+            self.presenceDetails = presenceDetails
+        }
     }
 
     unowned let server: XMPPServer
@@ -144,15 +152,19 @@ final class XMPPStanzaRouter {
     /// Whether `stanza` repeats a message `sender` already stored: the same ObjectId, or (for a
     /// sender whose ids are not ObjectIds) the same id of its own, dialog and text. A resend after
     /// a reconnect is acknowledged but neither stored nor delivered again.
-    func isResend(_ stanza: XMPPElement, by sender: Int, in dialogId: String?, body: String) -> Bool {
+    /// Also returns who stored a message under the stanza's ObjectId, when it was looked up
+    /// (`.some(nil)`: nobody), for `insertMessage` not to look again.
+    func isResend(_ stanza: XMPPElement, by sender: Int, in dialogId: String?, body: String) -> (Bool, idOwner: Int??) {
         let stanzaId = stanza[attribute: "id"]
-        if let stanzaId, ObjectIdGenerator.isValid(stanzaId), find({ try $0.senderOfMessage(id: stanzaId) }) == sender {
-            return true
+        var idOwner: Int??
+        if let stanzaId, ObjectIdGenerator.isValid(stanzaId) {
+            idOwner = storage { try $0.senderOfMessage(id: stanzaId) }
+            if idOwner == .some(sender) { return (true, idOwner) }
         }
         // An SDK's own ObjectId is its stored id (unless another sender took it): no second lookup per message.
         guard let id = Self.senderId(of: stanza), !(id == stanzaId && ObjectIdGenerator.isValid(id)), let dialogId,
-              let earlier = find({ try $0.message(originId: id, senderId: sender) }) else { return false }
-        return earlier.dialogId == dialogId && earlier.body == body
+              let earlier = find({ try $0.message(originId: id, senderId: sender) }) else { return (false, idOwner) }
+        return (earlier.dialogId == dialogId && earlier.body == body, idOwner)
     }
 
     /// What a message is stored and delivered under: the stored id, else the stanza's own when it
@@ -260,7 +272,8 @@ final class XMPPStanzaRouter {
         let given = Self.extraParams(stanza)?.child("dialog_id")?.text.trimmingCharacters(" ")
         var dialog = privateDialog(between: sender, recipient, preferring: given)
         if (Self.isSaved(stanza) || (type == "chat" && Self.isPlain(stanza))) && recipient != sender && store != nil {
-            if isResend(stanza, by: sender, in: dialog?.id, body: body) {
+            let (resend, idOwner) = isResend(stanza, by: sender, in: dialog?.id, body: body)
+            if resend {
                 // A resend (after a reconnect) of what is already stored and was delivered then.
                 server.log.log(.debug, "xmpp: message \(Self.senderId(of: stanza) ?? "") from \(sender) already stored")
                 return
@@ -274,7 +287,7 @@ final class XMPPStanzaRouter {
             stored = storage({
                 try $0.insertMessage(NewMessage(id: stanza[attribute: "id"], originId: Self.senderId(of: stanza), dialogId: dialog.id,
                                                 body: body, senderId: sender, attachments: attachments, markable: markable,
-                                                custom: custom), in: dialog)
+                                                custom: custom), in: dialog, idOwner: idOwner)
             })
             guard let stored else { return bounce(stanza, to: connection, condition: "internal-server-error", type: "wait") }
             dateSent = stored.dateSent
@@ -327,11 +340,11 @@ final class XMPPStanzaRouter {
 
     /// The private dialog of the two users: `preferring` when it is theirs, else any.
     private func privateDialog(between a: Int, _ b: Int, preferring id: String?) -> DialogRecord? {
-        if let id, let dialog = find({ try $0.dialog(id: id, viewer: nil) }), dialog.type == .privateChat,
-           Set(dialog.occupantIds) == Set([a, b]) {
+        if let id, let dialog = find({ try $0.routingDialog(id: id) }), dialog.type == .privateChat,
+           dialog.occupantIds.count == 2, dialog.occupantIds.contains(a), dialog.occupantIds.contains(b) {
             return dialog
         }
-        return find { try $0.privateDialog(between: a, b, viewer: nil) }
+        return find { try $0.routingPrivateDialog(between: a, b) }
     }
 
     /// A `received` or `displayed` marker from `userId` to `recipient` for a stored message of a
@@ -343,7 +356,7 @@ final class XMPPStanzaRouter {
         let found = ObjectIdGenerator.isValid(messageId) ? find({ try $0.message(id: messageId) }) : nil
         guard let message = found ?? find({ try $0.message(originId: messageId, senderId: recipient) }),
               message.senderId != userId, message.senderId == recipient,
-              let dialog = find({ try $0.dialog(id: message.dialogId, viewer: nil) }), dialog.admits(userId) else { return nil }
+              let dialog = find({ try $0.routingDialog(id: message.dialogId) }), dialog.admits(userId) else { return nil }
         if marker == "displayed" {
             _ = storage { try $0.markRead(dialogId: dialog.id, ids: [message.id], userId: userId) }
         } else {

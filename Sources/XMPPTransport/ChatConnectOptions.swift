@@ -1,7 +1,7 @@
 public struct ChatConnectOptions: Sendable {
-    /// Extra CA (PEM) to trust, for this connection only. libstrophe also loads
-    /// OpenSSL's default trust store (which honours SSL_CERT_FILE/SSL_CERT_DIR), so
-    /// public CAs stay trusted beside it. Certificates are always verified.
+    /// The CA (PEM) to trust, for this connection only and instead of the system's store;
+    /// without it, the system's store (OpenSSL's default, which honours SSL_CERT_FILE and
+    /// SSL_CERT_DIR). Either is parsed once per process. Certificates are always verified.
     public var caFile: String?
     /// Allow SASL over an unencrypted stream when the server offers no STARTTLS.
     /// The caller sets it for loopback hosts or when the config says so explicitly.

@@ -13,6 +13,8 @@ final class ConnectWatchdog: Sendable {
     private struct State {
         var armed = true
         var fired = false
+        /// Hang up at once (the connect was cancelled), not at the deadline.
+        var hangUpRequested = false
     }
     private let state = Mutex(State())
     private let wakeReader: Int32
@@ -62,13 +64,20 @@ final class ConnectWatchdog: Sendable {
         return fired
     }
 
+    /// Hangs up now rather than at the deadline (the connect was cancelled); nothing once disarmed.
+    func hangUpNow() {
+        state.withLock { $0.hangUpRequested = true }
+        var byte: UInt8 = 1
+        _ = write(wakeWriter, &byte, 1)
+    }
+
     private func watch(milliseconds: Int32) {
         var ready = pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)
         var result: Int32
         repeat { result = poll(&ready, 1, milliseconds) } while result < 0 && errno == EINTR
-        guard result == 0 else { return }  // disarmed
         state.withLock { state in
-            guard state.armed else { return }
+            // Woken without a hang-up asked for: disarmed.
+            guard state.armed, result == 0 || state.hangUpRequested else { return }
             state.fired = ConnectSockets.hangUp(connection: connection, port: port)
         }
     }

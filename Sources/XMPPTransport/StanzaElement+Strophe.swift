@@ -37,6 +37,7 @@ extension StanzaElement {
     /// the same bridge without a socket. Nil when libstrophe cannot parse it.
     package init?(parsingWithStrophe xml: String) {
         _ = stropheLibraryInitialized
+        precondition(cstrophe_load() == 0, "cannot load libstrophe: \(String(cString: cstrophe_load_error()))")
         guard let ctx = xmpp_ctx_new(nil, nil) else { preconditionFailure("xmpp_ctx_new failed (out of memory)") }
         defer { xmpp_ctx_free(ctx) }
         guard let stanza = xmpp_stanza_new_from_string(ctx, xml) else { return nil }

@@ -17,6 +17,8 @@ public struct XMPPError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let invalidMessage = Code(rawValue: "invalid-message")
         /// A MUC room refused the join; `detail` starts with the presence error condition.
         public static let roomJoinFailed = Code(rawValue: "room-join-failed")
+        /// libstrophe, loaded on first use, is not there (`detail` has the loader's reason).
+        public static let libraryUnavailable = Code(rawValue: "library-unavailable")
         public var description: String { rawValue }
     }
 
@@ -40,6 +42,7 @@ public struct XMPPError: Error, Sendable, Equatable, CustomStringConvertible {
         switch code {
         case .invalidMessage?: what = "message not sent"
         case .roomJoinFailed?: what = "chat server \(endpoint) refused to let us join the group"
+        case .libraryUnavailable?: what = "cannot chat with \(endpoint)"
         case let other?: what = "chat server \(endpoint): \(other)"
         case nil:
             switch kind {

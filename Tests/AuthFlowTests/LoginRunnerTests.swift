@@ -8,7 +8,13 @@ import TestSupport
 final class FakeChat: ChatConnecting {
     var failure: XMPPError?
     var connectedAs: (Int, String)?
+    /// What happened, in order: "prepare", "connect".
+    var calls: [String] = []
+    /// Runs at `prepare()` (to see how far the REST part was then).
+    var onPrepare: (() -> Void)?
+    func prepare() { calls.append("prepare"); onPrepare?() }
     func connect(userId: Int, secret: String) throws(XMPPError) {
+        calls.append("connect")
         if let failure { throw failure }
         connectedAs = (userId, secret)
     }
@@ -77,6 +83,36 @@ final class FakeChat: ChatConnecting {
         guard case .failed(let error) = login.chat else { Issue.record("chat should have failed"); return }
         #expect(error.kind == .temporary && error.message.contains("xmpp://127.0.0.1:5"))
         #expect(login.token == "tok123")
+    }
+
+    /// The chat head start (`ChatHeadStart`) begins before any REST request, once.
+    @Test func chatIsPreparedBeforeTheFirstRequestThenConnected() throws {
+        let transport = ScriptedTransport([.status(201, Self.session), .status(422, Self.taken), .status(202, Self.user)])
+        let api = QuickBloxClient(apiEndpoint: "http://127.0.0.1:9", credentials: AppCredentials(applicationId: 1, authKey: "k", authSecret: "s"),
+                                  transport: transport)
+        api.retryPolicy = .never
+        let chat = FakeChat()
+        var requestsWhenPrepared: Int?
+        chat.onPrepare = { requestsWhenPrepared = transport.requests.count }
+        let request = LoginRequest(identity: .login("alice"), password: "secret-pass", fullName: "Alice", options: .init())
+        #expect(try LoginRunner(api: api, chat: chat).run(request).chat == .connected)
+        #expect(requestsWhenPrepared == 0)
+        #expect(chat.calls == ["prepare", "connect"])
+    }
+
+    @Test func noChatPreparesNothing() throws {
+        let chat = FakeChat()
+        let (result, _) = run([.status(201, Self.session), .status(422, Self.taken), .status(202, Self.user)], chat: chat,
+                              options: .init(connectChat: false))
+        #expect(try result.get().chat == .skipped)
+        #expect(chat.calls.isEmpty)
+    }
+
+    @Test func aRESTFailureNeverConnectsWhatWasPrepared() {
+        let chat = FakeChat()
+        let (result, _) = run([.status(201, Self.session), .status(422, Self.taken), .status(401, #"{"errors":["Unauthorized"]}"#)], chat: chat)
+        #expect(throws: AuthFlowError.self) { try result.get() }
+        #expect(chat.calls == ["prepare"])
     }
 
     @Test func noSignupNeverCallsUsers() throws {

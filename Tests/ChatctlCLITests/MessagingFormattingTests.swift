@@ -97,3 +97,26 @@ import MessageCache
         #expect(rows.dropFirst().allSatisfy { $0.hasPrefix("            ") })
     }
 }
+
+/// The dialog table counts a cell by its bytes when it is printable ASCII, by
+/// Characters otherwise; columns line up either way.
+@Suite struct TableTests {
+    @Test func columnsLineUpWithASCIIWideAndCombiningText() {
+        let rows = [["NAME", "TYPE", "MESSAGE"], ["ops", "group", "hi"], ["café", "group", "x"], ["cafe\u{301}", "private", "y"],
+                    [String(repeating: "n", count: 40), "group", "long"]]
+        let pad = { (n: Int) in String(repeating: " ", count: n) }
+        #expect(Table.render(rows, width: nil) == """
+            NAME\(pad(30))TYPE     MESSAGE
+            ops\(pad(31))group    hi
+            café\(pad(30))group    x
+            cafe\u{301}\(pad(30))private  y
+            \(String(repeating: "n", count: 31))…  group    long
+
+            """)
+    }
+
+    @Test(arguments: ["plain", "tab\there", "crlf\r\n", "é", "e\u{301}", "👩‍👩‍👧", ""])
+    func lengthIsTheCharacterCount(_ text: String) {
+        #expect(Table.length(text) == text.count)
+    }
+}

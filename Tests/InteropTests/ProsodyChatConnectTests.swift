@@ -99,6 +99,39 @@ struct ProsodyChatConnectTests {
         #expect(allowed == nil, "got \(String(describing: allowed))")
     }
 
+    /// A head start (docs/protocol.md §7) is TLS-only until it has credentials: against a
+    /// server without TLS it gives up before logging in, and connects again in plain text only
+    /// where that is allowed.
+    @Test func aHeadStartToAServerWithoutTLSConnectsAgainOnlyIfPlaintextIsAllowed() async throws {
+        let server = try Self.startServer(.plaintextOnly)
+        defer { server.stop() }
+        let endpoint = ChatEndpoint(security: .startTLS, host: "127.0.0.1", port: server.port)
+        let credentials = ChatCredentials(jid: "\(Self.user.name)@\(server.domain)", password: Self.user.password)
+        let domain = server.domain
+        func headStart(_ options: ChatConnectOptions) async -> (error: XMPPError?, log: [String]) {
+            let lines = ResultBox<String>()
+            var options = options
+            options.verboseLog = { lines.append($0) }
+            let error = await onOwnThread { [options] () -> XMPPError? in
+                let connection = XMPPConnection()
+                do throws(XMPPError) {
+                    try connection.connect(domain: domain, endpoint: endpoint, options: options) { credentials }
+                    connection.disconnect(timeout: 2)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            return (error, lines.all)
+        }
+        let refused = await headStart(ChatConnectOptions(timeout: 10))
+        #expect(refused.error?.kind == .plaintextRefused, "got \(String(describing: refused.error))")
+        let allowed = await headStart(ChatConnectOptions(allowPlaintext: true, timeout: 10))
+        #expect(allowed.error == nil, "got \(String(describing: allowed.error))\n\(allowed.log.joined(separator: "\n"))")
+        #expect(allowed.log.contains { $0.contains("ended before logging in; connecting again") })
+        #expect(allowed.log.contains { $0.contains("no TLS (allowed for this host)") })
+    }
+
     @Test func verboseLogNeverCarriesThePassword() async throws {
         let server = try Self.startServer()
         defer { server.stop() }

@@ -114,3 +114,15 @@ struct ReadStateTests {
         #expect(try cache.dialog(id: hexID(2, prefix: "d"))?.unreadCount == 0, "a negative count from the server is 0")
     }
 }
+
+/// The id lists read on the bytes take what `Int("…")` takes of each comma-separated part.
+@Suite("MessageCache: id lists")
+struct UserIDListTests {
+    @Test(arguments: ["", "1", "1,2,100", ",1,,2,", "+3,-4", "7,abc,8", "9223372036854775807,9223372036854775808",
+                      "-9223372036854775808,-9223372036854775809", "1 ,2", "-,+,5", "١,2"])
+    func readsWhatIntReadsOfEachPart(_ text: String) {
+        let expected = text.split(separator: ",").compactMap { Int($0) }
+        #expect(ChatCache.userIDs(text) == expected)
+        #expect(ChatCache.userIDs(ChatCache.userIDList(expected)) == expected)
+    }
+}

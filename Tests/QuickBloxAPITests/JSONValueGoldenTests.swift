@@ -7,13 +7,13 @@ import Testing
 @testable import QuickBloxAPI
 import TestSupport
 
-/// The client's JSON (JSONValue read by Foundation's decoder, written by the request
-/// encoder) against the table the sandbox's JSONNode passes too.
+/// The client's JSON (JSONValue read by its own reader, `JSONValue(parsing:)`, written
+/// by the request encoder) against the table the sandbox's JSONNode passes too.
 @Suite struct JSONValueGoldenTests {
     typealias Golden = GoldenVectors.JSON
 
     static func read(_ bytes: [UInt8]) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        try? JSONValue(parsing: bytes)
     }
 
     /// Numbers compare by value (the client keeps an Int or a Double, not the text);
@@ -54,7 +54,7 @@ import TestSupport
     }
 
     @Test(arguments: GoldenVectors.jsonToleratedOnlyByTheClient)
-    func toleratesWhatFoundationTolerates(_ vector: GoldenVectors.JSONReading) throws {
+    func toleratesWhatFoundationTolerated(_ vector: GoldenVectors.JSONReading) throws {
         let value = try #require(Self.read(vector.bytes))
         #expect(Self.matches(value, try #require(vector.value)))
     }
@@ -71,5 +71,26 @@ import TestSupport
     @Test(arguments: GoldenVectors.jsonWritings)
     func compactTextWritesTheGoldenText(_ vector: GoldenVectors.JSONWriting) {
         #expect(GoldenVectors.sameScalars(Self.clientValue(vector.value).compactText, vector.text))
+    }
+}
+
+/// What the golden table leaves open: which numbers are `.int`, the nesting bound.
+@Suite struct JSONValueParsingTests {
+    @Test(arguments: [("42", JSONValue.int(42)), ("-0", .int(0)), ("1.5", .double(1.5)), ("1e2", .double(100)),
+                      ("9223372036854775807", .int(Int.max)), ("9223372036854775808", .double(9223372036854775808))])
+    func anIntegerThatFitsIsAnIntEverythingElseADouble(_ text: String, _ expected: JSONValue) throws {
+        #expect(try JSONValue(parsing: text) == expected)
+    }
+
+    @Test func nestingStopsAt512LevelsWithAnErrorNotACrash() throws {
+        let allowed = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+        #expect(throws: Never.self) { try JSONValue(parsing: allowed) }
+        let deeper = String(repeating: "[", count: 100_000)
+        #expect(throws: JSONValue.ParseError.self) { try JSONValue(parsing: deeper) }
+    }
+
+    @Test func theLastOfARepeatedKeyWinsAndOffsetsNameTheFault() throws {
+        #expect(try JSONValue(parsing: #"{"a":1,"a":2}"#) == .object(["a": .int(2)]))
+        #expect(throws: JSONValue.ParseError(offset: 6, reason: "',' or ']' was expected")) { try JSONValue(parsing: "[1, 2 3]") }
     }
 }

@@ -102,4 +102,23 @@ import Testing
             #expect(files.contains { $0 == file || $0.hasSuffix("/" + file) }, "docs/architecture.md cites \(file), which is not in Sources")
         }
     }
+
+    /// `make bench`'s committed results hold every figure of README's Speed table, each beside its
+    /// baseline where it has one, and the README shows the chart drawn from them.
+    @Test func theBenchResultsAreCommittedAndShown() throws {
+        let data = try Data(contentsOf: Self.root.appendingPathComponent("docs/bench/results.json"))
+        let results = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let rows = try #require(results["rows"] as? [[String: Any]])
+        let keys = Set(rows.compactMap { $0["key"] as? String })
+        for key in ["startup_version", "startup_dialogs", "startup_history", "login", "send_lines", "listen_json", "listen_rss",
+                    "sandbox_router", "sandbox_scale_125", "sandbox_scale_250", "sandbox_scale_500", "sandbox_scale_1000"] {
+            #expect(keys.contains(key), "docs/bench/results.json has no row \(key)")
+        }
+        for row in rows where ["startup_version", "startup_dialogs", "startup_history", "login", "send_lines", "listen_json"].contains(row["key"] as? String ?? "") {
+            #expect((row["baseline"] as? [String: Any])?["value"] is NSNumber, "\(row["key"] ?? "?") has no baseline")
+        }
+        let png = try Data(contentsOf: Self.root.appendingPathComponent("docs/bench/bench.png"))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "docs/bench/bench.png is a PNG")
+        #expect(try Self.text("README.md").contains("](docs/bench/bench.png)"))
+    }
 }

@@ -14,13 +14,7 @@ import TestSupport
         let app = sandbox.applicationId
 
         let client = try RawXMPPClient(port: chatPort)
-        client.send(XMPPTestConstants.header)
-        #expect(client.read(untilContains: "</stream:features>"))
-        client.send(XMPPTestConstants.plain("\(bob)-\(app)", "password-bob"))
-        #expect(client.read(untilContains: "<success"))
-        client.clear()
-        client.send(XMPPTestConstants.header)
-        #expect(client.read(untilContains: "</stream:features>"))
+        #expect(client.authenticate(as: "\(bob)-\(app)", password: "password-bob"))
         client.send("<iq type='set' id='b'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><resource>e2e</resource></bind></iq>")
         #expect(client.read(untilContains: "</iq>"))
         client.clear()

@@ -329,17 +329,23 @@ struct XMPPServerTests {
         #expect(throws: (any Error).self) { try RawXMPPClient(port: port) }
     }
 
+    /// A client past STARTTLS, with the secured stream's features read.
+    private func securedStream(_ server: XMPPTestServer) throws -> RawXMPPClient {
+        let client = try RawXMPPClient(port: server.port)
+        client.send(C.header + "<starttls xmlns='urn:ietf:params:xml:ns:xmpp-tls'/>")
+        #expect(client.read(untilContains: "<proceed"))
+        client.clear()
+        try client.startTLS(caPEM: server.certificatePEM, host: "localhost")
+        client.send(C.header)
+        #expect(client.read(untilContains: "</stream:features>"))
+        return client
+    }
+
     /// The sandbox leaves its loop right after `stop()`: the goodbye must already be on the wire.
     @Test func stopDeliversSystemShutdownEvenIfTheLoopEndsAtOnce() throws {
         let server = try XMPPTestServer(loopAfterStop: false)
         let plain = try bound(server)
-        let secure = try RawXMPPClient(port: server.port)
-        secure.send(C.header + "<starttls xmlns='urn:ietf:params:xml:ns:xmpp-tls'/>")
-        #expect(secure.read(untilContains: "<proceed"))
-        secure.clear()
-        try secure.startTLS(caPEM: server.certificatePEM, host: "localhost")
-        secure.send(C.header)
-        #expect(secure.read(untilContains: "</stream:features>"))
+        let secure = try securedStream(server)
         server.stop()
         #expect(plain.waitForClose())
         #expect(plain.received.contains(streamError("system-shutdown")))
@@ -368,6 +374,17 @@ struct XMPPServerTests {
         #expect(client.read(untilContains: "</stream:features>"))
         client.send("<iq type='set' id='b'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><resource>tls</resource></bind></iq>")
         #expect(client.read(untilContains: "<jid>6-7@localhost/tls</jid>"))
+    }
+
+    /// After its `</stream:stream>` a TLS stream gets TLS's close_notify too, so a client that
+    /// waits for it (libstrophe does) is not kept waiting for the socket to close.
+    @Test func closingATLSStreamEndsTLSWithCloseNotify() throws {
+        let server = try XMPPTestServer()
+        let client = try securedStream(server)
+        client.send("</stream:stream>")
+        #expect(client.waitForClose())
+        #expect(client.received.hasSuffix("</stream:stream>"))
+        #expect(client.tlsCloseNotified, "the stream's end, then close_notify")
     }
 
     @Test func certificateDoesNotVerifyForAnotherName() throws {

@@ -148,6 +148,8 @@ final class RawXMPPClient {
     private var ssl: OpaquePointer?
     private var sslContext: OpaquePointer?
     private(set) var closedByServer = false
+    /// The server ended TLS with close_notify (not only by closing the socket).
+    private(set) var tlsCloseNotified = false
 
     init(port: Int) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -202,7 +204,11 @@ final class RawXMPPClient {
             } else {
                 n = recv(fd, &buffer, buffer.count, 0)
             }
-            if n <= 0 { closedByServer = true; return predicate(received) }
+            if n <= 0 {
+                if let ssl, SSL_get_error(ssl, Int32(n)) == SSL_ERROR_ZERO_RETURN { tlsCloseNotified = true }
+                closedByServer = true
+                return predicate(received)
+            }
             received += String(decoding: buffer[0..<n], as: UTF8.self)
         }
         return true
@@ -220,6 +226,20 @@ final class RawXMPPClient {
 
     /// Forgets what was read so far (before a stream restart).
     func clear() { received = "" }
+
+    /// Opens the stream, logs in with SASL PLAIN as `authcid` and opens the stream again:
+    /// ready to bind. False (with what was read kept) when a step is not answered.
+    func authenticate(as authcid: String, password: String) -> Bool {
+        send(XMPPTestConstants.header)
+        guard read(untilContains: "</stream:features>") else { return false }
+        send(XMPPTestConstants.plain(authcid, password))
+        guard read(untilContains: "<success") else { return false }
+        clear()
+        send(XMPPTestConstants.header)
+        guard read(untilContains: "</stream:features>") else { return false }
+        clear()
+        return true
+    }
 
     /// TLS handshake over the socket, trusting only `caPEM` and checking `host`.
     func startTLS(caPEM: String, host: String) throws {

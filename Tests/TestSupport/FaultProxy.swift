@@ -49,7 +49,8 @@ public final class FaultProxy: Sendable {
         public var resets = 0
         /// HTTP requests answered by `.answerHTTP`.
         public var answered = 0
-        /// TLS ClientHellos seen (records from the client starting 0x16 0x03).
+        /// TLS ClientHellos forwarded (reads from the client starting 0x16 0x03: TLS 1.3's
+        /// only client handshake record in the clear).
         public var clientHellos = 0
     }
 
@@ -257,6 +258,8 @@ public final class FaultProxy: Sendable {
             return
         }
         let bytes = Array(buffer[0..<n])
+        let clientHello = fromClient && bytes.count > 2 && bytes[0] == 0x16 && bytes[1] == 0x03
+        if clientHello && mode != .blackHole { shared.withLock { $0.counters.clientHellos += 1 } }
         switch mode {
         case .blackHole:
             return
@@ -273,9 +276,8 @@ public final class FaultProxy: Sendable {
             shared.withLock { $0.counters.answered += 1 }
             return
         case .closeMidTLSHandshake:
-            if fromClient, bytes.count > 2, bytes[0] == 0x16, bytes[1] == 0x03 {
+            if clientHello {
                 link.sawClientHello = true
-                shared.withLock { $0.counters.clientHellos += 1 }
             } else if !fromClient && link.sawClientHello {
                 reset(link, rst: false)
                 return

@@ -213,8 +213,8 @@ extension GoldenVectors {
     ]
 
     /// Documents the two readers part on, each side with what it does: the sandbox
-    /// refuses what no correct writer sends; the client reads them through
-    /// Foundation's more lenient decoder, and then reads exactly `value`.
+    /// refuses what no correct writer sends; the client's reader keeps the leniency
+    /// of Foundation's decoder, which it replaced, and reads exactly `value`.
     public static let jsonToleratedOnlyByTheClient: [JSONReading] = [
         JSONReading("trailing comma in an array", "[1,]", .array([.number("1")])),
         JSONReading("trailing comma in an object", #"{"a":1,}"#, .object([.init("a", .number("1"))])),
