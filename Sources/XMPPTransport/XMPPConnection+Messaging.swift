@@ -37,7 +37,7 @@ extension XMPPConnection {
     /// Markers are not tracked for delivery.
     @discardableResult
     public func sendMarker(_ marker: ChatMarker) throws(XMPPError) -> UInt32 {
-        try sendStanza(marker.stanza(id: idGenerator.next()).xml(), messageID: nil)
+        try sendStanza(marker.xml(id: idGenerator.next()), messageID: nil)
     }
 
     /// Sends several markers as one write that ends with the request for their
@@ -46,7 +46,7 @@ extension XMPPConnection {
     @discardableResult
     public func sendMarkers(_ markers: [ChatMarker]) throws(XMPPError) -> [UInt32] {
         guard !markers.isEmpty else { return [] }
-        let stanzas = markers.map { (xml: $0.stanza(id: idGenerator.next()).xml(), messageID: ObjectID?.none) }
+        let stanzas = markers.map { (xml: $0.xml(id: idGenerator.next()), messageID: ObjectID?.none) }
         guard isConnected, let sequences = sendRawBatch(stanzas, askingForAcknowledgement: true) else {
             throw XMPPError(kind: .disconnected, endpoint: endpointDescription, detail: "")
         }

@@ -71,6 +71,18 @@ struct OutgoingStanzaTests {
         """)
     }
 
+    /// What is sent (`xml(id:)`, written straight into a string) is the element's own
+    /// serialisation, escapes and an empty dialog id included.
+    @Test(arguments: [
+        ChatMarker(kind: .displayed, messageID: "m&1", peer: ChatJID(parsing: "1001-77@chat.quickblox.com/res")!, dialogID: "dlg"),
+        ChatMarker(kind: .received, messageID: "65600000deadbeef01000009", peer: ChatJID(parsing: "1002-77@c/r")!, dialogID: nil),
+        ChatMarker(kind: .received, messageID: "\"<'>\t\n\r", peer: ChatJID(parsing: "1002-77@c")!, dialogID: "a<b&c>\r\n\u{1}"),
+        ChatMarker(kind: .displayed, messageID: "", peer: ChatJID(parsing: "77_5f00aa@muc.c/1003")!, dialogID: ""),
+    ])
+    func markerTextIsTheElementsSerialisation(_ marker: ChatMarker) {
+        #expect(marker.xml(id: Self.id) == marker.stanza(id: Self.id).xml())
+    }
+
     @Test func receivedMarkerWithoutDialogGoesToTheBareJID() {
         let marker = ChatMarker(kind: .received, messageID: "65600000deadbeef01000009", peer: Self.bob.with(resource: "r"), dialogID: nil)
         #expect(marker.stanza(id: Self.id).xml() == """
