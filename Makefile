@@ -15,7 +15,9 @@ SWIFT    ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swif
 RELEASE  := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 BIN_REL  := .build/release
 
-# libstb-dev and libchafa-dev: image previews in the chat view; libglib2.0-dev because
+# libsqlite3-dev also holds the libsqlite3.a chatctl links (GCC's libstdc++.a comes with
+# libstdc++-N-dev, which the Swift toolchain itself needs). libstb-dev and libchafa-dev:
+# image previews in the chat view; libglib2.0-dev because
 # chafa's headers include GLib's and Debian's libchafa-dev does not pull them in.
 BUILD_PACKAGES := pkg-config libcurl4-openssl-dev libsqlite3-dev libstrophe-dev libssl-dev libevent-dev libexpat1-dev libwebsockets-dev libmicrohttpd-dev libmagic-dev libncurses-dev openssl libstb-dev libchafa-dev libglib2.0-dev
 # chromium and libjs-strophe: a web chat client (Strophe.js) for the XMPP-over-WebSocket test;

@@ -52,8 +52,8 @@ let package = Package(
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         // The client's libcrypto (the session signature's HMAC), loaded on first use; the sandbox links CCrypto.
         .target(name: "CCryptoShim", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
-        // SQLite loaded on first use: help, --version and completion scripts never open a database.
-        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        // SQLite linked statically (Debian's libsqlite3.a): nothing to load or resolve at start (csqlite.h says why).
+        .target(name: "CSQLite", linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libsqlite3.a"]), .linkedLibrary("m")]),
         // libstrophe (with its OpenSSL and expat) loaded on first use: only commands that chat need it.
         .target(name: "CStrophe", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         // The CAs libstrophe's TLS trusts, parsed once per process: it defines SSL_CTX_set_default_verify_paths
@@ -87,9 +87,12 @@ let package = Package(
         // reads a few KB instead of ~1 MB of .rela.dyn entries at every start; nothing is
         // exported (no plugin loads chatctl's symbols); the code that --version, help and
         // the offline queries run laid out together (startup.order, from
-        // scripts/startup-order.sh), so they touch fewer pages. Start-up time: issue 11.
-        .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], exclude: ["startup.order"], swiftSettings: swiftSettings,
+        // scripts/startup-order.sh), so they touch fewer pages; the C++ runtime linked in
+        // statically like the Swift runtime it serves (link/libstdc++.so says how and why).
+        // Start-up time: issue 11.
+        .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], exclude: ["startup.order", "link"], swiftSettings: swiftSettings,
                           linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                                                         "-L", "\(Context.packageDirectory)/Sources/chatctl/link",
                                                          "-Xlinker", "--no-export-dynamic",
                                                          "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/chatctl/startup.order",
                                                          "-Xlinker", "--no-warn-symbol-ordering"])]),

@@ -36,11 +36,6 @@ public final class Database {
     /// busy timeout and extended result codes, and switches files to WAL.
     public init(path: String, options: Options = Options()) throws {
         self.path = path
-        // SQLite is loaded on first use (CSQLite): a missing library is said plainly.
-        guard csqlite_load() == 0 else {
-            throw SQLiteError(extendedCode: .cantOpen,
-                              message: "cannot load SQLite (\(String(cString: csqlite_load_error()))); is the libsqlite3-0 package installed?")
-        }
         let isFile = !(path.isEmpty || path == ":memory:" || path.hasPrefix("file:"))
         if isFile && !options.readOnly {
             try Self.createFileIfMissing(path, mode: options.fileMode)
