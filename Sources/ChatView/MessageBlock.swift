@@ -57,8 +57,9 @@ public struct MessageBlock: Hashable, Sendable {
                 contentWidth = max(contentWidth, box.columns)
                 for row in 0..<box.rows { body.append(.image(attachment: index, row: row, box: box)) }
             }
-            // A finished upload needs no row; a download says where the file went.
-            if let transfer = attachment.transfer, !(transfer.direction == .upload && transfer.outcome == "") {
+            // A finished upload, or a finished fetch for the preview, needs no row; a
+            // download the user asked for says where the file went.
+            if let transfer = attachment.transfer, !(transfer.direction != .download && transfer.outcome == "") {
                 body.append(.progress(attachment: index, transfer))
                 contentWidth = max(contentWidth, min(maxInner, 24))
                 if transfer.outcome == "", attachment.localPath != nil { body.append(.savedAs(attachment: index)) }

@@ -131,7 +131,7 @@ extension ScreenUpdate.Step {
             for index in shown.visibleIndices where index < conversation.messages.count {
                 for (number, attachment) in conversation.messages[index].attachments.enumerated()
                 where attachment.isImage && attachment.localPath == nil && attachment.uid != nil && attachment.transfer == nil {
-                    conversation.messages[index].attachments[number].transfer = Transfer(direction: .download)
+                    conversation.messages[index].attachments[number].transfer = Transfer(direction: .preview)
                     effects.append(.fetchPreview(messageID: conversation.messages[index].id, attachment: number))
                 }
             }

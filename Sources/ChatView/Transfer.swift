@@ -1,6 +1,8 @@
 /// An upload or download under way, or just ended.
 public struct Transfer: Hashable, Sendable {
-    public enum Direction: Hashable, Sendable { case upload, download }
+    /// `preview`: an image fetched only to show its preview (kept in the state
+    /// directory's previews, not where the user saves files).
+    public enum Direction: Hashable, Sendable { case upload, download, preview }
     public var direction: Direction
     public var done: Int64
     /// Nil while unknown.

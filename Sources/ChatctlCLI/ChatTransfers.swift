@@ -138,12 +138,14 @@ final class ChatTransfers {
 
     private func download(messageID: String, index: Int, uid: String, name: String, directory: String?) {
         let path = directory.map { "\($0)/\(SafeFileName.make(uid, fallback: "file"))" } ?? Self.freeName(SafeFileName.make(name, fallback: uid))
+        // Into a directory: only for the preview (`d` saves into the working directory).
+        let direction: Transfer.Direction = directory == nil ? .download : .preview
         if directory != nil, DownloadCommand.exists(path) {
             // Fetched for a preview before: the copy is here.
-            inbox.post(.transfer(messageID: messageID, attachment: index, Transfer(direction: .download, outcome: ""), localPath: path))
+            inbox.post(.transfer(messageID: messageID, attachment: index, Transfer(direction: direction, outcome: ""), localPath: path))
             return
         }
-        var shown = Transfer(direction: .download)
+        var shown = Transfer(direction: direction)
         var lastPosted = ContinuousClock.now - .seconds(1)
         inbox.post(.transfer(messageID: messageID, attachment: index, shown, localPath: nil))
         do {

@@ -35,12 +35,23 @@ import Testing
         #expect(session.effects.filter { $0 == .fetchPreview(messageID: F.id(8000), attachment: 0) }.count == 1)
         session.send(.tick)
         #expect(session.effects.filter { $0 == .fetchPreview(messageID: F.id(8000), attachment: 0) }.count == 1, "asked once")
-        session.send(.transfer(messageID: F.id(8000), attachment: 0, Transfer(direction: .download, done: 2048, total: 2048, outcome: ""),
+        session.send(.transfer(messageID: F.id(8000), attachment: 0, Transfer(direction: .preview, done: 1024, total: 2048),
+                               localPath: nil))
+        #expect(session.screen.contains("50 %"), "a fetch under way shows its progress: \(session.screen)")
+        session.send(.transfer(messageID: F.id(8000), attachment: 0, Transfer(direction: .preview, done: 2048, total: 2048, outcome: ""),
                                localPath: "/tmp/previews/c47"))
         let rows = session.screen.components(separatedBy: "\n")
         let drawn = rows.filter { $0.contains("│ ▒▒▒▒▒▒▒▒") }
         #expect(drawn.count == 3, "a block of 8×3 cells in the cell: \(session.screen)")
         #expect(previews.asked.contains("/tmp/previews/c47"))
+        // Fetched only for its preview: no progress bar left and no "saved as", which
+        // would read as if the user had saved the file.
+        #expect(!session.screen.contains("saved as"), "\(session.screen)")
+        #expect(!session.screen.contains("100 %"), "\(session.screen)")
+        // Saved on request (`d`), it says where.
+        session.send(.transfer(messageID: F.id(8000), attachment: 0, Transfer(direction: .download, done: 2048, total: 2048, outcome: ""),
+                               localPath: "./cat.png"))
+        #expect(session.screen.contains("saved as ./cat.png"), "\(session.screen)")
     }
 
     @Test func withoutAProviderOrWithNoneAnImageIsItsNameAndSize() {
