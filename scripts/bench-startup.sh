@@ -8,12 +8,13 @@
 # Minor page faults are the median of a few runs (the kernel's ru_minflt).
 # Usage: scripts/bench-startup.sh BIN_DIR OUT.json
 #   BIN_DIR holds the release chatctl, chatctl-sandbox and BenchFixture.
-#   BENCH_RUNS (default 30) runs per command per round, BENCH_ROUNDS (3) rounds.
+#   BENCH_RUNS (default 10) runs per command per round, BENCH_ROUNDS (9) rounds: short
+#   rounds alternate the two sides often, so a neighbour's burst lands on both.
 set -euo pipefail
 bin=$(cd "${1:-.build/release}" && pwd)
 out=${2:-/dev/stdout}
-runs=${BENCH_RUNS:-30}
-rounds=${BENCH_ROUNDS:-3}
+runs=${BENCH_RUNS:-10}
+rounds=${BENCH_ROUNDS:-9}
 swiftc=${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}
 SANDBOX_LOG_LEVEL=error
 . "$(dirname "$0")/sandbox-session.sh"
