@@ -40,22 +40,24 @@ let package = Package(
     ],
     targets: [
         // MARK: C modules
-        .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
-        .target(name: "CMagic", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
-        .target(name: "CStbImage", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
-        .target(name: "CChafa", cSettings: chafaHeaders, linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        // Loading a library on first use (dlopen), shared by the shims below that do.
+        .target(name: "CLibraryLoading", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        .target(name: "CCurlShim", dependencies: ["CLibraryLoading"]),
+        .target(name: "CMagic", dependencies: ["CLibraryLoading"]),
+        .target(name: "CStbImage", dependencies: ["CLibraryLoading"]),
+        .target(name: "CChafa", dependencies: ["CLibraryLoading"], cSettings: chafaHeaders),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto"),
         .systemLibrary(name: "CEvent", pkgConfig: "libevent_openssl"),
         .systemLibrary(name: "CExpat", pkgConfig: "expat"),
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets"),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd"),
-        .target(name: "CNcurses", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        .target(name: "CNcurses", dependencies: ["CLibraryLoading"]),
         // The client's libcrypto (the session signature's HMAC), loaded on first use; the sandbox links CCrypto.
-        .target(name: "CCryptoShim", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        .target(name: "CCryptoShim", dependencies: ["CLibraryLoading"]),
         // SQLite linked statically (Debian's libsqlite3.a): nothing to load or resolve at start (csqlite.h says why).
         .target(name: "CSQLite", linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libsqlite3.a"]), .linkedLibrary("m")]),
         // libstrophe (with its OpenSSL and expat) loaded on first use: only commands that chat need it.
-        .target(name: "CStrophe", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        .target(name: "CStrophe", dependencies: ["CLibraryLoading"]),
         // The CAs libstrophe's TLS trusts, parsed once per process: it defines SSL_CTX_set_default_verify_paths
         // in the executable, which must therefore export it (strophetrust.h says why).
         .target(name: "CStropheTrust", linkerSettings: [
@@ -112,7 +114,7 @@ let package = Package(
         // MARK: tests
         // One home for what tests share: processes, waits for signals, files, sockets, doubles.
         .target(name: "TestSupport", dependencies: ["CCrypto", "HTTPTransport"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
-        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "CLibraryLoading", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "TransfersTests", dependencies: ["Transfers", "QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "QuickBloxAPITests", dependencies: ["QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "XMPPTransportTests", dependencies: ["XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),

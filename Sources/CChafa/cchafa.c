@@ -1,12 +1,11 @@
 #include "cchafa.h"
 #include <chafa.h>
-#include <dlfcn.h>
+#include "library_loading.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static const char *load_error = "libchafa not loaded yet";
+static library_loading loading = LIBRARY_LOADING("libchafa");
 // __typeof__ keeps each pointer's type the header's own.
 #define POINTER(name) static __typeof__(&name) p_##name;
 POINTER(chafa_symbol_map_new)
@@ -33,10 +32,9 @@ POINTER(g_string_free)
 #undef POINTER
 
 static void load(void) {
-    void *lib = dlopen("libchafa.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) { load_error = dlerror(); return; }
-    // g_string_free is GLib's: dlsym on libchafa's handle also searches the libraries it needs.
-#define SYM(name) if (!(*(void **)(&p_##name) = dlsym(lib, #name))) { load_error = "libchafa lacks " #name; return; }
+    if (!library_open(&loading, "libchafa.so.0")) return;
+    // g_string_free is GLib's: a symbol of libchafa's handle is looked up in the libraries it needs.
+#define SYM(name) if (!library_symbol(&loading, #name, (void **)&p_##name)) return;
     SYM(chafa_symbol_map_new) SYM(chafa_symbol_map_add_by_tags) SYM(chafa_symbol_map_remove_by_tags)
     SYM(chafa_symbol_map_unref) SYM(chafa_canvas_config_new) SYM(chafa_canvas_config_unref)
     SYM(chafa_canvas_config_set_geometry) SYM(chafa_canvas_config_set_cell_geometry)
@@ -46,11 +44,11 @@ static void load(void) {
     SYM(chafa_canvas_print) SYM(chafa_term_db_get_default) SYM(chafa_term_db_detect)
     SYM(chafa_term_info_unref) SYM(g_string_free)
 #undef SYM
-    load_error = 0;
+    library_loaded(&loading);
 }
 
-int cchafa_load(void) { pthread_once(&load_once, load); return load_error ? -1 : 0; }
-const char *cchafa_load_error(void) { cchafa_load(); return load_error ? load_error : ""; }
+int cchafa_load(void) { return library_load(&loading, load); }
+const char *cchafa_load_error(void) { cchafa_load(); return library_error(&loading); }
 
 static int valid(const uint8_t *rgba, int width, int height, int columns, int rows) {
     return rgba && width > 0 && height > 0 && columns > 0 && rows > 0

@@ -1,5 +1,5 @@
 #include "ccryptoshim.h"
-#include <dlfcn.h>
+#include "library_loading.h"
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <pthread.h>
@@ -7,31 +7,23 @@
 
 _Static_assert(EVP_MAX_MD_SIZE <= CCRYPTO_MAX_DIGEST, "CCRYPTO_MAX_DIGEST holds any digest");
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static const char *load_error = "libcrypto not loaded yet";
-// dlerror's text lasts only until the next failing dl call (another shim's, say).
-static char load_error_text[512];
+static library_loading loading = LIBRARY_LOADING("libcrypto");
 static __typeof__(EVP_sha1) *p_sha1;
 static __typeof__(EVP_sha256) *p_sha256;
 static __typeof__(HMAC) *p_hmac;
 
 static void load(void) {
-    void *lib = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        snprintf(load_error_text, sizeof load_error_text, "%s", dlerror());
-        load_error = load_error_text;
-        return;
-    }
-#define SYM(var, name) if (!(*(void **)(&var) = dlsym(lib, name))) { load_error = "libcrypto lacks " name; return; }
+    if (!library_open(&loading, "libcrypto.so.3")) return;
+#define SYM(var, name) if (!library_symbol(&loading, name, (void **)&var)) return;
     SYM(p_sha1, "EVP_sha1")
     SYM(p_sha256, "EVP_sha256")
     SYM(p_hmac, "HMAC")
 #undef SYM
-    load_error = 0;
+    library_loaded(&loading);
 }
 
-int ccrypto_load(void) { pthread_once(&load_once, load); return load_error ? -1 : 0; }
-const char *ccrypto_load_error(void) { ccrypto_load(); return load_error ? load_error : ""; }
+int ccrypto_load(void) { return library_load(&loading, load); }
+const char *ccrypto_load_error(void) { ccrypto_load(); return library_error(&loading); }
 
 int ccrypto_hmac(int digest, const void *key, int key_length, const unsigned char *message, size_t message_length,
                  unsigned char *out) {

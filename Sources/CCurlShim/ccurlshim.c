@@ -1,9 +1,8 @@
 #include "ccurlshim.h"
-#include <dlfcn.h>
+#include "library_loading.h"
 #include <pthread.h>
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static const char *load_error = "libcurl not loaded yet";
+static library_loading loading = LIBRARY_LOADING("libcurl");
 static CURLcode (*p_global_init)(long);
 static CURL *(*p_easy_init)(void);
 static void (*p_easy_cleanup)(CURL *);
@@ -24,9 +23,8 @@ static CURLcode (*p_mime_data)(curl_mimepart *, const char *, size_t);
 static CURLcode (*p_mime_data_cb)(curl_mimepart *, curl_off_t, curl_read_callback, curl_seek_callback, curl_free_callback, void *);
 
 static void load(void) {
-    void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) { load_error = dlerror(); return; }
-#define SYM(var, name) if (!(*(void **)(&var) = dlsym(lib, name))) { load_error = "libcurl lacks " name; p_easy_init = 0; return; }
+    if (!library_open(&loading, "libcurl.so.4")) return;
+#define SYM(var, name) if (!library_symbol(&loading, name, (void **)&var)) return;
     SYM(p_global_init, "curl_global_init")
     SYM(p_easy_cleanup, "curl_easy_cleanup")
     SYM(p_easy_reset, "curl_easy_reset")
@@ -46,18 +44,18 @@ static void load(void) {
     SYM(p_mime_data_cb, "curl_mime_data_cb")
     SYM(p_easy_init, "curl_easy_init")
 #undef SYM
-    load_error = 0;
+    library_loaded(&loading);
 }
 
-int ccurl_load(void) { pthread_once(&load_once, load); return load_error ? -1 : 0; }
-const char *ccurl_load_error(void) { ccurl_load(); return load_error ? load_error : ""; }
+int ccurl_load(void) { return library_load(&loading, load); }
+const char *ccurl_load_error(void) { ccurl_load(); return library_error(&loading); }
 
 CURLcode ccurl_global_init(long flags) { return ccurl_load() ? CURLE_FAILED_INIT : p_global_init(flags); }
 CURL *ccurl_easy_init(void) { return ccurl_load() ? 0 : p_easy_init(); }
 void ccurl_easy_cleanup(CURL *h) { if (!ccurl_load()) p_easy_cleanup(h); }
 void ccurl_easy_reset(CURL *h) { if (!ccurl_load()) p_easy_reset(h); }
 CURLcode ccurl_easy_perform(CURL *h) { return ccurl_load() ? CURLE_FAILED_INIT : p_easy_perform(h); }
-const char *ccurl_easy_strerror(CURLcode c) { return ccurl_load() ? load_error : p_easy_strerror(c); }
+const char *ccurl_easy_strerror(CURLcode c) { return ccurl_load() ? library_error(&loading) : p_easy_strerror(c); }
 struct curl_slist *ccurl_slist_append(struct curl_slist *l, const char *s) { return ccurl_load() ? 0 : p_slist_append(l, s); }
 void ccurl_slist_free_all(struct curl_slist *l) { if (!ccurl_load()) p_slist_free_all(l); }
 

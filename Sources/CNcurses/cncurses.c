@@ -1,9 +1,8 @@
 #include "cncurses.h"
-#include <dlfcn.h>
+#include "library_loading.h"
 #include <pthread.h>
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static const char *load_error = "libncursesw not loaded yet";
+static library_loading loading = LIBRARY_LOADING("libncursesw");
 static SCREEN *(*p_newterm)(const char *, FILE *, FILE *);
 static void (*p_delscreen)(SCREEN *);
 static WINDOW **p_stdscr;
@@ -32,9 +31,8 @@ static int (*p_wnoutrefresh)(WINDOW *);
 static int (*p_doupdate)(void);
 
 static void load(void) {
-    void *lib = dlopen("libncursesw.so.6", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) { load_error = dlerror(); return; }
-#define SYM(var, name) if (!(*(void **)(&var) = dlsym(lib, name))) { load_error = "libncursesw lacks " name; return; }
+    if (!library_open(&loading, "libncursesw.so.6")) return;
+#define SYM(var, name) if (!library_symbol(&loading, name, (void **)&var)) return;
     SYM(p_newterm, "newterm") SYM(p_delscreen, "delscreen") SYM(p_stdscr, "stdscr")
     SYM(p_colors, "COLORS") SYM(p_color_pairs, "COLOR_PAIRS")
     SYM(p_raw, "raw") SYM(p_noecho, "noecho") SYM(p_nonl, "nonl")
@@ -46,11 +44,11 @@ static void load(void) {
     SYM(p_wget_wch, "wget_wch") SYM(p_waddnstr, "waddnstr") SYM(p_wattr_set, "wattr_set")
     SYM(p_curs_set, "curs_set") SYM(p_wmove, "wmove") SYM(p_wnoutrefresh, "wnoutrefresh") SYM(p_doupdate, "doupdate")
 #undef SYM
-    load_error = 0;
+    library_loaded(&loading);
 }
 
-int cncurses_load(void) { pthread_once(&load_once, load); return load_error ? -1 : 0; }
-const char *cncurses_load_error(void) { cncurses_load(); return load_error ? load_error : ""; }
+int cncurses_load(void) { return library_load(&loading, load); }
+const char *cncurses_load_error(void) { cncurses_load(); return library_error(&loading); }
 
 #define LOADED_OR(fail) if (cncurses_load()) return fail
 SCREEN *cncurses_newterm(const char *type, FILE *output, FILE *input) { LOADED_OR(0); return p_newterm(type, output, input); }

@@ -1,11 +1,10 @@
 #include "cstbimage.h"
 #include <stb/stb_image.h>
 #include <stb/stb_image_resize.h>
-#include <dlfcn.h>
+#include "library_loading.h"
 #include <pthread.h>
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static const char *load_error = "libstb not loaded yet";
+static library_loading loading = LIBRARY_LOADING("libstb");
 // __typeof__ keeps each pointer's type the header's own.
 static __typeof__(&stbi_info_from_memory) p_info;
 static __typeof__(&stbi_load_from_memory) p_load;
@@ -14,20 +13,19 @@ static __typeof__(&stbi_failure_reason) p_reason;
 static __typeof__(&stbir_resize_uint8_srgb) p_resize;
 
 static void load(void) {
-    void *lib = dlopen("libstb.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) { load_error = dlerror(); return; }
-#define SYM(var, name) if (!(*(void **)(&var) = dlsym(lib, name))) { load_error = "libstb lacks " name; return; }
+    if (!library_open(&loading, "libstb.so.0")) return;
+#define SYM(var, name) if (!library_symbol(&loading, name, (void **)&var)) return;
     SYM(p_info, "stbi_info_from_memory")
     SYM(p_load, "stbi_load_from_memory")
     SYM(p_free, "stbi_image_free")
     SYM(p_reason, "stbi_failure_reason")
     SYM(p_resize, "stbir_resize_uint8_srgb")
 #undef SYM
-    load_error = 0;
+    library_loaded(&loading);
 }
 
-int cstb_load(void) { pthread_once(&load_once, load); return load_error ? -1 : 0; }
-const char *cstb_load_error(void) { cstb_load(); return load_error ? load_error : ""; }
+int cstb_load(void) { return library_load(&loading, load); }
+const char *cstb_load_error(void) { cstb_load(); return library_error(&loading); }
 
 int cstb_info_from_memory(const unsigned char *buffer, int length, int *width, int *height, int *channels) {
     return cstb_load() ? 0 : p_info(buffer, length, width, height, channels);
@@ -38,7 +36,7 @@ unsigned char *cstb_load_from_memory(const unsigned char *buffer, int length, in
 }
 void cstb_image_free(void *pixels) { if (pixels && !cstb_load()) p_free(pixels); }
 const char *cstb_failure_reason(void) {
-    if (cstb_load()) return load_error;
+    if (cstb_load()) return library_error(&loading);
     const char *reason = p_reason();
     return reason ? reason : "";
 }

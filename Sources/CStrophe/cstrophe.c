@@ -1,4 +1,4 @@
-#include <dlfcn.h>
+#include "library_loading.h"
 #include <pthread.h>
 #include <stdio.h>
 // Hidden: these definitions serve this program's Swift only, never libstrophe's own calls.
@@ -48,27 +48,19 @@
 #define VOID_POINTER(name, params, args) static __typeof__(name) *p_##name;
 CSTROPHE_FUNCTIONS(POINTER, VOID_POINTER)
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static const char *load_error = "libstrophe not loaded yet";
-// dlerror's text lasts only until the next failing dl call (another shim's, say).
-static char load_error_text[512];
+static library_loading loading = LIBRARY_LOADING("libstrophe");
 
 static void load(void) {
-    void *lib = dlopen("libstrophe.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        snprintf(load_error_text, sizeof load_error_text, "%s", dlerror());
-        load_error = load_error_text;
-        return;
-    }
-#define LOOK_UP(name) if (!(*(void **)(&p_##name) = dlsym(lib, #name))) { load_error = "libstrophe lacks " #name; return; }
+    if (!library_open(&loading, "libstrophe.so.0")) return;
+#define LOOK_UP(name) if (!library_symbol(&loading, #name, (void **)&p_##name)) return;
 #define LOOK_UP_F(ret, name, params, args, fail) LOOK_UP(name)
 #define LOOK_UP_V(name, params, args) LOOK_UP(name)
     CSTROPHE_FUNCTIONS(LOOK_UP_F, LOOK_UP_V)
-    load_error = 0;
+    library_loaded(&loading);
 }
 
-int cstrophe_load(void) { pthread_once(&load_once, load); return load_error ? -1 : 0; }
-const char *cstrophe_load_error(void) { cstrophe_load(); return load_error ? load_error : ""; }
+int cstrophe_load(void) { return library_load(&loading, load); }
+const char *cstrophe_load_error(void) { cstrophe_load(); return library_error(&loading); }
 
 #define FORWARD(ret, name, params, args, fail) ret name params { return cstrophe_load() ? (fail) : p_##name args; }
 #define FORWARD_VOID(name, params, args) void name params { if (!cstrophe_load()) p_##name args; }
