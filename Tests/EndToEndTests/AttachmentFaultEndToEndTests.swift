@@ -62,8 +62,11 @@ import TestSupport
         #expect(storage.counters.resets == 1, "the download was cut: \(storage.counters)")
         // The cut transfer goes on with Range from what the .part file holds, in the same run.
         #expect(fetched.status == 0, "stderr: \(fetched.stderr)")
+        // The cut leg moved size/2; fetched again whole, the second would move all of it
+        // again. How much of the first leg reached the .part file depends on the load:
+        // what sat in the socket's buffers at the reset (megabytes on loopback) is lost.
         let moved = storage.counters.bytesDownstream - before
-        #expect(moved < Self.size + Self.size / 4, "resumed, not fetched again whole (\(moved) bytes for \(Self.size))")
+        #expect(moved < Self.size / 2 + Self.size, "resumed, not fetched again whole (\(moved) bytes for \(Self.size))")
         #expect(try SendAttachmentEndToEndTests.same(target, here.file("big.jpg")))
         #expect(!FileManager.default.fileExists(atPath: target + ".part"))
     }
