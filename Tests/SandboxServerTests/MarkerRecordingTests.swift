@@ -11,6 +11,17 @@ struct MarkerRecordingTests {
         "<message type='chat' to='\(to)' id='\(stanzaId)'><\(kind) xmlns='urn:xmpp:chat-markers:0' id='\(id)'/></message>"
     }
 
+    /// A markable message from a plain client (its own id `id`) as `receiver` gets it: its stored id.
+    func sendPlain(_ f: MessagingFixture, _ sender: RawXMPPClient, to recipient: Int, id: String, body: String,
+                   receiver: RawXMPPClient) throws -> String {
+        receiver.clear()
+        sender.send("<message type='chat' to='\(f.jid(recipient))' id='\(id)'><body>\(body)</body><markable xmlns='urn:xmpp:chat-markers:0'/></message>")
+        guard receiver.read(untilContains: body), let stored = attribute("id", in: receiver.received) else {
+            throw TestFailure("not delivered: \(receiver.received)")
+        }
+        return stored
+    }
+
     func deliveryRows(_ f: MessagingFixture, _ id: String) throws -> Int {
         try f.server.withStorage { store, _, _ in
             try store.db.queryFirst("SELECT COUNT(*) FROM message_deliveries WHERE message_id = ?", [.text(id)]) { $0.int(0) } ?? 0
@@ -25,14 +36,9 @@ struct MarkerRecordingTests {
         let ann = try f.user("ann"), bob = try f.user("bob")
         let a = try f.connect(ann, "ann", resource: "a"), b = try f.connect(bob, "bob", resource: "b")
         try f.enableAcks(b)
-        a.send("<message type='chat' to='\(f.jid(bob))' id='mine-1'><body>first</body><markable xmlns='urn:xmpp:chat-markers:0'/></message>")
-        #expect(b.read(untilContains: "first"))
-        let first = try #require(attribute("id", in: b.received))
-        b.clear()
+        let first = try sendPlain(f, a, to: bob, id: "mine-1", body: "first", receiver: b)
         try f.server.withStorage { store, _, _ in store.forgetRoutingCaches() }
-        a.send("<message type='chat' to='\(f.jid(bob))' id='mine-2'><body>second</body><markable xmlns='urn:xmpp:chat-markers:0'/></message>")
-        #expect(b.read(untilContains: "second"))
-        let second = try #require(attribute("id", in: b.received))
+        let second = try sendPlain(f, a, to: bob, id: "mine-2", body: "second", receiver: b)
         let remembered = try f.server.withStorage { store, _, _ in
             try [first, second].map { id in try store.messageOrigin(id: id).map { "\($0.senderId) \($0.originId ?? "")" } ?? "none" }
         }
@@ -55,9 +61,7 @@ struct MarkerRecordingTests {
         let ann = try f.user("ann"), bob = try f.user("bob")
         let a = try f.connect(ann, "ann", resource: "a"), b = try f.connect(bob, "bob", resource: "b")
         try f.enableAcks(b)
-        a.send("<message type='chat' to='\(f.jid(bob))' id='mine-1'><body>gone soon</body><markable xmlns='urn:xmpp:chat-markers:0'/></message>")
-        #expect(b.read(untilContains: "gone soon"))
-        let stored = try #require(attribute("id", in: b.received))
+        let stored = try sendPlain(f, a, to: bob, id: "mine-1", body: "gone soon", receiver: b)
         try f.server.withStorage { store, _, _ in
             guard let message = try store.message(id: stored) else { throw TestFailure("not stored") }
             try store.deleteMessage(message)
@@ -75,9 +79,7 @@ struct MarkerRecordingTests {
         let a = try f.connect(ann, "ann", resource: "a"), b = try f.connect(bob, "bob", resource: "b")
         let e = try f.connect(eve, "eve", resource: "e")
         try f.enableAcks(e)
-        a.send("<message type='chat' to='\(f.jid(bob))' id='mine-1'><body>for bob</body><markable xmlns='urn:xmpp:chat-markers:0'/></message>")
-        #expect(b.read(untilContains: "for bob"))
-        let stored = try #require(attribute("id", in: b.received))
+        let stored = try sendPlain(f, a, to: bob, id: "mine-1", body: "for bob", receiver: b)
         e.send(marker("displayed", stored, to: f.jid(ann), stanzaId: "x1"))
         #expect(f.ack(e, expecting: 1))
         #expect(a.read(untilContains: "<displayed xmlns='urn:xmpp:chat-markers:0' id='\(stored)'/>"))
