@@ -197,12 +197,38 @@ public final class Listener {
     /// process of this account (a `sync`, another `listen`) since this one began, and not
     /// handed on yet; ours from another device each time it arrives, not counted (so
     /// `--count` and `--exec` are about others' messages, and a bot never answers itself).
+    /// Under `--count`, no more of a batch is cached than can still be handed on: what is
+    /// past the count is neither printed nor cached (nor marked received), and stays on the
+    /// server for the next `listen`, `sync` or `history`.
     /// A cache that cannot be written (a full disk) does not stop messages being shown.
     func storeArrivals() {
         guard !arriving.isEmpty else { return }
-        let batch = arriving
+        var batch = arriving[...]
         arriving.removeAll(keepingCapacity: true)
         defer { lastStored = .now }
+        while !batch.isEmpty && !stopped {
+            let part = batch.prefix(countableLength(of: batch))
+            guard !part.isEmpty else { break }
+            cacheAndHand(part)
+            batch = batch.dropFirst(part.count)
+        }
+        onBatchHanded()
+    }
+
+    /// How much of `batch`, from its start, can be handed on before `--count` is reached:
+    /// every message from others not handed on yet may count, so the part stops before the
+    /// one that would be past the count (fewer may count; the rest is then taken next).
+    private func countableLength(of batch: ArraySlice<(record: CachedMessage, outgoing: Bool)>) -> Int {
+        guard let limit else { return batch.count }
+        var room = limit - delivered
+        for (offset, item) in batch.enumerated() where !item.outgoing && !handed.contains(item.record.id) {
+            if room <= 0 { return offset }
+            room -= 1
+        }
+        return batch.count
+    }
+
+    private func cacheAndHand(_ batch: ArraySlice<(record: CachedMessage, outgoing: Bool)>) {
         var isNew: [Bool]
         do { isNew = try service.cache.upsertMessagesReportingNew(batch.map(\.record)) } catch {
             if !cacheFailureNoted { onNotice("messages are shown but not cached: \(MessagingError(cache: error).message)") }
@@ -217,7 +243,6 @@ public final class Listener {
                 hand(record)
             }
         }
-        onBatchHanded()
     }
 
     /// Whether what `arriving` holds should be cached and handed on now (`lastStored`).

@@ -188,12 +188,14 @@ final class ChatStore {
     /// Deletes the dialog with its messages.
     func deleteDialog(id: String) throws {
         routing.dialogs[id] = nil
+        routing.forgetRecentMessages()
         try db.run("DELETE FROM dialogs WHERE id = ?", [.text(id)])
     }
 
     /// Removes one occupant; a dialog left without occupants is deleted.
     func leaveDialog(id: String, userId: Int) throws {
         routing.dialogs[id] = nil
+        routing.forgetRecentMessages() // the last to leave deletes the dialog's messages
         try db.transaction {
             try db.run("DELETE FROM dialog_occupants WHERE dialog_id = ? AND user_id = ?", [.text(id), .int(userId)])
             if try db.queryFirst("SELECT 1 FROM dialog_occupants WHERE dialog_id = ? LIMIT 1", [.text(id)], { _ in true }) == nil {
@@ -255,6 +257,24 @@ final class ChatStore {
         try db.queryFirst("SELECT sender_id FROM messages WHERE id = ?", [.text(id)]) { $0.int(0) }
     }
 
+    /// Who sent the stored message `id`, in which dialog, under which id of their own: all a
+    /// chat marker needs. A message stored lately is known without a read.
+    func messageOrigin(id: String) throws -> MessageOrigin? {
+        if let known = routing.recentMessages[id] { return known }
+        return try db.queryFirst("SELECT sender_id, dialog_id, origin_id FROM messages WHERE id = ?", [.text(id)]) {
+            MessageOrigin(id: id, senderId: $0.int(0), dialogId: $0.string(1) ?? "", originId: $0.string(2))
+        }
+    }
+
+    /// The latest message `senderId` sent under their own id `originId` and stored under another
+    /// (see `messageOrigin(id:)`).
+    func messageOrigin(originId: String, senderId: Int) throws -> MessageOrigin? {
+        try db.queryFirst("SELECT id, dialog_id FROM messages WHERE sender_id = ? AND origin_id = ? ORDER BY seq DESC LIMIT 1",
+                          [.int(senderId), .text(originId)]) {
+            MessageOrigin(id: $0.string(0) ?? "", senderId: senderId, dialogId: $0.string(1) ?? "", originId: originId)
+        }
+    }
+
     /// Stores a message of `dialog` (which the caller has already loaded and
     /// checked; `new.dialogId` must be its id).
     /// `idOwner`: the sender of a stored message under `new.id`, when the caller has just asked
@@ -289,6 +309,7 @@ final class ChatStore {
             let last = LastMessage(body: new.body, dateSent: dateSent, id: id, senderId: new.senderId, at: t)
             if defersLastMessages { lastMessages[new.dialogId] = last } else { try setLastMessage(last, of: new.dialogId) }
         }
+        routing.keepRecent(MessageOrigin(id: id, senderId: new.senderId, dialogId: new.dialogId, originId: originId))
         // Exactly what was just written (reading it back cost three queries per message).
         return MessageRecord(id: id, dialogId: new.dialogId, body: new.body, senderId: new.senderId, recipientId: recipient,
                              dateSent: dateSent, readIds: [new.senderId], deliveredIds: [new.senderId],
@@ -354,6 +375,19 @@ final class ChatStore {
         try mark(table: "message_deliveries", dialogId: dialogId, ids: ids, userId: userId)
     }
 
+    /// Marks one message read (and so delivered) by `userId`, who the caller has checked is in
+    /// its dialog and not its sender (`messageOrigin`): a chat marker's write, without the
+    /// search of the dialog's messages that `markRead(dialogId:ids:userId:)` does.
+    func markRead(_ message: MessageOrigin, userId: Int) throws {
+        try db.run("INSERT OR IGNORE INTO message_reads (message_id, user_id) VALUES (?, ?)", [.text(message.id), .int(userId)])
+        try markDelivered(message, userId: userId)
+    }
+
+    /// Marks one message delivered to `userId` (see `markRead(_:userId:)`).
+    func markDelivered(_ message: MessageOrigin, userId: Int) throws {
+        try db.run("INSERT OR IGNORE INTO message_deliveries (message_id, user_id) VALUES (?, ?)", [.text(message.id), .int(userId)])
+    }
+
     private func mark(table: String, dialogId: String, ids: [String]?, userId: Int) throws {
         // A user's own messages count as read and delivered to them already.
         var sql = "INSERT OR IGNORE INTO \(table) (message_id, user_id) SELECT id, ? FROM messages WHERE dialog_id = ? AND sender_id != ?"
@@ -416,6 +450,7 @@ final class ChatStore {
 
     /// Deletes messages; the dialog's last message becomes the newest one left.
     func deleteMessage(_ message: MessageRecord) throws {
+        routing.forgetMessage(id: message.id)
         try db.transaction {
             try db.run("DELETE FROM messages WHERE id = ?", [.text(message.id)])
             let latest = try db.queryFirst(

@@ -79,3 +79,12 @@ struct NewMessage {
     var markable = false
     var custom: [(String, String)] = []
 }
+
+/// Of a stored message, what never changes and all a chat marker needs: who sent it, in which
+/// dialog, under which id of their own (when it is stored under another).
+struct MessageOrigin: Equatable {
+    let id: String
+    let senderId: Int
+    let dialogId: String
+    let originId: String?
+}

@@ -16,6 +16,10 @@ final class RoutingCache {
     var knownUsers: Set<Int> = []
     var dialogs: [String: DialogRecord] = [:]
     private(set) var pairs: [Pair: String] = [:]
+    /// Messages stored lately, by stored id: a chat marker for one of them (nearly every marker
+    /// names a message stored a moment before) then needs no read at all. What it keeps never
+    /// changes while the message exists; a deleted message or dialog is forgotten here.
+    private(set) var recentMessages: [String: MessageOrigin] = [:]
 
     func keep(_ dialog: DialogRecord) {
         if dialogs.count >= Self.limit { dialogs.removeAll() }
@@ -27,10 +31,20 @@ final class RoutingCache {
         pairs[Pair(a, b)] = dialogId
     }
 
+    func keepRecent(_ message: MessageOrigin) {
+        if recentMessages.count >= Self.limit { recentMessages.removeAll(keepingCapacity: true) }
+        recentMessages[message.id] = message
+    }
+
+    func forgetMessage(id: String) { recentMessages[id] = nil }
+
+    func forgetRecentMessages() { recentMessages.removeAll() }
+
     func forgetAll() {
         knownUsers.removeAll()
         dialogs.removeAll()
         pairs.removeAll()
+        recentMessages.removeAll()
     }
 }
 

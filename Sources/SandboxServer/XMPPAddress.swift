@@ -6,20 +6,24 @@ struct XMPPAddress: Equatable {
     var resource: String?
 
     init?(_ text: String) {
+        // Searched byte by byte: `firstIndex(of:)` on the String walks grapheme clusters, which
+        // cost every routed stanza more than storing it. "/" and "@" are ASCII, so the indices
+        // found fall on scalar boundaries.
         var rest = Substring(text)
         resource = nil
-        if let slash = rest.firstIndex(of: "/") {
-            resource = String(rest[rest.index(after: slash)...])
+        if let slash = rest.utf8.firstIndex(of: UInt8(ascii: "/")) {
+            resource = String(rest[rest.utf8.index(after: slash)...])
             rest = rest[..<slash]
         }
         local = nil
-        if let at = rest.firstIndex(of: "@") {
+        if let at = rest.utf8.firstIndex(of: UInt8(ascii: "@")) {
             local = String(rest[..<at])
-            rest = rest[rest.index(after: at)...]
+            rest = rest[rest.utf8.index(after: at)...]
             if local?.isEmpty == true { return nil }
         }
         guard !rest.isEmpty else { return nil }
-        domain = rest.lowercased()
+        // Lowercasing goes scalar by scalar; a domain is nearly always lowercase ASCII already.
+        domain = rest.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A || $0 >= 0x80 }) ? rest.lowercased() : String(rest)
     }
 
     var bare: String { (local.map { "\($0)@" } ?? "") + domain }

@@ -49,41 +49,44 @@ package struct XMPPElement: Equatable {
     /// Serialized with a default-namespace declaration wherever the namespace
     /// differs from the parent's.
     package func serialized(parentNamespace: String? = nil) -> String {
-        var out = ""
+        // Bytes, then one String: appending many short pieces to a String cost a routed
+        // stanza more than storing it did.
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
         serialize(into: &out, parentNamespace: parentNamespace)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends the serialization to `out`: one buffer for the whole tree.
-    func serialize(into out: inout String, parentNamespace: String?) {
-        out += "<"
-        out += name
+    /// Appends the serialization's UTF-8 to `out`: one buffer for the whole tree.
+    func serialize(into out: inout [UInt8], parentNamespace: String?) {
+        out.append(UInt8(ascii: "<"))
+        out.append(contentsOf: name.utf8)
         if namespace != parentNamespace {
-            out += " xmlns='"
+            out.append(contentsOf: " xmlns='".utf8)
             XMLEscaping.appendAttribute(namespace, to: &out)
-            out += "'"
+            out.append(UInt8(ascii: "'"))
         }
         for attribute in attributes {
-            out += " "
-            out += attribute.name
-            out += "='"
+            out.append(UInt8(ascii: " "))
+            out.append(contentsOf: attribute.name.utf8)
+            out.append(contentsOf: "='".utf8)
             XMLEscaping.appendAttribute(attribute.value, to: &out)
-            out += "'"
+            out.append(UInt8(ascii: "'"))
         }
         if children.isEmpty {
-            out += "/>"
+            out.append(contentsOf: "/>".utf8)
             return
         }
-        out += ">"
+        out.append(UInt8(ascii: ">"))
         for node in children {
             switch node {
             case .element(let e): e.serialize(into: &out, parentNamespace: namespace)
             case .text(let t): XMLEscaping.appendText(t, to: &out)
             }
         }
-        out += "</"
-        out += name
-        out += ">"
+        out.append(contentsOf: "</".utf8)
+        out.append(contentsOf: name.utf8)
+        out.append(UInt8(ascii: ">"))
     }
 }
 
@@ -94,12 +97,16 @@ enum XMLEscaping {
     /// For either quote.
     static func attribute(_ s: String) -> String { needsEscaping(s, inAttribute: true) ? escaped(s, inAttribute: true) : s }
 
-    static func appendText(_ s: String, to out: inout String) {
-        if needsEscaping(s, inAttribute: false) { out += escaped(s, inAttribute: false) } else { out += s }
-    }
-
     static func appendAttribute(_ s: String, to out: inout String) {
         if needsEscaping(s, inAttribute: true) { out += escaped(s, inAttribute: true) } else { out += s }
+    }
+
+    static func appendText(_ s: String, to out: inout [UInt8]) {
+        out.append(contentsOf: (needsEscaping(s, inAttribute: false) ? escaped(s, inAttribute: false) : s).utf8)
+    }
+
+    static func appendAttribute(_ s: String, to out: inout [UInt8]) {
+        out.append(contentsOf: (needsEscaping(s, inAttribute: true) ? escaped(s, inAttribute: true) : s).utf8)
     }
 
     /// Whether any byte of `s` is one `escaped` changes: most text (ids, JIDs, plain words) has

@@ -350,17 +350,18 @@ final class XMPPStanzaRouter {
     /// A `received` or `displayed` marker from `userId` to `recipient` for a stored message of a
     /// dialog they are in: it counts when it goes to the message's sender (docs/protocol.md §7).
     /// The marker may name the stored id or the id the sender gave the message. Returns the
-    /// message it counted for.
+    /// message it counted for. A message stored lately is known without a read
+    /// (`ChatStore.messageOrigin`), and the mark is one row written.
     @discardableResult
-    private func record(_ marker: String, of messageId: String, by userId: Int, to recipient: Int) -> MessageRecord? {
-        let found = ObjectIdGenerator.isValid(messageId) ? find({ try $0.message(id: messageId) }) : nil
-        guard let message = found ?? find({ try $0.message(originId: messageId, senderId: recipient) }),
+    private func record(_ marker: String, of messageId: String, by userId: Int, to recipient: Int) -> MessageOrigin? {
+        let found = ObjectIdGenerator.isValid(messageId) ? find({ try $0.messageOrigin(id: messageId) }) : nil
+        guard let message = found ?? find({ try $0.messageOrigin(originId: messageId, senderId: recipient) }),
               message.senderId != userId, message.senderId == recipient,
               let dialog = find({ try $0.routingDialog(id: message.dialogId) }), dialog.admits(userId) else { return nil }
         if marker == "displayed" {
-            _ = storage { try $0.markRead(dialogId: dialog.id, ids: [message.id], userId: userId) }
+            _ = storage { try $0.markRead(message, userId: userId) }
         } else {
-            _ = storage { try $0.markDelivered(dialogId: dialog.id, ids: [message.id], userId: userId) }
+            _ = storage { try $0.markDelivered(message, userId: userId) }
         }
         return message
     }

@@ -36,6 +36,24 @@ import TestSupport
         }
     }
 
+    /// A burst read in batches: `--count` stops inside one, and what is cached is exactly
+    /// what was printed (the rest of the batch was neither).
+    @Test func countCachesWhatItPrintsAndNoMore() throws {
+        let sandbox = try SandboxProcess()
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        #expect(try alice.run(["send", "@" + bob.login, "hello"]).status == 0)
+        let listener = try bob.cli.background(["listen", "--count", "5", "--json", "--timeout", "60s"])
+        try listener.waitUntilListening()
+        let lines = (0..<400).map { "burst \($0)" }.joined(separator: "\n") + "\n"
+        #expect(try alice.run(["send", "@" + bob.login, "--lines"], stdin: lines).status == 0)
+        let heard = listener.finish(timeout: 30)
+        #expect(heard.status == 0, "stderr: \(heard.stderr)")
+        let printed = heard.stdout.split(separator: "\n").compactMap { jsonObject(String($0))?["message"] as? String }
+        #expect(printed == (0..<5).map { "burst \($0)" })
+        let cached = try bob.history("@" + alice.login, offline: true).compactMap { $0["message"] as? String }.filter { $0.hasPrefix("burst") }
+        #expect(cached.sorted() == printed.sorted(), "cached \(cached.count): \(cached.prefix(8))")
+    }
+
     @Test func execGetsTheTextAndFieldsAndTimeoutEndsIt() throws {
         let sandbox = try SandboxProcess()
         let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)

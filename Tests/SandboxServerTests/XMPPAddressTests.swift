@@ -23,4 +23,12 @@ import Testing
         #expect(address?.local == "a" && address?.domain == "b.example" && address?.resource == "r/s" && address?.bare == "a@b.example")
         #expect(XMPPAddress("") == nil && XMPPAddress("@x") == nil && XMPPAddress("a@") == nil)
     }
+
+    /// Split by bytes, not characters: text beyond ASCII (a combining accent right after a
+    /// separator too) stays whole on its side, and only a domain with capitals is lowercased.
+    @Test func textBeyondASCII() {
+        let address = XMPPAddress("j\u{FC}rgen@B\u{DC}CHER.example/\u{301}phone/\u{E9}")
+        #expect(address?.local == "j\u{FC}rgen" && address?.domain == "b\u{FC}cher.example" && address?.resource == "\u{301}phone/\u{E9}")
+        #expect(XMPPAddress("5-7@muc.localhost")?.domain == "muc.localhost")
+    }
 }
