@@ -9,8 +9,10 @@ import XMPPTransport
 /// The chat half of `chatctl login` with a head start (docs/protocol.md §7): `prepare()` starts
 /// a thread of its own that connects and sets TLS up while the REST calls run, and waits there
 /// for the user's id and token; `connect(userId:secret:)` hands them over and waits for the
-/// session. The connection stays on that thread (house rule 4) until this object goes, which
-/// closes it, or cancels it at once when the login never got that far.
+/// session. The connection stays on that thread (house rule 4). A login has no use for it once
+/// it is up, so that thread closes it at once, while the caller saves the session and prints;
+/// this object going waits for that goodbye, or cancels the connect when the login never got
+/// that far.
 public final class ChatHeadStart: ChatConnecting {
     private let config: ClientConfig
     private let verboseLog: (@Sendable (String) -> Void)?
@@ -74,8 +76,10 @@ public final class ChatHeadStart: ChatConnecting {
             } catch {
                 mailbox.report(.failure(error))
             }
-            mailbox.waitForFinish()
+            // The goodbye (our </stream:stream>, the server's, TLS close_notify) overlaps the
+            // caller's saving and printing instead of following them.
             if connection.isConnected { connection.disconnect(timeout: 1) }
+            mailbox.waitForFinish()
         }
     }
 

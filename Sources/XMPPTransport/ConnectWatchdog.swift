@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import Synchronization
 
 /// Ends a connect attempt that libstrophe would not end by itself. Its TLS handshake
@@ -33,7 +34,13 @@ final class ConnectWatchdog: Sendable {
         self.port = port
         let remaining = deadline - ContinuousClock.now
         let milliseconds = max(0, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
-        let context = Unmanaged.passRetained(WatchRequest(watchdog: self, milliseconds: Int32(clamping: milliseconds)))
+        let request = WatchRequest(watchdog: self, milliseconds: Int32(clamping: milliseconds))
+        if let spare = SpareWatchThread.take() {
+            thread.withLock { $0 = spare.id }
+            spare.start(request)
+            return
+        }
+        let context = Unmanaged.passRetained(request)
         var id = pthread_t()
         guard pthread_create(&id, nil, { argument in
             let request = Unmanaged<WatchRequest>.fromOpaque(argument!).takeRetainedValue()
@@ -71,7 +78,7 @@ final class ConnectWatchdog: Sendable {
         _ = write(wakeWriter, &byte, 1)
     }
 
-    private func watch(milliseconds: Int32) {
+    fileprivate func watch(milliseconds: Int32) {
         var ready = pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)
         var result: Int32
         repeat { result = poll(&ready, 1, milliseconds) } while result < 0 && errno == EINTR
@@ -80,6 +87,64 @@ final class ConnectWatchdog: Sendable {
             guard state.armed, result == 0 || state.hangUpRequested else { return }
             state.fired = ConnectSockets.hangUp(connection: connection, port: port)
         }
+    }
+}
+
+/// A watchdog thread started before it is needed (`XMPPConnection.prepareLibrary()`) and
+/// parked until a connect takes it. `pthread_create` waits while another thread is in `dlopen`
+/// (glibc sets a new thread's thread-local storage up under a lock dlopen holds while it
+/// loads), so a connect beside a thread loading a library (`chatctl login` loads libcurl while
+/// its chat thread connects) would otherwise wait for the whole load to start its watchdog.
+final class SpareWatchThread: Sendable {
+    let id: pthread_t
+    private let handOver = DispatchSemaphore(value: 0)
+    private let request = Mutex<WatchRequest?>(nil)
+    private static let parked = Mutex<SpareWatchThread?>(nil)
+
+    private init(id: pthread_t) { self.id = id }
+
+    /// Parks one thread, unless one is parked already.
+    static func park() {
+        parked.withLock { parked in
+            guard parked == nil else { return }
+            let box = Unmanaged.passRetained(Box())
+            var id = pthread_t()
+            guard pthread_create(&id, nil, { argument in
+                let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
+                box.ready.wait()
+                box.spare.withLock { $0 }?.run()
+                return nil
+            }, box.toOpaque()) == 0 else {
+                box.release()
+                return
+            }
+            let spare = SpareWatchThread(id: id)
+            box.takeUnretainedValue().spare.withLock { $0 = spare }
+            box.takeUnretainedValue().ready.signal()
+            parked = spare
+        }
+    }
+
+    /// The parked thread, now the caller's to start and join; nil when none is parked.
+    static func take() -> SpareWatchThread? {
+        parked.withLock { parked in defer { parked = nil }; return parked }
+    }
+
+    fileprivate func start(_ watch: WatchRequest) {
+        request.withLock { $0 = watch }
+        handOver.signal()
+    }
+
+    private func run() {
+        handOver.wait()
+        guard let watch = request.withLock({ $0 }) else { return }
+        watch.watchdog.watch(milliseconds: watch.milliseconds)
+    }
+
+    /// How the new thread learns which `SpareWatchThread` it is (made once the thread exists).
+    private final class Box: Sendable {
+        let spare = Mutex<SpareWatchThread?>(nil)
+        let ready = DispatchSemaphore(value: 0)
     }
 }
 

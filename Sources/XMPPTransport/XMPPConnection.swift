@@ -304,12 +304,14 @@ public final class XMPPConnection {
     }
 
     /// Does now, on this thread, the set-up a first connect would do: libstrophe's and
-    /// OpenSSL's initialisation and CStropheTrust's look-up of libssl. A thread that connects
-    /// beside one loading a library (dlopen) would otherwise wait for it: OpenSSL pins itself
-    /// with dlopen, and glibc lets one thread in the loader at a time.
+    /// OpenSSL's initialisation, CStropheTrust's look-up of libssl, and the connect's watchdog
+    /// thread (parked until a connect takes it). A thread that connects beside one loading a
+    /// library (dlopen) would otherwise wait for it: OpenSSL pins itself with dlopen, and glibc
+    /// lets one thread in the loader at a time, which also holds up `pthread_create`.
     public static func prepareLibrary() {
         _ = stropheLibraryInitialized
         strophe_trust_prepare()
+        SpareWatchThread.park()
     }
 
     public var isConnected: Bool { state.phase == .connected }

@@ -25,9 +25,11 @@ struct XMPPConnectionSocketTests {
         #expect(elapsed < 3, "refusal should be immediate, took \(elapsed) s")
     }
 
-    /// Connects on a thread of its own; returns the failure (nil: connected) and the seconds it took.
-    private func connect(_ endpoint: ChatEndpoint, timeout: Double) async -> (error: XMPPError?, elapsed: Double) {
+    /// Connects on a thread of its own (after `prepareLibrary()` there when `prepared`); returns
+    /// the failure (nil: connected) and the seconds it took.
+    private func connect(_ endpoint: ChatEndpoint, timeout: Double, prepared: Bool = false) async -> (error: XMPPError?, elapsed: Double) {
         await onOwnThread { () -> (XMPPError?, Double) in
+            if prepared { XMPPConnection.prepareLibrary() }
             let connection = XMPPConnection()
             let start = ContinuousClock.now
             do throws(XMPPError) {
@@ -66,6 +68,19 @@ extension XMPPConnectionSocketTests {
         #expect(error?.kind == .timedOut)
         #expect(error?.detail.contains("TLS handshake not finished within 1.5 s") == true, "\(String(describing: error))")
         #expect(elapsed >= timeout - 0.05)
+        #expect(elapsed < timeout + 0.75, "connect must return by its timeout, took \(elapsed) s")
+    }
+
+    /// The same, with the watchdog thread started ahead (`prepareLibrary()`, as `chatctl login`
+    /// does before loading libcurl): the parked thread is the one that hangs up.
+    @Test func aPreparedConnectStillTimesOutAStalledTLSHandshake() async throws {
+        let listener = try SilentListener(greeting: Self.startTLSGreeting)
+        defer { listener.close() }
+        let endpoint = ChatEndpoint(security: .startTLS, host: "127.0.0.1", port: listener.port)
+        let timeout = 1.5
+        let (error, elapsed) = await connect(endpoint, timeout: timeout, prepared: true)
+        #expect(error?.kind == .timedOut)
+        #expect(error?.detail.contains("TLS handshake not finished within 1.5 s") == true, "\(String(describing: error))")
         #expect(elapsed < timeout + 0.75, "connect must return by its timeout, took \(elapsed) s")
     }
 
