@@ -17,7 +17,12 @@ public struct ChatMarker: Sendable, Equatable {
     /// message with one, and the element tree and its serialisation were a tenth of it.
     public func xml(id: ObjectID) -> String {
         var out = "<message type=\"chat\" to=\""
-        StanzaElement.appendEscaped(peer.bare.description, to: &out, inAttribute: true)
+        // The bare JID, written in place (`peer.bare.description` built two strings a marker).
+        if let node = peer.node {
+            StanzaElement.appendEscaped(node, to: &out, inAttribute: true)
+            out += "@"
+        }
+        StanzaElement.appendEscaped(peer.domain, to: &out, inAttribute: true)
         out += "\" id=\""
         StanzaElement.appendEscaped(id.rawValue, to: &out, inAttribute: true)
         out += "\"><"

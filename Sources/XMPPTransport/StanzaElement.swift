@@ -73,13 +73,15 @@ public struct StanzaElement: Sendable, Equatable {
     /// (line-end normalization would turn CRLF into LF). A character XML cannot
     /// carry at all becomes U+FFFD rather than break the stream.
     static func appendEscaped(_ text: String, to out: inout String, inAttribute: Bool) {
-        var needs = false
         // 0xEF leads U+FFFE/U+FFFF (and the rest of U+F000...U+FFFF, checked below).
-        for byte in text.utf8 where byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0xEF
-            || (byte < 0x20 && (inAttribute || (byte != 0x09 && byte != 0x0A)))
-            || (inAttribute && (byte == 0x22 || byte == 0x27)) {
-            needs = true
-            break
+        // Checked on the contiguous bytes: through the UTF8View it was most of writing a marker.
+        var copy = text
+        let needs = copy.withUTF8 { bytes in
+            bytes.contains { byte in
+                byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0xEF
+                    || (byte < 0x20 && (inAttribute || (byte != 0x09 && byte != 0x0A)))
+                    || (inAttribute && (byte == 0x22 || byte == 0x27))
+            }
         }
         guard needs else { out += text; return }
         for scalar in text.unicodeScalars {
