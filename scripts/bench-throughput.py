@@ -84,9 +84,17 @@ class Stream:
         return found
 
 
+# Drawn once, as chatctl's ObjectIDGenerator (and MongoDB's) draws them: ids of one
+# process then sort in creation order. Drawn per id, every message landed on a random
+# page of the receiver's id index (the sandbox's and chatctl's cache), which a real
+# stream from one sender does not do.
+PROCESS_RANDOM = os.urandom(5).hex()
+
+
 def object_id(counter):
-    """A fresh 24-hex ObjectId, as chatctl makes them: time, 5 random bytes, a counter."""
-    return f"{int(time.time()):08x}{os.urandom(5).hex()}{counter & 0xFFFFFF:06x}"
+    """A fresh 24-hex ObjectId, as chatctl makes them: time, 5 random bytes drawn once
+    per process, a counter."""
+    return f"{int(time.time()):08x}{PROCESS_RANDOM}{counter & 0xFFFFFF:06x}"
 
 
 def flood(config, user_id, password, peer_id, dialog, count, prefix):

@@ -109,13 +109,19 @@ extension ChatCache {
         var isNew = [Bool](repeating: false, count: messages.count)
         var staged: Set<String> = []
         var later: [Int] = []
+        // Both statements looked up once, not a message: finding one by its SQL (hashing
+        // the text) cost as much as running the lookup.
+        let isCached = try database.cachedStatement(Self.isCachedSQL)
+        let stage = try database.cachedStatement(Self.stageMessageSQL)
         for (index, message) in messages.enumerated() {
-            let cached = try database.queryFirst(Self.isCachedSQL, [.text(message.id)]) { _ in true } ?? false
+            try isCached.bind([.text(message.id)])
+            let cached = try isCached.step()
+            try isCached.reset()
             guard !cached, staged.insert(message.id).inserted else {
                 later.append(index)
                 continue
             }
-            try database.run(Self.stageMessageSQL, Self.messageArguments(message))
+            try stage.run(Self.messageArguments(message))
             isNew[index] = true
         }
         if !staged.isEmpty {

@@ -68,20 +68,28 @@ public final class ChatLink {
 extension CachedMessage {
     /// A chat message as the cache keeps it: in the shape of a QuickBlox message object.
     init(_ incoming: IncomingChatMessage, dialogID: String, recipient: Int) {
-        var object: [String: JSONValue] = [
-            "_id": .string(incoming.id), "chat_dialog_id": .string(dialogID), "message": .string(incoming.body),
-            "sender_id": .int(incoming.senderUserID ?? 0), "recipient_id": .int(recipient), "date_sent": .int(incoming.dateSent),
+        // Members, not a dictionary: one object a message `listen` hears (JSONValue.compactObjectText).
+        // In key order, so that the common message needs no sorting.
+        var object: [(key: String, value: JSONValue)] = [
+            ("_id", .string(incoming.id)), ("chat_dialog_id", .string(dialogID)), ("date_sent", .int(incoming.dateSent)),
         ]
         // As a REST history item says it, so a marker can be sent for it later.
-        if incoming.markable { object["markable"] = .int(1) }
-        for (key, value) in incoming.customParameters where object[key] == nil { object[key] = .string(value) }
-        // As a REST history item has them: an array of objects, the size a number.
+        if incoming.markable { object.append(("markable", .int(1))) }
+        object += [("message", .string(incoming.body)), ("recipient_id", .int(recipient)), ("sender_id", .int(incoming.senderUserID ?? 0))]
         let attachments = incoming.attachments.map(QBAttachment.init)
-        if !attachments.isEmpty { object["attachments"] = .array(attachments.map { .object($0.raw) }) }
+        for (key, value) in incoming.customParameters
+        where !Self.ownKeys.contains(key) && (key != "markable" || !incoming.markable) && (key != "attachments" || attachments.isEmpty) {
+            object.append((key, .string(value)))
+        }
+        // As a REST history item has them: an array of objects, the size a number.
+        if !attachments.isEmpty { object.append(("attachments", .array(attachments.map { .object($0.raw) }))) }
         self.init(id: incoming.id, dialogID: dialogID, senderID: incoming.senderUserID ?? 0, recipientID: recipient,
-                  dateSent: incoming.dateSent, text: incoming.body, rawJSON: CacheRecords.json(object),
+                  dateSent: incoming.dateSent, text: incoming.body, rawJSON: JSONValue.compactObjectText(object),
                   attachmentsJSON: CacheRecords.attachmentsJSON(attachments))
     }
+
+    /// The keys a heard message's object always has; a custom parameter does not replace them.
+    private static let ownKeys: Set<String> = ["_id", "chat_dialog_id", "message", "sender_id", "recipient_id", "date_sent"]
 
     /// What we sent, as the server will have stored it: the sender counts as
     /// having it and having read it (docs/protocol.md §6).

@@ -12,6 +12,7 @@ public final class MarkerExchange {
     public let cache: ChatCache
     private var outgoing: [ChatMarker] = []
     private var receipts: [MessageReceipt] = []
+    private var lastSender: (id: Int, jid: ChatJID)?
     /// Markers waiting for a connection; beyond this the oldest go (they only
     /// tell a sender early what REST records anyway).
     static let outgoingLimit = 10_000
@@ -30,7 +31,12 @@ public final class MarkerExchange {
     /// markers. Goes to the sender's user JID, whatever the dialog's type.
     public func queue(_ kind: ChatMarker.Kind, for message: CachedMessage) {
         guard message.senderID != link.me, message.senderID > 0, message.isMarkable else { return }
-        let sender = ChatJID.user(message.senderID, appID: link.config.credentials.applicationId, domain: link.config.chatDomain)
+        // A stream mostly comes from one sender: its JID is made once, not a message.
+        let sender: ChatJID
+        if let last = lastSender, last.id == message.senderID { sender = last.jid } else {
+            sender = ChatJID.user(message.senderID, appID: link.config.credentials.applicationId, domain: link.config.chatDomain)
+            lastSender = (message.senderID, sender)
+        }
         outgoing.append(ChatMarker(kind: kind, messageID: message.id, peer: sender, dialogID: message.dialogID))
         if outgoing.count > Self.outgoingLimit { outgoing.removeFirst(outgoing.count - Self.outgoingLimit) }
     }

@@ -12,6 +12,30 @@ extension JSONValue {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `JSONValue.object` of `members` as `compactText` writes it, without building the
+    /// dictionary: `listen` makes one object a message, and hashing its keys into a
+    /// dictionary only to sort them again was a tenth of caching it. The keys must be
+    /// distinct (a later duplicate would be written twice, which a dictionary cannot hold).
+    public static func compactObjectText(_ members: [(key: String, value: JSONValue)]) -> String {
+        let precedes = { (a: (key: String, value: JSONValue), b: (key: String, value: JSONValue)) in
+            a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
+        }
+        // A caller that lists its keys in order (a heard message, most of the time) is not sorted again.
+        let inOrder = zip(members, members.dropFirst()).allSatisfy { precedes($0, $1) }
+        let sorted = inOrder ? members : members.sorted(by: precedes)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        bytes.append(UInt8(ascii: "{"))
+        for (index, member) in sorted.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            writeString(member.key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            write(member.value, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     private static func write(_ value: JSONValue, to out: inout [UInt8]) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
@@ -48,23 +72,30 @@ extension JSONValue {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Quote and backslash escaped, `\b \f \n \r \t` short, other C0 controls as
-    /// `\u00xx`; everything else (DEL, C1, U+2028, `/`) as it is.
+    /// `\u00xx`; everything else (DEL, C1, U+2028, `/`) as it is. Runs that need no
+    /// escape are copied whole (a byte at a time was most of writing a message object).
     private static func writeString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
-            default: out.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                start = index + 1
+                out.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+                case 0x08: out.append(UInt8(ascii: "b"))
+                case 0x0C: out.append(UInt8(ascii: "f"))
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                default:
+                    out.append(UInt8(ascii: "u")); out.append(UInt8(ascii: "0")); out.append(UInt8(ascii: "0"))
+                    out.append(hexDigits[Int(byte >> 4)]); out.append(hexDigits[Int(byte & 0xF)])
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(UInt8(ascii: "\""))
     }

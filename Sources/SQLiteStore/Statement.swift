@@ -43,12 +43,12 @@ public final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
-    /// Resets, then binds `values` to parameters 1...n.
+    /// Resets, then binds `values` to parameters 1...n (every parameter: none is left
+    /// from the last run, so the bindings need no clearing first).
     public func bind(_ values: [SQLiteValue]) throws {
         // One check that the database is open for the whole call (a weak load each is not free).
         let database = try liveDatabase()
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard values.count == expected else {
             throw SQLiteError(

@@ -10,22 +10,27 @@ public struct ChatJID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `node@domain/resource`, `node@domain` or `domain`; nil for empty parts.
+    /// Split at the first `/` and the `@` before it, found in the UTF-8 bytes (by
+    /// Character it was a tenth of `listen`'s time, two JIDs a message).
     public init?(parsing text: String) {
-        var rest = Substring(text)
+        let bytes = text.utf8
+        var end = bytes.endIndex
         var resource: String?
-        if let slash = rest.firstIndex(of: "/") {
-            resource = String(rest[rest.index(after: slash)...])
-            rest = rest[..<slash]
-            if resource!.isEmpty { return nil }
+        if let slash = bytes.firstIndex(of: UInt8(ascii: "/")) {
+            let start = bytes.index(after: slash)
+            guard start != bytes.endIndex else { return nil }
+            resource = String(text.unicodeScalars[start...])
+            end = slash
         }
+        var start = bytes.startIndex
         var node: String?
-        if let at = rest.firstIndex(of: "@") {
-            node = String(rest[..<at])
-            rest = rest[rest.index(after: at)...]
-            if node!.isEmpty { return nil }
+        if let at = bytes[..<end].firstIndex(of: UInt8(ascii: "@")) {
+            guard at != bytes.startIndex else { return nil }
+            node = String(text.unicodeScalars[..<at])
+            start = bytes.index(after: at)
         }
-        guard !rest.isEmpty else { return nil }
-        self.init(node: node, domain: String(rest), resource: resource)
+        guard start != end else { return nil }
+        self.init(node: node, domain: String(text.unicodeScalars[start..<end]), resource: resource)
     }
 
     /// The user JID `{userId}-{appId}@{domain}`.
@@ -51,7 +56,7 @@ public struct ChatJID: Sendable, Hashable, CustomStringConvertible {
 
     /// The user id of a user JID (`{userId}-{appId}`), else nil.
     public var userID: Int? {
-        guard let node, let dash = node.firstIndex(of: "-") else { return nil }
+        guard let node, let dash = node.utf8.firstIndex(of: UInt8(ascii: "-")) else { return nil }
         return Int(node[..<dash])
     }
 

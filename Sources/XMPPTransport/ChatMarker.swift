@@ -13,31 +13,52 @@ public struct ChatMarker: Sendable, Equatable {
         self.kind = kind; self.messageID = messageID; self.peer = peer; self.dialogID = dialogID
     }
 
-    /// `stanza(id:).xml()`, written straight into one string: `listen` answers every
-    /// message with one, and the element tree and its serialisation were a tenth of it.
+    /// `stanza(id:).xml()`, written straight into one buffer of bytes: `listen` answers
+    /// every message with one, and the element tree and its serialisation were a tenth
+    /// of it (then appending to a String piece by piece was most of what remained).
     public func xml(id: ObjectID) -> String {
-        var out = "<message type=\"chat\" to=\""
-        StanzaElement.appendEscaped(peer.bare.description, to: &out, inAttribute: true)
-        out += "\" id=\""
-        StanzaElement.appendEscaped(id.rawValue, to: &out, inAttribute: true)
-        out += "\"><"
-        out += kind.rawValue
-        out += " xmlns=\"\(OutgoingChatMessage.markersNamespace)\" id=\""
-        StanzaElement.appendEscaped(messageID, to: &out, inAttribute: true)
-        out += "\"/>"
-        if let dialogID {
-            out += "<extraParams xmlns=\"jabber:client\">"
-            if dialogID.isEmpty {
-                out += "<dialog_id/>"
-            } else {
-                out += "<dialog_id>"
-                StanzaElement.appendEscaped(dialogID, to: &out, inAttribute: false)
-                out += "</dialog_id>"
-            }
-            out += "</extraParams>"
+        var out: [UInt8] = []
+        out.reserveCapacity(320)
+        out += #"<message type="chat" to=""#.utf8
+        // The bare JID, written in place (`peer.bare.description` built two strings a marker).
+        if let node = peer.node {
+            Self.append(node, to: &out, inAttribute: true)
+            out.append(UInt8(ascii: "@"))
         }
-        out += "</message>"
-        return out
+        Self.append(peer.domain, to: &out, inAttribute: true)
+        out += #"" id=""#.utf8
+        Self.append(id.rawValue, to: &out, inAttribute: true)
+        out += #""><"#.utf8
+        out += kind.rawValue.utf8
+        out += #" xmlns=""#.utf8
+        out += OutgoingChatMessage.markersNamespace.utf8
+        out += #"" id=""#.utf8
+        Self.append(messageID, to: &out, inAttribute: true)
+        out += #""/>"#.utf8
+        if let dialogID {
+            out += #"<extraParams xmlns="jabber:client">"#.utf8
+            if dialogID.isEmpty {
+                out += "<dialog_id/>".utf8
+            } else {
+                out += "<dialog_id>".utf8
+                Self.append(dialogID, to: &out, inAttribute: false)
+                out += "</dialog_id>".utf8
+            }
+            out += "</extraParams>".utf8
+        }
+        out += "</message>".utf8
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `text` escaped as `StanzaElement.appendEscaped` does it; as it is when nothing needs it.
+    private static func append(_ text: String, to out: inout [UInt8], inAttribute: Bool) {
+        guard StanzaElement.needsEscaping(text, inAttribute: inAttribute) else {
+            out += text.utf8
+            return
+        }
+        var escaped = ""
+        StanzaElement.appendEscaped(text, to: &escaped, inAttribute: inAttribute)
+        out += escaped.utf8
     }
 
     /// The marker stanza to send, with its own stanza id.

@@ -72,16 +72,22 @@ public struct StanzaElement: Sendable, Equatable {
     /// also quotes and TAB/LF (attribute normalization); CR always as `&#13;`
     /// (line-end normalization would turn CRLF into LF). A character XML cannot
     /// carry at all becomes U+FFFD rather than break the stream.
-    static func appendEscaped(_ text: String, to out: inout String, inAttribute: Bool) {
-        var needs = false
-        // 0xEF leads U+FFFE/U+FFFF (and the rest of U+F000...U+FFFF, checked below).
-        for byte in text.utf8 where byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0xEF
-            || (byte < 0x20 && (inAttribute || (byte != 0x09 && byte != 0x0A)))
-            || (inAttribute && (byte == 0x22 || byte == 0x27)) {
-            needs = true
-            break
+    /// Whether `appendEscaped` would change `text`. 0xEF leads U+FFFE/U+FFFF (and the
+    /// rest of U+F000...U+FFFF, which `appendEscaped` looks at more closely). Checked on
+    /// the contiguous bytes: through the UTF8View it was most of writing a marker.
+    static func needsEscaping(_ text: String, inAttribute: Bool) -> Bool {
+        var copy = text
+        return copy.withUTF8 { bytes in
+            bytes.contains { byte in
+                byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0xEF
+                    || (byte < 0x20 && (inAttribute || (byte != 0x09 && byte != 0x0A)))
+                    || (inAttribute && (byte == 0x22 || byte == 0x27))
+            }
         }
-        guard needs else { out += text; return }
+    }
+
+    static func appendEscaped(_ text: String, to out: inout String, inAttribute: Bool) {
+        guard needsEscaping(text, inAttribute: inAttribute) else { out += text; return }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"

@@ -37,4 +37,16 @@ import QuickBloxAPI
     func writesWhatTheEncoderWrote(_ value: JSONValue) throws {
         #expect(value.compactText == (try Self.encoded(value)))
     }
+
+    /// `compactObjectText` (members listed, as `listen` builds a heard message) writes
+    /// what the object writes, whether the members come in key order or not.
+    @Test(arguments: values)
+    func membersWriteWhatTheirObjectWrites(_ value: JSONValue) {
+        guard case .object(let object) = value else { return }
+        let members = object.map { (key: $0.key, value: $0.value) }
+        let inOrder = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        #expect(JSONValue.compactObjectText(inOrder) == value.compactText)
+        #expect(JSONValue.compactObjectText(Array(inOrder.reversed())) == value.compactText)
+        #expect(JSONValue.compactObjectText(members) == value.compactText)
+    }
 }
