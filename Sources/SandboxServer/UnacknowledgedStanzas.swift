@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The server's half of XEP-0198 for a resumable stream: the stanzas it sent, counted and kept
 /// until the client acknowledges them (`<a h/>`), so that a resumed stream gets again what the
 /// dropped one may have lost. A value, as the session is; `XMPPClientConnection` holds it.
@@ -55,10 +59,16 @@ struct UnacknowledgedStanzas {
 
     /// Whether `text` (one element as the server writes it) is a stanza, which XEP-0198 counts.
     static func isStanza(_ text: String) -> Bool {
-        for name in ["<message", "<presence", "<iq"] where text.hasPrefix(name) {
-            let next = text.utf8.dropFirst(name.utf8.count).first
-            return next == UInt8(ascii: " ") || next == UInt8(ascii: ">") || next == UInt8(ascii: "/")
+        // Bytes, not Characters: every stanza the server writes comes through here.
+        var text = text
+        return text.withUTF8 { bytes in
+            for name: StaticString in ["<message", "<presence", "<iq"] where bytes.count > name.utf8CodeUnitCount {
+                let n = name.utf8CodeUnitCount
+                guard memcmp(bytes.baseAddress!, name.utf8Start, n) == 0 else { continue }
+                let next = bytes[n]
+                return next == UInt8(ascii: " ") || next == UInt8(ascii: ">") || next == UInt8(ascii: "/")
+            }
+            return false
         }
-        return false
     }
 }

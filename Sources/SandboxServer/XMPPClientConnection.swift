@@ -340,7 +340,9 @@ final class XMPPClientConnection {
             heldElements.append(text)
         } else {
             guard bufferEvent != nil else { return }
-            heldBytes.append(contentsOf: text.utf8)
+            // In one piece (appending a String.UTF8View goes byte by byte).
+            var text = text
+            text.withUTF8 { heldBytes.append(contentsOf: $0) }
         }
         if !isHolding {
             isHolding = true
