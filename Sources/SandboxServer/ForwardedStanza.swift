@@ -54,11 +54,15 @@ struct ForwardedStanza {
     }
 
     /// The copy's bytes, as `element.serialized(parentNamespace:)` writes them.
-    func serialized(parentNamespace: String?) -> String {
+    func bytes(parentNamespace: String?) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(512)
         serialize(into: &out, parentNamespace: parentNamespace)
-        return String(decoding: out, as: UTF8.self)
+        return out
+    }
+
+    func serialized(parentNamespace: String?) -> String {
+        String(decoding: bytes(parentNamespace: parentNamespace), as: UTF8.self)
     }
 
     func serialize(into out: inout [UInt8], parentNamespace: String?) {

@@ -200,6 +200,8 @@ package final class XMLStreamParser {
         if depth > maxDepth { return fail(.tooDeep) }
         let (namespace, local, _) = split(rawName)
         var attributes: [XMPPElement.Attribute] = []
+        // Room for a stanza's usual few at once (growing 1, 2, 4 allocated three times).
+        if let atts, atts[0] != nil { attributes.reserveCapacity(4) }
         var extraDeclarations: [XMPPElement.Attribute] = []
         if let atts {
             var i = 0
@@ -244,8 +246,14 @@ package final class XMLStreamParser {
             if lastEventEnd - elementStart > Int64(maxElementBytes) { return fail(.tooLarge) }
             deliver(.element(finished))
         } else {
-            stack[stack.count - 1].children.append(.element(finished))
+            Self.append(.element(finished), to: &stack[stack.count - 1])
         }
+    }
+
+    /// A child, with room for a few more the first time (a stanza's elements have a handful).
+    private static func append(_ node: XMPPElement.Node, to element: inout XMPPElement) {
+        if element.children.isEmpty { element.children.reserveCapacity(4) }
+        element.children.append(node)
     }
 
     private func characters(_ s: UnsafePointer<CChar>?, _ length: Int) {
@@ -262,7 +270,7 @@ package final class XMLStreamParser {
         if case .text(let previous)? = stack[top].children.last {
             stack[top].children[stack[top].children.count - 1] = .text(previous + text)
         } else {
-            stack[top].children.append(.text(text))
+            Self.append(.text(text), to: &stack[top])
         }
     }
 }

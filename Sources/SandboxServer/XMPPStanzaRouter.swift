@@ -227,8 +227,8 @@ final class XMPPStanzaRouter {
 
     private func sendToUser(_ userId: Int, _ message: ForwardedStanza) {
         guard let connections = server.boundSessions[userId], !connections.isEmpty else { return }
-        let text = message.serialized(parentNamespace: XMPPNamespace.client)
-        for connection in connections.values { connection.send(text) }
+        let bytes = message.bytes(parentNamespace: XMPPNamespace.client)
+        for connection in connections.values { connection.send(bytes) }
     }
 
     private func marker(in stanza: XMPPElement) -> XMPPElement? {
@@ -313,7 +313,7 @@ final class XMPPStanzaRouter {
               let target = server.boundSessions[recipient]?[resource] else {
             return sendToUser(recipient, message)
         }
-        target.send(message.serialized(parentNamespace: XMPPNamespace.client))
+        target.send(message.bytes(parentNamespace: XMPPNamespace.client))
         carbons(of: message, user: recipient, except: target, direction: "received")
     }
 
