@@ -135,18 +135,24 @@ enum XMLEscaping {
     }
 
     private static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>, inAttribute: Bool) -> Bool {
-        for b in bytes {
-            switch b {
-            case 0x26, 0x3C, 0x3E, 0x0D: return true
-            case 0x27, 0x22, 0x09, 0x0A: if inAttribute { return true }
-            case 0..<0x20: if b != 0x09 && b != 0x0A { return true }
-            // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
-            case 0xEF: return true
-            default: break
-            }
+        // One table look-up a byte (every byte of every stanza written comes through here).
+        let mask: UInt8 = inAttribute ? 2 : 1
+        return escapeTable.withUnsafeBufferPointer { table in
+            for b in bytes where table[Int(b)] & mask != 0 { return true }
+            return false
         }
-        return false
     }
+
+    /// Per byte, what `escaped` changes: 1 in text, 2 in an attribute. `&`, `<`, `>`, CR and
+    /// the C0 controls XML cannot carry everywhere; `'`, `"`, TAB and LF in attributes only;
+    /// 0xEF, which starts U+FFFE and U+FFFF (EF BF BE, EF BF BF), everywhere.
+    private static let escapeTable: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        for b in 0..<0x20 { table[b] = 3 }
+        for b in [0x26, 0x3C, 0x3E, 0x0D, 0xEF] { table[b] = 3 }
+        for b in [0x27, 0x22, 0x09, 0x0A] { table[b] = 2 }
+        return table
+    }()
 
     /// True for names safe to write as an element or attribute name (a conservative subset of XML's).
     static func isName(_ s: String) -> Bool {
