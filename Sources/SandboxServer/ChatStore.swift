@@ -292,11 +292,18 @@ final class ChatStore {
         }
     }
 
+    /// `insertMessage(_:in:idOwner:)` with `idOwner` `.resendIfSameSender`: the message's
+    /// ObjectId is stored already, from the same sender. A resend, to acknowledge and drop.
+    struct AlreadyStored: Error {}
+
     /// Stores a message of `dialog` (which the caller has already loaded and
     /// checked; `new.dialogId` must be its id).
     /// `idOwner`: the sender of a stored message under `new.id`, when the caller has just asked
-    /// (`senderOfMessage`), so it is not asked twice.
-    func insertMessage(_ new: NewMessage, in dialog: DialogRecord, idOwner: Int?? = nil) throws -> MessageRecord {
+    /// (`senderOfMessage`), so it is not asked twice. `idOwnerOnConflict`: nobody has asked;
+    /// the INSERT finds out (the id's unique index is searched anyway), and a message the same
+    /// sender stored under that id throws `AlreadyStored` (a resend), anyone else's makes a new id.
+    func insertMessage(_ new: NewMessage, in dialog: DialogRecord, idOwner: Int?? = nil,
+                       idOwnerOnConflict: Bool = false) throws -> MessageRecord {
         let t = now()
         var id = new.id ?? ""
         let taken: Bool
@@ -304,22 +311,24 @@ final class ChatStore {
             taken = true
         } else if let owner = idOwner {
             taken = owner != nil
+        } else if idOwnerOnConflict {
+            taken = false
         } else {
             taken = try senderOfMessage(id: id) != nil
         }
         if taken { id = ids.next(at: t) }
         let dateSent = Int(t.rounded(.down))
         let recipient = dialog.peer(of: new.senderId) ?? 0
-        let originId = new.originId.flatMap { $0.isEmpty || $0 == id ? nil : $0 }
         let blobs = Set(new.attachments.compactMap(\.blobUID))
-        let last = LastMessage(body: new.body, dateSent: dateSent, id: id, senderId: new.senderId, at: t)
+        var currentOriginId: String? { new.originId.flatMap { $0.isEmpty || $0 == id ? nil : $0 } }
+        var last: LastMessage { LastMessage(body: new.body, dateSent: dateSent, id: id, senderId: new.senderId, at: t) }
         func write() throws {
             try prepared(&insertMessageStatement, """
                 INSERT INTO messages (id, dialog_id, body, sender_id, recipient_id, date_sent, attachments, markable, custom,
                     created_at, updated_at, origin_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).run([.text(id), .text(new.dialogId), .text(new.body), .int(new.senderId), .int(recipient), .int(dateSent),
                       .text(ChatStore.encodePairsList(new.attachments.map(\.fields))), .int(new.markable ? 1 : 0),
-                      .text(ChatStore.encodePairsList([new.custom])), .real(t), .real(t), .optional(originId)])
+                      .text(ChatStore.encodePairsList([new.custom])), .real(t), .real(t), .optional(currentOriginId)])
             // The sender has read it and has it without rows saying so (`completed`, `unreadCount`).
             // Who may download a private blob follows from the messages that refer to it (docs/protocol.md §8).
             for uid in blobs {
@@ -327,14 +336,25 @@ final class ChatStore {
             }
             if !defersLastMessages { try setLastMessage(last, of: new.dialogId) }
         }
-        if defersLastMessages && blobs.isEmpty {
-            // Inside the turn's transaction, one statement is atomic by itself: a savepoint
-            // around it cost a fifth of a routed message (SAVEPOINT, RELEASE, and a copy of
-            // every page it touched in the sub-journal).
-            try write()
-        } else {
-            try db.transaction { try write() }
+        func store() throws {
+            if defersLastMessages && blobs.isEmpty {
+                // Inside the turn's transaction, one statement is atomic by itself: a savepoint
+                // around it cost a fifth of a routed message (SAVEPOINT, RELEASE, and a copy of
+                // every page it touched in the sub-journal). A failed one undoes itself.
+                try write()
+            } else {
+                try db.transaction { try write() }
+            }
         }
+        do {
+            try store()
+        } catch let error as SQLiteError where idOwnerOnConflict && !taken && error.code == .constraint {
+            guard let owner = try senderOfMessage(id: id) else { throw error }
+            if owner == new.senderId { throw AlreadyStored() }
+            id = ids.next(at: t)
+            try store()
+        }
+        let originId = currentOriginId
         if defersLastMessages { lastMessages[new.dialogId] = last }
         routing.keepRecent(MessageOrigin(id: id, senderId: new.senderId, dialogId: new.dialogId, originId: originId))
         // Exactly what was just written (reading it back cost three queries per message).

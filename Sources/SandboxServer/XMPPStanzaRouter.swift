@@ -154,10 +154,13 @@ final class XMPPStanzaRouter {
     /// a reconnect is acknowledged but neither stored nor delivered again.
     /// Also returns who stored a message under the stanza's ObjectId, when it was looked up
     /// (`.some(nil)`: nobody), for `insertMessage` not to look again.
-    func isResend(_ stanza: XMPPElement, by sender: Int, in dialogId: String?, body: String) -> (Bool, idOwner: Int??) {
+    /// `idOnInsert`: the stanza's ObjectId is not looked up here; the caller stores with
+    /// `idOwnerOnConflict`, which finds a resend of it when the INSERT meets the stored one.
+    func isResend(_ stanza: XMPPElement, by sender: Int, in dialogId: String?, body: String,
+                  idOnInsert: Bool = false) -> (Bool, idOwner: Int??) {
         let stanzaId = stanza[attribute: "id"]
         var idOwner: Int??
-        if let stanzaId, ObjectIdGenerator.isValid(stanzaId) {
+        if !idOnInsert, let stanzaId, ObjectIdGenerator.isValid(stanzaId) {
             idOwner = storage { try $0.senderOfMessage(id: stanzaId) }
             if idOwner == .some(sender) { return (true, idOwner) }
         }
@@ -267,23 +270,31 @@ final class XMPPStanzaRouter {
         let given = Self.extraParams(stanza)?.child("dialog_id")?.text.trimmingCharacters(" ")
         var dialog = privateDialog(between: sender, recipient, preferring: given)
         if (Self.isSaved(stanza) || (type == "chat" && Self.isPlain(stanza))) && recipient != sender && store != nil {
-            let (resend, idOwner) = isResend(stanza, by: sender, in: dialog?.id, body: body)
-            if resend {
+            // In a dialog that exists, the INSERT itself tells a resend of a stored ObjectId
+            // (no lookup before it); otherwise it is looked up first, so no dialog is made for one.
+            let idOnInsert = dialog != nil
+            let (resend, idOwner) = isResend(stanza, by: sender, in: dialog?.id, body: body, idOnInsert: idOnInsert)
+            func alreadyStored() {
                 // A resend (after a reconnect) of what is already stored and was delivered then.
                 server.log.log(.debug, "xmpp: message \(Self.senderId(of: stanza) ?? "") from \(sender) already stored")
-                return
             }
+            if resend { return alreadyStored() }
             if dialog == nil {
                 dialog = storage { try $0.createDialog(type: .privateChat, name: nil, photo: nil, ownerId: sender, occupants: [recipient]) }
             }
             guard let dialog else { return bounce(stanza, to: connection, condition: "internal-server-error", type: "wait") }
             let (attachments, custom) = Self.content(of: stanza)
             let markable = stanza.child("markable", namespace: XMPPNamespace.chatMarkers) != nil
-            stored = storage({
-                try $0.insertMessage(NewMessage(id: stanza[attribute: "id"], originId: Self.senderId(of: stanza), dialogId: dialog.id,
-                                                body: body, senderId: sender, attachments: attachments, markable: markable,
-                                                custom: custom), in: dialog, idOwner: idOwner)
-            })
+            do {
+                stored = try store?.insertMessage(NewMessage(id: stanza[attribute: "id"], originId: Self.senderId(of: stanza),
+                                                             dialogId: dialog.id, body: body, senderId: sender, attachments: attachments,
+                                                             markable: markable, custom: custom),
+                                                  in: dialog, idOwner: idOwner, idOwnerOnConflict: idOnInsert)
+            } catch is ChatStore.AlreadyStored {
+                return alreadyStored()
+            } catch {
+                server.log.log(.error, "xmpp: storage failed: \(error)")
+            }
             guard let stored else { return bounce(stanza, to: connection, condition: "internal-server-error", type: "wait") }
             dateSent = stored.dateSent
         }
