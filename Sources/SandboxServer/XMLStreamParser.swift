@@ -134,7 +134,10 @@ package final class XMLStreamParser {
             XMLStreamParser.from(ud).characters(s, Int(len))
         }
         XML_SetStartNamespaceDeclHandler(parser) { ud, prefix, uri in
-            XMLStreamParser.from(ud).pendingDeclarations.append((prefix.map { String(cString: $0) }, uri.map { String(cString: $0) } ?? ""))
+            // Only the stream tag's are read (its default namespace); a stanza's are resolved by expat.
+            let parser = XMLStreamParser.from(ud)
+            guard parser.depth == 0 else { return }
+            parser.pendingDeclarations.append((prefix.map { String(cString: $0) }, uri.map { String(cString: $0) } ?? ""))
         }
         // Restricted XML (RFC 6120 §11.1): refuse rather than expand anything.
         XML_SetStartDoctypeDeclHandler(parser) { ud, _, _, _, _ in XMLStreamParser.from(ud).fail(.restrictedXML) }
@@ -220,9 +223,9 @@ package final class XMLStreamParser {
                 i += 2
             }
         }
-        let declarations = pendingDeclarations
-        pendingDeclarations = []
         if depth == 1 {
+            let declarations = pendingDeclarations
+            pendingDeclarations = []
             var map: [String: String] = [:]
             for a in attributes { map[a.name] = a.value }
             let header = XMPPStreamHeader(name: local, namespace: namespace, attributes: map,

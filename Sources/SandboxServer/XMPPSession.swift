@@ -213,7 +213,11 @@ struct XMPPSession {
     // MARK: elements
 
     private mutating func received(_ element: XMPPElement) -> [Action] {
-        let isStanza = element.namespace == XMPPNamespace.client && ["iq", "message", "presence"].contains(element.name)
+        let isStanza: Bool
+        switch element.name {
+        case "iq", "message", "presence": isStanza = element.namespace == XMPPNamespace.client
+        default: isStanza = false
+        }
         if isStanza && streamManagementEnabled { inboundStanzas &+= 1 }
         switch phase {
         case .negotiating:
