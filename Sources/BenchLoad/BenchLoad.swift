@@ -97,11 +97,17 @@ struct RouterCommand: LoadCommand {
     var sandboxPid: String?
     @Option("password-iterations", metavar: "N", help: "What the sandbox was started with, to say so in the output.")
     var passwordIterations: String?
+    @Flag("markers", help: "The receiver answers each message with a received marker, as chatctl listen does.")
+    var markers: Bool
+    @Option("timeout", metavar: "S", help: "Give up after S seconds, connections included (default 120; more under valgrind).")
+    var timeout: String?
 
     init() {}
 
     func run() throws(LoadError) -> LoadReport {
         var options = RouterRun.Options()
+        options.markers = markers
+        options.timeout = try BenchLoad.rate(timeout, $timeout, default: options.timeout)
         options.passwordIterations = try BenchLoad.iterations(passwordIterations, $passwordIterations)
         options.messages = try BenchLoad.number(messages, $messages, default: options.messages, in: 1...10_000_000)
         options.window = try BenchLoad.number(window, $window, default: options.window, in: 1...1_000_000)

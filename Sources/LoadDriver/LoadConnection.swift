@@ -32,6 +32,13 @@ final class LoadConnection {
     private(set) var outbound: UInt32 = 0
     private(set) var isReady = false
     private(set) var isClosed = false
+    /// When set, every load message received is answered with a chat marker `received`
+    /// (docs/protocol.md §7) to this bare JID in that dialog, as `chatctl listen` does; the
+    /// markers of one read go out in one write.
+    var markers: (to: String, dialogId: String)?
+    private var markerIds = ObjectIdSource()
+    private var pendingMarkers: [UInt8] = []
+    private var pendingMarkerCount = 0
 
     init(index: Int, userId: Int, steps: LoginSteps, base: OpaquePointer, tls: TLSClientContext, delegate: any LoadConnectionDelegate) {
         self.index = index
@@ -117,6 +124,19 @@ final class LoadConnection {
                 received(element)
             }
         }
+        if pendingMarkerCount > 0 {
+            write(pendingMarkers, stanzas: pendingMarkerCount)
+            pendingMarkers.removeAll(keepingCapacity: true)
+            pendingMarkerCount = 0
+        }
+    }
+
+    private func answerWithMarker(_ element: ScannedElement) {
+        guard let markers, let id = element.attribute("id") else { return }
+        pendingMarkers.append(contentsOf: "<message type='chat' to='\(markers.to)' id='".utf8)
+        markerIds.next(seconds: Int(time(nil))).appendHex(to: &pendingMarkers)
+        pendingMarkers.append(contentsOf: "'><received xmlns='urn:xmpp:chat-markers:0' id='\(id)'/><extraParams xmlns='jabber:client'><dialog_id>\(markers.dialogId)</dialog_id></extraParams></message>".utf8)
+        pendingMarkerCount += 1
     }
 
     private func received(_ element: ScannedElement) {
@@ -129,6 +149,7 @@ final class LoadConnection {
                 return failed("a message bounced: \(String(decoding: element.bytes, as: UTF8.self))")
             }
             if let body = element.childText("body"), let message = LoadMessage(body: body) {
+                if markers != nil { answerWithMarker(element) }
                 delegate.connection(self, received: message, at: MonotonicClock.nanoseconds)
             }
         } else if element.isNamed("r") {

@@ -17,6 +17,9 @@ package final class RouterRun: LoadConnectionDelegate {
         /// The whole run, connections included, gives up after this many seconds.
         package var timeout: Double = 120
         package var passwordIterations: Int?
+        /// The receiver answers each message with a chat marker `received`, as `chatctl listen`
+        /// does: the sandbox's cost of a message and its marker.
+        package var markers = false
         package init() {}
     }
 
@@ -69,6 +72,9 @@ package final class RouterRun: LoadConnectionDelegate {
         }
         sender = connections[0]
         receiver = connections[1]
+        if options.markers {
+            connections[1].markers = (to: "\(users[0].id)-\(endpoints.credentials.applicationId)@\(endpoints.chatDomain)", dialogId: dialogId)
+        }
         let deadline = MonotonicClock.nanoseconds + UInt64(options.timeout * 1e9)
         loop.every(0.25) { [unowned self] in
             if MonotonicClock.nanoseconds > deadline {
@@ -107,6 +113,7 @@ package final class RouterRun: LoadConnectionDelegate {
             "latency_p99_ms": .double(summary.p99Ms),
             "latency_max_ms": .double(summary.maxMs),
             "setup_s": .double(setupSeconds),
+            "markers": .bool(options.markers),
         ]
         if let sandboxCPU {
             detail["sandbox_cpu_s"] = .double(sandboxCPU)
@@ -121,7 +128,8 @@ package final class RouterRun: LoadConnectionDelegate {
         let whole = ledger.delivered == options.messages && ledger.duplicates == 0 && ledger.gaps == 0
         let cheap = sandboxCPU.map { $0 / Double(options.messages) * 1e6 < 100 } ?? true
         return LoadReport(rows: [LoadReport.Row(
-            key: "sandbox_router", label: "chatctl-sandbox router, \(LoadReport.grouped(options.messages)) 1:1 messages stored and routed, one sender to one receiver",
+            key: options.markers ? "sandbox_router_markers" : "sandbox_router",
+            label: "chatctl-sandbox router, \(LoadReport.grouped(options.messages)) 1:1 messages stored and routed, one sender to one receiver" + (options.markers ? ", each answered with a received marker" : ""),
             value: rate.rounded(), unit: "msg/s", target: "every message once, in order; < 100 µs of sandbox CPU each", ok: whole && cheap,
             baseline: nil, detail: detail)])
     }

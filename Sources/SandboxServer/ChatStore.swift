@@ -25,6 +25,12 @@ final class ChatStore {
     /// once at the end of the turn, not once per message stored in it.
     private(set) var defersLastMessages = false
     private var lastMessages: [String: LastMessage] = [:]
+    /// The statements every routed message and marker runs, prepared once and kept here:
+    /// `Database.run` finds its cached statement by hashing the whole SQL text each time.
+    private var insertMessageStatement: Statement?
+    private var senderOfMessageStatement: Statement?
+    private var markDeliveredStatement: Statement?
+    private var markReadStatement: Statement?
     private struct LastMessage { var body: String, dateSent: Int, id: String, senderId: Int, at: Double }
 
     init(database: SandboxDatabase, applicationId: Int, chatDomain: String, now: @escaping () -> Double = SandboxTime.now) {
@@ -254,7 +260,18 @@ final class ChatStore {
     /// The sender of the stored message `id`, or nil: a one-column lookup for
     /// "is this a resend?", which every routed message asks.
     func senderOfMessage(id: String) throws -> Int? {
-        try db.queryFirst("SELECT sender_id FROM messages WHERE id = ?", [.text(id)]) { $0.int(0) }
+        let statement = try prepared(&senderOfMessageStatement, "SELECT sender_id FROM messages WHERE id = ?")
+        try statement.bind([.text(id)])
+        defer { try? statement.reset() }
+        return try statement.step() ? statement.int(0) : nil
+    }
+
+    /// `slot`'s statement, prepared from `sql` the first time.
+    private func prepared(_ slot: inout Statement?, _ sql: String) throws -> Statement {
+        if let statement = slot { return statement }
+        let statement = try db.prepare(sql)
+        slot = statement
+        return statement
     }
 
     /// Who sent the stored message `id`, in which dialog, under which id of their own: all a
@@ -275,11 +292,18 @@ final class ChatStore {
         }
     }
 
+    /// `insertMessage(_:in:idOwner:)` with `idOwner` `.resendIfSameSender`: the message's
+    /// ObjectId is stored already, from the same sender. A resend, to acknowledge and drop.
+    struct AlreadyStored: Error {}
+
     /// Stores a message of `dialog` (which the caller has already loaded and
     /// checked; `new.dialogId` must be its id).
     /// `idOwner`: the sender of a stored message under `new.id`, when the caller has just asked
-    /// (`senderOfMessage`), so it is not asked twice.
-    func insertMessage(_ new: NewMessage, in dialog: DialogRecord, idOwner: Int?? = nil) throws -> MessageRecord {
+    /// (`senderOfMessage`), so it is not asked twice. `idOwnerOnConflict`: nobody has asked;
+    /// the INSERT finds out (the id's unique index is searched anyway), and a message the same
+    /// sender stored under that id throws `AlreadyStored` (a resend), anyone else's makes a new id.
+    func insertMessage(_ new: NewMessage, in dialog: DialogRecord, idOwner: Int?? = nil,
+                       idOwnerOnConflict: Bool = false) throws -> MessageRecord {
         let t = now()
         var id = new.id ?? ""
         let taken: Bool
@@ -287,28 +311,51 @@ final class ChatStore {
             taken = true
         } else if let owner = idOwner {
             taken = owner != nil
+        } else if idOwnerOnConflict {
+            taken = false
         } else {
             taken = try senderOfMessage(id: id) != nil
         }
         if taken { id = ids.next(at: t) }
         let dateSent = Int(t.rounded(.down))
         let recipient = dialog.peer(of: new.senderId) ?? 0
-        let originId = new.originId.flatMap { $0.isEmpty || $0 == id ? nil : $0 }
-        try db.transaction {
-            try db.run("""
+        let blobs = Set(new.attachments.compactMap(\.blobUID))
+        var currentOriginId: String? { new.originId.flatMap { $0.isEmpty || $0 == id ? nil : $0 } }
+        var last: LastMessage { LastMessage(body: new.body, dateSent: dateSent, id: id, senderId: new.senderId, at: t) }
+        func write() throws {
+            try prepared(&insertMessageStatement, """
                 INSERT INTO messages (id, dialog_id, body, sender_id, recipient_id, date_sent, attachments, markable, custom,
                     created_at, updated_at, origin_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.text(id), .text(new.dialogId), .text(new.body), .int(new.senderId), .int(recipient), .int(dateSent),
+                """).run([.text(id), .text(new.dialogId), .text(new.body), .int(new.senderId), .int(recipient), .int(dateSent),
                       .text(ChatStore.encodePairsList(new.attachments.map(\.fields))), .int(new.markable ? 1 : 0),
-                      .text(ChatStore.encodePairsList([new.custom])), .real(t), .real(t), .optional(originId)])
+                      .text(ChatStore.encodePairsList([new.custom])), .real(t), .real(t), .optional(currentOriginId)])
             // The sender has read it and has it without rows saying so (`completed`, `unreadCount`).
             // Who may download a private blob follows from the messages that refer to it (docs/protocol.md §8).
-            for uid in Set(new.attachments.compactMap(\.blobUID)) {
+            for uid in blobs {
                 try db.run("INSERT OR IGNORE INTO message_blobs (message_id, blob_uid) VALUES (?, ?)", [.text(id), .text(uid)])
             }
-            let last = LastMessage(body: new.body, dateSent: dateSent, id: id, senderId: new.senderId, at: t)
-            if defersLastMessages { lastMessages[new.dialogId] = last } else { try setLastMessage(last, of: new.dialogId) }
+            if !defersLastMessages { try setLastMessage(last, of: new.dialogId) }
         }
+        func store() throws {
+            if defersLastMessages && blobs.isEmpty {
+                // Inside the turn's transaction, one statement is atomic by itself: a savepoint
+                // around it cost a fifth of a routed message (SAVEPOINT, RELEASE, and a copy of
+                // every page it touched in the sub-journal). A failed one undoes itself.
+                try write()
+            } else {
+                try db.transaction { try write() }
+            }
+        }
+        do {
+            try store()
+        } catch let error as SQLiteError where idOwnerOnConflict && !taken && error.code == .constraint {
+            guard let owner = try senderOfMessage(id: id) else { throw error }
+            if owner == new.senderId { throw AlreadyStored() }
+            id = ids.next(at: t)
+            try store()
+        }
+        let originId = currentOriginId
+        if defersLastMessages { lastMessages[new.dialogId] = last }
         routing.keepRecent(MessageOrigin(id: id, senderId: new.senderId, dialogId: new.dialogId, originId: originId))
         // Exactly what was just written (reading it back cost three queries per message).
         return MessageRecord(id: id, dialogId: new.dialogId, body: new.body, senderId: new.senderId, recipientId: recipient,
@@ -379,13 +426,15 @@ final class ChatStore {
     /// its dialog and not its sender (`messageOrigin`): a chat marker's write, without the
     /// search of the dialog's messages that `markRead(dialogId:ids:userId:)` does.
     func markRead(_ message: MessageOrigin, userId: Int) throws {
-        try db.run("INSERT OR IGNORE INTO message_reads (message_id, user_id) VALUES (?, ?)", [.text(message.id), .int(userId)])
+        try prepared(&markReadStatement, "INSERT OR IGNORE INTO message_reads (message_id, user_id) VALUES (?, ?)")
+            .run([.text(message.id), .int(userId)])
         try markDelivered(message, userId: userId)
     }
 
     /// Marks one message delivered to `userId` (see `markRead(_:userId:)`).
     func markDelivered(_ message: MessageOrigin, userId: Int) throws {
-        try db.run("INSERT OR IGNORE INTO message_deliveries (message_id, user_id) VALUES (?, ?)", [.text(message.id), .int(userId)])
+        try prepared(&markDeliveredStatement, "INSERT OR IGNORE INTO message_deliveries (message_id, user_id) VALUES (?, ?)")
+            .run([.text(message.id), .int(userId)])
     }
 
     private func mark(table: String, dialogId: String, ids: [String]?, userId: Int) throws {

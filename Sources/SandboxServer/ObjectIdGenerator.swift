@@ -16,6 +16,9 @@ struct ObjectIdGenerator {
 
     /// True for 24 hex digits (either case).
     static func isValid(_ id: String) -> Bool {
-        id.utf8.count == 24 && id.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) }
+        // Over the contiguous bytes: every routed message asks, several times.
+        guard id.utf8.count == 24 else { return false }
+        var id = id
+        return id.withUTF8 { $0.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) } }
     }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The server's half of XEP-0198 for a resumable stream: the stanzas it sent, counted and kept
 /// until the client acknowledges them (`<a h/>`), so that a resumed stream gets again what the
 /// dropped one may have lost. A value, as the session is; `XMPPClientConnection` holds it.
@@ -14,7 +18,8 @@ struct UnacknowledgedStanzas {
     /// Stanzas the client has acknowledged (its last `h`).
     private(set) var acknowledgedCount: UInt32 = 0
     /// Sent and not acknowledged, oldest first: stanza `acknowledgedCount + 1 + i` is `pending[i]`.
-    private(set) var pending: [String] = []
+    /// Bytes as written: the buffer the stanza was serialized into, shared, not a copy.
+    private(set) var pending: [[UInt8]] = []
     /// Stanzas sent since the last `<r/>`.
     private var sinceRequest = 0
     /// Ask for an ack after this many stanzas.
@@ -31,7 +36,7 @@ struct UnacknowledgedStanzas {
     var isOverflowing: Bool { pending.count > capacity }
 
     /// Counts and keeps a stanza being sent. True when it is time to ask for an ack (`<r/>`).
-    mutating func record(_ stanza: String) -> Bool {
+    mutating func record(_ stanza: [UInt8]) -> Bool {
         sentCount &+= 1
         pending.append(stanza)
         sinceRequest += 1
@@ -55,8 +60,18 @@ struct UnacknowledgedStanzas {
 
     /// Whether `text` (one element as the server writes it) is a stanza, which XEP-0198 counts.
     static func isStanza(_ text: String) -> Bool {
-        for name in ["<message", "<presence", "<iq"] where text.hasPrefix(name) {
-            let next = text.utf8.dropFirst(name.utf8.count).first
+        var text = text
+        return text.withUTF8 { isStanza($0) }
+    }
+
+    static func isStanza(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer { isStanza($0) } }
+
+    /// By bytes, not Characters: every stanza the server writes comes through here.
+    static func isStanza(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for name: StaticString in ["<message", "<presence", "<iq"] where bytes.count > name.utf8CodeUnitCount {
+            let n = name.utf8CodeUnitCount
+            guard memcmp(bytes.baseAddress!, name.utf8Start, n) == 0 else { continue }
+            let next = bytes[n]
             return next == UInt8(ascii: " ") || next == UInt8(ascii: ">") || next == UInt8(ascii: "/")
         }
         return false

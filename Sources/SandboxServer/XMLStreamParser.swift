@@ -55,6 +55,8 @@ package final class XMLStreamParser {
     private var lastEventEnd: Int64 = 0
     private var elementStart: Int64 = 0
     private var failure: XMLStreamFailure?
+    /// The first namespaces the stream used (bounded: a client chooses them), see `namespace(_:)`.
+    private var knownNamespaces: [String] = []
 
     /// Expat joins namespace, local name and prefix with this; U+0001 cannot occur in XML 1.0.
     private static let separator: CChar = 0x01
@@ -132,7 +134,10 @@ package final class XMLStreamParser {
             XMLStreamParser.from(ud).characters(s, Int(len))
         }
         XML_SetStartNamespaceDeclHandler(parser) { ud, prefix, uri in
-            XMLStreamParser.from(ud).pendingDeclarations.append((prefix.map { String(cString: $0) }, uri.map { String(cString: $0) } ?? ""))
+            // Only the stream tag's are read (its default namespace); a stanza's are resolved by expat.
+            let parser = XMLStreamParser.from(ud)
+            guard parser.depth == 0 else { return }
+            parser.pendingDeclarations.append((prefix.map { String(cString: $0) }, uri.map { String(cString: $0) } ?? ""))
         }
         // Restricted XML (RFC 6120 §11.1): refuse rather than expand anything.
         XML_SetStartDoctypeDeclHandler(parser) { ud, _, _, _, _ in XMLStreamParser.from(ud).fail(.restrictedXML) }
@@ -162,12 +167,12 @@ package final class XMLStreamParser {
 
     /// "uri\u{1}local\u{1}prefix" → (uri, local, prefix), read in place (no array of pieces:
     /// every element and attribute of every stanza comes through here).
-    private static func split(_ raw: UnsafePointer<CChar>) -> (namespace: String, local: String, prefix: String?) {
+    private func split(_ raw: UnsafePointer<CChar>) -> (namespace: String, local: String, prefix: String?) {
         let length = strlen(raw)
         return raw.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
             let all = UnsafeBufferPointer(start: bytes, count: length)
             guard let first = all.firstIndex(of: 0x01) else { return ("", String(decoding: all, as: UTF8.self), nil) }
-            let namespace = String(decoding: UnsafeBufferPointer(rebasing: all[..<first]), as: UTF8.self)
+            let namespace = self.namespace(UnsafeBufferPointer(rebasing: all[..<first]))
             let rest = all[(first + 1)...]
             guard let second = rest.firstIndex(of: 0x01) else {
                 return (namespace, String(decoding: UnsafeBufferPointer(rebasing: rest), as: UTF8.self), nil)
@@ -177,19 +182,34 @@ package final class XMLStreamParser {
         }
     }
 
+    /// A namespace this stream used before is that same String again: most are longer than a
+    /// small string, so each element would otherwise allocate (and later free) its own copy.
+    private func namespace(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return "" }
+        for known in knownNamespaces where known.utf8.count == bytes.count {
+            var known = known
+            if known.withUTF8({ memcmp($0.baseAddress!, base, bytes.count) == 0 }) { return known }
+        }
+        let namespace = String(decoding: bytes, as: UTF8.self)
+        if knownNamespaces.count < 16 { knownNamespaces.append(namespace) }
+        return namespace
+    }
+
     private func startElement(_ rawName: UnsafePointer<CChar>?, _ atts: UnsafeMutablePointer<UnsafePointer<CChar>?>?) {
         guard failure == nil, let rawName else { return }
         let start = Int64(XML_GetCurrentByteIndex(parser))
         noteEventEnd()
         depth += 1
         if depth > maxDepth { return fail(.tooDeep) }
-        let (namespace, local, _) = Self.split(rawName)
+        let (namespace, local, _) = split(rawName)
         var attributes: [XMPPElement.Attribute] = []
+        // Room for a stanza's usual few at once (growing 1, 2, 4 allocated three times).
+        if let atts, atts[0] != nil { attributes.reserveCapacity(4) }
         var extraDeclarations: [XMPPElement.Attribute] = []
         if let atts {
             var i = 0
             while let key = atts[i], let value = atts[i + 1] {
-                let (ns, name, prefix) = Self.split(key)
+                let (ns, name, prefix) = split(key)
                 let v = String(cString: value)
                 if ns == XMPPNamespace.xml {
                     attributes.append(.init(name: "xml:\(name)", value: v))
@@ -203,9 +223,9 @@ package final class XMLStreamParser {
                 i += 2
             }
         }
-        let declarations = pendingDeclarations
-        pendingDeclarations = []
         if depth == 1 {
+            let declarations = pendingDeclarations
+            pendingDeclarations = []
             var map: [String: String] = [:]
             for a in attributes { map[a.name] = a.value }
             let header = XMPPStreamHeader(name: local, namespace: namespace, attributes: map,
@@ -214,7 +234,8 @@ package final class XMLStreamParser {
             return
         }
         if depth == 2 { elementStart = start }
-        stack.append(XMPPElement(name: local, namespace: namespace, attributes: attributes + extraDeclarations))
+        if !extraDeclarations.isEmpty { attributes += extraDeclarations }
+        stack.append(XMPPElement(name: local, namespace: namespace, attributes: attributes))
     }
 
     private func endElement(_ rawName: UnsafePointer<CChar>?) {
@@ -228,8 +249,14 @@ package final class XMLStreamParser {
             if lastEventEnd - elementStart > Int64(maxElementBytes) { return fail(.tooLarge) }
             deliver(.element(finished))
         } else {
-            stack[stack.count - 1].children.append(.element(finished))
+            Self.append(.element(finished), to: &stack[stack.count - 1])
         }
+    }
+
+    /// A child, with room for a few more the first time (a stanza's elements have a handful).
+    private static func append(_ node: XMPPElement.Node, to element: inout XMPPElement) {
+        if element.children.isEmpty { element.children.reserveCapacity(4) }
+        element.children.append(node)
     }
 
     private func characters(_ s: UnsafePointer<CChar>?, _ length: Int) {
@@ -246,7 +273,7 @@ package final class XMLStreamParser {
         if case .text(let previous)? = stack[top].children.last {
             stack[top].children[stack[top].children.count - 1] = .text(previous + text)
         } else {
-            stack[top].children.append(.text(text))
+            Self.append(.text(text), to: &stack[top])
         }
     }
 }

@@ -315,32 +315,38 @@ final class XMPPClientConnection {
         evbuffer_freeze(output, 1)
     }
 
-    func send(_ text: String) {
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    /// One element, as bytes (what the router serializes: no String made of it, nor checked
+    /// again as UTF-8); kept as it is, not copied, when it must wait for an ack.
+    func send(_ bytes: [UInt8]) {
         guard !isFinished else { return }
-        if unacknowledged != nil, UnacknowledgedStanzas.isStanza(text) {
-            let askForAck = unacknowledged!.record(text)
+        if unacknowledged != nil, UnacknowledgedStanzas.isStanza(bytes) {
+            let askForAck = unacknowledged!.record(bytes)
             if unacknowledged!.isOverflowing {
                 // A live stream still gets it, only no longer kept; a waiting session ends.
                 stopKeepingStanzas()
-                if !isHibernating && !isFinished { write(text) }
+                if !isHibernating && !isFinished { write(bytes) }
                 return
             }
             guard !isHibernating else { return }
-            write(text)
-            if askForAck { write("<r xmlns='\(XMPPNamespace.streamManagement)'/>") }
+            write(bytes)
+            if askForAck { write(Self.ackRequest) }
             return
         }
         guard !isHibernating else { return }
-        write(text)
+        write(bytes)
     }
 
+    private static let ackRequest = Array("<r xmlns='\(XMPPNamespace.streamManagement)'/>".utf8)
+
     /// Onto the wire (or the WebSocket) as it is, at the end of this turn of the loop.
-    private func write(_ text: String) {
+    private func write(_ bytes: [UInt8]) {
         if webSocket != nil {
-            heldElements.append(text)
+            heldElements.append(String(decoding: bytes, as: UTF8.self))
         } else {
             guard bufferEvent != nil else { return }
-            heldBytes.append(contentsOf: text.utf8)
+            heldBytes.append(contentsOf: bytes)
         }
         if !isHolding {
             isHolding = true

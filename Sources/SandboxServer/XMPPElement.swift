@@ -60,21 +60,23 @@ package struct XMPPElement: Equatable {
     /// Appends the serialization's UTF-8 to `out`: one buffer for the whole tree.
     func serialize(into out: inout [UInt8], parentNamespace: String?) {
         out.append(UInt8(ascii: "<"))
-        out.append(contentsOf: name.utf8)
+        XMLEscaping.appendRaw(name, to: &out)
         if namespace != parentNamespace {
-            out.append(contentsOf: " xmlns='".utf8)
+            XMLEscaping.appendRaw(" xmlns='", to: &out)
             XMLEscaping.appendAttribute(namespace, to: &out)
             out.append(UInt8(ascii: "'"))
         }
         for attribute in attributes {
             out.append(UInt8(ascii: " "))
-            out.append(contentsOf: attribute.name.utf8)
-            out.append(contentsOf: "='".utf8)
+            XMLEscaping.appendRaw(attribute.name, to: &out)
+            out.append(UInt8(ascii: "="))
+            out.append(UInt8(ascii: "'"))
             XMLEscaping.appendAttribute(attribute.value, to: &out)
             out.append(UInt8(ascii: "'"))
         }
         if children.isEmpty {
-            out.append(contentsOf: "/>".utf8)
+            out.append(UInt8(ascii: "/"))
+            out.append(UInt8(ascii: ">"))
             return
         }
         out.append(UInt8(ascii: ">"))
@@ -84,8 +86,9 @@ package struct XMPPElement: Equatable {
             case .text(let t): XMLEscaping.appendText(t, to: &out)
             }
         }
-        out.append(contentsOf: "</".utf8)
-        out.append(contentsOf: name.utf8)
+        out.append(UInt8(ascii: "<"))
+        out.append(UInt8(ascii: "/"))
+        XMLEscaping.appendRaw(name, to: &out)
         out.append(UInt8(ascii: ">"))
     }
 }
@@ -101,32 +104,55 @@ enum XMLEscaping {
         if needsEscaping(s, inAttribute: true) { out += escaped(s, inAttribute: true) } else { out += s }
     }
 
-    static func appendText(_ s: String, to out: inout [UInt8]) {
-        out.append(contentsOf: (needsEscaping(s, inAttribute: false) ? escaped(s, inAttribute: false) : s).utf8)
+    static func appendText(_ s: String, to out: inout [UInt8]) { append(s, inAttribute: false, to: &out) }
+
+    static func appendAttribute(_ s: String, to out: inout [UInt8]) { append(s, inAttribute: true, to: &out) }
+
+    /// `s`'s UTF-8 as it is (a name, or markup of our own), copied in one piece: appending a
+    /// `String.UTF8View` goes byte by byte.
+    static func appendRaw(_ s: String, to out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { out.append(contentsOf: $0) }
     }
 
-    static func appendAttribute(_ s: String, to out: inout [UInt8]) {
-        out.append(contentsOf: (needsEscaping(s, inAttribute: true) ? escaped(s, inAttribute: true) : s).utf8)
+    /// One look at the bytes: most text (ids, JIDs, plain words) needs no escaping and is
+    /// copied in one piece; the rest goes through `escaped`.
+    private static func append(_ s: String, inAttribute: Bool, to out: inout [UInt8]) {
+        var s = s
+        let copied = s.withUTF8 { bytes -> Bool in
+            guard !needsEscaping(bytes, inAttribute: inAttribute) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if !copied { out.append(contentsOf: escaped(s, inAttribute: inAttribute).utf8) }
     }
 
     /// Whether any byte of `s` is one `escaped` changes: most text (ids, JIDs, plain words) has
     /// none, and is then written as it is, without a scalar-by-scalar copy.
     private static func needsEscaping(_ s: String, inAttribute: Bool) -> Bool {
         var s = s
-        return s.withUTF8 { bytes in
-            for b in bytes {
-                switch b {
-                case 0x26, 0x3C, 0x3E, 0x0D: return true
-                case 0x27, 0x22, 0x09, 0x0A: if inAttribute { return true }
-                case 0..<0x20: if b != 0x09 && b != 0x0A { return true }
-                // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
-                case 0xEF: return true
-                default: break
-                }
-            }
+        return s.withUTF8 { needsEscaping($0, inAttribute: inAttribute) }
+    }
+
+    private static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>, inAttribute: Bool) -> Bool {
+        // One table look-up a byte (every byte of every stanza written comes through here).
+        let mask: UInt8 = inAttribute ? 2 : 1
+        return escapeTable.withUnsafeBufferPointer { table in
+            for b in bytes where table[Int(b)] & mask != 0 { return true }
             return false
         }
     }
+
+    /// Per byte, what `escaped` changes: 1 in text, 2 in an attribute. `&`, `<`, `>`, CR and
+    /// the C0 controls XML cannot carry everywhere; `'`, `"`, TAB and LF in attributes only;
+    /// 0xEF, which starts U+FFFE and U+FFFF (EF BF BE, EF BF BF), everywhere.
+    private static let escapeTable: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        for b in 0..<0x20 { table[b] = 3 }
+        for b in [0x26, 0x3C, 0x3E, 0x0D, 0xEF] { table[b] = 3 }
+        for b in [0x27, 0x22, 0x09, 0x0A] { table[b] = 2 }
+        return table
+    }()
 
     /// True for names safe to write as an element or attribute name (a conservative subset of XML's).
     static func isName(_ s: String) -> Bool {

@@ -82,8 +82,10 @@ struct XMPPSession {
 
     private(set) var phase: Phase = .awaitingStream
     private(set) var isSecure = false
-    private(set) var userId: Int?
-    private(set) var resource: String?
+    private(set) var userId: Int? { didSet { fullJID = Self.fullJID(userId, applicationId, domain, resource) } }
+    private(set) var resource: String? { didSet { fullJID = Self.fullJID(userId, applicationId, domain, resource) } }
+    /// Kept, not made on each use: every routed stanza is stamped with its sender's.
+    private(set) var fullJID: String?
     private(set) var streamManagementEnabled = false
     /// Inbound stanzas handled since `<enable/>`, modulo 2^32 (XEP-0198 `h`).
     private(set) var inboundStanzas: UInt32 = 0
@@ -111,7 +113,10 @@ struct XMPPSession {
     }
 
     var bareJID: String? { userId.map { "\($0)-\(applicationId)@\(domain)" } }
-    var fullJID: String? { bareJID.flatMap { bare in resource.map { "\(bare)/\($0)" } } }
+    private static func fullJID(_ userId: Int?, _ applicationId: Int, _ domain: String, _ resource: String?) -> String? {
+        guard let userId, let resource else { return nil }
+        return "\(userId)-\(applicationId)@\(domain)/\(resource)"
+    }
     var isAuthenticated: Bool { userId != nil }
 
     mutating func handle(_ event: Event) -> [Action] {
@@ -208,7 +213,11 @@ struct XMPPSession {
     // MARK: elements
 
     private mutating func received(_ element: XMPPElement) -> [Action] {
-        let isStanza = element.namespace == XMPPNamespace.client && ["iq", "message", "presence"].contains(element.name)
+        let isStanza: Bool
+        switch element.name {
+        case "iq", "message", "presence": isStanza = element.namespace == XMPPNamespace.client
+        default: isStanza = false
+        }
         if isStanza && streamManagementEnabled { inboundStanzas &+= 1 }
         switch phase {
         case .negotiating:

@@ -154,10 +154,13 @@ final class XMPPStanzaRouter {
     /// a reconnect is acknowledged but neither stored nor delivered again.
     /// Also returns who stored a message under the stanza's ObjectId, when it was looked up
     /// (`.some(nil)`: nobody), for `insertMessage` not to look again.
-    func isResend(_ stanza: XMPPElement, by sender: Int, in dialogId: String?, body: String) -> (Bool, idOwner: Int??) {
+    /// `idOnInsert`: the stanza's ObjectId is not looked up here; the caller stores with
+    /// `idOwnerOnConflict`, which finds a resend of it when the INSERT meets the stored one.
+    func isResend(_ stanza: XMPPElement, by sender: Int, in dialogId: String?, body: String,
+                  idOnInsert: Bool = false) -> (Bool, idOwner: Int??) {
         let stanzaId = stanza[attribute: "id"]
         var idOwner: Int??
-        if let stanzaId, ObjectIdGenerator.isValid(stanzaId) {
+        if !idOnInsert, let stanzaId, ObjectIdGenerator.isValid(stanzaId) {
             idOwner = storage { try $0.senderOfMessage(id: stanzaId) }
             if idOwner == .some(sender) { return (true, idOwner) }
         }
@@ -225,9 +228,10 @@ final class XMPPStanzaRouter {
 
     // MARK: 1:1
 
-    private func sendToUser(_ userId: Int, _ element: XMPPElement) {
-        let text = element.serialized(parentNamespace: XMPPNamespace.client)
-        for connection in server.boundSessions[userId]?.values.map({ $0 }) ?? [] { connection.send(text) }
+    private func sendToUser(_ userId: Int, _ message: ForwardedStanza) {
+        guard let connections = server.boundSessions[userId], !connections.isEmpty else { return }
+        let bytes = message.bytes(parentNamespace: XMPPNamespace.client)
+        for connection in connections.values { connection.send(bytes) }
     }
 
     private func marker(in stanza: XMPPElement) -> XMPPElement? {
@@ -238,8 +242,8 @@ final class XMPPStanzaRouter {
         guard let senderJID = connection.session.fullJID else { return }
         if type == "error" {
             // Errors go to the addressee as they are, or nowhere.
-            return sendToUser(recipient, Self.forwarded(stanza, from: senderJID, to: stanza[attribute: "to"] ?? userJID(recipient),
-                                                        id: stanza[attribute: "id"], dialogId: nil, dateSent: nil))
+            return sendToUser(recipient, ForwardedStanza(stanza, from: senderJID, to: stanza[attribute: "to"] ?? userJID(recipient),
+                                                         id: stanza[attribute: "id"], dialogId: nil, dateSent: nil))
         }
         let exists: Bool = store == nil ? server.boundSessions[recipient] != nil : (storage { try $0.userExists(recipient) } ?? false)
         guard exists else { return bounce(stanza, to: connection, condition: "service-unavailable") }
@@ -248,17 +252,11 @@ final class XMPPStanzaRouter {
         let body = stanza.child("body")?.text
         guard let body else {
             // Markers, typing and other content-free messages: recorded (markers) and passed on.
-            var copy = Self.forwarded(stanza, from: senderJID, to: to, id: stanza[attribute: "id"], dialogId: nil, dateSent: nil)
+            var copy = ForwardedStanza(stanza, from: senderJID, to: to, id: stanza[attribute: "id"], dialogId: nil, dateSent: nil)
             if let marker = marker(in: stanza), let messageId = marker[attribute: "id"] {
                 let marked = record(marker.name, of: messageId, by: sender, to: recipient)
                 // The sender knows its message by the id it gave it (XEP-0333 refers to that id).
-                if let origin = marked?.originId, let i = copy.children.firstIndex(where: {
-                    if case .element(let e) = $0 { return e.namespace == XMPPNamespace.chatMarkers && e[attribute: "id"] == messageId }
-                    return false
-                }), case .element(var element) = copy.children[i] {
-                    element.attributes = element.attributes.map { $0.name == "id" ? .init(name: "id", value: origin) : $0 }
-                    copy.children[i] = .element(element)
-                }
+                if let origin = marked?.originId { copy.markerId = (old: messageId, new: origin) }
             }
             deliverDirect(copy, to: recipient)
             return carbons(of: copy, user: sender, except: connection)
@@ -272,23 +270,31 @@ final class XMPPStanzaRouter {
         let given = Self.extraParams(stanza)?.child("dialog_id")?.text.trimmingCharacters(" ")
         var dialog = privateDialog(between: sender, recipient, preferring: given)
         if (Self.isSaved(stanza) || (type == "chat" && Self.isPlain(stanza))) && recipient != sender && store != nil {
-            let (resend, idOwner) = isResend(stanza, by: sender, in: dialog?.id, body: body)
-            if resend {
+            // In a dialog that exists, the INSERT itself tells a resend of a stored ObjectId
+            // (no lookup before it); otherwise it is looked up first, so no dialog is made for one.
+            let idOnInsert = dialog != nil
+            let (resend, idOwner) = isResend(stanza, by: sender, in: dialog?.id, body: body, idOnInsert: idOnInsert)
+            func alreadyStored() {
                 // A resend (after a reconnect) of what is already stored and was delivered then.
                 server.log.log(.debug, "xmpp: message \(Self.senderId(of: stanza) ?? "") from \(sender) already stored")
-                return
             }
+            if resend { return alreadyStored() }
             if dialog == nil {
                 dialog = storage { try $0.createDialog(type: .privateChat, name: nil, photo: nil, ownerId: sender, occupants: [recipient]) }
             }
             guard let dialog else { return bounce(stanza, to: connection, condition: "internal-server-error", type: "wait") }
             let (attachments, custom) = Self.content(of: stanza)
             let markable = stanza.child("markable", namespace: XMPPNamespace.chatMarkers) != nil
-            stored = storage({
-                try $0.insertMessage(NewMessage(id: stanza[attribute: "id"], originId: Self.senderId(of: stanza), dialogId: dialog.id,
-                                                body: body, senderId: sender, attachments: attachments, markable: markable,
-                                                custom: custom), in: dialog, idOwner: idOwner)
-            })
+            do {
+                stored = try store?.insertMessage(NewMessage(id: stanza[attribute: "id"], originId: Self.senderId(of: stanza),
+                                                             dialogId: dialog.id, body: body, senderId: sender, attachments: attachments,
+                                                             markable: markable, custom: custom),
+                                                  in: dialog, idOwner: idOwner, idOwnerOnConflict: idOnInsert)
+            } catch is ChatStore.AlreadyStored {
+                return alreadyStored()
+            } catch {
+                server.log.log(.error, "xmpp: storage failed: \(error)")
+            }
             guard let stored else { return bounce(stanza, to: connection, condition: "internal-server-error", type: "wait") }
             dateSent = stored.dateSent
         }
@@ -297,8 +303,8 @@ final class XMPPStanzaRouter {
         // Build the copy only for someone online to receive it (the recipient,
         // or the sender's other resources): offline, storing was all there was to do.
         guard server.boundSessions[recipient] != nil || (server.boundSessions[sender]?.count ?? 0) > 1 else { return }
-        let copy = Self.forwarded(stanza, from: senderJID, to: to, id: id, dialogId: dialog?.id ?? given, dateSent: dateSent,
-                                  originId: Self.senderId(of: stanza), stanzaId: stored.map { ($0.id, userJID(recipient)) })
+        let copy = ForwardedStanza(stanza, from: senderJID, to: to, id: id, dialogId: dialog?.id ?? given, dateSent: dateSent,
+                                   originId: Self.senderId(of: stanza), stanzaId: stored.map { ($0.id, userJID(recipient)) })
         deliverDirect(copy, to: recipient)
         carbons(of: copy, user: sender, except: connection)
     }
@@ -306,29 +312,30 @@ final class XMPPStanzaRouter {
     /// A QuickBlox system notification (`type="headline"`, docs/protocol.md §7): passed
     /// on as it is, with the sender's full JID; never stored, no carbons.
     private func headline(_ stanza: XMPPElement, from senderJID: String, to: String, recipient: Int) {
-        deliverDirect(Self.forwarded(stanza, from: senderJID, to: to, id: stanza[attribute: "id"], dialogId: nil, dateSent: nil),
+        deliverDirect(ForwardedStanza(stanza, from: senderJID, to: to, id: stanza[attribute: "id"], dialogId: nil, dateSent: nil),
                       to: recipient)
     }
 
     /// Addressed to a bound full JID, only that resource gets it and the user's other
     /// carbons-enabled resources a `received` copy (RFC 6121 §8.5.3, XEP-0280); to the
     /// bare JID (or a resource that is gone), every resource of the user.
-    private func deliverDirect(_ element: XMPPElement, to recipient: Int) {
-        guard let resource = element[attribute: "to"].flatMap(XMPPAddress.init)?.resource,
+    private func deliverDirect(_ message: ForwardedStanza, to recipient: Int) {
+        guard let resource = XMPPAddress(message.to)?.resource,
               let target = server.boundSessions[recipient]?[resource] else {
-            return sendToUser(recipient, element)
+            return sendToUser(recipient, message)
         }
-        target.send(element.serialized(parentNamespace: XMPPNamespace.client))
-        carbons(of: element, user: recipient, except: target, direction: "received")
+        target.send(message.bytes(parentNamespace: XMPPNamespace.client))
+        carbons(of: message, user: recipient, except: target, direction: "received")
     }
 
     /// XEP-0280 copies for `user`'s other resources that enabled carbons: `sent` for what
     /// the user sent (so another chatctl of the same user sees it), `received` for what
     /// reached one resource only.
-    private func carbons(of message: XMPPElement, user: Int, except origin: XMPPClientConnection, direction: String = "sent") {
-        guard message[attribute: "type"] == "chat",
-              message.child("private", namespace: XMPPNamespace.carbons) == nil,
-              message.child("no-copy", namespace: XMPPNamespace.hints) == nil else { return }
+    private func carbons(of message: ForwardedStanza, user: Int, except origin: XMPPClientConnection, direction: String = "sent") {
+        // The copy has the stanza's type and hints (forwarding changes neither).
+        guard message.stanza[attribute: "type"] == "chat",
+              message.stanza.child("private", namespace: XMPPNamespace.carbons) == nil,
+              message.stanza.child("no-copy", namespace: XMPPNamespace.hints) == nil else { return }
         let targets = (server.boundSessions[user]?.values.map { $0 } ?? []).filter { $0 !== origin && $0.session.carbonsEnabled }
         guard !targets.isEmpty else { return } // the usual case: serialise nothing
         let inner = message.serialized(parentNamespace: XMPPNamespace.forward)

@@ -58,12 +58,12 @@ struct RoomHistoryRequestTests {
 struct UnacknowledgedStanzasTests {
     @Test func stanzasAreKeptUntilAcknowledgedAndAcksAreAskedForEveryN() {
         var queue = UnacknowledgedStanzas(requestEvery: 3, capacity: 100)
-        let asks = (1...4).map { queue.record("<message id='\($0)'/>") }
+        let asks = (1...4).map { queue.record(Array("<message id='\($0)'/>".utf8)) }
         #expect(asks == [false, false, true, false], "the third asks for an ack")
         #expect(queue.sentCount == 4 && queue.pending.count == 4)
         let first = queue.acknowledge(2)
         #expect(first == .accepted)
-        #expect(queue.pending == ["<message id='3'/>", "<message id='4'/>"] && queue.acknowledgedCount == 2)
+        #expect(queue.pending.map { String(decoding: $0, as: UTF8.self) } == ["<message id='3'/>", "<message id='4'/>"] && queue.acknowledgedCount == 2)
         let again = queue.acknowledge(2)
         #expect(again == .accepted && queue.pending.count == 2, "the same h again changes nothing")
         let all = queue.acknowledge(4)
@@ -72,20 +72,20 @@ struct UnacknowledgedStanzasTests {
 
     @Test func acknowledgingMoreThanWasSentEmptiesTheQueue() {
         var queue = UnacknowledgedStanzas()
-        _ = queue.record("<iq/>")
+        _ = queue.record(Array("<iq/>".utf8))
         let tooMany = queue.acknowledge(5)
         #expect(tooMany == .tooMany(sent: 1))
         #expect(queue.pending.isEmpty)
-        _ = queue.record("<iq/>")
+        _ = queue.record(Array("<iq/>".utf8))
         let next = queue.acknowledge(2)
         #expect(next == .accepted)
     }
 
     @Test func overflowingBeyondCapacity() {
         var queue = UnacknowledgedStanzas(capacity: 2)
-        for _ in 0..<2 { _ = queue.record("<message/>") }
+        for _ in 0..<2 { _ = queue.record(Array("<message/>".utf8)) }
         #expect(!queue.isOverflowing)
-        _ = queue.record("<message/>")
+        _ = queue.record(Array("<message/>".utf8))
         #expect(queue.isOverflowing)
     }
 

@@ -5,6 +5,8 @@ import Testing
     @Test(arguments: [
         ("5-7@localhost", 5), ("5-7@LocalHost/phone", 5), ("5-8@localhost", nil), ("5-7@muc.localhost", nil),
         ("x-7@localhost", nil), ("localhost", nil), ("5-7@other", nil),
+        ("5--7@localhost", nil), ("-5-7@localhost", nil), ("5-7-7@localhost", nil), ("0-7@localhost", nil), ("5-@localhost", nil),
+        ("57@localhost", nil), ("5-7@localhost/a-b", 5),
     ] as [(String, Int?)])
     func userJIDs(text: String, expected: Int?) {
         #expect(XMPPAddress(text)?.userId(applicationId: 7, domain: "localhost") == expected)

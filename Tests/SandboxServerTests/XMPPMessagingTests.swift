@@ -199,6 +199,29 @@ struct XMPPDirectMessagingTests {
         #expect(occurrences("<body>once</body>", in: receiver.received) == 1)
     }
 
+    /// An ObjectId another sender already stored a message under: this one is stored and
+    /// delivered under a new id (the INSERT meets the stored one; docs/protocol.md §7).
+    @Test func anIdAnotherSenderStoredUnderGetsANewOne() throws {
+        let f = try MessagingFixture()
+        let ann = try f.user("ann"), bob = try f.user("bob")
+        let a = try f.connect(ann, "ann", resource: "a"), b = try f.connect(bob, "bob", resource: "b")
+        try f.enableAcks(a)
+        try f.enableAcks(b)
+        let taken = objectId(8)
+        a.send("<message type='chat' to='\(f.jid(bob))' id='\(taken)'><body>first</body><extraParams xmlns='jabber:client'><save_to_history>1</save_to_history></extraParams></message>")
+        #expect(f.ack(a, expecting: 1))
+        #expect(b.read(untilContains: "first"))
+        a.clear()
+        b.send("<message type='chat' to='\(f.jid(ann))' id='\(taken)'><body>second</body><extraParams xmlns='jabber:client'><save_to_history>1</save_to_history></extraParams></message>")
+        #expect(f.ack(b, expecting: 1))
+        #expect(a.read(untilContains: "second"))
+        #expect(try f.messageCount() == 2)
+        let renamed = try #require(attribute("id", in: a.received))
+        #expect(renamed != taken && ObjectIdGenerator.isValid(renamed))
+        #expect(try f.message(taken)?.body == "first" && f.message(renamed)?.body == "second")
+        #expect(try f.message(renamed)?.senderId == bob)
+    }
+
     @Test func withoutSaveToHistoryItIsDeliveredButNotStored() throws {
         let f = try MessagingFixture()
         let ann = try f.user("ann"), bob = try f.user("bob")
