@@ -30,12 +30,15 @@ struct DialogsCommand: Command {
         }
         let limit = try context.integer($limit, default: 100, range: 1...100_000)
         let service = try context.messagingService(offline: offline)
-        var dialogs = try messaging { () throws(MessagingError) in try service.dialogs(type: dialogType, limit: limit, offline: offline) }
+        // The table shows columns only: the dialogs' JSON is read for --json alone.
+        var dialogs = try messaging { () throws(MessagingError) in
+            try service.dialogs(type: dialogType, limit: limit, offline: offline, withRawJSON: json)
+        }
         if !offline {
             // The dialog list's unread counts may lag; the unread call is the server's own count.
             do throws(MessagingError) {
                 try service.refreshUnreadCounts()
-                dialogs = try service.dialogs(type: dialogType, limit: limit, offline: true)
+                dialogs = try service.dialogs(type: dialogType, limit: limit, offline: true, withRawJSON: json)
             } catch {
                 context.io.writeErr("chatctl: unread counts not refreshed (\(error.message)); showing the dialog list's\n")
             }
@@ -98,33 +101,39 @@ enum Table {
         let counts = rows.map { $0.map(Self.length) }
         var widths = [Int](repeating: 0, count: columns)
         for row in counts { for i in 0..<min(row.count, columns - 1) { widths[i] = min(max(widths[i], row[i]), 32) } }
-        var padding = [""]  // padding[n]: n spaces, each one space longer than the last
-        for _ in 0..<34 { padding.append(padding[padding.count - 1] + " ") }
-        var out = ""
+        // Lines are put together as UTF-8 bytes: appending to a String checks each piece
+        // (`dialogs --offline` spent a sixth of its instructions here; issue 11).
+        var out: [UInt8] = []
+        out.reserveCapacity(rows.count * 96)
+        var line: [UInt8] = []
+        line.reserveCapacity(160)
         for (cells, row) in zip(counts, rows) {
-            var line = ""
-            line.reserveCapacity(160)
+            line.removeAll(keepingCapacity: true)
             for (i, cell) in row.enumerated() {
                 if i < columns - 1 {
                     var count = cells[i]
                     if count > widths[i] {
-                        line += cell.prefix(widths[i] - 1)
-                        line += "…"
+                        line += cell.prefix(widths[i] - 1).utf8
+                        line += "…".utf8
                         count = widths[i]
                     } else {
-                        line += cell
+                        line += cell.utf8
                     }
-                    line += padding[widths[i] - count + 2]
+                    line += repeatElement(UInt8(ascii: " "), count: widths[i] - count + 2)
                 } else {
-                    line += cell
+                    line += cell.utf8
                 }
             }
-            if let width, line.count > width { line = String(line.prefix(max(width - 1, 1))) + "…" }
-            while line.last == " " { line.removeLast() }
+            if let width {
+                // Cut to the terminal in Characters, as a person sees them.
+                let text = String(decoding: line, as: UTF8.self)
+                if text.count > width { line = Array((String(text.prefix(max(width - 1, 1))) + "…").utf8) }
+            }
+            while line.last == UInt8(ascii: " ") { line.removeLast() }
             out += line
-            out += "\n"
+            out.append(UInt8(ascii: "\n"))
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Characters in `text`: its bytes when all are printable ASCII (most cells; no

@@ -43,9 +43,10 @@ public final class MessagingService {
         return dialogs.count
     }
 
-    public func dialogs(type: DialogType?, limit: Int?, offline: Bool) throws(MessagingError) -> [CachedDialog] {
+    /// `withRawJSON: false`: each `rawJSON` left empty (ChatCache.dialogs).
+    public func dialogs(type: DialogType?, limit: Int?, offline: Bool, withRawJSON: Bool = true) throws(MessagingError) -> [CachedDialog] {
         if !offline { try syncDialogs() }
-        return try cached { () throws(MessageCacheError) in try cache.dialogs(type: type, limit: limit) }
+        return try cached { () throws(MessageCacheError) in try cache.dialogs(type: type, limit: limit, withRawJSON: withRawJSON) }
     }
 
     /// The dialog a reference names. `@login` finds (or, when `createPrivate`,

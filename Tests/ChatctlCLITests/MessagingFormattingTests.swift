@@ -115,6 +115,16 @@ import MessageCache
             """)
     }
 
+    @Test func aTerminalCutsEachLineToItsWidthInCharacters() {
+        let rows = [["NAME", "MESSAGE"], ["ops", "déjà vu, all over again"], ["x", "short"]]
+        #expect(Table.render(rows, width: 16) == """
+            NAME  MESSAGE
+            ops   déjà vu, …
+            x     short
+
+            """)
+    }
+
     @Test(arguments: ["plain", "tab\there", "crlf\r\n", "é", "e\u{301}", "👩‍👩‍👧", ""])
     func lengthIsTheCharacterCount(_ text: String) {
         #expect(Table.length(text) == text.count)

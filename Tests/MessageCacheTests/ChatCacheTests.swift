@@ -56,6 +56,12 @@ struct ChatCacheTests {
         #expect(try cache.privateDialog(withUserID: 7) == nil)
         let stored = try #require(try cache.dialog(id: hexID(2, prefix: "d")))
         #expect(stored == dialog(2, type: .private, name: "alice", occupants: [1, 42], last: 500))
+        // For a table: every column the same, the JSON left out.
+        var bare = stored
+        bare.rawJSON = ""
+        #expect(!stored.rawJSON.isEmpty)
+        #expect(try cache.dialogs(withRawJSON: false).first == bare)
+        #expect(try cache.dialogs(type: .group, withRawJSON: false).map(\.name) == ["dev", "ops"])
 
         // Update: same id stored once, new values win; an older copy does not overwrite.
         try cache.upsertDialogs([dialog(2, type: .private, name: "alice", occupants: [1, 43], last: 600, updatedAt: 200)])
