@@ -292,29 +292,33 @@ final class ChatStore {
         }
     }
 
-    /// `insertMessage(_:in:idOwner:)` with `idOwner` `.resendIfSameSender`: the message's
-    /// ObjectId is stored already, from the same sender. A resend, to acknowledge and drop.
+    /// `insertMessage(_:in:idOwner:)` with `idOwner` `.foundByInsert`: the message's ObjectId
+    /// is stored already, from the same sender. A resend, to acknowledge and drop.
     struct AlreadyStored: Error {}
+
+    /// Who stored a message under a new message's ObjectId, as far as its caller knows.
+    enum IdOwner: Equatable {
+        /// Not asked: `insertMessage` asks (`senderOfMessage`).
+        case unknown
+        /// The caller has just asked: the sender stored under that id, or nil for nobody.
+        case known(Int?)
+        /// Not asked: the INSERT finds out (the id's unique index is searched anyway). A
+        /// message the same sender stored under that id throws `AlreadyStored` (a resend);
+        /// anyone else's makes a new id.
+        case foundByInsert
+    }
 
     /// Stores a message of `dialog` (which the caller has already loaded and
     /// checked; `new.dialogId` must be its id).
-    /// `idOwner`: the sender of a stored message under `new.id`, when the caller has just asked
-    /// (`senderOfMessage`), so it is not asked twice. `idOwnerOnConflict`: nobody has asked;
-    /// the INSERT finds out (the id's unique index is searched anyway), and a message the same
-    /// sender stored under that id throws `AlreadyStored` (a resend), anyone else's makes a new id.
-    func insertMessage(_ new: NewMessage, in dialog: DialogRecord, idOwner: Int?? = nil,
-                       idOwnerOnConflict: Bool = false) throws -> MessageRecord {
+    func insertMessage(_ new: NewMessage, in dialog: DialogRecord, idOwner: IdOwner = .unknown) throws -> MessageRecord {
         let t = now()
         var id = new.id ?? ""
         let taken: Bool
-        if !ObjectIdGenerator.isValid(id) {
-            taken = true
-        } else if let owner = idOwner {
-            taken = owner != nil
-        } else if idOwnerOnConflict {
-            taken = false
-        } else {
-            taken = try senderOfMessage(id: id) != nil
+        switch idOwner {
+        case _ where !ObjectIdGenerator.isValid(id): taken = true
+        case .known(let owner): taken = owner != nil
+        case .foundByInsert: taken = false
+        case .unknown: taken = try senderOfMessage(id: id) != nil
         }
         if taken { id = ids.next(at: t) }
         let dateSent = Int(t.rounded(.down))
@@ -348,7 +352,7 @@ final class ChatStore {
         }
         do {
             try store()
-        } catch let error as SQLiteError where idOwnerOnConflict && !taken && error.code == .constraint {
+        } catch let error as SQLiteError where idOwner == .foundByInsert && !taken && error.code == .constraint {
             guard let owner = try senderOfMessage(id: id) else { throw error }
             if owner == new.senderId { throw AlreadyStored() }
             id = ids.next(at: t)

@@ -152,17 +152,18 @@ final class XMPPStanzaRouter {
     /// Whether `stanza` repeats a message `sender` already stored: the same ObjectId, or (for a
     /// sender whose ids are not ObjectIds) the same id of its own, dialog and text. A resend after
     /// a reconnect is acknowledged but neither stored nor delivered again.
-    /// Also returns who stored a message under the stanza's ObjectId, when it was looked up
-    /// (`.some(nil)`: nobody), for `insertMessage` not to look again.
-    /// `idOnInsert`: the stanza's ObjectId is not looked up here; the caller stores with
-    /// `idOwnerOnConflict`, which finds a resend of it when the INSERT meets the stored one.
+    /// Also returns what it learnt of who stored a message under the stanza's ObjectId, for
+    /// `insertMessage` not to look again.
+    /// `idOnInsert`: the stanza's ObjectId is not looked up here (`.foundByInsert`): the INSERT
+    /// finds a resend of it when it meets the stored one.
     func isResend(_ stanza: XMPPElement, by sender: Int, in dialogId: String?, body: String,
-                  idOnInsert: Bool = false) -> (Bool, idOwner: Int??) {
+                  idOnInsert: Bool = false) -> (Bool, idOwner: ChatStore.IdOwner) {
         let stanzaId = stanza[attribute: "id"]
-        var idOwner: Int??
-        if !idOnInsert, let stanzaId, ObjectIdGenerator.isValid(stanzaId) {
-            idOwner = storage { try $0.senderOfMessage(id: stanzaId) }
-            if idOwner == .some(sender) { return (true, idOwner) }
+        var idOwner: ChatStore.IdOwner = idOnInsert ? .foundByInsert : .unknown
+        if !idOnInsert, let stanzaId, ObjectIdGenerator.isValid(stanzaId),
+           let owner = storage({ try $0.senderOfMessage(id: stanzaId) }) {
+            idOwner = .known(owner)
+            if owner == sender { return (true, idOwner) }
         }
         // An SDK's own ObjectId is its stored id (unless another sender took it): no second lookup per message.
         guard let id = Self.senderId(of: stanza), !(id == stanzaId && ObjectIdGenerator.isValid(id)), let dialogId,
@@ -289,7 +290,7 @@ final class XMPPStanzaRouter {
                 stored = try store?.insertMessage(NewMessage(id: stanza[attribute: "id"], originId: Self.senderId(of: stanza),
                                                              dialogId: dialog.id, body: body, senderId: sender, attachments: attachments,
                                                              markable: markable, custom: custom),
-                                                  in: dialog, idOwner: idOwner, idOwnerOnConflict: idOnInsert)
+                                                  in: dialog, idOwner: idOwner)
             } catch is ChatStore.AlreadyStored {
                 return alreadyStored()
             } catch {
