@@ -69,13 +69,13 @@ struct ForwardedStanza {
         let namespace = stanza.namespace
         out.append(UInt8(ascii: "<"))
         XMLEscaping.appendRaw(stanza.name, to: &out)
-        if namespace != parentNamespace { Self.attribute("xmlns", namespace, into: &out) }
-        Self.attribute("from", from, into: &out)
-        Self.attribute("to", to, into: &out)
+        if namespace != parentNamespace { XMLEscaping.appendAttribute(name: "xmlns", value: namespace, to: &out) }
+        XMLEscaping.appendAttribute(name: "from", value: from, to: &out)
+        XMLEscaping.appendAttribute(name: "to", value: to, to: &out)
         for attribute in stanza.attributes where attribute.name != "from" && attribute.name != "to" && attribute.name != "id" {
-            Self.attribute(attribute.name, attribute.value, into: &out)
+            XMLEscaping.appendAttribute(name: attribute.name, value: attribute.value, to: &out)
         }
-        if let id { Self.attribute("id", id, into: &out) }
+        if let id { XMLEscaping.appendAttribute(name: "id", value: id, to: &out) }
 
         let setsParams = dialogId != nil || dateSent != nil
         let addsOriginId = addsOriginId
@@ -124,7 +124,7 @@ struct ForwardedStanza {
             out.append(UInt8(ascii: ">"))
             return
         }
-        Self.close(stanza.name, into: &out)
+        XMLEscaping.appendEndTag(stanza.name, to: &out)
     }
 
     /// `params` with `dialog_id` and `date_sent` set: the first child of that name replaced
@@ -132,8 +132,8 @@ struct ForwardedStanza {
     private func writeParams(_ params: XMPPElement, into out: inout [UInt8], parentNamespace: String) {
         out.append(UInt8(ascii: "<"))
         XMLEscaping.appendRaw(params.name, to: &out)
-        if params.namespace != parentNamespace { Self.attribute("xmlns", params.namespace, into: &out) }
-        for attribute in params.attributes { Self.attribute(attribute.name, attribute.value, into: &out) }
+        if params.namespace != parentNamespace { XMLEscaping.appendAttribute(name: "xmlns", value: params.namespace, to: &out) }
+        for attribute in params.attributes { XMLEscaping.appendAttribute(name: attribute.name, value: attribute.value, to: &out) }
         out.append(UInt8(ascii: ">"))
         let date = dateSent.map(String.init)
         var dialogWritten = dialogId == nil
@@ -156,24 +156,15 @@ struct ForwardedStanza {
         }
         if !dialogWritten, let dialogId { Self.textElement("dialog_id", dialogId, into: &out) }
         if !dateWritten, let date { Self.textElement("date_sent", date, into: &out) }
-        Self.close(params.name, into: &out)
-    }
-
-    private static func attribute(_ name: String, _ value: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: " "))
-        XMLEscaping.appendRaw(name, to: &out)
-        out.append(UInt8(ascii: "="))
-        out.append(UInt8(ascii: "'"))
-        XMLEscaping.appendAttribute(value, to: &out)
-        out.append(UInt8(ascii: "'"))
+        XMLEscaping.appendEndTag(params.name, to: &out)
     }
 
     private static func emptyElement(_ name: String, _ namespace: String, parentNamespace: String,
                                      _ attributes: [(String, String)], into out: inout [UInt8]) {
         out.append(UInt8(ascii: "<"))
         XMLEscaping.appendRaw(name, to: &out)
-        if namespace != parentNamespace { attribute("xmlns", namespace, into: &out) }
-        for (name, value) in attributes { attribute(name, value, into: &out) }
+        if namespace != parentNamespace { XMLEscaping.appendAttribute(name: "xmlns", value: namespace, to: &out) }
+        for (name, value) in attributes { XMLEscaping.appendAttribute(name: name, value: value, to: &out) }
         out.append(UInt8(ascii: "/"))
         out.append(UInt8(ascii: ">"))
     }
@@ -184,13 +175,6 @@ struct ForwardedStanza {
         XMLEscaping.appendRaw(name, to: &out)
         out.append(UInt8(ascii: ">"))
         XMLEscaping.appendText(text, to: &out)
-        close(name, into: &out)
-    }
-
-    private static func close(_ name: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "<"))
-        out.append(UInt8(ascii: "/"))
-        XMLEscaping.appendRaw(name, to: &out)
-        out.append(UInt8(ascii: ">"))
+        XMLEscaping.appendEndTag(name, to: &out)
     }
 }

@@ -61,19 +61,8 @@ package struct XMPPElement: Equatable {
     func serialize(into out: inout [UInt8], parentNamespace: String?) {
         out.append(UInt8(ascii: "<"))
         XMLEscaping.appendRaw(name, to: &out)
-        if namespace != parentNamespace {
-            XMLEscaping.appendRaw(" xmlns='", to: &out)
-            XMLEscaping.appendAttribute(namespace, to: &out)
-            out.append(UInt8(ascii: "'"))
-        }
-        for attribute in attributes {
-            out.append(UInt8(ascii: " "))
-            XMLEscaping.appendRaw(attribute.name, to: &out)
-            out.append(UInt8(ascii: "="))
-            out.append(UInt8(ascii: "'"))
-            XMLEscaping.appendAttribute(attribute.value, to: &out)
-            out.append(UInt8(ascii: "'"))
-        }
+        if namespace != parentNamespace { XMLEscaping.appendAttribute(name: "xmlns", value: namespace, to: &out) }
+        for attribute in attributes { XMLEscaping.appendAttribute(name: attribute.name, value: attribute.value, to: &out) }
         if children.isEmpty {
             out.append(UInt8(ascii: "/"))
             out.append(UInt8(ascii: ">"))
@@ -86,10 +75,7 @@ package struct XMPPElement: Equatable {
             case .text(let t): XMLEscaping.appendText(t, to: &out)
             }
         }
-        out.append(UInt8(ascii: "<"))
-        out.append(UInt8(ascii: "/"))
-        XMLEscaping.appendRaw(name, to: &out)
-        out.append(UInt8(ascii: ">"))
+        XMLEscaping.appendEndTag(name, to: &out)
     }
 }
 
@@ -107,6 +93,24 @@ enum XMLEscaping {
     static func appendText(_ s: String, to out: inout [UInt8]) { append(s, inAttribute: false, to: &out) }
 
     static func appendAttribute(_ s: String, to out: inout [UInt8]) { append(s, inAttribute: true, to: &out) }
+
+    /// ` name='value'`, the value escaped (the name is ours or was parsed as one).
+    static func appendAttribute(name: String, value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: " "))
+        appendRaw(name, to: &out)
+        out.append(UInt8(ascii: "="))
+        out.append(UInt8(ascii: "'"))
+        appendAttribute(value, to: &out)
+        out.append(UInt8(ascii: "'"))
+    }
+
+    /// `</name>`.
+    static func appendEndTag(_ name: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "<"))
+        out.append(UInt8(ascii: "/"))
+        appendRaw(name, to: &out)
+        out.append(UInt8(ascii: ">"))
+    }
 
     /// `s`'s UTF-8 as it is (a name, or markup of our own), copied in one piece: appending a
     /// `String.UTF8View` goes byte by byte.
