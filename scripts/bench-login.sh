@@ -12,9 +12,7 @@ bin=$(cd "${1:-.build/release}" && pwd)
 out=${2:-/dev/stdout}
 runs=${BENCH_RUNS:-30}
 SANDBOX_LOG_LEVEL=error
-. "$(dirname "$0")/sandbox-session.sh"
-printf 'bench-password-1\n' >"$work/password"
-chmod 600 "$work/password"
+. "$(dirname "$0")/bench-session.sh"
 
 # The user exists before the first measured run: every measured login goes through 422.
 "$bin/chatctl" login --login benchuser --password-file "$work/password" --json >"$work/user.json"

@@ -17,9 +17,7 @@ runs=${BENCH_RUNS:-10}
 rounds=${BENCH_ROUNDS:-9}
 swiftc=${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}
 SANDBOX_LOG_LEVEL=error
-. "$(dirname "$0")/sandbox-session.sh"
-printf 'bench-password-1\n' >"$work/password"
-chmod 600 "$work/password"
+. "$(dirname "$0")/bench-session.sh"
 
 # The floor: what any static Swift program pays to start and print a line.
 printf 'print("floor 1.0")\n' >"$work/floor.swift"

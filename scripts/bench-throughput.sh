@@ -17,9 +17,7 @@ count=${BENCH_MESSAGES:-100000}
 runs=${BENCH_THROUGHPUT_RUNS:-1}
 helper="$(cd "$(dirname "$0")" && pwd)/bench-throughput.py"
 SANDBOX_LOG_LEVEL=error
-. "$(dirname "$0")/sandbox-session.sh"
-printf 'bench-password-1\n' >"$work/password"
-chmod 600 "$work/password"
+. "$(dirname "$0")/bench-session.sh"
 
 # Two users, each with a state directory of its own; a first message makes their dialog.
 as_sender() { CHATCTL_STATE_DIR="$work/sender" "$@"; }

@@ -15,9 +15,7 @@ result=${2:-/dev/stdout}
 size_mb=${BENCH_TRANSFER_MB:-1024}
 # A sandbox of its own (its files in its private temporary directory), that takes the file.
 SANDBOX_LOG_LEVEL=error SANDBOX_ARGS="--max-upload 4G"
-. "$(dirname "$0")/sandbox-session.sh"
-printf 'bench-password-1\n' >"$work/password"
-chmod 600 "$work/password"
+. "$(dirname "$0")/bench-session.sh"
 # The receiver first (its own state directory), so that the sender can find it.
 CHATCTL_STATE_DIR="$work/peer" "$bin/chatctl" login --login benchpeer --password-file "$work/password" --no-chat >/dev/null
 "$bin/chatctl" login --login benchfiles --password-file "$work/password" --no-chat >/dev/null

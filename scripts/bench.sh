@@ -8,9 +8,7 @@ set -euo pipefail
 bin=$(cd "${1:-.build/release}" && pwd)
 runs=${BENCH_RUNS:-30}
 SANDBOX_LOG_LEVEL=error
-. "$(dirname "$0")/sandbox-session.sh"
-printf 'bench-password-1\n' >"$work/password"
-chmod 600 "$work/password"
+. "$(dirname "$0")/bench-session.sh"
 
 # The account whose cache holds the chat view's 1,000,000 messages (the offline
 # queries and search are scripts/bench-startup.sh's, with a cache of their own).

@@ -1,4 +1,4 @@
-# Sourced by demo.sh and bench.sh: starts a throw-away chatctl-sandbox on free
+# Sourced by demo.sh, startup-order.sh and bench-session.sh: starts a throw-away chatctl-sandbox on free
 # loopback ports, points chatctl at it (CHATCTL_CONFIG, CHATCTL_STATE_DIR in a
 # private work directory) and stops it, removing everything, on exit.
 # Needs: $bin (directory of the binaries); $SANDBOX_ARGS, if set, adds options.
