@@ -11,15 +11,15 @@ import QuickBloxAPI
 /// `GET /account_settings.json` and kept in the state directory
 /// (`endpoints-{key}.json`, 0600), so later commands ask nothing (docs/protocol.md §1).
 /// Removing the file makes the next command ask again.
-public struct AccountSettingsCache: Sendable {
-    public let directory: String
+package struct AccountSettingsCache: Sendable {
+    package let directory: String
 
-    public init(directory: String) { self.directory = directory }
+    package init(directory: String) { self.directory = directory }
 
-    public func path(for lookup: EndpointLookup) -> String { "\(directory)/endpoints-\(lookup.cacheKey).json" }
+    package func path(for lookup: EndpointLookup) -> String { "\(directory)/endpoints-\(lookup.cacheKey).json" }
 
     /// The cached endpoints, else the server's answer (then cached).
-    public func endpoints(for lookup: EndpointLookup, transport: any HTTPTransporting) throws(AuthFlowError) -> LookedUpEndpoints {
+    package func endpoints(for lookup: EndpointLookup, transport: any HTTPTransporting) throws(AuthFlowError) -> LookedUpEndpoints {
         if let cached = cached(lookup) { return cached }
         let found = try ask(lookup, transport: transport)
         let record: JSONValue = ["api_endpoint": .string(found.api), "chat_endpoint": .string(found.chat),
@@ -32,7 +32,7 @@ public struct AccountSettingsCache: Sendable {
     }
 
     /// The endpoints kept from an earlier lookup, without asking; nil when there are none.
-    public func cached(_ lookup: EndpointLookup) -> LookedUpEndpoints? {
+    package func cached(_ lookup: EndpointLookup) -> LookedUpEndpoints? {
         guard let bytes = PrivateFiles.read(path(for: lookup)),
               let json = try? JSONValue(parsing: bytes) else { return nil }
         return LookedUpEndpoints(apiEndpoint: json["api_endpoint"]?.stringValue, chatEndpoint: json["chat_endpoint"]?.stringValue)

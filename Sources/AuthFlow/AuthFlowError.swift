@@ -5,39 +5,39 @@ import XMPPTransport
 /// The one public error of AuthFlow (house style rule 6): what went wrong, in
 /// one line a person can act on, and the class of failure that decides the
 /// exit code. Never carries a password or a token.
-public struct AuthFlowError: Error, Sendable, CustomStringConvertible, Equatable {
+package struct AuthFlowError: Error, Sendable, CustomStringConvertible, Equatable {
     /// Bad input or configuration, authentication, temporary, or other failure.
-    public typealias Kind = FailureDescription.Kind
-    public var kind: Kind
-    public var message: String
+    package typealias Kind = FailureDescription.Kind
+    package var kind: Kind
+    package var message: String
     /// What to do about it, when there is something to say.
-    public var hint: String?
+    package var hint: String?
 
-    public init(_ kind: Kind, _ message: String, hint: String? = nil) {
+    package init(_ kind: Kind, _ message: String, hint: String? = nil) {
         self.kind = kind; self.message = message; self.hint = hint
     }
 
-    public init(_ failure: FailureDescription) {
+    package init(_ failure: FailureDescription) {
         self.init(failure.kind, failure.message, hint: failure.hint)
     }
 
     /// A config file that cannot be read or understood is bad input.
-    public init(_ error: ConfigurationError) {
+    package init(_ error: ConfigurationError) {
         self.init(.invalidInput, error.message, hint: error.hint)
     }
 
     /// The one description of a REST failure every command shares: the
     /// server's reason, the endpoint, a hint, and the kind for the exit code.
-    public init(describing error: QuickBloxError, doing what: String) {
+    package init(describing error: QuickBloxError, doing what: String) {
         self.init(FailureDescription(describing: error, doing: what))
     }
 
     /// The same for a chat (XMPP) failure.
-    public init(describing error: XMPPError) {
+    package init(describing error: XMPPError) {
         self.init(FailureDescription(describing: error))
     }
 
-    public var description: String {
+    package var description: String {
         guard let hint else { return message }
         return "\(message) (\(hint))"
     }

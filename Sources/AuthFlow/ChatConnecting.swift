@@ -2,7 +2,7 @@ import ClientConfiguration
 import XMPPTransport
 
 /// Connects the chat half of a login; tests substitute a fake.
-public protocol ChatConnecting: AnyObject {
+package protocol ChatConnecting: AnyObject {
     /// Called when the login starts, before any REST request: a connector may begin what
     /// needs no credentials (`ChatHeadStart`). Nothing by default.
     func prepare()
@@ -11,7 +11,7 @@ public protocol ChatConnecting: AnyObject {
 }
 
 extension ChatConnecting {
-    public func prepare() {}
+    package func prepare() {}
 }
 
 extension XMPPChatConnector: ChatConnecting {}

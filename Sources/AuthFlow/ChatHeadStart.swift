@@ -13,7 +13,7 @@ import XMPPTransport
 /// it is up, so that thread closes it at once, while the caller saves the session and prints;
 /// this object going waits for that goodbye, or cancels the connect when the login never got
 /// that far.
-public final class ChatHeadStart: ChatConnecting {
+package final class ChatHeadStart: ChatConnecting {
     private let config: ClientConfig
     private let verboseLog: (@Sendable (String) -> Void)?
     private let mailbox = Mailbox()
@@ -21,11 +21,11 @@ public final class ChatHeadStart: ChatConnecting {
     /// Used instead of a thread when none can be started: the connect then runs in `connect`.
     private var inline: XMPPChatConnector?
 
-    public init(config: ClientConfig, verboseLog: (@Sendable (String) -> Void)? = nil) {
+    package init(config: ClientConfig, verboseLog: (@Sendable (String) -> Void)? = nil) {
         self.config = config; self.verboseLog = verboseLog
     }
 
-    public func prepare() {
+    package func prepare() {
         guard thread == nil, inline == nil else { return }
         // Here, not on the new thread: there it would wait for whatever this one loads next (libcurl).
         XMPPConnection.prepareLibrary()
@@ -43,7 +43,7 @@ public final class ChatHeadStart: ChatConnecting {
         thread = id
     }
 
-    public func connect(userId: Int, secret: String) throws(XMPPError) {
+    package func connect(userId: Int, secret: String) throws(XMPPError) {
         prepare()
         if let inline { return try inline.connect(userId: userId, secret: secret) }
         mailbox.provide(ChatCredentials(jid: config.chatJID(userId: userId), password: secret))

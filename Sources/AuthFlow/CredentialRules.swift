@@ -1,20 +1,20 @@
 /// Input checks made before any network call, with the QuickBlox samples' own
 /// rules and hint texts (LoginScreen's `Regex.login`/`Regex.email` and `Hint`).
-public enum CredentialRules {
-    public static let loginHint = "Use your email or alphanumeric characters in a range from 3 to 50. First character must be a letter."
-    public static let displayNameHint = "Use alphanumeric characters and spaces in a range from 3 to 20. Cannot contain more than one space in a row."
+package enum CredentialRules {
+    package static let loginHint = "Use your email or alphanumeric characters in a range from 3 to 50. First character must be a letter."
+    package static let displayNameHint = "Use alphanumeric characters and spaces in a range from 3 to 20. Cannot contain more than one space in a row."
     /// Ours: the service's rule (the samples' 8–12 cap is not the service's).
-    public static let passwordHint = "Use at least 8 characters: letters, digits and punctuation."
+    package static let passwordHint = "Use at least 8 characters: letters, digits and punctuation."
 
     /// `^[a-zA-Z][a-zA-Z0-9]{2,49}$`
-    public static func isValidLogin(_ login: String) -> Bool {
+    package static func isValidLogin(_ login: String) -> Bool {
         let bytes = Array(login.utf8)
         guard (3...50).contains(bytes.count), isASCIILetter(bytes[0]) else { return false }
         return bytes.allSatisfy { isASCIILetter($0) || isASCIIDigit($0) }
     }
 
     /// `^[A-Z0-9a-z\._%+-]+@([A-Za-z0-9-]+\.)+[A-Za-z]{2,49}$`
-    public static func isValidEmail(_ email: String) -> Bool {
+    package static func isValidEmail(_ email: String) -> Bool {
         let bytes = Array(email.utf8)
         guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at > 0 else { return false }
         let local = bytes[..<at], domain = bytes[(at + 1)...]
@@ -29,12 +29,12 @@ public enum CredentialRules {
     }
 
     /// A login or an email address.
-    public static func isValidLoginOrEmail(_ text: String) -> Bool {
+    package static func isValidLoginOrEmail(_ text: String) -> Bool {
         text.contains("@") ? isValidEmail(text) : isValidLogin(text)
     }
 
     /// 3–20 word characters and spaces, never two spaces in a row.
-    public static func isValidDisplayName(_ name: String) -> Bool {
+    package static func isValidDisplayName(_ name: String) -> Bool {
         guard (3...20).contains(name.count) else { return false }
         var previousWasSpace = false
         for ch in name {
@@ -52,7 +52,7 @@ public enum CredentialRules {
 
     /// At least 8 characters; letters, digits and ASCII punctuation/symbols;
     /// no spaces or control characters. No upper bound: the service has none.
-    public static func isValidPassword(_ password: String) -> Bool {
+    package static func isValidPassword(_ password: String) -> Bool {
         guard password.count >= 8 else { return false }
         return password.unicodeScalars.allSatisfy { scalar in
             if scalar.isASCII { return (0x21...0x7E).contains(scalar.value) }

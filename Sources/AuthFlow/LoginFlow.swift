@@ -2,22 +2,22 @@
 /// (house style rule 7): application session → sign up → on 422 "login taken"
 /// log in → chat connect. Events in, actions out; no I/O, so every path is
 /// unit-tested without sockets. `LoginRunner` performs the actions.
-public struct LoginFlow: Sendable, Equatable {
-    public struct Options: Sendable, Equatable {
+package struct LoginFlow: Sendable, Equatable {
+    package struct Options: Sendable, Equatable {
         /// false: `--no-signup`, log in only.
-        public var allowSignUp: Bool
+        package var allowSignUp: Bool
         /// false: `--no-chat`, stop after the REST login.
-        public var connectChat: Bool
-        public init(allowSignUp: Bool = true, connectChat: Bool = true) {
+        package var connectChat: Bool
+        package init(allowSignUp: Bool = true, connectChat: Bool = true) {
             self.allowSignUp = allowSignUp; self.connectChat = connectChat
         }
     }
 
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         case idle, creatingSession, signingUp, loggingIn, connectingChat, succeeded, failed
     }
 
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         case sessionCreated
         case signedUp
         /// Sign-up answered 422 naming the login (or email) as taken.
@@ -33,32 +33,32 @@ public struct LoginFlow: Sendable, Equatable {
         case stepFailed
     }
 
-    public enum Failure: Sendable, Equatable {
+    package enum Failure: Sendable, Equatable {
         case badCredentials
         case signUpRejected
         /// The step named by the state the flow was in when it failed.
         case stepFailed(State)
     }
 
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         case createSession, signUp, logIn, connectChat
         case succeed(signedUp: Bool, chatConnected: Bool)
         case fail(Failure)
     }
 
-    public let options: Options
-    public private(set) var state: State = .idle
-    public private(set) var signedUp = false
+    package let options: Options
+    package private(set) var state: State = .idle
+    package private(set) var signedUp = false
 
-    public init(options: Options) { self.options = options }
+    package init(options: Options) { self.options = options }
 
-    public mutating func start() -> Action {
+    package mutating func start() -> Action {
         precondition(state == .idle, "LoginFlow.start() called twice")
         state = .creatingSession
         return .createSession
     }
 
-    public mutating func handle(_ event: Event) -> Action {
+    package mutating func handle(_ event: Event) -> Action {
         switch (state, event) {
         case (.creatingSession, .sessionCreated):
             if options.allowSignUp { state = .signingUp; return .signUp }

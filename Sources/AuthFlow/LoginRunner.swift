@@ -7,41 +7,41 @@ import ClientConfiguration
 import QuickBloxAPI
 import XMPPTransport
 
-public struct LoginRequest: Sendable {
-    public var identity: UserCredentials.Identity
-    public var password: String
+package struct LoginRequest: Sendable {
+    package var identity: UserCredentials.Identity
+    package var password: String
     /// Display name for a sign-up.
-    public var fullName: String
-    public var options: LoginFlow.Options
-    public init(identity: UserCredentials.Identity, password: String, fullName: String, options: LoginFlow.Options) {
+    package var fullName: String
+    package var options: LoginFlow.Options
+    package init(identity: UserCredentials.Identity, password: String, fullName: String, options: LoginFlow.Options) {
         self.identity = identity; self.password = password; self.fullName = fullName; self.options = options
     }
 }
 
-public struct LoginResult: Sendable {
-    public enum Chat: Sendable, Equatable {
+package struct LoginResult: Sendable {
+    package enum Chat: Sendable, Equatable {
         case connected, skipped
         /// The REST login worked (the session is valid) but chat did not connect.
         case failed(AuthFlowError)
     }
-    public var user: QBUser
-    public var token: String
-    public var expiresAt: Date
-    public var signedUp: Bool
-    public var chat: Chat
+    package var user: QBUser
+    package var token: String
+    package var expiresAt: Date
+    package var signedUp: Bool
+    package var chat: Chat
 }
 
 /// Carries out what `LoginFlow` asks for, against the REST API and chat.
-public final class LoginRunner {
+package final class LoginRunner {
     private let api: QuickBloxClient
     private let chat: (any ChatConnecting)?
     private let chatAuth: ClientConfig.ChatAuth
 
-    public init(api: QuickBloxClient, chat: (any ChatConnecting)?, chatAuth: ClientConfig.ChatAuth = .token) {
+    package init(api: QuickBloxClient, chat: (any ChatConnecting)?, chatAuth: ClientConfig.ChatAuth = .token) {
         self.api = api; self.chat = chat; self.chatAuth = chatAuth
     }
 
-    public func run(_ request: LoginRequest) throws(AuthFlowError) -> LoginResult {
+    package func run(_ request: LoginRequest) throws(AuthFlowError) -> LoginResult {
         var options = request.options
         if chat == nil { options.connectChat = false }
         var flow = LoginFlow(options: options)

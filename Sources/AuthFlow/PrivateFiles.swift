@@ -10,14 +10,14 @@ import Darwin
 /// cost ~40 ms of every login here, and what they guard against (a power cut
 /// in that instant) costs at worst a session that reads as unreadable, which
 /// asks for 'chatctl login' again.
-public enum PrivateFiles {
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        public var description: String { "\(path): \(reason)" }
+package enum PrivateFiles {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package var path: String
+        package var reason: String
+        package var description: String { "\(path): \(reason)" }
     }
 
-    public static func read(_ path: String) -> [UInt8]? {
+    package static func read(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -35,7 +35,7 @@ public enum PrivateFiles {
     /// of ours that others can read is tightened to 0700, but only that one: a
     /// parent is never touched, and a shared directory (world-writable or sticky,
     /// like /tmp) is refused rather than changed.
-    public static func ensureDirectory(_ path: String) throws(Failure) {
+    package static func ensureDirectory(_ path: String) throws(Failure) {
         try ensureDirectory(path, isLeaf: true)
     }
 
@@ -57,7 +57,7 @@ public enum PrivateFiles {
         }
     }
 
-    public static func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(Failure) {
+    package static func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(Failure) {
         let dir = parentDirectory(of: path)
         try ensureDirectory(dir.isEmpty ? "." : dir)
         var template = Array("\(path).tmp.XXXXXX".utf8CString)
@@ -80,7 +80,7 @@ public enum PrivateFiles {
     }
 
     /// Removes the file; a file already gone is fine.
-    public static func remove(_ path: String) throws(Failure) {
+    package static func remove(_ path: String) throws(Failure) {
         if unlink(path) != 0 && errno != ENOENT { throw Failure(path: path, reason: errorText()) }
     }
 

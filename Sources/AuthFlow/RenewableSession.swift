@@ -11,11 +11,11 @@ import QuickBloxAPI
 /// (docs/protocol.md §2): every success slides its expiry, and the session file
 /// follows when that moves it meaningfully; a session the server no longer has
 /// is renewed with the user's password, when one is at hand.
-public final class RenewableSession: SessionRenewing {
+package final class RenewableSession: SessionRenewing {
     /// What the command knows now (the file may lag by less than `writeThreshold`).
-    public private(set) var stored: StoredSession
+    package private(set) var stored: StoredSession
     /// New sessions opened because the server had forgotten the old one.
-    public private(set) var renewals = 0
+    package private(set) var renewals = 0
     private let config: ClientConfig
     private let store: SessionStore
     private let transport: any HTTPTransporting
@@ -26,7 +26,7 @@ public final class RenewableSession: SessionRenewing {
     /// The expiry the session file holds.
     private var savedExpiresAt: Double
 
-    public init(_ stored: StoredSession, config: ClientConfig, store: SessionStore, transport: any HTTPTransporting,
+    package init(_ stored: StoredSession, config: ClientConfig, store: SessionStore, transport: any HTTPTransporting,
                 password: @escaping (String) -> String?, now: @escaping () -> Date = Date.init) {
         self.stored = stored; self.config = config; self.store = store; self.transport = transport
         self.password = password; self.now = now
@@ -38,7 +38,7 @@ public final class RenewableSession: SessionRenewing {
     /// writes about once a minute, and a session of seconds (tests) still follows.
     static func writeThreshold(remaining: Double) -> Double { min(60, max(0, remaining) / 10) }
 
-    public func sessionExtended(until expiresAt: Date) {
+    package func sessionExtended(until expiresAt: Date) {
         let expiry = expiresAt.timeIntervalSince1970
         stored.expiresAt = expiry
         let moved = abs(expiry - savedExpiresAt)
@@ -50,7 +50,7 @@ public final class RenewableSession: SessionRenewing {
         if (try? store.save(onDisk)) != nil { savedExpiresAt = expiry }
     }
 
-    public func renewSession(after error: QuickBloxError) throws(QuickBloxError) -> QBSession? {
+    package func renewSession(after error: QuickBloxError) throws(QuickBloxError) -> QBSession? {
         // Another chatctl may have renewed it already: carry on with its session.
         if let onDisk = try? store.load(), onDisk.token != stored.token, onDisk.userId == stored.userId,
            !onDisk.isExpired(now: now().timeIntervalSince1970) {

@@ -9,27 +9,27 @@ import QuickBloxAPI
 
 /// Gives later commands a live session: the stored one, kept alive and renewed
 /// silently when the server has forgotten it and a password is at hand.
-public final class SessionKeeper {
-    public let config: ClientConfig
-    public let store: SessionStore
+package final class SessionKeeper {
+    package let config: ClientConfig
+    package let store: SessionStore
     private let transport: any HTTPTransporting
     private let now: () -> Date
 
-    public init(config: ClientConfig, store: SessionStore, transport: any HTTPTransporting, now: @escaping () -> Date = Date.init) {
+    package init(config: ClientConfig, store: SessionStore, transport: any HTTPTransporting, now: @escaping () -> Date = Date.init) {
         self.config = config; self.store = store; self.transport = transport; self.now = now
     }
 
-    public func makeClient(token: String? = nil) -> QuickBloxClient {
+    package func makeClient(token: String? = nil) -> QuickBloxClient {
         let client = QuickBloxClient(apiEndpoint: config.apiEndpoint, credentials: config.credentials, transport: transport,
                                     requestTimeout: config.requestTimeout)
         client.token = token
         return client
     }
 
-    public static let notLoggedIn = AuthFlowError(.authentication, "not logged in", hint: "run 'chatctl login'")
+    package static let notLoggedIn = AuthFlowError(.authentication, "not logged in", hint: "run 'chatctl login'")
 
     /// The stored session, or an authentication error saying how to log in.
-    public func storedSession() throws(AuthFlowError) -> StoredSession {
+    package func storedSession() throws(AuthFlowError) -> StoredSession {
         guard let session = try store.load() else { throw Self.notLoggedIn }
         return session
     }
@@ -39,7 +39,7 @@ public final class SessionKeeper {
     /// renewed with `password` (asked for only then, given the login) and the
     /// request repeated once. With `verify`, asks the server first (`GET /session.json`).
     /// The stored expiry is not trusted to say "expired": the server decides.
-    public func liveSession(verify: Bool, password: @escaping (String) -> String?) throws(AuthFlowError) -> (RenewableSession, QuickBloxClient) {
+    package func liveSession(verify: Bool, password: @escaping (String) -> String?) throws(AuthFlowError) -> (RenewableSession, QuickBloxClient) {
         let stored = try storedSession()
         let session = RenewableSession(stored, config: config, store: store, transport: transport, password: password, now: now)
         let client = makeClient(token: stored.token)
@@ -52,7 +52,7 @@ public final class SessionKeeper {
     }
 
     /// Saves what a login produced.
-    public func save(_ result: LoginResult, login: String) throws(AuthFlowError) {
+    package func save(_ result: LoginResult, login: String) throws(AuthFlowError) {
         let session = StoredSession(token: result.token, expiresAt: result.expiresAt.timeIntervalSince1970,
                                     loggedInAt: now().timeIntervalSince1970, userId: result.user.id, login: login,
                                     user: result.user.raw, applicationId: config.credentials.applicationId,
@@ -60,7 +60,7 @@ public final class SessionKeeper {
         try store.save(session)
     }
 
-    public enum LogoutOutcome: Sendable, Equatable {
+    package enum LogoutOutcome: Sendable, Equatable {
         case loggedOut(login: String?)
         /// Removed locally; the server could not be told (the error says why).
         case removedLocally(login: String?, serverError: AuthFlowError)
@@ -69,7 +69,7 @@ public final class SessionKeeper {
 
     /// Ends the session on the server (`DELETE /session.json`) and removes it
     /// locally; a session the server already forgot is not an error.
-    public func logOut() throws(AuthFlowError) -> LogoutOutcome {
+    package func logOut() throws(AuthFlowError) -> LogoutOutcome {
         guard let session = try? store.load() else {
             try store.remove()
             return .wasNotLoggedIn

@@ -6,38 +6,38 @@ import Foundation
 import QuickBloxAPI
 
 /// What `chatctl login` leaves behind for later commands.
-public struct StoredSession: Codable, Sendable, Equatable {
-    public var token: String
+package struct StoredSession: Codable, Sendable, Equatable {
+    package var token: String
     /// Unix seconds; the server slides it on every request.
-    public var expiresAt: Double
+    package var expiresAt: Double
     /// Unix seconds of the login.
-    public var loggedInAt: Double
-    public var userId: Int
-    public var login: String?
+    package var loggedInAt: Double
+    package var userId: Int
+    package var login: String?
     /// The QuickBlox user object as the server sent it.
-    public var user: [String: JSONValue]
-    public var applicationId: Int
-    public var apiEndpoint: String
-    public var chatEndpoint: String
+    package var user: [String: JSONValue]
+    package var applicationId: Int
+    package var apiEndpoint: String
+    package var chatEndpoint: String
 
     enum CodingKeys: String, CodingKey {
         case token, expiresAt = "expires_at", loggedInAt = "logged_in_at", userId = "user_id", login, user
         case applicationId = "application_id", apiEndpoint = "api_endpoint", chatEndpoint = "chat_endpoint"
     }
 
-    public init(token: String, expiresAt: Double, loggedInAt: Double, userId: Int, login: String?,
+    package init(token: String, expiresAt: Double, loggedInAt: Double, userId: Int, login: String?,
                 user: [String: JSONValue], applicationId: Int, apiEndpoint: String, chatEndpoint: String) {
         self.token = token; self.expiresAt = expiresAt; self.loggedInAt = loggedInAt; self.userId = userId
         self.login = login; self.user = user; self.applicationId = applicationId
         self.apiEndpoint = apiEndpoint; self.chatEndpoint = chatEndpoint
     }
 
-    public func isExpired(now: Double) -> Bool { now >= expiresAt }
+    package func isExpired(now: Double) -> Bool { now >= expiresAt }
 
     /// The file's object as `save` wrote it (the keys of `CodingKeys`, `login` optional);
     /// nil when a key is missing or of another type. Read by hand: JSONDecoder cost
     /// every command a fraction of a millisecond (issue 11).
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         func number(_ key: CodingKeys) -> Double? {
             switch json[key.rawValue] {
             case .int(let value)?: return Double(value)
@@ -67,25 +67,25 @@ public struct StoredSession: Codable, Sendable, Equatable {
 
 /// The session file for one config in the state directory:
 /// `{stateDir}/session-{configKey}.json`, 0600 in a 0700 directory.
-public struct SessionStore: Sendable {
-    public let directory: String
-    public let key: String
+package struct SessionStore: Sendable {
+    package let directory: String
+    package let key: String
 
-    public init(directory: String, key: String) { self.directory = directory; self.key = key }
+    package init(directory: String, key: String) { self.directory = directory; self.key = key }
 
     /// `--state-dir`, then `CHATCTL_STATE_DIR`, then `$XDG_STATE_HOME/chatctl`
     /// (`~/.local/state/chatctl` when XDG_STATE_HOME is unset).
-    public static func resolveDirectory(explicit: String?, environment: [String: String]) -> String {
+    package static func resolveDirectory(explicit: String?, environment: [String: String]) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
         if let env = environment["CHATCTL_STATE_DIR"], !env.isEmpty { return env }
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/chatctl" }
         return (environment["HOME"] ?? "") + "/.local/state/chatctl"
     }
 
-    public var path: String { "\(directory)/session-\(key).json" }
+    package var path: String { "\(directory)/session-\(key).json" }
 
     /// nil when there is no session; an unreadable or corrupt file is reported.
-    public func load() throws(AuthFlowError) -> StoredSession? {
+    package func load() throws(AuthFlowError) -> StoredSession? {
         guard let bytes = PrivateFiles.read(path) else { return nil }
         guard let json = try? JSONValue(parsing: bytes), let session = StoredSession(json: json) else {
             throw AuthFlowError(.authentication, "the saved session in \(path) is unreadable",
@@ -94,7 +94,7 @@ public struct SessionStore: Sendable {
         return session
     }
 
-    public func save(_ session: StoredSession) throws(AuthFlowError) {
+    package func save(_ session: StoredSession) throws(AuthFlowError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data: Data
@@ -107,7 +107,7 @@ public struct SessionStore: Sendable {
         }
     }
 
-    public func remove() throws(AuthFlowError) {
+    package func remove() throws(AuthFlowError) {
         do { try PrivateFiles.remove(path) } catch {
             throw AuthFlowError(.failure, "cannot remove the session: \(error)")
         }

@@ -5,12 +5,12 @@ import MessageCache
 /// (from 0) has id `dialogID(i)` and name `bench-i`; message `k` of dialog `i`
 /// is sent at `startDate + k * 60 + i`. Texts draw from common words (`hello`,
 /// `deploy`, ...) and rare ones (`zeta0042`, ...).
-public struct SyntheticHistory: Sendable {
-    public var dialogs: Int
-    public var messagesPerDialog: Int
-    public var startDate: Int
+package struct SyntheticHistory: Sendable {
+    package var dialogs: Int
+    package var messagesPerDialog: Int
+    package var startDate: Int
 
-    public init(dialogs: Int, messagesPerDialog: Int, startDate: Int = 1_600_000_000) {
+    package init(dialogs: Int, messagesPerDialog: Int, startDate: Int = 1_600_000_000) {
         precondition(dialogs >= 0 && messagesPerDialog >= 0, "counts must not be negative")
         self.dialogs = dialogs; self.messagesPerDialog = messagesPerDialog; self.startDate = startDate
     }
@@ -18,7 +18,7 @@ public struct SyntheticHistory: Sendable {
     /// Writes the history into `cache` in one import; returns the number of
     /// messages added (0 for ones already cached).
     @discardableResult
-    public func load(into cache: ChatCache) throws(MessageCacheError) -> Int {
+    package func load(into cache: ChatCache) throws(MessageCacheError) -> Int {
         var random = SplitMix64(seed: 0x5EED)
         return try cache.importMessages { batch in
             var records: [CachedDialog] = []
@@ -49,7 +49,7 @@ public struct SyntheticHistory: Sendable {
     }
 
     /// The id of dialog `index`.
-    public static func dialogID(_ index: Int) -> String {
+    package static func dialogID(_ index: Int) -> String {
         hex(UInt64(0xD1A1_0000_0000) &+ UInt64(index), width: 24)
     }
 

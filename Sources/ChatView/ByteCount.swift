@@ -1,7 +1,7 @@
 /// Sizes as people read them: `512 B`, `9.5 KB`, `1.2 MB`, `340 MB` (binary
 /// units; one decimal below 10, whole numbers above).
-public enum ByteCount {
-    public static func format(_ bytes: Int) -> String {
+package enum ByteCount {
+    package static func format(_ bytes: Int) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]
         guard bytes >= 1024 else { return "\(bytes) B" }
         var value = Double(bytes)

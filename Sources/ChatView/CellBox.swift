@@ -1,9 +1,9 @@
 /// A box of whole cells.
-public struct CellBox: Hashable, Sendable {
-    public var columns: Int
-    public var rows: Int
+package struct CellBox: Hashable, Sendable {
+    package var columns: Int
+    package var rows: Int
 
-    public init(columns: Int, rows: Int) {
+    package init(columns: Int, rows: Int) {
         self.columns = columns; self.rows = rows
     }
 }

@@ -1,26 +1,26 @@
 /// What the renderer makes of the model: the screen as rows of styled cells, where
 /// the terminal cursor goes, and escape payloads (sixel, kitty graphics) to be
 /// written at given cells after the text. Only the terminal edge draws it.
-public struct CellGrid: Hashable, Sendable {
-    public let width: Int
-    public let height: Int
-    public private(set) var cells: [Cell]
+package struct CellGrid: Hashable, Sendable {
+    package let width: Int
+    package let height: Int
+    package private(set) var cells: [Cell]
     /// Where the cursor shows (the input line), or nil to hide it.
-    public var cursor: (row: Int, column: Int)? {
+    package var cursor: (row: Int, column: Int)? {
         get { cursorRow.map { ($0, cursorColumn) } }
         set { cursorRow = newValue?.row; cursorColumn = newValue?.column ?? 0 }
     }
     private var cursorRow: Int?
     private var cursorColumn = 0
     /// Images drawn by the terminal itself over blank cells (ImagePreview.escape).
-    public var images: [ImagePlacement] = []
+    package var images: [ImagePlacement] = []
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = max(0, width); self.height = max(0, height)
         cells = Array(repeating: .blank, count: self.width * self.height)
     }
 
-    public subscript(row: Int, column: Int) -> Cell {
+    package subscript(row: Int, column: Int) -> Cell {
         get { cells[row * width + column] }
         set { cells[row * width + column] = newValue }
     }
@@ -28,12 +28,12 @@ public struct CellGrid: Hashable, Sendable {
     /// Draws `line` from `column`, clipped at `limit` (default: the right edge); a
     /// wide glyph that would not fit whole is left out. Returns the column after it.
     @discardableResult
-    public mutating func put(_ line: GlyphLine, row: Int, column: Int, style: CellStyle, limit: Int? = nil) -> Int {
+    package mutating func put(_ line: GlyphLine, row: Int, column: Int, style: CellStyle, limit: Int? = nil) -> Int {
         put(line.glyphs, row: row, column: column, style: style, limit: limit)
     }
 
     @discardableResult
-    public mutating func put(_ glyphs: [Glyph], row: Int, column: Int, style: CellStyle, limit: Int? = nil) -> Int {
+    package mutating func put(_ glyphs: [Glyph], row: Int, column: Int, style: CellStyle, limit: Int? = nil) -> Int {
         guard row >= 0 && row < height else { return column }
         let end = min(limit ?? width, width)
         var x = column
@@ -52,12 +52,12 @@ public struct CellGrid: Hashable, Sendable {
 
     /// `text` on one line (see `GlyphLine(_:maxWidth:unicode:)`).
     @discardableResult
-    public mutating func put(_ text: String, row: Int, column: Int, style: CellStyle, unicode: Bool, limit: Int? = nil) -> Int {
+    package mutating func put(_ text: String, row: Int, column: Int, style: CellStyle, unicode: Bool, limit: Int? = nil) -> Int {
         put(GlyphLine(text, unicode: unicode), row: row, column: column, style: style, limit: limit)
     }
 
     /// Fills `columns` of `row` with `glyph` (1 column wide).
-    public mutating func fill(row: Int, columns: Range<Int>, with text: String = " ", style: CellStyle = .plain) {
+    package mutating func fill(row: Int, columns: Range<Int>, with text: String = " ", style: CellStyle = .plain) {
         guard row >= 0 && row < height else { return }
         for x in max(0, columns.lowerBound)..<min(width, max(columns.lowerBound, columns.upperBound)) {
             clearWideGlyph(row: row, column: x)
@@ -66,7 +66,7 @@ public struct CellGrid: Hashable, Sendable {
     }
 
     /// Restyles cells without changing what they show (a selection, a reverse status line).
-    public mutating func restyle(row: Int, columns: Range<Int>, _ change: (inout CellStyle) -> Void) {
+    package mutating func restyle(row: Int, columns: Range<Int>, _ change: (inout CellStyle) -> Void) {
         guard row >= 0 && row < height else { return }
         for x in max(0, columns.lowerBound)..<min(width, max(columns.lowerBound, columns.upperBound)) {
             change(&cells[row * width + x].style)
@@ -89,14 +89,14 @@ public struct CellGrid: Hashable, Sendable {
     }
 
     /// The text of one row, as a terminal would show it (trailing blanks kept).
-    public func text(row: Int) -> String {
+    package func text(row: Int) -> String {
         var line = ""
         for x in 0..<width where !self[row, x].isContinuation { line += self[row, x].text }
         return line
     }
 
     /// Every row, trailing blanks removed, joined by newlines: what golden tests compare.
-    public var snapshot: String {
+    package var snapshot: String {
         (0..<height).map { row in
             var line = text(row: row)
             while line.last == " " { line.removeLast() }
@@ -104,12 +104,12 @@ public struct CellGrid: Hashable, Sendable {
         }.joined(separator: "\n")
     }
 
-    public static func == (lhs: CellGrid, rhs: CellGrid) -> Bool {
+    package static func == (lhs: CellGrid, rhs: CellGrid) -> Bool {
         lhs.width == rhs.width && lhs.height == rhs.height && lhs.cells == rhs.cells && lhs.cursorRow == rhs.cursorRow
             && lhs.cursorColumn == rhs.cursorColumn && lhs.images == rhs.images
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(width); hasher.combine(height); hasher.combine(cells)
     }
 }

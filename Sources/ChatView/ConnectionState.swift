@@ -1,5 +1,5 @@
 /// The chat connection as the status line tells it. Times are the model's clock (unix seconds).
-public enum ConnectionState: Hashable, Sendable {
+package enum ConnectionState: Hashable, Sendable {
     case connecting
     case connected
     /// Lost; the next attempt is due at `at`.

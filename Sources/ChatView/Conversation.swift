@@ -1,44 +1,44 @@
 /// The open dialog: a window of its history (at most `windowLimit` messages; more
 /// are read back from the cache as the user scrolls), what waits in the outbox,
 /// where the view is scrolled to, the selected cell, and who is typing.
-public struct Conversation: Hashable, Sendable {
-    public var dialog: DialogSummary
+package struct Conversation: Hashable, Sendable {
+    package var dialog: DialogSummary
     /// The first messages have come (`conversationLoaded`); before that nothing is paged.
-    public var loaded = false
+    package var loaded = false
     /// Oldest first, by date then id.
-    public var messages: [ShownMessage] = []
+    package var messages: [ShownMessage] = []
     /// Outbox entries, oldest first, shown after the history.
-    public var pending: [ShownMessage] = []
-    public var olderExhausted = false
-    public var loadingOlder = false
+    package var pending: [ShownMessage] = []
+    package var olderExhausted = false
+    package var loadingOlder = false
     /// The cache had nothing older and the server could not be asked: asked again once connected.
-    public var olderWaitsForConnection = false
+    package var olderWaitsForConnection = false
     /// Messages newer than the window exist (let go while scrolling up).
-    public var newerTrimmed = false
-    public var loadingNewer = false
+    package var newerTrimmed = false
+    package var loadingNewer = false
     /// Nil: following the newest message.
-    public var anchor: ScrollAnchor?
+    package var anchor: ScrollAnchor?
     /// The selected cell (Tab), by message id.
-    public var selection: String?
+    package var selection: String?
     /// Who is typing, until when.
-    public var typing: [Int: Double] = [:]
+    package var typing: [Int: Double] = [:]
     /// Messages that arrived below the view while it was scrolled up.
-    public var newBelow = 0
+    package var newBelow = 0
 
-    public init(dialog: DialogSummary) {
+    package init(dialog: DialogSummary) {
         self.dialog = dialog
     }
 
     /// At most this many messages are kept in the model.
-    public static let windowLimit = 600
+    package static let windowLimit = 600
     /// How many messages a page loads.
-    public static let pageSize = 100
+    package static let pageSize = 100
 
     /// What the view lists: the history window, then the outbox unless newer history was let go
     /// (a view of both arrays, not a copy: it is asked for on every key).
-    public var entries: ConversationEntries { ConversationEntries(messages: messages, pending: newerTrimmed ? [] : pending) }
+    package var entries: ConversationEntries { ConversationEntries(messages: messages, pending: newerTrimmed ? [] : pending) }
 
-    public func index(of id: String) -> Int? {
+    package func index(of id: String) -> Int? {
         if let found = pending.firstIndex(where: { $0.id == id }), !newerTrimmed { return messages.count + found }
         return messages.lastIndex { $0.id == id }
     }

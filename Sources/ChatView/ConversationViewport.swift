@@ -2,25 +2,25 @@
 /// anchor upwards: only the blocks on the screen are laid out, so a keystroke costs
 /// the same with ten messages loaded or six hundred. The update uses it to know what
 /// was seen (markers) and when the top is near (load older); the renderer to draw.
-public struct ConversationViewport {
+package struct ConversationViewport {
     /// The rows `firstRow..<firstRow + rowCount` of `block` (entry `index`), drawn from screen row `screenRow`.
-    public struct Slice {
-        public var index: Int
-        public var block: MessageBlock
-        public var firstRow: Int
-        public var rowCount: Int
-        public var screenRow: Int
+    package struct Slice {
+        package var index: Int
+        package var block: MessageBlock
+        package var firstRow: Int
+        package var rowCount: Int
+        package var screenRow: Int
     }
 
     /// Top to bottom.
-    public var slices: [Slice] = []
+    package var slices: [Slice] = []
     /// The first entry's first row is on the screen.
-    public var showsTop = false
+    package var showsTop = false
     /// Rows left empty above the content (it is shorter than the area).
-    public var emptyRows = 0
+    package var emptyRows = 0
 
     /// The area is `width` × `height`.
-    public init(_ conversation: Conversation, width: Int, height: Int, context: LayoutContext) {
+    package init(_ conversation: Conversation, width: Int, height: Int, context: LayoutContext) {
         let entries = conversation.entries
         guard height > 0, !entries.isEmpty else {
             showsTop = true
@@ -53,11 +53,11 @@ public struct ConversationViewport {
     }
 
     /// The entries at least partly on the screen.
-    public var visibleIndices: [Int] { slices.map(\.index) }
+    package var visibleIndices: [Int] { slices.map(\.index) }
 
     /// The anchor that puts the top of entry `index` at the top of an area `height`
     /// rows tall; nil when everything from there on fits (then the view follows the end).
-    public static func anchorShowingTop(of index: Int, in conversation: Conversation, width: Int, height: Int,
+    package static func anchorShowingTop(of index: Int, in conversation: Conversation, width: Int, height: Int,
                                         context: LayoutContext) -> ScrollAnchor? {
         let entries = conversation.entries
         var context = context

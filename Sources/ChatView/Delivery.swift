@@ -1,5 +1,5 @@
 /// How far an outgoing message got.
-public enum Delivery: Hashable, Sendable {
+package enum Delivery: Hashable, Sendable {
     /// In the outbox, not tried yet (offline).
     case queued
     /// Written to the server, not acknowledged yet.
@@ -13,7 +13,7 @@ public enum Delivery: Hashable, Sendable {
     /// Another occupant has seen it.
     case read
 
-    public var isPending: Bool {
+    package var isPending: Bool {
         switch self {
         case .queued, .sending, .undelivered: return true
         case .sent, .delivered, .read: return false

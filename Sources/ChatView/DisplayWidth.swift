@@ -2,10 +2,10 @@
 /// per scalar with glibc's `wcwidth` (`WidthTable`), per grapheme cluster as the
 /// sum of its scalars. Sequences that terminals disagree about are first made
 /// plain by `Glyph.split`, so the count is the same on every terminal.
-public enum DisplayWidth {
+package enum DisplayWidth {
     /// 0 (combining marks, format characters), 1, 2 (wide: CJK, emoji
     /// presentation), or -1 (controls, unassigned: `Glyph.split` replaces them).
-    public static func of(_ scalar: Unicode.Scalar) -> Int {
+    package static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value >= 0x20 && value < 0x7F { return 1 }
         if contains(WidthTable.zero, value) { return 0 }
@@ -15,7 +15,7 @@ public enum DisplayWidth {
     }
 
     /// The columns `text` takes once split into glyphs (what the renderer draws).
-    public static func of(_ text: some StringProtocol, unicode: Bool = true) -> Int {
+    package static func of(_ text: some StringProtocol, unicode: Bool = true) -> Int {
         var total = 0
         for character in text {
             if character.isASCII, let byte = character.asciiValue, byte >= 0x20 && byte < 0x7F { total += 1; continue }

@@ -1,15 +1,15 @@
 /// What one screen cell (or two, for a wide glyph) shows: a base character with its
 /// combining marks, and the columns it takes.
-public struct Glyph: Hashable, Sendable {
-    public var text: String
+package struct Glyph: Hashable, Sendable {
+    package var text: String
     /// Columns: 1, 2 for wide glyphs (more only for unusual clusters of several spacing marks).
-    public var width: Int
+    package var width: Int
 
-    public init(_ text: String, width: Int) {
+    package init(_ text: String, width: Int) {
         self.text = text; self.width = width
     }
 
-    public static let space = Glyph(" ", width: 1)
+    package static let space = Glyph(" ", width: 1)
 
     /// ncursesw keeps at most this many combining characters with a base (CCHARW_MAX - 1).
     static let maximumCombining = 4
@@ -23,7 +23,7 @@ public struct Glyph: Hashable, Sendable {
     /// terminal gives them 2 columns in all. Unprintable scalars become U+FFFD; a
     /// cluster with no base (a combining mark at the start of a line) gets a space.
     /// Without Unicode (`LANG=C`), anything beyond printable ASCII is `?`.
-    public static func split(_ character: Character, unicode: Bool) -> [Glyph] {
+    package static func split(_ character: Character, unicode: Bool) -> [Glyph] {
         if let ascii = character.asciiValue {
             if ascii >= 0x20 && ascii < 0x7F { return [Glyph(String(character), width: 1)] }
             return ascii == 0x09 ? [.space] : []

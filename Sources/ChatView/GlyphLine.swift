@@ -1,16 +1,16 @@
 /// One line of glyphs and the columns it takes.
-public struct GlyphLine: Hashable, Sendable {
-    public var glyphs: [Glyph]
-    public var width: Int
+package struct GlyphLine: Hashable, Sendable {
+    package var glyphs: [Glyph]
+    package var width: Int
 
-    public init(_ glyphs: [Glyph] = []) {
+    package init(_ glyphs: [Glyph] = []) {
         self.glyphs = glyphs
         width = glyphs.reduce(0) { $0 + $1.width }
     }
 
     /// `text` as one line (newlines as spaces), cut to `maxWidth` columns with a
     /// final `…` (`~` without Unicode) when it does not fit.
-    public init(_ text: String, maxWidth: Int = .max, unicode: Bool) {
+    package init(_ text: String, maxWidth: Int = .max, unicode: Bool) {
         var glyphs: [Glyph] = []
         var width = 0
         for character in text {
@@ -26,7 +26,7 @@ public struct GlyphLine: Hashable, Sendable {
     }
 
     /// Cuts the line to `maxWidth` columns, the last one an ellipsis.
-    public mutating func truncate(to maxWidth: Int, unicode: Bool) {
+    package mutating func truncate(to maxWidth: Int, unicode: Bool) {
         guard width > maxWidth else { return }
         guard maxWidth > 0 else { self = GlyphLine(); return }
         var kept: [Glyph] = []
@@ -43,7 +43,7 @@ public struct GlyphLine: Hashable, Sendable {
     /// The text as wrapped lines at most `width` columns wide: newlines end lines,
     /// lines break after spaces where they can and inside a word only when it is
     /// longer than a line. Spaces where a line breaks are dropped.
-    public static func wrap(_ text: String, width: Int, unicode: Bool) -> [GlyphLine] {
+    package static func wrap(_ text: String, width: Int, unicode: Bool) -> [GlyphLine] {
         let width = max(1, width)
         var lines: [GlyphLine] = []
         var paragraph: [Glyph] = []

@@ -1,11 +1,11 @@
 /// An escape-drawn image: where it goes on the screen and what to write there.
-public struct ImagePlacement: Hashable, Sendable {
-    public var row: Int
-    public var column: Int
-    public var box: CellBox
-    public var payload: [UInt8]
+package struct ImagePlacement: Hashable, Sendable {
+    package var row: Int
+    package var column: Int
+    package var box: CellBox
+    package var payload: [UInt8]
 
-    public init(row: Int, column: Int, box: CellBox, payload: [UInt8]) {
+    package init(row: Int, column: Int, box: CellBox, payload: [UInt8]) {
         self.row = row; self.column = column; self.box = box; self.payload = payload
     }
 }

@@ -2,7 +2,7 @@
 /// (Unicode symbols in colour), or bytes the terminal edge writes itself at the
 /// box's top-left cell after the text (sixel, kitty graphics), over cells the
 /// renderer leaves blank.
-public enum ImagePreview: Hashable, Sendable {
+package enum ImagePreview: Hashable, Sendable {
     case cells([[Cell]])
     case escape([UInt8])
 }

@@ -4,7 +4,7 @@
 /// itself. Both calls must be quick and give the same answer for the same
 /// arguments (a provider keeps what it decoded); they run on the terminal's thread.
 /// Without a provider, an image's cell shows its name, size and progress only.
-public protocol ImagePreviewProvider: AnyObject {
+package protocol ImagePreviewProvider: AnyObject {
     /// The block the image at `path` takes, at most `maxColumns` × `maxRows`
     /// (its aspect kept, a cell about twice as tall as wide); nil if it cannot be shown.
     func box(forImageAt path: String, maxColumns: Int, maxRows: Int, mode: ImageMode) -> CellBox?

@@ -1,5 +1,5 @@
 /// A key as the terminal edge decodes it.
-public enum Key: Hashable, Sendable {
+package enum Key: Hashable, Sendable {
     /// Printable text (one character).
     case character(Character)
     case enter

@@ -1,31 +1,31 @@
 /// The input at the bottom of the chat view: text as grapheme clusters (so no
 /// edit ever splits a character), a cursor, readline's kill keys, and a history of
 /// what was sent. A value, like the rest of the model.
-public struct LineEditor: Hashable, Sendable {
-    public private(set) var characters: [Character] = []
+package struct LineEditor: Hashable, Sendable {
+    package private(set) var characters: [Character] = []
     /// 0...characters.count
-    public private(set) var cursor = 0
-    public private(set) var history: [String] = []
+    package private(set) var cursor = 0
+    package private(set) var history: [String] = []
     /// While browsing history: the entry shown, and what was typed before.
     private var historyIndex: Int?
     private var draft: [Character] = []
     /// How many sent texts are remembered.
     static let historyLimit = 100
 
-    public init(_ text: String = "") {
+    package init(_ text: String = "") {
         characters = Array(text)
         cursor = characters.count
     }
 
-    public var text: String { String(characters) }
-    public var isEmpty: Bool { characters.isEmpty }
-    public var isMultiline: Bool { characters.contains("\n") }
+    package var text: String { String(characters) }
+    package var isEmpty: Bool { characters.isEmpty }
+    package var isMultiline: Bool { characters.contains("\n") }
 
     // MARK: editing
 
     /// Inserts typed or pasted text at the cursor; control characters are dropped
     /// (a tab becomes a space), newlines are kept (a paste of several lines is one message).
-    public mutating func insert(_ text: String) {
+    package mutating func insert(_ text: String) {
         var clean: [Character] = []
         for character in text {
             if character == "\r\n" || character == "\r" || character == "\n" { clean.append("\n"); continue }
@@ -40,56 +40,56 @@ public struct LineEditor: Hashable, Sendable {
         historyIndex = nil
     }
 
-    public mutating func backspace() {
+    package mutating func backspace() {
         guard cursor > 0 else { return }
         characters.remove(at: cursor - 1)
         cursor -= 1
     }
 
-    public mutating func deleteForward() {
+    package mutating func deleteForward() {
         guard cursor < characters.count else { return }
         characters.remove(at: cursor)
     }
 
-    public mutating func moveLeft() { cursor = max(0, cursor - 1) }
-    public mutating func moveRight() { cursor = min(characters.count, cursor + 1) }
+    package mutating func moveLeft() { cursor = max(0, cursor - 1) }
+    package mutating func moveRight() { cursor = min(characters.count, cursor + 1) }
 
     /// Start of the current line (Home, ^A).
-    public mutating func moveToLineStart() { cursor = lineStart(of: cursor) }
+    package mutating func moveToLineStart() { cursor = lineStart(of: cursor) }
     /// End of the current line (End, ^E).
-    public mutating func moveToLineEnd() { cursor = lineEnd(of: cursor) }
+    package mutating func moveToLineEnd() { cursor = lineEnd(of: cursor) }
 
-    public mutating func moveWordLeft() {
+    package mutating func moveWordLeft() {
         while cursor > 0 && characters[cursor - 1].isWhitespace { cursor -= 1 }
         while cursor > 0 && !characters[cursor - 1].isWhitespace { cursor -= 1 }
     }
 
-    public mutating func moveWordRight() {
+    package mutating func moveWordRight() {
         while cursor < characters.count && characters[cursor].isWhitespace { cursor += 1 }
         while cursor < characters.count && !characters[cursor].isWhitespace { cursor += 1 }
     }
 
     /// ^W: the word before the cursor, and the blanks after it.
-    public mutating func deleteWordBackward() {
+    package mutating func deleteWordBackward() {
         let end = cursor
         moveWordLeft()
         characters.removeSubrange(cursor..<end)
     }
 
     /// ^U: from the start of the current line to the cursor.
-    public mutating func deleteToLineStart() {
+    package mutating func deleteToLineStart() {
         let start = lineStart(of: cursor)
         characters.removeSubrange(start..<cursor)
         cursor = start
     }
 
     /// ^K: from the cursor to the end of the current line.
-    public mutating func deleteToLineEnd() {
+    package mutating func deleteToLineEnd() {
         characters.removeSubrange(cursor..<lineEnd(of: cursor))
     }
 
     /// Up in a text of several lines: the same column a line higher. False on the first line.
-    public mutating func moveUp() -> Bool {
+    package mutating func moveUp() -> Bool {
         let start = lineStart(of: cursor)
         guard start > 0 else { return false }
         let column = cursor - start
@@ -99,7 +99,7 @@ public struct LineEditor: Hashable, Sendable {
     }
 
     /// Down in a text of several lines. False on the last line.
-    public mutating func moveDown() -> Bool {
+    package mutating func moveDown() -> Bool {
         let end = lineEnd(of: cursor)
         guard end < characters.count else { return false }
         let column = cursor - lineStart(of: cursor)
@@ -122,7 +122,7 @@ public struct LineEditor: Hashable, Sendable {
     // MARK: history
 
     /// The text to send (nil when only blanks), remembered in the history; the editor empties.
-    public mutating func submit() -> String? {
+    package mutating func submit() -> String? {
         let text = self.text
         characters.removeAll()
         cursor = 0
@@ -134,7 +134,7 @@ public struct LineEditor: Hashable, Sendable {
     }
 
     /// The entry before the one shown (Up on the first line).
-    public mutating func historyBack() {
+    package mutating func historyBack() {
         guard !history.isEmpty else { return }
         let index: Int
         if let shown = historyIndex {
@@ -150,7 +150,7 @@ public struct LineEditor: Hashable, Sendable {
     }
 
     /// The entry after the one shown, or what was being typed (Down on the last line).
-    public mutating func historyForward() {
+    package mutating func historyForward() {
         guard let shown = historyIndex else { return }
         if shown + 1 < history.count {
             historyIndex = shown + 1
@@ -166,7 +166,7 @@ public struct LineEditor: Hashable, Sendable {
 
     /// The text as rows at most `width` columns wide (broken at any glyph, so the
     /// cursor maps to one place) and the cursor's row and column among them.
-    public func rows(width: Int, unicode: Bool) -> (rows: [GlyphLine], cursorRow: Int, cursorColumn: Int) {
+    package func rows(width: Int, unicode: Bool) -> (rows: [GlyphLine], cursorRow: Int, cursorColumn: Int) {
         let width = max(2, width)
         var rows: [GlyphLine] = []
         var current: [Glyph] = []

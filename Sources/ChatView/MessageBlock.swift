@@ -4,8 +4,8 @@
 /// left, outgoing on the right) with its attachments, and the time under it
 /// (outgoing: with the message's state). Pure: the same message, neighbour and
 /// width always give the same rows.
-public struct MessageBlock: Hashable, Sendable {
-    public enum Row: Hashable, Sendable {
+package struct MessageBlock: Hashable, Sendable {
+    package enum Row: Hashable, Sendable {
         case daySeparator(String)
         case sender(String)
         case top
@@ -22,16 +22,16 @@ public struct MessageBlock: Hashable, Sendable {
         case footer
     }
 
-    public var rows: [Row]
-    public let message: ShownMessage
+    package var rows: [Row]
+    package let message: ShownMessage
     /// Columns inside the box, between the padding.
-    public let inner: Int
-    public let selected: Bool
+    package let inner: Int
+    package let selected: Bool
 
-    public var height: Int { rows.count }
+    package var height: Int { rows.count }
 
     /// Builds the block of `message`, which follows `previous` in the view, `width` columns wide.
-    public init(_ message: ShownMessage, previous: ShownMessage?, width: Int, context: LayoutContext) {
+    package init(_ message: ShownMessage, previous: ShownMessage?, width: Int, context: LayoutContext) {
         self.message = message
         selected = context.selection == message.id
         let unicode = context.profile.unicode
@@ -81,7 +81,7 @@ public struct MessageBlock: Hashable, Sendable {
     }
 
     /// Preview blocks are at most this many rows tall.
-    public static let maximumImageRows = 12
+    package static let maximumImageRows = 12
 
     /// `[image] cat.jpg · 1.2 MB`
     static func label(of attachment: ShownAttachment, unicode: Bool) -> String {
@@ -91,10 +91,10 @@ public struct MessageBlock: Hashable, Sendable {
     }
 
     /// The box's outer width: borders, padding and text.
-    public var outerWidth: Int { inner + 4 }
+    package var outerWidth: Int { inner + 4 }
 
     /// The column where the box starts, in a conversation `width` columns wide.
-    public func boxColumn(width: Int) -> Int {
+    package func boxColumn(width: Int) -> Int {
         message.outgoing ? max(0, width - 1 - outerWidth) : 1
     }
 }

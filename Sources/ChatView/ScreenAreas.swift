@@ -5,21 +5,21 @@
 ///     rows 2 …         the conversation or the dialog list
 ///     one row          rule (with who is typing)
 ///     1 to 5 rows      the input, growing with its text (dialogs screen: the filter)
-public struct ScreenAreas {
-    public let width: Int
-    public let bodyTop = 2
-    public let bodyHeight: Int
-    public let bottomRuleRow: Int
-    public let inputTop: Int
+package struct ScreenAreas {
+    package let width: Int
+    package let bodyTop = 2
+    package let bodyHeight: Int
+    package let bottomRuleRow: Int
+    package let inputTop: Int
     /// The input's rows on the screen, its first row's index among all of them, and the cursor.
-    public let inputRows: [GlyphLine]
-    public let cursorRow: Int
-    public let cursorColumn: Int
+    package let inputRows: [GlyphLine]
+    package let cursorRow: Int
+    package let cursorColumn: Int
 
     /// The prompt before the input: `> `.
-    public static let promptWidth = 2
+    package static let promptWidth = 2
 
-    public init(_ model: ScreenModel) {
+    package init(_ model: ScreenModel) {
         width = model.width
         let maxInputRows = model.height >= 20 ? 5 : 3
         if model.screen == .conversation {
@@ -40,5 +40,5 @@ public struct ScreenAreas {
     }
 
     /// The conversation area's width (the whole screen).
-    public var bodyWidth: Int { width }
+    package var bodyWidth: Int { width }
 }

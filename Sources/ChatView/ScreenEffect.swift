@@ -1,5 +1,5 @@
 /// What the update asks the edge to do; the edge reports back with events.
-public enum ScreenEffect: Hashable, Sendable {
+package enum ScreenEffect: Hashable, Sendable {
     /// Load a dialog's newest messages and outbox entries (`conversationLoaded`).
     case openDialog(id: String)
     /// Put a message in the outbox and send it (exactly once, as `send` does).

@@ -1,5 +1,5 @@
 /// Everything that changes the model, through one `ScreenUpdate.update`.
-public enum ScreenEvent: Hashable, Sendable {
+package enum ScreenEvent: Hashable, Sendable {
     case key(Key)
     /// Pasted text (bracketed paste): inserted whole, newlines kept.
     case paste(String)

@@ -1,13 +1,13 @@
 /// Model + size → a grid of styled cells. Pure (given the preview provider's
 /// promise to answer the same way twice); golden text snapshots test it.
-public struct ScreenRenderer {
-    public var previews: ImagePreviewProvider?
+package struct ScreenRenderer {
+    package var previews: ImagePreviewProvider?
 
-    public init(previews: ImagePreviewProvider? = nil) {
+    package init(previews: ImagePreviewProvider? = nil) {
         self.previews = previews
     }
 
-    public func render(_ model: ScreenModel) -> CellGrid {
+    package func render(_ model: ScreenModel) -> CellGrid {
         var grid = CellGrid(width: model.width, height: model.height)
         let theme = Theme(profile: model.profile)
         if model.isTooSmall {

@@ -1,25 +1,25 @@
 /// The one place the model changes: `update(model, event, now:)` returns the new
 /// model and what the edge must do (send, mark read, load older, download…). Pure:
 /// no terminal, no network, no clock but `now`; unit-tested event by event.
-public struct ScreenUpdate {
+package struct ScreenUpdate {
     /// The same provider the renderer has: image previews take rows, and the update
     /// must lay out the screen as the renderer will to know what is visible.
-    public var previews: ImagePreviewProvider?
+    package var previews: ImagePreviewProvider?
 
-    public init(previews: ImagePreviewProvider? = nil) {
+    package init(previews: ImagePreviewProvider? = nil) {
         self.previews = previews
     }
 
     /// How long a `composing` from someone else shows without news (XEP-0085 leaves it open).
-    public static let typingShownFor = 30.0
+    package static let typingShownFor = 30.0
     /// Idle seconds after which we say `paused`.
-    public static let pausedAfter = 5.0
+    package static let pausedAfter = 5.0
     /// A `composing` is said again after this long of typing, for peers that forget it.
-    public static let composingRepeat = 10.0
+    package static let composingRepeat = 10.0
     /// How long a notice stays in the status line.
-    public static let noticeShownFor = 8.0
+    package static let noticeShownFor = 8.0
 
-    public func update(_ model: ScreenModel, _ event: ScreenEvent, now: Double) -> (ScreenModel, [ScreenEffect]) {
+    package func update(_ model: ScreenModel, _ event: ScreenEvent, now: Double) -> (ScreenModel, [ScreenEffect]) {
         var step = Step(model: model, previews: previews)
         step.model.now = now
         step.apply(event)

@@ -1,31 +1,31 @@
 /// Times as the chat view shows them (`16:51`, `Mon 30 Nov`), in the user's time
 /// zone: the edge gives the UTC offset of each moment (from `localtime_r`), so
 /// this stays pure and tests run in UTC.
-public struct TimeLabels: Sendable {
+package struct TimeLabels: Sendable {
     /// Seconds east of UTC at a unix time.
-    public let utcOffset: @Sendable (Int) -> Int
+    package let utcOffset: @Sendable (Int) -> Int
 
-    public init(utcOffset: @escaping @Sendable (Int) -> Int) {
+    package init(utcOffset: @escaping @Sendable (Int) -> Int) {
         self.utcOffset = utcOffset
     }
 
-    public static let utc = TimeLabels { _ in 0 }
+    package static let utc = TimeLabels { _ in 0 }
 
     /// Days since 1970-01-01 in local time: equal for two moments of the same day.
-    public func day(_ unix: Int) -> Int {
+    package func day(_ unix: Int) -> Int {
         let local = unix + utcOffset(unix)
         return local >= 0 ? local / 86400 : (local - 86399) / 86400
     }
 
     /// `16:51`
-    public func time(_ unix: Int) -> String {
+    package func time(_ unix: Int) -> String {
         let local = unix + utcOffset(unix)
         let seconds = ((local % 86400) + 86400) % 86400
         return Self.twoDigits(seconds / 3600) + ":" + Self.twoDigits(seconds % 3600 / 60)
     }
 
     /// `Mon 30 Nov`, with the year when it is not `now`'s.
-    public func date(_ unix: Int, now: Int) -> String {
+    package func date(_ unix: Int, now: Int) -> String {
         let (year, month, day) = Self.civil(days: day(unix))
         let weekday = Self.weekdays[((self.day(unix) % 7) + 7 + 4) % 7]  // 1970-01-01 was a Thursday
         var text = "\(weekday) \(day) \(Self.months[month - 1])"
@@ -34,7 +34,7 @@ public struct TimeLabels: Sendable {
     }
 
     /// A dialog's last activity in a list: the time today, else the day, else the year (at most 6 columns).
-    public func short(_ unix: Int, now: Int) -> String {
+    package func short(_ unix: Int, now: Int) -> String {
         if day(unix) == day(now) { return time(unix) }
         let (year, month, day) = Self.civil(days: day(unix))
         if year != Self.civil(days: self.day(now)).year { return String(year) }

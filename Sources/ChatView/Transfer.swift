@@ -1,21 +1,21 @@
 /// An upload or download under way, or just ended.
-public struct Transfer: Hashable, Sendable {
+package struct Transfer: Hashable, Sendable {
     /// `preview`: an image fetched only to show its preview (kept in the state
     /// directory's previews, not where the user saves files).
-    public enum Direction: Hashable, Sendable { case upload, download, preview }
-    public var direction: Direction
-    public var done: Int64
+    package enum Direction: Hashable, Sendable { case upload, download, preview }
+    package var direction: Direction
+    package var done: Int64
     /// Nil while unknown.
-    public var total: Int64?
+    package var total: Int64?
     /// Set once it ended: nil while running, "" on success, else why it failed.
-    public var outcome: String?
+    package var outcome: String?
 
-    public init(direction: Direction, done: Int64 = 0, total: Int64? = nil, outcome: String? = nil) {
+    package init(direction: Direction, done: Int64 = 0, total: Int64? = nil, outcome: String? = nil) {
         self.direction = direction; self.done = done; self.total = total; self.outcome = outcome
     }
 
     /// 0...100, or nil while the total is unknown.
-    public var percent: Int? {
+    package var percent: Int? {
         guard let total, total > 0 else { return outcome == "" ? 100 : nil }
         return Int(min(100, done * 100 / total))
     }

@@ -1,4 +1,4 @@
 /// A chat state (XEP-0085) as far as the view cares.
-public enum TypingState: String, Hashable, Sendable {
+package enum TypingState: String, Hashable, Sendable {
     case composing, paused, active, inactive, gone
 }

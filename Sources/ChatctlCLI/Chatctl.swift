@@ -5,10 +5,10 @@ import Transfers
 
 /// The root of the command tree and the front end: parse, dispatch, and map
 /// every error to one line on stderr and a documented exit code, in one place.
-public struct Chatctl: ParsableCommand {
-    public static let version = "0.1.0"
+package struct Chatctl: ParsableCommand {
+    package static let version = "0.1.0"
 
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         name: "chatctl",
         abstract: "A command-line chat client for QuickBlox.",
         discussion: """
@@ -43,7 +43,7 @@ public struct Chatctl: ParsableCommand {
             completion: .file, inherited: true)
     var passwordFile: String?
 
-    public init() {}
+    package init() {}
 
     /// The whole tree, declared by the command types.
     static let tree = CommandTree(root: Chatctl.self)
@@ -51,7 +51,7 @@ public struct Chatctl: ParsableCommand {
     /// Runs one invocation; `arguments` excludes the program name. The environment
     /// is read only when a command runs: help, `--version`, completion scripts and
     /// usage errors never need it (start-up time).
-    public static func run(arguments: [String], environment: @autoclosure () -> [String: String], io: any TerminalIO) -> Int32 {
+    package static func run(arguments: [String], environment: @autoclosure () -> [String: String], io: any TerminalIO) -> Int32 {
         let invocation: Invocation
         switch tree.dispatch(arguments, out: io.writeOut, err: io.writeErr) {
         case .finished(let status): return status

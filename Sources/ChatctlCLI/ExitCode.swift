@@ -1,5 +1,5 @@
 /// The documented exit codes (README "Exit codes").
-public enum ExitCode: Int32, Sendable {
+package enum ExitCode: Int32, Sendable {
     case ok = 0
     case failure = 1
     case usage = 2

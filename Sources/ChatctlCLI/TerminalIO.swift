@@ -4,7 +4,7 @@ import Glibc
 
 /// The process's standard streams and terminal, injected so that commands can
 /// be run in-process by tests with captured output (house style: swift-format).
-public protocol TerminalIO: AnyObject {
+package protocol TerminalIO: AnyObject {
     func writeOut(_ text: String)
     func writeErr(_ text: String)
     var stdinIsTerminal: Bool { get }
@@ -28,22 +28,22 @@ public protocol TerminalIO: AnyObject {
 }
 
 extension TerminalIO {
-    public var standardOutputDescriptor: Int32? { nil }
-    public var stderrColumns: Int? { stderrIsTerminal ? stdoutColumns ?? 80 : nil }
+    package var standardOutputDescriptor: Int32? { nil }
+    package var stderrColumns: Int? { stderrIsTerminal ? stdoutColumns ?? 80 : nil }
 }
 
 /// The real terminal: fds 0, 1, 2 and /dev/tty.
-public final class StandardIO: TerminalIO {
-    public init() {}
+package final class StandardIO: TerminalIO {
+    package init() {}
 
-    public func writeOut(_ text: String) { Self.writeAll(1, text) }
-    public func writeErr(_ text: String) { Self.writeAll(2, text) }
-    public var stdinIsTerminal: Bool { isatty(0) == 1 }
-    public var stdoutIsTerminal: Bool { isatty(1) == 1 }
-    public var stderrIsTerminal: Bool { isatty(2) == 1 }
-    public var standardOutputDescriptor: Int32? { 1 }
-    public var stdoutColumns: Int? { Self.columns(of: 1) }
-    public var stderrColumns: Int? { Self.columns(of: 2) }
+    package func writeOut(_ text: String) { Self.writeAll(1, text) }
+    package func writeErr(_ text: String) { Self.writeAll(2, text) }
+    package var stdinIsTerminal: Bool { isatty(0) == 1 }
+    package var stdoutIsTerminal: Bool { isatty(1) == 1 }
+    package var stderrIsTerminal: Bool { isatty(2) == 1 }
+    package var standardOutputDescriptor: Int32? { 1 }
+    package var stdoutColumns: Int? { Self.columns(of: 1) }
+    package var stderrColumns: Int? { Self.columns(of: 2) }
 
     private static func columns(of fd: Int32) -> Int? {
         guard isatty(fd) == 1 else { return nil }
@@ -52,7 +52,7 @@ public final class StandardIO: TerminalIO {
         return Int(size.ws_col)
     }
 
-    public func readAllInput() -> [UInt8]? {
+    package func readAllInput() -> [UInt8]? {
         var result = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -63,7 +63,7 @@ public final class StandardIO: TerminalIO {
         }
     }
 
-    public func readSecret(prompt: String) -> String? {
+    package func readSecret(prompt: String) -> String? {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -93,7 +93,7 @@ public final class StandardIO: TerminalIO {
         return line
     }
 
-    public func readLine(prompt: String) -> String? {
+    package func readLine(prompt: String) -> String? {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

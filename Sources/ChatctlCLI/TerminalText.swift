@@ -1,8 +1,8 @@
 /// Makes text that came from a server or another user safe for a terminal:
 /// escape sequences (CSI, OSC, DCS, …) and other control characters are
 /// removed, so a message cannot move the cursor, retitle the window or hide text.
-public enum TerminalText {
-    public static func sanitize(_ text: String, keepNewlines: Bool = true) -> String {
+package enum TerminalText {
+    package static func sanitize(_ text: String, keepNewlines: Bool = true) -> String {
         if isInert(text, keepNewlines: keepNewlines) { return text }
         var out = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()

@@ -7,25 +7,25 @@ import QuickBloxAPI
 import XMPPTransport
 
 /// The chatctl config file: application credentials and endpoints.
-public struct ClientConfig: Sendable, Equatable {
+package struct ClientConfig: Sendable, Equatable {
     /// How chat authenticates: the session token (current SDKs) or the user's password.
-    public enum ChatAuth: String, Sendable, Equatable { case token, password }
+    package enum ChatAuth: String, Sendable, Equatable { case token, password }
 
-    public var path: String
-    public var credentials: AppCredentials
-    public var apiEndpoint: String
-    public var chatEndpoint: ChatEndpoint
-    public var chatDomain: String
-    public var caFile: String?
-    public var chatAuth: ChatAuth
+    package var path: String
+    package var credentials: AppCredentials
+    package var apiEndpoint: String
+    package var chatEndpoint: ChatEndpoint
+    package var chatDomain: String
+    package var caFile: String?
+    package var chatAuth: ChatAuth
     /// Allows credentials over plain HTTP/XMPP to a host other than loopback.
-    public var allowInsecureTransport: Bool
+    package var allowInsecureTransport: Bool
     /// Seconds one REST request may take in all (connecting: at most 10 of them).
-    public var requestTimeout: Double = 30
+    package var requestTimeout: Double = 30
     /// Seconds a chat connect may take, TCP to bound resource.
-    public var chatConnectTimeout: Double = 15
+    package var chatConnectTimeout: Double = 15
 
-    public init(path: String, credentials: AppCredentials, apiEndpoint: String, chatEndpoint: ChatEndpoint,
+    package init(path: String, credentials: AppCredentials, apiEndpoint: String, chatEndpoint: ChatEndpoint,
                 chatDomain: String, caFile: String? = nil, chatAuth: ChatAuth = .token, allowInsecureTransport: Bool = false) {
         self.path = path; self.credentials = credentials; self.apiEndpoint = apiEndpoint; self.chatEndpoint = chatEndpoint
         self.chatDomain = chatDomain; self.caFile = caFile; self.chatAuth = chatAuth; self.allowInsecureTransport = allowInsecureTransport
@@ -34,7 +34,7 @@ public struct ClientConfig: Sendable, Equatable {
     /// `--config`, then `CHATCTL_CONFIG`, then `$XDG_CONFIG_HOME/chatctl/config.json`
     /// (`~/.config/chatctl/config.json` when XDG_CONFIG_HOME is unset).
     /// With a profile, its own file comes before `CHATCTL_CONFIG`.
-    public static func resolvePath(explicit: String?, profile: Profile? = nil, environment: [String: String]) -> String {
+    package static func resolvePath(explicit: String?, profile: Profile? = nil, environment: [String: String]) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
         if let profile { return profile.configPath(environment: environment) }
         if let env = environment["CHATCTL_CONFIG"], !env.isEmpty { return env }
@@ -42,14 +42,14 @@ public struct ClientConfig: Sendable, Equatable {
     }
 
     /// `$XDG_CONFIG_HOME/chatctl`, or `~/.config/chatctl`.
-    public static func configDirectory(environment: [String: String]) -> String {
+    package static func configDirectory(environment: [String: String]) -> String {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/chatctl" }
         return (environment["HOME"] ?? "") + "/.config/chatctl"
     }
 
     /// A config that names its endpoints (one that leaves them to its `accountKey`
     /// goes through `ConfigFile`, which looks them up).
-    public static func load(path: String) throws(ConfigurationError) -> ClientConfig {
+    package static func load(path: String) throws(ConfigurationError) -> ClientConfig {
         try ConfigFile.read(path).config()
     }
 
@@ -131,13 +131,13 @@ public struct ClientConfig: Sendable, Equatable {
     }
 
     /// Plaintext XMPP is acceptable on loopback or when the config allows it.
-    public var allowsPlaintextChat: Bool { allowInsecureTransport || chatEndpoint.isLoopback }
+    package var allowsPlaintextChat: Bool { allowInsecureTransport || chatEndpoint.isLoopback }
 
     /// Identifies the backend+application a session belongs to, so that two
     /// configs never share a session (file names in the state directory).
     /// A name, not a secret: 64-bit FNV-1a is plenty, and it spares every
     /// command the ~2 ms OpenSSL 3 spends initialising its providers.
-    public var sessionKey: String {
+    package var sessionKey: String {
         Self.fileKey("\(credentials.applicationId)\n\(credentials.authKey)\n\(apiEndpoint)\n\(chatEndpoint)\n\(chatDomain)")
     }
 
@@ -150,5 +150,5 @@ public struct ClientConfig: Sendable, Equatable {
     }
 
     /// `{userId}-{appId}@{chatDomain}`
-    public func chatJID(userId: Int) -> String { "\(userId)-\(credentials.applicationId)@\(chatDomain)" }
+    package func chatJID(userId: Int) -> String { "\(userId)-\(credentials.applicationId)@\(chatDomain)" }
 }

@@ -10,11 +10,11 @@ internal import Glibc
 /// A config file read but not yet made a `ClientConfig`: a config with an
 /// `accountKey` and no `endpoints` needs them looked up first (docs/protocol.md §1),
 /// which takes the network and the state directory, so it happens between the two steps.
-public struct ConfigFile: Sendable {
-    public let path: String
+package struct ConfigFile: Sendable {
+    package let path: String
     let root: JSONValue
 
-    public static func read(_ path: String) throws(ConfigurationError) -> ConfigFile {
+    package static func read(_ path: String) throws(ConfigurationError) -> ConfigFile {
         guard let bytes = contents(of: path) else {
             throw ConfigurationError("cannot read config file \(path)",
                                      hint: "pass --config PATH, set CHATCTL_CONFIG, or copy config.example.json there")
@@ -43,7 +43,7 @@ public struct ConfigFile: Sendable {
     }
 
     /// Where to ask for the endpoints when the file leaves them to its `accountKey`; nil when it names them.
-    public func endpointLookup() throws(ConfigurationError) -> EndpointLookup? {
+    package func endpointLookup() throws(ConfigurationError) -> EndpointLookup? {
         guard case .object(let object) = root, object["endpoints"] == nil,
               case .string(let accountKey)? = object["accountKey"], !accountKey.isEmpty else { return nil }
         var directory = EndpointLookup.hostedDirectory
@@ -64,41 +64,41 @@ public struct ConfigFile: Sendable {
     }
 
     /// The config, with the looked-up endpoints when the file names none.
-    public func config(lookedUp: LookedUpEndpoints? = nil) throws(ConfigurationError) -> ClientConfig {
+    package func config(lookedUp: LookedUpEndpoints? = nil) throws(ConfigurationError) -> ClientConfig {
         try ClientConfig.parse(root, path: path, lookedUp: lookedUp)
     }
 }
 
 /// `GET {directory}/account_settings.json` with `QB-Account-Key`: the question a
 /// config without endpoints asks once (docs/protocol.md §1).
-public struct EndpointLookup: Sendable, Equatable {
+package struct EndpointLookup: Sendable, Equatable {
     /// Where the hosted service answers for every account.
-    public static let hostedDirectory = "https://api.quickblox.com"
+    package static let hostedDirectory = "https://api.quickblox.com"
     /// The base URL asked: `accountSettingsAPI`, else the hosted one.
-    public var directory: String
-    public var accountKey: String
-    public var applicationId: Int
+    package var directory: String
+    package var accountKey: String
+    package var applicationId: Int
     /// The config's CA, for a directory with a private certificate.
-    public var caFile: String?
+    package var caFile: String?
 
-    public init(directory: String, accountKey: String, applicationId: Int, caFile: String? = nil) {
+    package init(directory: String, accountKey: String, applicationId: Int, caFile: String? = nil) {
         self.directory = directory; self.accountKey = accountKey; self.applicationId = applicationId; self.caFile = caFile
     }
 
     /// Names the answer's cache file: one per application, account key and directory.
-    public var cacheKey: String { ClientConfig.fileKey("\(applicationId)\n\(accountKey)\n\(directory)") }
+    package var cacheKey: String { ClientConfig.fileKey("\(applicationId)\n\(accountKey)\n\(directory)") }
 }
 
 /// The endpoints an account's settings name, in the config's forms. The
 /// service names bare hosts (`api.example.com`, `chat.example.com`), the
 /// sandbox URLs; both are taken: a bare API host is HTTPS, a bare chat host is
 /// TLS from the first byte on 5223, or STARTTLS when its port is 5222.
-public struct LookedUpEndpoints: Sendable, Equatable {
-    public var api: String
-    public var chat: String
+package struct LookedUpEndpoints: Sendable, Equatable {
+    package var api: String
+    package var chat: String
 
     /// nil when either is missing or not an endpoint chatctl can use.
-    public init?(apiEndpoint: String?, chatEndpoint: String?) {
+    package init?(apiEndpoint: String?, chatEndpoint: String?) {
         guard var api = apiEndpoint, !api.isEmpty, !api.contains(" "),
               let chatText = chatEndpoint, !chatText.isEmpty, !chatText.contains(" ") else { return nil }
         if !api.contains("://") { api = "https://" + api }

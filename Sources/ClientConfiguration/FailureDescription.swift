@@ -5,8 +5,8 @@ import XMPPTransport
 /// A REST or chat failure as a person should read it: the server's own reason,
 /// the endpoint, a hint (often the config key to check), and the class of
 /// failure that decides the exit code. Login and messaging wrap it in their errors.
-public struct FailureDescription: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct FailureDescription: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// Bad input or configuration (exit 2).
         case invalidInput
         /// Bad credentials, not logged in, session expired (exit 4).
@@ -16,20 +16,20 @@ public struct FailureDescription: Sendable, Equatable {
         /// Anything else (exit 1).
         case failure
     }
-    public var kind: Kind
-    public var message: String
+    package var kind: Kind
+    package var message: String
     /// What to do about it, when there is something to say.
-    public var hint: String?
+    package var hint: String?
 
-    public init(_ kind: Kind, _ message: String, hint: String? = nil) {
+    package init(_ kind: Kind, _ message: String, hint: String? = nil) {
         self.kind = kind; self.message = message; self.hint = hint
     }
 
-    public init(describing error: QuickBloxError, doing what: String) {
+    package init(describing error: QuickBloxError, doing what: String) {
         self = Self.describe(error, doing: what)
     }
 
-    public init(describing error: XMPPError) {
+    package init(describing error: XMPPError) {
         self = Self.describe(error)
     }
 

@@ -8,12 +8,12 @@ import Foundation
 /// `$XDG_CONFIG_HOME/chatctl/profiles/NAME.json`, and its own state (session,
 /// message cache) in `STATE_DIR/profiles/NAME`. Without a profile, chatctl
 /// uses `config.json` and the state directory itself.
-public struct Profile: Sendable, Equatable {
-    public let name: String
+package struct Profile: Sendable, Equatable {
+    package let name: String
 
     /// Letters, digits, `.`, `_` and `-`, starting with a letter or digit: a
     /// name that is one file name, never a path.
-    public init(name: String) throws(ConfigurationError) {
+    package init(name: String) throws(ConfigurationError) {
         let allowed = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
         guard !name.isEmpty, name.count <= 64, allowed, let first = name.unicodeScalars.first,
               first.properties.isAlphabetic || ("0"..."9").contains(first) else {
@@ -24,28 +24,28 @@ public struct Profile: Sendable, Equatable {
     }
 
     /// `--profile`, then `CHATCTL_PROFILE`; nil when neither names one.
-    public static func selected(explicit: String?, environment: [String: String]) throws(ConfigurationError) -> Profile? {
+    package static func selected(explicit: String?, environment: [String: String]) throws(ConfigurationError) -> Profile? {
         if let explicit { return try Profile(name: explicit) }
         if let name = environment["CHATCTL_PROFILE"], !name.isEmpty { return try Profile(name: name) }
         return nil
     }
 
     /// Where profiles' config files live: `$XDG_CONFIG_HOME/chatctl/profiles`.
-    public static func directory(environment: [String: String]) -> String {
+    package static func directory(environment: [String: String]) -> String {
         ClientConfig.configDirectory(environment: environment) + "/profiles"
     }
 
-    public func configPath(environment: [String: String]) -> String {
+    package func configPath(environment: [String: String]) -> String {
         Self.directory(environment: environment) + "/\(name).json"
     }
 
     /// The profile's own part of a state directory.
-    public func stateDirectory(in base: String) -> String {
+    package func stateDirectory(in base: String) -> String {
         base + "/profiles/\(name)"
     }
 
     /// Every profile with a config file, by name.
-    public static func all(environment: [String: String]) -> [Profile] {
+    package static func all(environment: [String: String]) -> [Profile] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory(environment: environment))) ?? []
         return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
             .compactMap { name in try? Profile(name: name) }

@@ -1,16 +1,16 @@
 /// A required positional argument: `@Argument("DIALOG", help: …) var dialog: String`.
 @propertyWrapper
-public struct Argument {
+package struct Argument {
     let spec: ArgumentSpec
     private let bound = BoundValue("")
 
     /// - Parameter name: the name shown in help and errors, e.g. `SHELL`.
-    public init(_ name: String, help: String, completion: CompletionKind = .none) {
+    package init(_ name: String, help: String, completion: CompletionKind = .none) {
         spec = ArgumentSpec(name, help: help, completion: completion)
         MemberRegistry.register(.argument(self))
     }
 
-    public var wrappedValue: String { bound.value }
+    package var wrappedValue: String { bound.value }
 
     func bind(from parsed: ParsedCommand) {
         // The parser has refused a command line without it.

@@ -1,17 +1,17 @@
 /// Every remaining positional value: `@Arguments("DIALOG", help: …) var
 /// dialogs: [String]`; none is fine unless `isOptional: false`.
 @propertyWrapper
-public struct Arguments {
+package struct Arguments {
     let spec: ArgumentSpec
     private let bound = BoundValue<[String]>([])
 
     /// - Parameter name: the name shown in help and errors, e.g. `DIALOG`.
-    public init(_ name: String, help: String, isOptional: Bool = true, completion: CompletionKind = .none) {
+    package init(_ name: String, help: String, isOptional: Bool = true, completion: CompletionKind = .none) {
         spec = ArgumentSpec(name, help: help, isOptional: isOptional, isRepeating: true, completion: completion)
         MemberRegistry.register(.arguments(self))
     }
 
-    public var wrappedValue: [String] { bound.value }
+    package var wrappedValue: [String] { bound.value }
 
     func bind(from parsed: ParsedCommand) {
         bound.value = parsed.arguments(spec.name)

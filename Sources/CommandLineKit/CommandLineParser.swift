@@ -12,12 +12,12 @@
 /// - `--help`/`-h` anywhere before `--` wins over every usage error and gives the
 ///   help of the deepest command named so far (`chatctl --help login` → login).
 /// - A value outside an option's or argument's `.choices` is a usage error.
-public struct CommandLineParser: Sendable {
-    public let root: CommandSpec
+package struct CommandLineParser: Sendable {
+    package let root: CommandSpec
 
-    public init(root: CommandSpec) { self.root = root }
+    package init(root: CommandSpec) { self.root = root }
 
-    public func parse(_ arguments: [String]) throws(UsageError) -> ParseOutcome {
+    package func parse(_ arguments: [String]) throws(UsageError) -> ParseOutcome {
         let tokens = ArgumentToken.tokenize(arguments)
         var binder = Binder(root: root, tokens: tokens)
         do {
@@ -31,13 +31,13 @@ public struct CommandLineParser: Sendable {
 
     /// Full help text for a command path (usage, abstract, arguments, options,
     /// subcommands), wrapped at 80 columns, without a trailing newline.
-    public func help(for path: [String]) -> String {
+    package func help(for path: [String]) -> String {
         HelpFormatter(chain: root.resolvedChain(for: path)).help()
     }
 
     /// One-line usage, e.g. "usage: chatctl login [<options>]"; the options are
     /// spelled out when that still fits in 80 columns.
-    public func usage(for path: [String]) -> String {
+    package func usage(for path: [String]) -> String {
         HelpFormatter(chain: root.resolvedChain(for: path)).usageLine(prefix: "usage: ")
     }
 }

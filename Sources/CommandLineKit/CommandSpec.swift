@@ -1,18 +1,18 @@
 /// One command of the tree: the single declaration that parsing, help, usage
 /// errors, shell completion and the man page are generated from.
-public struct CommandSpec: Sendable, Equatable {
-    public var name: String
-    public var abstract: String
-    public var discussion: String?
-    public var arguments: [ArgumentSpec]
-    public var options: [OptionSpec]
-    public var subcommands: [CommandSpec]
+package struct CommandSpec: Sendable, Equatable {
+    package var name: String
+    package var abstract: String
+    package var discussion: String?
+    package var arguments: [ArgumentSpec]
+    package var options: [OptionSpec]
+    package var subcommands: [CommandSpec]
     /// Options accepted by this command and every command below it (e.g. --config).
-    public var inheritedOptions: [OptionSpec]
+    package var inheritedOptions: [OptionSpec]
     /// For a command declared by a type: its options and arguments, made only
     /// when a parse or a document reaches it (see `ParsableCommand.outline`).
     var pendingMembers: PendingMembers?
-    public init(name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], subcommands: [CommandSpec] = [], inheritedOptions: [OptionSpec] = []) {
+    package init(name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], subcommands: [CommandSpec] = [], inheritedOptions: [OptionSpec] = []) {
         self.name = name; self.abstract = abstract; self.discussion = discussion; self.arguments = arguments
         self.options = options; self.subcommands = subcommands; self.inheritedOptions = inheritedOptions
     }
@@ -20,21 +20,21 @@ public struct CommandSpec: Sendable, Equatable {
     /// Whether naming this command runs it even though it has subcommands
     /// (`chatctl dialogs` lists, `chatctl dialogs create` creates); a pure
     /// group, with nothing of its own, shows its help instead.
-    public var runsItself: Bool { subcommands.isEmpty || !options.isEmpty || !arguments.isEmpty }
+    package var runsItself: Bool { subcommands.isEmpty || !options.isEmpty || !arguments.isEmpty }
 
     /// The subcommand called `name`, with its options and arguments.
-    public func subcommand(named name: String) -> CommandSpec? {
+    package func subcommand(named name: String) -> CommandSpec? {
         subcommands.first { $0.name == name }?.resolved()
     }
 
     /// This command with its options and arguments filled in.
-    public func resolved() -> CommandSpec {
+    package func resolved() -> CommandSpec {
         pendingMembers?.resolve() ?? self
     }
 
     /// The chain of commands named by `path` (which starts with this command's
     /// name), or nil if some name in it is not declared.
-    public func chain(for path: [String]) -> [CommandSpec]? {
+    package func chain(for path: [String]) -> [CommandSpec]? {
         guard path.first == name else { return nil }
         var chain = [self]
         for name in path.dropFirst() {
@@ -55,7 +55,7 @@ public struct CommandSpec: Sendable, Equatable {
     }
 
     /// Every command of the tree with its path, depth first, root first.
-    public func allCommands() -> [(path: [String], chain: [CommandSpec])] {
+    package func allCommands() -> [(path: [String], chain: [CommandSpec])] {
         var result: [(path: [String], chain: [CommandSpec])] = []
         func visit(_ command: CommandSpec, _ path: [String], _ chain: [CommandSpec]) {
             result.append((path, chain))
@@ -70,7 +70,7 @@ public struct CommandSpec: Sendable, Equatable {
 extension Array where Element == CommandSpec {
     /// Options valid with the last command of this chain: its own, then the
     /// inherited options of the chain, innermost first.
-    public var validOptions: [OptionSpec] {
+    package var validOptions: [OptionSpec] {
         guard let last else { return [] }
         var result = last.options
         for command in reversed() { result += command.inheritedOptions }

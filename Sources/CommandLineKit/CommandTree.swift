@@ -1,21 +1,21 @@
 /// A program's commands, from its root command type: parses argv into values
 /// of the command types named, with their options and arguments bound.
-public struct CommandTree: Sendable {
-    public let root: any ParsableCommand.Type
+package struct CommandTree: Sendable {
+    package let root: any ParsableCommand.Type
 
     /// Nothing is made yet: `--version` alone never needs the tree (start-up time).
-    public init(root: any ParsableCommand.Type) {
+    package init(root: any ParsableCommand.Type) {
         self.root = root
     }
 
     /// Parses over the root's outline: only the commands named are made. Made on
     /// each use; `dispatch` makes it once.
-    public var parser: CommandLineParser { CommandLineParser(root: root.outline) }
+    package var parser: CommandLineParser { CommandLineParser(root: root.outline) }
 
     /// The whole tree as data (for completion scripts and the man page).
-    public var spec: CommandSpec { root.spec }
+    package var spec: CommandSpec { root.spec }
 
-    public enum Outcome {
+    package enum Outcome {
         /// Run `invocation.command`.
         case run(Invocation)
         /// `--help`, `-h` or `help CMD…`: print the help of this command path.
@@ -25,7 +25,7 @@ public struct CommandTree: Sendable {
         case manual
     }
 
-    public func parse(_ arguments: [String]) throws(UsageError) -> Outcome {
+    package func parse(_ arguments: [String]) throws(UsageError) -> Outcome {
         try parse(arguments, with: parser)
     }
 
@@ -56,7 +56,7 @@ public struct CommandTree: Sendable {
 extension CommandTree {
     /// What a program's front end does with argv once the kit has answered
     /// what it can alone.
-    public enum Dispatch {
+    package enum Dispatch {
         /// Run `invocation.command`: the program's own work.
         case run(Invocation)
         /// Answered already (help, version, man page, completion script, usage
@@ -69,7 +69,7 @@ extension CommandTree {
     /// the same way for every program of the house: data on `out`, errors on
     /// `err` (one line, then the usage; status 2). Bare `PROGRAM` of a root
     /// that only groups commands is a usage error that shows the help.
-    public func dispatch(_ arguments: [String], out: (String) -> Void, err: (String) -> Void) -> Dispatch {
+    package func dispatch(_ arguments: [String], out: (String) -> Void, err: (String) -> Void) -> Dispatch {
         let configuration = root.configuration
         // `PROGRAM --version` needs the root's name and version only, not the tree:
         // the answer the parse would give, unless the root took the name itself.
@@ -103,7 +103,7 @@ extension CommandTree {
     }
 
     /// "PROGRAM: what was wrong\nusage: PROGRAM CMD [<options>]\n"
-    public func usageMessage(_ error: UsageError) -> String {
+    package func usageMessage(_ error: UsageError) -> String {
         usageMessage(error, parser: parser)
     }
 

@@ -1,7 +1,7 @@
 /// `PROGRAM completion bash|zsh|fish`: every program of the house lists this
 /// command type and prints `script(for:)` of its own tree when it is chosen.
-public struct CompletionCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct CompletionCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         name: "completion",
         abstract: "Print a shell completion script.",
         discussion: "The script's first lines say where to save it; sourcing it works too.")
@@ -9,10 +9,10 @@ public struct CompletionCommand: ParsableCommand {
     @Argument("SHELL", help: "bash, zsh or fish.", completion: .choices(CompletionScript.Shell.allCases.map(\.rawValue)))
     var shell: String
 
-    public init() {}
+    package init() {}
 
     /// The script for the chosen shell (the parser has checked the choice).
-    public func script(for tree: CommandTree) -> String {
+    package func script(for tree: CommandTree) -> String {
         CompletionScript.render(CompletionScript.Shell(rawValue: shell) ?? .bash, root: tree.spec)
     }
 }

@@ -1,8 +1,8 @@
 /// Shell completion scripts generated from the command tree.
-public enum CompletionScript {
-    public enum Shell: String, Sendable, CaseIterable { case bash, zsh, fish }
+package enum CompletionScript {
+    package enum Shell: String, Sendable, CaseIterable { case bash, zsh, fish }
 
-    public static func render(_ shell: Shell, root: CommandSpec) -> String {
+    package static func render(_ shell: Shell, root: CommandSpec) -> String {
         switch shell {
         case .bash: BashCompletion(root: root).render()
         case .zsh: ZshCompletion(root: root).render()

@@ -1,14 +1,14 @@
 /// One parsed command line: the commands it names, root first, bound.
-public struct Invocation {
+package struct Invocation {
     /// e.g. ["chatctl", "outbox", "flush"]
-    public let path: [String]
-    public let commands: [any ParsableCommand]
+    package let path: [String]
+    package let commands: [any ParsableCommand]
 
     /// The command to run: the last one named.
-    public var command: any ParsableCommand { commands[commands.count - 1] }
+    package var command: any ParsableCommand { commands[commands.count - 1] }
 
     /// The named command of type `T` (the root, for its inherited options).
-    public func command<T: ParsableCommand>(_ type: T.Type) -> T? {
+    package func command<T: ParsableCommand>(_ type: T.Type) -> T? {
         for command in commands { if let match = command as? T { return match } }
         return nil
     }

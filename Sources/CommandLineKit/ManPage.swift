@@ -1,17 +1,17 @@
 /// A man(7) page generated from the command tree.
-public enum ManPage {
+package enum ManPage {
     /// A section the tree cannot know, e.g. EXIT STATUS, ENVIRONMENT, FILES.
     /// Blank lines in `body` separate paragraphs.
-    public struct Section: Sendable, Equatable {
-        public var title: String
-        public var body: String
-        public init(title: String, body: String) { self.title = title; self.body = body }
+    package struct Section: Sendable, Equatable {
+        package var title: String
+        package var body: String
+        package init(title: String, body: String) { self.title = title; self.body = body }
     }
 
     /// - Parameters:
     ///   - date: shown in the footer as given, e.g. "2026-11-30".
     ///   - extraSections: appended after COMMANDS, in order.
-    public static func render(root: CommandSpec, version: String, date: String, extraSections: [Section] = []) -> String {
+    package static func render(root: CommandSpec, version: String, date: String, extraSections: [Section] = []) -> String {
         var lines: [String] = []
         lines.append(".TH \(quoted(root.name.uppercased())) 1 \(quoted(date)) \(quoted(root.name + " " + version)) \"User Commands\"")
         lines.append(".SH NAME")

@@ -3,7 +3,7 @@
 /// once, the last value wins, and `$name.values` has them all (declare such an
 /// option `repeatable`).
 @propertyWrapper
-public struct Option {
+package struct Option {
     let spec: OptionSpec
     let inherited: Bool
     private let bound = BoundValue<[String]>([])
@@ -13,7 +13,7 @@ public struct Option {
     ///   - completion: what a shell offers; `.choices` also restricts the value.
     ///   - inherited: also accepted by every command below this one (e.g. `--config`).
     ///   - repeatable: meant to be given several times (`$name.values`).
-    public init(_ name: String, short: Character? = nil, metavar: String, help: String,
+    package init(_ name: String, short: Character? = nil, metavar: String, help: String,
                 completion: CompletionKind = .none, inherited: Bool = false, repeatable: Bool = false) {
         spec = OptionSpec(name, short: short, kind: .value(metavar: metavar), help: help, completion: completion,
                           isRepeatable: repeatable)
@@ -21,16 +21,16 @@ public struct Option {
         MemberRegistry.register(.option(self))
     }
 
-    public var wrappedValue: String? { bound.value.last }
+    package var wrappedValue: String? { bound.value.last }
 
     /// Every value given, in command-line order.
-    public var values: [String] { bound.value }
+    package var values: [String] { bound.value }
 
     /// `$limit.spelling` is `--limit`: for error messages about the value.
-    public var projectedValue: Option { self }
+    package var projectedValue: Option { self }
 
     /// How the option is spelt on the command line, e.g. `--limit`.
-    public var spelling: String { spec.longSpelling }
+    package var spelling: String { spec.longSpelling }
 
     func bind(from parsed: ParsedCommand) {
         bound.value = parsed.values(spec.long)

@@ -1,28 +1,28 @@
 /// One option, declared once: parsing, help, usage errors and completions all come from it.
-public struct OptionSpec: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct OptionSpec: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// `--json`
         case flag
         /// `--login NAME` or `--login=NAME`
         case value(metavar: String)
     }
     /// The long name without dashes (`"login"`); a leading `--` is tolerated and dropped.
-    public var long: String
-    public var short: Character?
-    public var kind: Kind
-    public var help: String
-    public var completion: CompletionKind
+    package var long: String
+    package var short: Character?
+    package var kind: Kind
+    package var help: String
+    package var completion: CompletionKind
     /// A value option meant to be given several times (`--attach A --attach B`):
     /// shells offer it again after it was given once.
-    public var isRepeatable: Bool
-    public init(_ long: String, short: Character? = nil, kind: Kind = .flag, help: String, completion: CompletionKind = .none,
+    package var isRepeatable: Bool
+    package init(_ long: String, short: Character? = nil, kind: Kind = .flag, help: String, completion: CompletionKind = .none,
                 isRepeatable: Bool = false) {
         self.long = OptionSpec.bareName(long); self.short = short; self.kind = kind; self.help = help; self.completion = completion
         self.isRepeatable = isRepeatable
     }
 
     /// `--login`
-    public var longSpelling: String { "--" + long }
+    package var longSpelling: String { "--" + long }
 
     var takesValue: Bool {
         if case .value = kind { return true }

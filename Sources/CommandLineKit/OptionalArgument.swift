@@ -1,17 +1,17 @@
 /// A positional argument that may be left out: `@OptionalArgument("DIALOG", help: …)
 /// var dialog: String?` (shown as `[DIALOG]`); nil when not given.
 @propertyWrapper
-public struct OptionalArgument {
+package struct OptionalArgument {
     let spec: ArgumentSpec
     private let bound = BoundValue<String?>(nil)
 
     /// - Parameter name: the name shown in help and errors, e.g. `DIALOG`.
-    public init(_ name: String, help: String, completion: CompletionKind = .none) {
+    package init(_ name: String, help: String, completion: CompletionKind = .none) {
         spec = ArgumentSpec(name, help: help, isOptional: true, completion: completion)
         MemberRegistry.register(.optionalArgument(self))
     }
 
-    public var wrappedValue: String? { bound.value }
+    package var wrappedValue: String? { bound.value }
 
     func bind(from parsed: ParsedCommand) {
         bound.value = parsed.arguments(spec.name).first

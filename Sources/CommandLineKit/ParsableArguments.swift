@@ -2,7 +2,7 @@
 /// `@Flag`, `@Option`, `@Argument` and `@Arguments`. The property is both the
 /// declaration and the typed accessor, so reading an option that was never
 /// declared, or misspelling one, does not compile.
-public protocol ParsableArguments {
+package protocol ParsableArguments {
     /// Every property has its declaration as its default; values are bound
     /// after parsing. Creating a value must create its wrappers and nothing
     /// else that declares (they register with `MemberRegistry` as they are made).

@@ -2,7 +2,7 @@
 /// subcommands, and whose properties declare its options and arguments. The
 /// program's root command type is the whole tree: parsing, help, usage
 /// errors, completion scripts and the man page all come from it.
-public protocol ParsableCommand: ParsableArguments, SendableMetatype {
+package protocol ParsableCommand: ParsableArguments, SendableMetatype {
     static var configuration: CommandConfiguration { get }
 
     /// Runs this command with what its program hands every command (its own
@@ -14,10 +14,10 @@ public protocol ParsableCommand: ParsableArguments, SendableMetatype {
 }
 
 extension ParsableCommand {
-    public func perform(with context: AnyObject) throws -> Int32? { nil }
+    package func perform(with context: AnyObject) throws -> Int32? { nil }
 
     /// The declaration of this command and every command below it, as data.
-    public static var spec: CommandSpec {
+    package static var spec: CommandSpec {
         var spec = outline
         spec.subcommands = configuration.subcommands.map { $0.spec }
         return spec
@@ -26,7 +26,7 @@ extension ParsableCommand {
     /// This command with its members, and the commands below it named only:
     /// their members are filled in when a parse reaches them, so a run makes
     /// only the commands it names (each one made costs start-up time).
-    public static var outline: CommandSpec {
+    package static var outline: CommandSpec {
         let members = declarations
         return CommandSpec(name: configuration.name, abstract: configuration.abstract,
                            discussion: configuration.discussion, arguments: members.arguments,

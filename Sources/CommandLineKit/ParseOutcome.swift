@@ -1,4 +1,4 @@
-public enum ParseOutcome: Sendable, Equatable {
+package enum ParseOutcome: Sendable, Equatable {
     case run(ParsedCommand)
     /// `--help`, `-h` or `help CMD…`: print the help of this command path.
     case help(path: [String])

@@ -12,7 +12,7 @@ private let curlGloballyInitialized: Bool = ccurl_global_init(Int(CURL_GLOBAL_DE
 ///
 /// Not thread-safe: use one instance per thread (the handle is confined to its owner).
 /// The only file that touches `CURL*` and `curl_slist`.
-public final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
+package final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
     private let options: HTTPClientOptions
     private let handle: UnsafeMutableRawPointer
     /// The header list of the current request; curl reads it during perform, so it
@@ -43,7 +43,7 @@ public final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
     /// Called from CURLOPT_XFERINFOFUNCTION with (dltotal, dlnow, ultotal, ulnow).
     fileprivate var progressTick: ((Int64, Int64, Int64, Int64) -> Void)?
 
-    public init(options: HTTPClientOptions) throws(HTTPError) {
+    package init(options: HTTPClientOptions) throws(HTTPError) {
         guard curlGloballyInitialized else {
             throw HTTPError(kind: .other, url: "", detail: "libcurl could not be initialised: \(String(cString: ccurl_load_error()))")
         }
@@ -64,7 +64,7 @@ public final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
 
     // MARK: - Requests
 
-    public func perform(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+    package func perform(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let log = options.verboseLog
         logRequest(request.method, request.url, request.headers)
         if let log, !request.body.isEmpty { log("> (\(request.body.count) bytes of body not shown)") }
@@ -96,7 +96,7 @@ public final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
         return try finish(url: request.url, code: ccurl_easy_perform(handle))
     }
 
-    public func upload(_ request: MultipartUploadRequest, progress: (TransferProgress) -> Void) throws(HTTPError) -> HTTPResponse {
+    package func upload(_ request: MultipartUploadRequest, progress: (TransferProgress) -> Void) throws(HTTPError) -> HTTPResponse {
         let file = request.file
         logRequest("POST", request.url, request.headers)
         options.verboseLog?("> (multipart/form-data: \(request.fields.count) fields, then \(request.fileField) \(file.name), \(file.size) bytes of \(file.contentType))")
@@ -124,7 +124,7 @@ public final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
         return response
     }
 
-    public func download(_ request: DownloadRequest, into sink: DownloadSink,
+    package func download(_ request: DownloadRequest, into sink: DownloadSink,
                          progress: (TransferProgress) -> Void) throws(HTTPError) -> DownloadResult {
         var resumeFrom = max(0, request.resumeFrom)
         while true {

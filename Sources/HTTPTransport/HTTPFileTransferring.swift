@@ -1,6 +1,6 @@
 /// Streamed transfers of files: a multipart upload read from a file descriptor,
 /// a download written to one. Neither holds the file in memory.
-public protocol HTTPFileTransferring: AnyObject {
+package protocol HTTPFileTransferring: AnyObject {
     /// POSTs `multipart/form-data`: the fields in order, then the file part.
     /// Any status is returned (the body kept up to 64 KiB); `HTTPError` only when
     /// there is no answer, or the file could not be read.
@@ -15,8 +15,8 @@ public protocol HTTPFileTransferring: AnyObject {
 
 /// How far a transfer got: bytes of the file so far (a resumed download counts
 /// what was there before) and, when known, how many in all.
-public struct TransferProgress: Sendable, Equatable {
-    public var bytes: Int64
-    public var total: Int64?
-    public init(bytes: Int64, total: Int64?) { self.bytes = bytes; self.total = total }
+package struct TransferProgress: Sendable, Equatable {
+    package var bytes: Int64
+    package var total: Int64?
+    package init(bytes: Int64, total: Int64?) { self.bytes = bytes; self.total = total }
 }

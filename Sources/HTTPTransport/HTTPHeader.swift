@@ -1,6 +1,6 @@
 /// One HTTP header line; order and duplicates are kept as sent or received.
-public struct HTTPHeader: Sendable, Equatable {
-    public var name: String
-    public var value: String
-    public init(_ name: String, _ value: String) { self.name = name; self.value = value }
+package struct HTTPHeader: Sendable, Equatable {
+    package var name: String
+    package var value: String
+    package init(_ name: String, _ value: String) { self.name = name; self.value = value }
 }

@@ -1,4 +1,4 @@
 /// Anything that can carry out one HTTP exchange; tests substitute a fake.
-public protocol HTTPTransporting: AnyObject {
+package protocol HTTPTransporting: AnyObject {
     func perform(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse
 }

@@ -1,11 +1,11 @@
 /// Hides secrets in what `--verbose` prints: header values and query values whose
 /// names mention a token, password, secret, signature or account key.
-public enum SecretRedactor {
-    public static let mask = "<redacted>"
+package enum SecretRedactor {
+    package static let mask = "<redacted>"
 
     /// True for names such as `QB-Token`, `user[password]`, `signature`, `Authorization`, `QB-Account-Key`,
     /// and the `X-Amz-Credential` of a signed storage URL.
-    public static func isSensitive(name: String) -> Bool {
+    package static func isSensitive(name: String) -> Bool {
         let lower = name.lowercased()
         // The expiry date of a token is not a secret and is useful when debugging.
         if lower.hasSuffix("expirationdate") { return false }
@@ -13,12 +13,12 @@ public enum SecretRedactor {
             .contains { lower.contains($0) }
     }
 
-    public static func header(_ header: HTTPHeader) -> HTTPHeader {
+    package static func header(_ header: HTTPHeader) -> HTTPHeader {
         isSensitive(name: header.name) ? HTTPHeader(header.name, mask) : header
     }
 
     /// The URL with the values of sensitive query parameters masked.
-    public static func url(_ url: String) -> String {
+    package static func url(_ url: String) -> String {
         guard let q = url.firstIndex(of: "?") else { return url }
         let base = url[..<q]
         var query = url[url.index(after: q)...]
@@ -37,7 +37,7 @@ public enum SecretRedactor {
     }
 
     /// The URL without query string or fragment (for errors, which never show queries).
-    public static func urlWithoutQuery(_ url: String) -> String {
+    package static func urlWithoutQuery(_ url: String) -> String {
         if let cut = url.firstIndex(where: { $0 == "?" || $0 == "#" }) { return String(url[..<cut]) }
         return url
     }
@@ -46,7 +46,7 @@ public enum SecretRedactor {
 extension String {
     /// Percent-decodes where possible, leaving malformed escapes as they are (as
     /// `decodeURIComponent` would, but never failing); `+` stays a `+`.
-    public func removingPercentEncodingLeniently() -> String {
+    package func removingPercentEncodingLeniently() -> String {
         var bytes: [UInt8] = []
         var utf8 = Array(self.utf8)[...]
         while let byte = utf8.popFirst() {

@@ -1,7 +1,7 @@
 /// What a process may do with the cache it opened. Anything but `readWrite` still
 /// reads (`dialogs --offline`, `history --offline`, `search`, `outbox`); every write
 /// fails with a `MessageCacheError` that says why and what to do.
-public enum CacheAccess: Hashable, Sendable {
+package enum CacheAccess: Hashable, Sendable {
     case readWrite
     /// The file or its directory cannot be written (a read-only directory or file
     /// system, a file without write permission).

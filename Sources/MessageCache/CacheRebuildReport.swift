@@ -1,16 +1,16 @@
 /// What `ChatCache.rebuild` did: where the old file went and how much of its outbox
 /// came through into the fresh cache.
-public struct CacheRebuildReport: Hashable, Sendable {
-    public var path: String
+package struct CacheRebuildReport: Hashable, Sendable {
+    package var path: String
     /// Where the old file was moved (with its `-wal`), nil when there was none.
-    public var movedTo: String?
+    package var movedTo: String?
     /// Outbox entries put back into the fresh cache, with their files' rows.
-    public var outboxSaved: Int
-    public var uploadsSaved: Int
+    package var outboxSaved: Int
+    package var uploadsSaved: Int
     /// Entries that could not be read back whole (a damaged page, a file's row lost):
     /// known to have been there, not put back.
-    public var outboxLost: Int
+    package var outboxLost: Int
     /// True when a part of the outbox could not be read and its size is not known
     /// either, so `outboxLost` may count too few.
-    public var outboxLossUnknown: Bool
+    package var outboxLossUnknown: Bool
 }

@@ -1,4 +1,4 @@
-public import SQLiteStore
+import SQLiteStore
 
 /// The cache's schema as an ordered list of migrations. Append, never edit.
 ///
@@ -8,7 +8,7 @@ public import SQLiteStore
 /// avoids storing it twice.
 /// `dialog_id` is indexed too (weight 0 in bm25) so a search within one
 /// dialog intersects posting lists instead of checking every match's row.
-public enum CacheSchema {
+package enum CacheSchema {
     /// Also used by `ChatCache.importMessages`, which drops it for a bulk load
     /// and rebuilds the index; keep it equal to the latest migration's trigger.
     static let ftsInsertTriggerSQL = """
@@ -29,7 +29,7 @@ public enum CacheSchema {
         """
     }
 
-    public static let migrator = Migrator([
+    package static let migrator = Migrator([
         Migration("1 dialogs users messages outbox cursors", sql: """
             CREATE TABLE dialogs (
                 id TEXT PRIMARY KEY NOT NULL,

@@ -1,29 +1,29 @@
 /// A chat message as cached: the typed fields queries need plus the server's JSON text.
-public struct CachedMessage: Hashable, Sendable {
+package struct CachedMessage: Hashable, Sendable {
     /// `_id`, 24 hex digits; the identity used to de-duplicate.
-    public var id: String
+    package var id: String
     /// `chat_dialog_id`.
-    public var dialogID: String
-    public var senderID: Int
+    package var dialogID: String
+    package var senderID: Int
     /// `recipient_id`; 0 in groups.
-    public var recipientID: Int
+    package var recipientID: Int
     /// `date_sent`, unix seconds.
-    public var dateSent: Int
+    package var dateSent: Int
     /// `message`; empty when the server sent none (an attachment only; the SDKs send
     /// `attachmentOnlyText` then).
-    public var text: String
+    package var text: String
     /// The message object exactly as the server sent it.
-    public var rawJSON: String
+    package var rawJSON: String
     /// `delivered_ids` as the server gave them, then users whose `received` or
     /// `displayed` marker came since, in the order learnt.
-    public var deliveredIDs: [Int]
+    package var deliveredIDs: [Int]
     /// `read_ids` as the server gave them, then users whose `displayed` marker came since.
-    public var readIDs: [Int]
+    package var readIDs: [Int]
     /// The message's attachment objects as a JSON array, `""` when it has none
     /// (docs/protocol.md §8); their names are searchable.
-    public var attachmentsJSON: String
+    package var attachmentsJSON: String
 
-    public init(id: String, dialogID: String, senderID: Int, recipientID: Int = 0, dateSent: Int, text: String, rawJSON: String,
+    package init(id: String, dialogID: String, senderID: Int, recipientID: Int = 0, dateSent: Int, text: String, rawJSON: String,
                 deliveredIDs: [Int] = [], readIDs: [Int] = [], attachmentsJSON: String = "") {
         self.id = id
         self.dialogID = dialogID
@@ -38,11 +38,11 @@ public struct CachedMessage: Hashable, Sendable {
     }
 
     /// The body the QuickBlox apps give a message that is only attachments (docs/protocol.md §8).
-    public static let attachmentOnlyText = "[attachment]"
+    package static let attachmentOnlyText = "[attachment]"
 
     /// How far the message got, as its sender sees it. The service counts the
     /// sender among the delivered and read ids, so only other users count.
-    public var status: MessageStatus {
+    package var status: MessageStatus {
         if readIDs.contains(where: { $0 != senderID }) { return .read }
         if deliveredIDs.contains(where: { $0 != senderID }) { return .delivered }
         return .sent

@@ -10,7 +10,7 @@ extension ChatCache {
     /// Checks the cache at `path`: header, schema version, `PRAGMA quick_check` (then
     /// `integrity_check` when that passed), the search index against the messages,
     /// and the outbox. Never throws: what cannot be read is a problem in the report.
-    public static func check(path: String) -> CacheCheckReport {
+    package static func check(path: String) -> CacheCheckReport {
         var report = CacheCheckReport(
             path: path, exists: false, size: 0, isDatabase: false, schemaVersion: nil,
             knownSchemaVersion: CacheSchema.migrator.latestVersion, problems: [], searchIndexOK: nil, outboxCount: nil)

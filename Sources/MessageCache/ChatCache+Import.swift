@@ -8,7 +8,7 @@ extension ChatCache {
     /// also call other cache methods, which join the transaction. A message whose
     /// id is already cached is left as it is. Returns how many were added.
     @discardableResult
-    public func importMessages(_ body: (inout MessageImport) throws -> Void) throws(MessageCacheError) -> Int {
+    package func importMessages(_ body: (inout MessageImport) throws -> Void) throws(MessageCacheError) -> Int {
         try wrapping {
             let cacheSize = try database.queryFirst("PRAGMA cache_size") { $0.int(0) } ?? -2000
             try database.execute("PRAGMA cache_size = -262144")  // 256 MiB while loading

@@ -62,13 +62,13 @@ extension ChatCache {
     /// already cached is updated in place (only if it changed), never
     /// duplicated; its delivered and read ids become the union of both. Returns how many were new.
     @discardableResult
-    public func upsertMessages(_ messages: [CachedMessage]) throws(MessageCacheError) -> Int {
+    package func upsertMessages(_ messages: [CachedMessage]) throws(MessageCacheError) -> Int {
         try upsertMessagesReportingNew(messages).count { $0 }
     }
 
     /// `upsertMessages`, telling for each message, in order, whether it was new to
     /// the cache (a listener hands on only those).
-    public func upsertMessagesReportingNew(_ messages: [CachedMessage]) throws(MessageCacheError) -> [Bool] {
+    package func upsertMessagesReportingNew(_ messages: [CachedMessage]) throws(MessageCacheError) -> [Bool] {
         guard !messages.isEmpty else { return [] }
         return try wrapping { try database.transaction { try storeMessages(messages) } }
     }
@@ -188,7 +188,7 @@ extension ChatCache {
 
     /// The newest `limit` messages of a dialog with `since < date_sent < before`,
     /// returned oldest first. Served by the `(dialog_id, date_sent, id)` index.
-    public func history(dialogID: String, limit: Int = 50, before: Int? = nil, since: Int? = nil) throws(MessageCacheError) -> [CachedMessage] {
+    package func history(dialogID: String, limit: Int = 50, before: Int? = nil, since: Int? = nil) throws(MessageCacheError) -> [CachedMessage] {
         try wrapping {
             let limit = try Self.checkedLimit(limit)
             return try database.query(
@@ -199,20 +199,20 @@ extension ChatCache {
     }
 
     /// `EXPLAIN QUERY PLAN` of the history query, to check it uses the index.
-    public func historyQueryPlan(dialogID: String, limit: Int = 50, before: Int? = nil, since: Int? = nil) throws(MessageCacheError) -> [String] {
+    package func historyQueryPlan(dialogID: String, limit: Int = 50, before: Int? = nil, since: Int? = nil) throws(MessageCacheError) -> [String] {
         try wrapping {
             try database.queryPlan(Self.historySQL, Self.historyArguments(dialogID: dialogID, limit: limit, before: before, since: since))
         }
     }
 
-    public func message(id: String) throws(MessageCacheError) -> CachedMessage? {
+    package func message(id: String) throws(MessageCacheError) -> CachedMessage? {
         try wrapping {
             try database.queryFirst("SELECT \(Self.messageColumns) FROM messages m WHERE m.id = ?", [.text(id)], Self.message)
         }
     }
 
     /// The number of cached messages, all dialogs or one.
-    public func messageCount(dialogID: String? = nil) throws(MessageCacheError) -> Int {
+    package func messageCount(dialogID: String? = nil) throws(MessageCacheError) -> Int {
         try wrapping {
             if let dialogID {
                 return try database.queryFirst("SELECT count(*) FROM messages WHERE dialog_id = ?", [.text(dialogID)]) { $0.int(0) } ?? 0
@@ -242,7 +242,7 @@ extension ChatCache {
     /// are ranked (nil: all of them), which keeps a search for a very common
     /// word fast and favours recent messages. A malformed query throws
     /// `MessageCacheError` of kind `.invalidSearchQuery`.
-    public func search(
+    package func search(
         _ query: String, dialogID: String? = nil, limit: Int = 20, style: SnippetStyle = .brackets,
         syntax: SearchSyntax = .fts5, rankingWindow: Int? = 5_000
     ) throws(MessageCacheError) -> [SearchHit] {

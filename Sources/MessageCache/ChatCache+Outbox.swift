@@ -18,7 +18,7 @@ extension ChatCache {
     /// attachment objects to send with it, as a JSON array (`""`: none);
     /// `uploads`: files still to upload for it (`OutboxUpload`), in the same transaction.
     @discardableResult
-    public func enqueue(dialogID: String, text: String, clientMessageID: String, createdAt: Int, owner: Int? = nil,
+    package func enqueue(dialogID: String, text: String, clientMessageID: String, createdAt: Int, owner: Int? = nil,
                         attachmentsJSON: String = "", uploads: [OutboxUpload] = []) throws(MessageCacheError) -> Int64 {
         try wrapping {
             try database.transaction {
@@ -35,12 +35,12 @@ extension ChatCache {
 
     /// Records several messages to one dialog like `enqueue`, all in one
     /// transaction: a stream of lines costs one commit, not one per line.
-    public func enqueue(_ messages: [(clientMessageID: String, text: String)], dialogID: String, createdAt: Int, owner: Int? = nil) throws(MessageCacheError) {
+    package func enqueue(_ messages: [(clientMessageID: String, text: String)], dialogID: String, createdAt: Int, owner: Int? = nil) throws(MessageCacheError) {
         try enqueue(messages.map { ($0.clientMessageID, $0.text, "") }, dialogID: dialogID, createdAt: createdAt, owner: owner)
     }
 
     /// `enqueue` of several messages with their attachments (JSON arrays, `""` for none).
-    public func enqueue(_ messages: [(clientMessageID: String, text: String, attachmentsJSON: String)], dialogID: String,
+    package func enqueue(_ messages: [(clientMessageID: String, text: String, attachmentsJSON: String)], dialogID: String,
                         createdAt: Int, owner: Int? = nil) throws(MessageCacheError) {
         guard !messages.isEmpty else { return }
         try wrapping {
@@ -68,7 +68,7 @@ extension ChatCache {
     }
 
     /// Undelivered entries, oldest first, claimed or not, with their uploads.
-    public func pending() throws(MessageCacheError) -> [OutboxEntry] {
+    package func pending() throws(MessageCacheError) -> [OutboxEntry] {
         try wrapping {
             try database.transaction(.deferred) {
                 try withUploads(try database.query("SELECT \(Self.outboxColumns) FROM outbox ORDER BY created_at, seq", [], Self.outboxEntry))
@@ -77,7 +77,7 @@ extension ChatCache {
     }
 
     /// One undelivered entry with its uploads, or nil when it is not (or no longer) in the outbox.
-    public func outboxEntry(clientMessageID: String) throws(MessageCacheError) -> OutboxEntry? {
+    package func outboxEntry(clientMessageID: String) throws(MessageCacheError) -> OutboxEntry? {
         try wrapping {
             try database.transaction(.deferred) {
                 try withUploads(try database.query("SELECT \(Self.outboxColumns) FROM outbox WHERE client_message_id = ?",
@@ -91,7 +91,7 @@ extension ChatCache {
     /// flushes never get the same entry. An entry is free when unclaimed,
     /// already claimed by `owner`, claimed at least `staleAfter` seconds
     /// before `now` (default: the clock), or claimed by a process `isAlive` says is gone.
-    public func claim(
+    package func claim(
         limit: Int, owner: Int, now: Int? = nil, staleAfter: Int = 300,
         isAlive: (Int) -> Bool = ChatCache.processIsAlive
     ) throws(MessageCacheError) -> [OutboxEntry] {
@@ -125,7 +125,7 @@ extension ChatCache {
     }
 
     /// Gives back a claim after a failed send: counts the attempt and keeps `error` for `outbox list`.
-    public func releaseClaim(clientMessageID: String, owner: Int, error: String? = nil) throws(MessageCacheError) {
+    package func releaseClaim(clientMessageID: String, owner: Int, error: String? = nil) throws(MessageCacheError) {
         try wrapping {
             try database.transaction {
                 try database.run(
@@ -142,7 +142,7 @@ extension ChatCache {
     /// Removes a sent entry and, in the same transaction, stores the server's
     /// copy of the message in history. Returns false if no such entry was pending.
     @discardableResult
-    public func markDelivered(clientMessageID: String, serverMessage: CachedMessage? = nil) throws(MessageCacheError) -> Bool {
+    package func markDelivered(clientMessageID: String, serverMessage: CachedMessage? = nil) throws(MessageCacheError) -> Bool {
         try wrapping {
             try database.transaction { try moveToHistory(clientMessageID: clientMessageID, serverMessage: serverMessage) }
         }
@@ -151,7 +151,7 @@ extension ChatCache {
     /// `markDelivered` for many entries in one transaction (a stream of acks is
     /// not one commit per message). Returns how many were pending.
     @discardableResult
-    public func markDelivered(_ deliveries: [(clientMessageID: String, serverMessage: CachedMessage)]) throws(MessageCacheError) -> Int {
+    package func markDelivered(_ deliveries: [(clientMessageID: String, serverMessage: CachedMessage)]) throws(MessageCacheError) -> Int {
         guard !deliveries.isEmpty else { return 0 }
         return try wrapping {
             try database.transaction {
@@ -175,7 +175,7 @@ extension ChatCache {
     }
 
     /// Whether process `pid` exists (`kill(pid, 0)`; EPERM means it exists under another user).
-    public static func processIsAlive(_ pid: Int) -> Bool {
+    package static func processIsAlive(_ pid: Int) -> Bool {
         guard pid > 0, pid <= Int(Int32.max) else { return false }
         return kill(pid_t(pid), 0) == 0 || errno == EPERM
     }

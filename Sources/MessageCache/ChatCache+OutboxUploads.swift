@@ -64,7 +64,7 @@ extension ChatCache {
     /// the entry gets the attachments its message carries, in the same transaction.
     /// Returns false when the entry is gone (delivered or discarded meanwhile).
     @discardableResult
-    public func recordUpload(_ upload: OutboxUpload, of clientMessageID: String,
+    package func recordUpload(_ upload: OutboxUpload, of clientMessageID: String,
                              attachmentsJSON: String? = nil) throws(MessageCacheError) -> Bool {
         try wrapping {
             try database.transaction {
@@ -86,7 +86,7 @@ extension ChatCache {
 
     /// The claim holder says it is still at work (a long upload), so that no flush
     /// takes its entry for stale meanwhile.
-    public func renewClaim(clientMessageID: String, owner: Int, now: Int? = nil) throws(MessageCacheError) {
+    package func renewClaim(clientMessageID: String, owner: Int, now: Int? = nil) throws(MessageCacheError) {
         let now = now ?? Int(time(nil))
         try wrapping {
             try database.transaction {
@@ -100,7 +100,7 @@ extension ChatCache {
     /// sending it, e.g. a file larger than the server takes), with its files.
     /// Returns false if there was no such entry.
     @discardableResult
-    public func discard(clientMessageID: String) throws(MessageCacheError) -> Bool {
+    package func discard(clientMessageID: String) throws(MessageCacheError) -> Bool {
         try wrapping {
             try database.transaction {
                 try removeUploads(of: clientMessageID)
@@ -110,7 +110,7 @@ extension ChatCache {
     }
 
     /// What `drop` did with an entry.
-    public enum DropOutcome: Equatable, Sendable {
+    package enum DropOutcome: Equatable, Sendable {
         case dropped
         case notFound
         /// A live process (this pid) is sending it right now.
@@ -120,7 +120,7 @@ extension ChatCache {
     /// Removes an entry the user gave up on (`chatctl outbox drop`), with its
     /// files, unless a live process holds a fresh claim on it: checked and removed
     /// in one transaction, so a flush cannot claim it in between.
-    public func drop(
+    package func drop(
         clientMessageID: String, now: Int? = nil, staleAfter: Int = 300,
         isAlive: (Int) -> Bool = ChatCache.processIsAlive
     ) throws(MessageCacheError) -> DropOutcome {

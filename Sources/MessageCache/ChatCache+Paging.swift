@@ -5,7 +5,7 @@ import SQLiteStore
 /// skipped nor repeated at a page's edge. Served by the `(dialog_id, date_sent, id)` index.
 extension ChatCache {
     /// Up to `limit` messages just before `(dateSent, id)`, oldest first.
-    public func messages(dialogID: String, beforeDate dateSent: Int, id: String, limit: Int) throws(MessageCacheError) -> [CachedMessage] {
+    package func messages(dialogID: String, beforeDate dateSent: Int, id: String, limit: Int) throws(MessageCacheError) -> [CachedMessage] {
         try wrapping {
             let limit = try Self.checkedLimit(limit)
             return try database.query(
@@ -20,7 +20,7 @@ extension ChatCache {
     }
 
     /// Up to `limit` messages just after `(dateSent, id)`, oldest first.
-    public func messages(dialogID: String, afterDate dateSent: Int, id: String, limit: Int) throws(MessageCacheError) -> [CachedMessage] {
+    package func messages(dialogID: String, afterDate dateSent: Int, id: String, limit: Int) throws(MessageCacheError) -> [CachedMessage] {
         try wrapping {
             let limit = try Self.checkedLimit(limit)
             return try database.query(
@@ -35,7 +35,7 @@ extension ChatCache {
 
     /// How many of a dialog's cached messages were sent in the second `dateSent`
     /// (a server pages by whole seconds: this many are skipped to get before them).
-    public func messageCount(dialogID: String, dateSent: Int) throws(MessageCacheError) -> Int {
+    package func messageCount(dialogID: String, dateSent: Int) throws(MessageCacheError) -> Int {
         try wrapping {
             try database.queryFirst("SELECT count(*) FROM messages WHERE dialog_id = ?1 AND date_sent = ?2",
                                     [.text(dialogID), .integer(Int64(dateSent))]) { $0.int(0) } ?? 0
@@ -43,7 +43,7 @@ extension ChatCache {
     }
 
     /// The newest message of a dialog the cache has.
-    public func newestMessage(dialogID: String) throws(MessageCacheError) -> CachedMessage? {
+    package func newestMessage(dialogID: String) throws(MessageCacheError) -> CachedMessage? {
         try wrapping {
             try database.queryFirst(
                 "SELECT \(Self.messageColumns) FROM messages m WHERE m.dialog_id = ?1 ORDER BY m.date_sent DESC, m.id DESC LIMIT 1",

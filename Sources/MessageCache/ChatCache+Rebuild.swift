@@ -12,7 +12,7 @@ extension ChatCache {
 
     /// Rebuilds the cache at `path` and returns it opened, with what was saved.
     /// `now` (unix seconds) names the old file: `PATH.old-NOW`.
-    public static func rebuild(path: String, now: Int) throws(MessageCacheError) -> (ChatCache, CacheRebuildReport) {
+    package static func rebuild(path: String, now: Int) throws(MessageCacheError) -> (ChatCache, CacheRebuildReport) {
         let salvage = salvageOutbox(path: path)
         var movedTo: String?
         if Glibc.access(path, F_OK) == 0 {

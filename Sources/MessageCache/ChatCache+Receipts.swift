@@ -8,7 +8,7 @@ extension ChatCache {
     /// cache does not have, or one it already knows, changes nothing. Returns the
     /// messages that changed, as they are stored now, in the order first changed.
     @discardableResult
-    public func recordReceipts(_ receipts: [MessageReceipt]) throws(MessageCacheError) -> [CachedMessage] {
+    package func recordReceipts(_ receipts: [MessageReceipt]) throws(MessageCacheError) -> [CachedMessage] {
         guard !receipts.isEmpty else { return [] }
         return try wrapping {
             try database.transaction {
@@ -37,7 +37,7 @@ extension ChatCache {
     /// by dialog id, and `others` (when given) for every cached dialog not in it.
     /// Returns how many dialogs changed.
     @discardableResult
-    public func setUnreadCounts(_ counts: [String: Int], others: Int?) throws(MessageCacheError) -> Int {
+    package func setUnreadCounts(_ counts: [String: Int], others: Int?) throws(MessageCacheError) -> Int {
         try wrapping {
             try database.transaction {
                 var changed = 0

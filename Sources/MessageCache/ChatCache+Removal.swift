@@ -7,7 +7,7 @@ extension ChatCache {
     /// user's words, and only `outbox flush` may decide they cannot be delivered.
     /// Returns whether the dialog was cached.
     @discardableResult
-    public func removeDialog(id: String) throws(MessageCacheError) -> Bool {
+    package func removeDialog(id: String) throws(MessageCacheError) -> Bool {
         try wrapping {
             try database.transaction {
                 try database.run("DELETE FROM messages WHERE dialog_id = ?", [.text(id)])
@@ -21,7 +21,7 @@ extension ChatCache {
     /// Forgets deleted messages (the search index follows by trigger). Returns how
     /// many were cached.
     @discardableResult
-    public func removeMessages(ids: [String]) throws(MessageCacheError) -> Int {
+    package func removeMessages(ids: [String]) throws(MessageCacheError) -> Int {
         guard !ids.isEmpty else { return 0 }
         return try wrapping {
             try database.transaction {

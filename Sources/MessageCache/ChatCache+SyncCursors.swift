@@ -5,23 +5,23 @@ extension ChatCache {
     static func historyCursor(_ dialogID: String) -> String { "messages.date_sent:" + dialogID }
 
     /// The newest `date_sent` up to which a dialog's history is known complete.
-    public func lastSyncedDateSent(dialogID: String) throws(MessageCacheError) -> Int? {
+    package func lastSyncedDateSent(dialogID: String) throws(MessageCacheError) -> Int? {
         try cursor(Self.historyCursor(dialogID))
     }
 
     /// Moves a dialog's history cursor forward to `dateSent` (never back:
     /// concurrent processes may finish out of order).
-    public func advanceLastSyncedDateSent(_ dateSent: Int, dialogID: String) throws(MessageCacheError) {
+    package func advanceLastSyncedDateSent(_ dateSent: Int, dialogID: String) throws(MessageCacheError) {
         try advanceCursor(Self.historyCursor(dialogID), to: dateSent)
     }
 
     /// The `updated_at` (unix) of the newest dialog fetched, for `updated_at[gt]=`.
-    public func dialogsUpdatedAtCursor() throws(MessageCacheError) -> Int? {
+    package func dialogsUpdatedAtCursor() throws(MessageCacheError) -> Int? {
         try cursor(Self.dialogsCursor)
     }
 
     /// Moves the dialogs cursor forward to `updatedAt` (never back).
-    public func advanceDialogsUpdatedAtCursor(_ updatedAt: Int) throws(MessageCacheError) {
+    package func advanceDialogsUpdatedAtCursor(_ updatedAt: Int) throws(MessageCacheError) {
         try advanceCursor(Self.dialogsCursor, to: updatedAt)
     }
 

@@ -6,28 +6,28 @@ import SQLiteStore
 /// timeout, `BEGIN IMMEDIATE` writes retried while busy, short transactions).
 ///
 /// Not `Sendable`: each process or thread opens its own `ChatCache`.
-public final class ChatCache {
+package final class ChatCache {
     /// The connection. Only the cache's own methods touch it, so each decides
     /// its transactions; callers get batch operations instead.
     let database: Database
 
     /// The cache file, as given to `init`.
-    public let path: String
+    package let path: String
     /// Whether this process may write (see `CacheAccess`).
-    public let access: CacheAccess
+    package let access: CacheAccess
 
     /// Opens the cache file at `path` (created `0600`; the directory must
     /// exist) and applies missing migrations. An up-to-date cache costs the
     /// open and one `PRAGMA user_version` read. A file or directory that cannot
     /// be written, or a cache from a newer chatctl, opens for reading only
     /// (`access`); a file that is not a database throws `.damaged`.
-    public init(path: String, busyTimeout: Duration = .seconds(5)) throws(MessageCacheError) {
+    package init(path: String, busyTimeout: Duration = .seconds(5)) throws(MessageCacheError) {
         self.path = path
         (database, access) = try Self.open(path: path, busyTimeout: busyTimeout)
     }
 
     /// Closes the file; idempotent. Later calls throw.
-    public func close() throws(MessageCacheError) {
+    package func close() throws(MessageCacheError) {
         try wrapping { try database.close() }
     }
 
@@ -54,7 +54,7 @@ public final class ChatCache {
     /// Inserts or updates `dialogs` in one transaction. A dialog older
     /// (`updatedAt`) than the cached one is ignored, so a slow process cannot
     /// overwrite newer data.
-    public func upsertDialogs(_ dialogs: [CachedDialog]) throws(MessageCacheError) {
+    package func upsertDialogs(_ dialogs: [CachedDialog]) throws(MessageCacheError) {
         guard !dialogs.isEmpty else { return }
         try wrapping {
             try database.transaction {
@@ -93,7 +93,7 @@ public final class ChatCache {
     /// Dialogs, most recent last message first (dialogs without messages last).
     /// `withRawJSON: false` leaves each `rawJSON` empty, for a caller that shows only
     /// the columns (a table): reading and checking ~300 bytes a dialog is then saved.
-    public func dialogs(type: DialogType? = nil, limit: Int? = nil, withRawJSON: Bool = true) throws(MessageCacheError) -> [CachedDialog] {
+    package func dialogs(type: DialogType? = nil, limit: Int? = nil, withRawJSON: Bool = true) throws(MessageCacheError) -> [CachedDialog] {
         try wrapping {
             let limit = Int64(try Self.checkedLimit(limit))
             let columns = withRawJSON ? Self.dialogColumns : Self.dialogColumnsWithoutRawJSON
@@ -109,14 +109,14 @@ public final class ChatCache {
         }
     }
 
-    public func dialog(id: String) throws(MessageCacheError) -> CachedDialog? {
+    package func dialog(id: String) throws(MessageCacheError) -> CachedDialog? {
         try wrapping {
             try database.queryFirst("SELECT \(Self.dialogColumns) FROM dialogs d WHERE d.id = ?", [.text(id)], Self.dialog)
         }
     }
 
     /// Every dialog whose name is exactly `name`; more than one is the caller's ambiguity to report.
-    public func dialogs(named name: String) throws(MessageCacheError) -> [CachedDialog] {
+    package func dialogs(named name: String) throws(MessageCacheError) -> [CachedDialog] {
         try wrapping {
             try database.query(
                 "SELECT \(Self.dialogColumns) FROM dialogs d WHERE d.name = ? ORDER BY d.last_message_date_sent DESC, d.id DESC",
@@ -125,7 +125,7 @@ public final class ChatCache {
     }
 
     /// The private (type 3) dialog that has `userID` among its occupants; the most recent if several.
-    public func privateDialog(withUserID userID: Int) throws(MessageCacheError) -> CachedDialog? {
+    package func privateDialog(withUserID userID: Int) throws(MessageCacheError) -> CachedDialog? {
         try wrapping {
             try database.queryFirst(
                 """
@@ -144,7 +144,7 @@ public final class ChatCache {
     }
 
     /// Inserts or updates `users` in one transaction.
-    public func upsertUsers(_ users: [CachedUser]) throws(MessageCacheError) {
+    package func upsertUsers(_ users: [CachedUser]) throws(MessageCacheError) {
         guard !users.isEmpty else { return }
         try wrapping {
             try database.transaction {
@@ -162,14 +162,14 @@ public final class ChatCache {
         }
     }
 
-    public func user(id: Int) throws(MessageCacheError) -> CachedUser? {
+    package func user(id: Int) throws(MessageCacheError) -> CachedUser? {
         try wrapping {
             try database.queryFirst(
                 "SELECT id, login, full_name, raw_json FROM users WHERE id = ?", [.integer(Int64(id))], Self.user)
         }
     }
 
-    public func user(login: String) throws(MessageCacheError) -> CachedUser? {
+    package func user(login: String) throws(MessageCacheError) -> CachedUser? {
         try wrapping {
             try database.queryFirst(
                 "SELECT id, login, full_name, raw_json FROM users WHERE login = ? ORDER BY id LIMIT 1",

@@ -1,9 +1,9 @@
 /// A QuickBlox dialog type. A struct so that a type added by the server still fits.
-public struct DialogType: RawRepresentable, Hashable, Sendable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
+package struct DialogType: RawRepresentable, Hashable, Sendable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
 
-    public static let publicGroup = DialogType(rawValue: 1)
-    public static let group = DialogType(rawValue: 2)
-    public static let `private` = DialogType(rawValue: 3)
+    package static let publicGroup = DialogType(rawValue: 1)
+    package static let group = DialogType(rawValue: 2)
+    package static let `private` = DialogType(rawValue: 3)
 }

@@ -1,12 +1,12 @@
 /// One user's receipt for one message: a XEP-0333 marker that arrived, or the
 /// user's own read mark. `read` implies delivered.
-public struct MessageReceipt: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable { case delivered, read }
-    public var messageID: String
-    public var userID: Int
-    public var kind: Kind
+package struct MessageReceipt: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable { case delivered, read }
+    package var messageID: String
+    package var userID: Int
+    package var kind: Kind
 
-    public init(messageID: String, userID: Int, kind: Kind) {
+    package init(messageID: String, userID: Int, kind: Kind) {
         self.messageID = messageID; self.userID = userID; self.kind = kind
     }
 }

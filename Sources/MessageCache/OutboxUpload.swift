@@ -8,8 +8,8 @@
 ///     queued --create--> created --upload--> uploaded --complete--> completed
 ///        ^                 |  ^                  |
 ///        +--- new blob ----+  +-- upload again --+
-public struct OutboxUpload: Hashable, Sendable {
-    public enum State: String, Hashable, Sendable {
+package struct OutboxUpload: Hashable, Sendable {
+    package enum State: String, Hashable, Sendable {
         /// No blob yet.
         case queued
         /// A blob exists, with a permission to upload to it until `uploadExpiresAt`.
@@ -21,7 +21,7 @@ public struct OutboxUpload: Hashable, Sendable {
     }
 
     /// What to do next.
-    public enum Step: Hashable, Sendable {
+    package enum Step: Hashable, Sendable {
         /// Create a blob: there is none, or its permission to upload ran out.
         case create
         /// Upload the file to the blob created.
@@ -32,35 +32,35 @@ public struct OutboxUpload: Hashable, Sendable {
     }
 
     /// How the bytes are kept (`Transfers.KeptUpload.Method`).
-    public enum Keeping: String, Hashable, Sendable {
+    package enum Keeping: String, Hashable, Sendable {
         case clone, link, spool, original
     }
 
     /// Its place among the entry's attachments, from 0.
-    public var position: Int
+    package var position: Int
     /// How the user named it: the path as given, or "standard input".
-    public var source: String
+    package var source: String
     /// The file to upload: the outbox's own copy, or (`original`) the user's file.
-    public var file: String
-    public var keeping: Keeping
+    package var file: String
+    package var keeping: Keeping
     /// The attachment's name, type (`image`, `file`, …) and content type.
-    public var name: String
-    public var type: String
-    public var contentType: String
+    package var name: String
+    package var type: String
+    package var contentType: String
     /// What the file was when queued: bytes, modification time (ns), inode and device.
-    public var size: Int64
-    public var modifiedAt: Int64
-    public var inode: UInt64
-    public var device: UInt64
+    package var size: Int64
+    package var modifiedAt: Int64
+    package var inode: UInt64
+    package var device: UInt64
 
-    public private(set) var state: State
-    public private(set) var blobID: Int?
-    public private(set) var blobUID: String?
+    package private(set) var state: State
+    package private(set) var blobID: Int?
+    package private(set) var blobUID: String?
     /// The created blob's upload URL (`blob_object_access.params`) and when its permission ends (unix).
-    public private(set) var uploadURL: String?
-    public private(set) var uploadExpiresAt: Int?
+    package private(set) var uploadURL: String?
+    package private(set) var uploadExpiresAt: Int?
 
-    public init(position: Int, source: String, file: String, keeping: Keeping, name: String, type: String, contentType: String,
+    package init(position: Int, source: String, file: String, keeping: Keeping, name: String, type: String, contentType: String,
                 size: Int64, modifiedAt: Int64, inode: UInt64, device: UInt64) {
         self.position = position; self.source = source; self.file = file; self.keeping = keeping
         self.name = name; self.type = type; self.contentType = contentType
@@ -76,12 +76,12 @@ public struct OutboxUpload: Hashable, Sendable {
     }
 
     /// Whether `file` is the outbox's own copy, removed with the entry.
-    public var ownsFile: Bool { keeping != .original }
+    package var ownsFile: Bool { keeping != .original }
 
     /// The next step at unix time `now`. An upload to a blob goes on while its
     /// permission has at least `margin` seconds left (the storage checks it when the
     /// file begins); after that, or when its end is unknown, a new blob is made.
-    public func nextStep(now: Int, margin: Int = 60) -> Step {
+    package func nextStep(now: Int, margin: Int = 60) -> Step {
         switch state {
         case .queued: return .create
         case .created:
@@ -93,26 +93,26 @@ public struct OutboxUpload: Hashable, Sendable {
     }
 
     /// A blob was made for it (a new one replaces any earlier one).
-    public mutating func created(blobID: Int, uid: String, uploadURL: String, expiresAt: Int?) {
+    package mutating func created(blobID: Int, uid: String, uploadURL: String, expiresAt: Int?) {
         state = .created
         self.blobID = blobID; blobUID = uid; self.uploadURL = uploadURL; uploadExpiresAt = expiresAt
     }
 
     /// The storage took the file.
-    public mutating func uploaded() {
+    package mutating func uploaded() {
         precondition(state == .created, "an upload needs a created blob")
         state = .uploaded
     }
 
     /// The server completed the blob.
-    public mutating func completed() {
+    package mutating func completed() {
         precondition(state == .uploaded || state == .completed, "only an uploaded file is completed")
         state = .completed
     }
 
     /// The storage refused the upload (its permission, or its host, is no longer
     /// good): the next attempt makes a new blob.
-    public mutating func needsNewBlob() {
+    package mutating func needsNewBlob() {
         guard state != .completed else { return }
         state = .queued
         blobID = nil; blobUID = nil; uploadURL = nil; uploadExpiresAt = nil
@@ -120,7 +120,7 @@ public struct OutboxUpload: Hashable, Sendable {
 
     /// The server would not complete the blob (it has no file, or another size):
     /// the file goes up again, to the same blob while its permission lasts.
-    public mutating func needsUploadAgain() {
+    package mutating func needsUploadAgain() {
         guard state == .uploaded else { return }
         state = .created
     }
@@ -128,10 +128,10 @@ public struct OutboxUpload: Hashable, Sendable {
 
 extension OutboxEntry {
     /// Whether every file is completed: the message may be sent.
-    public var isReadyToSend: Bool { uploads.allSatisfy { $0.state == .completed } }
+    package var isReadyToSend: Bool { uploads.allSatisfy { $0.state == .completed } }
 
     /// How many of its files are completed, of how many.
-    public var uploadsCompleted: (done: Int, total: Int) {
+    package var uploadsCompleted: (done: Int, total: Int) {
         (uploads.count { $0.state == .completed }, uploads.count)
     }
 }

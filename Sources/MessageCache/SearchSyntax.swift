@@ -1,5 +1,5 @@
 /// How the text of a search is read.
-public enum SearchSyntax: Sendable {
+package enum SearchSyntax: Sendable {
     /// FTS5 query syntax: `AND`, `OR`, `NOT`, `"phrases"`, `prefix*`, `NEAR(...)`.
     case fts5
     /// Plain words, all of which must occur; a word ending in `*` is a prefix.

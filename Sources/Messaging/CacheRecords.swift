@@ -50,16 +50,16 @@ enum CacheRecords {
 
 extension OutboxEntry {
     /// The attachments its message carries (docs/protocol.md §8); none until its files are all uploaded.
-    public var attachments: [QBAttachment] { CacheRecords.attachments(attachmentsJSON) }
+    package var attachments: [QBAttachment] { CacheRecords.attachments(attachmentsJSON) }
 }
 
 extension CachedMessage {
     /// The message's attachments (docs/protocol.md §8), read from the cache's copy.
-    public var attachments: [QBAttachment] { CacheRecords.attachments(attachmentsJSON) }
+    package var attachments: [QBAttachment] { CacheRecords.attachments(attachmentsJSON) }
 
     /// Whether the text is only what QuickBlox apps put in a message that is only
     /// attachments (`[attachment]`): shown as the attachments alone.
-    public var textIsAttachmentPlaceholder: Bool {
+    package var textIsAttachmentPlaceholder: Bool {
         !attachmentsJSON.isEmpty && text.split(whereSeparator: \.isWhitespace) == [Substring(Self.attachmentOnlyText)]
     }
 
@@ -84,7 +84,7 @@ extension CachedMessage {
     }
 
     /// Whether the sender asked for chat markers (`markable` in the message object).
-    public var isMarkable: Bool {
+    package var isMarkable: Bool {
         // The cache's JSON is its own compact encoding, so the usual answers need no
         // parsing: inside a string a quote is escaped, so `,"markable":1` is a key.
         guard Self.contains(rawJSON, "\"markable\"") else { return false }

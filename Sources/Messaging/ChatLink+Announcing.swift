@@ -10,7 +10,7 @@ extension ChatLink {
     /// server has them (XEP-0198, or a ping). Connects first. Returns how many were
     /// sent; throws if chat cannot be reached or does not acknowledge in `timeout`.
     @discardableResult
-    public func announce(_ announcement: DialogAnnouncement, timeout: Double = 10) throws(MessagingError) -> Int {
+    package func announce(_ announcement: DialogAnnouncement, timeout: Double = 10) throws(MessagingError) -> Int {
         let notifications = announcement.notifications(
             appID: config.credentials.applicationId, chatDomain: config.chatDomain,
             dateSent: Int(Date().timeIntervalSince1970)) { connection.makeMessageID() }

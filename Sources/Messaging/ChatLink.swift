@@ -10,28 +10,28 @@ import XMPPTransport
 
 /// The user's chat connection for messaging commands; confined to the thread
 /// that created it (it runs libstrophe's loop inside `pump`).
-public final class ChatLink {
+package final class ChatLink {
     /// Connects (trust store, options, JID) exactly as `chatctl login` does,
     /// and disconnects politely when released.
     private let connector: XMPPChatConnector
-    public var connection: XMPPConnection { connector.connection }
-    public let config: ClientConfig
-    public let me: Int
+    package var connection: XMPPConnection { connector.connection }
+    package let config: ClientConfig
+    package let me: Int
     private var secret: String
 
     /// `secret` is the session token, or the password when the config says `chatAuth: password`.
-    public init(config: ClientConfig, me: Int, secret: String, verboseLog: (@Sendable (String) -> Void)? = nil) {
+    package init(config: ClientConfig, me: Int, secret: String, verboseLog: (@Sendable (String) -> Void)? = nil) {
         self.config = config; self.me = me; self.secret = secret
         connector = XMPPChatConnector(config: config, verboseLog: verboseLog)
     }
 
     /// A renewed session token for the next connect, when chat authenticates
     /// with the token (`chatAuth: token`); a password stays as it is.
-    public func useSessionToken(_ token: String) {
+    package func useSessionToken(_ token: String) {
         if config.chatAuth == .token { secret = token }
     }
 
-    public func connect() throws(MessagingError) {
+    package func connect() throws(MessagingError) {
         do { try connector.connect(userId: me, secret: secret) } catch {
             throw MessagingError(describing: error)
         }
@@ -42,7 +42,7 @@ public final class ChatLink {
 
     /// Where a dialog's messages go: the other user's JID for a private dialog,
     /// the room for a group.
-    public func address(of dialog: CachedDialog) throws(MessagingError) -> (ChatJID, OutgoingChatMessage.Kind) {
+    package func address(of dialog: CachedDialog) throws(MessagingError) -> (ChatJID, OutgoingChatMessage.Kind) {
         let app = config.credentials.applicationId
         if dialog.type == .private {
             guard let peer = dialog.occupantIDs.first(where: { $0 != me }) else {
@@ -54,7 +54,7 @@ public final class ChatLink {
     }
 
     /// Joins the rooms of the group dialogs among `dialogs` (needed to send to or hear from them).
-    public func joinRooms(of dialogs: [CachedDialog]) throws(MessagingError) {
+    package func joinRooms(of dialogs: [CachedDialog]) throws(MessagingError) {
         for dialog in dialogs where dialog.type != .private {
             let (room, _) = try address(of: dialog)
             guard !connection.joinedRooms.contains(room) else { continue }

@@ -47,7 +47,7 @@ extension ChatOutbox {
     /// When the connection was lost: connects again, rejoins the rooms and resends
     /// what is stranded; gives up within the bounds above (everything stranded is then
     /// released to the outbox, and later messages are only queued).
-    public func reconnectIfLost() {
+    package func reconnectIfLost() {
         guard let lost = disconnected else { return }
         onNotice("chat connection lost (\(lost.message)); reconnecting")
         var lastError = lost

@@ -12,9 +12,9 @@ import XMPPTransport
 /// the server's stream-management ack covers it. The stanza id is the outbox
 /// id, which the server keeps as the message's `_id`, so a later resend of an
 /// unacknowledged message is recognised rather than stored twice.
-public final class ChatOutbox {
-    public let link: ChatLink
-    public let service: MessagingService
+package final class ChatOutbox {
+    package let link: ChatLink
+    package let service: MessagingService
     private let owner: Int
     /// Written, not acknowledged yet; `order` keeps the order they were sent in.
     var inFlight: [ObjectID: (dialog: CachedDialog, text: String, sentAt: Int, attachments: [QBAttachment], order: Int)] = [:]
@@ -29,18 +29,18 @@ public final class ChatOutbox {
     var lastProgress = ContinuousClock.now
     /// Re-make a lost connection and resend (`send --lines`); otherwise a loss leaves
     /// the rest in the outbox for `outbox flush`.
-    public var reconnects = false
+    package var reconnects = false
     /// Told about reconnects, for stderr.
-    public var onNotice: (String) -> Void = { _ in }
+    package var onNotice: (String) -> Void = { _ in }
     var backoff = ReconnectBackoff(base: 0.5, cap: 4, stableAfter: 30)
     /// Acknowledged by the server, not yet moved out of the outbox.
     private var acknowledged: [(clientMessageID: String, serverMessage: CachedMessage)] = []
-    public internal(set) var delivered = 0
-    public internal(set) var undelivered = 0
+    package internal(set) var delivered = 0
+    package internal(set) var undelivered = 0
     /// Called with each message as the server acknowledges it.
-    public var onDelivered: ((CachedMessage) -> Void)?
+    package var onDelivered: ((CachedMessage) -> Void)?
     /// Markers from the recipients of what this outbox sends (docs/protocol.md §7).
-    public private(set) lazy var markers = MarkerExchange(link: link, cache: service.cache)
+    package private(set) lazy var markers = MarkerExchange(link: link, cache: service.cache)
     /// Markers for messages not in history yet (sent, their ack not recorded): taken once they are.
     private var earlyMarkers: [ChatMarker] = []
 
@@ -52,25 +52,25 @@ public final class ChatOutbox {
 
     /// `routesEvents` false: the link's events go elsewhere (a `Listener`), which
     /// hands this outbox each of them through `handle(_:)`.
-    public init(link: ChatLink, service: MessagingService, owner: Int, routesEvents: Bool = true) {
+    package init(link: ChatLink, service: MessagingService, owner: Int, routesEvents: Bool = true) {
         self.link = link; self.service = service; self.owner = owner; self.routesEvents = routesEvents
         if routesEvents { link.connection.onEvent = { [weak self] event in self?.handle(event) } }
     }
 
     /// Message ids written and not acknowledged yet.
-    public var inFlightIDs: [String] { inFlight.keys.map(\.rawValue) }
+    package var inFlightIDs: [String] { inFlight.keys.map(\.rawValue) }
 
     /// Messages written and not acknowledged at most, for a reader that asks
     /// (`waitForRoom`): enough to keep the stream full between acks (asked for every
     /// batch, and every 1,000 stanzas), few enough that memory stays flat however fast
     /// the input comes.
-    public static let defaultWindow = 8192
-    public var window = ChatOutbox.defaultWindow
+    package static let defaultWindow = 8192
+    package var window = ChatOutbox.defaultWindow
 
     /// With `window` messages in flight: runs the connection until acks make room, the
     /// connection is lost (for `reconnectIfLost`), or nothing was acknowledged for
     /// `timeout` seconds (what is in flight then waits in the outbox, as in `finish`).
-    public func waitForRoom(timeout: Double = 15) {
+    package func waitForRoom(timeout: Double = 15) {
         let start = ContinuousClock.now
         while failure == nil, disconnected == nil, inFlight.count >= window {
             link.connection.pump(timeout: 0.1) { [unowned self] in inFlight.count < window }
@@ -83,19 +83,19 @@ public final class ChatOutbox {
     }
 
     /// After a lost connection nothing more is sent: a new outbox serves the next one.
-    public var hasFailed: Bool { failure != nil }
+    package var hasFailed: Bool { failure != nil }
 
     /// Queues and sends a batch (one cache transaction for the batch: a stream
     /// of lines is not one fsync per line). After a lost connection, messages
     /// are still queued but not sent.
-    public func send(_ texts: [String], to dialog: CachedDialog) throws(MessagingError) {
+    package func send(_ texts: [String], to dialog: CachedDialog) throws(MessagingError) {
         try send(texts.map { ($0, []) }, to: dialog)
     }
 
     /// Queues and sends one message with attachments (blobs already uploaded and
     /// completed: each `id` a blob uid), as `<attachment/>` elements in extraParams
     /// (docs/protocol.md §8); an empty `text` becomes `[attachment]`, as the SDKs send it.
-    public func send(_ text: String, attachments: [QBAttachment], to dialog: CachedDialog) throws(MessagingError) {
+    package func send(_ text: String, attachments: [QBAttachment], to dialog: CachedDialog) throws(MessagingError) {
         try send([(text, attachments)], to: dialog)
     }
 
@@ -155,7 +155,7 @@ public final class ChatOutbox {
     /// Sends outbox entries again under their own ids (the stanza id is the
     /// message's `_id`): should the first attempt still reach the server, it
     /// keeps one copy. The entries must be claimed by this outbox's owner.
-    public func resend(_ entries: [OutboxEntry], to dialog: CachedDialog) throws(MessagingError) {
+    package func resend(_ entries: [OutboxEntry], to dialog: CachedDialog) throws(MessagingError) {
         try resend(entries.map { ($0.clientMessageID, $0.text, CacheRecords.attachments($0.attachmentsJSON)) }, to: dialog)
     }
 
@@ -193,10 +193,10 @@ public final class ChatOutbox {
     }
 
     /// Moves what the server acknowledged into history now (a listener pumps the link, not this outbox).
-    public func recordDelivered() { recordAcknowledged() }
+    package func recordDelivered() { recordAcknowledged() }
 
     /// Runs the connection for up to `timeout` seconds, processing acks.
-    public func pump(timeout: Double) {
+    package func pump(timeout: Double) {
         guard failure == nil, disconnected == nil else { return }
         link.connection.pump(timeout: timeout)
         if timeout > 0 || acknowledged.count >= 1000 { recordAcknowledged() }
@@ -207,7 +207,7 @@ public final class ChatOutbox {
     /// without progress; what is not acknowledged stays in the outbox.
     /// With `reconnects`, a connection lost meanwhile is re-made first.
     /// Returns the first failure, if any.
-    public func finish(timeout: Double = 15) -> MessagingError? {
+    package func finish(timeout: Double = 15) -> MessagingError? {
         var lastProgress = ContinuousClock.now
         var acknowledged = link.connection.acknowledgedCount
         while failure == nil && (!inFlight.isEmpty || disconnected != nil) {
@@ -239,7 +239,7 @@ public final class ChatOutbox {
 
     /// Acks, bounces, markers and losses of the link (called by the link itself,
     /// or by the owner that routes the link's events).
-    public func handle(_ event: ChatEvent) {
+    package func handle(_ event: ChatEvent) {
         switch event {
         case .delivered(let ids):
             for id in ids {

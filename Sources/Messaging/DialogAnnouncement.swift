@@ -5,19 +5,19 @@ import XMPPTransport
 /// every other occupant hears "created"; when occupants are added, the new ones hear
 /// "created" (the dialog is new to them, as the QuickBlox samples tell them) and the
 /// others "updated" with `new_occupants_ids`. Pure: the notifications are values.
-public struct DialogAnnouncement: Sendable, Equatable {
-    public var dialog: CachedDialog
+package struct DialogAnnouncement: Sendable, Equatable {
+    package var dialog: CachedDialog
     /// Who did it: never told.
-    public var me: Int
+    package var me: Int
     /// nil: the dialog was just created; else the occupants just added.
-    public var added: [Int]?
+    package var added: [Int]?
 
-    public init(dialog: CachedDialog, me: Int, added: [Int]? = nil) {
+    package init(dialog: CachedDialog, me: Int, added: [Int]? = nil) {
         self.dialog = dialog; self.me = me; self.added = added
     }
 
     /// Every other occupant, in the dialog's order, with what they are told.
-    public var recipients: [(userID: Int, kind: OutgoingSystemNotification.Kind)] {
+    package var recipients: [(userID: Int, kind: OutgoingSystemNotification.Kind)] {
         var seen: Set<Int> = [me]
         return dialog.occupantIDs.compactMap { id in
             guard seen.insert(id).inserted else { return nil }
@@ -27,7 +27,7 @@ public struct DialogAnnouncement: Sendable, Equatable {
     }
 
     /// One notification per recipient; `makeID` gives each its stanza id.
-    public func notifications(appID: Int, chatDomain: String, dateSent: Int,
+    package func notifications(appID: Int, chatDomain: String, dateSent: Int,
                               makeID: () -> ObjectID) -> [OutgoingSystemNotification] {
         let room = dialog.type == .private ? nil : ChatJID.room(dialogID: dialog.id, appID: appID, mucDomain: "muc." + chatDomain)
         return recipients.map { recipient in

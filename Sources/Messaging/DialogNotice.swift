@@ -2,20 +2,20 @@ import MessageCache
 
 /// What `listen` tells a person when a system notification (docs/protocol.md §7)
 /// brought a dialog: "alice added you to ops". The dialog is as the server lists it.
-public struct DialogNotice: Sendable, Equatable {
-    public enum Change: Sendable, Equatable {
+package struct DialogNotice: Sendable, Equatable {
+    package enum Change: Sendable, Equatable {
         /// A dialog we did not have before: we were added (or it was created with us).
         case added
         /// A dialog we had, changed.
         case updated
     }
 
-    public var change: Change
-    public var dialog: CachedDialog
+    package var change: Change
+    package var dialog: CachedDialog
     /// Who sent the notification, when its sender was a user.
-    public var actorID: Int?
+    package var actorID: Int?
 
-    public init(change: Change, dialog: CachedDialog, actorID: Int?) {
+    package init(change: Change, dialog: CachedDialog, actorID: Int?) {
         self.change = change; self.dialog = dialog; self.actorID = actorID
     }
 }

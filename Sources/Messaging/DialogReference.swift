@@ -1,11 +1,11 @@
 /// How commands name a dialog: its 24-hex `_id`, `@login` (the private dialog
 /// with that user), or its exact name.
-public enum DialogReference: Sendable, Equatable, CustomStringConvertible {
+package enum DialogReference: Sendable, Equatable, CustomStringConvertible {
     case id(String)
     case user(login: String)
     case name(String)
 
-    public init(parsing text: String) throws(MessagingError) {
+    package init(parsing text: String) throws(MessagingError) {
         if text.isEmpty { throw MessagingError(.invalidInput, "empty dialog reference", hint: "use a dialog id, @login or a dialog name") }
         if text.hasPrefix("@") {
             let login = String(text.dropFirst())
@@ -18,7 +18,7 @@ public enum DialogReference: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .id(let id): return id
         case .user(let login): return "@" + login

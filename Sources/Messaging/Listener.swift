@@ -15,9 +15,9 @@ import XMPPTransport
 /// (the cache knows every id already seen, and the listener the last few thousand
 /// it handed on, for what another process of the account cached first). Memory
 /// stays flat.
-public final class Listener {
-    public let link: ChatLink
-    public let service: MessagingService
+package final class Listener {
+    package let link: ChatLink
+    package let service: MessagingService
     /// Empty: all of the user's dialogs.
     let followed: Set<String>
     var dialogs: [String: CachedDialog] = [:]
@@ -37,45 +37,45 @@ public final class Listener {
     private var cacheFailureNoted = false
     private var lost: MessagingError?
     /// Return false to stop listening.
-    public var onMessage: (CachedMessage) -> Bool = { _ in true }
+    package var onMessage: (CachedMessage) -> Bool = { _ in true }
     /// Told about reconnects and gaps, for stderr.
-    public var onNotice: (String) -> Void = { _ in }
+    package var onNotice: (String) -> Void = { _ in }
     /// Told when a system notification brought a dialog ("alice added you to ops").
-    public var onDialogNotice: (DialogNotice) -> Void = { _ in }
+    package var onDialogNotice: (DialogNotice) -> Void = { _ in }
     /// Called once, when connected and joined: how many dialogs are followed.
     /// A script (or a test) waits for this instead of guessing with a sleep.
-    public var onReady: (Int) -> Void = { _ in }
+    package var onReady: (Int) -> Void = { _ in }
     /// Someone's chat state (XEP-0085, docs/protocol.md §7): the user and the dialog
     /// it names, if any. Our own (a room's echo) is not passed on.
-    public var onChatState: (ChatState, _ userID: Int, _ dialogID: String?) -> Void = { _, _, _ in }
+    package var onChatState: (ChatState, _ userID: Int, _ dialogID: String?) -> Void = { _, _, _ in }
     /// The connection after the first connect: lost, waiting to retry, back.
-    public var onConnectionChange: (ListenerConnectionChange) -> Void = { _ in }
+    package var onConnectionChange: (ListenerConnectionChange) -> Void = { _ in }
     /// Called on every turn of the loop (at least every `turnSeconds`), and while
     /// waiting to reconnect: where an owner does its own work on this thread.
-    public var onTurn: () -> Void = {}
+    package var onTurn: () -> Void = {}
     /// Called after the messages of one batch of events were handed to `onMessage`
     /// (e.g. to write out what they printed in one go).
-    public var onBatchHanded: () -> Void = {}
+    package var onBatchHanded: () -> Void = {}
     /// Every event, after the listener's own handling (e.g. to an outbox sharing the link).
-    public var forwardEvent: ((ChatEvent) -> Void)?
+    package var forwardEvent: ((ChatEvent) -> Void)?
     /// The longest a turn of the loop waits for the server.
-    public var turnSeconds = 0.25
+    package var turnSeconds = 0.25
     /// A group whose room cannot be joined (a dialog the server no longer has for us)
     /// is told about and left out, instead of failing the connect (the chat view).
-    public var skipsRoomsThatFail = false
+    package var skipsRoomsThatFail = false
     /// When the REST session is next refreshed (Listener+SessionUpkeep.swift).
     var refreshSchedule = SessionRefreshSchedule()
     var sessionRefreshFailing = false
     /// Refresh the session at least this often (tests and `make bench` only); nil: by its lifetime.
-    public var maximumRefreshInterval: Double? {
+    package var maximumRefreshInterval: Double? {
         get { refreshSchedule.maximumInterval }
         set { refreshSchedule = SessionRefreshSchedule(maximumInterval: newValue) }
     }
     /// A person sees each message handed on (`listen` on a terminal): it is then
     /// marked read, over REST and with a `displayed` marker (docs/protocol.md §7).
-    public var showsMessages = false
+    package var showsMessages = false
     /// Our markers out, theirs in.
-    public private(set) lazy var markers = MarkerExchange(link: link, cache: service.cache)
+    package private(set) lazy var markers = MarkerExchange(link: link, cache: service.cache)
     /// Messages shown since the last turn, to mark read over REST, by dialog.
     private var shown: [String: [CachedMessage]] = [:]
     /// Messages filed from the batches of events handed on, cached together
@@ -96,13 +96,13 @@ public final class Listener {
         link.connection.onEventsDelivered = nil
     }
 
-    public init(link: ChatLink, service: MessagingService, dialogIDs: [String]) {
+    package init(link: ChatLink, service: MessagingService, dialogIDs: [String]) {
         self.link = link; self.service = service; self.followed = Set(dialogIDs)
     }
 
     /// Listens until `count` messages were handled, `deadline` passes, or the
     /// handler says stop. Connecting the first time must succeed; later losses are survived.
-    public func run(count: Int?, deadline: ContinuousClock.Instant?) throws(MessagingError) {
+    package func run(count: Int?, deadline: ContinuousClock.Instant?) throws(MessagingError) {
         limit = count
         try refreshDialogs()
         link.connection.onEvent = { [weak self] event in self?.handle(event, count: count) }
@@ -151,7 +151,7 @@ public final class Listener {
     var stopped = false
 
     /// Ends `run` at the end of this turn (from this thread: `onTurn`, a callback).
-    public func stop() { stopped = true }
+    package func stop() { stopped = true }
 
     private func done(count: Int?, deadline: ContinuousClock.Instant?) -> Bool {
         if stopped { return true }

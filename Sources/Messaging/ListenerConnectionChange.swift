@@ -1,5 +1,5 @@
 /// What became of a listener's connection after its first connect, for a status line.
-public enum ListenerConnectionChange: Sendable {
+package enum ListenerConnectionChange: Sendable {
     case lost(MessagingError)
     /// The next attempt comes in this many seconds.
     case retrying(in: Double)

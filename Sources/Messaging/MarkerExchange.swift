@@ -7,9 +7,9 @@ import XMPPTransport
 /// write, one ack request). Theirs: `received` and `displayed` for our own
 /// messages, checked and recorded in the cache, also by `flush` (one transaction).
 /// Confined to the thread of its link, like the link.
-public final class MarkerExchange {
-    public let link: ChatLink
-    public let cache: ChatCache
+package final class MarkerExchange {
+    package let link: ChatLink
+    package let cache: ChatCache
     private var outgoing: [ChatMarker] = []
     private var receipts: [MessageReceipt] = []
     private var lastSender: (id: Int, jid: ChatJID)?
@@ -17,11 +17,11 @@ public final class MarkerExchange {
     /// tell a sender early what REST records anyway).
     static let outgoingLimit = 10_000
     /// Markers written since the last `waitUntilSent`.
-    public private(set) var unconfirmed = 0
+    package private(set) var unconfirmed = 0
     /// Called with our messages whose delivered or read ids a marker changed.
-    public var onChange: ([CachedMessage]) -> Void = { _ in }
+    package var onChange: ([CachedMessage]) -> Void = { _ in }
 
-    public init(link: ChatLink, cache: ChatCache) {
+    package init(link: ChatLink, cache: ChatCache) {
         self.link = link; self.cache = cache
     }
 
@@ -29,7 +29,7 @@ public final class MarkerExchange {
 
     /// Queues `kind` for `message`, if it came from someone else and asked for
     /// markers. Goes to the sender's user JID, whatever the dialog's type.
-    public func queue(_ kind: ChatMarker.Kind, for message: CachedMessage) {
+    package func queue(_ kind: ChatMarker.Kind, for message: CachedMessage) {
         guard message.senderID != link.me, message.senderID > 0, message.isMarkable else { return }
         // A stream mostly comes from one sender: its JID is made once, not a message.
         let sender: ChatJID
@@ -42,7 +42,7 @@ public final class MarkerExchange {
     }
 
     /// How many of our markers wait to be written.
-    public var queuedCount: Int { outgoing.count }
+    package var queuedCount: Int { outgoing.count }
 
     // MARK: theirs
 
@@ -50,7 +50,7 @@ public final class MarkerExchange {
     /// about a message of ours, from an occupant of its dialog (`receipt(for:…)`).
     /// Returns whether it was taken.
     @discardableResult
-    public func take(_ marker: ChatMarker) -> Bool {
+    package func take(_ marker: ChatMarker) -> Bool {
         let message = try? cache.message(id: marker.messageID)
         let dialog = message.flatMap { try? cache.dialog(id: $0.dialogID) }
         guard let receipt = Self.receipt(for: marker, me: link.me, message: message, dialog: dialog) else { return false }
@@ -62,7 +62,7 @@ public final class MarkerExchange {
     /// message is not cached or not ours (a marker for a message we never sent),
     /// the marker is our own, names another dialog, or comes from someone who is
     /// not an occupant (anyone may be in a public group). Pure.
-    public static func receipt(for marker: ChatMarker, me: Int, message: CachedMessage?, dialog: CachedDialog?) -> MessageReceipt? {
+    package static func receipt(for marker: ChatMarker, me: Int, message: CachedMessage?, dialog: CachedDialog?) -> MessageReceipt? {
         // From a user JID; a marker sent into a room names its sender as the nickname.
         let from = marker.peer.userID ?? (marker.peer.roomDialogID != nil ? marker.peer.resource.flatMap { Int($0) } : nil)
         guard let from, from > 0, from != me, let message, message.senderID == me,
@@ -78,7 +78,7 @@ public final class MarkerExchange {
     /// connection is down (the next flush after a reconnect sends them). Returns
     /// the first failure, if any; nothing is lost to it but this turn.
     @discardableResult
-    public func flush() -> MessagingError? {
+    package func flush() -> MessagingError? {
         var failure: MessagingError?
         if !receipts.isEmpty {
             let batch = receipts
@@ -104,7 +104,7 @@ public final class MarkerExchange {
 
     /// Waits (at most `timeout` seconds) until the server acknowledged every
     /// marker written, so that they are not lost when the connection closes next.
-    public func waitUntilSent(timeout: Double = 5) throws(MessagingError) {
+    package func waitUntilSent(timeout: Double = 5) throws(MessagingError) {
         guard unconfirmed > 0 else { return }
         do { try link.connection.waitForAcknowledgement(timeout: timeout) } catch {
             throw MessagingError(describing: error)

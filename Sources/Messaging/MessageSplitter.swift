@@ -2,11 +2,11 @@
 /// boundaries; a single line longer than the limit is cut at a character
 /// boundary. Every character is kept, in order; a split at a line boundary
 /// drops only that one line break.
-public enum MessageSplitter {
+package enum MessageSplitter {
     /// The largest message body sent as one message (UTF-8 bytes).
-    public static let defaultLimit = 32 * 1024
+    package static let defaultLimit = 32 * 1024
 
-    public static func split(_ text: String, limit: Int = defaultLimit) -> [String] {
+    package static func split(_ text: String, limit: Int = defaultLimit) -> [String] {
         precondition(limit >= 4, "limit must hold at least one character")
         guard text.utf8.count > limit else { return [text] }
         var parts: [String] = []

@@ -25,7 +25,7 @@ extension MessagingError {
 
     /// A cache failure as one line and a hint: what is wrong with the file and what
     /// to do; none of them loses the outbox (README "How it is tested: faults").
-    public init(cache error: MessageCacheError) {
+    package init(cache error: MessageCacheError) {
         switch error.kind {
         case .invalidSearchQuery, .invalidArgument:
             self.init(.invalidInput, error.message)

@@ -1,7 +1,7 @@
 /// The one public error of Messaging: a line a person can act on, and the
 /// class that decides the exit code. Never carries message bodies or tokens.
-public struct MessagingError: Error, Sendable, CustomStringConvertible, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct MessagingError: Error, Sendable, CustomStringConvertible, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// Bad input: unknown or ambiguous dialog, bad option value (exit 2).
         case invalidInput
         /// Not logged in, expired, refused (exit 4).
@@ -13,13 +13,13 @@ public struct MessagingError: Error, Sendable, CustomStringConvertible, Equatabl
         /// Anything else (exit 1).
         case failure
     }
-    public var kind: Kind
-    public var message: String
-    public var hint: String?
+    package var kind: Kind
+    package var message: String
+    package var hint: String?
 
-    public init(_ kind: Kind, _ message: String, hint: String? = nil) {
+    package init(_ kind: Kind, _ message: String, hint: String? = nil) {
         self.kind = kind; self.message = message; self.hint = hint
     }
 
-    public var description: String { hint.map { "\(message) (\($0))" } ?? message }
+    package var description: String { hint.map { "\(message) (\($0))" } ?? message }
 }

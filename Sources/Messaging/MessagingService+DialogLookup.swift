@@ -6,7 +6,7 @@ import QuickBloxAPI
 extension MessagingService {
     /// The private dialog with `userID`: from the cache, else after a sync, else (when
     /// `create`) created over REST (the server returns the existing one if there is one).
-    public func privateDialog(withUserID userID: Int, create: Bool) throws(MessagingError) -> CachedDialog? {
+    package func privateDialog(withUserID userID: Int, create: Bool) throws(MessagingError) -> CachedDialog? {
         if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: userID) }) { return dialog }
         try syncDialogs()
         if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: userID) }) { return dialog }
@@ -17,7 +17,7 @@ extension MessagingService {
     /// Asks the server for one dialog (`_id[in]`) and caches it with its occupants'
     /// names; nil when the server does not list it for us or we are not among its
     /// occupants (not ours, or gone): nothing is cached then.
-    public func fetchDialog(id: String) throws(MessagingError) -> CachedDialog? {
+    package func fetchDialog(id: String) throws(MessagingError) -> CachedDialog? {
         let page: QBDialogPage
         do { page = try api.dialogs(DialogQuery(limit: 1, ids: [id])) } catch {
             throw MessagingError(describing: error, doing: "fetch dialog \(id)")

@@ -15,13 +15,13 @@ extension MessagingService {
 
     /// The dialog as the server has it now, cached. One the server no longer gives
     /// this user is forgotten and reported unknown.
-    public func refreshDialog(_ dialog: CachedDialog) throws(MessagingError) -> CachedDialog {
+    package func refreshDialog(_ dialog: CachedDialog) throws(MessagingError) -> CachedDialog {
         guard let fresh = try fetchDialog(id: dialog.id) else { throw try forgetUnknown(dialog) }
         return fresh
     }
 
     /// Renames a group (its owner only, on the sandbox; docs/protocol.md §5).
-    public func renameDialog(_ dialog: CachedDialog, to name: String) throws(MessagingError) -> CachedDialog {
+    package func renameDialog(_ dialog: CachedDialog, to name: String) throws(MessagingError) -> CachedDialog {
         guard dialog.type != .private else {
             throw MessagingError(.invalidInput, "a private dialog has no name to change", hint: "only groups can be renamed")
         }
@@ -31,14 +31,14 @@ extension MessagingService {
     }
 
     /// Adds users to a group (`push_all`).
-    public func addOccupants(_ ids: [Int], to dialog: CachedDialog) throws(MessagingError) -> CachedDialog {
+    package func addOccupants(_ ids: [Int], to dialog: CachedDialog) throws(MessagingError) -> CachedDialog {
         try update(dialog, doing: "add people to \(Self.label(dialog))", refusal: "you may not add people to it") { api throws(QuickBloxError) in
             try api.updateDialog(id: dialog.id, addOccupants: ids)
         }
     }
 
     /// Removes users from a group (`pull_all`); removing anyone but yourself is the owner's.
-    public func removeOccupants(_ ids: [Int], from dialog: CachedDialog) throws(MessagingError) -> CachedDialog {
+    package func removeOccupants(_ ids: [Int], from dialog: CachedDialog) throws(MessagingError) -> CachedDialog {
         try update(dialog, doing: "remove people from \(Self.label(dialog))", refusal: "only its owner can remove others") { api throws(QuickBloxError) in
             try api.updateDialog(id: dialog.id, removeOccupants: ids)
         }
@@ -47,7 +47,7 @@ extension MessagingService {
     /// Leaves a group (`pull_all` of yourself); the cache forgets it. Returns the
     /// dialog as the server left it.
     @discardableResult
-    public func leaveDialog(_ dialog: CachedDialog) throws(MessagingError) -> CachedDialog {
+    package func leaveDialog(_ dialog: CachedDialog) throws(MessagingError) -> CachedDialog {
         let left = try update(dialog, doing: "leave \(Self.label(dialog))", refusal: "the server would not let you leave") { api throws(QuickBloxError) in
             try api.updateDialog(id: dialog.id, removeOccupants: [me])
         }
@@ -58,7 +58,7 @@ extension MessagingService {
     /// `DELETE`: for this user only, or with `everyone` for every occupant (its owner
     /// only). The cache forgets it. Returns the server's answer.
     @discardableResult
-    public func deleteDialog(_ dialog: CachedDialog, everyone: Bool) throws(MessagingError) -> QBDeletionResult {
+    package func deleteDialog(_ dialog: CachedDialog, everyone: Bool) throws(MessagingError) -> QBDeletionResult {
         let what = "delete \(Self.label(dialog))\(everyone ? " for everyone" : "")"
         let result: QBDeletionResult
         do { result = try api.deleteDialogs(ids: [dialog.id], force: everyone) } catch {
@@ -76,7 +76,7 @@ extension MessagingService {
 
     /// Replaces the text of one of your messages in `dialogID`, and returns it as the
     /// server now has it (read back; the edit itself answers nothing), cached.
-    public func editMessage(id: String, dialogID: String, text: String) throws(MessagingError) -> CachedMessage {
+    package func editMessage(id: String, dialogID: String, text: String) throws(MessagingError) -> CachedMessage {
         do { try api.editMessage(id: id, dialogId: dialogID, text: text) } catch {
             switch error.status {
             case 403: throw MessagingError(.failure, "not allowed to edit message \(id): \(Self.reason(error))", hint: "only its sender can edit it")
@@ -106,7 +106,7 @@ extension MessagingService {
     /// Deletes a message for this user, or with `everyone` for every occupant (its
     /// sender only). The cache forgets it. Returns the server's answer.
     @discardableResult
-    public func deleteMessage(id: String, everyone: Bool) throws(MessagingError) -> QBDeletionResult {
+    package func deleteMessage(id: String, everyone: Bool) throws(MessagingError) -> QBDeletionResult {
         let what = "delete message \(id)\(everyone ? " for everyone" : "")"
         let result: QBDeletionResult
         do { result = try api.deleteMessages(ids: [id], force: everyone) } catch {
@@ -127,7 +127,7 @@ extension MessagingService {
     // MARK: helpers
 
     /// A dialog in a sentence: `'ops'`, or `the private dialog {id}` (not sanitized).
-    public static func label(_ dialog: CachedDialog) -> String {
+    package static func label(_ dialog: CachedDialog) -> String {
         dialog.name.isEmpty || dialog.type == .private ? "the \(typeName(dialog.type)) dialog \(dialog.id)" : "'\(dialog.name)'"
     }
 

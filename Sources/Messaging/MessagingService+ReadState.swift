@@ -11,7 +11,7 @@ extension MessagingService {
     /// their readers. Messages the server no longer has (404) are skipped.
     /// Returns those marked, in the order given.
     @discardableResult
-    public func markRead(_ messages: [CachedMessage], dialogID: String) throws(MessagingError) -> [CachedMessage] {
+    package func markRead(_ messages: [CachedMessage], dialogID: String) throws(MessagingError) -> [CachedMessage] {
         let unread = messages.filter { $0.dialogID == dialogID && $0.senderID != me && !$0.readIDs.contains(me) }
         var marked: [CachedMessage] = []
         var start = 0
@@ -35,7 +35,7 @@ extension MessagingService {
     /// first, as the server says: its unread count for the dialog (`count`),
     /// then history pages (never marking them read) until that many are found,
     /// at most `scanLimit` messages back. Every page read is cached.
-    public func unreadMessages(dialogID: String, scanLimit: Int = 10_000) throws(MessagingError) -> (count: Int, messages: [CachedMessage]) {
+    package func unreadMessages(dialogID: String, scanLimit: Int = 10_000) throws(MessagingError) -> (count: Int, messages: [CachedMessage]) {
         let counts: QBUnreadCounts
         do { counts = try api.unreadCounts(dialogIds: [dialogID]) } catch {
             if error.status == 403 { throw MessagingError(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
@@ -62,7 +62,7 @@ extension MessagingService {
     }
 
     /// Sets the cached unread count of one dialog (after marking it read).
-    public func noteUnreadCount(_ count: Int, dialogID: String) throws(MessagingError) {
+    package func noteUnreadCount(_ count: Int, dialogID: String) throws(MessagingError) {
         _ = try cached { () throws(MessageCacheError) in try cache.setUnreadCounts([dialogID: count], others: nil) }
     }
 
@@ -71,7 +71,7 @@ extension MessagingService {
     /// answer leaves out counts 0 when the listed counts add up to its `total`,
     /// and keeps its count otherwise. Returns the total.
     @discardableResult
-    public func refreshUnreadCounts() throws(MessagingError) -> Int {
+    package func refreshUnreadCounts() throws(MessagingError) -> Int {
         let counts: QBUnreadCounts
         do { counts = try api.unreadCounts() } catch {
             throw MessagingError(describing: error, doing: "count unread messages")

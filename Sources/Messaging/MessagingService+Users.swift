@@ -7,7 +7,7 @@ extension MessagingService {
     /// which is tried as a login (first, on page 1) and searched in full names
     /// (`by_full_name`, when it is long enough). A login or email nobody has is an
     /// empty page, not an error.
-    public func findUsers(_ search: UserSearch, page: Int, perPage: Int) throws(MessagingError) -> UserSearchResult {
+    package func findUsers(_ search: UserSearch, page: Int, perPage: Int) throws(MessagingError) -> UserSearchResult {
         var users: [QBUser] = []
         var total = 0
         do {

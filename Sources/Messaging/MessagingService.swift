@@ -10,16 +10,16 @@ import XMPPTransport
 /// The user's dialogs and messages: fetched from the REST API into the cache,
 /// read back from the cache (also offline), and sent through the outbox so
 /// nothing is lost. One instance per thread (the cache connection is not Sendable).
-public final class MessagingService {
-    public let api: QuickBloxClient
-    public let cache: ChatCache
+package final class MessagingService {
+    package let api: QuickBloxClient
+    package let cache: ChatCache
     /// The logged-in user's id.
-    public let me: Int
+    package let me: Int
     private let now: () -> Int
     /// Outbox ids: ObjectIds, like the stanza ids of messages sent over chat.
     private var idGenerator = ObjectIDGenerator()
 
-    public init(api: QuickBloxClient, cache: ChatCache, me: Int, now: @escaping () -> Int = { Int(Date().timeIntervalSince1970) }) {
+    package init(api: QuickBloxClient, cache: ChatCache, me: Int, now: @escaping () -> Int = { Int(Date().timeIntervalSince1970) }) {
         self.api = api; self.cache = cache; self.me = me; self.now = now
     }
 
@@ -27,7 +27,7 @@ public final class MessagingService {
 
     /// Fetches dialogs changed since the last sync (all of them the first time).
     @discardableResult
-    public func syncDialogs() throws(MessagingError) -> Int {
+    package func syncDialogs() throws(MessagingError) -> Int {
         let cursor = try cached { () throws(MessageCacheError) in try cache.dialogsUpdatedAtCursor() }
         let dialogs: [QBDialog]
         do { dialogs = try api.allDialogs(DialogQuery(updatedAfter: cursor)) } catch {
@@ -44,14 +44,14 @@ public final class MessagingService {
     }
 
     /// `withRawJSON: false`: each `rawJSON` left empty (ChatCache.dialogs).
-    public func dialogs(type: DialogType?, limit: Int?, offline: Bool, withRawJSON: Bool = true) throws(MessagingError) -> [CachedDialog] {
+    package func dialogs(type: DialogType?, limit: Int?, offline: Bool, withRawJSON: Bool = true) throws(MessagingError) -> [CachedDialog] {
         if !offline { try syncDialogs() }
         return try cached { () throws(MessageCacheError) in try cache.dialogs(type: type, limit: limit, withRawJSON: withRawJSON) }
     }
 
     /// The dialog a reference names. `@login` finds (or, when `createPrivate`,
     /// creates) the private dialog with that user; a name must match exactly one dialog.
-    public func resolve(_ reference: DialogReference, offline: Bool, createPrivate: Bool) throws(MessagingError) -> CachedDialog {
+    package func resolve(_ reference: DialogReference, offline: Bool, createPrivate: Bool) throws(MessagingError) -> CachedDialog {
         switch reference {
         case .id(let id):
             if let dialog = try cached({ () throws(MessageCacheError) in try cache.dialog(id: id) }) { return dialog }
@@ -79,7 +79,7 @@ public final class MessagingService {
 
     /// The private dialog with `@login`, and whether this call created it (when
     /// `create`; otherwise a missing one is an error).
-    public func privateDialog(login: String, offline: Bool, create: Bool) throws(MessagingError) -> (dialog: CachedDialog, created: Bool) {
+    package func privateDialog(login: String, offline: Bool, create: Bool) throws(MessagingError) -> (dialog: CachedDialog, created: Bool) {
         let user = try user(login: login, offline: offline)
         if user.id == me { throw MessagingError(.invalidInput, "@\(login) is you; a private dialog needs another user") }
         if offline {
@@ -91,7 +91,7 @@ public final class MessagingService {
         return (try createDialog(type: .private, name: nil, occupants: [user.id]), true)
     }
 
-    public func createDialog(type: QBDialogType, name: String?, occupants: [Int]) throws(MessagingError) -> CachedDialog {
+    package func createDialog(type: QBDialogType, name: String?, occupants: [Int]) throws(MessagingError) -> CachedDialog {
         let dialog: QBDialog
         do { dialog = try api.createDialog(type: type, name: name, occupantIDs: occupants) } catch {
             throw MessagingError(describing: error, doing: "create dialog")
@@ -103,7 +103,7 @@ public final class MessagingService {
 
     // MARK: users
 
-    public func user(login: String, offline: Bool) throws(MessagingError) -> CachedUser {
+    package func user(login: String, offline: Bool) throws(MessagingError) -> CachedUser {
         if let user = try cached({ () throws(MessageCacheError) in try cache.user(login: login) }) { return user }
         if offline { throw MessagingError(.invalidInput, "user @\(login) is not in the cache", hint: "try without --offline") }
         let found: QBUser
@@ -117,7 +117,7 @@ public final class MessagingService {
     }
 
     /// Display names (full name, else login) for user ids, from the cache.
-    public func displayNames(_ ids: Set<Int>) -> [Int: String] {
+    package func displayNames(_ ids: Set<Int>) -> [Int: String] {
         var names: [Int: String] = [:]
         for id in ids {
             if let user = try? cache.user(id: id) { names[id] = user.fullName.flatMap { $0.isEmpty ? nil : $0 } ?? user.login }
@@ -126,7 +126,7 @@ public final class MessagingService {
     }
 
     /// Caches the users not cached yet (names for transcripts); best effort.
-    public func fetchUsers(_ ids: [Int]) throws(MessagingError) {
+    package func fetchUsers(_ ids: [Int]) throws(MessagingError) {
         let missing = Set(ids).filter { (try? cache.user(id: $0)) == nil }.sorted()
         var start = 0
         while start < missing.count {
@@ -142,7 +142,7 @@ public final class MessagingService {
 
     /// Fetches up to `limit` of the newest messages (within the bounds) into the cache.
     @discardableResult
-    public func syncHistory(dialogID: String, limit: Int, before: Int?, since: Int?, markRead: Bool = false) throws(MessagingError) -> Int {
+    package func syncHistory(dialogID: String, limit: Int, before: Int?, since: Int?, markRead: Bool = false) throws(MessagingError) -> Int {
         var fetched = 0
         var skip = 0
         while fetched < limit {
@@ -174,7 +174,7 @@ public final class MessagingService {
     /// With `alsoCachedSince`, also those the cache has that were sent from then on
     /// (another process of the account may have cached them first; the caller knows
     /// which it has seen).
-    public func newMessages(dialogID: String, since: Int, alsoCachedSince: Int? = nil) throws(MessagingError) -> [CachedMessage] {
+    package func newMessages(dialogID: String, since: Int, alsoCachedSince: Int? = nil) throws(MessagingError) -> [CachedMessage] {
         let records = try messagesSent(dialogID: dialogID, after: since, doing: "fetch missed messages").map(CacheRecords.message)
         let fresh = try cached { () throws(MessageCacheError) in
             var unseen: [CachedMessage] = []
@@ -203,7 +203,7 @@ public final class MessagingService {
         return messages
     }
 
-    public func history(dialogID: String, limit: Int, before: Int?, since: Int?, offline: Bool, markRead: Bool) throws(MessagingError) -> [CachedMessage] {
+    package func history(dialogID: String, limit: Int, before: Int?, since: Int?, offline: Bool, markRead: Bool) throws(MessagingError) -> [CachedMessage] {
         if !offline { try syncHistory(dialogID: dialogID, limit: limit, before: before, since: since, markRead: markRead) }
         return try cached { () throws(MessageCacheError) in try cache.history(dialogID: dialogID, limit: limit, before: before, since: since) }
     }
@@ -214,7 +214,7 @@ public final class MessagingService {
     /// anything is sent; it leaves only on delivery. `attachments` go with it
     /// (blobs already uploaded: each `id` a blob uid); without text its body is
     /// `[attachment]` (`body(_:attachments:)`).
-    public func enqueue(_ text: String, attachments: [QBAttachment] = [], to dialogID: String, owner: Int) throws(MessagingError) -> String {
+    package func enqueue(_ text: String, attachments: [QBAttachment] = [], to dialogID: String, owner: Int) throws(MessagingError) -> String {
         let id = idGenerator.next(unixTime: UInt32(truncatingIfNeeded: now())).rawValue
         _ = try cached { () throws(MessageCacheError) in
             try cache.enqueue(dialogID: dialogID, text: Self.body(text, attachments: attachments), clientMessageID: id,
@@ -227,7 +227,7 @@ public final class MessagingService {
     /// claimed by `owner`: the entry and a row per file (`OutboxUpload`, each file
     /// already kept where a later process can read it) in one transaction, before
     /// any byte is uploaded. `OutboxUploader.finish` then makes it ready to send.
-    public func enqueue(_ text: String, uploads: [OutboxUpload], to dialogID: String, owner: Int) throws(MessagingError) -> OutboxEntry {
+    package func enqueue(_ text: String, uploads: [OutboxUpload], to dialogID: String, owner: Int) throws(MessagingError) -> OutboxEntry {
         let id = idGenerator.next(unixTime: UInt32(truncatingIfNeeded: now())).rawValue
         let body = text.isEmpty && !uploads.isEmpty ? CachedMessage.attachmentOnlyText : text
         let entry = try cached { () throws(MessageCacheError) in
@@ -240,7 +240,7 @@ public final class MessagingService {
 
     /// The body a message is sent with: its text, or for a message that is only
     /// attachments `[attachment]`, as the QuickBlox apps send it (docs/protocol.md §8).
-    public static func body(_ text: String, attachments: [QBAttachment]) -> String {
+    package static func body(_ text: String, attachments: [QBAttachment]) -> String {
         text.isEmpty && !attachments.isEmpty ? CachedMessage.attachmentOnlyText : text
     }
 
@@ -251,7 +251,7 @@ public final class MessagingService {
     /// after an answer that leaves it open whether the server stored the message
     /// (a 5xx, a timeout), history is checked for it before it is sent again
     /// (docs/protocol.md §6), as `outbox flush` does.
-    public func deliverViaREST(clientMessageID: String, text: String, attachments: [QBAttachment] = [],
+    package func deliverViaREST(clientMessageID: String, text: String, attachments: [QBAttachment] = [],
                                dialogID: String) throws(MessagingError) -> CachedMessage {
         let text = Self.body(text, attachments: attachments)
         let firstSent = now()
@@ -294,9 +294,9 @@ public final class MessagingService {
     }
 
     /// The custom message field that carries the outbox id.
-    public static let clientIDField = "chatctl_client_id"
+    package static let clientIDField = "chatctl_client_id"
 
-    public static func typeName(_ type: DialogType) -> String {
+    package static func typeName(_ type: DialogType) -> String {
         switch type {
         case .private: return "private"
         case .group: return "group"
@@ -305,7 +305,7 @@ public final class MessagingService {
         }
     }
 
-    public func cached<T>(_ body: () throws(MessageCacheError) -> T) throws(MessagingError) -> T {
+    package func cached<T>(_ body: () throws(MessageCacheError) -> T) throws(MessagingError) -> T {
         do { return try body() } catch { throw MessagingError(cache: error) }
     }
 }
@@ -317,7 +317,7 @@ extension MessagingService {
     /// it, a reply lost on the way back), so each dialog's history since its
     /// oldest entry is read once, matching by `_id` (chat) or client id (REST).
     /// Returns the rest, by dialog, to be sent again under their own ids.
-    public func claimForFlush(owner: Int) throws(MessagingError) -> (alreadyThere: Int, toSend: [(CachedDialog, [OutboxEntry])], failures: [MessagingError]) {
+    package func claimForFlush(owner: Int) throws(MessagingError) -> (alreadyThere: Int, toSend: [(CachedDialog, [OutboxEntry])], failures: [MessagingError]) {
         var alreadyThere = 0
         var toSend: [(CachedDialog, [OutboxEntry])] = []
         var failures: [MessagingError] = []
@@ -357,17 +357,17 @@ extension MessagingService {
     }
 
     /// Records a failed delivery attempt on an outbox entry (it stays there).
-    public func noteFailure(clientMessageID: String, owner: Int, error: MessagingError) {
+    package func noteFailure(clientMessageID: String, owner: Int, error: MessagingError) {
         try? cache.releaseClaim(clientMessageID: clientMessageID, owner: owner, error: error.message)
     }
 
-    public func pendingOutbox() throws(MessagingError) -> [OutboxEntry] {
+    package func pendingOutbox() throws(MessagingError) -> [OutboxEntry] {
         try cached { () throws(MessageCacheError) in try cache.pending() }
     }
 
     /// Removes an undelivered message without sending it (`outbox drop`), unless
     /// a live process is sending it right now.
-    public func dropFromOutbox(clientMessageID: String) throws(MessagingError) -> ChatCache.DropOutcome {
+    package func dropFromOutbox(clientMessageID: String) throws(MessagingError) -> ChatCache.DropOutcome {
         try cached { () throws(MessageCacheError) in try cache.drop(clientMessageID: clientMessageID) }
     }
 }

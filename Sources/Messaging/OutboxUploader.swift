@@ -22,8 +22,8 @@ import Transfers
 /// storage keeps no partial upload), to its blob while the blob's permission lasts,
 /// else to a new blob. An earlier run's blob that the storage no longer takes gets
 /// a new blob once.
-public final class OutboxUploader {
-    public let service: MessagingService
+package final class OutboxUploader {
+    package let service: MessagingService
     private let owner: Int
     private let blobs: BlobUploader
     private let now: () -> Int
@@ -32,7 +32,7 @@ public final class OutboxUploader {
     static let claimRenewal = 60
 
     /// `owner` holds the entries' claims (this process).
-    public init(service: MessagingService, owner: Int, now: @escaping () -> Int = { Int(time(nil)) }) {
+    package init(service: MessagingService, owner: Int, now: @escaping () -> Int = { Int(time(nil)) }) {
         self.service = service; self.owner = owner; self.now = now
         blobs = BlobUploader(api: service.api)
     }
@@ -41,7 +41,7 @@ public final class OutboxUploader {
     /// every upload completed, `attachmentsJSON` the attachments its message carries.
     /// `progress` hears each file's bytes as they go. A file too large for the server
     /// is bad input (`.invalidInput`): the entry can never be sent as it is.
-    public func finish(_ entry: OutboxEntry,
+    package func finish(_ entry: OutboxEntry,
                        progress: (OutboxUpload, TransferProgress) -> Void = { _, _ in }) throws(MessagingError) -> OutboxEntry {
         var entry = entry
         let id = entry.clientMessageID
@@ -181,7 +181,7 @@ extension OutboxUploader: Sendable {}
 
 extension OutboxUpload {
     /// The row for a file `send --attach` keeps (`UploadSource.keep`) at `position`.
-    public init(position: Int, source: UploadSource, kept: KeptUpload) {
+    package init(position: Int, source: UploadSource, kept: KeptUpload) {
         let keeping: Keeping = switch kept.method {
         case .clone: .clone
         case .link: .link
@@ -196,7 +196,7 @@ extension OutboxUpload {
 
 extension MessagingError {
     /// A transfer's failure, with its exit class.
-    public init(_ error: TransferError) {
+    package init(_ error: TransferError) {
         let kind: Kind = switch error.kind {
         case .invalidInput: .invalidInput
         case .authentication: .authentication

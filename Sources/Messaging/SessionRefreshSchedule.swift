@@ -2,35 +2,35 @@
 /// The session lives a fixed time after its last request, so a cheap request once
 /// half of the remaining lifetime is gone always finds it alive, with half to
 /// spare for a retry. Pure: times are passed in (seconds since the epoch).
-public struct SessionRefreshSchedule: Sendable, Equatable {
+package struct SessionRefreshSchedule: Sendable, Equatable {
     /// Never sooner than this after the last attempt: a clock far from the
     /// server's can make every expiry look past, and that must not become a loop.
-    public static let minimumInterval = 1.0
+    package static let minimumInterval = 1.0
     /// After a failure, try again within this, or sooner if the session is nearer its end.
-    public static let retryInterval = 5.0
+    package static let retryInterval = 5.0
     /// Refresh at least this often, whatever the lifetime: for tests and `make bench`
     /// (`CHATCTL_SESSION_REFRESH_EVERY`), to see many refreshes in little time.
-    public let maximumInterval: Double?
+    package let maximumInterval: Double?
     /// When the next refresh is due.
-    public private(set) var dueAt: Double
+    package private(set) var dueAt: Double
 
     /// Due at once until told otherwise.
-    public init(maximumInterval: Double? = nil) {
+    package init(maximumInterval: Double? = nil) {
         self.maximumInterval = maximumInterval
         dueAt = 0
     }
 
-    public func isDue(at now: Double) -> Bool { now >= dueAt }
+    package func isDue(at now: Double) -> Bool { now >= dueAt }
 
-    public func secondsUntilDue(at now: Double) -> Double { max(0, dueAt - now) }
+    package func secondsUntilDue(at now: Double) -> Double { max(0, dueAt - now) }
 
     /// The server answered at `now`, keeping the session until `expiresAt`.
-    public mutating func refreshed(at now: Double, expiresAt: Double) {
+    package mutating func refreshed(at now: Double, expiresAt: Double) {
         schedule(at: now, interval: (expiresAt - now) / 2)
     }
 
     /// The refresh failed at `now` (the server out of reach): soon again, while the session may still live.
-    public mutating func failed(at now: Double, expiresAt: Double) {
+    package mutating func failed(at now: Double, expiresAt: Double) {
         schedule(at: now, interval: min(Self.retryInterval, (expiresAt - now) / 4))
     }
 

@@ -1,17 +1,17 @@
 /// What `chatctl users QUERY` looks for (docs/protocol.md §3): everyone, one login
 /// (`@alice`), one email address (`a@example.com`), or text that is tried as a login
 /// and searched for in full names.
-public enum UserSearch: Sendable, Equatable {
+package enum UserSearch: Sendable, Equatable {
     case everyone
     case login(String)
     case email(String)
     case text(String)
 
     /// The hosted service searches full names of at least this many characters.
-    public static let shortestFullName = 3
+    package static let shortestFullName = 3
 
     /// Reads a query: nil or blank is everyone; `@x` a login; `a@b` an email address.
-    public init(parsing query: String?) throws(MessagingError) {
+    package init(parsing query: String?) throws(MessagingError) {
         let text = (query ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
         if text.isEmpty {
             self = .everyone

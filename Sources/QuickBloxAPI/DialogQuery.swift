@@ -1,16 +1,16 @@
 /// What `QuickBloxClient.dialogs(_:)` asks for: newest activity first.
-public struct DialogQuery: Sendable, Equatable {
+package struct DialogQuery: Sendable, Equatable {
     /// Page size; 100 is always accepted (the maximum is unconfirmed).
-    public var limit: Int
-    public var skip: Int
+    package var limit: Int
+    package var skip: Int
     /// `type[in]=…`; nil for every type.
-    public var types: [QBDialogType]?
+    package var types: [QBDialogType]?
     /// `updated_at[gt]=…`, unix seconds: only dialogs changed since then.
-    public var updatedAfter: Int?
+    package var updatedAfter: Int?
     /// `_id[in]=…`: only these dialogs (e.g. one a system notification named).
-    public var ids: [String]?
+    package var ids: [String]?
 
-    public init(limit: Int = 100, skip: Int = 0, types: [QBDialogType]? = nil, updatedAfter: Int? = nil, ids: [String]? = nil) {
+    package init(limit: Int = 100, skip: Int = 0, types: [QBDialogType]? = nil, updatedAfter: Int? = nil, ids: [String]? = nil) {
         self.limit = limit; self.skip = skip; self.types = types; self.updatedAfter = updatedAfter; self.ids = ids
     }
 

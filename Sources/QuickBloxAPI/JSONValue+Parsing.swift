@@ -7,21 +7,21 @@
 /// `.double` (a number beyond `Double` is an error).
 extension JSONValue {
     /// Why a document is not JSON: where (a byte offset) and what was wrong.
-    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
-        public var offset: Int
-        public var reason: String
-        public var description: String { "\(reason) at byte \(offset)" }
+    package struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        package var offset: Int
+        package var reason: String
+        package var description: String { "\(reason) at byte \(offset)" }
     }
 
     /// One JSON document, whitespace allowed around it, nothing after it.
-    public init(parsing bytes: [UInt8]) throws(ParseError) {
+    package init(parsing bytes: [UInt8]) throws(ParseError) {
         self = try bytes.withUnsafeBufferPointer { buffer throws(ParseError) in
             var reader = JSONReader(buffer)
             return try reader.document()
         }
     }
 
-    public init(parsing text: String) throws(ParseError) {
+    package init(parsing text: String) throws(ParseError) {
         try self.init(parsing: Array(text.utf8))
     }
 }

@@ -5,7 +5,7 @@
 /// messages (`send --lines`, `listen`).
 extension JSONValue {
     /// The compact, key-sorted text (`/` unescaped; other escapes as `JSONEncoder` makes them).
-    public var compactText: String {
+    package var compactText: String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
         Self.write(self, to: &bytes)
@@ -16,7 +16,7 @@ extension JSONValue {
     /// dictionary: `listen` makes one object a message, and hashing its keys into a
     /// dictionary only to sort them again was a tenth of caching it. The keys must be
     /// distinct (a later duplicate would be written twice, which a dictionary cannot hold).
-    public static func compactObjectText(_ members: [(key: String, value: JSONValue)]) -> String {
+    package static func compactObjectText(_ members: [(key: String, value: JSONValue)]) -> String {
         let precedes = { (a: (key: String, value: JSONValue), b: (key: String, value: JSONValue)) in
             a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
         }

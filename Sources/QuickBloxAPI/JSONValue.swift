@@ -1,6 +1,6 @@
 /// Any JSON value, kept as received so `--json` can print QuickBlox objects unchanged.
 /// Encode with `JSONEncoder.outputFormatting = .sortedKeys` for stable key order.
-public enum JSONValue: Sendable, Equatable, Codable {
+package enum JSONValue: Sendable, Equatable, Codable {
     case null
     case bool(Bool)
     case int(Int)
@@ -9,7 +9,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null; return }
         // Bool before numbers (so `true` is not 1), Int before Double (so ids stay exact).
@@ -22,7 +22,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
         throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a JSON value")
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -36,30 +36,30 @@ public enum JSONValue: Sendable, Equatable, Codable {
     }
 
     /// The member `key` of an object; nil for other values or a missing key.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }
         return nil
     }
 
-    public var objectValue: [String: JSONValue]? {
+    package var objectValue: [String: JSONValue]? {
         if case .object(let members) = self { return members }
         return nil
     }
 
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let items) = self { return items }
         return nil
     }
 
     /// The string itself; nil for anything else (use `intValue` for numbers).
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let text) = self { return text }
         return nil
     }
 
     /// An integer, also from an integral double or a decimal string ("42"),
     /// since QuickBlox sends some ids both ways.
-    public var intValue: Int? {
+    package var intValue: Int? {
         switch self {
         case .int(let value): return value
         case .double(let value) where value.rounded() == value && abs(value) < 9.0e15: return Int(value)
@@ -68,7 +68,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .int(let value): return Double(value)
         case .double(let value): return value
@@ -77,7 +77,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         switch self {
         case .bool(let value): return value
         case .int(let value): return value != 0
@@ -85,18 +85,18 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
-    public var isNull: Bool { self == .null }
+    package var isNull: Bool { self == .null }
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .int(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(floatLiteral value: Double) { self = .double(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int) { self = .int(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(floatLiteral value: Double) { self = .double(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
 }

@@ -1,18 +1,18 @@
 /// What `QuickBloxClient.messages(_:)` asks for: one dialog's history, newest first.
-public struct MessageQuery: Sendable, Equatable {
-    public var dialogId: String
+package struct MessageQuery: Sendable, Equatable {
+    package var dialogId: String
     /// Page size; 100 is always accepted (the maximum is unconfirmed).
-    public var limit: Int
-    public var skip: Int
+    package var limit: Int
+    package var skip: Int
     /// `date_sent[lt]=…`, unix seconds: only older messages.
-    public var sentBefore: Int?
+    package var sentBefore: Int?
     /// `date_sent[gt]=…`, unix seconds: only newer messages.
-    public var sentAfter: Int?
+    package var sentAfter: Int?
     /// Reading history marks it read on the server unless `mark_as_read=0` is sent;
     /// false (the default) sends it.
-    public var markAsRead: Bool
+    package var markAsRead: Bool
 
-    public init(dialogId: String, limit: Int = 100, skip: Int = 0, sentBefore: Int? = nil, sentAfter: Int? = nil,
+    package init(dialogId: String, limit: Int = 100, skip: Int = 0, sentBefore: Int? = nil, sentAfter: Int? = nil,
                 markAsRead: Bool = false) {
         self.dialogId = dialogId; self.limit = limit; self.skip = skip; self.sentBefore = sentBefore
         self.sentAfter = sentAfter; self.markAsRead = markAsRead

@@ -1,27 +1,27 @@
 /// A file attached to a message (docs/protocol.md §6, §8). Every field is optional on
 /// the wire and read loosely (numbers or text; `content-type` as the SDKs write it, or
 /// `content_type`); `type` is kept as the sender wrote it; `id` is the blob uid.
-public struct QBAttachment: Sendable, Equatable {
+package struct QBAttachment: Sendable, Equatable {
     /// "image", "video", "audio", "file", … as the sender chose.
-    public var type: String?
-    public var id: String?
-    public var name: String?
+    package var type: String?
+    package var id: String?
+    package var name: String?
     /// Bytes: a number or a numeric string (`2048`, `"2048"`, `2048.0`); nil when absent or not whole.
-    public var size: Int?
-    public var url: String?
+    package var size: Int?
+    package var url: String?
     /// `content-type`.
-    public var contentType: String?
+    package var contentType: String?
     /// The attachment object as received; empty for one built here.
-    public var raw: [String: JSONValue]
+    package var raw: [String: JSONValue]
 
-    public init(type: String? = nil, id: String? = nil, name: String? = nil, size: Int? = nil, url: String? = nil,
+    package init(type: String? = nil, id: String? = nil, name: String? = nil, size: Int? = nil, url: String? = nil,
                 contentType: String? = nil, raw: [String: JSONValue] = [:]) {
         self.type = type; self.id = id; self.name = name; self.size = size; self.url = url
         self.contentType = contentType; self.raw = raw
     }
 
     /// From an attachment object; nil for anything but an object.
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard let members = json.objectValue else { return nil }
         self.init(type: json["type"]?.looseString, id: json["id"]?.looseString, name: json["name"]?.looseString,
                   size: json["size"]?.looseInt.flatMap { $0 >= 0 ? $0 : nil }, url: json["url"]?.looseString,
@@ -31,12 +31,12 @@ public struct QBAttachment: Sendable, Equatable {
     /// The wire form (docs/protocol.md §8): what the sender sent, with the typed fields
     /// over it (`size` a number, `content-type` spelt as the SDKs spell it); nil fields
     /// left out. What chatctl sends, and what it keeps of a message it sent.
-    public var json: JSONValue { rawWithFields(contentTypeKey: "content-type") }
+    package var json: JSONValue { rawWithFields(contentTypeKey: "content-type") }
 
     /// As `--json` shows it: every key the sender sent, and the normalised ones over
     /// them: `type`, `id` (text), `name`, `size` (a number of bytes), `content_type`, `url`,
     /// each when known. A value that cannot be read (a size of "lots") stays as it came.
-    public var normalizedJSON: JSONValue { rawWithFields(contentTypeKey: "content_type") }
+    package var normalizedJSON: JSONValue { rawWithFields(contentTypeKey: "content_type") }
 
     private func rawWithFields(contentTypeKey: String) -> JSONValue {
         var members = raw
@@ -51,7 +51,7 @@ public struct QBAttachment: Sendable, Equatable {
 
     /// `attachments` as an array, or as the object keyed "0", "1", … that form-encoded
     /// senders leave behind; entries that are not objects are skipped.
-    public static func list(from json: JSONValue?) -> [QBAttachment] {
+    package static func list(from json: JSONValue?) -> [QBAttachment] {
         switch json {
         case .array(let items)?:
             return items.compactMap(QBAttachment.init(json:))

@@ -6,29 +6,29 @@ import Foundation
 
 /// A file of the content API (docs/protocol.md §8): `id` names it in the blob
 /// calls, `uid` in downloads and in the attachments of messages.
-public struct QBBlob: Sendable, Equatable {
-    public var id: Int
-    public var uid: String
-    public var name: String?
-    public var contentType: String?
+package struct QBBlob: Sendable, Equatable {
+    package var id: Int
+    package var uid: String
+    package var name: String?
+    package var contentType: String?
     /// Bytes; nil until the upload is completed.
-    public var size: Int64?
-    public var isPublic: Bool
+    package var size: Int64?
+    package var isPublic: Bool
     /// `blob_status`: nil, then "complete".
-    public var status: String?
+    package var status: String?
     /// Where and how to upload the file: `blob_object_access` of a new blob.
-    public var upload: QBBlobUploadTicket?
+    package var upload: QBBlobUploadTicket?
     /// The blob object as received.
-    public var raw: [String: JSONValue]
+    package var raw: [String: JSONValue]
 
-    public init(id: Int, uid: String, name: String? = nil, contentType: String? = nil, size: Int64? = nil,
+    package init(id: Int, uid: String, name: String? = nil, contentType: String? = nil, size: Int64? = nil,
                 isPublic: Bool = false, status: String? = nil, upload: QBBlobUploadTicket? = nil, raw: [String: JSONValue] = [:]) {
         self.id = id; self.uid = uid; self.name = name; self.contentType = contentType; self.size = size
         self.isPublic = isPublic; self.status = status; self.upload = upload; self.raw = raw
     }
 
     /// From a blob object, bare or as `{"blob":{…}}`; nil without an `id` and a `uid`.
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         let blob = json["blob"]?.objectValue != nil ? json["blob"]! : json
         guard let members = blob.objectValue, let id = blob["id"]?.looseInt,
               let uid = blob["uid"]?.looseString, !uid.isEmpty else { return nil }

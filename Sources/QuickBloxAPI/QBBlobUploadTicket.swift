@@ -11,25 +11,25 @@ import HTTPTransport
 /// `x-amz-signature`…); older ones an S3 bucket and `AWSAccessKeyId`, `Policy`,
 /// `Signature`, `Content-Type`…: both are read the same way, as the JavaScript
 /// SDK does (each value URL-decoded, `+` kept: policies are base64).
-public struct QBBlobUploadTicket: Sendable, Equatable {
+package struct QBBlobUploadTicket: Sendable, Equatable {
     /// Scheme, host and path of `params`: where the form is POSTed.
-    public var url: String
+    package var url: String
     /// Every query pair, decoded, in URL order.
-    public var fields: [MultipartUploadRequest.Field]
+    package var fields: [MultipartUploadRequest.Field]
     /// When the permission ends, if the server said.
-    public var expires: Date?
+    package var expires: Date?
 
     /// Scheme, host and port of `url`.
-    public var origin: URLOrigin
+    package var origin: URLOrigin
 
     /// Nil unless `url` is an http(s) URL.
-    public init?(url: String, fields: [MultipartUploadRequest.Field], expires: Date? = nil) {
+    package init?(url: String, fields: [MultipartUploadRequest.Field], expires: Date? = nil) {
         guard let origin = URLOrigin(url) else { return nil }
         self.url = url; self.fields = fields; self.expires = expires; self.origin = origin
     }
 
     /// Nil unless `params` is an http(s) URL with a host.
-    public init?(params: String, expires: Date? = nil) {
+    package init?(params: String, expires: Date? = nil) {
         let text = params.trimmingScalars(" \t\r\n")
         var base = Substring(text)
         var query: Substring = ""
@@ -55,7 +55,7 @@ public struct QBBlobUploadTicket: Sendable, Equatable {
     /// The largest file the policy admits: the top of its `content-length-range`
     /// condition (`["content-length-range", 0, 104857600]`), read from the `policy`
     /// field (base64 JSON, as S3 has it); nil when it names none or cannot be read.
-    public var maximumSize: Int64? {
+    package var maximumSize: Int64? {
         guard let encoded = field("policy"), let data = Data(base64Encoded: encoded),
               let policy = try? JSONValue(parsing: Array(data)),
               case .array(let conditions)? = policy["conditions"] else { return nil }
@@ -68,7 +68,7 @@ public struct QBBlobUploadTicket: Sendable, Equatable {
     }
 
     /// The value of the first field named `name` (ASCII case ignored: `key` or `Key`).
-    public func field(_ name: String) -> String? {
+    package func field(_ name: String) -> String? {
         let wanted = name.lowercased()
         return fields.first { $0.name.lowercased() == wanted }?.value
     }

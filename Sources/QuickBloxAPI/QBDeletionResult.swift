@@ -1,10 +1,10 @@
 /// What a delete call removed: `{"SuccessfullyDeleted":{"ids":[…]},"NotFound":{"ids":[…]}}`,
 /// and `WrongPermissions` for ids the caller may not delete that way (docs/protocol.md §5–6).
-public struct QBDeletionResult: Sendable, Equatable {
-    public var successfullyDeleted: [String]
-    public var notFound: [String]
-    public var wrongPermissions: [String]
-    public init(successfullyDeleted: [String], notFound: [String], wrongPermissions: [String] = []) {
+package struct QBDeletionResult: Sendable, Equatable {
+    package var successfullyDeleted: [String]
+    package var notFound: [String]
+    package var wrongPermissions: [String]
+    package init(successfullyDeleted: [String], notFound: [String], wrongPermissions: [String] = []) {
         self.successfullyDeleted = successfullyDeleted; self.notFound = notFound; self.wrongPermissions = wrongPermissions
     }
 

@@ -5,31 +5,31 @@ import Foundation
 #endif
 
 /// A chat dialog (docs/protocol.md §5): the fields typed, every field as received in `raw`.
-public struct QBDialog: Sendable, Equatable {
+package struct QBDialog: Sendable, Equatable {
     /// `_id`, 24 hex digits.
-    public var id: String
-    public var type: QBDialogType
-    public var name: String?
-    public var photo: String?
+    package var id: String
+    package var type: QBDialogType
+    package var name: String?
+    package var photo: String?
     /// `user_id`: the owner.
-    public var userId: Int?
+    package var userId: Int?
     /// `occupants_ids`.
-    public var occupantIDs: [Int]
+    package var occupantIDs: [Int]
     /// `xmpp_room_jid`; nil for a private dialog.
-    public var xmppRoomJID: String?
-    public var lastMessage: String?
+    package var xmppRoomJID: String?
+    package var lastMessage: String?
     /// `last_message_date_sent`, unix seconds; nil for a dialog without messages.
-    public var lastMessageDateSent: Int?
-    public var lastMessageId: String?
-    public var lastMessageUserId: Int?
+    package var lastMessageDateSent: Int?
+    package var lastMessageId: String?
+    package var lastMessageUserId: Int?
     /// `unread_messages_count`; 0 when absent.
-    public var unreadMessagesCount: Int
-    public var createdAt: Date?
-    public var updatedAt: Date?
+    package var unreadMessagesCount: Int
+    package var createdAt: Date?
+    package var updatedAt: Date?
     /// The dialog object exactly as received (for `--json`).
-    public var raw: [String: JSONValue]
+    package var raw: [String: JSONValue]
 
-    public init(id: String, type: QBDialogType, name: String? = nil, photo: String? = nil, userId: Int? = nil,
+    package init(id: String, type: QBDialogType, name: String? = nil, photo: String? = nil, userId: Int? = nil,
                 occupantIDs: [Int] = [], xmppRoomJID: String? = nil, lastMessage: String? = nil,
                 lastMessageDateSent: Int? = nil, lastMessageId: String? = nil, lastMessageUserId: Int? = nil,
                 unreadMessagesCount: Int = 0, createdAt: Date? = nil, updatedAt: Date? = nil,
@@ -43,7 +43,7 @@ public struct QBDialog: Sendable, Equatable {
 
     /// From a dialog object; nil without an `_id` or an integer `type`. Numbers may
     /// come as strings, `occupants_ids` as an array or a comma-separated string.
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard let members = json.objectValue,
               let id = (json["_id"] ?? json["id"])?.looseString, !id.isEmpty,
               let type = json["type"]?.looseInt

@@ -6,27 +6,27 @@ import Foundation
 
 /// A stored chat message (docs/protocol.md §6): the fields typed, every field as
 /// received in `raw` (custom keys sit at the top level, see `customParameters`).
-public struct QBMessage: Sendable, Equatable {
+package struct QBMessage: Sendable, Equatable {
     /// `_id`, 24 hex digits; equals the XMPP stanza id when sent over chat.
-    public var id: String
-    public var chatDialogId: String
+    package var id: String
+    package var chatDialogId: String
     /// The text; nil for an attachment-only message.
-    public var message: String?
+    package var message: String?
     /// `sender_id`; 0 when the server omitted it.
-    public var senderId: Int
+    package var senderId: Int
     /// `recipient_id`: the peer in a private dialog, 0 in groups, nil when absent.
-    public var recipientId: Int?
+    package var recipientId: Int?
     /// `date_sent`, unix seconds (fractions dropped); `created_at` when absent, else 0.
-    public var dateSent: Int
-    public var readIds: [Int]
-    public var deliveredIds: [Int]
-    public var attachments: [QBAttachment]
-    public var createdAt: Date?
-    public var updatedAt: Date?
+    package var dateSent: Int
+    package var readIds: [Int]
+    package var deliveredIds: [Int]
+    package var attachments: [QBAttachment]
+    package var createdAt: Date?
+    package var updatedAt: Date?
     /// The message object exactly as received (for `--json`).
-    public var raw: [String: JSONValue]
+    package var raw: [String: JSONValue]
 
-    public init(id: String, chatDialogId: String, message: String? = nil, senderId: Int, recipientId: Int? = nil,
+    package init(id: String, chatDialogId: String, message: String? = nil, senderId: Int, recipientId: Int? = nil,
                 dateSent: Int, readIds: [Int] = [], deliveredIds: [Int] = [], attachments: [QBAttachment] = [],
                 createdAt: Date? = nil, updatedAt: Date? = nil, raw: [String: JSONValue] = [:]) {
         self.id = id; self.chatDialogId = chatDialogId; self.message = message; self.senderId = senderId
@@ -37,7 +37,7 @@ public struct QBMessage: Sendable, Equatable {
 
     /// From a message object; nil without an `_id`, or without a `chat_dialog_id` when
     /// no `dialogId` is given to fall back on.
-    public init?(json: JSONValue, dialogId: String? = nil) {
+    package init?(json: JSONValue, dialogId: String? = nil) {
         guard let members = json.objectValue,
               let id = (json["_id"] ?? json["id"])?.looseString, !id.isEmpty,
               let chatDialogId = json["chat_dialog_id"]?.looseString ?? dialogId
@@ -67,7 +67,7 @@ public struct QBMessage: Sendable, Equatable {
 
     /// The sender asked for chat markers: `markable` is `1` or `true` (as a number,
     /// a string or a boolean).
-    public var isMarkable: Bool {
+    package var isMarkable: Bool {
         switch raw["markable"] {
         case .bool(let value)?: return value
         case .string(let text)? where text.trimmingScalars(" \t\r\n").lowercased() == "true": return true
@@ -77,7 +77,7 @@ public struct QBMessage: Sendable, Equatable {
     }
 
     /// The custom top-level keys a sender added (e.g. `"priority":"high"`).
-    public var customParameters: [String: JSONValue] {
+    package var customParameters: [String: JSONValue] {
         raw.filter { !Self.protocolKeys.contains($0.key) }
     }
 }

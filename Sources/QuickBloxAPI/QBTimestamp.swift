@@ -9,8 +9,8 @@ import Foundation
 /// `2016-04-11 16:29:04 UTC` (seen from the service) or `2018-07-11 17:33:09 +0000`
 /// (docs/protocol.md §2), and ISO fields such as `created_at`:
 /// `2019-09-08T17:24:11Z`, `2019-09-08T17:24:11.123+02:00`.
-public enum QBTimestamp {
-    public static func parse(_ text: String) -> Date? {
+package enum QBTimestamp {
+    package static func parse(_ text: String) -> Date? {
         var scanner = Scanner(Array(text.utf8))
         guard let year = scanner.digits(4), scanner.take("-"),
               let month = scanner.digits(2), scanner.take("-"),

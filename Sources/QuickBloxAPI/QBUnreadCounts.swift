@@ -1,9 +1,9 @@
 /// `GET /chat/Message/unread.json`: `{"total":15,"{dialogId}":n,…}`.
-public struct QBUnreadCounts: Sendable, Equatable {
-    public var total: Int
+package struct QBUnreadCounts: Sendable, Equatable {
+    package var total: Int
     /// Dialog id → unread messages.
-    public var byDialog: [String: Int]
-    public init(total: Int, byDialog: [String: Int]) {
+    package var byDialog: [String: Int]
+    package init(total: Int, byDialog: [String: Int]) {
         self.total = total; self.byDialog = byDialog
     }
 

@@ -6,7 +6,7 @@ import HTTPTransport
 extension QuickBloxClient {
     /// `POST /blobs.json` `{"blob":{"content_type","name","public"}}` → 201 with the
     /// blob and, in `blob_object_access.params`, where to upload it.
-    public func createBlob(name: String, contentType: String, isPublic: Bool = false) throws(QuickBloxError) -> QBBlob {
+    package func createBlob(name: String, contentType: String, isPublic: Bool = false) throws(QuickBloxError) -> QBBlob {
         let body: JSONValue = ["blob": ["content_type": .string(contentType), "name": .string(name), "public": .bool(isPublic)]]
         // Repeatable: a blob created twice costs an empty record, never a wrong message.
         let json = try send("POST", "/blobs.json", repeatable: true) { body }
@@ -21,7 +21,7 @@ extension QuickBloxClient {
     /// `file` last. The session token goes only to the API's own host, never to a
     /// storage host (S3). 200, 201, 202 and 204 are success; a refusal's reason
     /// comes from S3's XML error (`EntityTooLarge: …`) or QuickBlox's JSON.
-    public func uploadBlobFile(_ blob: QBBlob, file: UploadFile, progress: (TransferProgress) -> Void) throws(QuickBloxError) {
+    package func uploadBlobFile(_ blob: QBBlob, file: UploadFile, progress: (TransferProgress) -> Void) throws(QuickBloxError) {
         guard let ticket = blob.upload else {
             throw QuickBloxError(kind: .invalidResponse, request: "POST (upload of blob \(blob.id))", reasons: ["the blob has no upload URL"])
         }
@@ -42,13 +42,13 @@ extension QuickBloxClient {
 
     /// `PUT /blobs/{id}/complete.json` `{"blob":{"size":N}}`: the upload is whole.
     /// (Some SDKs send a top-level `size`; servers take both.)
-    public func completeBlob(id: Int, size: Int64) throws(QuickBloxError) {
+    package func completeBlob(id: Int, size: Int64) throws(QuickBloxError) {
         let body: JSONValue = ["blob": ["size": .int(Int(size))]]
         try send("PUT", "/blobs/\(id)/complete.json") { body }
     }
 
     /// `GET /blobs/{id}.json`: the blob's metadata.
-    public func blob(id: Int) throws(QuickBloxError) -> QBBlob {
+    package func blob(id: Int) throws(QuickBloxError) -> QBBlob {
         let json = try send("GET", "/blobs/\(id).json")
         guard let blob = QBBlob(json: json) else { throw invalidResponse("GET /blobs/\(id).json", "no blob with an id and a uid") }
         return blob
@@ -57,7 +57,7 @@ extension QuickBloxClient {
     /// `GET /blobs/{uid}.json` with the token: the 301 (or 302, 303, 307, 308) to
     /// where the file's bytes are, an absolute URL. 404: no such blob; 403: not
     /// the caller's to read.
-    public func blobLocation(uid: String) throws(QuickBloxError) -> String {
+    package func blobLocation(uid: String) throws(QuickBloxError) -> String {
         let path = "/blobs/\(Self.percentEncode(uid)).json"
         let response = try exchange("GET", path, redirects: true)
         guard (300..<400).contains(response.status), let location = response.header("Location"), !location.isEmpty else {
@@ -73,7 +73,7 @@ extension QuickBloxClient {
     /// again and compared (a sink holding another file starts over). The token goes
     /// only to the API's own host. Returns the file's size; a refusal (403 once the
     /// signed URL expired, 404) is an error with the storage's reason.
-    public func downloadBlobFile(from location: String, into sink: DownloadSink, resumeFrom: Int64, verifiedOverlap: Int = 0,
+    package func downloadBlobFile(from location: String, into sink: DownloadSink, resumeFrom: Int64, verifiedOverlap: Int = 0,
                                  progress: (TransferProgress) -> Void) throws(QuickBloxError) -> Int64 {
         let requestLine = "GET \(SecretRedactor.urlWithoutQuery(location))"
         let files = try streaming(requestLine)

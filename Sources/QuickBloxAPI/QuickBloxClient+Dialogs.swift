@@ -2,7 +2,7 @@
 /// retries, token handling and error parsing (403 not allowed, 404 unknown dialog).
 extension QuickBloxClient {
     /// `GET /chat/Dialog.json?limit=&skip=&sort_desc=last_message_date_sent[&type[in]=][&updated_at[gt]=]`.
-    public func dialogs(_ query: DialogQuery = DialogQuery()) throws(QuickBloxError) -> QBDialogPage {
+    package func dialogs(_ query: DialogQuery = DialogQuery()) throws(QuickBloxError) -> QBDialogPage {
         try dialogPage(query).page
     }
 
@@ -10,7 +10,7 @@ extension QuickBloxClient {
     /// a short page (or `total_entries` is reached). Dialogs that move between pages
     /// while paging are kept once. Throws `.invalidResponse` if the server repeats a
     /// whole page (it ignores `skip`) or more than `maxPages` pages would be needed.
-    public func allDialogs(_ query: DialogQuery = DialogQuery(), maxPages: Int = 100) throws(QuickBloxError) -> [QBDialog] {
+    package func allDialogs(_ query: DialogQuery = DialogQuery(), maxPages: Int = 100) throws(QuickBloxError) -> [QBDialog] {
         var query = query
         var seen: Set<String> = []
         var dialogs: [QBDialog] = []
@@ -35,7 +35,7 @@ extension QuickBloxClient {
 
     /// `POST /chat/Dialog.json` with `occupants_ids` as a comma-separated string. For a
     /// private dialog pass the peer alone; the server adds the current user.
-    public func createDialog(type: QBDialogType, name: String? = nil, occupantIDs: [Int]) throws(QuickBloxError) -> QBDialog {
+    package func createDialog(type: QBDialogType, name: String? = nil, occupantIDs: [Int]) throws(QuickBloxError) -> QBDialog {
         var body: [String: JSONValue] = [
             "type": .int(type.rawValue),
             "occupants_ids": .string(occupantIDs.map(String.init).joined(separator: ",")),
@@ -47,7 +47,7 @@ extension QuickBloxClient {
 
     /// `PUT /chat/Dialog/{id}.json`: rename, add occupants (`push_all`), remove them (`pull_all`).
     /// Only what is given is sent. A 403 means the current user may not change the dialog.
-    public func updateDialog(id: String, name: String? = nil, addOccupants: [Int] = [],
+    package func updateDialog(id: String, name: String? = nil, addOccupants: [Int] = [],
                              removeOccupants: [Int] = []) throws(QuickBloxError) -> QBDialog {
         var body: [String: JSONValue] = [:]
         if let name { body["name"] = .string(name) }
@@ -61,7 +61,7 @@ extension QuickBloxClient {
     /// `DELETE /chat/Dialog/{id}[,{id}].json[?force=1]`; `force` deletes for every
     /// occupant (owner only), not just the current user. No request for no ids.
     @discardableResult
-    public func deleteDialogs(ids: [String], force: Bool = false) throws(QuickBloxError) -> QBDeletionResult {
+    package func deleteDialogs(ids: [String], force: Bool = false) throws(QuickBloxError) -> QBDeletionResult {
         guard !ids.isEmpty else { return QBDeletionResult(successfullyDeleted: [], notFound: []) }
         let json = try send("DELETE", "/chat/Dialog/\(Self.pathIDs(ids)).json", query: force ? [("force", "1")] : [])
         return QBDeletionResult(json: json, requested: ids)

@@ -3,7 +3,7 @@ extension QuickBloxClient {
     /// `GET /chat/Message.json?chat_dialog_id=&sort_desc=date_sent&limit=&skip=&mark_as_read=0[&date_sent[lt]=][&date_sent[gt]=]`.
     /// Newest first. Sends `mark_as_read=0` unless `query.markAsRead`: reading history
     /// must not mark it read by accident. 403 for a non-occupant, 404 for an unknown dialog.
-    public func messages(_ query: MessageQuery) throws(QuickBloxError) -> QBMessagePage {
+    package func messages(_ query: MessageQuery) throws(QuickBloxError) -> QBMessagePage {
         let json = try send("GET", "/chat/Message.json", query: query.queryItems)
         guard let items = json["items"]?.arrayValue else {
             throw invalidResponse("GET /chat/Message.json", "no \"items\" array")
@@ -24,7 +24,7 @@ extension QuickBloxClient {
     /// `POST /chat/Message.json`: stores a message and, with `sendToChat`, delivers it live
     /// to the occupants (without it, it is only stored). `custom` keys go at the top level
     /// and cannot replace the protocol's own keys. Returns the stored message.
-    public func sendMessage(dialogId: String, text: String?, sendToChat: Bool = true, markable: Bool = false,
+    package func sendMessage(dialogId: String, text: String?, sendToChat: Bool = true, markable: Bool = false,
                             custom: [String: JSONValue] = [:],
                             attachments: [QBAttachment] = []) throws(QuickBloxError) -> QBMessage {
         var body = custom.filter { !QBMessage.protocolKeys.contains($0.key) }
@@ -44,7 +44,7 @@ extension QuickBloxClient {
 
     /// `PUT /chat/Message/{id}[,{id}].json` with `{"read":1,"chat_dialog_id":…}`.
     /// No request for no ids.
-    public func markRead(messageIds: [String], dialogId: String) throws(QuickBloxError) {
+    package func markRead(messageIds: [String], dialogId: String) throws(QuickBloxError) {
         guard !messageIds.isEmpty else { return }
         let body: JSONValue = ["read": 1, "chat_dialog_id": .string(dialogId)]
         try send("PUT", "/chat/Message/\(Self.pathIDs(messageIds)).json") { body }
@@ -55,7 +55,7 @@ extension QuickBloxClient {
     /// server would not delete come back in `notFound` or `wrongPermissions` (or as a 403
     /// for a single id). No request for no ids.
     @discardableResult
-    public func deleteMessages(ids: [String], force: Bool = false) throws(QuickBloxError) -> QBDeletionResult {
+    package func deleteMessages(ids: [String], force: Bool = false) throws(QuickBloxError) -> QBDeletionResult {
         guard !ids.isEmpty else { return QBDeletionResult(successfullyDeleted: [], notFound: []) }
         let json = try send("DELETE", "/chat/Message/\(Self.pathIDs(ids)).json", query: force ? [("force", "1")] : [])
         return QBDeletionResult(json: json, requested: ids)
@@ -64,7 +64,7 @@ extension QuickBloxClient {
     /// `PUT /chat/Message/{id}.json` with `{"chat_dialog_id":…,"message":…}`: replaces a
     /// message's text (its sender only; 403 otherwise). The server answers with an empty
     /// body, so nothing is returned; `message(id:dialogId:)` reads the result back.
-    public func editMessage(id: String, dialogId: String, text: String) throws(QuickBloxError) {
+    package func editMessage(id: String, dialogId: String, text: String) throws(QuickBloxError) {
         let body: JSONValue = ["chat_dialog_id": .string(dialogId), "message": .string(text)]
         try send("PUT", "/chat/Message/\(Self.pathIDs([id])).json") { body }
     }
@@ -72,7 +72,7 @@ extension QuickBloxClient {
     /// One message of a dialog: `GET /chat/Message.json?chat_dialog_id=&_id=&mark_as_read=0`.
     /// The answer is searched for the id (a server ignoring the filter is still read
     /// right, if the message is on the first page); nil when it is not there.
-    public func message(id: String, dialogId: String) throws(QuickBloxError) -> QBMessage? {
+    package func message(id: String, dialogId: String) throws(QuickBloxError) -> QBMessage? {
         let query = [("chat_dialog_id", dialogId), ("_id", id), ("mark_as_read", "0")]
         let json = try send("GET", "/chat/Message.json", query: query)
         guard let items = json["items"]?.arrayValue else {
@@ -83,7 +83,7 @@ extension QuickBloxClient {
 
     /// `GET /chat/Message/unread.json[?chat_dialog_ids=a,b]`: the total and the count per
     /// dialog; nil or empty `dialogIds` asks about every dialog.
-    public func unreadCounts(dialogIds: [String]? = nil) throws(QuickBloxError) -> QBUnreadCounts {
+    package func unreadCounts(dialogIds: [String]? = nil) throws(QuickBloxError) -> QBUnreadCounts {
         var query: [(String, String)] = []
         if let dialogIds, !dialogIds.isEmpty { query.append(("chat_dialog_ids", dialogIds.joined(separator: ","))) }
         let json = try send("GET", "/chat/Message/unread.json", query: query)

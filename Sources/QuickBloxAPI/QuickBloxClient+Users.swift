@@ -3,20 +3,20 @@
 /// whose items may be `{"user":{…}}` or bare user objects.
 extension QuickBloxClient {
     /// `GET /users/{id}.json`.
-    public func user(id: Int) throws(QuickBloxError) -> QBUser {
+    package func user(id: Int) throws(QuickBloxError) -> QBUser {
         let json = try send("GET", "/users/\(id).json")
         return try parseUser(json, request: "GET /users/\(id).json")
     }
 
     /// `GET /users/by_login.json?login=…`; 404 when there is no such user.
-    public func user(login: String) throws(QuickBloxError) -> QBUser {
+    package func user(login: String) throws(QuickBloxError) -> QBUser {
         let json = try send("GET", "/users/by_login.json", query: [("login", login)])
         return try parseUser(json, request: "GET /users/by_login.json")
     }
 
     /// `GET /users/by_email.json?email=…`: the exact address; 404 when nobody has it.
     /// Answers `{"user":{…}}`; a page of them is read too (the first user).
-    public func user(email: String) throws(QuickBloxError) -> QBUser {
+    package func user(email: String) throws(QuickBloxError) -> QBUser {
         let json = try send("GET", "/users/by_email.json", query: [("email", email)])
         if json["items"] != nil {
             let page = try parseUserPage(json, request: "GET /users/by_email.json", page: 1, perPage: 1)
@@ -31,7 +31,7 @@ extension QuickBloxClient {
 
     /// `GET /users.json?page=&per_page=`, optionally only the given ids
     /// (`filter[]=number id in 1,2,3`).
-    public func users(ids: [Int]? = nil, page: Int = 1, perPage: Int = 10) throws(QuickBloxError) -> QBUserPage {
+    package func users(ids: [Int]? = nil, page: Int = 1, perPage: Int = 10) throws(QuickBloxError) -> QBUserPage {
         var query = [("page", String(page)), ("per_page", String(perPage))]
         if let ids {
             query.append(("filter[]", "number id in " + ids.map(String.init).joined(separator: ",")))
@@ -42,7 +42,7 @@ extension QuickBloxClient {
 
     /// `GET /users/by_full_name.json?full_name=…&page=&per_page=`: users whose full name
     /// matches (the hosted service wants at least 3 characters).
-    public func users(fullName: String, page: Int = 1, perPage: Int = 10) throws(QuickBloxError) -> QBUserPage {
+    package func users(fullName: String, page: Int = 1, perPage: Int = 10) throws(QuickBloxError) -> QBUserPage {
         let query = [("full_name", fullName), ("page", String(page)), ("per_page", String(perPage))]
         let json = try send("GET", "/users/by_full_name.json", query: query)
         return try parseUserPage(json, request: "GET /users/by_full_name.json", page: page, perPage: perPage)

@@ -6,24 +6,24 @@ import Foundation
 import HTTPTransport
 
 /// The QuickBlox REST API (docs/protocol.md §2–4). Blocking calls; one instance per thread.
-public final class QuickBloxClient {
+package final class QuickBloxClient {
     /// The session token sent as `QB-Token` (set by createSession; may be set by the caller to reuse one).
-    public var token: String?
+    package var token: String?
     /// Latest expiry reported by the server (`QB-Token-ExpirationDate`), or now+2h;
     /// set it with `token` to carry on with a stored session.
-    public var tokenExpiresAt: Date?
+    package var tokenExpiresAt: Date?
     /// Base URL without a trailing slash, e.g. "https://api.quickblox.com".
-    public let apiEndpoint: String
-    public let credentials: AppCredentials
+    package let apiEndpoint: String
+    package let credentials: AppCredentials
     /// Seconds allowed for each whole request.
-    public var requestTimeout: Double
+    package var requestTimeout: Double
     /// Streamed files (docs/protocol.md §8) give up after this many seconds without a byte.
-    public var transferStallTimeout: Double = 30
+    package var transferStallTimeout: Double = 30
     /// Retries of 429/502/503/504; `.immediate` in tests, `.never` to disable.
-    public var retryPolicy: RetryPolicy = .standard
+    package var retryPolicy: RetryPolicy = .standard
     /// Told of each extended expiry, asked to renew a session the server no longer has.
     /// Nil: a 401 is the caller's to handle.
-    public var sessionRenewal: (any SessionRenewing)?
+    package var sessionRenewal: (any SessionRenewing)?
 
     private let transport: any HTTPTransporting
     /// The same transport, for streamed files (the blob upload and download); nil
@@ -32,7 +32,7 @@ public final class QuickBloxClient {
     /// Without a `QB-Token-ExpirationDate` header, a token lives two hours after the last request.
     private static let defaultTokenLifetime: Double = 2 * 60 * 60
 
-    public init(apiEndpoint: String, credentials: AppCredentials, transport: any HTTPTransporting, requestTimeout: Double = 30) {
+    package init(apiEndpoint: String, credentials: AppCredentials, transport: any HTTPTransporting, requestTimeout: Double = 30) {
         var endpoint = apiEndpoint
         while endpoint.hasSuffix("/") { endpoint.removeLast() }
         self.apiEndpoint = endpoint
@@ -46,7 +46,7 @@ public final class QuickBloxClient {
     /// `POST /session.json`, signed; with `user`, opens a user session in one call.
     /// Stores the new token in `token`.
     @discardableResult
-    public func createSession(user: UserCredentials? = nil) throws(QuickBloxError) -> QBSession {
+    package func createSession(user: UserCredentials? = nil) throws(QuickBloxError) -> QBSession {
         // The signature needs libcrypto, loaded on first use: without it no attempt can be made.
         guard RequestSigner.canSign else {
             throw QuickBloxError(kind: .transport(.localFile), request: "POST \(apiEndpoint)/session.json",
@@ -63,20 +63,20 @@ public final class QuickBloxClient {
     }
 
     /// `GET /session.json`: the session `token` belongs to.
-    public func currentSession() throws(QuickBloxError) -> QBSession {
+    package func currentSession() throws(QuickBloxError) -> QBSession {
         let json = try send("GET", "/session.json")
         return try parseSession(json, request: "GET /session.json")
     }
 
     /// `DELETE /session.json`; forgets the token.
-    public func deleteSession() throws(QuickBloxError) {
+    package func deleteSession() throws(QuickBloxError) {
         try send("DELETE", "/session.json")
         token = nil
         tokenExpiresAt = nil
     }
 
     /// `GET /account_settings.json` with `QB-Account-Key` (no session needed).
-    public func accountSettings(accountKey: String) throws(QuickBloxError) -> QBAccountSettings {
+    package func accountSettings(accountKey: String) throws(QuickBloxError) -> QBAccountSettings {
         let json = try send("GET", "/account_settings.json", extraHeaders: [HTTPHeader("QB-Account-Key", accountKey)],
                             sendsToken: false)
         guard let members = json.objectValue else {
@@ -90,7 +90,7 @@ public final class QuickBloxClient {
 
     /// `POST /users.json`. A 422 whose error `isLoginTaken` means "log in instead".
     /// `login` may be nil for an account identified by `email` alone.
-    public func signUp(login: String?, password: String, fullName: String?, email: String?) throws(QuickBloxError) -> QBUser {
+    package func signUp(login: String?, password: String, fullName: String?, email: String?) throws(QuickBloxError) -> QBUser {
         var user: [String: JSONValue] = ["password": .string(password)]
         if let login { user["login"] = .string(login) }
         if let fullName { user["full_name"] = .string(fullName) }
@@ -103,7 +103,7 @@ public final class QuickBloxClient {
     }
 
     /// `POST /login.json`: turns the application session into a user session.
-    public func logIn(_ credentials: UserCredentials) throws(QuickBloxError) -> QBUser {
+    package func logIn(_ credentials: UserCredentials) throws(QuickBloxError) -> QBUser {
         var body: [String: JSONValue] = ["password": .string(credentials.password)]
         switch credentials.identity {
         case .login(let login): body["login"] = .string(login)
@@ -114,7 +114,7 @@ public final class QuickBloxClient {
     }
 
     /// `DELETE /login.json`: back to an application session.
-    public func logOut() throws(QuickBloxError) {
+    package func logOut() throws(QuickBloxError) {
         try send("DELETE", "/login.json")
     }
 

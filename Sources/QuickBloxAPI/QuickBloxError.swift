@@ -7,8 +7,8 @@ import HTTPTransport
 
 /// Why a QuickBlox call failed. Carries the request line, the status and the
 /// server's `errors` text; never a password, token or body.
-public struct QuickBloxError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct QuickBloxError: Error, Sendable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// The server answered with a status other than 200/201/202.
         case http(status: Int)
         /// No usable answer: could not connect, timed out, TLS failed.
@@ -16,22 +16,22 @@ public struct QuickBloxError: Error, Sendable, CustomStringConvertible {
         /// A 2xx answer whose body was not what the protocol says.
         case invalidResponse
     }
-    public var kind: Kind
+    package var kind: Kind
     /// Method and URL without query, e.g. "POST http://127.0.0.1:8080/users.json".
-    public var request: String
+    package var request: String
     /// `errors` flattened to sentences: "login has already been taken", "Unauthorized".
-    public var reasons: [String]
+    package var reasons: [String]
     /// `errors` when it was an object (field -> messages); empty for the array shape.
-    public var fieldErrors: [String: [String]]
+    package var fieldErrors: [String: [String]]
 
-    public init(kind: Kind, request: String, reasons: [String], fieldErrors: [String: [String]] = [:]) {
+    package init(kind: Kind, request: String, reasons: [String], fieldErrors: [String: [String]] = [:]) {
         self.kind = kind; self.request = request; self.reasons = reasons; self.fieldErrors = fieldErrors
     }
 
     /// From a non-success response: parses `errors` in both shapes (array of strings,
     /// or object of field -> strings with `base` for general errors). A missing or
     /// non-JSON body still yields a reason such as "HTTP 503 Service Unavailable".
-    public init(status: Int, request: String, body: [UInt8]) {
+    package init(status: Int, request: String, body: [UInt8]) {
         let parsed = ErrorBody(body)
         var reasons = parsed.reasons
         if reasons.isEmpty { reasons = [Self.fallbackReason(status: status)] }
@@ -39,13 +39,13 @@ public struct QuickBloxError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The HTTP status for `.http` errors.
-    public var status: Int? {
+    package var status: Int? {
         if case .http(let status) = kind { return status }
         return nil
     }
 
     /// One line, e.g. "POST http://127.0.0.1:8080/login.json: 401 Unauthorized".
-    public var description: String {
+    package var description: String {
         let text = reasons.joined(separator: "; ")
         switch kind {
         case .http(let status):
@@ -63,7 +63,7 @@ public struct QuickBloxError: Error, Sendable, CustomStringConvertible {
     /// already in use"), so any message on those fields counts, except one that
     /// says the value is missing or malformed: logging in cannot help with
     /// "can't be blank" (docs/protocol.md §3).
-    public var isLoginTaken: Bool {
+    package var isLoginTaken: Bool {
         guard status == 422 else { return false }
         let messages = (fieldErrors["login"] ?? []) + (fieldErrors["email"] ?? [])
         return messages.contains { !Self.saysMissingOrMalformed($0) }
@@ -75,11 +75,11 @@ public struct QuickBloxError: Error, Sendable, CustomStringConvertible {
     }
 
     /// 401: bad credentials, or a missing/expired session token.
-    public var isUnauthorized: Bool { status == 401 }
+    package var isUnauthorized: Bool { status == 401 }
 
     /// 401 saying the session token is unknown, expired or missing, as opposed to
     /// wrong credentials ("Unauthorized"): a new session may cure it (docs/protocol.md §2, §4).
-    public var isSessionGone: Bool {
+    package var isSessionGone: Bool {
         guard status == 401 else { return false }
         return reasons.contains { reason in
             let text = reason.lowercased()

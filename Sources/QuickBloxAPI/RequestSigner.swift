@@ -3,16 +3,16 @@ internal import CCryptoShim
 /// Signs `POST /session.json` (docs/protocol.md §2): every parameter except
 /// `signature` as `name=value` with the raw value, sorted bytewise, joined by `&`,
 /// HMAC'd with the application's `auth_secret`, as lowercase hex.
-public struct RequestSigner: Sendable {
-    public var secret: String
-    public var algorithm: SignatureAlgorithm
+package struct RequestSigner: Sendable {
+    package var secret: String
+    package var algorithm: SignatureAlgorithm
 
-    public init(secret: String, algorithm: SignatureAlgorithm) {
+    package init(secret: String, algorithm: SignatureAlgorithm) {
         self.secret = secret; self.algorithm = algorithm
     }
 
     /// Nested fields are passed flat: `["user[login]": "alice"]`.
-    public static func stringToSign(_ parameters: [String: String]) -> String {
+    package static func stringToSign(_ parameters: [String: String]) -> String {
         parameters
             .filter { $0.key != "signature" }
             .map { "\($0.key)=\($0.value)" }
@@ -21,21 +21,21 @@ public struct RequestSigner: Sendable {
     }
 
     /// Nil only when libcrypto cannot be loaded (`signingUnavailable` says why).
-    public func signature(for parameters: [String: String]) -> String? {
+    package func signature(for parameters: [String: String]) -> String? {
         Self.hmacHex(algorithm: algorithm, key: secret, message: Self.stringToSign(parameters))
     }
 
     /// Whether libcrypto could be loaded (it is, on the first call).
-    public static var canSign: Bool { ccrypto_load() == 0 }
+    package static var canSign: Bool { ccrypto_load() == 0 }
 
     /// Why nothing can be signed: libcrypto (loaded on first use) is not there.
-    public static var signingUnavailable: String {
+    package static var signingUnavailable: String {
         "cannot load libcrypto to sign the request (\(String(cString: ccrypto_load_error()))); is the libssl3 package installed?"
     }
 
     /// HMAC of `message` keyed with `key`, lowercase hex (libcrypto `HMAC()`, through
     /// CCryptoShim); nil when libcrypto cannot be loaded.
-    public static func hmacHex(algorithm: SignatureAlgorithm, key: String, message: String) -> String? {
+    package static func hmacHex(algorithm: SignatureAlgorithm, key: String, message: String) -> String? {
         let digest = switch algorithm {
         case .hmacSHA1: Int32(CCRYPTO_SHA1)
         case .hmacSHA256: Int32(CCRYPTO_SHA256)

@@ -8,33 +8,33 @@ import Darwin
 
 /// When the client repeats a request the server was too busy for (429, 502, 503, 504).
 /// Connection failures are never retried: they fail fast.
-public struct RetryPolicy: Sendable {
+package struct RetryPolicy: Sendable {
     /// Total attempts, the first included.
-    public var maxAttempts: Int
+    package var maxAttempts: Int
     /// Delay before the first retry; doubles each time, with ±50 % jitter.
-    public var baseDelay: Double
+    package var baseDelay: Double
     /// A `Retry-After: <seconds>` header is honoured up to this many seconds.
-    public var maxRetryAfter: Double
+    package var maxRetryAfter: Double
     /// Statuses worth another attempt.
-    public var retryableStatuses: Set<Int>
+    package var retryableStatuses: Set<Int>
     /// Blocks the calling thread for the given seconds; tests pass a no-op.
-    public var sleep: @Sendable (Double) -> Void
+    package var sleep: @Sendable (Double) -> Void
 
-    public init(maxAttempts: Int = 3, baseDelay: Double = 0.2, maxRetryAfter: Double = 5,
+    package init(maxAttempts: Int = 3, baseDelay: Double = 0.2, maxRetryAfter: Double = 5,
                 retryableStatuses: Set<Int> = [429, 502, 503, 504],
                 sleep: @escaping @Sendable (Double) -> Void = RetryPolicy.threadSleep) {
         self.maxAttempts = maxAttempts; self.baseDelay = baseDelay; self.maxRetryAfter = maxRetryAfter
         self.retryableStatuses = retryableStatuses; self.sleep = sleep
     }
 
-    public static let standard = RetryPolicy()
+    package static let standard = RetryPolicy()
     /// Same attempts, no waiting (for tests).
-    public static let immediate = RetryPolicy(sleep: { _ in })
+    package static let immediate = RetryPolicy(sleep: { _ in })
     /// One attempt only.
-    public static let never = RetryPolicy(maxAttempts: 1)
+    package static let never = RetryPolicy(maxAttempts: 1)
 
     /// The seconds a `Retry-After: <seconds>` header asks for, if it says so plainly.
-    public static func requestedWait(_ retryAfter: String?) -> Double? {
+    package static func requestedWait(_ retryAfter: String?) -> Double? {
         guard let retryAfter, let seconds = Double(retryAfter.trimmingScalars(" \t")), seconds.isFinite, seconds >= 0 else {
             return nil
         }
@@ -44,19 +44,19 @@ public struct RetryPolicy: Sendable {
     /// Whether to wait as a `Retry-After` asks: a wait longer than `maxRetryAfter`
     /// is not worth blocking for (a retry sooner would only be refused again), so
     /// the caller gives up at once and says when to come back.
-    public func waitsFor(retryAfter: String?) -> Bool {
+    package func waitsFor(retryAfter: String?) -> Bool {
         guard let seconds = Self.requestedWait(retryAfter) else { return true }
         return seconds <= maxRetryAfter
     }
 
     /// Seconds to wait before attempt `attempt + 1` (`attempt` counts from 1).
-    public func delay(afterAttempt attempt: Int, retryAfter: String?) -> Double {
+    package func delay(afterAttempt attempt: Int, retryAfter: String?) -> Double {
         if let seconds = Self.requestedWait(retryAfter) { return min(seconds, maxRetryAfter) }
         let exponential = baseDelay * Double(1 << min(max(attempt - 1, 0), 16))
         return exponential * Double.random(in: 0.5...1.5)
     }
 
-    public static let threadSleep: @Sendable (Double) -> Void = { seconds in
+    package static let threadSleep: @Sendable (Double) -> Void = { seconds in
         guard seconds.isFinite, seconds > 0 else { return }
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
         var remaining = timespec()

@@ -7,7 +7,7 @@ import Foundation
 /// Keeps a client's session alive with it (docs/protocol.md §2): told of every
 /// expiry the server reports, asked once per request when the server says the
 /// session is gone. AuthFlow's `RenewableSession` keeps the session file in step.
-public protocol SessionRenewing: AnyObject {
+package protocol SessionRenewing: AnyObject {
     /// A request that carried the token succeeded; the server now keeps the
     /// session until `expiresAt` (its `QB-Token-ExpirationDate`, or two hours).
     func sessionExtended(until expiresAt: Date)

@@ -1,13 +1,13 @@
 /// Scheme, host and port of an http(s) URL: what decides whether a request goes
 /// to the API host (which may see the session token) or somewhere else.
-public struct URLOrigin: Sendable, Equatable, CustomStringConvertible {
-    public var scheme: String
+package struct URLOrigin: Sendable, Equatable, CustomStringConvertible {
+    package var scheme: String
     /// Lower-cased; an IPv6 literal keeps its brackets.
-    public var host: String
-    public var port: Int
+    package var host: String
+    package var port: Int
 
     /// Nil for anything but an http or https URL.
-    public init?(_ url: String) {
+    package init?(_ url: String) {
         guard let schemeEnd = url.firstRange(of: "://") else { return nil }
         let scheme = url[..<schemeEnd.lowerBound].lowercased()
         guard scheme == "http" || scheme == "https" else { return nil }
@@ -30,5 +30,5 @@ public struct URLOrigin: Sendable, Equatable, CustomStringConvertible {
         self.port = port
     }
 
-    public var description: String { "\(scheme)://\(host):\(port)" }
+    package var description: String { "\(scheme)://\(host):\(port)" }
 }

@@ -1,6 +1,6 @@
-public struct UserCredentials: Sendable {
-    public enum Identity: Sendable, Equatable { case login(String), email(String) }
-    public var identity: Identity
-    public var password: String
-    public init(identity: Identity, password: String) { self.identity = identity; self.password = password }
+package struct UserCredentials: Sendable {
+    package enum Identity: Sendable, Equatable { case login(String), email(String) }
+    package var identity: Identity
+    package var password: String
+    package init(identity: Identity, password: String) { self.identity = identity; self.password = password }
 }

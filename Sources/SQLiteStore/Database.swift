@@ -7,19 +7,19 @@ internal import Glibc
 ///
 /// A connection is not `Sendable`: confine it to one thread or a serial owner
 /// and give every thread or process its own `Database`.
-public final class Database {
+package final class Database {
     /// How to open the database file.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Open read-only (the file must exist).
-        public var readOnly: Bool
+        package var readOnly: Bool
         /// How long a statement waits for another connection's lock.
-        public var busyTimeout: Duration
+        package var busyTimeout: Duration
         /// Permissions of a file this call creates (`0o600`: the cache holds private messages).
-        public var fileMode: UInt16
+        package var fileMode: UInt16
         /// Put file databases in WAL mode so readers never block writers.
-        public var walMode: Bool
+        package var walMode: Bool
 
-        public init(readOnly: Bool = false, busyTimeout: Duration = .seconds(5), fileMode: UInt16 = 0o600, walMode: Bool = true) {
+        package init(readOnly: Bool = false, busyTimeout: Duration = .seconds(5), fileMode: UInt16 = 0o600, walMode: Bool = true) {
             self.readOnly = readOnly
             self.busyTimeout = busyTimeout
             self.fileMode = fileMode
@@ -28,13 +28,13 @@ public final class Database {
     }
 
     /// The path given to `init` (`:memory:` for an in-memory database).
-    public let path: String
+    package let path: String
     private var handle: OpaquePointer?
     private var statementCache: [String: Statement] = [:]
 
     /// Opens (and creates, unless read-only) the database at `path`, sets the
     /// busy timeout and extended result codes, and switches files to WAL.
-    public init(path: String, options: Options = Options()) throws {
+    package init(path: String, options: Options = Options()) throws {
         self.path = path
         let isFile = !(path.isEmpty || path == ":memory:" || path.hasPrefix("file:"))
         if isFile && !options.readOnly {
@@ -72,11 +72,11 @@ public final class Database {
     }
 
     /// Whether `close()` has not been called yet.
-    public var isOpen: Bool { handle != nil }
+    package var isOpen: Bool { handle != nil }
 
     /// Closes the connection. Calling it again does nothing; any later use of
     /// the connection or its statements throws `SQLiteError` (`SQLITE_MISUSE`).
-    public func close() throws {
+    package func close() throws {
         guard let db = handle else { return }
         statementCache.removeAll()
         handle = nil
@@ -89,21 +89,21 @@ public final class Database {
     }
 
     /// Runs one or more SQL statements that take no arguments (`sqlite3_exec`).
-    public func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         let db = try openHandle(sql: sql)
         let rc = sqlite3_exec(db, sql, nil, nil, nil)
         if rc != SQLITE_OK { throw error(sql: sql) }
     }
 
     /// Prepares a new statement, finalized when it is released.
-    public func prepare(_ sql: String) throws -> Statement {
+    package func prepare(_ sql: String) throws -> Statement {
         try Statement(database: self, sql: sql)
     }
 
     /// A prepared statement kept for the life of the connection, reset and
     /// with bindings cleared. Use it for hot queries; don't nest two uses of
     /// the same SQL.
-    public func cachedStatement(_ sql: String) throws -> Statement {
+    package func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statementCache[sql] {
             try statement.reset()
             return statement
@@ -115,20 +115,20 @@ public final class Database {
 
     /// Runs `sql` with `arguments` and returns the number of rows it changed.
     @discardableResult
-    public func run(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> Int {
+    package func run(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> Int {
         let statement = try cachedStatement(sql)
         try statement.run(arguments)
         return changes
     }
 
     /// Rows of `sql` mapped by `transform`, which reads columns of the current row.
-    public func query<T>(_ sql: String, _ arguments: [SQLiteValue] = [], _ transform: (Statement) throws -> T) throws -> [T] {
+    package func query<T>(_ sql: String, _ arguments: [SQLiteValue] = [], _ transform: (Statement) throws -> T) throws -> [T] {
         let statement = try cachedStatement(sql)
         return try statement.rows(arguments, transform)
     }
 
     /// The first row of `sql` mapped by `transform`, or nil.
-    public func queryFirst<T>(_ sql: String, _ arguments: [SQLiteValue] = [], _ transform: (Statement) throws -> T) throws -> T? {
+    package func queryFirst<T>(_ sql: String, _ arguments: [SQLiteValue] = [], _ transform: (Statement) throws -> T) throws -> T? {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         defer { try? statement.reset() }
@@ -143,7 +143,7 @@ public final class Database {
     /// times: keep `body` short and free of side effects outside the
     /// database. Inside another transaction, `body` runs in a savepoint.
     @discardableResult
-    public func transaction<T>(_ kind: TransactionKind = .immediate, attempts: Int = 8, _ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ kind: TransactionKind = .immediate, attempts: Int = 8, _ body: () throws -> T) throws -> T {
         let db = try openHandle(sql: nil)
         if sqlite3_get_autocommit(db) == 0 {
             return try savepoint(body)
@@ -164,17 +164,17 @@ public final class Database {
     /// Opens a transaction that `commit()` or `rollback()` ends, for work that spans several
     /// calls (the sandbox commits once per turn of its event loop); `transaction` is the usual way.
     /// Not retried: a busy database waits the busy timeout, then throws.
-    public func begin(_ kind: TransactionKind = .immediate) throws {
+    package func begin(_ kind: TransactionKind = .immediate) throws {
         try control("BEGIN \(kind.rawValue)")
     }
 
     /// Commits the open transaction.
-    public func commit() throws {
+    package func commit() throws {
         try control("COMMIT")
     }
 
     /// Rolls back the open transaction, if there is one (SQLite may have rolled it back already).
-    public func rollback() throws {
+    package func rollback() throws {
         guard isInTransaction else { return }
         try control("ROLLBACK")
     }
@@ -213,37 +213,37 @@ public final class Database {
     }
 
     /// Whether a transaction is open on this connection.
-    public var isInTransaction: Bool {
+    package var isInTransaction: Bool {
         guard let handle else { return false }
         return sqlite3_get_autocommit(handle) == 0
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE (`sqlite3_changes64`).
-    public var changes: Int {
+    package var changes: Int {
         guard let handle else { return 0 }
         return Int(sqlite3_changes64(handle))
     }
 
     /// The rowid of the last successful INSERT on this connection.
-    public var lastInsertRowID: Int64 {
+    package var lastInsertRowID: Int64 {
         guard let handle else { return 0 }
         return sqlite3_last_insert_rowid(handle)
     }
 
     /// Whether the main database was opened read-only (asked for, or a file
     /// SQLite could only open for reading: `sqlite3_db_readonly`).
-    public var isReadOnly: Bool {
+    package var isReadOnly: Bool {
         guard let handle else { return false }
         return sqlite3_db_readonly(handle, "main") == 1
     }
 
     /// `PRAGMA user_version`.
-    public func userVersion() throws -> Int {
+    package func userVersion() throws -> Int {
         try queryFirst("PRAGMA user_version") { $0.int(0) } ?? 0
     }
 
     /// The lines of `EXPLAIN QUERY PLAN sql` (the `detail` column), to check index use.
-    public func queryPlan(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> [String] {
+    package func queryPlan(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> [String] {
         let statement = try prepare("EXPLAIN QUERY PLAN " + sql)
         return try statement.rows(arguments) { $0.string(3) ?? "" }
     }

@@ -1,17 +1,17 @@
 /// One named step of a schema. Applied at most once per database, in its own
 /// transaction, and recorded by name in the `schema_migrations` table.
-public struct Migration: Sendable {
-    public let name: String
+package struct Migration: Sendable {
+    package let name: String
     let apply: @Sendable (Database) throws -> Void
 
     /// A step that runs arbitrary code on the connection (already in a transaction).
-    public init(_ name: String, apply: @escaping @Sendable (Database) throws -> Void) {
+    package init(_ name: String, apply: @escaping @Sendable (Database) throws -> Void) {
         self.name = name
         self.apply = apply
     }
 
     /// A step made of SQL statements.
-    public init(_ name: String, sql: String) {
+    package init(_ name: String, sql: String) {
         self.init(name) { try $0.execute(sql) }
     }
 }

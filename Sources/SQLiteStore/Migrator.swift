@@ -1,12 +1,12 @@
 /// Applies an ordered list of migrations. `PRAGMA user_version` mirrors the
 /// number applied, so an up-to-date database costs one query to check.
-public struct Migrator: Sendable {
-    public let migrations: [Migration]
+package struct Migrator: Sendable {
+    package let migrations: [Migration]
 
     /// The `user_version` of a database with every migration applied.
-    public var latestVersion: Int { migrations.count }
+    package var latestVersion: Int { migrations.count }
 
-    public init(_ migrations: [Migration]) {
+    package init(_ migrations: [Migration]) {
         precondition(Set(migrations.map(\.name)).count == migrations.count, "migration names must be unique")
         self.migrations = migrations
     }
@@ -15,7 +15,7 @@ public struct Migrator: Sendable {
     /// Safe against concurrent processes: each step re-checks the record
     /// inside its `BEGIN IMMEDIATE` transaction.
     @discardableResult
-    public func migrate(_ database: Database) throws -> [String] {
+    package func migrate(_ database: Database) throws -> [String] {
         let version = try database.userVersion()
         if version == migrations.count { return [] }
         if version > migrations.count {
@@ -48,7 +48,7 @@ public struct Migrator: Sendable {
     }
 
     /// Names recorded in `schema_migrations`, in the order applied.
-    public func appliedMigrations(_ database: Database) throws -> [String] {
+    package func appliedMigrations(_ database: Database) throws -> [String] {
         let exists = try database.queryFirst(
             "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'") { _ in true } ?? false
         guard exists else { return [] }

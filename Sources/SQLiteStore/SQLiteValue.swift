@@ -1,5 +1,5 @@
 /// A value bound to a statement parameter or read from a column.
-public enum SQLiteValue: Hashable, Sendable {
+package enum SQLiteValue: Hashable, Sendable {
     case null
     case integer(Int64)
     case real(Double)
@@ -9,20 +9,20 @@ public enum SQLiteValue: Hashable, Sendable {
 
 extension SQLiteValue {
     /// `.integer` from an `Int`.
-    public static func int(_ value: Int) -> SQLiteValue { .integer(Int64(value)) }
+    package static func int(_ value: Int) -> SQLiteValue { .integer(Int64(value)) }
 
     /// `.integer` for a value, `.null` for nil.
-    public static func optional(_ value: Int?) -> SQLiteValue {
+    package static func optional(_ value: Int?) -> SQLiteValue {
         value.map { .integer(Int64($0)) } ?? .null
     }
 
     /// `.text` for a value, `.null` for nil.
-    public static func optional(_ value: String?) -> SQLiteValue {
+    package static func optional(_ value: String?) -> SQLiteValue {
         value.map { .text($0) } ?? .null
     }
 
     /// `.real` for a value, `.null` for nil.
-    public static func optional(_ value: Double?) -> SQLiteValue {
+    package static func optional(_ value: Double?) -> SQLiteValue {
         value.map { .real($0) } ?? .null
     }
 }
@@ -30,7 +30,7 @@ extension SQLiteValue {
 // Readers that never convert text: a column holding the wrong type reads as nil.
 extension SQLiteValue {
     /// An `.integer`, or a `.real` without a fraction that fits in `Int`.
-    public var intValue: Int? {
+    package var intValue: Int? {
         switch self {
         case .integer(let value): return Int(exactly: value)
         case .real(let value): return Int(exactly: value)
@@ -39,7 +39,7 @@ extension SQLiteValue {
     }
 
     /// A `.real`, or an `.integer` as a `Double`.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .real(let value): return value
         case .integer(let value): return Double(value)
@@ -47,12 +47,12 @@ extension SQLiteValue {
         }
     }
 
-    public var textValue: String? {
+    package var textValue: String? {
         if case .text(let value) = self { return value }
         return nil
     }
 
-    public var blobValue: [UInt8]? {
+    package var blobValue: [UInt8]? {
         if case .blob(let value) = self { return value }
         return nil
     }
@@ -61,8 +61,8 @@ extension SQLiteValue {
 extension SQLiteValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByNilLiteral,
     ExpressibleByFloatLiteral
 {
-    public init(integerLiteral value: Int64) { self = .integer(value) }
-    public init(stringLiteral value: String) { self = .text(value) }
-    public init(nilLiteral: ()) { self = .null }
-    public init(floatLiteral value: Double) { self = .real(value) }
+    package init(integerLiteral value: Int64) { self = .integer(value) }
+    package init(stringLiteral value: String) { self = .text(value) }
+    package init(nilLiteral: ()) { self = .null }
+    package init(floatLiteral value: Double) { self = .real(value) }
 }

@@ -7,9 +7,9 @@ private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3
 
 /// A prepared statement. Owns the `sqlite3_stmt*` and finalizes it in `deinit`.
 /// Using it after its `Database` was closed throws `SQLITE_MISUSE`.
-public final class Statement {
+package final class Statement {
     /// The SQL text as prepared.
-    public let sql: String
+    package let sql: String
     private let handle: OpaquePointer
     // Weak: the database caches statements, so a strong reference would be a cycle.
     private weak var database: Database?
@@ -37,7 +37,7 @@ public final class Statement {
     }
 
     /// Resets the statement to run again and clears its bindings.
-    public func reset() throws {
+    package func reset() throws {
         _ = try liveDatabase()
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
@@ -45,7 +45,7 @@ public final class Statement {
 
     /// Resets, then binds `values` to parameters 1...n (every parameter: none is left
     /// from the last run, so the bindings need no clearing first).
-    public func bind(_ values: [SQLiteValue]) throws {
+    package func bind(_ values: [SQLiteValue]) throws {
         // One check that the database is open for the whole call (a weak load each is not free).
         let database = try liveDatabase()
         sqlite3_reset(handle)
@@ -61,7 +61,7 @@ public final class Statement {
     }
 
     /// Binds one value to the 1-based parameter `index`.
-    public func bind(_ value: SQLiteValue, at index: Int) throws {
+    package func bind(_ value: SQLiteValue, at index: Int) throws {
         try bind(value, at: index, in: try liveDatabase())
     }
 
@@ -91,7 +91,7 @@ public final class Statement {
     }
 
     /// Advances to the next row: true when a row is available, false when done.
-    public func step() throws -> Bool {
+    package func step() throws -> Bool {
         let database = try liveDatabase()
         switch sqlite3_step(handle) {
         case SQLITE_ROW:
@@ -106,14 +106,14 @@ public final class Statement {
     }
 
     /// Binds `arguments` and steps until done, ignoring rows.
-    public func run(_ arguments: [SQLiteValue] = []) throws {
+    package func run(_ arguments: [SQLiteValue] = []) throws {
         try bind(arguments)
         while try step() {}
         sqlite3_reset(handle)
     }
 
     /// Binds `arguments` and maps each row with `transform`.
-    public func rows<T>(_ arguments: [SQLiteValue] = [], _ transform: (Statement) throws -> T) throws -> [T] {
+    package func rows<T>(_ arguments: [SQLiteValue] = [], _ transform: (Statement) throws -> T) throws -> [T] {
         try bind(arguments)
         defer { sqlite3_reset(handle) }
         var result: [T] = []
@@ -125,35 +125,35 @@ public final class Statement {
 
     // MARK: columns of the current row (0-based)
 
-    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+    package var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
-    public func columnName(_ index: Int) -> String {
+    package func columnName(_ index: Int) -> String {
         sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
     }
 
-    public func isNull(_ index: Int) -> Bool {
+    package func isNull(_ index: Int) -> Bool {
         sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
     }
 
-    public func int64(_ index: Int) -> Int64 {
+    package func int64(_ index: Int) -> Int64 {
         sqlite3_column_int64(handle, Int32(index))
     }
 
-    public func int(_ index: Int) -> Int {
+    package func int(_ index: Int) -> Int {
         Int(sqlite3_column_int64(handle, Int32(index)))
     }
 
     /// The integer, or nil for NULL.
-    public func optionalInt(_ index: Int) -> Int? {
+    package func optionalInt(_ index: Int) -> Int? {
         isNull(index) ? nil : int(index)
     }
 
-    public func double(_ index: Int) -> Double {
+    package func double(_ index: Int) -> Double {
         sqlite3_column_double(handle, Int32(index))
     }
 
     /// The text of the column, or nil for NULL.
-    public func string(_ index: Int) -> String? {
+    package func string(_ index: Int) -> String? {
         let i = Int32(index)
         guard let text = sqlite3_column_text(handle, i) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, i))
@@ -161,7 +161,7 @@ public final class Statement {
     }
 
     /// The bytes of the column, or nil for NULL (text comes back as its UTF-8).
-    public func blob(_ index: Int) -> [UInt8]? {
+    package func blob(_ index: Int) -> [UInt8]? {
         let i = Int32(index)
         guard !isNull(index) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, i))
@@ -169,7 +169,7 @@ public final class Statement {
         return Array(UnsafeRawBufferPointer(start: bytes, count: count))
     }
 
-    public func value(_ index: Int) -> SQLiteValue {
+    package func value(_ index: Int) -> SQLiteValue {
         let i = Int32(index)
         switch sqlite3_column_type(handle, i) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, i))
@@ -184,7 +184,7 @@ public final class Statement {
 
     /// The 0-based index of the result column called `name` (its `AS` alias, else
     /// the column's name; compared exactly), or nil when there is none.
-    public func columnIndex(_ name: String) -> Int? {
+    package func columnIndex(_ name: String) -> Int? {
         // Looked up on every call: a re-prepare after a schema change may move columns.
         name.withCString { wanted in
             for i in 0..<sqlite3_column_count(handle) {
@@ -196,7 +196,7 @@ public final class Statement {
 
     /// The value of the column called `name` in the current row; `.null` when the
     /// statement has no such column.
-    public subscript(_ name: String) -> SQLiteValue {
+    package subscript(_ name: String) -> SQLiteValue {
         columnIndex(name).map(value) ?? .null
     }
 }

@@ -2,7 +2,7 @@
 /// Writers use `.immediate`: it takes the write lock up front, so a busy
 /// database is waited for by the busy handler instead of failing with
 /// `SQLITE_BUSY_SNAPSHOT` half-way through.
-public enum TransactionKind: String, Sendable {
+package enum TransactionKind: String, Sendable {
     case deferred = "DEFERRED"
     case immediate = "IMMEDIATE"
     case exclusive = "EXCLUSIVE"

@@ -7,10 +7,10 @@ import Glibc
 /// `chatctl-sandbox`: the root command, which runs the server; its options,
 /// help, usage errors, completion and man page come from CommandLineKit, as
 /// chatctl's do.
-public struct ChatctlSandbox: SandboxCommand {
-    public static let version = "0.1.0"
+package struct ChatctlSandbox: SandboxCommand {
+    package static let version = "0.1.0"
 
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         name: "chatctl-sandbox",
         abstract: "A local QuickBlox-compatible backend (REST + XMPP).",
         discussion: """
@@ -78,12 +78,12 @@ public struct ChatctlSandbox: SandboxCommand {
             repeatable: true)
     var corsOrigin: String?
 
-    public init() {}
+    package init() {}
 
     static let tree = CommandTree(root: ChatctlSandbox.self)
 
     /// Runs one invocation; `arguments` excludes the program name. Returns the exit status.
-    public static func main(arguments: [String]) -> Int32 {
+    package static func main(arguments: [String]) -> Int32 {
         switch tree.dispatch(arguments, out: StandardStreams.out, err: StandardStreams.err) {
         case .finished(let status):
             return status

@@ -1,16 +1,16 @@
 // The origins `--cors-origin` names (docs/protocol.md §10), as browsers spell them.
 
 /// The web origins `--cors-origin` names; by default any (the sandbox listens on loopback).
-public struct CORSOrigins: Sendable, Equatable {
+package struct CORSOrigins: Sendable, Equatable {
     /// Normalised origins (`http://localhost:3000`, `null`); nil: any origin.
     let named: Set<String>?
 
-    public static let any = CORSOrigins(named: nil)
+    package static let any = CORSOrigins(named: nil)
 
     private init(named: Set<String>?) { self.named = named }
 
     /// `--cors-origin` values: each `scheme://host[:port]` or `null`; `*` (or no value) allows any.
-    public init(_ values: [String]) throws(CORSOriginError) {
+    package init(_ values: [String]) throws(CORSOriginError) {
         var named: Set<String> = []
         var any = values.isEmpty
         for value in values {
@@ -21,7 +21,7 @@ public struct CORSOrigins: Sendable, Equatable {
     }
 
     /// Whether any origin is allowed.
-    public var allowsAny: Bool { named == nil }
+    package var allowsAny: Bool { named == nil }
 
     /// Whether a request whose `Origin` header is `origin` may read the answer.
     func allows(_ origin: String) -> Bool {
@@ -30,7 +30,7 @@ public struct CORSOrigins: Sendable, Equatable {
     }
 
     /// The origins in a log line.
-    public var summary: String { named.map { $0.sorted().joined(separator: " ") } ?? "any origin" }
+    package var summary: String { named.map { $0.sorted().joined(separator: " ") } ?? "any origin" }
 
     /// An origin as browsers serialise it: scheme and host lowercased, no default port;
     /// `null` for an opaque origin (`file://` taken as one); `*` kept. nil when not an origin.
@@ -69,9 +69,9 @@ public struct CORSOrigins: Sendable, Equatable {
 }
 
 /// A `--cors-origin` value that is not an origin.
-public struct CORSOriginError: Error, CustomStringConvertible {
-    public var value: String
-    public var description: String {
+package struct CORSOriginError: Error, CustomStringConvertible {
+    package var value: String
+    package var description: String {
         "expects an origin such as http://localhost:3000 (scheme://host[:port], no path), null, or *; got '\(value)'"
     }
 }

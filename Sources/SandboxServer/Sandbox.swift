@@ -12,7 +12,7 @@ internal import CEvent
 import Synchronization
 
 /// How much the sandbox writes to stderr.
-public enum SandboxLogLevel: String, Sendable, CaseIterable {
+package enum SandboxLogLevel: String, Sendable, CaseIterable {
     case debug, info, warning, error
 
     var level: SandboxLog.Level {
@@ -25,54 +25,54 @@ public enum SandboxLogLevel: String, Sendable, CaseIterable {
     }
 }
 
-public struct SandboxOptions: Sendable {
-    public var host = "127.0.0.1"
-    public var apiPort = 0          // 0: pick a free port
-    public var chatPort = 0         // 0: pick a free port
+package struct SandboxOptions: Sendable {
+    package var host = "127.0.0.1"
+    package var apiPort = 0          // 0: pick a free port
+    package var chatPort = 0         // 0: pick a free port
     /// XMPP with TLS from the first byte (`xmpps://`) on this port too; nil: none, 0: pick one.
-    public var chatTLSPort: Int? = nil
+    package var chatTLSPort: Int? = nil
     /// XMPP over WebSocket (RFC 7395) on this port too; nil: none, 0: pick one.
-    public var webSocketPort: Int? = nil
-    public var databasePath: String? = nil   // nil: in memory
-    public var applicationId = 1
-    public var authKey = "sandbox-auth-key"
-    public var authSecret = "sandbox-auth-secret"
-    public var accountKey = "sandbox-account-key"
-    public var chatDomain = "localhost"
-    public var tokenTTL: Double = 7200        // seconds, sliding
-    public var tlsCertPath: String? = nil
-    public var tlsKeyPath: String? = nil
-    public var logLevel: SandboxLogLevel = .info
+    package var webSocketPort: Int? = nil
+    package var databasePath: String? = nil   // nil: in memory
+    package var applicationId = 1
+    package var authKey = "sandbox-auth-key"
+    package var authSecret = "sandbox-auth-secret"
+    package var accountKey = "sandbox-account-key"
+    package var chatDomain = "localhost"
+    package var tokenTTL: Double = 7200        // seconds, sliding
+    package var tlsCertPath: String? = nil
+    package var tlsKeyPath: String? = nil
+    package var logLevel: SandboxLogLevel = .info
     /// Seconds an HTTP connection may sit idle or half-sent before it is dropped.
-    public var httpTimeout: Double = 30
+    package var httpTimeout: Double = 30
     /// Seconds an HTTP client has to send a whole request, from connecting or from the
     /// previous answer (slowloris; docs/protocol.md §2).
-    public var requestTimeout: Double = 10
+    package var requestTimeout: Double = 10
     /// Wrong passwords per user within a minute before logins are refused with 429 (REST)
     /// or `temporary-auth-failure` (SASL) until the minute has passed.
-    public var passwordAttemptsPerMinute = PasswordAttempts.defaultLimit
+    package var passwordAttemptsPerMinute = PasswordAttempts.defaultLimit
     /// PBKDF2-HMAC-SHA256 rounds for new passwords (`--password-iterations`).
-    public var passwordIterations = 10_000
+    package var passwordIterations = 10_000
     /// false: REST only, no XMPP listener, TLS identity or `caFile` (for testing the REST side alone).
-    public var chatEnabled = true
+    package var chatEnabled = true
     /// The storage endpoint's port (uploads and downloads, docs/protocol.md §8); 0: pick a free port.
-    public var storagePort = 0
+    package var storagePort = 0
     /// The storage endpoint's address as clients are told it (upload policies, download
     /// redirects), when they reach it through something in between (a proxy); nil: its own.
-    public var storagePublicURL: String?
+    package var storagePublicURL: String?
     /// The largest file an upload may carry, in bytes (`--max-upload`).
-    public var maximumUpload = 100 * 1024 * 1024
+    package var maximumUpload = 100 * 1024 * 1024
     /// Seconds an upload policy or a signed download URL stays valid.
-    public var signedURLLifetime: Double = 3600
+    package var signedURLLifetime: Double = 3600
     /// Which web pages may use the REST API, the storage endpoint and the WebSocket port
     /// (`--cors-origin`, docs/protocol.md §10); any by default, as the sandbox listens on loopback.
-    public var corsOrigins = CORSOrigins.any
-    public init() {}
+    package var corsOrigins = CORSOrigins.any
+    package init() {}
 }
 
 /// Why the sandbox could not start.
-public struct SandboxError: Error, CustomStringConvertible {
-    public var description: String
+package struct SandboxError: Error, CustomStringConvertible {
+    package var description: String
     init(_ description: String) { self.description = description }
 }
 
@@ -81,7 +81,7 @@ public struct SandboxError: Error, CustomStringConvertible {
 /// Everything but `stop()` belongs to the thread that calls `init` and `run`; `stop()` only
 /// writes a byte to a self-pipe the loop watches, hence `@unchecked Sendable`.
 /// (A pipe, not `event_active`: that needs libevent_pthreads, which the CEvent module does not link.)
-public final class Sandbox: @unchecked Sendable {
+package final class Sandbox: @unchecked Sendable {
     /// The pipe's write end; -1 once torn down, so a late `stop()` never writes to a reused fd.
     private let stopWriter = Mutex<Int32>(-1)
     private var stopReader: Int32 = -1
@@ -102,7 +102,7 @@ public final class Sandbox: @unchecked Sendable {
     private let caFile: String?
     private let config: String
 
-    public init(options: SandboxOptions) throws {
+    package init(options: SandboxOptions) throws {
         signal(SIGPIPE, SIG_IGN)
         self.options = options
         log = SandboxLog(minimum: options.logLevel.level)
@@ -243,10 +243,10 @@ public final class Sandbox: @unchecked Sendable {
     deinit { tearDown() }
 
     /// The one-line JSON chatctl config for this sandbox (what the binary prints on stdout).
-    public var configLine: String { config }
+    package var configLine: String { config }
 
     /// Runs the event loop until stop() or SIGINT/SIGTERM (when installSignalHandlers).
-    public func run(installSignalHandlers: Bool) {
+    package func run(installSignalHandlers: Bool) {
         guard let base else { return }
         if installSignalHandlers {
             // A parent may spawn us from a thread that blocks these (libdispatch workers do); unblock them.
@@ -272,7 +272,7 @@ public final class Sandbox: @unchecked Sendable {
     }
 
     /// Thread-safe: asks the loop to finish, closing every connection.
-    public func stop() {
+    package func stop() {
         stopWriter.withLock { fd in
             guard fd >= 0 else { return }
             var byte: UInt8 = 1

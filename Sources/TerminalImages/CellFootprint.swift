@@ -1,21 +1,21 @@
 /// A rectangle of terminal cells: the box a preview may fill, or what it occupies.
-public struct CellFootprint: Sendable, Equatable, CustomStringConvertible {
-    public let columns: Int
-    public let rows: Int
+package struct CellFootprint: Sendable, Equatable, CustomStringConvertible {
+    package let columns: Int
+    package let rows: Int
 
-    public init(columns: Int, rows: Int) {
+    package init(columns: Int, rows: Int) {
         self.columns = max(0, columns); self.rows = max(0, rows)
     }
 
-    public static let zero = CellFootprint(columns: 0, rows: 0)
-    public var isEmpty: Bool { columns == 0 || rows == 0 }
-    public var description: String { "\(columns)×\(rows) cells" }
+    package static let zero = CellFootprint(columns: 0, rows: 0)
+    package var isEmpty: Bool { columns == 0 || rows == 0 }
+    package var description: String { "\(columns)×\(rows) cells" }
 
     /// The cells an `imageWidth`×`imageHeight` image takes inside `box`: as large
     /// as fits, never larger than the image at one pixel per pixel, its shape kept
     /// (cells of `cell` pixels, so a square image is about twice as many columns as
     /// rows in a 1:2 cell). At least one cell, unless the box has none.
-    public static func fitting(imageWidth: Int, imageHeight: Int, in box: CellFootprint, cell: CellSize = .assumed) -> CellFootprint {
+    package static func fitting(imageWidth: Int, imageHeight: Int, in box: CellFootprint, cell: CellSize = .assumed) -> CellFootprint {
         guard !box.isEmpty, imageWidth > 0, imageHeight > 0 else { return .zero }
         // The image's size in cells at its own size, then one scale for both sides.
         let naturalColumns = Double(imageWidth) / Double(cell.width)

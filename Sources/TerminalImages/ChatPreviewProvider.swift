@@ -5,7 +5,7 @@ import ChatView
 /// `--images` asks for. Lives on the terminal's thread, as the renderer that asks
 /// it does; `onReady` runs on the loader's queue when an image has been decoded
 /// (or has failed), for the edge to redraw: until then the image has no box.
-public final class ChatPreviewProvider: ImagePreviewProvider {
+package final class ChatPreviewProvider: ImagePreviewProvider {
     private let loader: PreviewLoader
     private let terminal: TerminalTraits
     private let depth: ColorDepth
@@ -20,7 +20,7 @@ public final class ChatPreviewProvider: ImagePreviewProvider {
 
     /// `profile`: the chat view's, whose cells hold palette colours, so symbols are
     /// drawn in as many as it has (0, 8, 16 or 256) and in Unicode only if it uses it.
-    public init(terminal: TerminalTraits, profile: RenderProfile, limits: ImageLimits = .standard,
+    package init(terminal: TerminalTraits, profile: RenderProfile, limits: ImageLimits = .standard,
                 onReady: @escaping @Sendable (String) -> Void) {
         self.terminal = terminal
         depth = profile.colors >= 256 ? .palette256 : profile.colors >= 16 ? .palette16 : profile.colors >= 8 ? .palette8 : .none
@@ -29,7 +29,7 @@ public final class ChatPreviewProvider: ImagePreviewProvider {
     }
 
     /// What `mode` means on this terminal.
-    public func style(for mode: ImageMode) -> PreviewStyle {
+    package func style(for mode: ImageMode) -> PreviewStyle {
         switch mode {
         case .none: return .none
         case .sixel: return .sixel
@@ -41,14 +41,14 @@ public final class ChatPreviewProvider: ImagePreviewProvider {
         }
     }
 
-    public func box(forImageAt path: String, maxColumns: Int, maxRows: Int, mode: ImageMode) -> CellBox? {
+    package func box(forImageAt path: String, maxColumns: Int, maxRows: Int, mode: ImageMode) -> CellBox? {
         guard style(for: mode) != .none, case .ready(let image) = loader.state(ofImageAt: path) else { return nil }
         let footprint = CellFootprint.fitting(imageWidth: image.width, imageHeight: image.height,
                                               in: CellFootprint(columns: maxColumns, rows: maxRows), cell: terminal.cellSize ?? .assumed)
         return footprint.isEmpty ? nil : CellBox(columns: footprint.columns, rows: footprint.rows)
     }
 
-    public func preview(ofImageAt path: String, box: CellBox, mode: ImageMode) -> ImagePreview? {
+    package func preview(ofImageAt path: String, box: CellBox, mode: ImageMode) -> ImagePreview? {
         let key = Drawn(path: path, columns: box.columns, rows: box.rows, mode: mode)
         if let known = drawn[key] { return known }
         guard case .ready(let image) = loader.state(ofImageAt: path) else { return nil }
@@ -59,7 +59,7 @@ public final class ChatPreviewProvider: ImagePreviewProvider {
     }
 
     /// Drops what was decoded and drawn from `path` (its file changed).
-    public func forget(_ path: String) {
+    package func forget(_ path: String) {
         loader.forget(path)
         drawn = drawn.filter { $0.key.path != path }
     }

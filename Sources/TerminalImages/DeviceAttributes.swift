@@ -1,16 +1,16 @@
 /// A terminal's answer to the primary device attributes query (DA1, `ESC [ c`),
 /// `ESC [ ? 62 ; 4 ; 22 c`: the only way a terminal says it draws sixels (4).
-public struct DeviceAttributes: Sendable, Equatable {
+package struct DeviceAttributes: Sendable, Equatable {
     /// What to write to the terminal to ask.
-    public static let primaryQuery = "\u{1B}[c"
+    package static let primaryQuery = "\u{1B}[c"
 
-    public let attributes: [Int]
+    package let attributes: [Int]
 
-    public init(attributes: [Int]) { self.attributes = attributes }
+    package init(attributes: [Int]) { self.attributes = attributes }
 
     /// The answer as read from the terminal (from `ESC [ ?` or `CSI ?` to `c`);
     /// nil for anything else.
-    public init?(primaryReply reply: String) {
+    package init?(primaryReply reply: String) {
         var text = Substring(reply)
         if text.hasPrefix("\u{1B}[") { text = text.dropFirst(2) } else if text.hasPrefix("\u{9B}") { text = text.dropFirst() }
         guard text.hasPrefix("?"), text.hasSuffix("c") else { return nil }
@@ -21,5 +21,5 @@ public struct DeviceAttributes: Sendable, Equatable {
     }
 
     /// Attribute 4: sixel graphics.
-    public var drawsSixels: Bool { attributes.contains(4) }
+    package var drawsSixels: Bool { attributes.contains(4) }
 }

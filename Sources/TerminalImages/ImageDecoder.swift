@@ -5,10 +5,10 @@ import Glibc
 /// stb_image_resize (loaded on first use, see CStbImage); the only file that touches them. Every bound in `ImageLimits` is checked before the
 /// memory it guards is taken. Safe on any thread: each call owns what it
 /// allocates, and stb_image keeps its failure reason per thread.
-public enum ImageDecoder {
+package enum ImageDecoder {
     /// The format and size of an image from its first bytes and its header
     /// (`stbi_info_from_memory`), refused when over `limits`.
-    public static func header(of bytes: [UInt8], limits: ImageLimits = .standard) throws(ImagePreviewError) -> ImageHeader {
+    package static func header(of bytes: [UInt8], limits: ImageLimits = .standard) throws(ImagePreviewError) -> ImageHeader {
         let format = try ImageFormat.sniff(bytes)
         guard bytes.count <= limits.maxFileBytes else { throw fileTooLarge(bytes.count, limits) }
         // Judged by our own reading first: stb_image's own refusals do not always say why.
@@ -25,7 +25,7 @@ public enum ImageDecoder {
 
     /// The first image in `bytes` (a GIF's first frame) as RGBA, once its header
     /// has passed `limits`.
-    public static func decode(_ bytes: [UInt8], limits: ImageLimits = .standard) throws(ImagePreviewError) -> DecodedImage {
+    package static func decode(_ bytes: [UInt8], limits: ImageLimits = .standard) throws(ImagePreviewError) -> DecodedImage {
         let header = try header(of: bytes, limits: limits)
         var width: Int32 = 0, height: Int32 = 0, channels: Int32 = 0
         let pixels = bytes.withUnsafeBufferPointer { buffer in
@@ -47,13 +47,13 @@ public enum ImageDecoder {
 
     /// The image in the file at `path`: a regular file of at most
     /// `limits.maxFileBytes`, read whole, then decoded as `decode(_:limits:)` does.
-    public static func decode(fileAt path: String, limits: ImageLimits = .standard) throws(ImagePreviewError) -> DecodedImage {
+    package static func decode(fileAt path: String, limits: ImageLimits = .standard) throws(ImagePreviewError) -> DecodedImage {
         try decode(readFile(path, limits: limits), limits: limits)
     }
 
     /// `image` resampled (stb_image_resize, sRGB-aware) so that its longer side is
     /// at most `maxSide` pixels; itself when it already is.
-    public static func shrink(_ image: DecodedImage, toFit maxSide: Int) throws(ImagePreviewError) -> DecodedImage {
+    package static func shrink(_ image: DecodedImage, toFit maxSide: Int) throws(ImagePreviewError) -> DecodedImage {
         let longer = max(image.width, image.height)
         guard maxSide > 0, longer > maxSide else { return image }
         let width = max(1, image.width * maxSide / longer), height = max(1, image.height * maxSide / longer)

@@ -1,11 +1,11 @@
 /// The formats previewed, told by their first bytes (never by a file's name). stb_image
 /// also knows PSD, TGA, HDR, PIC and PNM; they are refused here before it sees them,
 /// so that only its most used decoders read other users' files.
-public enum ImageFormat: String, Sendable, CaseIterable {
+package enum ImageFormat: String, Sendable, CaseIterable {
     case png = "PNG", jpeg = "JPEG", gif = "GIF", bmp = "BMP"
 
     /// The format of a file starting with `prefix` (a dozen bytes suffice).
-    public static func sniff(_ prefix: some Collection<UInt8>) throws(ImagePreviewError) -> ImageFormat {
+    package static func sniff(_ prefix: some Collection<UInt8>) throws(ImagePreviewError) -> ImageFormat {
         let bytes = Array(prefix.prefix(12))
         func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
             bytes.count >= offset + signature.count && Array(bytes[offset..<offset + signature.count]) == signature

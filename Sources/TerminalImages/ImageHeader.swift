@@ -1,6 +1,6 @@
 /// What an image's header says, read without decoding it.
-public struct ImageHeader: Sendable, Equatable {
-    public let format: ImageFormat
-    public let width: Int
-    public let height: Int
+package struct ImageHeader: Sendable, Equatable {
+    package let format: ImageFormat
+    package let width: Int
+    package let height: Int
 }

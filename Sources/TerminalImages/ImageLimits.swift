@@ -1,24 +1,24 @@
 /// How big an image may be before it is refused. Images come from other users, so
 /// each bound is checked before the memory it implies is taken: the file's size
 /// before it is read, the pixels (from the header alone) before it is decoded.
-public struct ImageLimits: Sendable, Equatable {
+package struct ImageLimits: Sendable, Equatable {
     /// The longest side, in pixels.
-    public var maxSide: Int
+    package var maxSide: Int
     /// Width × height: 64 MP decode to 256 MiB of RGBA, held twice for a moment.
-    public var maxPixels: Int
+    package var maxPixels: Int
     /// The file's size: it is read whole before its header is looked at.
-    public var maxFileBytes: Int
+    package var maxFileBytes: Int
 
-    public init(maxSide: Int = 16_384, maxPixels: Int = 64_000_000, maxFileBytes: Int = 64 << 20) {
+    package init(maxSide: Int = 16_384, maxPixels: Int = 64_000_000, maxFileBytes: Int = 64 << 20) {
         self.maxSide = maxSide; self.maxPixels = maxPixels
         // stb_image takes the length as a C int.
         self.maxFileBytes = min(maxFileBytes, Int(Int32.max))
     }
 
-    public static let standard = ImageLimits()
+    package static let standard = ImageLimits()
 
     /// Refuses a `width`×`height` image over the limits.
-    public func check(width: Int, height: Int, format: ImageFormat) throws(ImagePreviewError) {
+    package func check(width: Int, height: Int, format: ImageFormat) throws(ImagePreviewError) {
         guard width > 0, height > 0 else {
             throw ImagePreviewError(.corrupt, "this \(format.rawValue) says it is \(width)×\(height) pixels")
         }

@@ -1,7 +1,7 @@
 /// Why an image has no preview, in words for the person looking at the chat; the
 /// kind lets the chat view choose what to show instead (`[image cat.jpg]`).
-public struct ImagePreviewError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct ImagePreviewError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// The file cannot be opened or read, or is not a regular file.
         case unreadable
         /// Not a format stb_image decodes here: PNG, JPEG, GIF and BMP only.
@@ -13,13 +13,13 @@ public struct ImagePreviewError: Error, Sendable, Equatable, CustomStringConvert
         /// libstb or libchafa cannot be loaded.
         case unavailable
     }
-    public var kind: Kind
-    public var message: String
-    public var hint: String?
+    package var kind: Kind
+    package var message: String
+    package var hint: String?
 
-    public init(_ kind: Kind, _ message: String, hint: String? = nil) {
+    package init(_ kind: Kind, _ message: String, hint: String? = nil) {
         self.kind = kind; self.message = message; self.hint = hint
     }
 
-    public var description: String { hint.map { "\(message) (\($0))" } ?? message }
+    package var description: String { hint.map { "\(message) (\($0))" } ?? message }
 }

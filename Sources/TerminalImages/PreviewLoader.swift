@@ -8,15 +8,15 @@ import Synchronization
 ///
 /// Kept images are shrunk to `keptSide` pixels on their longer side, so that
 /// `capacity` of them take at most 4 MiB each, whatever users send.
-public final class PreviewLoader: Sendable {
-    public enum State: Sendable, Equatable {
+package final class PreviewLoader: Sendable {
+    package enum State: Sendable, Equatable {
         case loading
         case ready(DecodedImage)
         case failed(ImagePreviewError)
     }
 
     /// More pixels than a preview needs in any terminal (a 100-column sixel at 10 pixels a cell).
-    public static let keptSide = 1024
+    package static let keptSide = 1024
 
     private struct Entries {
         var states: [String: State] = [:]
@@ -31,12 +31,12 @@ public final class PreviewLoader: Sendable {
     /// One decode at a time, off the shared concurrency pool (a decode blocks in C).
     private let queue = DispatchQueue(label: "chatctl.preview-loader", qos: .utility)
 
-    public init(limits: ImageLimits = .standard, capacity: Int = 16, onFinished: @escaping @Sendable (String) -> Void) {
+    package init(limits: ImageLimits = .standard, capacity: Int = 16, onFinished: @escaping @Sendable (String) -> Void) {
         self.limits = limits; self.capacity = max(1, capacity); self.onFinished = onFinished
     }
 
     /// Where the image at `path` stands; the first ask starts decoding it.
-    public func state(ofImageAt path: String) -> State {
+    package func state(ofImageAt path: String) -> State {
         let known: State? = entries.withLock { entries in
             if let state = entries.states[path] {
                 entries.order.removeAll { $0 == path }
@@ -67,7 +67,7 @@ public final class PreviewLoader: Sendable {
     }
 
     /// Drops what is known of `path` (its file changed); the next ask decodes it again.
-    public func forget(_ path: String) {
+    package func forget(_ path: String) {
         entries.withLock { entries in
             entries.states[path] = nil
             entries.order.removeAll { $0 == path }

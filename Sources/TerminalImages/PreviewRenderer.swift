@@ -3,11 +3,11 @@ internal import CChafa
 /// Pixels to a preview with chafa (loaded on first use, see CChafa); the only
 /// file that touches it. Safe on any thread: each call makes, uses and frees its
 /// own canvas, so decoding and drawing can run on a background queue.
-public enum PreviewRenderer {
+package enum PreviewRenderer {
     /// `image` drawn in `style`, as large as fits in `box` (see
     /// `CellFootprint.fitting`); nil for `.none` or an empty box. `cell` is the
     /// terminal's cell size when known (`CellSize.assumed` otherwise).
-    public static func render(_ image: DecodedImage, style: PreviewStyle, box: CellFootprint,
+    package static func render(_ image: DecodedImage, style: PreviewStyle, box: CellFootprint,
                               cell: CellSize? = nil) throws(ImagePreviewError) -> RenderedPreview? {
         let cell = cell ?? .assumed
         let footprint = CellFootprint.fitting(imageWidth: image.width, imageHeight: image.height, in: box, cell: cell)
@@ -22,14 +22,14 @@ public enum PreviewRenderer {
 
     /// The file at `path` decoded (`ImageDecoder`) and drawn: the whole job, for a
     /// background queue.
-    public static func render(fileAt path: String, style: PreviewStyle, box: CellFootprint, cell: CellSize? = nil,
+    package static func render(fileAt path: String, style: PreviewStyle, box: CellFootprint, cell: CellSize? = nil,
                               limits: ImageLimits = .standard) throws(ImagePreviewError) -> RenderedPreview? {
         if style == .none { return nil }
         return try render(ImageDecoder.decode(fileAt: path, limits: limits), style: style, box: box, cell: cell)
     }
 
     /// `image` as exactly `footprint`'s cells of symbols.
-    public static func symbols(_ image: DecodedImage, footprint: CellFootprint, depth: ColorDepth,
+    package static func symbols(_ image: DecodedImage, footprint: CellFootprint, depth: ColorDepth,
                                symbols: SymbolSet) throws(ImagePreviewError) -> SymbolGrid {
         try loadLibrary()
         let count = footprint.columns * footprint.rows
@@ -61,7 +61,7 @@ public enum PreviewRenderer {
     }
 
     /// `image` as a sixel or kitty picture covering exactly `footprint`'s cells of `cell` pixels.
-    public static func pixels(_ image: DecodedImage, footprint: CellFootprint, cell: CellSize,
+    package static func pixels(_ image: DecodedImage, footprint: CellFootprint, cell: CellSize,
                               protocol graphics: PixelPayload.GraphicsProtocol) throws(ImagePreviewError) -> PixelPayload {
         try loadLibrary()
         var length = 0

@@ -15,7 +15,7 @@ extension PreviewStyle {
     /// assumed 8×16 would spill over or fall short of the cells reserved for it.
     /// The other modes are the caller's to map: `--images symbols` is
     /// `symbols(for:)`, `sixel`, `kitty` and `none` are themselves.
-    public static func automatic(for terminal: TerminalTraits) -> PreviewStyle {
+    package static func automatic(for terminal: TerminalTraits) -> PreviewStyle {
         if terminal.term.isEmpty || terminal.term == "dumb" { return .none }
         if terminal.colorDepth == .none || terminal.isMultiplexed { return symbols(for: terminal) }
         if terminal.speaksKittyGraphics { return .kitty }
@@ -24,7 +24,7 @@ extension PreviewStyle {
     }
 
     /// Symbols in the colours and characters `terminal` has.
-    public static func symbols(for terminal: TerminalTraits) -> PreviewStyle {
+    package static func symbols(for terminal: TerminalTraits) -> PreviewStyle {
         .symbols(terminal.colorDepth, terminal.symbolSet)
     }
 }

@@ -1,6 +1,6 @@
 /// How a preview is drawn: not at all, as symbols in ordinary cells, or as a
 /// picture in one of the two terminal graphics protocols chafa speaks.
-public enum PreviewStyle: Sendable, Equatable {
+package enum PreviewStyle: Sendable, Equatable {
     case none
     case symbols(ColorDepth, SymbolSet)
     case sixel
@@ -8,7 +8,7 @@ public enum PreviewStyle: Sendable, Equatable {
 }
 
 /// The colours symbols may use, as many as the terminal shows.
-public enum ColorDepth: String, Sendable, Equatable, CaseIterable {
+package enum ColorDepth: String, Sendable, Equatable, CaseIterable {
     /// 24-bit colour (`COLORTERM=truecolor`).
     case trueColor = "truecolor"
     /// The xterm palette's 240 fixed colours (16–255); the first 16 are left out
@@ -23,7 +23,7 @@ public enum ColorDepth: String, Sendable, Equatable, CaseIterable {
 }
 
 /// The characters symbols may use.
-public enum SymbolSet: String, Sendable, Equatable, CaseIterable {
+package enum SymbolSet: String, Sendable, Equatable, CaseIterable {
     /// Block elements, box drawing and space, each one column wide.
     case unicode
     /// Printable ASCII, for a terminal without UTF-8 (`LANG=C`).

@@ -1,10 +1,10 @@
 /// A preview, drawn: cells for the grid, or a picture over cells.
-public enum RenderedPreview: Sendable, Equatable {
+package enum RenderedPreview: Sendable, Equatable {
     case symbols(SymbolGrid)
     case pixels(PixelPayload)
 
     /// The cells it occupies.
-    public var footprint: CellFootprint {
+    package var footprint: CellFootprint {
         switch self {
         case .symbols(let grid): grid.footprint
         case .pixels(let payload): payload.footprint

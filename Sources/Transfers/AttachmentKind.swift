@@ -1,10 +1,10 @@
 /// QuickBlox's attachment `type` (docs/protocol.md §8): how the apps show a file.
-public enum AttachmentKind: String, Sendable, CaseIterable {
+package enum AttachmentKind: String, Sendable, CaseIterable {
     case image, video, audio, file
 
     /// From a MIME type (`image/jpeg`, `Video/MP4; codecs=…`): its top-level type
     /// decides; anything but image, video and audio is a plain file.
-    public init(mimeType: String) {
+    package init(mimeType: String) {
         let essence = mimeType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
         // type "/" subtype, both there: "image" alone says nothing.
         let parts = essence.split(separator: "/", maxSplits: 1)

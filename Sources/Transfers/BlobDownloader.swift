@@ -8,20 +8,20 @@ import QuickBloxAPI
 /// the token, then the storage URL it redirects to, without it. Into a file, the
 /// bytes go to `{path}.part` first, which an interrupted download leaves for the
 /// next one to resume with `Range`; the finished file is renamed into place.
-public final class BlobDownloader {
-    public let api: QuickBloxClient
+package final class BlobDownloader {
+    package let api: QuickBloxClient
     /// Attempts in one run while each gets further than the last.
-    public var attempts = 3
+    package var attempts = 3
     /// Bytes before a resume point fetched again and compared, so that a `.part`
     /// another file left under the same name is not continued with this one.
     static let verifiedOverlap = 64 * 1024
 
-    public init(api: QuickBloxClient) { self.api = api }
+    package init(api: QuickBloxClient) { self.api = api }
 
     /// Saves blob `uid` as `path`; a file already at `path` is replaced only with
     /// `overwrite`. Returns the file's size.
     @discardableResult
-    public func download(uid: String, to path: String, overwrite: Bool,
+    package func download(uid: String, to path: String, overwrite: Bool,
                          progress: (TransferProgress) -> Void = { _ in }) throws(TransferError) -> Int64 {
         if !overwrite, Self.exists(path) {
             throw TransferError(.invalidInput, "\(path) exists", hint: "give --force to replace it")
@@ -48,7 +48,7 @@ public final class BlobDownloader {
 
     /// Writes blob `uid` to an open descriptor (standard output): no resume.
     @discardableResult
-    public func download(uid: String, into fileDescriptor: Int32, description: String,
+    package func download(uid: String, into fileDescriptor: Int32, description: String,
                          progress: (TransferProgress) -> Void = { _ in }) throws(TransferError) -> Int64 {
         try fetch(uid: uid, into: DownloadSink(fileDescriptor: fileDescriptor, description: description), resumeFrom: 0, progress: progress)
     }

@@ -5,20 +5,20 @@ import QuickBloxAPI
 /// the file to where the server says (`file` last), complete it with its size.
 /// The steps are public too, so that a sender that must survive a kill (the
 /// outbox) can keep the created blob and finish later.
-public final class BlobUploader {
-    public let api: QuickBloxClient
+package final class BlobUploader {
+    package let api: QuickBloxClient
 
-    public init(api: QuickBloxClient) { self.api = api }
+    package init(api: QuickBloxClient) { self.api = api }
 
     /// All three steps; returns the completed blob (its `size` set).
-    public func upload(_ source: UploadSource, isPublic: Bool = false,
+    package func upload(_ source: UploadSource, isPublic: Bool = false,
                        progress: (TransferProgress) -> Void = { _ in }) throws(TransferError) -> QBBlob {
         let blob = try create(for: source, isPublic: isPublic)
         return try send(source, to: blob, progress: progress)
     }
 
     /// `POST /blobs.json` for the source's name and content type.
-    public func create(for source: UploadSource, isPublic: Bool = false) throws(TransferError) -> QBBlob {
+    package func create(for source: UploadSource, isPublic: Bool = false) throws(TransferError) -> QBBlob {
         do { return try api.createBlob(name: source.name, contentType: source.contentType, isPublic: isPublic) } catch {
             throw TransferError(describing: error, doing: "create a blob for \(source.description)")
         }
@@ -26,14 +26,14 @@ public final class BlobUploader {
 
     /// Uploads the file to a created blob and completes it. Sending again to the
     /// same blob replaces what an interrupted attempt left.
-    public func send(_ source: UploadSource, to blob: QBBlob, progress: (TransferProgress) -> Void = { _ in }) throws(TransferError) -> QBBlob {
+    package func send(_ source: UploadSource, to blob: QBBlob, progress: (TransferProgress) -> Void = { _ in }) throws(TransferError) -> QBBlob {
         try uploadFile(source, to: blob, progress: progress)
         return try complete(blob, for: source)
     }
 
     /// The upload alone: the file to the blob's storage URL. A file larger than the
     /// blob's policy allows is refused before any byte goes (bad input).
-    public func uploadFile(_ source: UploadSource, to blob: QBBlob, progress: (TransferProgress) -> Void = { _ in }) throws(TransferError) {
+    package func uploadFile(_ source: UploadSource, to blob: QBBlob, progress: (TransferProgress) -> Void = { _ in }) throws(TransferError) {
         try checkSize(of: source, for: blob)
         do { try api.uploadBlobFile(blob, file: source.uploadFile, progress: progress) } catch {
             throw Self.uploadFailure(error, source: source)
@@ -42,7 +42,7 @@ public final class BlobUploader {
 
     /// Bad input when the blob's policy names a largest size (S3's
     /// `content-length-range`) below the file's.
-    public func checkSize(of source: UploadSource, for blob: QBBlob) throws(TransferError) {
+    package func checkSize(of source: UploadSource, for blob: QBBlob) throws(TransferError) {
         if let limit = blob.upload?.maximumSize, source.size > limit {
             throw TransferError(.invalidInput, "upload \(source.description): the server takes no file this large (\(source.size) bytes; its limit is \(limit) bytes)")
         }
@@ -50,7 +50,7 @@ public final class BlobUploader {
 
     /// The completion alone: the server is told the uploaded file's size. Returns the
     /// blob as completed. Completing again is harmless.
-    public func complete(_ blob: QBBlob, for source: UploadSource) throws(TransferError) -> QBBlob {
+    package func complete(_ blob: QBBlob, for source: UploadSource) throws(TransferError) -> QBBlob {
         do { try api.completeBlob(id: blob.id, size: source.size) } catch {
             throw TransferError(describing: error, doing: "complete the upload of \(source.description)")
         }
@@ -61,7 +61,7 @@ public final class BlobUploader {
     }
 
     /// The message attachment that refers to an uploaded blob (docs/protocol.md §8).
-    public static func attachment(for blob: QBBlob, source: UploadSource) -> QBAttachment {
+    package static func attachment(for blob: QBBlob, source: UploadSource) -> QBAttachment {
         QBAttachment(type: source.kind.rawValue, id: blob.uid, name: source.name, size: blob.size.map(Int.init) ?? Int(source.size),
                      contentType: source.contentType)
     }

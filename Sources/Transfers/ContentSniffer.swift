@@ -9,17 +9,17 @@ private let magicLoading = Mutex(())
 /// content decides, never the name. Wraps a libmagic cookie (`magic_t`) loaded with
 /// the system's database (libmagic itself is loaded on first use, see CMagic);
 /// not `Sendable` (one per thread). The only file that touches libmagic.
-public final class ContentSniffer {
+package final class ContentSniffer {
     /// How much of a file is looked at: enough for every format libmagic knows
     /// by its start, small enough to hold while a pipe is read.
-    public static let sniffLength = 256 * 1024
+    package static let sniffLength = 256 * 1024
     /// What a file is when libmagic cannot say.
-    public static let unknownType = "application/octet-stream"
+    package static let unknownType = "application/octet-stream"
 
     private let cookie: OpaquePointer
 
     /// Fails when libmagic or its database cannot be loaded.
-    public init() throws(TransferError) {
+    package init() throws(TransferError) {
         let opened: OpaquePointer? = magicLoading.withLock { _ in
             // MIME type only ("image/jpeg"), and no look inside compressed files.
             guard let cookie = cmagic_open(MAGIC_MIME_TYPE | MAGIC_NO_CHECK_COMPRESS) else { return nil }
@@ -42,7 +42,7 @@ public final class ContentSniffer {
     deinit { cmagic_close(cookie) }
 
     /// The MIME type of a file whose first bytes are `prefix` (`magic_buffer`).
-    public func mimeType(of prefix: UnsafeRawBufferPointer) -> String {
+    package func mimeType(of prefix: UnsafeRawBufferPointer) -> String {
         guard let base = prefix.baseAddress, prefix.count > 0, let type = cmagic_buffer(cookie, base, prefix.count) else {
             return Self.unknownType
         }
@@ -51,7 +51,7 @@ public final class ContentSniffer {
         return text.contains("/") ? text : Self.unknownType
     }
 
-    public func mimeType(of prefix: [UInt8]) -> String {
+    package func mimeType(of prefix: [UInt8]) -> String {
         prefix.withUnsafeBytes { mimeType(of: $0) }
     }
 }

@@ -6,8 +6,8 @@ import Glibc
 /// process (`outbox flush`), and what the file was like when it was queued, so
 /// that a file changed or removed since is refused rather than sent as another
 /// message than the one queued (`UploadSource.kept`).
-public struct KeptUpload: Sendable, Equatable {
-    public enum Method: String, Sendable, CaseIterable {
+package struct KeptUpload: Sendable, Equatable {
+    package enum Method: String, Sendable, CaseIterable {
         /// A copy-on-write clone (`FICLONE`) in the outbox's directory: the bytes as
         /// they were, whatever happens to the file, at no cost in time or space.
         case clone
@@ -21,22 +21,22 @@ public struct KeptUpload: Sendable, Equatable {
         case original
     }
 
-    public var method: Method
+    package var method: Method
     /// An absolute path.
-    public var path: String
-    public var size: Int64
+    package var path: String
+    package var size: Int64
     /// Modification time, nanoseconds since the epoch.
-    public var modifiedAt: Int64
-    public var inode: UInt64
-    public var device: UInt64
+    package var modifiedAt: Int64
+    package var inode: UInt64
+    package var device: UInt64
 
-    public init(method: Method, path: String, size: Int64, modifiedAt: Int64, inode: UInt64, device: UInt64) {
+    package init(method: Method, path: String, size: Int64, modifiedAt: Int64, inode: UInt64, device: UInt64) {
         self.method = method; self.path = path; self.size = size; self.modifiedAt = modifiedAt
         self.inode = inode; self.device = device
     }
 
     /// Whether `path` is the outbox's own copy, to remove with its entry (never the user's file).
-    public var isOwnCopy: Bool { method != .original }
+    package var isOwnCopy: Bool { method != .original }
 
     /// The same file, unchanged: its inode, size and modification time.
     func matches(_ info: stat) -> Bool {

@@ -2,10 +2,10 @@
 /// ours: no path separators, no `..`, no control or bidirectional-override
 /// characters, no leading dot (no hidden files), at most 250 bytes (room for
 /// `.part`). What is left empty becomes the fallback (the blob's uid).
-public enum SafeFileName {
-    public static let maximumBytes = 250
+package enum SafeFileName {
+    package static let maximumBytes = 250
 
-    public static func make(_ name: String?, fallback: String) -> String {
+    package static func make(_ name: String?, fallback: String) -> String {
         var scalars: [Unicode.Scalar] = []
         for scalar in (name ?? "").unicodeScalars {
             if scalar == "/" || scalar == "\\" {
@@ -28,7 +28,7 @@ public enum SafeFileName {
 
     /// The name for the `number`th file of the same name: `photo.jpg`, then
     /// `photo-2.jpg`, `photo-3.jpg` (`notes-2` without an extension).
-    public static func numbered(_ name: String, _ number: Int) -> String {
+    package static func numbered(_ name: String, _ number: Int) -> String {
         guard number > 1 else { return name }
         if let dot = name.lastIndex(of: "."), dot != name.startIndex {
             return "\(name[..<dot])-\(number)\(name[dot...])"

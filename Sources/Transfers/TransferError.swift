@@ -3,8 +3,8 @@ import QuickBloxAPI
 
 /// The one public error of Transfers: a line naming the file and the reason, and
 /// the class that decides the exit code. Never carries tokens or file contents.
-public struct TransferError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct TransferError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// Bad input: a missing, unreadable or empty file, a file that exists, an unknown uid (exit 2).
         case invalidInput
         /// Not logged in, or the session could not be renewed (exit 4).
@@ -14,18 +14,18 @@ public struct TransferError: Error, Sendable, Equatable, CustomStringConvertible
         /// Anything else: refused, the disk is full (exit 1).
         case failure
     }
-    public var kind: Kind
-    public var message: String
-    public var hint: String?
+    package var kind: Kind
+    package var message: String
+    package var hint: String?
 
-    public init(_ kind: Kind, _ message: String, hint: String? = nil) {
+    package init(_ kind: Kind, _ message: String, hint: String? = nil) {
         self.kind = kind; self.message = message; self.hint = hint
     }
 
-    public var description: String { hint.map { "\(message) (\($0))" } ?? message }
+    package var description: String { hint.map { "\(message) (\($0))" } ?? message }
 
     /// A REST failure in a person's words (`FailureDescription`), with its exit class.
-    public init(describing error: QuickBloxError, doing what: String, hint: String? = nil) {
+    package init(describing error: QuickBloxError, doing what: String, hint: String? = nil) {
         let failure = FailureDescription(describing: error, doing: what)
         let kind: Kind = switch failure.kind {
         case .invalidInput: .invalidInput

@@ -14,7 +14,7 @@ extension UploadSource {
     /// of a kept pipe, `spoolPath`): a pipe's copy as it is; a file as a clone
     /// when the file system makes them, else as a hard link, else by its path
     /// (another file system, or not ours to link); see `KeptUpload.Method`.
-    public func keep(in directory: String) throws(TransferError) -> KeptUpload {
+    package func keep(in directory: String) throws(TransferError) -> KeptUpload {
         if let spoolPath { return try kept(.spool, at: Self.absolute(spoolPath), descriptor: fileDescriptor) }
         guard let path else {
             throw TransferError(.failure, "cannot keep \(description) for later: it was copied to a file that is already gone")
@@ -52,7 +52,7 @@ extension UploadSource {
     /// The bytes `keep` held on to, opened again: refused, naming `description`
     /// (how the user named the file), when the file is gone or is no longer what it
     /// was (another file under its name, another size or modification time).
-    public static func kept(_ kept: KeptUpload, description: String, name: String, contentType: String) throws(TransferError) -> UploadSource {
+    package static func kept(_ kept: KeptUpload, description: String, name: String, contentType: String) throws(TransferError) -> UploadSource {
         let fd = open(kept.path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
@@ -71,7 +71,7 @@ extension UploadSource {
 
     /// Refuses a file that changed since it was kept (checked before an upload, and
     /// after it: an edit while it was sent may have mixed old and new bytes).
-    public func verifyUnchanged(_ kept: KeptUpload) throws(TransferError) {
+    package func verifyUnchanged(_ kept: KeptUpload) throws(TransferError) {
         var info = stat()
         guard fstat(fileDescriptor, &info) == 0 else {
             throw TransferError(.failure, "cannot send \(description): \(String(cString: strerror(errno)))")

@@ -10,19 +10,19 @@ import HTTPTransport
 /// have to be sent again; only its first bytes are ever held, to judge its type.
 /// `keep(in:)` holds on to the bytes for an upload a later process finishes
 /// (the outbox), and `kept` opens them again there.
-public final class UploadSource {
+package final class UploadSource {
     /// How errors name it: the path as given, or "standard input".
-    public let description: String
+    package let description: String
     /// The attachment's name: the file's base name, or the one given.
-    public let name: String
-    public let size: Int64
-    public let contentType: String
-    public let kind: AttachmentKind
+    package let name: String
+    package let size: Int64
+    package let contentType: String
+    package let kind: AttachmentKind
     let fileDescriptor: Int32
     /// The file's path as given, when the bytes are read from it in place.
     let path: String?
     /// Where a pipe was copied to when the copy is kept (`keepingSpool`); nil otherwise.
-    public let spoolPath: String?
+    package let spoolPath: String?
 
     init(description: String, name: String, size: Int64, contentType: String, fileDescriptor: Int32,
                  path: String? = nil, spoolPath: String? = nil) {
@@ -37,7 +37,7 @@ public final class UploadSource {
     /// empty file, a directory or a device is bad input. A FIFO (or `<(cmd)`) is
     /// read like a pipe into a file in `spoolDirectory`, which stays there, mode
     /// 0600, with `keepingSpool` (`spoolPath`; the caller removes it).
-    public static func file(at path: String, name: String? = nil, sniffer: ContentSniffer,
+    package static func file(at path: String, name: String? = nil, sniffer: ContentSniffer,
                             spoolDirectory: String, keepingSpool: Bool = false) throws(TransferError) -> UploadSource {
         // A FIFO is opened like cat(1) does, waiting for its writer; anything else at once.
         var named = stat()
@@ -84,13 +84,13 @@ public final class UploadSource {
     /// What `input` (standard input) holds, copied to a nameless file in
     /// `directory` (gone when this source is), or with `keepingSpool` to one that
     /// stays, mode 0600 (`spoolPath`). Empty input is bad input.
-    public static func stream(_ input: Int32, description: String = "standard input", name: String, sniffer: ContentSniffer,
+    package static func stream(_ input: Int32, description: String = "standard input", name: String, sniffer: ContentSniffer,
                               spoolDirectory directory: String, keepingSpool: Bool = false) throws(TransferError) -> UploadSource {
         try spool(from: input, description: description, name: name, sniffer: sniffer, into: directory, keep: keepingSpool)
     }
 
     /// The upload's file part.
-    public var uploadFile: UploadFile {
+    package var uploadFile: UploadFile {
         UploadFile(fileDescriptor: fileDescriptor, size: size, name: name, contentType: contentType, description: description)
     }
 

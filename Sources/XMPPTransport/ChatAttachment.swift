@@ -5,15 +5,15 @@
 /// anything else an app adds (`width`, `height`, `duration`, `data`…). Their order
 /// carries no meaning (libstrophe does not keep it; equality ignores it). The
 /// values are another user's word: sanitize before printing.
-public struct ChatAttachment: Sendable, Equatable {
+package struct ChatAttachment: Sendable, Equatable {
     /// As written (when built here) or as the parser gave them.
-    public var attributes: [StanzaElement.Attribute]
+    package var attributes: [StanzaElement.Attribute]
 
-    public init(attributes: [StanzaElement.Attribute]) { self.attributes = attributes }
+    package init(attributes: [StanzaElement.Attribute]) { self.attributes = attributes }
 
     /// The protocol's fields in its order (type, id, name, size, content-type, url),
     /// those that are nil left out, then `extra` sorted by name.
-    public init(type: String?, id: String?, name: String? = nil, size: Int? = nil, contentType: String? = nil,
+    package init(type: String?, id: String?, name: String? = nil, size: Int? = nil, contentType: String? = nil,
                 url: String? = nil, extra: [String: String] = [:]) {
         let fields: [(String, String?)] = [("type", type), ("id", id), ("name", name), ("size", size.map(String.init)),
                                            ("content-type", contentType), ("url", url)]
@@ -21,7 +21,7 @@ public struct ChatAttachment: Sendable, Equatable {
         for key in extra.keys.sorted() where self[key] == nil { attributes.append(.init(key, extra[key]!)) }
     }
 
-    public static func == (a: ChatAttachment, b: ChatAttachment) -> Bool {
+    package static func == (a: ChatAttachment, b: ChatAttachment) -> Bool {
         func sorted(_ x: ChatAttachment) -> [StanzaElement.Attribute] {
             x.attributes.sorted { ($0.name, $0.value) < ($1.name, $1.value) }
         }
@@ -29,19 +29,19 @@ public struct ChatAttachment: Sendable, Equatable {
     }
 
     /// The first attribute called `name`.
-    public subscript(name: String) -> String? { attributes.first { $0.name == name }?.value }
+    package subscript(name: String) -> String? { attributes.first { $0.name == name }?.value }
 
-    public var type: String? { self["type"] }
+    package var type: String? { self["type"] }
     /// The blob uid.
-    public var id: String? { self["id"] }
-    public var name: String? { self["name"] }
-    public var url: String? { self["url"] }
+    package var id: String? { self["id"] }
+    package var name: String? { self["name"] }
+    package var url: String? { self["url"] }
     /// `content-type` as the SDKs write it; `content_type` from a sender that copied the REST spelling.
-    public var contentType: String? { self["content-type"] ?? self["content_type"] }
+    package var contentType: String? { self["content-type"] ?? self["content_type"] }
 
     /// Bytes, from `1258291`, ` 1258291 ` or `1258291.0` (an SDK that keeps sizes
     /// as doubles); nil when absent or not a whole, non-negative number of digits.
-    public var size: Int? {
+    package var size: Int? {
         guard let text = self["size"]?.trimmingWhitespace, !text.isEmpty,
               text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || $0 == "." }) else { return nil }
         if let value = Int(text) { return value }

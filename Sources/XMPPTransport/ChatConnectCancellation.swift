@@ -3,18 +3,18 @@ import Synchronization
 /// Lets another thread end a connect at once (a login whose REST part failed drops its chat
 /// head start): the wait for credentials, the event loop, and libstrophe's TLS handshake,
 /// which only a hang-up ends (through the attempt's `ConnectWatchdog`).
-public final class ChatConnectCancellation: Sendable {
+package final class ChatConnectCancellation: Sendable {
     private struct State {
         var cancelled = false
         var watchdog: ConnectWatchdog?
     }
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
-    public var isCancelled: Bool { state.withLock { $0.cancelled } }
+    package var isCancelled: Bool { state.withLock { $0.cancelled } }
 
-    public func cancel() {
+    package func cancel() {
         let watchdog = state.withLock { state -> ConnectWatchdog? in
             state.cancelled = true
             return state.watchdog

@@ -6,19 +6,19 @@ import Foundation
 
 /// `xmpps://host:port` (TLS from the first byte, default 5223) or
 /// `xmpp://host:port` (STARTTLS, default 5222).
-public struct ChatEndpoint: Sendable, Equatable, CustomStringConvertible {
-    public enum Security: Sendable, Equatable { case directTLS, startTLS }
-    public var security: Security
-    public var host: String
-    public var port: Int
-    public init(security: Security, host: String, port: Int) { self.security = security; self.host = host; self.port = port }
+package struct ChatEndpoint: Sendable, Equatable, CustomStringConvertible {
+    package enum Security: Sendable, Equatable { case directTLS, startTLS }
+    package var security: Security
+    package var host: String
+    package var port: Int
+    package init(security: Security, host: String, port: Int) { self.security = security; self.host = host; self.port = port }
 
-    public static let defaultStartTLSPort = 5222
-    public static let defaultDirectTLSPort = 5223
+    package static let defaultStartTLSPort = 5222
+    package static let defaultDirectTLSPort = 5223
 
     /// Parses the config form; nil when it is not an xmpp:// or xmpps:// URL.
     /// Accepts `[v6]` hosts, an optional port (1...65535) and an optional trailing `/`.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         var trimmed = Substring(text)
         while trimmed.first?.isWhitespace == true { trimmed.removeFirst() }
         while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
@@ -70,14 +70,14 @@ public struct ChatEndpoint: Sendable, Equatable, CustomStringConvertible {
         self.init(security: security, host: String(host), port: port)
     }
 
-    public var description: String {
+    package var description: String {
         let scheme = security == .directTLS ? "xmpps" : "xmpp"
         let hostPart = host.contains(":") ? "[\(host)]" : host
         return "\(scheme)://\(hostPart):\(port)"
     }
 
     /// 127.0.0.0/8, ::1 (any spelling) and `localhost`: where plaintext may be acceptable.
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         var name = host.lowercased()
         if name.hasSuffix(".") { name.removeLast() }
         if name == "localhost" || name.hasSuffix(".localhost") { return true }

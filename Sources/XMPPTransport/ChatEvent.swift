@@ -1,6 +1,6 @@
 /// What the connection reports to its owner during `pump` (and the other blocking
 /// calls): incoming chat traffic, delivery acknowledgements, and connection loss.
-public enum ChatEvent: Sendable, Equatable {
+package enum ChatEvent: Sendable, Equatable {
     case message(IncomingChatMessage)
     /// A XEP-0280 copy of a 1:1 message another of our resources sent or received
     /// (read by `parse(_:receivedAt:ownJID:)`, which ignores forged ones).
@@ -20,7 +20,7 @@ public enum ChatEvent: Sendable, Equatable {
     /// Parses a `<message>` stanza; nil for anything else or nothing of interest
     /// (e.g. a room subject, a carbon, an empty message). Pure: `receivedAt` stands
     /// in for "now" when the stanza carries no `date_sent`.
-    public static func parse(_ stanza: StanzaElement, receivedAt: Int) -> ChatEvent? {
+    package static func parse(_ stanza: StanzaElement, receivedAt: Int) -> ChatEvent? {
         guard stanza.name == "message" else { return nil }
         let type = stanza[attribute: "type"] ?? "normal"
         let from = stanza[attribute: "from"].flatMap(ChatJID.init(parsing:))

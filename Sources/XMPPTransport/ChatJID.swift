@@ -1,18 +1,18 @@
 /// A JID split into node, domain and resource, with the QuickBlox conventions:
 /// users are `{userId}-{appId}@{chatDomain}`, group rooms `{appId}_{dialogId}@muc.{chatDomain}`.
-public struct ChatJID: Sendable, Hashable, CustomStringConvertible {
-    public var node: String?
-    public var domain: String
-    public var resource: String?
+package struct ChatJID: Sendable, Hashable, CustomStringConvertible {
+    package var node: String?
+    package var domain: String
+    package var resource: String?
 
-    public init(node: String?, domain: String, resource: String? = nil) {
+    package init(node: String?, domain: String, resource: String? = nil) {
         self.node = node; self.domain = domain; self.resource = resource
     }
 
     /// `node@domain/resource`, `node@domain` or `domain`; nil for empty parts.
     /// Split at the first `/` and the `@` before it, found in the UTF-8 bytes (by
     /// Character it was a tenth of `listen`'s time, two JIDs a message).
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let bytes = text.utf8
         var end = bytes.endIndex
         var resource: String?
@@ -34,20 +34,20 @@ public struct ChatJID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The user JID `{userId}-{appId}@{domain}`.
-    public static func user(_ userID: Int, appID: Int, domain: String) -> ChatJID {
+    package static func user(_ userID: Int, appID: Int, domain: String) -> ChatJID {
         ChatJID(node: "\(userID)-\(appID)", domain: domain)
     }
 
     /// The group room JID `{appId}_{dialogId}@{mucDomain}` (`muc.` + the chat domain).
-    public static func room(dialogID: String, appID: Int, mucDomain: String) -> ChatJID {
+    package static func room(dialogID: String, appID: Int, mucDomain: String) -> ChatJID {
         ChatJID(node: "\(appID)_\(dialogID)", domain: mucDomain)
     }
 
-    public var bare: ChatJID { ChatJID(node: node, domain: domain) }
+    package var bare: ChatJID { ChatJID(node: node, domain: domain) }
 
-    public func with(resource: String) -> ChatJID { ChatJID(node: node, domain: domain, resource: resource) }
+    package func with(resource: String) -> ChatJID { ChatJID(node: node, domain: domain, resource: resource) }
 
-    public var description: String {
+    package var description: String {
         var text = node.map { "\($0)@" } ?? ""
         text += domain
         if let resource { text += "/\(resource)" }
@@ -55,13 +55,13 @@ public struct ChatJID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The user id of a user JID (`{userId}-{appId}`), else nil.
-    public var userID: Int? {
+    package var userID: Int? {
         guard let node, let dash = node.utf8.firstIndex(of: UInt8(ascii: "-")) else { return nil }
         return Int(node[..<dash])
     }
 
     /// The dialog id of a room JID (`{appId}_{dialogId}`), else nil.
-    public var roomDialogID: String? {
+    package var roomDialogID: String? {
         guard let node, let underscore = node.firstIndex(of: "_"),
               node[..<underscore].allSatisfy(\.isNumber), !node[..<underscore].isEmpty else { return nil }
         let dialog = node[node.index(after: underscore)...]

@@ -1,22 +1,22 @@
 /// A XEP-0333 chat marker: `<received/>` or `<displayed/>` for a message id,
 /// exchanged as `type="chat"` with the original sender, carrying the dialog id.
-public struct ChatMarker: Sendable, Equatable {
-    public enum Kind: String, Sendable, Equatable { case received, displayed }
-    public var kind: Kind
+package struct ChatMarker: Sendable, Equatable {
+    package enum Kind: String, Sendable, Equatable { case received, displayed }
+    package var kind: Kind
     /// The id of the message being marked.
-    public var messageID: String
+    package var messageID: String
     /// Incoming: who sent the marker. Outgoing: the original sender (a user JID).
-    public var peer: ChatJID
-    public var dialogID: String?
+    package var peer: ChatJID
+    package var dialogID: String?
 
-    public init(kind: Kind, messageID: String, peer: ChatJID, dialogID: String?) {
+    package init(kind: Kind, messageID: String, peer: ChatJID, dialogID: String?) {
         self.kind = kind; self.messageID = messageID; self.peer = peer; self.dialogID = dialogID
     }
 
     /// `stanza(id:).xml()`, written straight into one buffer of bytes: `listen` answers
     /// every message with one, and the element tree and its serialisation were a tenth
     /// of it (then appending to a String piece by piece was most of what remained).
-    public func xml(id: ObjectID) -> String {
+    package func xml(id: ObjectID) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(320)
         out += #"<message type="chat" to=""#.utf8
@@ -62,7 +62,7 @@ public struct ChatMarker: Sendable, Equatable {
     }
 
     /// The marker stanza to send, with its own stanza id.
-    public func stanza(id: ObjectID) -> StanzaElement {
+    package func stanza(id: ObjectID) -> StanzaElement {
         var children = [StanzaElement(kind.rawValue, namespace: OutgoingChatMessage.markersNamespace,
                                       attributes: [.init("id", messageID)])]
         if let dialogID {

@@ -1,16 +1,16 @@
 /// A `<message type="error">`: the server (or peer) bounced a message we sent.
-public struct ChatMessageError: Sendable, Equatable {
+package struct ChatMessageError: Sendable, Equatable {
     /// The id of the bounced message (our ObjectId), if the server kept it.
-    public var id: String?
-    public var from: ChatJID?
+    package var id: String?
+    package var from: ChatJID?
     /// The defined condition, e.g. `service-unavailable`, `item-not-found`.
-    public var condition: String
+    package var condition: String
     /// `<error type="…">`: cancel, modify, auth, wait.
-    public var type: String?
+    package var type: String?
     /// The server's `<text>`, if any.
-    public var text: String?
+    package var text: String?
 
-    public init(id: String?, from: ChatJID?, condition: String, type: String?, text: String?) {
+    package init(id: String?, from: ChatJID?, condition: String, type: String?, text: String?) {
         self.id = id; self.from = from; self.condition = condition; self.type = type; self.text = text
     }
 

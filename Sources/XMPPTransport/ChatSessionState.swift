@@ -2,11 +2,11 @@
 /// the lifecycle, MUC joins, IQ replies (our pings, ack barriers, carbons, the
 /// server's pings) and keep-alive; `XMPPConnection` performs the actions and reports what
 /// arrives. No sockets and no clock: times come in with the events.
-public struct ChatSessionState: Sendable, Equatable {
-    public enum Phase: Sendable, Equatable { case disconnected, connecting, connected, disconnecting }
+package struct ChatSessionState: Sendable, Equatable {
+    package enum Phase: Sendable, Equatable { case disconnected, connecting, connected, disconnecting }
 
     /// Where a MUC join (XEP-0045) stands.
-    public enum RoomJoin: Sendable, Equatable {
+    package enum RoomJoin: Sendable, Equatable {
         /// Our join presence went out; no answer yet.
         case waiting
         /// The room sent our own presence (status 110).
@@ -15,7 +15,7 @@ public struct ChatSessionState: Sendable, Equatable {
         case failed(String)
     }
 
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         case connectRequested
         /// libstrophe reported the session established (SASL, bind, session done).
         case sessionEstablished
@@ -52,7 +52,7 @@ public struct ChatSessionState: Sendable, Equatable {
         case iqReceived(type: String, id: String, from: String?, isPing: Bool)
     }
 
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Open the TCP connection and start the XMPP stream.
         case startConnect
         /// Nothing to do; the request is satisfied by the current phase (not an error).
@@ -87,7 +87,7 @@ public struct ChatSessionState: Sendable, Equatable {
     }
 
     /// Where our request for carbons (docs/protocol.md §7) stands.
-    public enum Carbons: Sendable, Equatable {
+    package enum Carbons: Sendable, Equatable {
         case notRequested
         case requested(id: String)
         case enabled
@@ -95,8 +95,8 @@ public struct ChatSessionState: Sendable, Equatable {
         case refused
     }
 
-    public private(set) var phase: Phase
-    public private(set) var carbons: Carbons = .notRequested
+    package private(set) var phase: Phase
+    package private(set) var carbons: Carbons = .notRequested
     /// MUC joins in progress or done, by occupant key (lowercased room, `/`, nick).
     private var rooms: [String: RoomJoin] = [:]
     /// Our own pings, by id: whether a reply (result or error) has arrived.
@@ -106,9 +106,9 @@ public struct ChatSessionState: Sendable, Equatable {
     private var keepAlive: KeepAliveSchedule?
     private var stanzaNumber = 0
 
-    public init(phase: Phase = .disconnected) { self.phase = phase }
+    package init(phase: Phase = .disconnected) { self.phase = phase }
 
-    public mutating func handle(_ event: Event) -> Action {
+    package mutating func handle(_ event: Event) -> Action {
         switch event {
         case .connectRequested:
             guard phase == .disconnected else {
@@ -223,23 +223,23 @@ public struct ChatSessionState: Sendable, Equatable {
     // MARK: what the owner waits for
 
     /// The state of a join as `nick`, or nil if none was asked for (or it was abandoned or left).
-    public func roomJoin(room: ChatJID, nick: String) -> RoomJoin? {
+    package func roomJoin(room: ChatJID, nick: String) -> RoomJoin? {
         rooms[Self.occupantKey(room: room, nick: nick)]
     }
 
     /// The nicks this session asked to join `room` with (joined or not).
-    public func nicks(in room: ChatJID) -> [String] {
+    package func nicks(in room: ChatJID) -> [String] {
         let prefix = room.bare.description.lowercased() + "/"
         return rooms.keys.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }.sorted()
     }
 
     /// The rooms (bare JIDs) this session has joined.
-    public var joinedRooms: [ChatJID] {
+    package var joinedRooms: [ChatJID] {
         rooms.filter { $0.value == .joined }.keys.sorted().compactMap { ChatJID(parsing: $0)?.bare }
     }
 
     /// Whether our ping `id` has been answered (a result or an error both prove the round trip).
-    public func isAnswered(ping id: String) -> Bool { pings[id] == true }
+    package func isAnswered(ping id: String) -> Bool { pings[id] == true }
 
     // MARK: private
 

@@ -1,5 +1,5 @@
 /// XEP-0085 chat states (typing notifications).
-public enum ChatState: String, Sendable, Equatable, CaseIterable {
+package enum ChatState: String, Sendable, Equatable, CaseIterable {
     case active, composing, paused, inactive, gone
 
     static let namespace = "http://jabber.org/protocol/chatstates"

@@ -6,25 +6,25 @@
 /// sent before it, so it acknowledges them like `<a h/>` would (the numbering is
 /// the same: every stanza we send follows libstrophe's `<enable/>`).
 /// Pure: `XMPPConnection` feeds it sends, acks and pongs, and acts on its answers.
-public struct DeliveryTracker: Sendable, Equatable {
-    public private(set) var ledger = StreamManagementLedger()
+package struct DeliveryTracker: Sendable, Equatable {
+    package private(set) var ledger = StreamManagementLedger()
     /// (sequence number, message id) of tracked stanzas not yet acknowledged, oldest first.
     private var pending: [(sequence: UInt32, id: ObjectID)] = []
     private var pendingHead = 0
     /// Stanzas sent since the last `<r/>`.
-    public private(set) var sentSinceRequest = 0
+    package private(set) var sentSinceRequest = 0
     /// Sequence number covered by the last `<r/>` still unanswered (nil: none outstanding).
-    public private(set) var requestedUpTo: UInt32?
-    public let requestEvery: Int
+    package private(set) var requestedUpTo: UInt32?
+    package let requestEvery: Int
 
-    public init(requestEvery: Int = 50) { self.requestEvery = max(1, requestEvery) }
+    package init(requestEvery: Int = 50) { self.requestEvery = max(1, requestEvery) }
 
-    public mutating func enabled() { ledger.enabled() }
-    public mutating func failed() { ledger.failed() }
+    package mutating func enabled() { ledger.enabled() }
+    package mutating func failed() { ledger.failed() }
 
     /// Records one outgoing stanza (with the message id it carries, if tracked) and
     /// returns its sequence number and whether to send `<r/>` right after it.
-    public mutating func recordSent(messageID: ObjectID?) -> (sequence: UInt32, requestAck: Bool) {
+    package mutating func recordSent(messageID: ObjectID?) -> (sequence: UInt32, requestAck: Bool) {
         let sequence = ledger.recordSent()
         if let messageID { pending.append((sequence, messageID)) }
         sentSinceRequest += 1
@@ -33,7 +33,7 @@ public struct DeliveryTracker: Sendable, Equatable {
         return (sequence, request)
     }
 
-    public enum IdleAction: Sendable, Equatable {
+    package enum IdleAction: Sendable, Equatable {
         case none
         /// Send `<r/>`.
         case requestAck
@@ -43,14 +43,14 @@ public struct DeliveryTracker: Sendable, Equatable {
 
     /// Sending went idle: what to send so that stanzas not yet covered by a request
     /// get acknowledged.
-    public mutating func sendQueueIdle() -> IdleAction {
+    package mutating func sendQueueIdle() -> IdleAction {
         guard sentSinceRequest > 0, ledger.acknowledgedCount != ledger.sentCount else { return .none }
         noteRequested()
         return ledger.status == .enabled ? .requestAck : .pingBarrier
     }
 
     /// The barrier ping was sent (and counted): it needs no barrier of its own.
-    public mutating func barrierSent() { noteRequested() }
+    package mutating func barrierSent() { noteRequested() }
 
     private mutating func noteRequested() {
         sentSinceRequest = 0
@@ -59,7 +59,7 @@ public struct DeliveryTracker: Sendable, Equatable {
 
     /// Applies `<a h/>`: the ids newly acknowledged, in send order. A repeated,
     /// stale (lower) or impossible (beyond sent) `h` acknowledges nothing.
-    public mutating func acknowledge(h: UInt32) -> [ObjectID] {
+    package mutating func acknowledge(h: UInt32) -> [ObjectID] {
         guard let newly = ledger.acknowledge(h: h), !newly.isEmpty else { return [] }
         if let requested = requestedUpTo, ledger.isAcknowledged(requested) { requestedUpTo = nil }
         var ids: [ObjectID] = []
@@ -74,12 +74,12 @@ public struct DeliveryTracker: Sendable, Equatable {
         return ids
     }
 
-    public func isAcknowledged(_ sequence: UInt32) -> Bool { ledger.isAcknowledged(sequence) }
+    package func isAcknowledged(_ sequence: UInt32) -> Bool { ledger.isAcknowledged(sequence) }
 
     /// Tracked messages sent but not acknowledged, oldest first.
-    public var unacknowledged: [ObjectID] { pending[pendingHead...].map(\.id) }
+    package var unacknowledged: [ObjectID] { pending[pendingHead...].map(\.id) }
 
-    public static func == (lhs: DeliveryTracker, rhs: DeliveryTracker) -> Bool {
+    package static func == (lhs: DeliveryTracker, rhs: DeliveryTracker) -> Bool {
         lhs.ledger == rhs.ledger && lhs.unacknowledged == rhs.unacknowledged
             && lhs.sentSinceRequest == rhs.sentSinceRequest && lhs.requestedUpTo == rhs.requestedUpTo
     }

@@ -2,25 +2,25 @@
 /// user's resources sent (`sent`) or was sent (`received`), forwarded by the server as
 /// `<message from="{own bare JID}"><sent xmlns="urn:xmpp:carbons:2"><forwarded
 /// xmlns="urn:xmpp:forward:0"><message …/></forwarded></sent></message>`.
-public struct IncomingCarbon: Sendable, Equatable {
-    public enum Direction: String, Sendable, Equatable {
+package struct IncomingCarbon: Sendable, Equatable {
+    package enum Direction: String, Sendable, Equatable {
         /// We sent it from another device: the forwarded message is ours.
         case sent
         /// Someone sent it to another of our resources.
         case received
     }
 
-    public var direction: Direction
+    package var direction: Direction
     /// The forwarded message, read as if it had arrived directly.
-    public var message: IncomingChatMessage
+    package var message: IncomingChatMessage
     /// The other party: the forwarded `to` of a sent copy, its `from` of a received one.
-    public var peer: ChatJID?
+    package var peer: ChatJID?
 
-    public init(direction: Direction, message: IncomingChatMessage, peer: ChatJID?) {
+    package init(direction: Direction, message: IncomingChatMessage, peer: ChatJID?) {
         self.direction = direction; self.message = message; self.peer = peer
     }
 
-    public static let namespace = "urn:xmpp:carbons:2"
+    package static let namespace = "urn:xmpp:carbons:2"
     static let forwardNamespace = "urn:xmpp:forward:0"
 
     /// The `<sent/>` or `<received/>` child, when the stanza is a carbon at all.
@@ -32,12 +32,12 @@ public struct IncomingCarbon: Sendable, Equatable {
     }
 
     /// Whether the stanza wraps a carbon, forged or not.
-    public static func isCarbon(_ stanza: StanzaElement) -> Bool { wrapper(of: stanza) != nil }
+    package static func isCarbon(_ stanza: StanzaElement) -> Bool { wrapper(of: stanza) != nil }
 
     /// Reads a carbon of a chat message with a body. Nil for anything else, and for a
     /// forgery: only the user's own account (`from` = `ownJID`'s bare JID) may forward
     /// copies (XEP-0280 §11), else anyone could put words in our mouth.
-    public static func parse(_ stanza: StanzaElement, ownJID: ChatJID?, receivedAt: Int) -> IncomingCarbon? {
+    package static func parse(_ stanza: StanzaElement, ownJID: ChatJID?, receivedAt: Int) -> IncomingCarbon? {
         guard stanza.name == "message", let own = ownJID?.bare, let (direction, wrapper) = wrapper(of: stanza),
               let fromText = stanza[attribute: "from"], let from = ChatJID(parsing: fromText),
               from.resource == nil, from.description.lowercased() == own.description.lowercased(),

@@ -1,26 +1,26 @@
 /// A chat message received over XMPP, in QuickBlox terms. The body is exactly what
 /// the sender wrote: strip terminal control sequences before printing it (rule 9).
-public struct IncomingChatMessage: Sendable, Equatable {
-    public var kind: OutgoingChatMessage.Kind
+package struct IncomingChatMessage: Sendable, Equatable {
+    package var kind: OutgoingChatMessage.Kind
     /// The stanza id (the message's `_id`); empty when the stanza had none.
-    public var id: String
+    package var id: String
     /// The full `from` JID: `{userId}-{appId}@domain/resource` or `{room}/{userId}`.
-    public var from: ChatJID
+    package var from: ChatJID
     /// From the JID node (1:1) or the room nickname (groups); nil if not numeric.
-    public var senderUserID: Int?
+    package var senderUserID: Int?
     /// `extraParams/dialog_id`, else (groups) the room JID's `{appId}_{dialogId}`.
-    public var dialogID: String?
+    package var dialogID: String?
     /// `extraParams/date_sent` in unix seconds, else the time it was received.
-    public var dateSent: Int
-    public var body: String
+    package var dateSent: Int
+    package var body: String
     /// Every other extraParams child with text, by element name.
-    public var customParameters: [String: String]
+    package var customParameters: [String: String]
     /// Each `<attachment/>` in extraParams (docs/protocol.md §8).
-    public var attachments: [ChatAttachment]
+    package var attachments: [ChatAttachment]
     /// The sender asked for chat markers (`<markable/>`).
-    public var markable: Bool
+    package var markable: Bool
 
-    public init(kind: OutgoingChatMessage.Kind, id: String, from: ChatJID, senderUserID: Int?, dialogID: String?,
+    package init(kind: OutgoingChatMessage.Kind, id: String, from: ChatJID, senderUserID: Int?, dialogID: String?,
                 dateSent: Int, body: String, customParameters: [String: String] = [:],
                 attachments: [ChatAttachment] = [], markable: Bool = false) {
         self.kind = kind; self.id = id; self.from = from; self.senderUserID = senderUserID; self.dialogID = dialogID

@@ -5,9 +5,9 @@
 /// <occupants_ids>1,2,3</occupants_ids>…</extraParams></message>`.
 /// Every field comes from another user: check it before acting on it (the listener
 /// asks the REST API for the dialog itself), and sanitize it before a terminal.
-public struct IncomingSystemNotification: Sendable, Equatable {
+package struct IncomingSystemNotification: Sendable, Equatable {
     /// `notification_type`.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// `1`: the dialog was created with us in it.
         case created
         /// `2`: the dialog changed (e.g. we were added to it).
@@ -17,34 +17,34 @@ public struct IncomingSystemNotification: Sendable, Equatable {
     }
 
     /// The stanza id, when it had one.
-    public var id: String?
+    package var id: String?
     /// The sender; nil when the stanza had no (readable) `from`.
-    public var from: ChatJID?
+    package var from: ChatJID?
     /// The user id of a user JID sender.
-    public var senderUserID: Int?
-    public var kind: Kind
+    package var senderUserID: Int?
+    package var kind: Kind
     /// `dialog_id`, else `_id`: always 24 hex digits (anything else is not read at all).
-    public var dialogID: String
+    package var dialogID: String
     /// `name`, when given.
-    public var name: String?
+    package var name: String?
     /// `type` (1 public group, 2 group, 3 private), when it is a number.
-    public var dialogType: Int?
+    package var dialogType: Int?
     /// `occupants_ids` (comma-separated, spaces allowed); the numbers among them.
-    public var occupantIDs: [Int]
+    package var occupantIDs: [Int]
     /// Every childless `extraParams` child, by name (the fields above included).
-    public var fields: [String: String]
+    package var fields: [String: String]
 
-    public init(id: String?, from: ChatJID?, senderUserID: Int?, kind: Kind, dialogID: String, name: String?,
+    package init(id: String?, from: ChatJID?, senderUserID: Int?, kind: Kind, dialogID: String, name: String?,
                 dialogType: Int?, occupantIDs: [Int], fields: [String: String]) {
         self.id = id; self.from = from; self.senderUserID = senderUserID; self.kind = kind; self.dialogID = dialogID
         self.name = name; self.dialogType = dialogType; self.occupantIDs = occupantIDs; self.fields = fields
     }
 
-    public static let moduleIdentifier = "SystemNotifications"
+    package static let moduleIdentifier = "SystemNotifications"
 
     /// Reads a system notification; nil for any other stanza, and for one without a
     /// usable dialog id (garbage is never half-read).
-    public init?(parsing stanza: StanzaElement) {
+    package init?(parsing stanza: StanzaElement) {
         guard stanza.name == "message", stanza[attribute: "type"] == "headline",
               let extra = stanza.child("extraParams") else { return nil }
         var fields: [String: String] = [:]

@@ -3,27 +3,27 @@
 /// within `timeout` seconds of that ping, the connection is dead (a half-open TCP
 /// connection never reports an error by itself). Pure; times are seconds on any
 /// monotonic clock.
-public struct KeepAliveSchedule: Sendable, Equatable {
-    public enum Action: Sendable, Equatable { case none, sendPing, connectionDead }
+package struct KeepAliveSchedule: Sendable, Equatable {
+    package enum Action: Sendable, Equatable { case none, sendPing, connectionDead }
 
-    public let interval: Double
-    public let timeout: Double
-    public private(set) var lastHeard: Double
+    package let interval: Double
+    package let timeout: Double
+    package private(set) var lastHeard: Double
     /// When the unanswered ping went out, if one is outstanding.
-    public private(set) var pingSentAt: Double?
+    package private(set) var pingSentAt: Double?
 
-    public init(interval: Double, timeout: Double, now: Double) {
+    package init(interval: Double, timeout: Double, now: Double) {
         self.interval = interval; self.timeout = timeout; lastHeard = now
     }
 
     /// Anything arrived from the server (a stanza, an ack, a pong).
-    public mutating func heard(at now: Double) {
+    package mutating func heard(at now: Double) {
         lastHeard = max(lastHeard, now)
         pingSentAt = nil
     }
 
     /// What to do now. `.sendPing` is returned once per silence; the caller sends it.
-    public mutating func tick(now: Double) -> Action {
+    package mutating func tick(now: Double) -> Action {
         if let sent = pingSentAt {
             return now - sent >= timeout ? .connectionDead : .none
         }

@@ -1,12 +1,12 @@
 /// A QuickBlox/MongoDB ObjectId: 24 lowercase hex digits (4-byte big-endian unix
 /// time, 5 random bytes, 3-byte counter). A chat message's stanza `id` and its
 /// `_id` in history are the same ObjectId.
-public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The 24 lowercase hex digits.
-    public let rawValue: String
+    package let rawValue: String
 
     /// Accepts 24 hex digits in either case; stores them lowercased.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard text.utf8.count == 24, text.utf8.allSatisfy({ Self.hexValue($0) != nil }) else { return nil }
         rawValue = text.lowercased()
     }
@@ -25,15 +25,15 @@ public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     /// The creation time in unix seconds (the first four bytes).
-    public var timestamp: UInt32 {
+    package var timestamp: UInt32 {
         var value: UInt32 = 0
         for byte in rawValue.utf8.prefix(8) { value = value << 4 | UInt32(Self.hexValue(byte)!) }
         return value
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: ObjectID, rhs: ObjectID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {

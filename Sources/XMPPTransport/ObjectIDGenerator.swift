@@ -9,30 +9,30 @@ import Foundation
 /// one generator are unique even within one second, and differ across processes.
 /// The start is in the counter's lower half, so 8 million ids in one second still
 /// sort in creation order before it wraps.
-public struct ObjectIDGenerator: Sendable {
+package struct ObjectIDGenerator: Sendable {
     private let randomPart: [UInt8]
     private var counter: UInt32
 
-    public init() {
+    package init() {
         var rng = SystemRandomNumberGenerator()
         self.init(randomPart: (0..<5).map { _ in UInt8.random(in: 0...255, using: &rng) },
                   counter: UInt32.random(in: 0..<0x80_0000, using: &rng))
     }
 
     /// A generator with fixed random bytes and counter start (tests).
-    public init(randomPart: [UInt8], counter: UInt32) {
+    package init(randomPart: [UInt8], counter: UInt32) {
         precondition(randomPart.count == 5, "the random part of an ObjectId has 5 bytes")
         self.randomPart = randomPart
         self.counter = counter & 0xFF_FFFF
     }
 
     /// The next id, stamped with the current time.
-    public mutating func next() -> ObjectID {
+    package mutating func next() -> ObjectID {
         next(unixTime: UInt32(clamping: Int64(Date().timeIntervalSince1970)))
     }
 
     /// The next id, stamped with `unixTime` (seconds). The counter wraps at 2^24.
-    public mutating func next(unixTime: UInt32) -> ObjectID {
+    package mutating func next(unixTime: UInt32) -> ObjectID {
         let count = counter
         counter = (counter + 1) & 0xFF_FFFF
         var bytes = [UInt8]()

@@ -1,28 +1,28 @@
 /// A QuickBlox chat message to send: `type="chat"` to a user's bare JID or
 /// `type="groupchat"` to a room's bare JID, with the QuickBlox `extraParams`.
-public struct OutgoingChatMessage: Sendable, Equatable {
-    public enum Kind: String, Sendable, Equatable { case chat, groupchat }
+package struct OutgoingChatMessage: Sendable, Equatable {
+    package enum Kind: String, Sendable, Equatable { case chat, groupchat }
 
     /// The stanza id and the message's `_id` in history.
-    public var id: ObjectID
-    public var kind: Kind
+    package var id: ObjectID
+    package var kind: Kind
     /// A bare JID: the peer user (`chat`) or the room (`groupchat`).
-    public var to: ChatJID
-    public var body: String
-    public var dialogID: String
+    package var to: ChatJID
+    package var body: String
+    package var dialogID: String
     /// Ask the server to store it in history (`save_to_history` 1/0).
-    public var saveToHistory: Bool
+    package var saveToHistory: Bool
     /// Adds `<markable xmlns="urn:xmpp:chat-markers:0"/>`.
-    public var markable: Bool
+    package var markable: Bool
     /// Unix seconds; the server stamps it when nil.
-    public var dateSent: Int?
+    package var dateSent: Int?
     /// `<attachment …/>` elements written directly inside extraParams, as the SDKs
     /// read them (docs/protocol.md §8); the blob uid is `id`.
-    public var attachments: [ChatAttachment]
+    package var attachments: [ChatAttachment]
     /// Custom `<key>value</key>` pairs inside extraParams (sorted by key).
-    public var customParameters: [String: String]
+    package var customParameters: [String: String]
 
-    public init(id: ObjectID, kind: Kind, to: ChatJID, body: String, dialogID: String,
+    package init(id: ObjectID, kind: Kind, to: ChatJID, body: String, dialogID: String,
                 saveToHistory: Bool = true, markable: Bool = true, dateSent: Int? = nil,
                 attachments: [ChatAttachment] = [], customParameters: [String: String] = [:]) {
         self.id = id; self.kind = kind; self.to = to.bare; self.body = body; self.dialogID = dialogID
@@ -31,10 +31,10 @@ public struct OutgoingChatMessage: Sendable, Equatable {
     }
 
     /// The extraParams keys this type writes itself; a custom key may not reuse them.
-    public static let reservedParameterNames: Set<String> = ["save_to_history", "dialog_id", "date_sent", "attachment"]
+    package static let reservedParameterNames: Set<String> = ["save_to_history", "dialog_id", "date_sent", "attachment"]
 
     /// Why this message cannot be sent as it is, or nil. Never quotes the body.
-    public var validationProblem: String? {
+    package var validationProblem: String? {
         if let bad = StanzaElement.firstCharacterXMLCannotCarry(in: body) {
             return "the message contains control character U+\(Self.hex(bad.value)), which XMPP (XML 1.0) cannot carry"
         }
@@ -51,7 +51,7 @@ public struct OutgoingChatMessage: Sendable, Equatable {
     }
 
     /// The `<message>` stanza (validate first; see `validationProblem`).
-    public var stanza: StanzaElement {
+    package var stanza: StanzaElement {
         var extra: [StanzaElement] = [
             StanzaElement("save_to_history", text: saveToHistory ? "1" : "0"),
             StanzaElement("dialog_id", text: dialogID),
@@ -70,7 +70,7 @@ public struct OutgoingChatMessage: Sendable, Equatable {
 
     /// The stanza as sent. `<message>` inherits the stream's `jabber:client`;
     /// extraParams repeats it explicitly, as the QuickBlox SDKs write it.
-    public var xml: String { stanza.xml() }
+    package var xml: String { stanza.xml() }
 
     static let markersNamespace = "urn:xmpp:chat-markers:0"
 

@@ -2,33 +2,33 @@
 /// (docs/protocol.md §7): a bodiless `<message type="headline">` to the user's bare
 /// JID whose `extraParams` start with `<moduleIdentifier>SystemNotifications</moduleIdentifier>`,
 /// as the SDKs' `sendSystemMessage` writes it, followed by the dialog's fields.
-public struct OutgoingSystemNotification: Sendable, Equatable {
+package struct OutgoingSystemNotification: Sendable, Equatable {
     /// `notification_type`: what happened to the dialog, from the recipient's side.
-    public enum Kind: Int, Sendable, Equatable {
+    package enum Kind: Int, Sendable, Equatable {
         /// The recipient is in a dialog new to them (created, or they were added).
         case dialogCreated = 1
         /// A dialog the recipient was already in changed (occupants added).
         case dialogUpdated = 2
     }
 
-    public var id: ObjectID
+    package var id: ObjectID
     /// The recipient; sent to the bare JID.
-    public var to: ChatJID
-    public var kind: Kind
-    public var dialogID: String
+    package var to: ChatJID
+    package var kind: Kind
+    package var dialogID: String
     /// The dialog's `type` number: 1 public group, 2 group, 3 private.
-    public var dialogType: Int
+    package var dialogType: Int
     /// Left out when nil or empty (private dialogs have none).
-    public var name: String?
-    public var occupantIDs: [Int]
+    package var name: String?
+    package var occupantIDs: [Int]
     /// `xmpp_room_jid`, for group dialogs.
-    public var roomJID: ChatJID?
+    package var roomJID: ChatJID?
     /// `new_occupants_ids`: who was just added (with `.dialogUpdated`).
-    public var newOccupantIDs: [Int]
+    package var newOccupantIDs: [Int]
     /// Unix seconds.
-    public var dateSent: Int?
+    package var dateSent: Int?
 
-    public init(id: ObjectID, to: ChatJID, kind: Kind, dialogID: String, dialogType: Int, name: String?,
+    package init(id: ObjectID, to: ChatJID, kind: Kind, dialogID: String, dialogType: Int, name: String?,
                 occupantIDs: [Int], roomJID: ChatJID? = nil, newOccupantIDs: [Int] = [], dateSent: Int? = nil) {
         self.id = id; self.to = to.bare; self.kind = kind; self.dialogID = dialogID; self.dialogType = dialogType
         self.name = name; self.occupantIDs = occupantIDs; self.roomJID = roomJID.map(\.bare)
@@ -36,11 +36,11 @@ public struct OutgoingSystemNotification: Sendable, Equatable {
     }
 
     /// The value that marks a headline as a system notification.
-    public static let moduleIdentifier = "SystemNotifications"
+    package static let moduleIdentifier = "SystemNotifications"
 
     /// Why this notification cannot be sent as it is, or nil. A dialog name is
     /// someone's text, so it is checked like a message body (and never quoted).
-    public var validationProblem: String? {
+    package var validationProblem: String? {
         if dialogID.isEmpty { return "the notification has no dialog id" }
         if let name, let bad = StanzaElement.firstCharacterXMLCannotCarry(in: name) {
             return "the dialog name contains control character U+\(OutgoingChatMessage.hex(bad.value)), which XMPP (XML 1.0) cannot carry"
@@ -50,7 +50,7 @@ public struct OutgoingSystemNotification: Sendable, Equatable {
 
     /// The `<message type="headline">` stanza (validate first; see `validationProblem`).
     /// Lists are comma-separated text, as the SDKs write `occupants_ids`.
-    public var stanza: StanzaElement {
+    package var stanza: StanzaElement {
         var extra: [StanzaElement] = [
             StanzaElement("moduleIdentifier", text: Self.moduleIdentifier),
             StanzaElement("notification_type", text: String(kind.rawValue)),
@@ -68,7 +68,7 @@ public struct OutgoingSystemNotification: Sendable, Equatable {
     }
 
     /// The stanza as sent.
-    public var xml: String { stanza.xml() }
+    package var xml: String { stanza.xml() }
 
     private static func list(_ ids: [Int]) -> String { ids.map(String.init).joined(separator: ",") }
 }

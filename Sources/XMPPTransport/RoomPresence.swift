@@ -1,14 +1,14 @@
 /// A presence from a MUC room occupant (`{room}/{nick}`), reduced to what joining
 /// and leaving need: whether it is our own (status 110), unavailable, or an error.
-public struct RoomPresence: Sendable, Equatable {
-    public var room: ChatJID
-    public var nick: String
-    public var isSelf: Bool
-    public var isUnavailable: Bool
+package struct RoomPresence: Sendable, Equatable {
+    package var room: ChatJID
+    package var nick: String
+    package var isSelf: Bool
+    package var isUnavailable: Bool
     /// The error condition of a `type="error"` presence (join refused).
-    public var errorCondition: String?
+    package var errorCondition: String?
 
-    public init(room: ChatJID, nick: String, isSelf: Bool, isUnavailable: Bool = false, errorCondition: String? = nil) {
+    package init(room: ChatJID, nick: String, isSelf: Bool, isUnavailable: Bool = false, errorCondition: String? = nil) {
         self.room = room; self.nick = nick; self.isSelf = isSelf; self.isUnavailable = isUnavailable; self.errorCondition = errorCondition
     }
 
@@ -16,7 +16,7 @@ public struct RoomPresence: Sendable, Equatable {
     static let mucUserNamespace = "http://jabber.org/protocol/muc#user"
 
     /// Nil for a presence that is not from a room occupant.
-    public init?(_ stanza: StanzaElement) {
+    package init?(_ stanza: StanzaElement) {
         guard stanza.name == "presence", let from = stanza[attribute: "from"].flatMap(ChatJID.init(parsing:)) else { return nil }
         let type = stanza[attribute: "type"]
         room = from.bare

@@ -2,39 +2,39 @@
 /// before parsing (so parsing is pure and testable), and what outgoing stanzas are
 /// built as before serializing. Text is the element's own character data; mixed
 /// content is not kept (XMPP stanzas do not use it).
-public struct StanzaElement: Sendable, Equatable {
-    public struct Attribute: Sendable, Equatable {
-        public var name: String
-        public var value: String
-        public init(_ name: String, _ value: String) { self.name = name; self.value = value }
+package struct StanzaElement: Sendable, Equatable {
+    package struct Attribute: Sendable, Equatable {
+        package var name: String
+        package var value: String
+        package init(_ name: String, _ value: String) { self.name = name; self.value = value }
     }
 
-    public var name: String
+    package var name: String
     /// The element's namespace; nil means "inherited from the parent".
-    public var namespace: String?
+    package var namespace: String?
     /// In document order (serialization keeps it, so output is byte-stable).
-    public var attributes: [Attribute]
-    public var children: [StanzaElement]
-    public var text: String
+    package var attributes: [Attribute]
+    package var children: [StanzaElement]
+    package var text: String
 
-    public init(_ name: String, namespace: String? = nil, attributes: [Attribute] = [],
+    package init(_ name: String, namespace: String? = nil, attributes: [Attribute] = [],
                 children: [StanzaElement] = [], text: String = "") {
         self.name = name; self.namespace = namespace; self.attributes = attributes
         self.children = children; self.text = text
     }
 
-    public subscript(attribute name: String) -> String? {
+    package subscript(attribute name: String) -> String? {
         attributes.first { $0.name == name }?.value
     }
 
     /// The first child called `name`, in `namespace` when given (children without
     /// their own namespace inherit `parentNamespace`, i.e. this element's).
-    public func child(_ name: String, namespace: String? = nil) -> StanzaElement? {
+    package func child(_ name: String, namespace: String? = nil) -> StanzaElement? {
         children.first { $0.name == name && (namespace == nil || ($0.namespace ?? self.namespace) == namespace) }
     }
 
     /// Serialized XML (UTF-8 text); `xmlns` is written where the namespace changes.
-    public func xml(parentNamespace: String? = nil) -> String {
+    package func xml(parentNamespace: String? = nil) -> String {
         var out = ""
         write(to: &out, parentNamespace: parentNamespace)
         return out
@@ -116,13 +116,13 @@ public struct StanzaElement: Sendable, Equatable {
     /// The first character XML 1.0 cannot carry at all, not even as a character
     /// reference (C0 controls other than TAB/LF/CR, e.g. ESC; U+FFFE, U+FFFF).
     /// A server would close the stream on it, losing every unacknowledged message.
-    public static func firstCharacterXMLCannotCarry(in text: String) -> Unicode.Scalar? {
+    package static func firstCharacterXMLCannotCarry(in text: String) -> Unicode.Scalar? {
         text.unicodeScalars.first(where: isUncarriable)
     }
 
     /// Whether `name` is usable as an element name for a custom parameter
     /// (ASCII letters, digits, `_`, `-`, `.`; not starting with a digit, `-`, `.` or "xml").
-    public static func isSimpleName(_ name: String) -> Bool {
+    package static func isSimpleName(_ name: String) -> Bool {
         guard let first = name.utf8.first, !name.lowercased().hasPrefix("xml") else { return false }
         func isLetter(_ b: UInt8) -> Bool { (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || b == 0x5F }
         guard isLetter(first) else { return false }

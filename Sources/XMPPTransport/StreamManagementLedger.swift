@@ -1,8 +1,8 @@
 /// XEP-0198 bookkeeping for the stanzas this client sends: each gets a sequence
 /// number (1, 2, ...) and the server's `<a h="N"/>` acknowledges 1...N. A message
 /// counts as sent only once acknowledged (house rule 5). Counters wrap at 2^32.
-public struct StreamManagementLedger: Sendable, Equatable {
-    public enum Status: Sendable, Equatable {
+package struct StreamManagementLedger: Sendable, Equatable {
+    package enum Status: Sendable, Equatable {
         /// Session not established, or `<enable/>` sent and no answer yet.
         case pending
         /// The server answered `<enabled/>`.
@@ -11,26 +11,26 @@ public struct StreamManagementLedger: Sendable, Equatable {
         case unavailable
     }
 
-    public private(set) var status: Status = .pending
+    package private(set) var status: Status = .pending
     /// Stanzas sent since the session started (libstrophe sends `<enable/>` just before).
-    public private(set) var sentCount: UInt32 = 0
+    package private(set) var sentCount: UInt32 = 0
     /// The last `h` the server reported.
-    public private(set) var acknowledgedCount: UInt32 = 0
+    package private(set) var acknowledgedCount: UInt32 = 0
 
-    public init() {}
+    package init() {}
 
-    public mutating func enabled() { status = .enabled }
-    public mutating func failed() { status = .unavailable }
+    package mutating func enabled() { status = .enabled }
+    package mutating func failed() { status = .unavailable }
 
     /// Records one outgoing stanza and returns its sequence number.
-    public mutating func recordSent() -> UInt32 {
+    package mutating func recordSent() -> UInt32 {
         sentCount &+= 1
         return sentCount
     }
 
     /// Applies `<a h="h"/>`; returns the sequence numbers newly acknowledged
     /// (empty when nothing new), or nil when `h` acknowledges stanzas never sent.
-    public mutating func acknowledge(h: UInt32) -> [UInt32]? {
+    package mutating func acknowledge(h: UInt32) -> [UInt32]? {
         let outstanding = sentCount &- acknowledgedCount
         let advance = h &- acknowledgedCount
         guard advance <= outstanding else { return nil }
@@ -43,7 +43,7 @@ public struct StreamManagementLedger: Sendable, Equatable {
     }
 
     /// Whether stanza `sequence` has been acknowledged.
-    public func isAcknowledged(_ sequence: UInt32) -> Bool {
+    package func isAcknowledged(_ sequence: UInt32) -> Bool {
         let outstanding = sentCount &- acknowledgedCount
         let age = sentCount &- sequence  // 0 for the newest
         return age >= outstanding && age < UInt32.max / 2

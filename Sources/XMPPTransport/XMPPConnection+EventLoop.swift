@@ -15,7 +15,7 @@ extension XMPPConnection {
     /// so `pump(timeout: 0)` flushes and polls without waiting. With `until`, it waits
     /// in slices of `sliceMilliseconds` and returns as soon as `until()` is true after
     /// one (e.g. another thread posted work for this one).
-    public func pump(timeout: Double, sliceMilliseconds: Int64 = 10, until: (() -> Bool)? = nil) {
+    package func pump(timeout: Double, sliceMilliseconds: Int64 = 10, until: (() -> Bool)? = nil) {
         flushAcknowledgementRequest()
         let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, timeout) * 1000))
         runOnce(milliseconds: 0)

@@ -2,14 +2,14 @@
 /// states. No C here; everything goes through `sendRaw`.
 extension XMPPConnection {
     /// A fresh ObjectId for a message this connection will send.
-    public func makeMessageID() -> ObjectID { idGenerator.next() }
+    package func makeMessageID() -> ObjectID { idGenerator.next() }
 
     /// Queues `message` and returns its XEP-0198 sequence number. Queued is not sent:
     /// it is delivered when `isAcknowledged(sequence)` turns true, which `onEvent`
     /// reports as `.delivered([message.id, …])`. Throws code `.invalidMessage` (e.g. a
     /// control character XML cannot carry) or `.disconnected`.
     @discardableResult
-    public func send(_ message: OutgoingChatMessage) throws(XMPPError) -> UInt32 {
+    package func send(_ message: OutgoingChatMessage) throws(XMPPError) -> UInt32 {
         if let problem = message.validationProblem {
             throw XMPPError(code: .invalidMessage, endpoint: endpointDescription, detail: problem)
         }
@@ -21,7 +21,7 @@ extension XMPPConnection {
     /// their ack (`<r/>`, one per batch). All are validated first; if one is invalid,
     /// none is sent. Returns the sequence numbers, in order.
     @discardableResult
-    public func send(contentsOf messages: [OutgoingChatMessage]) throws(XMPPError) -> [UInt32] {
+    package func send(contentsOf messages: [OutgoingChatMessage]) throws(XMPPError) -> [UInt32] {
         for message in messages {
             if let problem = message.validationProblem {
                 throw XMPPError(code: .invalidMessage, endpoint: endpointDescription, detail: "message \(message.id): \(problem)")
@@ -36,7 +36,7 @@ extension XMPPConnection {
     /// Sends a XEP-0333 marker (`received`/`displayed`) to the original sender.
     /// Markers are not tracked for delivery.
     @discardableResult
-    public func sendMarker(_ marker: ChatMarker) throws(XMPPError) -> UInt32 {
+    package func sendMarker(_ marker: ChatMarker) throws(XMPPError) -> UInt32 {
         try sendStanza(marker.xml(id: idGenerator.next()), messageID: nil)
     }
 
@@ -44,7 +44,7 @@ extension XMPPConnection {
     /// ack (XEP-0198), so a burst of messages costs one write back, not one per
     /// message. Each marker gets its own stanza id. Returns the sequence numbers.
     @discardableResult
-    public func sendMarkers(_ markers: [ChatMarker]) throws(XMPPError) -> [UInt32] {
+    package func sendMarkers(_ markers: [ChatMarker]) throws(XMPPError) -> [UInt32] {
         guard !markers.isEmpty else { return [] }
         let stanzas = markers.map { (xml: $0.xml(id: idGenerator.next()), messageID: ObjectID?.none) }
         guard isConnected, let sequences = sendRawBatch(stanzas, askingForAcknowledgement: true) else {
@@ -57,7 +57,7 @@ extension XMPPConnection {
     /// number; `waitForAcknowledgement` tells when the server has it. Throws code
     /// `.invalidMessage` or `.disconnected`.
     @discardableResult
-    public func send(_ notification: OutgoingSystemNotification) throws(XMPPError) -> UInt32 {
+    package func send(_ notification: OutgoingSystemNotification) throws(XMPPError) -> UInt32 {
         if let problem = notification.validationProblem {
             throw XMPPError(code: .invalidMessage, endpoint: endpointDescription, detail: problem)
         }
@@ -66,18 +66,18 @@ extension XMPPConnection {
 
     /// Sends a XEP-0085 chat state (typing notification); not tracked.
     @discardableResult
-    public func sendChatState(_ chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind = .chat,
+    package func sendChatState(_ chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind = .chat,
                               dialogID: String? = nil) throws(XMPPError) -> UInt32 {
         try sendStanza(chatState.stanza(kind: kind, to: to, dialogID: dialogID).xml(), messageID: nil)
     }
 
     /// Whether the server has acknowledged the stanza with this sequence number.
-    public func isAcknowledged(_ sequence: UInt32) -> Bool { tracker.isAcknowledged(sequence) }
+    package func isAcknowledged(_ sequence: UInt32) -> Bool { tracker.isAcknowledged(sequence) }
 
     /// How many stanzas the server has acknowledged in this session (its last `h`).
-    public var acknowledgedCount: UInt32 { tracker.ledger.acknowledgedCount }
+    package var acknowledgedCount: UInt32 { tracker.ledger.acknowledgedCount }
 
     /// Messages sent in this (or the lost) session and not acknowledged, oldest first.
     /// Kept after a loss until the next `connect`.
-    public var unacknowledgedMessageIDs: [ObjectID] { tracker.unacknowledged }
+    package var unacknowledgedMessageIDs: [ObjectID] { tracker.unacknowledged }
 }

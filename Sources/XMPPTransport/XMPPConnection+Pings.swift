@@ -3,7 +3,7 @@
 /// the ids and matches the replies; this file only writes the stanzas.
 extension XMPPConnection {
     /// XEP-0199 ping to the server; returns the round trip in seconds.
-    public func ping(timeout: Double = 10) throws(XMPPError) -> Double {
+    package func ping(timeout: Double = 10) throws(XMPPError) -> Double {
         guard state.phase == .connected, serverDomain != nil, case .sendPing(let id) = state.handle(.pingRequested) else {
             throw XMPPError(kind: .disconnected, endpoint: endpointDescription, detail: "")
         }

@@ -5,7 +5,7 @@ extension XMPPConnection {
     /// Joins a MUC room as `nick` (QuickBlox: our user id) without history and waits
     /// for our own presence with status 110. An error presence throws code `.roomJoinFailed`
     /// (detail: the condition, e.g. `item-not-found`, then the room).
-    public func join(roomJID: ChatJID, nick: String, timeout: Double = 10) throws(XMPPError) {
+    package func join(roomJID: ChatJID, nick: String, timeout: Double = 10) throws(XMPPError) {
         guard isConnected else { throw XMPPError(kind: .disconnected, endpoint: endpointDescription, detail: "") }
         guard case .sendJoinPresence(let room, let nick) = state.handle(.joinRequested(room: roomJID, nick: nick)) else {
             return  // already joined
@@ -32,7 +32,7 @@ extension XMPPConnection {
 
     /// Leaves a room (`type="unavailable"`) as `nick`, or as every nick this session
     /// joined it with; does not wait for the answer.
-    public func leave(roomJID: ChatJID, nick: String? = nil) throws(XMPPError) {
+    package func leave(roomJID: ChatJID, nick: String? = nil) throws(XMPPError) {
         for nick in nick.map({ [$0] }) ?? state.nicks(in: roomJID) {
             if case .sendLeavePresence(let room, let nick) = state.handle(.leaveRequested(room: roomJID, nick: nick)) {
                 _ = try sendStanza(RoomPresence.leaveStanza(room: room, nick: nick).xml(), messageID: nil)
@@ -41,5 +41,5 @@ extension XMPPConnection {
     }
 
     /// The rooms (bare JIDs) this session has joined.
-    public var joinedRooms: [ChatJID] { state.joinedRooms }
+    package var joinedRooms: [ChatJID] { state.joinedRooms }
 }

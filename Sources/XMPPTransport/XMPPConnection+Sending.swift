@@ -5,7 +5,7 @@ extension XMPPConnection {
     /// XEP-0198 state: whether the server answered `<enabled/>`, stanzas sent and
     /// acknowledged. Right after connect the status may still be `.pending`;
     /// `waitForAcknowledgement`, `ping` or `pump` settle it.
-    public var streamManagement: StreamManagementLedger { tracker.ledger }
+    package var streamManagement: StreamManagementLedger { tracker.ledger }
 
     /// Blocks until the server has acknowledged (XEP-0198 `<a h/>`) every stanza sent
     /// so far; returns how many that is. libstrophe 0.12 answers the server's `<r/>`
@@ -13,7 +13,7 @@ extension XMPPConnection {
     /// `<failed/>` or never answered `<enable/>`), a ping round trip is the barrier:
     /// the server has processed everything sent before its reply.
     @discardableResult
-    public func waitForAcknowledgement(timeout: Double = 10) throws(XMPPError) -> UInt32 {
+    package func waitForAcknowledgement(timeout: Double = 10) throws(XMPPError) -> UInt32 {
         guard state.phase == .connected else {
             throw XMPPError(kind: .disconnected, endpoint: endpointDescription, detail: "")
         }

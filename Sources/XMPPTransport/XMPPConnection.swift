@@ -20,7 +20,7 @@ let stropheLibraryInitialized: Void = { xmpp_initialize() }()
 /// perform: sending and stream management, rooms, pings, keep-alive, the event loop,
 /// the log. Stanzas become `StanzaElement`s in StanzaElement+Strophe.swift; C
 /// callbacks enter through StropheCallbacks.swift.
-public final class XMPPConnection {
+package final class XMPPConnection {
     /// Nil when libstrophe cannot be loaded (CStrophe loads it on first use): `connect` says so.
     private let ctx: OpaquePointer?
     /// A fresh `xmpp_conn_t` per connect attempt, so no state leaks between attempts.
@@ -61,12 +61,12 @@ public final class XMPPConnection {
 
     /// Receives incoming messages, markers, chat states, bounces, delivery acks and
     /// connection loss, on the owning thread, while `pump` (or another blocking call) runs.
-    public var onEvent: ((ChatEvent) -> Void)?
+    package var onEvent: ((ChatEvent) -> Void)?
     /// Called after each batch of events handed to `onEvent` (what the socket held):
     /// where an owner that holds messages back to store many at once stores them.
-    public var onEventsDelivered: (() -> Void)?
+    package var onEventsDelivered: (() -> Void)?
 
-    public init() {
+    package init() {
         _ = stropheLibraryInitialized
         callbackTarget = .allocate(capacity: 1)
         callbackTarget.initialize(to: nil)
@@ -101,7 +101,7 @@ public final class XMPPConnection {
     /// initial presence) or fails. Calling it while connected or connecting is not an error.
     /// An `xmpps://` server whose first bytes are plain XML gets one more attempt on the
     /// same port with STARTTLS (still mandatory), within the same timeout (docs/protocol.md §7).
-    public func connect(jid: String, password: String, endpoint: ChatEndpoint, options: ChatConnectOptions) throws(XMPPError) {
+    package func connect(jid: String, password: String, endpoint: ChatEndpoint, options: ChatConnectOptions) throws(XMPPError) {
         let credentials = ChatCredentials(jid: jid, password: password)
         try connect(headStartDomain: nil, endpoint: endpoint, options: options, cancellation: nil) { credentials }
     }
@@ -115,7 +115,7 @@ public final class XMPPConnection {
     /// that waited longer than servers keep a stream nobody logs in on, is followed by the
     /// ordinary connect with the credentials, within what is left of the timeout
     /// (docs/protocol.md §7).
-    public func connect(domain: String, endpoint: ChatEndpoint, options: ChatConnectOptions,
+    package func connect(domain: String, endpoint: ChatEndpoint, options: ChatConnectOptions,
                         cancellation: ChatConnectCancellation? = nil,
                         credentials: @escaping () -> ChatCredentials?) throws(XMPPError) {
         try connect(headStartDomain: domain, endpoint: endpoint, options: options, cancellation: cancellation, credentials: credentials)
@@ -308,22 +308,22 @@ public final class XMPPConnection {
     /// thread (parked until a connect takes it). A thread that connects beside one loading a
     /// library (dlopen) would otherwise wait for it: OpenSSL pins itself with dlopen, and glibc
     /// lets one thread in the loader at a time, which also holds up `pthread_create`.
-    public static func prepareLibrary() {
+    package static func prepareLibrary() {
         _ = stropheLibraryInitialized
         strophe_trust_prepare()
         SpareWatchThread.park()
     }
 
-    public var isConnected: Bool { state.phase == .connected }
+    package var isConnected: Bool { state.phase == .connected }
 
     /// The session phase (for `status` and diagnostics).
-    public var phase: ChatSessionState.Phase { state.phase }
+    package var phase: ChatSessionState.Phase { state.phase }
 
     /// Whether the server agreed to send carbons (answered once a round trip has passed).
-    public var carbons: ChatSessionState.Carbons { state.carbons }
+    package var carbons: ChatSessionState.Carbons { state.carbons }
 
     /// The full JID the server bound, after connect.
-    public var boundJID: String? {
+    package var boundJID: String? {
         guard state.phase == .connected, let conn, let jid = xmpp_conn_get_bound_jid(conn) else { return nil }
         return String(cString: jid)
     }
@@ -337,7 +337,7 @@ public final class XMPPConnection {
     }
 
     /// Closes the stream politely (waits at most `timeout` seconds).
-    public func disconnect(timeout: Double = 2) {
+    package func disconnect(timeout: Double = 2) {
         switch state.handle(.disconnectRequested) {
         case .closeStream:
             if let conn { xmpp_disconnect(conn) }

@@ -1,7 +1,7 @@
-public struct XMPPError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct XMPPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What happened to the connection. Closed: other modules switch over it
     /// exhaustively, so failures added later are told apart by `code` instead.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case cannotConnect, timedOut, tlsFailed, notAuthorized, plaintextRefused
         case streamError(String)
         case disconnected
@@ -10,34 +10,34 @@ public struct XMPPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Failures of the messaging layer, which leave the connection as it was.
     /// A `RawRepresentable` struct (house style), so codes can be added without
     /// breaking anyone's `switch`.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
+    package struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        package var rawValue: String
+        package init(rawValue: String) { self.rawValue = rawValue }
         /// The message cannot be sent as it is (`detail` says why, never quoting the body).
-        public static let invalidMessage = Code(rawValue: "invalid-message")
+        package static let invalidMessage = Code(rawValue: "invalid-message")
         /// A MUC room refused the join; `detail` starts with the presence error condition.
-        public static let roomJoinFailed = Code(rawValue: "room-join-failed")
+        package static let roomJoinFailed = Code(rawValue: "room-join-failed")
         /// libstrophe, loaded on first use, is not there (`detail` has the loader's reason).
-        public static let libraryUnavailable = Code(rawValue: "library-unavailable")
-        public var description: String { rawValue }
+        package static let libraryUnavailable = Code(rawValue: "library-unavailable")
+        package var description: String { rawValue }
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// Set for messaging-layer failures; `kind` is then `.streamError(code.rawValue)`
     /// only so exhaustive switches over `Kind` keep compiling: test `code` first.
-    public var code: Code?
+    package var code: Code?
     /// The endpoint in URL form (`xmpp://host:port`).
-    public var endpoint: String
+    package var endpoint: String
     /// Extra words from libstrophe or the server; never a password, token or message body.
-    public var detail: String
-    public init(kind: Kind, endpoint: String, detail: String) { self.kind = kind; self.endpoint = endpoint; self.detail = detail }
+    package var detail: String
+    package init(kind: Kind, endpoint: String, detail: String) { self.kind = kind; self.endpoint = endpoint; self.detail = detail }
 
-    public init(code: Code, endpoint: String, detail: String) {
+    package init(code: Code, endpoint: String, detail: String) {
         self.init(kind: .streamError(code.rawValue), endpoint: endpoint, detail: detail)
         self.code = code
     }
 
-    public var description: String {
+    package var description: String {
         let what: String
         switch code {
         case .invalidMessage?: what = "message not sent"

@@ -5,8 +5,8 @@ import Glibc
 
 /// A program beside the test: its output is read as it comes (a test waits for a line, not
 /// for time), its exit is awaited with a deadline, and it is killed when released.
-public final class ChildProcess: @unchecked Sendable {
-    public enum Input {
+package final class ChildProcess: @unchecked Sendable {
+    package enum Input {
         /// /dev/null: never a terminal, never blocks.
         case null
         /// Written in full from another thread, then closed.
@@ -15,16 +15,16 @@ public final class ChildProcess: @unchecked Sendable {
         case pipe
     }
 
-    public let process = Process()
-    public let stdout: OutputLog
-    public let stderr: OutputLog
+    package let process = Process()
+    package let stdout: OutputLog
+    package let stderr: OutputLog
     private let exited = Flag()
     private let inputLock = NSLock()
     private var inputFD: Int32 = -1
     private var launched = false
 
     /// Runs `path` (in `directory`, if given) with `childEnvironment(environment)`.
-    public init(_ path: String, _ arguments: [String], environment: [String: String] = [:], input: Input = .null,
+    package init(_ path: String, _ arguments: [String], environment: [String: String] = [:], input: Input = .null,
                 directory: String? = nil) throws {
         ignoreSIGPIPE
         let name = URL(fileURLWithPath: path).lastPathComponent
@@ -74,11 +74,11 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    public var isRunning: Bool { launched && !exited.isSet }
-    public var processIdentifier: Int32 { process.processIdentifier }
+    package var isRunning: Bool { launched && !exited.isSet }
+    package var processIdentifier: Int32 { process.processIdentifier }
 
     /// Writes to the child's standard input (`Input.pipe`).
-    public func write(_ data: Data) throws {
+    package func write(_ data: Data) throws {
         inputLock.lock()
         defer { inputLock.unlock() }
         guard inputFD >= 0 else { throw TestSupportError("the child's standard input is closed") }
@@ -91,10 +91,10 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    public func write(_ text: String) throws { try write(Data(text.utf8)) }
+    package func write(_ text: String) throws { try write(Data(text.utf8)) }
 
     /// Closes the child's standard input (end of file). Idempotent.
-    public func closeInput() {
+    package func closeInput() {
         inputLock.lock()
         defer { inputLock.unlock() }
         if inputFD >= 0 { close(inputFD) }
@@ -102,12 +102,12 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` while the child runs.
-    public func signal(_ signal: Int32) {
+    package func signal(_ signal: Int32) {
         if isRunning { kill(process.processIdentifier, signal) }
     }
 
     /// Whether the child exited within `timeout` seconds.
-    public func waitForExit(timeout: Double) -> Bool {
+    package func waitForExit(timeout: Double) -> Bool {
         guard launched, exited.wait(timeout: timeout) else { return false }
         process.waitUntilExit()
         return true
@@ -115,7 +115,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Waits for the child to exit (SIGKILL after `timeout` seconds, then `timedOut`) and
     /// for the ends of its output; returns its status and everything it wrote.
-    public func finish(timeout: Double) -> ProcessResult {
+    package func finish(timeout: Double) -> ProcessResult {
         let timedOut = !waitForExit(timeout: timeout)
         if timedOut {
             signal(SIGKILL)

@@ -12,7 +12,7 @@ import Synchronization
 ///         if !batch.isEmpty { try connection.send(contentsOf: batch) }
 ///         connection.pump(timeout: 1, until: { mailbox.hasPending })
 ///     }
-public final class CommandMailbox<Command: Sendable>: Sendable {
+package final class CommandMailbox<Command: Sendable>: Sendable {
     private struct State {
         var commands: [Command] = []
         var closed = false
@@ -20,11 +20,11 @@ public final class CommandMailbox<Command: Sendable>: Sendable {
     private let state = Mutex(State())
     private let pendingFlag = Atomic<Bool>(false)
 
-    public init() {}
+    package init() {}
 
     /// Queues a command; false once the mailbox is closed (the owner has stopped).
     @discardableResult
-    public func post(_ command: Command) -> Bool {
+    package func post(_ command: Command) -> Bool {
         state.withLock { state in
             guard !state.closed else { return false }
             state.commands.append(command)
@@ -35,7 +35,7 @@ public final class CommandMailbox<Command: Sendable>: Sendable {
 
     /// Queues several commands at once (one lock).
     @discardableResult
-    public func post(contentsOf commands: some Sequence<Command>) -> Bool {
+    package func post(contentsOf commands: some Sequence<Command>) -> Bool {
         state.withLock { state in
             guard !state.closed else { return false }
             state.commands.append(contentsOf: commands)
@@ -45,7 +45,7 @@ public final class CommandMailbox<Command: Sendable>: Sendable {
     }
 
     /// Everything posted so far, oldest first; leaves the mailbox empty.
-    public func drain() -> [Command] {
+    package func drain() -> [Command] {
         state.withLock { state in
             pendingFlag.store(false, ordering: .releasing)
             var taken: [Command] = []
@@ -55,10 +55,10 @@ public final class CommandMailbox<Command: Sendable>: Sendable {
     }
 
     /// Cheap (lock-free) check for the owner's pump loop.
-    public var hasPending: Bool { pendingFlag.load(ordering: .acquiring) }
+    package var hasPending: Bool { pendingFlag.load(ordering: .acquiring) }
 
     /// Refuses further posts; returns what was still queued.
-    public func close() -> [Command] {
+    package func close() -> [Command] {
         state.withLock { state in
             state.closed = true
             pendingFlag.store(false, ordering: .releasing)
@@ -68,5 +68,5 @@ public final class CommandMailbox<Command: Sendable>: Sendable {
         }
     }
 
-    public var isClosed: Bool { state.withLock { $0.closed } }
+    package var isClosed: Bool { state.withLock { $0.closed } }
 }

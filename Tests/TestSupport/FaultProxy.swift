@@ -12,8 +12,8 @@ import Glibc
 ///
 /// One thread runs a poll(2) loop over every socket; `stop()` ends it, closes every socket
 /// and returns once the thread is gone, so no thread or port outlives the proxy.
-public final class FaultProxy: Sendable {
-    public enum Mode: Sendable, Equatable {
+package final class FaultProxy: Sendable {
+    package enum Mode: Sendable, Equatable {
         /// Forward both ways as they come.
         case pass
         /// Hold every chunk this long before it goes on (both ways).
@@ -38,20 +38,20 @@ public final class FaultProxy: Sendable {
         case answerHTTP(response: [UInt8], forward: Bool)
     }
 
-    public struct Counters: Sendable, Equatable {
-        public var connectionsAccepted = 0
+    package struct Counters: Sendable, Equatable {
+        package var connectionsAccepted = 0
         /// Connections open now.
-        public var open = 0
+        package var open = 0
         /// Bytes written to the server and to the client.
-        public var bytesUpstream = 0
-        public var bytesDownstream = 0
+        package var bytesUpstream = 0
+        package var bytesDownstream = 0
         /// Connections ended by `.resetAfter`, `.closeMidTLSHandshake` or `resetAll()`.
-        public var resets = 0
+        package var resets = 0
         /// HTTP requests answered by `.answerHTTP`.
-        public var answered = 0
+        package var answered = 0
         /// TLS ClientHellos forwarded (reads from the client starting 0x16 0x03: TLS 1.3's
         /// only client handshake record in the clear).
-        public var clientHellos = 0
+        package var clientHellos = 0
     }
 
     private struct Shared {
@@ -62,10 +62,10 @@ public final class FaultProxy: Sendable {
         var stopping = false
     }
 
-    public let port: Int
-    public let host: String
-    public let upstreamHost: String
-    public let upstreamPort: Int
+    package let port: Int
+    package let host: String
+    package let upstreamHost: String
+    package let upstreamPort: Int
     private let listenFD: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -74,7 +74,7 @@ public final class FaultProxy: Sendable {
 
     /// Listens on `host` (any 127.x address; another name for loopback than the server's
     /// makes a certificate name mismatch) at a port the kernel picks.
-    public init(upstreamHost: String = "127.0.0.1", upstreamPort: Int, host: String = "127.0.0.1", mode: Mode = .pass) throws {
+    package init(upstreamHost: String = "127.0.0.1", upstreamPort: Int, host: String = "127.0.0.1", mode: Mode = .pass) throws {
         self.upstreamHost = upstreamHost
         self.upstreamPort = upstreamPort
         self.host = host
@@ -96,9 +96,9 @@ public final class FaultProxy: Sendable {
     }
 
     /// Convenience: `http://host:port`, `xmpp://host:port` and so on.
-    public func url(scheme: String) -> String { "\(scheme)://\(host):\(port)" }
+    package func url(scheme: String) -> String { "\(scheme)://\(host):\(port)" }
 
-    public var mode: Mode {
+    package var mode: Mode {
         get { shared.withLock { $0.mode } }
         set {
             shared.withLock { $0.mode = newValue; $0.generation += 1 }
@@ -106,17 +106,17 @@ public final class FaultProxy: Sendable {
         }
     }
 
-    public var counters: Counters { shared.withLock { $0.counters } }
+    package var counters: Counters { shared.withLock { $0.counters } }
 
     /// Resets every connection open now (the others are untouched).
-    public func resetAll() {
+    package func resetAll() {
         shared.withLock { $0.resetAllRequested += 1 }
         wake()
     }
 
     /// Waits until `condition` holds for the counters; throws naming `what` after `timeout`.
     @discardableResult
-    public func wait(for what: String, timeout: Double = 20, _ condition: (Counters) -> Bool) throws -> Counters {
+    package func wait(for what: String, timeout: Double = 20, _ condition: (Counters) -> Bool) throws -> Counters {
         var seen = Counters()
         try waitUntil("\(what) (proxy :\(port) counters: \(counters))", timeout: timeout) {
             seen = counters
@@ -126,7 +126,7 @@ public final class FaultProxy: Sendable {
     }
 
     /// Ends the loop, closes every socket and waits for the thread. Idempotent.
-    public func stop() {
+    package func stop() {
         let first = shared.withLock { state -> Bool in
             defer { state.stopping = true }
             return !state.stopping

@@ -4,14 +4,14 @@
 // code, so each checks the other through this table. Data only.
 
 /// The shared table. Inputs with what every implementation must write or read.
-public enum GoldenVectors {
+package enum GoldenVectors {
     /// A character XML 1.0 cannot carry, not even as a character reference, is
     /// written as this instead (U+FFFD REPLACEMENT CHARACTER) by both escapers.
-    public static let replacement = "\u{FFFD}"
+    package static let replacement = "\u{FFFD}"
 
     /// Equality scalar by scalar: Swift's `==` on strings would hide a parser that
     /// normalises (`e` + U+0301 equals `é` canonically).
-    public static func sameScalars(_ a: String?, _ b: String?) -> Bool {
+    package static func sameScalars(_ a: String?, _ b: String?) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
         case let (a?, b?): return a.unicodeScalars.elementsEqual(b.unicodeScalars)
@@ -25,13 +25,13 @@ public enum GoldenVectors {
 extension GoldenVectors {
     /// Text put into a stanza: escaped as element content, escaped as an attribute
     /// value (the same for either quote), and what an XML 1.0 parser gives back.
-    public struct XMLText: Sendable, CustomStringConvertible {
-        public let name: String
-        public let input: String
-        public let text: String
-        public let attribute: String
-        public let readBack: String
-        public var description: String { name }
+    package struct XMLText: Sendable, CustomStringConvertible {
+        package let name: String
+        package let input: String
+        package let text: String
+        package let attribute: String
+        package let readBack: String
+        package var description: String { name }
 
         init(_ name: String, _ input: String, text: String, attribute: String? = nil, readBack: String? = nil) {
             self.name = name
@@ -46,7 +46,7 @@ extension GoldenVectors {
     /// normalisation would turn CRLF into LF); TAB and LF as references in attributes
     /// (attribute-value normalisation would turn them into spaces); characters XML
     /// cannot carry become U+FFFD; everything else, astral planes included, as it is.
-    public static let xmlText: [XMLText] = [
+    package static let xmlText: [XMLText] = [
         XMLText("plain ASCII", "hello, world", text: "hello, world"),
         XMLText("empty", "", text: ""),
         XMLText("ampersand", "fish & chips", text: "fish &amp; chips"),
@@ -100,7 +100,7 @@ extension GoldenVectors {
 extension GoldenVectors {
     /// A JSON value neither side's type: numbers are their text as written, objects keep
     /// member order (a reader that does not keep order compares them as sets).
-    public indirect enum JSON: Sendable, Equatable, CustomStringConvertible {
+    package indirect enum JSON: Sendable, Equatable, CustomStringConvertible {
         case null
         case bool(Bool)
         case number(String)
@@ -108,13 +108,13 @@ extension GoldenVectors {
         case array([JSON])
         case object([Member])
 
-        public struct Member: Sendable, Equatable {
-            public let key: String
-            public let value: JSON
-            public init(_ key: String, _ value: JSON) { self.key = key; self.value = value }
+        package struct Member: Sendable, Equatable {
+            package let key: String
+            package let value: JSON
+            package init(_ key: String, _ value: JSON) { self.key = key; self.value = value }
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .null: return "null"
             case .bool(let value): return String(value)
@@ -127,11 +127,11 @@ extension GoldenVectors {
     }
 
     /// A document and the value every reader gives for it; `value` nil: every reader rejects it.
-    public struct JSONReading: Sendable, CustomStringConvertible {
-        public let name: String
-        public let bytes: [UInt8]
-        public let value: JSON?
-        public var description: String { name }
+    package struct JSONReading: Sendable, CustomStringConvertible {
+        package let name: String
+        package let bytes: [UInt8]
+        package let value: JSON?
+        package var description: String { name }
 
         init(_ name: String, _ text: String, _ value: JSON?) {
             self.init(name, bytes: Array(text.utf8), value)
@@ -146,14 +146,14 @@ extension GoldenVectors {
 
     /// A value and the exact text every writer gives for it (keys sorted: the client
     /// sorts them, the sandbox keeps the order it was given).
-    public struct JSONWriting: Sendable, CustomStringConvertible {
-        public let name: String
-        public let value: JSON
-        public let text: String
-        public var description: String { name }
+    package struct JSONWriting: Sendable, CustomStringConvertible {
+        package let name: String
+        package let value: JSON
+        package let text: String
+        package var description: String { name }
     }
 
-    public static let jsonReadings: [JSONReading] = [
+    package static let jsonReadings: [JSONReading] = [
         JSONReading("null", "null", .null),
         JSONReading("true and false", "[true,false]", .array([.bool(true), .bool(false)])),
         JSONReading("integers", "[0,42,-42,-0]", .array([.number("0"), .number("42"), .number("-42"), .number("-0")])),
@@ -215,7 +215,7 @@ extension GoldenVectors {
     /// Documents the two readers part on, each side with what it does: the sandbox
     /// refuses what no correct writer sends; the client's reader keeps the leniency
     /// of Foundation's decoder, which it replaced, and reads exactly `value`.
-    public static let jsonToleratedOnlyByTheClient: [JSONReading] = [
+    package static let jsonToleratedOnlyByTheClient: [JSONReading] = [
         JSONReading("trailing comma in an array", "[1,]", .array([.number("1")])),
         JSONReading("trailing comma in an object", #"{"a":1,}"#, .object([.init("a", .number("1"))])),
         JSONReading("byte order mark", "\u{FEFF}[1]", .array([.number("1")])),
@@ -223,7 +223,7 @@ extension GoldenVectors {
                     (1..<100).reduce(JSON.array([])) { inner, _ in .array([inner]) }),
     ]
 
-    public static let jsonWritings: [JSONWriting] = [
+    package static let jsonWritings: [JSONWriting] = [
         JSONWriting(name: "literals", value: .array([.null, .bool(true), .bool(false)]), text: "[null,true,false]"),
         JSONWriting(name: "integers", value: .array([.number("0"), .number("-42"), .number("9007199254740993")]),
                     text: "[0,-42,9007199254740993]"),
@@ -259,13 +259,13 @@ extension GoldenVectors {
 
 extension GoldenVectors {
     /// A creation time (unix seconds) and the first 8 hex digits of every id made at it.
-    public struct ObjectIdTime: Sendable, CustomStringConvertible {
-        public let unixTime: UInt32
-        public let prefix: String
-        public var description: String { "\(unixTime) → \(prefix)" }
+    package struct ObjectIdTime: Sendable, CustomStringConvertible {
+        package let unixTime: UInt32
+        package let prefix: String
+        package var description: String { "\(unixTime) → \(prefix)" }
     }
 
-    public static let objectIdTimes: [ObjectIdTime] = [
+    package static let objectIdTimes: [ObjectIdTime] = [
         ObjectIdTime(unixTime: 0, prefix: "00000000"),
         ObjectIdTime(unixTime: 1, prefix: "00000001"),
         ObjectIdTime(unixTime: 0x6560_0000, prefix: "65600000"),
@@ -275,7 +275,7 @@ extension GoldenVectors {
     ]
 
     /// Text and whether it is an ObjectId (24 hex digits; readers accept either case).
-    public static let objectIdCandidates: [(text: String, isObjectId: Bool)] = [
+    package static let objectIdCandidates: [(text: String, isObjectId: Bool)] = [
         ("65600000deadbeef01fffffe", true),
         ("65600000DEADBEEF01FFFFFE", true),
         ("000000000000000000000000", true),
@@ -292,10 +292,10 @@ extension GoldenVectors {
 
     /// How many ids one generator makes in a row for the checks that every id is
     /// 24 lowercase hex digits, all are distinct, and each sorts after the one before.
-    public static let objectIdRunLength = 20_000
+    package static let objectIdRunLength = 20_000
 
     /// Whether `id` is 24 lowercase hex digits, as every id a generator makes must be.
-    public static func isLowercaseObjectId(_ id: String) -> Bool {
+    package static func isLowercaseObjectId(_ id: String) -> Bool {
         id.utf8.count == 24 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 }

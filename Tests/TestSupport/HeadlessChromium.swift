@@ -3,13 +3,13 @@ import Foundation
 /// Debian's `chromium`, headless, running one page whose `console.log` lines a test reads
 /// (Chromium writes them on stderr with `--enable-logging=stderr`). A profile of its own,
 /// removed with it; stopped (SIGTERM, then SIGKILL) when released.
-public final class HeadlessChromium: @unchecked Sendable {
-    public static let executable = "/usr/bin/chromium"
+package final class HeadlessChromium: @unchecked Sendable {
+    package static let executable = "/usr/bin/chromium"
     /// Debian's libjs-strophe: Strophe.js, the XMPP library under QuickBlox's web SDK.
-    public static let stropheJS = "/usr/share/javascript/strophe/strophe.min.js"
+    package static let stropheJS = "/usr/share/javascript/strophe/strophe.min.js"
 
     /// Fails, never skips: `make test` installs chromium and libjs-strophe.
-    public static func requireInstalled() throws {
+    package static func requireInstalled() throws {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw TestSupportError("chromium is not installed; `make test` installs it")
         }
@@ -22,7 +22,7 @@ public final class HeadlessChromium: @unchecked Sendable {
     private let process: ChildProcess
 
     /// Opens `url` (a `file://` page may load other files; `--no-sandbox` because tests run as root).
-    public init(url: String) throws {
+    package init(url: String) throws {
         try Self.requireInstalled()
         profile = try TemporaryDirectory(prefix: "chromium-profile")
         process = try ChildProcess(Self.executable, [
@@ -32,14 +32,14 @@ public final class HeadlessChromium: @unchecked Sendable {
     }
 
     /// Everything Chromium wrote on stderr so far, its log and the page's console lines.
-    public var log: String { process.stderr.text }
+    package var log: String { process.stderr.text }
 
     /// The page's console messages that start with `prefix`, in order.
-    public func console(prefix: String) -> [String] { Self.console(prefix: prefix, in: log) }
+    package func console(prefix: String) -> [String] { Self.console(prefix: prefix, in: log) }
 
     /// Waits until a console message starting with `prefix` satisfies `done`; returns it.
     @discardableResult
-    public func waitForConsole(_ what: String, prefix: String, timeout: Double,
+    package func waitForConsole(_ what: String, prefix: String, timeout: Double,
                                until done: (String) -> Bool) throws -> String {
         var found: String?
         try process.stderr.wait(for: what, timeout: timeout) { text in
@@ -60,7 +60,7 @@ public final class HeadlessChromium: @unchecked Sendable {
     }
 
     /// Ends the browser and its helpers. Idempotent.
-    public func stop() {
+    package func stop() {
         process.signal(SIGTERM)
         _ = process.finish(timeout: 10)
     }

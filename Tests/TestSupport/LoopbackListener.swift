@@ -6,17 +6,17 @@ import Glibc
 
 /// A TCP socket on 127.0.0.1 at a port the kernel picked. Listening, handshakes complete but
 /// nobody answers until a test thread accepts; not listening, connecting is refused.
-public final class LoopbackListener: Sendable {
-    public let fd: Int32
-    public let port: Int
+package final class LoopbackListener: Sendable {
+    package let fd: Int32
+    package let port: Int
     private let closed = Mutex(false)
 
-    public init(listening: Bool = true) throws {
+    package init(listening: Bool = true) throws {
         (fd, port) = try Self.bind(listening: listening)
     }
 
     /// A port nothing listens on (bound, then closed again).
-    public static func freePort(avoiding other: Int? = nil) throws -> Int {
+    package static func freePort(avoiding other: Int? = nil) throws -> Int {
         for _ in 0..<10 {
             let (fd, port) = try bind(listening: false)
             Glibc.close(fd)
@@ -26,7 +26,7 @@ public final class LoopbackListener: Sendable {
     }
 
     /// Accepts (and closes) whatever connected so far, without blocking; returns how many did.
-    public func pendingConnections() -> Int {
+    package func pendingConnections() -> Int {
         var count = 0
         while true {
             var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -39,11 +39,11 @@ public final class LoopbackListener: Sendable {
     }
 
     /// Wakes a thread blocked in accept() (which then fails); that thread should `close()`.
-    public func wake() { shutdown(fd, Int32(SHUT_RDWR)) }
+    package func wake() { shutdown(fd, Int32(SHUT_RDWR)) }
 
     /// Closes the socket once, whoever asks first. Closing under a blocked accept() would let
     /// the fd number be reused by the next test's socket: `wake()` that thread instead.
-    public func close() {
+    package func close() {
         closed.withLock { done in
             guard !done else { return }
             done = true

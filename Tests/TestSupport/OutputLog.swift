@@ -2,7 +2,7 @@ import Foundation
 
 /// Everything a child writes to one pipe (or a terminal), read on a thread of its own
 /// as it comes, so that a test can wait for a line instead of sleeping.
-public final class OutputLog: @unchecked Sendable {
+package final class OutputLog: @unchecked Sendable {
     private let condition = NSCondition()
     private var data = Data()
     private var ended = false
@@ -10,7 +10,7 @@ public final class OutputLog: @unchecked Sendable {
 
     /// Starts reading `fd` (which it then owns and closes) until end of file or an error
     /// (a terminal's master reports EIO once the other side is gone).
-    public init(reading fd: Int32, name: String) {
+    package init(reading fd: Int32, name: String) {
         self.name = name
         Thread.detachNewThread { [self] in
             var buffer = [UInt8](repeating: 0, count: 65536)
@@ -28,14 +28,14 @@ public final class OutputLog: @unchecked Sendable {
     }
 
     /// What was read so far.
-    public var text: String {
+    package var text: String {
         condition.lock()
         defer { condition.unlock() }
         return String(decoding: data, as: UTF8.self)
     }
 
     /// Whether the writer has closed its end (everything it wrote is in `text`).
-    public var hasEnded: Bool {
+    package var hasEnded: Bool {
         condition.lock()
         defer { condition.unlock() }
         return ended
@@ -44,7 +44,7 @@ public final class OutputLog: @unchecked Sendable {
     /// Waits until `condition` holds for the text so far; throws, with the text, when it
     /// still does not after `timeout` seconds or once the writer has closed its end.
     @discardableResult
-    public func wait(for what: String, timeout: Double, until satisfied: (String) -> Bool) throws -> String {
+    package func wait(for what: String, timeout: Double, until satisfied: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
@@ -60,7 +60,7 @@ public final class OutputLog: @unchecked Sendable {
 
     /// Waits for a complete line that `matches`, and returns it (without its newline).
     @discardableResult
-    public func waitForLine(_ what: String, timeout: Double, where matches: (String) -> Bool) throws -> String {
+    package func waitForLine(_ what: String, timeout: Double, where matches: (String) -> Bool) throws -> String {
         var found: String?
         try wait(for: what, timeout: timeout) { text in
             found = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
@@ -72,12 +72,12 @@ public final class OutputLog: @unchecked Sendable {
 
     /// Waits for a complete line containing `needle`, and returns it.
     @discardableResult
-    public func waitForLine(containing needle: String, timeout: Double) throws -> String {
+    package func waitForLine(containing needle: String, timeout: Double) throws -> String {
         try waitForLine("a line containing '\(needle)'", timeout: timeout) { $0.contains(needle) }
     }
 
     /// Waits until the writer closes its end; false if it is still open after `timeout` seconds.
-    public func waitForEnd(timeout: Double) -> Bool {
+    package func waitForEnd(timeout: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }

@@ -2,14 +2,14 @@ import Foundation
 
 /// Runs `body` on a fresh thread and awaits its result: libstrophe's blocking
 /// loop must not run on the Swift concurrency pool, tests included.
-public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+package func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         Thread { continuation.resume(returning: body()) }.start()
     }
 }
 
 /// Seconds elapsed on the continuous clock since `start`.
-public func seconds(since start: ContinuousClock.Instant) -> Double {
+package func seconds(since start: ContinuousClock.Instant) -> Double {
     let d = ContinuousClock.now - start
     return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where `swift build` put the executables: next to the running test binary.
-public let productsDirectory: URL = {
+package let productsDirectory: URL = {
     let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     var dir = exe.deletingLastPathComponent()
     // The test binary may sit inside an .xctest bundle directory on some layouts.
@@ -12,13 +12,13 @@ public let productsDirectory: URL = {
     return dir
 }()
 
-public func productPath(_ name: String) -> String {
+package func productPath(_ name: String) -> String {
     productsDirectory.appendingPathComponent(name).path
 }
 
 /// Writing to a child that already exited must be an error (EPIPE), not the
 /// death of the whole test process.
-public let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN); return () }()
+package let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN); return () }()
 
 /// What a child of a test runs with: the test's environment less any CHATCTL_* and XDG_*
 /// values (the developer's own must not leak in), NO_COLOR=1, and `overrides` on top.
@@ -29,16 +29,16 @@ func childEnvironment(_ overrides: [String: String]) -> [String: String] {
     return environment.merging(overrides) { $1 }
 }
 
-public struct ProcessResult: Sendable {
-    public var status: Int32
-    public var stdout: String
-    public var stderr: String
-    public var timedOut: Bool
+package struct ProcessResult: Sendable {
+    package var status: Int32
+    package var stdout: String
+    package var stderr: String
+    package var timedOut: Bool
 }
 
 /// Runs a program to completion (killed after `timeout` seconds, then `timedOut`), feeding `stdin`.
 /// Without `stdin`, the child's standard input is /dev/null (never a terminal).
-public func runProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:],
+package func runProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:],
                        stdin: Data? = nil, directory: String? = nil, timeout: Double = 60) throws -> ProcessResult {
     try ChildProcess(path, arguments, environment: environment, input: stdin.map { .bytes($0) } ?? .null, directory: directory)
         .finish(timeout: timeout)

@@ -5,11 +5,11 @@ import Foundation
 /// second takes seconds and a test catches it under way whatever the machine's
 /// load. `holdStopped()` ends the cycle with the process stopped; `SIGCONT` lets
 /// it go on (or SIGKILL ends it).
-public final class ProcessThrottle: Sendable {
+package final class ProcessThrottle: Sendable {
     private let pid: pid_t
     private let done = Flag(), ended = Flag()
 
-    public init(_ pid: pid_t) {
+    package init(_ pid: pid_t) {
         self.pid = pid
         Thread { [pid, done, ended] in
             while !done.isSet {
@@ -23,7 +23,7 @@ public final class ProcessThrottle: Sendable {
     }
 
     /// Ends the cycle and leaves the process stopped.
-    public func holdStopped() {
+    package func holdStopped() {
         done.set()
         _ = ended.wait(timeout: 10)
         kill(pid, SIGSTOP)

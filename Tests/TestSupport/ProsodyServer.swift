@@ -6,11 +6,11 @@ import Glibc
 /// A throw-away Prosody on a free loopback port, with its own config, data
 /// directory and self-signed certificate (CN/SAN localhost, 127.0.0.1). Always
 /// stopped: `stop()` or deinit. See docs/interop-testing.md.
-public final class ProsodyServer: @unchecked Sendable {
-    public static let prosodyPath = "/usr/bin/prosody"
-    public static let prosodyctlPath = "/usr/bin/prosodyctl"
+package final class ProsodyServer: @unchecked Sendable {
+    package static let prosodyPath = "/usr/bin/prosody"
+    package static let prosodyctlPath = "/usr/bin/prosodyctl"
 
-    public enum Security: Sendable {
+    package enum Security: Sendable {
         /// STARTTLS required on `port`; direct TLS also on `directTLSPort`.
         case tls
         /// No TLS module at all; PLAIN over the bare stream (for plaintext-refusal tests).
@@ -18,21 +18,21 @@ public final class ProsodyServer: @unchecked Sendable {
     }
 
     /// The XMPP domain (the JID domain users log in with).
-    public let domain = "localhost"
-    public let mucDomain = "muc.localhost"
+    package let domain = "localhost"
+    package let mucDomain = "muc.localhost"
     /// Client port (STARTTLS, or plain text for `.plaintextOnly`).
-    public let port: Int
+    package let port: Int
     /// Direct-TLS client port (`xmpps://`), nil for `.plaintextOnly`.
-    public let directTLSPort: Int?
+    package let directTLSPort: Int?
     /// The self-signed certificate, PEM: pass it as the CA file to trust this server.
-    public let caFile: String
-    public let configPath: String
+    package let caFile: String
+    package let configPath: String
     private let directory: TemporaryDirectory
     private let process: Process
     private let logPath: String
 
     /// `streamManagement: false` leaves out mod_smacks (a server without XEP-0198).
-    public init(security: Security = .tls, users: [(name: String, password: String)] = [], startTimeout: Double = 20,
+    package init(security: Security = .tls, users: [(name: String, password: String)] = [], startTimeout: Double = 20,
                 streamManagement: Bool = true) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.prosodyPath),
               FileManager.default.isExecutableFile(atPath: Self.prosodyctlPath) else {
@@ -131,23 +131,23 @@ public final class ProsodyServer: @unchecked Sendable {
     }
 
     /// `prosodyctl register USER DOMAIN PASSWORD` (works while the server runs).
-    public func register(name: String, password: String) throws {
+    package func register(name: String, password: String) throws {
         try Self.register(configPath: configPath, name: name, password: password, domain: domain)
     }
 
     /// What prosody printed (warnings and errors).
-    public var logText: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    package var logText: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    public var isRunning: Bool { process.isRunning }
+    package var isRunning: Bool { process.isRunning }
 
     /// SIGSTOP: the server stops answering but keeps its sockets open, like a
     /// half-open connection (keep-alive tests). `resume()` undoes it; `stop()` too.
-    public func suspend() {
+    package func suspend() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGSTOP)
     }
 
-    public func resume() {
+    package func resume() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGCONT)
     }
@@ -155,7 +155,7 @@ public final class ProsodyServer: @unchecked Sendable {
     /// SIGTERM, then SIGKILL after `grace` seconds. Idempotent. The grace is short:
     /// launched from the test runner, prosody ignores SIGTERM (measured: never exits),
     /// and a throw-away server has nothing worth saving.
-    public func stop(grace: Double = 0.3) {
+    package func stop(grace: Double = 0.3) {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGCONT)  // a suspended server cannot act on SIGTERM
         process.terminate()
@@ -187,7 +187,7 @@ public final class ProsodyServer: @unchecked Sendable {
 extension ProsodyServer {
     /// A chatctl config that uses `sandbox` for REST and this server for chat.
     /// Prosody knows passwords, not QuickBlox tokens: `chatAuth` is `password`.
-    public func chatctlConfig(restFrom sandbox: SandboxProcess, in directory: TemporaryDirectory) throws -> String {
+    package func chatctlConfig(restFrom sandbox: SandboxProcess, in directory: TemporaryDirectory) throws -> String {
         var object = sandbox.config
         object["endpoints"] = ["api": sandbox.apiEndpoint, "chat": "xmpp://127.0.0.1:\(port)"]
         object["caFile"] = caFile

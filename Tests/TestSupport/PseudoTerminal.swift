@@ -5,15 +5,15 @@ import Glibc
 
 /// A program on a pseudo-terminal the test drives, as a shell starts one: its own session
 /// with the pty as /dev/tty, so it can prompt, turn echo off and be sent ^C.
-public final class PseudoTerminal: @unchecked Sendable {
+package final class PseudoTerminal: @unchecked Sendable {
     /// Everything the program wrote to the terminal (with the terminal's CR LF line ends).
-    public let output: OutputLog
-    public let pid: pid_t
+    package let output: OutputLog
+    package let pid: pid_t
     private let master: Int32
     private let exitStatus = ResultBox<Int32>()
 
     /// Starts `path` with `childEnvironment(environment)`, no signal blocked or ignored.
-    public init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    package init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         ignoreSIGPIPE
         var master: Int32 = -1, slave: Int32 = -1
         guard openpty(&master, &slave, nil, nil, nil) == 0 else {
@@ -57,7 +57,7 @@ public final class PseudoTerminal: @unchecked Sendable {
     }
 
     /// Types `text`: "\n" ends a line, "\u{3}" is ^C.
-    public func type(_ text: String) throws {
+    package func type(_ text: String) throws {
         let bytes = Array(text.utf8)
         let n = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
         guard n == bytes.count else { throw TestSupportError("typing on the terminal: \(String(cString: strerror(errno)))") }
@@ -65,7 +65,7 @@ public final class PseudoTerminal: @unchecked Sendable {
 
     /// Whether the terminal echoes what is typed (a program turns it off to read a password).
     /// Terminal settings asked of the master are the program's side's.
-    public func echoes() throws -> Bool {
+    package func echoes() throws -> Bool {
         var settings = termios()
         guard tcgetattr(master, &settings) == 0 else { throw TestSupportError("tcgetattr: \(String(cString: strerror(errno)))") }
         return settings.c_lflag & tcflag_t(ECHO) != 0
@@ -73,7 +73,7 @@ public final class PseudoTerminal: @unchecked Sendable {
 
     /// The raw wait status once the program has exited and what it wrote has been read
     /// (`output`), or nil if it still runs after `timeout` seconds.
-    public func waitForExit(timeout: Double) -> Int32? {
+    package func waitForExit(timeout: Double) -> Int32? {
         guard let status = exitStatus.wait(timeout: timeout).first else { return nil }
         // Reaped is not read: its last bytes may still wait in the terminal (the reader
         // sees EIO once they are out, unless a child of its own still holds the terminal).

@@ -1,19 +1,19 @@
 import Foundation
 
 /// A running `chatctl-sandbox` bound to loopback ports it picked; always terminated.
-public final class SandboxProcess: @unchecked Sendable {
-    public let process: Process
+package final class SandboxProcess: @unchecked Sendable {
+    package let process: Process
     /// The JSON config line it printed.
-    public let configLine: String
-    public let config: [String: Any]
+    package let configLine: String
+    package let config: [String: Any]
     /// `configLine` written to a file, for `chatctl --config`.
-    public let configPath: String
+    package let configPath: String
     private let directory: TemporaryDirectory
     private let child: ChildProcess
 
     /// Ports 0 let the sandbox pick; fixed ones let a test restart it in place.
     /// `environment` is added to the child's (e.g. a `TMPDIR` of the test's own).
-    public init(arguments: [String] = [], apiPort: Int = 0, chatPort: Int = 0, environment: [String: String] = [:],
+    package init(arguments: [String] = [], apiPort: Int = 0, chatPort: Int = 0, environment: [String: String] = [:],
                 startTimeout: Double = 20) throws {
         directory = try TemporaryDirectory(prefix: "chatctl-sandbox")
         child = try ChildProcess(productPath("chatctl-sandbox"),
@@ -38,32 +38,32 @@ public final class SandboxProcess: @unchecked Sendable {
         try Data(first.utf8).write(to: URL(fileURLWithPath: configPath))
     }
 
-    public var apiEndpoint: String { (config["endpoints"] as? [String: Any])?["api"] as? String ?? "" }
-    public var chatEndpoint: String { (config["endpoints"] as? [String: Any])?["chat"] as? String ?? "" }
-    public var stderr: String { child.stderr.text }
+    package var apiEndpoint: String { (config["endpoints"] as? [String: Any])?["api"] as? String ?? "" }
+    package var chatEndpoint: String { (config["endpoints"] as? [String: Any])?["chat"] as? String ?? "" }
+    package var stderr: String { child.stderr.text }
 
     /// Waits for a line of the sandbox's log (stderr) that contains `needle`, e.g. the
     /// `xmpp #N: bound JID/resource` it writes once a chat client may receive messages.
     @discardableResult
-    public func waitForLog(containing needle: String, timeout: Double = 20) throws -> String {
+    package func waitForLog(containing needle: String, timeout: Double = 20) throws -> String {
         try child.stderr.waitForLine(containing: needle, timeout: timeout)
     }
 
     /// Whether the sandbox exited within `timeout` seconds (after a signal, say).
-    public func waitForExit(timeout: Double) -> Bool { child.waitForExit(timeout: timeout) }
+    package func waitForExit(timeout: Double) -> Bool { child.waitForExit(timeout: timeout) }
 
     /// The sandbox's process id.
-    public var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.processIdentifier }
 
     /// Its resident memory in KiB (VmRSS in /proc/PID/status); nil once it has gone.
-    public var residentKiB: Int? {
+    package var residentKiB: Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 
     /// SIGKILL, as a crash would end it: nothing of its own shutdown runs. Waits for the exit.
-    public func crash() {
+    package func crash() {
         guard child.isRunning else { return }
         child.signal(SIGKILL)
         process.waitUntilExit()
@@ -71,7 +71,7 @@ public final class SandboxProcess: @unchecked Sendable {
 
     /// SIGTERM, then SIGKILL after `grace` seconds. Returns the exit status.
     @discardableResult
-    public func stop(grace: Double = 5) -> Int32 {
+    package func stop(grace: Double = 5) -> Int32 {
         guard child.isRunning else {
             process.waitUntilExit()
             return process.terminationStatus

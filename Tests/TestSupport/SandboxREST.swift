@@ -4,25 +4,25 @@ import Foundation
 internal import CCrypto
 
 /// One HTTP reply. Header names are lowercased.
-public struct SandboxHTTPResponse: Sendable {
-    public var status: Int
-    public var headers: [String: String]
-    public var body: String
+package struct SandboxHTTPResponse: Sendable {
+    package var status: Int
+    package var headers: [String: String]
+    package var body: String
 
     /// The body parsed as JSON (nil when empty or not JSON).
-    public var json: Any? {
+    package var json: Any? {
         guard let data = body.data(using: .utf8), !data.isEmpty else { return nil }
         return try? JSONSerialization.jsonObject(with: data)
     }
 }
 
 /// How a session request is signed.
-public enum SandboxSignatureAlgorithm: Sendable { case sha1, sha256 }
+package enum SandboxSignatureAlgorithm: Sendable { case sha1, sha256 }
 
 /// Building blocks of the QuickBlox session signature (docs/protocol.md §2).
-public enum SandboxSigning {
+package enum SandboxSigning {
     /// Every parameter but `signature` as raw `name=value`, sorted bytewise, joined with `&`.
-    public static func stringToSign(_ parameters: [(String, String)]) -> String {
+    package static func stringToSign(_ parameters: [(String, String)]) -> String {
         parameters.filter { $0.0 != "signature" }
             .map { Array("\($0.0)=\($0.1)".utf8) }
             .sorted { $0.lexicographicallyPrecedes($1) }
@@ -31,7 +31,7 @@ public enum SandboxSigning {
     }
 
     /// Lowercase hex HMAC (libcrypto `HMAC`).
-    public static func hmacHex(_ algorithm: SandboxSignatureAlgorithm, key: String, message: String) -> String {
+    package static func hmacHex(_ algorithm: SandboxSignatureAlgorithm, key: String, message: String) -> String {
         let k = Array(key.utf8), m = Array(message.utf8)
         var out = [UInt8](repeating: 0, count: 64)
         var length: UInt32 = 0
@@ -47,7 +47,7 @@ public enum SandboxSigning {
     }
 
     /// `application_id`, `auth_key`, `nonce`, `timestamp`, `extra`, and a `signature` keyed with `secret`.
-    public static func sessionParameters(applicationId: Int, authKey: String, secret: String,
+    package static func sessionParameters(applicationId: Int, authKey: String, secret: String,
                                          nonce: Int = Int.random(in: 1...2_000_000_000),
                                          timestamp: Int = Int(Date().timeIntervalSince1970),
                                          extra: [(String, String)] = [],
@@ -61,11 +61,11 @@ public enum SandboxSigning {
     }
 
     /// `application/x-www-form-urlencoded` with every reserved byte percent-encoded.
-    public static func formEncode(_ parameters: [(String, String)]) -> String {
+    package static func formEncode(_ parameters: [(String, String)]) -> String {
         parameters.map { "\(percentEncode($0.0))=\(percentEncode($0.1))" }.joined(separator: "&")
     }
 
-    public static func percentEncode(_ s: String) -> String {
+    package static func percentEncode(_ s: String) -> String {
         var out = ""
         for b in s.utf8 {
             switch b {
@@ -83,7 +83,7 @@ public enum SandboxSigning {
 
 /// Sends `bytes` to host:port and returns everything read until the peer closes or `timeout`
 /// passes. `closedByPeer` says which.
-public func rawTCPExchange(host: String, port: Int, bytes: [UInt8], timeout: Double = 10,
+package func rawTCPExchange(host: String, port: Int, bytes: [UInt8], timeout: Double = 10,
                            halfClose: Bool = false) throws -> (data: [UInt8], closedByPeer: Bool) {
     let connection = try TCPConnection(host: host, port: port)
     connection.send(bytes)
@@ -92,7 +92,7 @@ public func rawTCPExchange(host: String, port: Int, bytes: [UInt8], timeout: Dou
 }
 
 /// Parses `HTTP/1.1 200 OK\r\nName: value\r\n\r\nbody` (Content-Length honoured when present).
-public func parseHTTPResponse(_ data: [UInt8]) throws -> SandboxHTTPResponse {
+package func parseHTTPResponse(_ data: [UInt8]) throws -> SandboxHTTPResponse {
     let separator: [UInt8] = [13, 10, 13, 10]
     guard let end = (0...max(0, data.count - 4)).first(where: { data.count >= 4 && Array(data[$0..<$0 + 4]) == separator }) else {
         throw TestSupportError("no HTTP response head in \(data.count) bytes: \(String(decoding: data.prefix(200), as: UTF8.self))")
@@ -112,18 +112,18 @@ public func parseHTTPResponse(_ data: [UInt8]) throws -> SandboxHTTPResponse {
 
 extension SandboxProcess {
     /// Host and port of the REST endpoint (`http://127.0.0.1:PORT`).
-    public var apiHostPort: (host: String, port: Int) {
+    package var apiHostPort: (host: String, port: Int) {
         let rest = apiEndpoint.replacingOccurrences(of: "http://", with: "")
         let parts = rest.split(separator: ":")
         return (String(parts.first ?? "127.0.0.1"), Int(parts.last ?? "0") ?? 0)
     }
 
-    public var applicationId: Int { config["appId"] as? Int ?? 0 }
-    public var authKey: String { config["authKey"] as? String ?? "" }
-    public var authSecret: String { config["authSecret"] as? String ?? "" }
+    package var applicationId: Int { config["appId"] as? Int ?? 0 }
+    package var authKey: String { config["authKey"] as? String ?? "" }
+    package var authSecret: String { config["authSecret"] as? String ?? "" }
 
     /// One HTTP exchange with a raw body. GET/DELETE put `query` in the URL.
-    public func send(method: String, path: String, query: String? = nil, body: String? = nil,
+    package func send(method: String, path: String, query: String? = nil, body: String? = nil,
                      contentType: String? = nil, token: String? = nil,
                      headers extra: [(String, String)] = [], timeout: Double = 10) throws -> SandboxHTTPResponse {
         let (host, port) = apiHostPort
@@ -141,14 +141,14 @@ extension SandboxProcess {
     }
 
     /// A request with form parameters: in the query for GET/DELETE, form-encoded body otherwise.
-    public func request(method: String, path: String, params: [(String, String)] = [],
+    package func request(method: String, path: String, params: [(String, String)] = [],
                         token: String? = nil) throws -> (status: Int, body: String) {
         let r = try response(method: method, path: path, params: params, token: token)
         return (r.status, r.body)
     }
 
     /// Like `request` but with headers and JSON access.
-    public func response(method: String, path: String, params: [(String, String)] = [],
+    package func response(method: String, path: String, params: [(String, String)] = [],
                          token: String? = nil) throws -> SandboxHTTPResponse {
         let encoded = SandboxSigning.formEncode(params)
         if method == "GET" || method == "DELETE" {
@@ -159,7 +159,7 @@ extension SandboxProcess {
     }
 
     /// Creates a signed session (a user session when `login`/`password` are given); returns its token.
-    public func createSession(login: String? = nil, password: String? = nil,
+    package func createSession(login: String? = nil, password: String? = nil,
                               algorithm: SandboxSignatureAlgorithm = .sha1) throws -> String {
         var extra: [(String, String)] = []
         if let login { extra.append(("user[login]", login)) }
@@ -176,7 +176,7 @@ extension SandboxProcess {
 }
 
 /// Signs up `login` with an application session; returns the new user's id.
-public func signUpUser(on sandbox: SandboxProcess, login: String, password: String) throws -> Int {
+package func signUpUser(on sandbox: SandboxProcess, login: String, password: String) throws -> Int {
     let token = try sandbox.createSession()
     let r = try sandbox.response(method: "POST", path: "/users.json",
                                  params: [("user[login]", login), ("user[password]", password)], token: token)
@@ -190,7 +190,7 @@ public func signUpUser(on sandbox: SandboxProcess, login: String, password: Stri
 extension SandboxProcess {
     /// `POST /chat/Dialog.json` as the session's user (type 3 private, 2 group, 1 public group);
     /// returns the dialog object (an existing private dialog of the pair comes back as is).
-    public func createDialog(token: String, type: Int, occupantIds: [Int], name: String? = nil) throws -> [String: Any] {
+    package func createDialog(token: String, type: Int, occupantIds: [Int], name: String? = nil) throws -> [String: Any] {
         var params = [("type", String(type)), ("occupants_ids", occupantIds.map(String.init).joined(separator: ","))]
         if let name { params.append(("name", name)) }
         let r = try response(method: "POST", path: "/chat/Dialog.json", params: params, token: token)
@@ -202,7 +202,7 @@ extension SandboxProcess {
 
     /// `POST /chat/Message.json`: stores `text` in the dialog (and, with `sendToChat`, delivers it
     /// live over XMPP to the connected occupants); returns the message object.
-    public func sendMessage(token: String, dialogId: String, text: String, sendToChat: Bool = false,
+    package func sendMessage(token: String, dialogId: String, text: String, sendToChat: Bool = false,
                             extra: [(String, String)] = []) throws -> [String: Any] {
         var params = [("chat_dialog_id", dialogId), ("message", text)] + extra
         if sendToChat { params.append(("send_to_chat", "1")) }
@@ -216,7 +216,7 @@ extension SandboxProcess {
 
 extension SandboxProcess {
     /// `GET /chat/Dialog.json`: the ids of the session user's dialogs.
-    public func dialogIDs(token: String) throws -> [String] {
+    package func dialogIDs(token: String) throws -> [String] {
         let r = try response(method: "GET", path: "/chat/Dialog.json", token: token)
         guard r.status == 200, let items = (r.json as? [String: Any])?["items"] as? [[String: Any]] else {
             throw TestSupportError("GET /chat/Dialog.json answered \(r.status): \(r.body)")
@@ -227,7 +227,7 @@ extension SandboxProcess {
     /// `GET /chat/Message.json`: the texts stored in a dialog, oldest first (up to 1000),
     /// without marking them read.
     /// Every message's text, oldest first, a page of 1,000 at a time (`messageTexts` is one page).
-    public func allMessageTexts(token: String, dialogID: String) throws -> [String] {
+    package func allMessageTexts(token: String, dialogID: String) throws -> [String] {
         var texts: [String] = []
         while true {
             let r = try response(method: "GET", path: "/chat/Message.json",
@@ -241,7 +241,7 @@ extension SandboxProcess {
         }
     }
 
-    public func messageTexts(token: String, dialogID: String) throws -> [String] {
+    package func messageTexts(token: String, dialogID: String) throws -> [String] {
         let r = try response(method: "GET", path: "/chat/Message.json",
                              params: [("chat_dialog_id", dialogID), ("limit", "1000"), ("mark_as_read", "0")], token: token)
         guard r.status == 200, let items = (r.json as? [String: Any])?["items"] as? [[String: Any]] else {

@@ -8,23 +8,23 @@ import Synchronization
 /// normal response, a body cut short and the connection closed, or silence.
 /// Each connection is served on its own thread, requests in turn (keep-alive);
 /// every request (head and body, by Content-Length) is recorded.
-public final class ScriptedHTTPServer: Sendable {
-    public struct Request: Sendable {
-        public var method: String
+package final class ScriptedHTTPServer: Sendable {
+    package struct Request: Sendable {
+        package var method: String
         /// Path and query as sent, e.g. `/file?sig=1`.
-        public var target: String
-        public var headers: [(String, String)]
-        public var body: [UInt8]
-        public func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
+        package var target: String
+        package var headers: [(String, String)]
+        package var body: [UInt8]
+        package func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
     }
 
     /// The client's end of one connection, for the handler to answer on.
-    public final class Connection: Sendable {
+    package final class Connection: Sendable {
         let fd: Int32
         private let closed = Mutex(false)
         init(fd: Int32) { self.fd = fd }
 
-        public func send(_ bytes: [UInt8]) {
+        package func send(_ bytes: [UInt8]) {
             var offset = 0
             while offset < bytes.count {
                 let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
@@ -33,10 +33,10 @@ public final class ScriptedHTTPServer: Sendable {
             }
         }
 
-        public func send(_ text: String) { send(Array(text.utf8)) }
+        package func send(_ text: String) { send(Array(text.utf8)) }
 
         /// Sends what it can; returns how many bytes went before the peer closed.
-        public func sendCounting(_ bytes: [UInt8]) -> Int {
+        package func sendCounting(_ bytes: [UInt8]) -> Int {
             var offset = 0
             while offset < bytes.count {
                 let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
@@ -47,7 +47,7 @@ public final class ScriptedHTTPServer: Sendable {
         }
 
         /// Ends the connection (after a body cut short, say): no more requests on it.
-        public func close() {
+        package func close() {
             closed.withLock { done in
                 guard !done else { return }
                 done = true
@@ -58,27 +58,27 @@ public final class ScriptedHTTPServer: Sendable {
         var isClosed: Bool { closed.withLock { $0 } }
     }
 
-    public let listener: LoopbackListener
+    package let listener: LoopbackListener
     private let handler: @Sendable (Request, Connection) -> Void
     private let recorded = Mutex<(connections: Int, requests: [Request])>((0, []))
 
-    public var port: Int { listener.port }
-    public var requests: [Request] { recorded.withLock { $0.requests } }
+    package var port: Int { listener.port }
+    package var requests: [Request] { recorded.withLock { $0.requests } }
     /// Connections accepted so far (keep-alive reuses one).
-    public var connectionCount: Int { recorded.withLock { $0.connections } }
+    package var connectionCount: Int { recorded.withLock { $0.connections } }
     /// `http://{host}:{port}`; `localhost` and `127.0.0.1` are two hosts to a client.
-    public func baseURL(host: String = "127.0.0.1") -> String { "http://\(host):\(port)" }
+    package func baseURL(host: String = "127.0.0.1") -> String { "http://\(host):\(port)" }
 
-    public init(handler: @escaping @Sendable (Request, Connection) -> Void) throws {
+    package init(handler: @escaping @Sendable (Request, Connection) -> Void) throws {
         listener = try LoopbackListener()
         self.handler = handler
         Thread.detachNewThread { [self] in self.acceptLoop() }
     }
 
-    public func stop() { listener.wake() }
+    package func stop() { listener.wake() }
 
     /// A whole response: status line, `Content-Length`, the headers given, the body.
-    public static func response(_ status: Int, _ reason: String, headers: [(String, String)] = [], body: [UInt8] = []) -> [UInt8] {
+    package static func response(_ status: Int, _ reason: String, headers: [(String, String)] = [], body: [UInt8] = []) -> [UInt8] {
         var head = "HTTP/1.1 \(status) \(reason)\r\nContent-Length: \(body.count)\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         return Array((head + "\r\n").utf8) + body
@@ -144,17 +144,17 @@ public final class ScriptedHTTPServer: Sendable {
 
 /// The parts of a `multipart/form-data` body, in order: name, filename, content
 /// type and bytes of each (what a storage service would see).
-public struct MultipartBody: Sendable {
-    public struct Part: Sendable, Equatable {
-        public var name: String
-        public var filename: String?
-        public var contentType: String?
-        public var body: [UInt8]
+package struct MultipartBody: Sendable {
+    package struct Part: Sendable, Equatable {
+        package var name: String
+        package var filename: String?
+        package var contentType: String?
+        package var body: [UInt8]
     }
-    public var parts: [Part]
+    package var parts: [Part]
 
     /// Nil unless `contentType` names a boundary and the body is well formed.
-    public init?(contentType: String, body: [UInt8]) {
+    package init?(contentType: String, body: [UInt8]) {
         guard let range = contentType.range(of: "boundary=") else { return nil }
         var boundary = String(contentType[range.upperBound...])
         if let semicolon = boundary.firstIndex(of: ";") { boundary = String(boundary[..<semicolon]) }

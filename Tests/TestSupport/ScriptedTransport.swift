@@ -2,19 +2,19 @@ import HTTPTransport
 
 /// A fake transport: answers each request with the next scripted reply, and records
 /// every request it was asked.
-public final class ScriptedTransport: HTTPTransporting {
-    public enum Reply: Sendable {
+package final class ScriptedTransport: HTTPTransporting {
+    package enum Reply: Sendable {
         case status(Int, String = "", headers: [HTTPHeader] = [])
         /// A transport failure at the requested URL.
         case failure(HTTPError.Kind, detail: String = "scripted failure")
     }
 
-    public var script: [Reply]
-    public private(set) var requests: [HTTPRequest] = []
+    package var script: [Reply]
+    package private(set) var requests: [HTTPRequest] = []
 
-    public init(_ script: [Reply]) { self.script = script }
+    package init(_ script: [Reply]) { self.script = script }
 
-    public func perform(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+    package func perform(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         requests.append(request)
         guard !script.isEmpty else { throw HTTPError(kind: .other, url: request.url, detail: "script exhausted") }
         switch script.removeFirst() {
@@ -26,19 +26,19 @@ public final class ScriptedTransport: HTTPTransporting {
     }
 
     /// "METHOD last-path-segment…" of each request, e.g. "POST session.json".
-    public var paths: [String] {
+    package var paths: [String] {
         requests.map { "\($0.method) " + ($0.url.split(separator: "/", maxSplits: 3).last.map(String.init) ?? "") }
     }
 }
 
 /// A scripted HTTP answer.
-public func reply(_ status: Int, _ body: String = "", headers: [HTTPHeader] = []) -> ScriptedTransport.Reply {
+package func reply(_ status: Int, _ body: String = "", headers: [HTTPHeader] = []) -> ScriptedTransport.Reply {
     .status(status, body, headers: headers)
 }
 
 extension HTTPRequest {
     /// The first value of header `name`, compared case-insensitively.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 }

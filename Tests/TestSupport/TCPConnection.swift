@@ -5,15 +5,15 @@ import Glibc
 
 /// A blocking TCP connection, closed when released: a client the test connects and writes
 /// with on its own thread (so it knows both happened before it goes on), or one it accepted.
-public final class TCPConnection {
-    public let fd: Int32
+package final class TCPConnection {
+    package let fd: Int32
 
     /// Takes ownership of a connected socket (from accept()).
-    public init(adopting fd: Int32) { self.fd = fd }
+    package init(adopting fd: Int32) { self.fd = fd }
 
     /// `source`: the local address to connect from (another loopback address, say 127.0.0.2,
     /// to play a second client machine); nil lets the kernel choose.
-    public init(host: String, port: Int, source: String? = nil) throws {
+    package init(host: String, port: Int, source: String? = nil) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestSupportError("socket: \(String(cString: strerror(errno)))") }
         do {
@@ -40,14 +40,14 @@ public final class TCPConnection {
     }
 
     /// Whether something accepts connections on host:port (connects, then hangs up).
-    public static func canConnect(host: String = "127.0.0.1", port: Int) -> Bool {
+    package static func canConnect(host: String = "127.0.0.1", port: Int) -> Bool {
         (try? TCPConnection(host: host, port: port)) != nil
     }
 
     /// Sends what it can; returns how many bytes went before the peer closed (it may close
     /// early, e.g. after a 413, and then what it said is still there to read).
     @discardableResult
-    public func send(_ bytes: [UInt8]) -> Int {
+    package func send(_ bytes: [UInt8]) -> Int {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -59,10 +59,10 @@ public final class TCPConnection {
     }
 
     /// Ends our direction of the stream (the peer reads end of file).
-    public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+    package func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
     /// Whether the peer has closed (or reset) the connection; reads and drops anything it sent.
-    public func isClosedByPeer() -> Bool {
+    package func isClosedByPeer() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
@@ -72,7 +72,7 @@ public final class TCPConnection {
     }
 
     /// Everything read until the peer closes or `timeout` passes; `closedByPeer` says which.
-    public func readUntilClosed(timeout: Double) -> (data: [UInt8], closedByPeer: Bool) {
+    package func readUntilClosed(timeout: Double) -> (data: [UInt8], closedByPeer: Bool) {
         var data: [UInt8] = []
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 65536)

@@ -1,10 +1,10 @@
 import Foundation
 
 /// A fresh 0700 directory (mkdtemp), removed with everything in it when the value is released.
-public final class TemporaryDirectory: Sendable {
-    public let path: String
+package final class TemporaryDirectory: Sendable {
+    package let path: String
 
-    public init(prefix: String = "chatctl-test") throws {
+    package init(prefix: String = "chatctl-test") throws {
         let base = FileManager.default.temporaryDirectory.path
         var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -13,7 +13,7 @@ public final class TemporaryDirectory: Sendable {
         path = String(cString: made)
     }
 
-    public func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+    package func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }

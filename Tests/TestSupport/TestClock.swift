@@ -1,5 +1,5 @@
 /// A clock a test moves by hand (pass `{ clock.now }` where code takes `now`).
-public final class TestClock: @unchecked Sendable {
-    public var now: Double
-    public init(_ now: Double = 1_000_000) { self.now = now }
+package final class TestClock: @unchecked Sendable {
+    package var now: Double
+    package init(_ now: Double = 1_000_000) { self.now = now }
 }

@@ -1,5 +1,5 @@
 /// Why a test's set-up or wait failed, in words for the test log.
-public struct TestSupportError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ d: String) { description = d }
+package struct TestSupportError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ d: String) { description = d }
 }

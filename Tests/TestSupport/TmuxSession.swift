@@ -9,18 +9,18 @@ import Glibc
 /// `paste-buffer -p` (bracketed), and reads the screen with `capture-pane -p`
 /// (`-e` for colours), polling until what it waits for appears, with a deadline.
 /// The server is always killed when the value is released.
-public final class TmuxSession: @unchecked Sendable {
-    public let socket: String
+package final class TmuxSession: @unchecked Sendable {
+    package let socket: String
     /// The shell's prompt, which shows again when the program ends (a captured
     /// screen drops the blank after it).
-    public static let prompt = "TESTSHELL$"
+    package static let prompt = "TESTSHELL$"
     private let directory: TemporaryDirectory
     private var killed = false
 
     /// Starts `bash` (no profile; the prompt above) in a `width` × `height` window, in
     /// `workingDirectory`, with `environment` on top of the test's (CHATCTL_* and XDG_*
     /// removed, NO_COLOR=1 unless overridden), TERM=tmux-256color.
-    public init(width: Int = 80, height: Int = 24, environment: [String: String] = [:], workingDirectory: String? = nil) throws {
+    package init(width: Int = 80, height: Int = 24, environment: [String: String] = [:], workingDirectory: String? = nil) throws {
         directory = try TemporaryDirectory(prefix: "chatctl-tmux")
         socket = "chatctl-test-" + String(UInt64.random(in: 0..<UInt64.max), radix: 36)
         let config = directory.file("tmux.conf")
@@ -48,7 +48,7 @@ public final class TmuxSession: @unchecked Sendable {
     /// reaped here (not through Foundation's Process, which lost the exit of a tmux
     /// client that had just started its server), its output through files.
     @discardableResult
-    public func tmux(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+    package func tmux(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
         let full = arguments.first == "-L" ? arguments : ["-L", socket] + arguments
         let out = directory.file("tmux.out"), err = directory.file("tmux.err")
         var actions = posix_spawn_file_actions_t()
@@ -90,26 +90,26 @@ public final class TmuxSession: @unchecked Sendable {
     }
 
     /// Types `text` as it is (no key names).
-    public func type(_ text: String) throws { try tmux(["send-keys", "-t", "0", "-l", text]) }
+    package func type(_ text: String) throws { try tmux(["send-keys", "-t", "0", "-l", text]) }
 
     /// Presses keys by tmux's names: `Enter`, `Escape`, `PPage`, `C-c`, `Tab`…
-    public func press(_ keys: String...) throws { try tmux(["send-keys", "-t", "0"] + keys) }
+    package func press(_ keys: String...) throws { try tmux(["send-keys", "-t", "0"] + keys) }
 
     /// Pastes `text` as a terminal does, bracketed when the program asked for it.
-    public func paste(_ text: String) throws {
+    package func paste(_ text: String) throws {
         try tmux(["set-buffer", "--", text])
         try tmux(["paste-buffer", "-p", "-d", "-t", "0"])
     }
 
     /// The screen as text, one line per row (`colors`: with SGR escapes).
-    public func screen(colors: Bool = false) throws -> String {
+    package func screen(colors: Bool = false) throws -> String {
         try tmux(["capture-pane", "-p", "-t", "0"] + (colors ? ["-e"] : []))
     }
 
     /// Polls the screen until `condition` holds; returns that screen. Throws after
     /// `timeout` seconds, with the last screen in the message.
     @discardableResult
-    public func waitForScreen(_ what: String, timeout: Double = 10, colors: Bool = false,
+    package func waitForScreen(_ what: String, timeout: Double = 10, colors: Bool = false,
                               _ condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
@@ -125,41 +125,41 @@ public final class TmuxSession: @unchecked Sendable {
 
     /// Waits for a line of the screen that contains `text`.
     @discardableResult
-    public func waitFor(_ text: String, timeout: Double = 10) throws -> String {
+    package func waitFor(_ text: String, timeout: Double = 10) throws -> String {
         try waitForScreen("'\(text)' on the screen", timeout: timeout) { $0.contains(text) }
     }
 
-    public func resize(width: Int, height: Int) throws {
+    package func resize(width: Int, height: Int) throws {
         try tmux(["resize-window", "-t", "0", "-x", String(width), "-y", String(height)])
     }
 
     /// The process id of the program the shell is running in the foreground, if any.
-    public func foregroundProcess() throws -> pid_t? {
+    package func foregroundProcess() throws -> pid_t? {
         let shell = try tmux(["display-message", "-p", "-t", "0", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
         let children = try runProcess("/usr/bin/pgrep", ["-P", shell], timeout: 10)
         return children.stdout.split(separator: "\n").first.flatMap { pid_t($0) }
     }
 
     /// Starts `chatctl ARGUMENTS` at the prompt and waits for its status line's connection state.
-    public func startChatctl(_ arguments: String, waitingFor ready: String = "connected") throws {
+    package func startChatctl(_ arguments: String, waitingFor ready: String = "connected") throws {
         try type("chatctl " + arguments)
         try press("Enter")
         try waitFor(ready)
     }
 
     /// Waits until the shell's prompt is back on a line of its own.
-    public func waitForPrompt() throws {
+    package func waitForPrompt() throws {
         try waitForScreen("the shell's prompt") { $0.components(separatedBy: "\n").contains { $0.hasPrefix(Self.prompt) } }
     }
 
     /// Runs `command` at the prompt and waits for `expected` in what it printed.
-    public func runAtPrompt(_ command: String, expecting expected: String) throws {
+    package func runAtPrompt(_ command: String, expecting expected: String) throws {
         try type(command)
         try press("Enter")
         try waitFor(expected)
     }
 
-    public func kill() {
+    package func kill() {
         guard !killed else { return }
         killed = true
         _ = try? tmux(["kill-server"])

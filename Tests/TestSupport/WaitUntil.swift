@@ -2,7 +2,7 @@ import Foundation
 
 /// Polls `condition` until it holds. Throws, naming `what` was awaited, when `timeout`
 /// seconds pass first: a bounded wait for something observable, never a hopeful sleep.
-public func waitUntil(_ what: @autoclosure () -> String, timeout: Double, every interval: Double = 0.01,
+package func waitUntil(_ what: @autoclosure () -> String, timeout: Double, every interval: Double = 0.01,
                       _ condition: () throws -> Bool) throws {
     let deadline = Date().addingTimeInterval(timeout)
     while try !condition() {

@@ -7,23 +7,23 @@ import Glibc
 /// port: the opening handshake with a chosen subprotocol, masked frames out, whole
 /// messages in. Written here on purpose, so a test can also send what no real client
 /// would (binary frames, garbage); the client nobody here wrote is Strophe.js.
-public final class WebSocketTestClient {
-    public enum Frame: Equatable, Sendable {
+package final class WebSocketTestClient {
+    package enum Frame: Equatable, Sendable {
         case text(String)
         case binary([UInt8])
         /// The peer's close frame: its status code (nil when absent) and reason.
         case close(code: Int?, reason: String)
     }
 
-    public let connection: TCPConnection
+    package let connection: TCPConnection
     /// The HTTP status of the handshake's answer (101 when upgraded).
-    public let status: Int
+    package let status: Int
     /// The answer's header lines, names lowercased.
-    public let headers: [String: String]
+    package let headers: [String: String]
     private var buffer: [UInt8] = []
     private var closed = false
 
-    public init(host: String = "127.0.0.1", port: Int, subprotocol: String? = "xmpp", path: String = "/",
+    package init(host: String = "127.0.0.1", port: Int, subprotocol: String? = "xmpp", path: String = "/",
                 origin: String? = "null", timeout: Double = 5) throws {
         connection = try TCPConnection(host: host, port: port)
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
@@ -58,10 +58,10 @@ public final class WebSocketTestClient {
 
     // MARK: sending
 
-    public func sendText(_ text: String) { sendFrame(opcode: 0x1, payload: Array(text.utf8)) }
+    package func sendText(_ text: String) { sendFrame(opcode: 0x1, payload: Array(text.utf8)) }
 
     /// One frame, masked as a client must; `final: false` starts a fragmented message.
-    public func sendFrame(opcode: UInt8, payload: [UInt8], final: Bool = true) {
+    package func sendFrame(opcode: UInt8, payload: [UInt8], final: Bool = true) {
         var frame: [UInt8] = [(final ? 0x80 : 0) | opcode]
         switch payload.count {
         case ..<126: frame.append(0x80 | UInt8(payload.count))
@@ -75,7 +75,7 @@ public final class WebSocketTestClient {
     }
 
     /// A close frame with `code` (and no reason).
-    public func sendClose(code: Int = 1000) {
+    package func sendClose(code: Int = 1000) {
         sendFrame(opcode: 0x8, payload: [UInt8(code >> 8), UInt8(code & 0xff)])
     }
 
@@ -83,7 +83,7 @@ public final class WebSocketTestClient {
 
     /// The next whole message or close frame; nil when nothing came within `timeout`
     /// seconds or the connection ended. Pings and close frames are answered, pongs skipped.
-    public func receive(timeout: Double = 5) -> Frame? {
+    package func receive(timeout: Double = 5) -> Frame? {
         let deadline = Date().addingTimeInterval(timeout)
         var message: [UInt8] = []
         var messageOpcode: UInt8 = 0
@@ -106,7 +106,7 @@ public final class WebSocketTestClient {
 
     /// Text messages until one satisfies `predicate` (returned with all before it), or
     /// until a close frame, the end of the connection or `timeout`.
-    public func receiveTexts(until predicate: (String) -> Bool, timeout: Double = 5) -> (texts: [String], matched: Bool) {
+    package func receiveTexts(until predicate: (String) -> Bool, timeout: Double = 5) -> (texts: [String], matched: Bool) {
         let deadline = Date().addingTimeInterval(timeout)
         var texts: [String] = []
         while let frame = receive(timeout: max(0, deadline.timeIntervalSinceNow)) {
@@ -118,7 +118,7 @@ public final class WebSocketTestClient {
     }
 
     /// Everything until the server's close frame: the texts before it and the frame itself.
-    public func receiveUntilClose(timeout: Double = 5) -> (texts: [String], close: Frame?) {
+    package func receiveUntilClose(timeout: Double = 5) -> (texts: [String], close: Frame?) {
         let deadline = Date().addingTimeInterval(timeout)
         var texts: [String] = []
         while let frame = receive(timeout: max(0, deadline.timeIntervalSinceNow)) {
@@ -128,7 +128,7 @@ public final class WebSocketTestClient {
     }
 
     /// Whether the server hangs up (end of file) within `timeout` seconds.
-    public func waitForDisconnect(timeout: Double = 5) -> Bool {
+    package func waitForDisconnect(timeout: Double = 5) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while !closed {
             guard Date() < deadline else { return false }

@@ -10,13 +10,13 @@ import Foundation
 nonisolated(unsafe) private var body: (UnsafeBufferPointer<UInt8>) -> Void = { _ in }
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     body(UnsafeBufferPointer(start: data, count: size))
     return 0
 }
 
 /// Runs libFuzzer over `fuzz`, which gets each input's bytes; never returns.
-public func runFuzzer(_ fuzz: @escaping (UnsafeBufferPointer<UInt8>) -> Void) -> Never {
+package func runFuzzer(_ fuzz: @escaping (UnsafeBufferPointer<UInt8>) -> Void) -> Never {
     body = fuzz
     var argc = CommandLine.argc
     var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
