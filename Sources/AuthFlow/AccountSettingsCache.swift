@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import ClientConfiguration
+import Diagnostics
 import HTTPTransport
 import QuickBloxAPI
 
@@ -19,7 +20,7 @@ package struct AccountSettingsCache: Sendable {
     package func path(for lookup: EndpointLookup) -> String { "\(directory)/endpoints-\(lookup.cacheKey).json" }
 
     /// The cached endpoints, else the server's answer (then cached).
-    package func endpoints(for lookup: EndpointLookup, transport: any HTTPTransporting) throws(AuthFlowError) -> LookedUpEndpoints {
+    package func endpoints(for lookup: EndpointLookup, transport: any HTTPTransporting) throws(Failure) -> LookedUpEndpoints {
         if let cached = cached(lookup) { return cached }
         let found = try ask(lookup, transport: transport)
         let record: JSONValue = ["api_endpoint": .string(found.api), "chat_endpoint": .string(found.chat),
@@ -38,7 +39,7 @@ package struct AccountSettingsCache: Sendable {
         return LookedUpEndpoints(apiEndpoint: json["api_endpoint"]?.stringValue, chatEndpoint: json["chat_endpoint"]?.stringValue)
     }
 
-    private func ask(_ lookup: EndpointLookup, transport: any HTTPTransporting) throws(AuthFlowError) -> LookedUpEndpoints {
+    private func ask(_ lookup: EndpointLookup, transport: any HTTPTransporting) throws(Failure) -> LookedUpEndpoints {
         // The call needs no session, so the application's credentials play no part in it.
         let client = QuickBloxClient(apiEndpoint: lookup.directory,
                                      credentials: AppCredentials(applicationId: lookup.applicationId, authKey: "", authSecret: ""),
@@ -46,13 +47,13 @@ package struct AccountSettingsCache: Sendable {
         let settings: QBAccountSettings
         do { settings = try client.accountSettings(accountKey: lookup.accountKey) } catch {
             if let status = error.status, [401, 403, 404, 422].contains(status) {
-                throw AuthFlowError(.failure, "look up the endpoints: \(error.reasons.joined(separator: "; ")) (\(status) from \(error.request))",
+                throw Failure(.failure, "look up the endpoints: \(error.reasons.joined(separator: "; ")) (\(status) from \(error.request))",
                                     hint: "check accountKey in the config, or give \"endpoints\"")
             }
-            throw AuthFlowError(describing: error, doing: "look up the endpoints")
+            throw Failure(describing: error, doing: "look up the endpoints")
         }
         guard let found = LookedUpEndpoints(apiEndpoint: settings.apiEndpoint, chatEndpoint: settings.chatEndpoint) else {
-            throw AuthFlowError(.failure, "look up the endpoints: GET \(lookup.directory)/account_settings.json named no usable api_endpoint and chat_endpoint",
+            throw Failure(.failure, "look up the endpoints: GET \(lookup.directory)/account_settings.json named no usable api_endpoint and chat_endpoint",
                                 hint: "give \"endpoints\" in the config")
         }
         return found

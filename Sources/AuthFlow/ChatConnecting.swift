@@ -14,4 +14,3 @@ extension ChatConnecting {
     package func prepare() {}
 }
 
-extension XMPPChatConnector: ChatConnecting {}

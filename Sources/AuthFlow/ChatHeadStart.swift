@@ -19,7 +19,7 @@ package final class ChatHeadStart: ChatConnecting {
     private let mailbox = Mailbox()
     private var thread: pthread_t?
     /// Used instead of a thread when none can be started: the connect then runs in `connect`.
-    private var inline: XMPPChatConnector?
+    private var inline: ChatConnector?
 
     package init(config: ClientConfig, verboseLog: (@Sendable (String) -> Void)? = nil) {
         self.config = config; self.verboseLog = verboseLog
@@ -37,7 +37,7 @@ package final class ChatHeadStart: ChatConnecting {
             return nil
         }, context.toOpaque()) == 0 else {
             context.release()
-            inline = XMPPChatConnector(config: config, verboseLog: verboseLog)
+            inline = ChatConnector(config: config, verboseLog: verboseLog)
             return
         }
         thread = id
@@ -66,8 +66,7 @@ package final class ChatHeadStart: ChatConnecting {
 
         func run() {
             let connection = XMPPConnection()
-            let options = ChatConnectOptions(caFile: config.caFile, allowPlaintext: config.allowsPlaintextChat,
-                                             timeout: config.chatConnectTimeout, verboseLog: verboseLog)
+            let options = config.chatConnectOptions(verboseLog: verboseLog)
             let mailbox = mailbox
             do throws(XMPPError) {
                 try connection.connect(domain: config.chatDomain, endpoint: config.chatEndpoint, options: options,

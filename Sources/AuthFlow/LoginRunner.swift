@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import ClientConfiguration
+import Diagnostics
 import QuickBloxAPI
 import XMPPTransport
 
@@ -22,7 +23,7 @@ package struct LoginResult: Sendable {
     package enum Chat: Sendable, Equatable {
         case connected, skipped
         /// The REST login worked (the session is valid) but chat did not connect.
-        case failed(AuthFlowError)
+        case failed(Failure)
     }
     package var user: QBUser
     package var token: String
@@ -41,7 +42,7 @@ package final class LoginRunner {
         self.api = api; self.chat = chat; self.chatAuth = chatAuth
     }
 
-    package func run(_ request: LoginRequest) throws(AuthFlowError) -> LoginResult {
+    package func run(_ request: LoginRequest) throws(Failure) -> LoginResult {
         var options = request.options
         if chat == nil { options.connectChat = false }
         var flow = LoginFlow(options: options)
@@ -49,7 +50,7 @@ package final class LoginRunner {
         // What chat can do before the log-in has the user's id and token (TCP, TLS), it does meanwhile.
         if options.connectChat { chat?.prepare() }
         var user: QBUser?
-        var lastError: AuthFlowError?
+        var lastError: Failure?
         let credentials = UserCredentials(identity: request.identity, password: request.password)
         let who: String
         switch request.identity { case .login(let l): who = l; case .email(let e): who = e }
@@ -59,7 +60,7 @@ package final class LoginRunner {
             switch action {
             case .createSession:
                 do { _ = try api.createSession(); event = .sessionCreated } catch {
-                    lastError = AuthFlowError(describing: error, doing: "create session"); event = .stepFailed
+                    lastError = Failure(describing: error, doing: "create session"); event = .stepFailed
                 }
             case .signUp:
                 do {
@@ -75,22 +76,22 @@ package final class LoginRunner {
                 } catch {
                     if case .http(422) = error.kind {
                         let reason = error.reasons.joined(separator: "; ")
-                        lastError = AuthFlowError(.invalidInput, "sign-up of '\(who)' refused: \(reason)",
+                        lastError = Failure(.invalidInput, "sign-up of '\(who)' refused: \(reason)",
                                                   hint: error.fieldErrors["password"] != nil ? CredentialRules.passwordHint : nil)
                         event = .signUpRejected
                     } else {
-                        lastError = AuthFlowError(describing: error, doing: "sign up"); event = .stepFailed
+                        lastError = Failure(describing: error, doing: "sign up"); event = .stepFailed
                     }
                 }
             case .logIn:
                 do { user = try api.logIn(credentials); event = .loggedIn } catch {
                     if case .http(401) = error.kind {
                         let reason = error.reasons.isEmpty ? "Unauthorized" : error.reasons.joined(separator: "; ")
-                        lastError = AuthFlowError(.authentication, "log in as '\(who)' failed: \(reason) (401 from \(error.request))",
+                        lastError = Failure(.authentication, "log in as '\(who)' failed: \(reason) (401 from \(error.request))",
                                                   hint: options.allowSignUp ? "check the password" : "check the login and password")
                         event = .credentialsRejected
                     } else {
-                        lastError = AuthFlowError(describing: error, doing: "log in"); event = .stepFailed
+                        lastError = Failure(describing: error, doing: "log in"); event = .stepFailed
                     }
                 }
             case .connectChat:
@@ -99,12 +100,12 @@ package final class LoginRunner {
                     try chat.connect(userId: userId, secret: chatAuth == .token ? token : request.password)
                     event = .chatConnected
                 } catch {
-                    lastError = AuthFlowError(describing: error); event = .stepFailed
+                    lastError = Failure(describing: error); event = .stepFailed
                 }
             case .succeed(let signedUp, let chatConnected):
                 return try result(user: user, signedUp: signedUp, chat: chatConnected ? .connected : .skipped)
             case .fail(let failure):
-                let error = lastError ?? AuthFlowError(.failure, "login failed")
+                let error = lastError ?? Failure(.failure, "login failed")
                 if case .stepFailed(.connectingChat) = failure {
                     return try result(user: user, signedUp: flow.signedUp, chat: .failed(error))
                 }
@@ -114,8 +115,8 @@ package final class LoginRunner {
         }
     }
 
-    private func result(user: QBUser?, signedUp: Bool, chat: LoginResult.Chat) throws(AuthFlowError) -> LoginResult {
-        guard let user, let token = api.token else { throw AuthFlowError(.failure, "the server did not return a user session") }
+    private func result(user: QBUser?, signedUp: Bool, chat: LoginResult.Chat) throws(Failure) -> LoginResult {
+        guard let user, let token = api.token else { throw Failure(.failure, "the server did not return a user session") }
         return LoginResult(user: user, token: token,
                            expiresAt: api.tokenExpiresAt ?? Date().addingTimeInterval(7200),
                            signedUp: signedUp, chat: chat)

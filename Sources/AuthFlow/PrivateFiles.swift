@@ -11,7 +11,7 @@ import Darwin
 /// in that instant) costs at worst a session that reads as unreadable, which
 /// asks for 'chatctl login' again.
 package enum PrivateFiles {
-    package struct Failure: Error, Sendable, CustomStringConvertible {
+    package struct FileError: Error, Sendable, CustomStringConvertible {
         package var path: String
         package var reason: String
         package var description: String { "\(path): \(reason)" }
@@ -35,34 +35,34 @@ package enum PrivateFiles {
     /// of ours that others can read is tightened to 0700, but only that one: a
     /// parent is never touched, and a shared directory (world-writable or sticky,
     /// like /tmp) is refused rather than changed.
-    package static func ensureDirectory(_ path: String) throws(Failure) {
+    package static func ensureDirectory(_ path: String) throws(FileError) {
         try ensureDirectory(path, isLeaf: true)
     }
 
-    private static func ensureDirectory(_ path: String, isLeaf: Bool) throws(Failure) {
+    private static func ensureDirectory(_ path: String, isLeaf: Bool) throws(FileError) {
         var st = stat()
         if stat(path, &st) == 0 {
-            guard (st.st_mode & S_IFMT) == S_IFDIR else { throw Failure(path: path, reason: "exists and is not a directory") }
+            guard (st.st_mode & S_IFMT) == S_IFDIR else { throw FileError(path: path, reason: "exists and is not a directory") }
             guard isLeaf, (st.st_mode & 0o077) != 0 else { return }
             if (st.st_mode & (S_ISVTX | 0o002)) != 0 || st.st_uid != geteuid() {
-                throw Failure(path: path, reason: "is shared with other users; choose a private directory (--state-dir)")
+                throw FileError(path: path, reason: "is shared with other users; choose a private directory (--state-dir)")
             }
-            if chmod(path, 0o700) != 0 { throw Failure(path: path, reason: errorText()) }
+            if chmod(path, 0o700) != 0 { throw FileError(path: path, reason: errorText()) }
             return
         }
         let parent = parentDirectory(of: path)
         if !parent.isEmpty && parent != path { try ensureDirectory(parent, isLeaf: false) }
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw Failure(path: path, reason: errorText())
+            throw FileError(path: path, reason: errorText())
         }
     }
 
-    package static func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(Failure) {
+    package static func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(FileError) {
         let dir = parentDirectory(of: path)
         try ensureDirectory(dir.isEmpty ? "." : dir)
         var template = Array("\(path).tmp.XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw Failure(path: path, reason: errorText()) }
+        guard fd >= 0 else { throw FileError(path: path, reason: errorText()) }
         let tmpPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var ok = fchmod(fd, 0o600) == 0
         var written = 0
@@ -75,13 +75,13 @@ package enum PrivateFiles {
         guard ok, rename(tmpPath, path) == 0 else {
             let why = ok ? errorText() : reason
             unlink(tmpPath)
-            throw Failure(path: path, reason: why)
+            throw FileError(path: path, reason: why)
         }
     }
 
     /// Removes the file; a file already gone is fine.
-    package static func remove(_ path: String) throws(Failure) {
-        if unlink(path) != 0 && errno != ENOENT { throw Failure(path: path, reason: errorText()) }
+    package static func remove(_ path: String) throws(FileError) {
+        if unlink(path) != 0 && errno != ENOENT { throw FileError(path: path, reason: errorText()) }
     }
 
     static func parentDirectory(of path: String) -> String {

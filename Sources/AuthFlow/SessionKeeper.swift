@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import ClientConfiguration
+import Diagnostics
 import HTTPTransport
 import QuickBloxAPI
 
@@ -26,10 +27,10 @@ package final class SessionKeeper {
         return client
     }
 
-    package static let notLoggedIn = AuthFlowError(.authentication, "not logged in", hint: "run 'chatctl login'")
+    package static let notLoggedIn = Failure(.authentication, "not logged in", hint: "run 'chatctl login'")
 
     /// The stored session, or an authentication error saying how to log in.
-    package func storedSession() throws(AuthFlowError) -> StoredSession {
+    package func storedSession() throws(Failure) -> StoredSession {
         guard let session = try store.load() else { throw Self.notLoggedIn }
         return session
     }
@@ -39,20 +40,20 @@ package final class SessionKeeper {
     /// renewed with `password` (asked for only then, given the login) and the
     /// request repeated once. With `verify`, asks the server first (`GET /session.json`).
     /// The stored expiry is not trusted to say "expired": the server decides.
-    package func liveSession(verify: Bool, password: @escaping (String) -> String?) throws(AuthFlowError) -> (RenewableSession, QuickBloxClient) {
+    package func liveSession(verify: Bool, password: @escaping (String) -> String?) throws(Failure) -> (RenewableSession, QuickBloxClient) {
         let stored = try storedSession()
         let session = RenewableSession(stored, config: config, store: store, transport: transport, password: password, now: now)
         let client = makeClient(token: stored.token)
         client.tokenExpiresAt = Date(timeIntervalSince1970: stored.expiresAt)
         client.sessionRenewal = session
         if verify {
-            do { _ = try client.currentSession() } catch { throw AuthFlowError(describing: error, doing: "check session") }
+            do { _ = try client.currentSession() } catch { throw Failure(describing: error, doing: "check session") }
         }
         return (session, client)
     }
 
     /// Saves what a login produced.
-    package func save(_ result: LoginResult, login: String) throws(AuthFlowError) {
+    package func save(_ result: LoginResult, login: String) throws(Failure) {
         let session = StoredSession(token: result.token, expiresAt: result.expiresAt.timeIntervalSince1970,
                                     loggedInAt: now().timeIntervalSince1970, userId: result.user.id, login: login,
                                     user: result.user.raw, applicationId: config.credentials.applicationId,
@@ -63,24 +64,24 @@ package final class SessionKeeper {
     package enum LogoutOutcome: Sendable, Equatable {
         case loggedOut(login: String?)
         /// Removed locally; the server could not be told (the error says why).
-        case removedLocally(login: String?, serverError: AuthFlowError)
+        case removedLocally(login: String?, serverError: Failure)
         case wasNotLoggedIn
     }
 
     /// Ends the session on the server (`DELETE /session.json`) and removes it
     /// locally; a session the server already forgot is not an error.
-    package func logOut() throws(AuthFlowError) -> LogoutOutcome {
+    package func logOut() throws(Failure) -> LogoutOutcome {
         guard let session = try? store.load() else {
             try store.remove()
             return .wasNotLoggedIn
         }
         let client = makeClient(token: session.token)
-        var serverError: AuthFlowError?
+        var serverError: Failure?
         do { try client.deleteSession() } catch {
             if case .http(let status) = error.kind, status == 401 || status == 404 {
                 // Already gone on the server: nothing left to end.
             } else {
-                serverError = AuthFlowError(describing: error, doing: "end session")
+                serverError = Failure(describing: error, doing: "end session")
             }
         }
         try store.remove()

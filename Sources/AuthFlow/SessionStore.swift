@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Diagnostics
 import QuickBloxAPI
 
 /// What `chatctl login` leaves behind for later commands.
@@ -85,31 +86,31 @@ package struct SessionStore: Sendable {
     package var path: String { "\(directory)/session-\(key).json" }
 
     /// nil when there is no session; an unreadable or corrupt file is reported.
-    package func load() throws(AuthFlowError) -> StoredSession? {
+    package func load() throws(Failure) -> StoredSession? {
         guard let bytes = PrivateFiles.read(path) else { return nil }
         guard let json = try? JSONValue(parsing: bytes), let session = StoredSession(json: json) else {
-            throw AuthFlowError(.authentication, "the saved session in \(path) is unreadable",
+            throw Failure(.authentication, "the saved session in \(path) is unreadable",
                                 hint: "run 'chatctl login' again")
         }
         return session
     }
 
-    package func save(_ session: StoredSession) throws(AuthFlowError) {
+    package func save(_ session: StoredSession) throws(Failure) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data: Data
         do { data = try encoder.encode(session) } catch {
-            throw AuthFlowError(.failure, "cannot encode the session: \(error)")
+            throw Failure(.failure, "cannot encode the session: \(error)")
         }
         do { try PrivateFiles.writeAtomically(path, Array(data)) } catch {
-            throw AuthFlowError(.failure, "cannot save the session: \(error)",
+            throw Failure(.failure, "cannot save the session: \(error)",
                                 hint: "check that the state directory is writable, or pass --state-dir")
         }
     }
 
-    package func remove() throws(AuthFlowError) {
+    package func remove() throws(Failure) {
         do { try PrivateFiles.remove(path) } catch {
-            throw AuthFlowError(.failure, "cannot remove the session: \(error)")
+            throw Failure(.failure, "cannot remove the session: \(error)")
         }
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Diagnostics
 import MessageCache
 import Messaging
 import QuickBloxAPI
@@ -40,7 +41,7 @@ final class AttachmentSaver {
                 do {
                     try downloader.download(uid: uid, to: path, overwrite: false)
                     return path
-                } catch let error as TransferError where error.kind == .invalidInput && Self.exists(path) && number < 1000 {
+                } catch let error as Failure where error.kind == .invalidInput && Self.exists(path) && number < 1000 {
                     number += 1
                 } catch {
                     io.writeErr("chatctl: --download: cannot save \(shown) of message \(message.id): \(error)\n")

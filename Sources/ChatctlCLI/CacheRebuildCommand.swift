@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 import QuickBloxAPI
@@ -32,12 +33,9 @@ struct CacheRebuildCommand: Command {
         let limit = try context.integer($limit, default: 100, range: 1...1_000_000)
         // Logged in (and the server reached) before anything is moved.
         let login = try context.cacheLogin(offline: offline)
-        let (cache, report) = try messaging { () throws(MessagingError) in
-            do throws(MessageCacheError) {
-                return try ChatCache.rebuild(path: login.cachePath, now: Int(time(nil)))
-            } catch {
-                throw MessagingError(cache: error)
-            }
+        let (cache, report): (ChatCache, CacheRebuildReport)
+        do { (cache, report) = try ChatCache.rebuild(path: login.cachePath, now: Int(time(nil))) } catch {
+            throw Failure(cache: error)
         }
         if let moved = report.movedTo { context.io.writeErr("chatctl: the old cache is kept as \(moved)\n") }
         var lost = "\(report.outboxLost)\(report.outboxLossUnknown ? " or more" : "")"
@@ -47,16 +45,14 @@ struct CacheRebuildCommand: Command {
         if !offline {
             let service = login.session(with: cache).service
             do {
-                let dialogs = try messaging { () throws(MessagingError) in
-                    try service.syncDialogs()
-                    return try service.dialogs(type: nil, limit: nil, offline: true)
-                }
+                try service.syncDialogs()
+                let dialogs = try service.dialogs(type: nil, limit: nil, offline: true)
                 dialogCount = dialogs.count
                 messageCount = try SyncCommand.fetchHistory(of: dialogs, limit: limit, service: service, context: context)
-            } catch let CommandError.messaging(error) {
-                throw CommandError.messaging(MessagingError(
+            } catch let error as Failure {
+                throw Failure(
                     error.kind, "the cache was rebuilt with its outbox, but filling it from the server failed: \(error.message)",
-                    hint: "run 'chatctl sync' when the server can be reached"))
+                    hint: "run 'chatctl sync' when the server can be reached")
             }
             context.io.writeErr("chatctl: fetched \(dialogCount) dialog\(dialogCount == 1 ? "" : "s"), \(messageCount) message\(messageCount == 1 ? "" : "s")\n")
         }

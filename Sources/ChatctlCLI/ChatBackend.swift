@@ -8,6 +8,7 @@ import Foundation
 #endif
 import AuthFlow
 import ChatView
+import Diagnostics
 import MessageCache
 import Messaging
 import Synchronization
@@ -195,7 +196,7 @@ final class ChatBackend {
     /// has leave it, the rest go again under their own ids (as `outbox flush`).
     private func flushOutbox() {
         guard let outbox else { return }
-        let claimed: (alreadyThere: Int, toSend: [(CachedDialog, [OutboxEntry])], failures: [MessagingError])
+        let claimed: (alreadyThere: Int, toSend: [(CachedDialog, [OutboxEntry])], failures: [Failure])
         do { claimed = try service.claimForFlush(owner: owner) } catch {
             inbox.post(.notice("the outbox could not be sent: \(error.message)"))
             return
@@ -307,8 +308,8 @@ final class ChatBackend {
     /// One line for the status bar, whatever failed.
     static func reason(_ error: any Error) -> String {
         switch error {
-        case let error as MessagingError: return TerminalText.sanitize(error.message, keepNewlines: false)
-        case let error as AuthFlowError:
+        case let error as Failure: return TerminalText.sanitize(error.message, keepNewlines: false)
+        case let error as Failure:
             return TerminalText.sanitize(error.message + (error.hint.map { " (\($0))" } ?? ""), keepNewlines: false)
         default: return TerminalText.sanitize(String(describing: error), keepNewlines: false)
         }

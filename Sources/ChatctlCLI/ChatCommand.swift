@@ -9,6 +9,7 @@ import Foundation
 import AuthFlow
 import ChatView
 import CommandLineKit
+import Diagnostics
 import Messaging
 import TerminalImages
 
@@ -40,15 +41,15 @@ struct ChatCommand: Command {
         let mode = try imageMode(context)
         let term = context.environment["TERM"] ?? ""
         guard context.io.stdinIsTerminal, context.io.stdoutIsTerminal, !term.isEmpty, term != "dumb" else {
-            throw CommandError.messaging(MessagingError(
+            throw Failure(
                 .invalidInput, "chat needs a terminal (standard input and output, TERM not dumb)",
-                hint: "to read a dialog use 'chatctl history DIALOG', to follow messages 'chatctl listen'"))
+                hint: "to read a dialog use 'chatctl history DIALOG', to follow messages 'chatctl listen'")
         }
         // The view's own cache connection; the network and transfer threads get theirs.
         let view = try context.messagingSession(offline: true)
         var opened: String?
         if let dialog {
-            let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: dialog) }
+            let reference = try DialogReference(parsing: dialog)
             opened = try resolve(reference, view: view, context: context)
         }
         let chatPassword = try chatPassword(context, session: view)
@@ -64,20 +65,20 @@ struct ChatCommand: Command {
             inbox = try ChatInbox()
             signals = try ChatSignals()
         } catch {
-            throw CommandError.messaging(MessagingError(.failure, error.description))
+            throw Failure(.failure, error.description)
         }
         defer { signals.release() }
         let terminal: ChatTerminal
         do { terminal = try ChatTerminal(colors: (context.environment["NO_COLOR"] ?? "").isEmpty) } catch {
-            throw CommandError.messaging(MessagingError(.invalidInput, "cannot use the terminal: \(error.description)",
-                                                        hint: "use 'chatctl history' and 'chatctl listen'"))
+            throw Failure(.invalidInput, "cannot use the terminal: \(error.description)",
+                                                        hint: "use 'chatctl history' and 'chatctl listen'")
         }
         defer { terminal.restore() }
 
         let backend = ChatBackend.Handle(), transfers = ChatTransfers.Handle()
         ChatBackend.start(backend, session: network, inbox: inbox, transfers: transfers, chatPassword: chatPassword, verboseLog: verboseLog)
         ChatTransfers.start(transfers, session: files, inbox: inbox, backend: backend, outboxDirectory: outboxDirectory)
-        let previews = try flow { () throws(AuthFlowError) in try context.stateDirectory() } + "/previews"
+        let previews = try context.stateDirectory() + "/previews"
         let effects = ChatEffects(service: view.service, backend: backend, transfers: transfers, previewDirectory: previews)
         var model = ScreenModel(me: view.service.me, width: terminal.width, height: terminal.height, now: ChatEventLoop.now,
                                 profile: RenderProfile(unicode: terminal.unicode, colors: terminal.colors, images: mode),
@@ -109,9 +110,9 @@ struct ChatCommand: Command {
         switch ending {
         case .quit:
             guard undelivered == 0 else {
-                throw CommandError.messaging(MessagingError(
+                throw Failure(
                     .undelivered(undelivered), "\(undelivered) message\(undelivered == 1 ? " was" : "s were") not delivered yet",
-                    hint: "they stay in the outbox: 'chatctl outbox flush', or chat again, sends them"))
+                    hint: "they stay in the outbox: 'chatctl outbox flush', or chat again, sends them")
             }
             return .ok
         case .interrupted:
@@ -146,17 +147,15 @@ struct ChatCommand: Command {
     private func resolve(_ reference: DialogReference, view: MessagingSession, context: CommandContext) throws -> String {
         if let cached = try? view.service.resolve(reference, offline: true, createPrivate: false) { return cached.id }
         let online = try context.messagingSession(offline: false)
-        return try messaging { () throws(MessagingError) in
-            try online.service.resolve(reference, offline: false, createPrivate: true).id
-        }
+        return try online.service.resolve(reference, offline: false, createPrivate: true).id
     }
 
     /// With `chatAuth: password`, chat needs the password: asked now, before the screen is taken.
     private func chatPassword(_ context: CommandContext, session: MessagingSession) throws -> String? {
         guard session.config.chatAuth == .password else { return nil }
         guard let password = try context.renewalPassword()(session.session.login ?? "user \(session.session.userId)") else {
-            throw CommandError.messaging(MessagingError(.authentication, "this config authenticates chat with the password (chatAuth: password)",
-                                                        hint: "set CHATCTL_PASSWORD or pass --password-file PATH"))
+            throw Failure(.authentication, "this config authenticates chat with the password (chatAuth: password)",
+                                                        hint: "set CHATCTL_PASSWORD or pass --password-file PATH")
         }
         return password
     }

@@ -1,5 +1,6 @@
 import AuthFlow
 import CommandLineKit
+import Diagnostics
 import Messaging
 import Transfers
 
@@ -66,64 +67,25 @@ package struct Chatctl: ParsableCommand {
                 return ExitCode.failure.rawValue
             }
             return status
-        } catch let error as CommandError {
-            return report(error, io: io)
         } catch {
+            return report(error, io: io)
+        }
+    }
+
+    /// The one place an error becomes a line on stderr and an exit code.
+    static func report(_ error: any Error, io: any TerminalIO) -> Int32 {
+        switch error {
+        case let usage as UsageError:
+            io.writeErr(tree.usageMessage(usage))
+            return ExitCode.usage.rawValue
+        case let failure as Failure:
+            // The line may quote the server, other users (a dialog's name) or a file name
+            // they chose: one line, no control sequences.
+            io.writeErr("chatctl: \(TerminalText.sanitize(failure.description, keepNewlines: false))\n")
+            return ExitCode(failure.kind).rawValue
+        default:
             io.writeErr("chatctl: \(error)\n")
             return ExitCode.failure.rawValue
         }
     }
-
-    static func report(_ error: CommandError, io: any TerminalIO) -> Int32 {
-        switch error {
-        case .usage(let message, let path):
-            io.writeErr(tree.usageMessage(UsageError(message: message, path: path)))
-            return ExitCode.usage.rawValue
-        // Error lines may quote the server or other users (a dialog's name): one line, no control sequences.
-        case .flow(let flowError):
-            io.writeErr("chatctl: \(TerminalText.sanitize(flowError.description, keepNewlines: false))\n")
-            return exitCode(for: flowError.kind).rawValue
-        case .messaging(let error):
-            io.writeErr("chatctl: \(TerminalText.sanitize(error.description, keepNewlines: false))\n")
-            switch error.kind {
-            case .invalidInput: return ExitCode.usage.rawValue
-            case .authentication: return ExitCode.authentication.rawValue
-            case .temporary: return ExitCode.temporary.rawValue
-            case .undelivered: return ExitCode.undelivered.rawValue
-            case .failure: return ExitCode.failure.rawValue
-            }
-        case .transfer(let error):
-            // The reason may quote a file name another user chose.
-            io.writeErr("chatctl: \(TerminalText.sanitize(error.description, keepNewlines: false))\n")
-            switch error.kind {
-            case .invalidInput: return ExitCode.usage.rawValue
-            case .authentication: return ExitCode.authentication.rawValue
-            case .temporary: return ExitCode.temporary.rawValue
-            case .failure: return ExitCode.failure.rawValue
-            }
-        }
-    }
-
-    static func exitCode(for kind: AuthFlowError.Kind) -> ExitCode {
-        switch kind {
-        case .invalidInput: return .usage
-        case .authentication: return .authentication
-        case .temporary: return .temporary
-        case .failure: return .failure
-        }
-    }
-}
-
-/// What a command can fail with; `Chatctl.report` turns it into text and an exit code.
-enum CommandError: Error {
-    /// Bad invocation: message plus the command path whose usage applies.
-    case usage(String, path: [String])
-    case flow(AuthFlowError)
-    case messaging(MessagingError)
-    case transfer(TransferError)
-}
-
-/// Runs a Transfers call, its error made a `CommandError`.
-func transferring<T>(_ body: () throws(TransferError) -> T) throws(CommandError) -> T {
-    do { return try body() } catch { throw .transfer(error) }
 }

@@ -1,4 +1,5 @@
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 
@@ -7,10 +8,8 @@ import Messaging
 extension CommandContext {
     /// The dialog `text` names (id, @login or name), as the server has it now.
     func currentDialog(_ text: String, service: MessagingService) throws -> CachedDialog {
-        try messaging { () throws(MessagingError) in
-            let cached = try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false)
-            return try service.refreshDialog(cached)
-        }
+        let cached = try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false)
+        return try service.refreshDialog(cached)
     }
 
     /// A group named by `text`, as the server has it now; a private dialog is bad input
@@ -18,7 +17,7 @@ extension CommandContext {
     func currentGroup(_ text: String, service: MessagingService, hint: String) throws -> CachedDialog {
         let dialog = try currentDialog(text, service: service)
         guard dialog.type != .private else {
-            throw CommandError.messaging(MessagingError(.invalidInput, "a private dialog's occupants cannot change", hint: hint))
+            throw Failure(.invalidInput, "a private dialog's occupants cannot change", hint: hint)
         }
         return dialog
     }
@@ -33,9 +32,7 @@ extension CommandContext {
 
     /// The users with these logins, each looked up once, in order.
     func users(_ logins: [String], service: MessagingService) throws -> [CachedUser] {
-        try messaging { () throws(MessagingError) in
-            try logins.map { login throws(MessagingError) in try service.user(login: login, offline: false) }
-        }
+        try logins.map { login throws(Failure) in try service.user(login: login, offline: false) }
     }
 
     /// Tells the occupants over chat. The REST change already stands, so a chat
@@ -46,10 +43,6 @@ extension CommandContext {
         do {
             try chatLink(for: messaging).announce(announcement)
             return
-        } catch let error as MessagingError {
-            reason = error.description
-        } catch CommandError.flow(let error) {
-            reason = error.description
         } catch {
             reason = "\(error)"
         }

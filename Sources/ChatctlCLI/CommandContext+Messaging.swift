@@ -6,6 +6,7 @@ import Foundation
 import AuthFlow
 import ClientConfiguration
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 import QuickBloxAPI
@@ -27,7 +28,7 @@ extension CommandContext {
         let login = try cacheLogin(offline: offline, password: password)
         let cache: ChatCache
         do { cache = try ChatCache(path: login.cachePath) } catch {
-            throw CommandError.messaging(MessagingError(cache: error))
+            throw Failure(cache: error)
         }
         return login.session(with: cache)
     }
@@ -36,21 +37,21 @@ extension CommandContext {
     /// `cache` commands open a damaged file their own way). `password`: where a
     /// renewal gets the password (default: `renewalPassword()`).
     func cacheLogin(offline: Bool, password given: ((String) -> String?)? = nil) throws -> CacheLogin {
-        let keeper = try flow { () throws(AuthFlowError) in try sessionKeeper() }
+        let keeper = try sessionKeeper()
         let session: StoredSession
         let client: QuickBloxClient
         if offline {
-            session = try flow { () throws(AuthFlowError) in try keeper.storedSession() }
+            session = try keeper.storedSession()
             client = keeper.makeClient(token: session.token)
         } else {
             let password = try given ?? renewalPassword()
             let live: RenewableSession
-            (live, client) = try flow { () throws(AuthFlowError) in try keeper.liveSession(verify: false, password: password) }
+            (live, client) = try keeper.liveSession(verify: false, password: password)
             session = live.stored
         }
         let path = "\(keeper.store.directory)/cache-\(keeper.store.key)-\(session.userId).sqlite"
         do { try PrivateFiles.ensureDirectory(keeper.store.directory) } catch {
-            throw CommandError.flow(AuthFlowError(.failure, "cannot use the state directory: \(error)"))
+            throw Failure(.failure, "cannot use the state directory: \(error)")
         }
         return CacheLogin(config: keeper.config, session: session, client: client, cachePath: path)
     }
@@ -63,13 +64,13 @@ extension CommandContext {
         var password: String?
         if messaging.config.chatAuth == .password {
             guard let given = try renewalPassword()(messaging.session.login ?? "user \(messaging.session.userId)") else {
-                throw CommandError.flow(AuthFlowError(.authentication, "this config authenticates chat with the password (chatAuth: password)",
-                                                      hint: "set CHATCTL_PASSWORD or pass --password-file PATH"))
+                throw Failure(.authentication, "this config authenticates chat with the password (chatAuth: password)",
+                                                      hint: "set CHATCTL_PASSWORD or pass --password-file PATH")
             }
             password = given
         }
         do { return try ChatLink.make(for: messaging, password: password, verboseLog: verboseLog) } catch {
-            throw CommandError.flow(error)
+            throw error
         }
     }
 
@@ -136,20 +137,20 @@ extension ChatLink {
     /// token that may have expired is checked over REST first, which renews it if
     /// it is gone (chat itself cannot say why it refuses one; docs/protocol.md §2, §7).
     static func make(for messaging: MessagingSession, password: String?,
-                     verboseLog: (@Sendable (String) -> Void)?) throws(AuthFlowError) -> ChatLink {
+                     verboseLog: (@Sendable (String) -> Void)?) throws(Failure) -> ChatLink {
         let secret: String
         switch messaging.config.chatAuth {
         case .token:
             let api = messaging.service.api
             if (api.tokenExpiresAt?.timeIntervalSinceNow ?? 0) < CommandContext.chatTokenMargin {
                 do throws(QuickBloxError) { _ = try api.currentSession() } catch {
-                    throw AuthFlowError(describing: error, doing: "check session")
+                    throw Failure(describing: error, doing: "check session")
                 }
             }
             secret = api.token ?? messaging.session.token
         case .password:
             guard let password else {
-                throw AuthFlowError(.authentication, "this config authenticates chat with the password (chatAuth: password)",
+                throw Failure(.authentication, "this config authenticates chat with the password (chatAuth: password)",
                                     hint: "set CHATCTL_PASSWORD or pass --password-file PATH")
             }
             secret = password

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import AuthFlow
+import Diagnostics
 import Transfers
 
 /// Files to upload from a command (`send --attach`): sources checked before
@@ -13,31 +14,29 @@ extension CommandContext {
     /// (named `name`, else "stdin"). Pipes are copied into the state directory,
     /// or with `keepingIn` into that directory, where the copy stays (`spoolPath`).
     func uploadSource(_ path: String, name: String?, keepingIn directory: String? = nil) throws -> UploadSource {
-        let spool = try directory ?? flow { () throws(AuthFlowError) in try stateDirectory() }
+        let spool = try directory ?? stateDirectory()
         do { try PrivateFiles.ensureDirectory(spool) } catch {
-            throw CommandError.flow(AuthFlowError(.failure, "cannot use the state directory: \(error)"))
+            throw Failure(.failure, "cannot use the state directory: \(error)")
         }
         let keep = directory != nil
-        return try transferring { () throws(TransferError) in
-            let sniffer = try ContentSniffer()
-            if path == "-" {
-                return try UploadSource.stream(0, name: name ?? "stdin", sniffer: sniffer, spoolDirectory: spool, keepingSpool: keep)
-            }
-            return try UploadSource.file(at: path, name: name, sniffer: sniffer, spoolDirectory: spool, keepingSpool: keep)
+        let sniffer = try ContentSniffer()
+        if path == "-" {
+            return try UploadSource.stream(0, name: name ?? "stdin", sniffer: sniffer, spoolDirectory: spool, keepingSpool: keep)
         }
+        return try UploadSource.file(at: path, name: name, sniffer: sniffer, spoolDirectory: spool, keepingSpool: keep)
     }
 
     /// Where the outbox keeps the files of messages waiting to be sent (`send
     /// --attach`): `outbox-files` in the state directory (0700), from the root.
     func outboxFilesDirectory() throws -> String {
-        var state = try flow { () throws(AuthFlowError) in try stateDirectory() }
+        var state = try stateDirectory()
         if !state.hasPrefix("/") { state = FileManager.default.currentDirectoryPath + "/" + state }
         let directory = state + "/outbox-files"
         do {
             try PrivateFiles.ensureDirectory(state)
             try PrivateFiles.ensureDirectory(directory)
         } catch {
-            throw CommandError.flow(AuthFlowError(.failure, "cannot use the state directory: \(error)"))
+            throw Failure(.failure, "cannot use the state directory: \(error)")
         }
         return directory
     }

@@ -6,6 +6,7 @@ import Foundation
 import AuthFlow
 import ClientConfiguration
 import CommandLineKit
+import Diagnostics
 import HTTPTransport
 import QuickBloxAPI
 
@@ -26,7 +27,7 @@ final class CommandContext {
     var verbose: Bool { globals.verbose }
 
     /// A usage error about this command's invocation.
-    func usage(_ message: String) -> CommandError { .usage(message, path: path) }
+    func usage(_ message: String) -> UsageError { UsageError(message: message, path: path) }
 
     /// Diagnostics for --verbose, to stderr; the transports redact secrets before this.
     var verboseLog: (@Sendable (String) -> Void)? {
@@ -36,36 +37,27 @@ final class CommandContext {
     }
 
     /// `--profile`, then `CHATCTL_PROFILE`; nil for the default account.
-    func profile() throws(AuthFlowError) -> Profile? {
-        do { return try Profile.selected(explicit: globals.profile, environment: environment) } catch {
-            throw AuthFlowError(error)
-        }
+    func profile() throws(Failure) -> Profile? {
+        try Profile.selected(explicit: globals.profile, environment: environment)
     }
 
     /// The config; endpoints it leaves to its `accountKey` come from the state
     /// directory's cache, or are looked up once (docs/protocol.md §1).
-    func loadConfig() throws(AuthFlowError) -> ClientConfig {
+    func loadConfig() throws(Failure) -> ClientConfig {
         let profile = try profile()
         let path = ClientConfig.resolvePath(explicit: globals.config, profile: profile, environment: environment)
         if let profile, globals.config == nil, !FileManager.default.fileExists(atPath: path) {
-            throw AuthFlowError(.invalidInput, "there is no profile '\(profile.name)' (no file \(path))",
+            throw Failure(.invalidInput, "there is no profile '\(profile.name)' (no file \(path))",
                                 hint: "create it, e.g. from config.example.json; 'chatctl profiles' lists the profiles")
         }
-        let file: ConfigFile
-        let lookup: EndpointLookup?
-        do {
-            file = try ConfigFile.read(path)
-            lookup = try file.endpointLookup()
-        } catch {
-            throw AuthFlowError(error)
-        }
+        let file = try ConfigFile.read(path)
+        let lookup = try file.endpointLookup()
         var found: LookedUpEndpoints?
         if let lookup {
             found = try AccountSettingsCache(directory: try stateDirectory())
                 .endpoints(for: lookup, transport: makeTransport(caFile: lookup.caFile))
         }
-        var config: ClientConfig
-        do { config = try file.config(lookedUp: found) } catch { throw AuthFlowError(error) }
+        var config = try file.config(lookedUp: found)
         if let seconds = try networkTimeoutOverride() {
             config.requestTimeout = seconds
             config.chatConnectTimeout = seconds
@@ -76,25 +68,25 @@ final class CommandContext {
     /// `CHATCTL_NETWORK_TIMEOUT`: seconds for each REST request and each chat connect
     /// (instead of 30 and 15). For tests only, so that a server that never answers
     /// is shown to fail in seconds.
-    func networkTimeoutOverride() throws(AuthFlowError) -> Double? {
+    func networkTimeoutOverride() throws(Failure) -> Double? {
         guard let text = environment["CHATCTL_NETWORK_TIMEOUT"], !text.isEmpty else { return nil }
         guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
-            throw AuthFlowError(.invalidInput, "CHATCTL_NETWORK_TIMEOUT must be a positive number of seconds, not '\(text)'")
+            throw Failure(.invalidInput, "CHATCTL_NETWORK_TIMEOUT must be a positive number of seconds, not '\(text)'")
         }
         return seconds
     }
 
     /// The state directory, or a profile's own part of it.
-    func stateDirectory() throws(AuthFlowError) -> String {
+    func stateDirectory() throws(Failure) -> String {
         let base = SessionStore.resolveDirectory(explicit: globals.stateDir, environment: environment)
         return try profile()?.stateDirectory(in: base) ?? base
     }
 
-    func sessionStore(for config: ClientConfig) throws(AuthFlowError) -> SessionStore {
+    func sessionStore(for config: ClientConfig) throws(Failure) -> SessionStore {
         SessionStore(directory: try stateDirectory(), key: config.sessionKey)
     }
 
-    func makeTransport(for config: ClientConfig) throws(AuthFlowError) -> any HTTPTransporting {
+    func makeTransport(for config: ClientConfig) throws(Failure) -> any HTTPTransporting {
         makeTransport(caFile: config.caFile)
     }
 
@@ -102,7 +94,7 @@ final class CommandContext {
         LazyHTTPTransport(options: HTTPClientOptions(caFile: caFile, userAgent: "chatctl/\(Chatctl.version)", verboseLog: verboseLog))
     }
 
-    func sessionKeeper() throws(AuthFlowError) -> SessionKeeper {
+    func sessionKeeper() throws(Failure) -> SessionKeeper {
         let config = try loadConfig()
         return SessionKeeper(config: config, store: try sessionStore(for: config), transport: try makeTransport(for: config))
     }
@@ -115,21 +107,21 @@ final class CommandContext {
 
     /// The first line of `--password-file`, or nil without the option. A file
     /// that cannot be read or holds no password is bad input (exit 2).
-    func filePassword() throws(CommandError) -> String? {
+    func filePassword() throws -> String? {
         guard let file = globals.passwordFile else { return nil }
         guard let bytes = PrivateFiles.read(file) else {
-            throw .flow(AuthFlowError(.invalidInput, "cannot read password file \(file)",
-                                      hint: "check the path given to --password-file"))
+            throw Failure(.invalidInput, "cannot read password file \(file)",
+                          hint: "check the path given to --password-file")
         }
         let password = LoginCommand.firstLine(bytes)
-        guard !password.isEmpty else { throw .flow(AuthFlowError(.invalidInput, "password file \(file) is empty")) }
+        guard !password.isEmpty else { throw Failure(.invalidInput, "password file \(file) is empty") }
         return password
     }
 
     /// `CHATCTL_SESSION_REFRESH_EVERY`: `listen` refreshes its session at least
     /// this often (seconds). For tests and `make bench` only, to see many
     /// refreshes in little time; unset, the session's own lifetime decides.
-    func sessionRefreshOverride() throws(CommandError) -> Double? {
+    func sessionRefreshOverride() throws -> Double? {
         guard let text = environment["CHATCTL_SESSION_REFRESH_EVERY"], !text.isEmpty else { return nil }
         guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
             throw usage("CHATCTL_SESSION_REFRESH_EVERY must be a positive number of seconds, not '\(text)'")
@@ -140,7 +132,7 @@ final class CommandContext {
     /// `CHATCTL_SEND_WINDOW` (tests only): how many lines `send --lines` keeps written and
     /// unacknowledged at most (default `ChatOutbox.defaultWindow`), so a test reaches the
     /// wait for acks with a few thousand lines.
-    func sendWindowOverride() throws(CommandError) -> Int? {
+    func sendWindowOverride() throws -> Int? {
         guard let text = environment["CHATCTL_SEND_WINDOW"], !text.isEmpty else { return nil }
         guard let window = Int(text), window > 0 else {
             throw usage("CHATCTL_SEND_WINDOW must be a positive number of messages, not '\(text)'")
@@ -152,7 +144,7 @@ final class CommandContext {
     /// (docs/protocol.md §2), in login's order: --password-file, CHATCTL_PASSWORD,
     /// else a no-echo prompt when stdin is a terminal. The file is read now, so a
     /// wrong path fails the command at once; the prompt comes only if a renewal needs it.
-    func renewalPassword() throws(CommandError) -> (String) -> String? {
+    func renewalPassword() throws -> (String) -> String? {
         let given = try filePassword() ?? environmentPassword
         let io = io
         return { login in

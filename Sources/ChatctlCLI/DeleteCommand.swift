@@ -1,4 +1,5 @@
 import CommandLineKit
+import Diagnostics
 import Messaging
 
 /// `chatctl delete MESSAGE_ID [--everyone]`: a message out of your history, or everyone's.
@@ -18,7 +19,7 @@ struct DeleteCommand: Command {
     func run(_ context: CommandContext) throws -> ExitCode {
         try MessageIDArgument.check(messageID, context: context)
         let service = try context.messagingService(offline: false)
-        let result = try messaging { () throws(MessagingError) in try service.deleteMessage(id: messageID, everyone: everyone) }
+        let result = try service.deleteMessage(id: messageID, everyone: everyone)
         if json {
             context.io.writeOut(JSONOutput.line(result.json))
         } else {

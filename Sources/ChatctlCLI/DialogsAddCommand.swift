@@ -1,4 +1,5 @@
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 
@@ -37,7 +38,7 @@ struct DialogsAddCommand: Command {
             if json { context.io.writeOut(current.rawJSON + "\n") }
             return .ok
         }
-        let updated = try messaging { () throws(MessagingError) in try service.addOccupants(newcomers.map(\.id), to: current) }
+        let updated = try service.addOccupants(newcomers.map(\.id), to: current)
         if json {
             context.io.writeOut(updated.rawJSON + "\n")
         } else {

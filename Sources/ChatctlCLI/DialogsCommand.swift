@@ -1,4 +1,5 @@
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 
@@ -31,12 +32,10 @@ struct DialogsCommand: Command {
         let limit = try context.integer($limit, default: 100, range: 1...100_000)
         let service = try context.messagingService(offline: offline)
         // The table shows columns only: the dialogs' JSON is read for --json alone.
-        var dialogs = try messaging { () throws(MessagingError) in
-            try service.dialogs(type: dialogType, limit: limit, offline: offline, withRawJSON: json)
-        }
+        var dialogs = try service.dialogs(type: dialogType, limit: limit, offline: offline, withRawJSON: json)
         if !offline {
             // The dialog list's unread counts may lag; the unread call is the server's own count.
-            do throws(MessagingError) {
+            do throws(Failure) {
                 try service.refreshUnreadCounts()
                 dialogs = try service.dialogs(type: dialogType, limit: limit, offline: true, withRawJSON: json)
             } catch {
@@ -77,11 +76,6 @@ struct DialogsCommand: Command {
     }
 
     static func isTitledByOccupants(_ dialog: CachedDialog) -> Bool { dialog.type == .private || dialog.name.isEmpty }
-}
-
-/// Runs a Messaging step, turning its error into a CommandError.
-func messaging<T>(_ body: () throws(MessagingError) -> T) throws(CommandError) -> T {
-    do { return try body() } catch { throw .messaging(error) }
 }
 
 extension StringProtocol {

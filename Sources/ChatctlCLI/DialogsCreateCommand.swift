@@ -1,4 +1,5 @@
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 
@@ -37,14 +38,10 @@ struct DialogsCreateCommand: Command {
         let created: Bool
         if let peer = `private` {
             let login = peer.hasPrefix("@") ? String(peer.dropFirst()) : peer
-            (dialog, created) = try messaging { () throws(MessagingError) in
-                try service.privateDialog(login: login, offline: false, create: true)
-            }
+            (dialog, created) = try service.privateDialog(login: login, offline: false, create: true)
         } else {
             let ids = try context.users(try context.logins(with.map { [$0] } ?? [], allowNone: true), service: service).map(\.id)
-            dialog = try messaging { () throws(MessagingError) in
-                try service.createDialog(type: .group, name: group, occupants: ids)
-            }
+            dialog = try service.createDialog(type: .group, name: group, occupants: ids)
             created = true
         }
         if json {

@@ -1,4 +1,5 @@
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 
@@ -19,7 +20,7 @@ struct DialogsDeleteCommand: Command {
     func run(_ context: CommandContext) throws -> ExitCode {
         let service = try context.messagingService(offline: false)
         let current = try context.currentDialog(dialog, service: service)
-        let result = try messaging { () throws(MessagingError) in try service.deleteDialog(current, everyone: everyone) }
+        let result = try service.deleteDialog(current, everyone: everyone)
         if json {
             context.io.writeOut(JSONOutput.line(result.json))
         } else {

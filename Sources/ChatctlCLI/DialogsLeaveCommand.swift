@@ -1,4 +1,5 @@
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 
@@ -18,13 +19,13 @@ struct DialogsLeaveCommand: Command {
         let service = try context.messagingService(offline: false)
         let current = try context.currentDialog(dialog, service: service)
         guard current.type != .private else {
-            throw CommandError.messaging(MessagingError(.invalidInput, "a private dialog cannot be left",
-                                                        hint: "'chatctl dialogs delete' removes it for you"))
+            throw Failure(.invalidInput, "a private dialog cannot be left",
+                                                        hint: "'chatctl dialogs delete' removes it for you")
         }
         guard current.occupantIDs.contains(service.me) else {
-            throw CommandError.messaging(MessagingError(.invalidInput, "you are not in \(DialogsShowCommand.label(current))"))
+            throw Failure(.invalidInput, "you are not in \(DialogsShowCommand.label(current))")
         }
-        let left = try messaging { () throws(MessagingError) in try service.leaveDialog(current) }
+        let left = try service.leaveDialog(current)
         if json {
             context.io.writeOut(left.rawJSON + "\n")
         } else {

@@ -1,4 +1,5 @@
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 
@@ -25,11 +26,11 @@ struct DialogsRemoveCommand: Command {
             throw context.usage("to remove yourself, use 'chatctl dialogs leave'")
         }
         if let stranger = users.first(where: { !current.occupantIDs.contains($0.id) }) {
-            throw CommandError.messaging(MessagingError(
+            throw Failure(
                 .invalidInput, "@\(stranger.login) is not in \(DialogsShowCommand.label(current))",
-                hint: "'chatctl dialogs show' lists who is"))
+                hint: "'chatctl dialogs show' lists who is")
         }
-        let updated = try messaging { () throws(MessagingError) in try service.removeOccupants(users.map(\.id), from: current) }
+        let updated = try service.removeOccupants(users.map(\.id), from: current)
         if json {
             context.io.writeOut(updated.rawJSON + "\n")
         } else {

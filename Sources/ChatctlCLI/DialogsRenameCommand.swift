@@ -1,4 +1,5 @@
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 
@@ -20,7 +21,7 @@ struct DialogsRenameCommand: Command {
         try Self.check(name: name, option: "NAME", context: context)
         let service = try context.messagingService(offline: false)
         let current = try context.currentDialog(dialog, service: service)
-        let renamed = try messaging { () throws(MessagingError) in try service.renameDialog(current, to: name) }
+        let renamed = try service.renameDialog(current, to: name)
         if json {
             context.io.writeOut(renamed.rawJSON + "\n")
         } else {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 import QuickBloxAPI
@@ -26,9 +27,7 @@ struct DialogsShowCommand: Command {
         let service = try context.messagingService(offline: offline)
         let shown: CachedDialog
         if offline {
-            shown = try messaging { () throws(MessagingError) in
-                try service.resolve(try DialogReference(parsing: dialog), offline: true, createPrivate: false)
-            }
+            shown = try service.resolve(try DialogReference(parsing: dialog), offline: true, createPrivate: false)
         } else {
             shown = try context.currentDialog(dialog, service: service)
         }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 import QuickBloxAPI
@@ -61,12 +62,12 @@ struct DownloadCommand: Command {
             files = []
             for (index, attachment) in attachments.enumerated() {
                 guard let uid = attachment.id, !uid.isEmpty else {
-                    throw CommandError.transfer(TransferError(.failure, "attachment \(index + 1) of message \(target) names no file (no id)"))
+                    throw Failure(.failure, "attachment \(index + 1) of message \(target) names no file (no id)")
                 }
                 files.append((uid, attachment.name))
             }
             guard !files.isEmpty else {
-                throw CommandError.transfer(TransferError(.invalidInput, "message \(target) has no attachments"))
+                throw Failure(.invalidInput, "message \(target) has no attachments")
             }
         } else {
             files = [(target, nil)]
@@ -74,7 +75,7 @@ struct DownloadCommand: Command {
 
         let items = try plan(files, context: context)
         if !force, let existing = items.compactMap(\.path).first(where: { Self.exists($0) }) {
-            throw CommandError.transfer(TransferError(.invalidInput, "\(existing) exists", hint: "give --force to replace it"))
+            throw Failure(.invalidInput, "\(existing) exists", hint: "give --force to replace it")
         }
         let downloader = BlobDownloader(api: service.api)
         for item in items {
@@ -88,18 +89,18 @@ struct DownloadCommand: Command {
                     context.io.writeOut(path + "\n")
                 } else {
                     guard let fd = context.io.standardOutputDescriptor else {
-                        throw TransferError(.failure, "standard output cannot take a file here")
+                        throw Failure(.failure, "standard output cannot take a file here")
                     }
                     try downloader.download(uid: item.uid, into: fd, description: "standard output") { meter?.update($0) }
                 }
-            } catch let error as TransferError {
+            } catch let error as Failure {
                 // A bare 24-hex id that no message had: say both were tried.
                 if isMessageID, !fromMessage, error.kind == .invalidInput, error.message.contains("no file with uid") {
-                    throw CommandError.transfer(TransferError(
+                    throw Failure(
                         .invalidInput, "no message \(target) in the cache, and no file with that uid",
-                        hint: "give the message's dialog with --dialog DIALOG"))
+                        hint: "give the message's dialog with --dialog DIALOG")
                 }
-                throw CommandError.transfer(error)
+                throw error
             }
         }
         return .ok
@@ -109,21 +110,17 @@ struct DownloadCommand: Command {
     /// --dialog names over REST; nil when there is no such message to look at
     /// (the id may then be a file's uid).
     private func attachments(of id: String, service: MessagingService) throws -> [QBAttachment]? {
-        if let cached = try messaging({ () throws(MessagingError) in
-            try service.cached { () throws(MessageCacheError) in try service.cache.message(id: id) }
-        }) {
+        if let cached = try service.cached({ () throws(MessageCacheError) in try service.cache.message(id: id) }) {
             return cached.attachments
         }
         guard let dialog else { return nil }
-        let resolved = try messaging { () throws(MessagingError) in
-            try service.resolve(try DialogReference(parsing: dialog), offline: false, createPrivate: false)
-        }
+        let resolved = try service.resolve(try DialogReference(parsing: dialog), offline: false, createPrivate: false)
         let message: QBMessage?
         do { message = try service.api.message(id: id, dialogId: resolved.id) } catch {
-            throw CommandError.transfer(TransferError(describing: error, doing: "read message \(id)"))
+            throw Failure(describing: error, doing: "read message \(id)")
         }
         guard let message else {
-            throw CommandError.messaging(MessagingError(.invalidInput, "no message \(id) in \(MessagingService.label(resolved))"))
+            throw Failure(.invalidInput, "no message \(id) in \(MessagingService.label(resolved))")
         }
         return message.attachments
     }

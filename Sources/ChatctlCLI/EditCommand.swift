@@ -1,4 +1,5 @@
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 
@@ -25,18 +26,14 @@ struct EditCommand: Command {
         let service = try context.messagingService(offline: false)
         let dialogID: String
         if let dialog {
-            dialogID = try messaging { () throws(MessagingError) in
-                try service.resolve(try DialogReference(parsing: dialog), offline: false, createPrivate: false).id
-            }
-        } else if let cached = try messaging({ () throws(MessagingError) in
-            try service.cached { () throws(MessageCacheError) in try service.cache.message(id: messageID) }
-        }) {
+            dialogID = try service.resolve(try DialogReference(parsing: dialog), offline: false, createPrivate: false).id
+        } else if let cached = try service.cached({ () throws(MessageCacheError) in try service.cache.message(id: messageID) }) {
             dialogID = cached.dialogID
         } else {
-            throw CommandError.messaging(MessagingError(.invalidInput, "message \(messageID) is not in the cache, so its dialog is unknown",
-                                                        hint: "give it with --dialog DIALOG"))
+            throw Failure(.invalidInput, "message \(messageID) is not in the cache, so its dialog is unknown",
+                                                        hint: "give it with --dialog DIALOG")
         }
-        let edited = try messaging { () throws(MessagingError) in try service.editMessage(id: messageID, dialogID: dialogID, text: text) }
+        let edited = try service.editMessage(id: messageID, dialogID: dialogID, text: text)
         if json {
             context.io.writeOut(edited.rawJSON + "\n")
         } else {

@@ -1,3 +1,5 @@
+import Diagnostics
+
 /// The documented exit codes (README "Exit codes").
 package enum ExitCode: Int32, Sendable {
     case ok = 0
@@ -8,4 +10,17 @@ package enum ExitCode: Int32, Sendable {
     case authentication = 4
     case temporary = 75
     case interrupted = 130
+}
+
+extension ExitCode {
+    /// The one mapping of a failure's class to its exit code.
+    init(_ kind: Failure.Kind) {
+        switch kind {
+        case .invalidInput: self = .usage
+        case .authentication: self = .authentication
+        case .temporary: self = .temporary
+        case .undelivered: self = .undelivered
+        case .failure: self = .failure
+        }
+    }
 }

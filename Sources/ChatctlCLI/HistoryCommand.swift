@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import CommandLineKit
+import Diagnostics
 import Messaging
 
 /// `chatctl history DIALOG`: a transcript, oldest first.
@@ -43,14 +44,12 @@ struct HistoryCommand: Command {
         if markRead && offline {
             throw context.usage("--mark-read tells the server: it cannot be used with --offline")
         }
-        let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: dialog) }
+        let reference = try DialogReference(parsing: dialog)
         let session = try context.messagingSession(offline: offline)
         let service = session.service
-        let (target, messages) = try messaging { () throws(MessagingError) in
-            let dialog = try service.resolve(reference, offline: offline, createPrivate: false)
-            return (dialog, try service.history(dialogID: dialog.id, limit: limit, before: before, since: since,
-                                                offline: offline, markRead: false))
-        }
+        let target = try service.resolve(reference, offline: offline, createPrivate: false)
+        let messages = try service.history(dialogID: target.id, limit: limit, before: before, since: since,
+                                           offline: offline, markRead: false)
         if json {
             context.io.writeOut(JSONOutput.array(ofRaw: messages.map { JSONOutput.message($0, me: service.me) }))
         } else {

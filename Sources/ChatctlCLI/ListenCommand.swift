@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AuthFlow
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 
@@ -68,10 +69,8 @@ struct ListenCommand: Command {
         let session = try context.messagingSession(offline: false)
         let service = session.service
         let saver = download.map { AttachmentSaver(directory: $0, api: service.api, io: context.io) }
-        let dialogIDs = try messaging { () throws(MessagingError) in
-            try dialogs.map { text throws(MessagingError) in
-                try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false).id
-            }
+        let dialogIDs = try dialogs.map { text in
+            try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false).id
         }
         let link = try context.chatLink(for: session)
         let listener = Listener(link: link, service: service, dialogIDs: dialogIDs)
@@ -83,7 +82,7 @@ struct ListenCommand: Command {
         var environment = context.environment
         environment["CHATCTL_CONFIG"] = session.config.path
         environment["CHATCTL_STATE_DIR"] = SessionStore.resolveDirectory(explicit: context.globals.stateDir, environment: context.environment)
-        environment["CHATCTL_PROFILE"] = try flow { () throws(AuthFlowError) in try context.profile() }?.name
+        environment["CHATCTL_PROFILE"] = try context.profile()?.name
         var names: [Int: String] = [:]
         var titles: [String: String] = [:]
         // What a batch of messages prints goes out in one write (at its end, before a
@@ -133,7 +132,7 @@ struct ListenCommand: Command {
             return true
         }
         defer { flush() }
-        try messaging { () throws(MessagingError) in try listener.run(count: limit, deadline: deadline) }
+        try listener.run(count: limit, deadline: deadline)
         return .ok
     }
 

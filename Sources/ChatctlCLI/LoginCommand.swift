@@ -1,6 +1,7 @@
 import AuthFlow
 import ClientConfiguration
 import CommandLineKit
+import Diagnostics
 import QuickBloxAPI
 
 /// `chatctl login`: sign up, or log in when the login is taken, then connect to chat.
@@ -34,14 +35,14 @@ struct LoginCommand: Command {
             throw context.usage("missing --login NAME (no terminal to ask on)")
         }
         guard CredentialRules.isValidLoginOrEmail(login) else {
-            throw CommandError.flow(AuthFlowError(.invalidInput, "invalid login '\(TerminalText.sanitize(login, keepNewlines: false))'",
-                                                  hint: CredentialRules.loginHint))
+            throw Failure(.invalidInput, "invalid login '\(TerminalText.sanitize(login, keepNewlines: false))'",
+                                                  hint: CredentialRules.loginHint)
         }
         let displayName: String
         if let given = fullName {
             guard CredentialRules.isValidDisplayName(given) else {
-                throw CommandError.flow(AuthFlowError(.invalidInput, "invalid display name '\(TerminalText.sanitize(given, keepNewlines: false))'",
-                                                      hint: CredentialRules.displayNameHint))
+                throw Failure(.invalidInput, "invalid display name '\(TerminalText.sanitize(given, keepNewlines: false))'",
+                                                      hint: CredentialRules.displayNameHint)
             }
             displayName = given
         } else {
@@ -49,30 +50,28 @@ struct LoginCommand: Command {
         }
         let password = try readPassword(login: login, context: context)
         guard CredentialRules.isValidPassword(password) else {
-            throw CommandError.flow(AuthFlowError(.invalidInput, "the password does not meet the service's rules",
-                                                  hint: CredentialRules.passwordHint))
+            throw Failure(.invalidInput, "the password does not meet the service's rules",
+                                                  hint: CredentialRules.passwordHint)
         }
 
-        let config = try flow { () throws(AuthFlowError) in try context.loadConfig() }
-        let transport = try flow { () throws(AuthFlowError) in try context.makeTransport(for: config) }
-        let store = try flow { () throws(AuthFlowError) in try context.sessionStore(for: config) }
+        let config = try context.loadConfig()
+        let transport = try context.makeTransport(for: config)
+        let store = try context.sessionStore(for: config)
         let keeper = SessionKeeper(config: config, store: store, transport: transport)
         let options = LoginFlow.Options(allowSignUp: !noSignup, connectChat: !noChat)
         let chat = options.connectChat ? ChatHeadStart(config: config, verboseLog: context.verboseLog) : nil
         let runner = LoginRunner(api: keeper.makeClient(), chat: chat, chatAuth: config.chatAuth)
         let identity: UserCredentials.Identity = login.contains("@") ? .email(login) : .login(login)
-        let result = try flow { () throws(AuthFlowError) in
-            try runner.run(LoginRequest(identity: identity, password: password, fullName: displayName, options: options))
-        }
+        let result = try runner.run(LoginRequest(identity: identity, password: password, fullName: displayName, options: options))
         // The REST login stands even if chat failed: keep the session.
-        try flow { () throws(AuthFlowError) in try keeper.save(result, login: login) }
+        try keeper.save(result, login: login)
 
         let chatWord: String
         switch result.chat {
         case .connected: chatWord = "connected"
         case .skipped: chatWord = "skipped"
         case .failed(let error):
-            throw CommandError.flow(AuthFlowError(error.kind, "\(error.message); logged in, session saved", hint: error.hint))
+            throw Failure(error.kind, "\(error.message); logged in, session saved", hint: error.hint)
         }
         if json {
             context.io.writeOut(JSONOutput.line(.object([
@@ -101,12 +100,12 @@ struct LoginCommand: Command {
         }
         if passwordStdin {
             guard let bytes = context.io.readAllInput() else {
-                throw CommandError.flow(AuthFlowError(.invalidInput, "cannot read the password from standard input"))
+                throw Failure(.invalidInput, "cannot read the password from standard input")
             }
             let password = Self.firstLine(bytes)
             guard !password.isEmpty else {
-                throw CommandError.flow(AuthFlowError(.invalidInput, "standard input held no password",
-                                                      hint: "pipe it in, e.g. printf '%s\\n' \"$PASS\" | chatctl login --password-stdin …"))
+                throw Failure(.invalidInput, "standard input held no password",
+                                                      hint: "pipe it in, e.g. printf '%s\\n' \"$PASS\" | chatctl login --password-stdin …")
             }
             return password
         }
@@ -133,11 +132,6 @@ struct LoginCommand: Command {
         let candidate = String(cleaned.prefix(20)).trimmingSpaces()
         return CredentialRules.isValidDisplayName(candidate) ? candidate : "chatctl user"
     }
-}
-
-/// Runs an AuthFlow step, turning its error into a CommandError.
-func flow<T>(_ body: () throws(AuthFlowError) -> T) throws(CommandError) -> T {
-    do { return try body() } catch { throw .flow(error) }
 }
 
 extension String {

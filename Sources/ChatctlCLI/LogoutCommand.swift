@@ -1,5 +1,6 @@
 import AuthFlow
 import CommandLineKit
+import Diagnostics
 
 /// `chatctl logout`: end the session on the server and remove it here.
 struct LogoutCommand: Command {
@@ -8,8 +9,8 @@ struct LogoutCommand: Command {
         abstract: "End the session on the server and forget it here.")
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let keeper = try flow { () throws(AuthFlowError) in try context.sessionKeeper() }
-        switch try flow({ () throws(AuthFlowError) in try keeper.logOut() }) {
+        let keeper = try context.sessionKeeper()
+        switch try keeper.logOut() {
         case .loggedOut(let login):
             context.io.writeOut("Logged out\(login.map { " " + TerminalText.sanitize($0, keepNewlines: false) } ?? "").\n")
         case .removedLocally(let login, let serverError):

@@ -1,4 +1,5 @@
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 import QuickBloxAPI
@@ -20,7 +21,7 @@ struct OutboxCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let service = try context.messagingService(offline: true)
-        let entries = try messaging { () throws(MessagingError) in try service.pendingOutbox() }
+        let entries = try service.pendingOutbox()
         if json {
             let objects = entries.map { e -> String in
                 JSONOutput.text(.object([

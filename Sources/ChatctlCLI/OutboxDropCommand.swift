@@ -1,4 +1,5 @@
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 import QuickBloxAPI
@@ -23,16 +24,16 @@ struct OutboxDropCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         guard !ids.isEmpty else {
-            throw CommandError.usage("name the messages to drop (see chatctl outbox)", path: ["outbox", "drop"])
+            throw UsageError(message: "name the messages to drop (see chatctl outbox)", path: ["outbox", "drop"])
         }
         let service = try context.messagingService(offline: true)
-        let pending = try messaging { () throws(MessagingError) in try service.pendingOutbox() }.map(\.clientMessageID)
+        let pending = try service.pendingOutbox().map(\.clientMessageID)
         // Every id is resolved before anything is removed: one typo drops nothing.
-        let resolved = try ids.map { id throws(CommandError) -> String in try Self.resolve(id, among: pending) }
+        let resolved = try ids.map { id throws -> String in try Self.resolve(id, among: pending) }
         var dropped: [String] = []
         var busy: [(String, Int)] = []
         for id in Self.unique(resolved) {
-            switch try messaging({ () throws(MessagingError) in try service.dropFromOutbox(clientMessageID: id) }) {
+            switch try service.dropFromOutbox(clientMessageID: id) {
             case .dropped: dropped.append(id)
             case .notFound: break  // delivered meanwhile: nothing left to drop
             case .inUse(let pid): busy.append((id, pid))
@@ -44,25 +45,25 @@ struct OutboxDropCommand: Command {
             context.io.writeErr("chatctl: dropped \(dropped.count) message\(dropped.count == 1 ? "" : "s") from the outbox\n")
         }
         if let (id, pid) = busy.first {
-            throw CommandError.messaging(MessagingError(.failure,
+            throw Failure(.failure,
                 "message \(id) is being sent by process \(pid) right now; not dropped",
-                hint: "wait for it to finish or stop it, then try again"))
+                hint: "wait for it to finish or stop it, then try again")
         }
         return .ok
     }
 
     /// The one pending id equal to `id` or starting with it (at least 4 characters).
-    static func resolve(_ id: String, among pending: [String]) throws(CommandError) -> String {
+    static func resolve(_ id: String, among pending: [String]) throws -> String {
         if pending.contains(id) { return id }
         let shown = TerminalText.sanitize(id, keepNewlines: false)
         guard id.count >= 4 else {
-            throw .usage("'\(shown)' is too short to name a message: give at least 4 characters of its id", path: ["outbox", "drop"])
+            throw UsageError(message: "'\(shown)' is too short to name a message: give at least 4 characters of its id", path: ["outbox", "drop"])
         }
         let matches = pending.filter { $0.hasPrefix(id) }
         switch matches.count {
         case 1: return matches[0]
-        case 0: throw .usage("no message '\(shown)' in the outbox (see chatctl outbox)", path: ["outbox", "drop"])
-        default: throw .usage("'\(shown)' names \(matches.count) messages in the outbox: give more of the id", path: ["outbox", "drop"])
+        case 0: throw UsageError(message: "no message '\(shown)' in the outbox (see chatctl outbox)", path: ["outbox", "drop"])
+        default: throw UsageError(message: "'\(shown)' names \(matches.count) messages in the outbox: give more of the id", path: ["outbox", "drop"])
         }
     }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 import QuickBloxAPI
@@ -29,7 +30,7 @@ struct OutboxFlushCommand: Command {
         let session = try context.messagingSession(offline: false)
         let service = session.service
         let owner = Int(getpid())
-        let claimed = try messaging { () throws(MessagingError) in try service.claimForFlush(owner: owner) }
+        let claimed = try service.claimForFlush(owner: owner)
         var delivered = claimed.alreadyThere
         var undelivered = 0
         var firstError = claimed.failures.first
@@ -77,9 +78,9 @@ struct OutboxFlushCommand: Command {
         }
         if undelivered > 0 || !claimed.failures.isEmpty, let error = firstError {
             let count = max(undelivered, 1)
-            throw CommandError.messaging(MessagingError(.undelivered(count),
+            throw Failure(.undelivered(count),
                 "\(count) message\(count == 1 ? "" : "s") still not delivered (\(error.message))",
-                hint: "they stay in the outbox; try again later"))
+                hint: "they stay in the outbox; try again later")
         }
         return .ok
     }

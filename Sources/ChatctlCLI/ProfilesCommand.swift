@@ -6,6 +6,7 @@ import Foundation
 import AuthFlow
 import ClientConfiguration
 import CommandLineKit
+import Diagnostics
 import QuickBloxAPI
 
 /// `chatctl profiles`: the accounts kept side by side, and who is logged in
@@ -35,7 +36,7 @@ struct ProfilesCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let selected = try flow { () throws(AuthFlowError) in try context.profile() }
+        let selected = try context.profile()
         let base = SessionStore.resolveDirectory(explicit: context.globals.stateDir, environment: context.environment)
         var rows: [Row] = []
         let defaultPath = ClientConfig.resolvePath(explicit: nil, environment: context.environment)
@@ -73,6 +74,7 @@ struct ProfilesCommand: Command {
     /// One account's config and saved session, read without the network.
     func row(name: String?, configPath: String, stateDirectory: String, selected: Bool) -> Row {
         var row = Row(name: name, configPath: configPath, selected: selected)
+        let config: ClientConfig
         do {
             // Endpoints left to the account key: those an earlier command looked up, if any.
             let file = try ConfigFile.read(configPath)
@@ -84,14 +86,13 @@ struct ProfilesCommand: Command {
                     return row
                 }
             }
-            let config = try file.config(lookedUp: found)
-            row.session = try SessionStore(directory: stateDirectory, key: config.sessionKey).load()
-        } catch let error as ConfigurationError {
-            row.problem = "bad config: \(error.message)"
-        } catch let error as AuthFlowError {
-            row.problem = error.message
+            config = try file.config(lookedUp: found)
         } catch {
-            row.problem = "\(error)"
+            row.problem = "bad config: \(error.message)"
+            return row
+        }
+        do { row.session = try SessionStore(directory: stateDirectory, key: config.sessionKey).load() } catch {
+            row.problem = error.message
         }
         return row
     }

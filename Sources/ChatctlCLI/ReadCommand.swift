@@ -1,4 +1,5 @@
 import CommandLineKit
+import Diagnostics
 import Messaging
 
 /// `chatctl read DIALOG`: marks what others sent in a dialog read.
@@ -20,16 +21,14 @@ struct ReadCommand: Command {
     var noChat: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: dialog) }
+        let reference = try DialogReference(parsing: dialog)
         let session = try context.messagingSession(offline: false)
         let service = session.service
-        let (target, unread) = try messaging { () throws(MessagingError) in
-            let target = try service.resolve(reference, offline: false, createPrivate: false)
-            return (target, try service.unreadMessages(dialogID: target.id))
-        }
+        let target = try service.resolve(reference, offline: false, createPrivate: false)
+        let unread = try service.unreadMessages(dialogID: target.id)
         let marked = try ReadMarking(session: session, context: context, overChat: !noChat).mark(unread.messages, dialogID: target.id)
         let left = max(0, unread.count - marked)
-        try messaging { () throws(MessagingError) in try service.noteUnreadCount(left, dialogID: target.id) }
+        try service.noteUnreadCount(left, dialogID: target.id)
         var report = "chatctl: \(marked) message\(marked == 1 ? "" : "s") marked read"
         if left > 0 { report += "; the server still counts \(left) unread that were not found among the last 10,000" }
         context.io.writeErr(report + "\n")

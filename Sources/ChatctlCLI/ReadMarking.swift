@@ -1,3 +1,4 @@
+import Diagnostics
 import MessageCache
 import Messaging
 
@@ -16,13 +17,13 @@ struct ReadMarking {
     /// returns how many that was.
     func mark(_ messages: [CachedMessage], dialogID: String) throws -> Int {
         let service = session.service
-        let marked = try messaging { () throws(MessagingError) in try service.markRead(messages, dialogID: dialogID) }
+        let marked = try service.markRead(messages, dialogID: dialogID)
         let markable = marked.filter(\.isMarkable)
         guard overChat, !markable.isEmpty else { return marked.count }
         do {
             try sendDisplayed(for: markable)
-        } catch let error as CommandError {
-            context.io.writeErr("chatctl: marked read, but the senders were not told over chat (\(Self.reason(error)))\n")
+        } catch {
+            context.io.writeErr("chatctl: marked read, but the senders were not told over chat (\(error))\n")
         }
         return marked.count
     }
@@ -35,21 +36,10 @@ struct ReadMarking {
             if case .marker(let marker) = event { markers?.take(marker) }
         }
         defer { link.connection.onEvent = nil }
-        try messaging { () throws(MessagingError) in
-            try link.connect()
-            for message in messages { markers.queue(.displayed, for: message) }
-            if let error = markers.flush() { throw error }
-            try markers.waitUntilSent()
-            markers.flush()
-        }
-    }
-
-    private static func reason(_ error: CommandError) -> String {
-        switch error {
-        case .usage(let message, _): return message
-        case .flow(let error): return error.description
-        case .messaging(let error): return error.description
-        case .transfer(let error): return error.description
-        }
+        try link.connect()
+        for message in messages { markers.queue(.displayed, for: message) }
+        if let error = markers.flush() { throw error }
+        try markers.waitUntilSent()
+        markers.flush()
     }
 }

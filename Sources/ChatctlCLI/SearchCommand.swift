@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 import QuickBloxAPI
@@ -35,15 +36,13 @@ struct SearchCommand: Command {
         let service = try context.messagingService(offline: true)
         var dialogID: String?
         if let text = dialog {
-            dialogID = try messaging { () throws(MessagingError) in
-                try service.resolve(try DialogReference(parsing: text), offline: true, createPrivate: false).id
-            }
+            dialogID = try service.resolve(try DialogReference(parsing: text), offline: true, createPrivate: false).id
         }
         let style: SnippetStyle = json || !context.useColor ? .brackets : .ansiBold
         let hits: [SearchHit]
         do { hits = try service.cache.search(query, dialogID: dialogID, limit: limit, style: style) } catch {
-            throw CommandError.messaging(MessagingError(.invalidInput, "bad search query '\(TerminalText.sanitize(query, keepNewlines: false))': \(error.message)",
-                                                        hint: "quote phrases with \"…\"; use words, prefix*, OR, NOT"))
+            throw Failure(.invalidInput, "bad search query '\(TerminalText.sanitize(query, keepNewlines: false))': \(error.message)",
+                                                        hint: "quote phrases with \"…\"; use words, prefix*, OR, NOT")
         }
         if json {
             let objects = hits.map { JSONOutput.message($0.message, me: service.me, extra: ["snippet": .string($0.snippet)]) }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 import Transfers
@@ -45,17 +46,17 @@ extension SendCommand {
         for (position, path) in paths.enumerated() {
             let source = try context.uploadSource(path, name: path == "-" ? name : nil, keepingIn: directory)
             if let spool = source.spoolPath { ownCopies.append(spool) }
-            let kept = try transferring { () throws(TransferError) in try source.keep(in: directory) }
+            let kept = try source.keep(in: directory)
             if kept.isOwnCopy { ownCopies.append(kept.path) }
             uploads.append(OutboxUpload(position: position, source: source, kept: kept))
         }
 
-        let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: self.dialog) }
+        let reference = try DialogReference(parsing: self.dialog)
         let session = try context.messagingSession(offline: false)
         let service = session.service
-        let dialog = try messaging { () throws(MessagingError) in try service.resolve(reference, offline: false, createPrivate: true) }
+        let dialog = try service.resolve(reference, offline: false, createPrivate: true)
         let owner = Int(getpid())
-        let entry = try messaging { () throws(MessagingError) in try service.enqueue(text, uploads: uploads, to: dialog.id, owner: owner) }
+        let entry = try service.enqueue(text, uploads: uploads, to: dialog.id, owner: owner)
         queued = true
 
         let bars = UploadProgressBars(context: context, quiet: quiet)
@@ -68,7 +69,7 @@ extension SendCommand {
             if case .invalidInput = error.kind {
                 // Too large for the server, say: it can never go as queued.
                 _ = try? service.cache.discard(clientMessageID: entry.clientMessageID)
-                throw CommandError.messaging(error)
+                throw error
             }
             throw undelivered(entry, error: error, service: service, owner: owner)
         }
@@ -78,7 +79,7 @@ extension SendCommand {
             message = try service.deliverViaREST(clientMessageID: ready.clientMessageID, text: ready.text,
                                                  attachments: ready.attachments, dialogID: dialog.id)
         } catch {
-            if case .invalidInput = error.kind { throw CommandError.messaging(error) }
+            if case .invalidInput = error.kind { throw error }
             throw undelivered(ready, error: error, service: service, owner: owner)
         }
         if json { context.io.writeOut(JSONOutput.message(message, me: service.me) + "\n") }
@@ -94,7 +95,7 @@ extension SendCommand {
         let link: ChatLink
         do { link = try context.chatLink(for: session) } catch {
             service.noteFailure(clientMessageID: entry.clientMessageID, owner: owner,
-                                error: MessagingError(.failure, "cannot connect to chat"))
+                                error: Failure(.failure, "cannot connect to chat"))
             throw error
         }
         let outbox = ChatOutbox(link: link, service: service, owner: owner)
@@ -113,10 +114,10 @@ extension SendCommand {
 
     /// The entry stays in the outbox, its files with it: exit 3, or 4 when no later
     /// attempt of this command could succeed either (the session is gone).
-    private func undelivered(_ entry: OutboxEntry, error: MessagingError, service: MessagingService, owner: Int) -> CommandError {
+    private func undelivered(_ entry: OutboxEntry, error: Failure, service: MessagingService, owner: Int) -> Failure {
         service.noteFailure(clientMessageID: entry.clientMessageID, owner: owner, error: error)
         if case .authentication = error.kind {
-            return .messaging(MessagingError(.authentication, "\(error.message); the message waits in the outbox", hint: error.hint))
+            return Failure(.authentication, "\(error.message); the message waits in the outbox", hint: error.hint)
         }
         return undeliveredError(1, delivered: 0, reason: error.message)
     }

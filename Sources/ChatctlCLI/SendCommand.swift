@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 
@@ -54,10 +55,10 @@ struct SendCommand: Command {
             throw context.usage("no message: give TEXT, or pipe it in (standard input is a terminal)")
         }
         let viaChat = try sendsViaChat(context)
-        let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: self.dialog) }
+        let reference = try DialogReference(parsing: self.dialog)
         let session = try context.messagingSession(offline: false)
         let service = session.service
-        let dialog = try messaging { () throws(MessagingError) in try service.resolve(reference, offline: false, createPrivate: true) }
+        let dialog = try service.resolve(reference, offline: false, createPrivate: true)
         if viaChat { return try sendOverChat(session: session, dialog: dialog, words: words, context: context) }
         var sender = OutboxSender(service: service, dialogID: dialog.id, json: json, io: context.io)
 
@@ -91,7 +92,7 @@ struct SendCommand: Command {
     /// All of standard input as one message (without its final line break).
     func wholeInput(_ context: CommandContext) throws -> String {
         guard let bytes = context.io.readAllInput() else {
-            throw CommandError.messaging(MessagingError(.failure, "cannot read standard input"))
+            throw Failure(.failure, "cannot read standard input")
         }
         var text = String(decoding: bytes, as: UTF8.self)
         if text.hasSuffix("\n") { text.removeLast() }
@@ -113,18 +114,16 @@ extension SendCommand {
             outbox.onNotice = { [io = context.io] in io.writeErr("chatctl: \(TerminalText.sanitize($0, keepNewlines: false))\n") }
         }
         if json { outbox.onDelivered = { [io = context.io, me = session.service.me] in io.writeOut(JSONOutput.message($0, me: me) + "\n") } }
-        try messaging { () throws(MessagingError) in
-            try link.connect()
-            try link.joinRooms(of: [dialog])
-        }
+        try link.connect()
+        try link.joinRooms(of: [dialog])
         if !words.isEmpty {
-            try messaging { () throws(MessagingError) in try outbox.send(MessageSplitter.split(words.joined(separator: " ")), to: dialog) }
+            try outbox.send(MessageSplitter.split(words.joined(separator: " ")), to: dialog)
         } else if lines {
             var reader = LineReader(fd: 0)
             while !reader.atEnd {
                 // Each read is one batch: one outbox transaction, one write, one ack asked for.
                 let parts = reader.lines(waitingUpTo: 5).filter { !$0.isEmpty }.flatMap { MessageSplitter.split($0) }
-                if !parts.isEmpty { try messaging { () throws(MessagingError) in try outbox.send(parts, to: dialog) } }
+                if !parts.isEmpty { try outbox.send(parts, to: dialog) }
                 outbox.pump(timeout: 0)
                 // Input paused: what was acknowledged leaves the outbox now, not at the next thousand.
                 if parts.isEmpty { outbox.recordDelivered() }
@@ -133,7 +132,7 @@ extension SendCommand {
             }
         } else {
             let text = try wholeInput(context)
-            try messaging { () throws(MessagingError) in try outbox.send(MessageSplitter.split(text), to: dialog) }
+            try outbox.send(MessageSplitter.split(text), to: dialog)
         }
         let failure = outbox.finish()
         guard outbox.undelivered > 0 else { return .ok }
@@ -152,14 +151,14 @@ struct OutboxSender {
     let owner = Int(getpid())
     var delivered = 0
     var undelivered = 0
-    var firstError: MessagingError?
+    var firstError: Failure?
 
     init(service: MessagingService, dialogID: String, json: Bool, io: any TerminalIO) {
         self.service = service; self.dialogID = dialogID; self.json = json; self.io = io
     }
 
     mutating func send(_ text: String) throws {
-        let id = try messaging { () throws(MessagingError) in try service.enqueue(text, to: dialogID, owner: owner) }
+        let id = try service.enqueue(text, to: dialogID, owner: owner)
         if let error = firstError {
             service.noteFailure(clientMessageID: id, owner: owner, error: error)
             undelivered += 1
@@ -170,12 +169,12 @@ struct OutboxSender {
             delivered += 1
             if json { io.writeOut(JSONOutput.message(message, me: service.me) + "\n") }
         } catch {
-            if case .invalidInput = error.kind { throw CommandError.messaging(error) }
+            if case .invalidInput = error.kind { throw error }
             service.noteFailure(clientMessageID: id, owner: owner, error: error)
             if case .authentication = error.kind {
                 // No later message can go either: say why (exit 4); this one waits in the outbox.
-                throw CommandError.messaging(MessagingError(.authentication, "\(error.message); the message waits in the outbox",
-                                                            hint: error.hint))
+                throw Failure(.authentication, "\(error.message); the message waits in the outbox",
+                                                            hint: error.hint)
             }
             firstError = error
             undelivered += 1
@@ -189,10 +188,10 @@ struct OutboxSender {
 }
 
 /// Exit 3: how many are waiting in the outbox, why, and what to do.
-func undeliveredError(_ count: Int, delivered: Int, reason: String) -> CommandError {
+func undeliveredError(_ count: Int, delivered: Int, reason: String) -> Failure {
     let noun = count == 1 ? "message was" : "messages were"
-    return .messaging(MessagingError(.undelivered(count), "\(count) \(noun) not delivered (\(reason)); \(delivered) delivered",
-                                     hint: "they are in the outbox: run 'chatctl outbox flush' later"))
+    return Failure(.undelivered(count), "\(count) \(noun) not delivered (\(reason)); \(delivered) delivered",
+                   hint: "they are in the outbox: run 'chatctl outbox flush' later")
 }
 
 /// Lines from a file descriptor as they arrive (no waiting for more input

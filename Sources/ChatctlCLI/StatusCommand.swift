@@ -5,6 +5,7 @@ import Foundation
 #endif
 import AuthFlow
 import CommandLineKit
+import Diagnostics
 import QuickBloxAPI
 
 /// `chatctl status`: who, since when, until when, against which endpoints.
@@ -23,7 +24,7 @@ struct StatusCommand: Command {
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let keeper = try flow { () throws(AuthFlowError) in try context.sessionKeeper() }
+        let keeper = try context.sessionKeeper()
         let password = try context.renewalPassword()
         var warning: String?
         let session: StoredSession
@@ -32,13 +33,13 @@ struct StatusCommand: Command {
             session = try keeper.liveSession(verify: true, password: password).0.stored
         } catch where error.kind == .temporary {
             // The server is out of reach: say what we last knew, and that it is unverified.
-            session = try flow { () throws(AuthFlowError) in try keeper.storedSession() }
+            session = try keeper.storedSession()
             if session.isExpired(now: Date().timeIntervalSince1970) {
-                throw CommandError.flow(AuthFlowError(.authentication, "the session has expired", hint: "run 'chatctl login' again"))
+                throw Failure(.authentication, "the session has expired", hint: "run 'chatctl login' again")
             }
             warning = "could not verify the session with the server (\(error.message)); showing the saved one"
         } catch {
-            throw CommandError.flow(error)
+            throw error
         }
         if let warning { context.io.writeErr("chatctl: warning: \(warning)\n") }
 

@@ -1,4 +1,5 @@
 import CommandLineKit
+import Diagnostics
 import MessageCache
 import Messaging
 
@@ -18,12 +19,9 @@ struct SyncCommand: Command {
         let limit = try context.integer($limit, default: 1000, range: 1...1_000_000)
         let service = try context.messagingService(offline: false)
         let references = dialogs
-        let dialogs: [CachedDialog] = try messaging { () throws(MessagingError) in
-            try service.syncDialogs()
-            if references.isEmpty { return try service.dialogs(type: nil, limit: nil, offline: true) }
-            return try references.map { text throws(MessagingError) in
-                try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false)
-            }
+        try service.syncDialogs()
+        let dialogs = references.isEmpty ? try service.dialogs(type: nil, limit: nil, offline: true) : try references.map { text in
+            try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false)
         }
         let total = try Self.fetchHistory(of: dialogs, limit: limit, service: service, context: context)
         context.io.writeErr("chatctl: synced \(dialogs.count) dialog\(dialogs.count == 1 ? "" : "s"), \(total) message\(total == 1 ? "" : "s") fetched\n")
@@ -37,11 +35,9 @@ struct SyncCommand: Command {
         var total = 0
         for (index, dialog) in dialogs.enumerated() {
             if showProgress { context.io.writeErr("\r\u{1B}[Ksyncing \(ProgressBar.render(done: index, of: dialogs.count)) \(index)/\(dialogs.count) dialogs") }
-            total += try messaging { () throws(MessagingError) in
-                let since = try service.cached { () throws(MessageCacheError) in try service.cache.lastSyncedDateSent(dialogID: dialog.id) }
-                // date_sent[gt] since-1: messages in the same second as the cursor are fetched again (stored once).
-                return try service.syncHistory(dialogID: dialog.id, limit: limit, before: nil, since: since.map { $0 - 1 })
-            }
+            let since = try service.cached { () throws(MessageCacheError) in try service.cache.lastSyncedDateSent(dialogID: dialog.id) }
+            // date_sent[gt] since-1: messages in the same second as the cursor are fetched again (stored once).
+            total += try service.syncHistory(dialogID: dialog.id, limit: limit, before: nil, since: since.map { $0 - 1 })
         }
         if showProgress { context.io.writeErr("\r\u{1B}[K") }
         return total

@@ -1,4 +1,5 @@
 import CommandLineKit
+import Diagnostics
 import Messaging
 
 /// `chatctl users [QUERY]`: everyone, page by page, or the users a query finds.
@@ -24,9 +25,9 @@ struct UsersCommand: Command {
     func run(_ context: CommandContext) throws -> ExitCode {
         let page = try context.integer($page, default: 1, range: 1...1_000_000)
         let perPage = try context.integer($perPage, default: 20, range: 1...100)
-        let search = try messaging { () throws(MessagingError) in try UserSearch(parsing: query.joined(separator: " ")) }
+        let search = try UserSearch(parsing: query.joined(separator: " "))
         let service = try context.messagingService(offline: false)
-        let result = try messaging { () throws(MessagingError) in try service.findUsers(search, page: page, perPage: perPage) }
+        let result = try service.findUsers(search, page: page, perPage: perPage)
         if json {
             context.io.writeOut(JSONOutput.array(ofRaw: result.users.map(\.rawJSON)))
         } else if !result.users.isEmpty {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Diagnostics
 import QuickBloxAPI
 import XMPPTransport
 
@@ -49,20 +50,20 @@ package struct ClientConfig: Sendable, Equatable {
 
     /// A config that names its endpoints (one that leaves them to its `accountKey`
     /// goes through `ConfigFile`, which looks them up).
-    package static func load(path: String) throws(ConfigurationError) -> ClientConfig {
+    package static func load(path: String) throws(Failure) -> ClientConfig {
         try ConfigFile.read(path).config()
     }
 
     /// `lookedUp`: the endpoints `GET /account_settings.json` named, for a config
     /// without `endpoints` (docs/protocol.md §1).
-    static func parse(_ root: JSONValue, path: String, lookedUp: LookedUpEndpoints? = nil) throws(ConfigurationError) -> ClientConfig {
+    static func parse(_ root: JSONValue, path: String, lookedUp: LookedUpEndpoints? = nil) throws(Failure) -> ClientConfig {
         guard case .object(let object) = root else {
-            throw ConfigurationError("config file \(path): the top level must be a JSON object")
+            throw Failure(.invalidInput, "config file \(path): the top level must be a JSON object")
         }
-        func bad(_ key: String, _ what: String) -> ConfigurationError {
-            ConfigurationError("config file \(path): key \"\(key)\" \(what)")
+        func bad(_ key: String, _ what: String) -> Failure {
+            Failure(.invalidInput, "config file \(path): key \"\(key)\" \(what)")
         }
-        func string(_ key: String, in dict: [String: JSONValue], prefix: String = "", required: Bool = true) throws(ConfigurationError) -> String? {
+        func string(_ key: String, in dict: [String: JSONValue], prefix: String = "", required: Bool = true) throws(Failure) -> String? {
             switch dict[key] {
             case .string(let s) where !s.isEmpty: return s
             case nil, .null?: if required { throw bad(prefix + key, "is missing") } else { return nil }
@@ -119,7 +120,7 @@ package struct ClientConfig: Sendable, Equatable {
         default: throw bad("allowInsecureTransport", "must be true or false")
         }
         if apiURL.scheme == "http" && !apiURL.isLoopback && !insecure {
-            throw ConfigurationError(
+            throw Failure(.invalidInput, 
                 "config file \(path): endpoints.api \(api) is plain HTTP to a host other than loopback",
                 hint: "use https://, or set \"allowInsecureTransport\": true to send credentials unencrypted")
         }
@@ -147,6 +148,12 @@ package struct ClientConfig: Sendable, Equatable {
         for byte in identity.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// How chat connects as this config says (CA, the plaintext rule, the connect timeout):
+    /// the same for `chatctl login` and every messaging command. `timeout` nil: `chatConnectTimeout`.
+    package func chatConnectOptions(timeout: Double? = nil, verboseLog: (@Sendable (String) -> Void)? = nil) -> ChatConnectOptions {
+        ChatConnectOptions(caFile: caFile, allowPlaintext: allowsPlaintextChat, timeout: timeout ?? chatConnectTimeout, verboseLog: verboseLog)
     }
 
     /// `{userId}-{appId}@{chatDomain}`

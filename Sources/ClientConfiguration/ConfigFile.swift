@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Diagnostics
 import QuickBloxAPI
 import XMPPTransport
 internal import Glibc
@@ -14,13 +15,13 @@ package struct ConfigFile: Sendable {
     package let path: String
     let root: JSONValue
 
-    package static func read(_ path: String) throws(ConfigurationError) -> ConfigFile {
+    package static func read(_ path: String) throws(Failure) -> ConfigFile {
         guard let bytes = contents(of: path) else {
-            throw ConfigurationError("cannot read config file \(path)",
+            throw Failure(.invalidInput, "cannot read config file \(path)",
                                      hint: "pass --config PATH, set CHATCTL_CONFIG, or copy config.example.json there")
         }
         do { return ConfigFile(path: path, root: try JSONValue(parsing: bytes)) } catch {
-            throw ConfigurationError("config file \(path) is not valid JSON", hint: "check its syntax")
+            throw Failure(.invalidInput, "config file \(path) is not valid JSON", hint: "check its syntax")
         }
     }
 
@@ -43,19 +44,19 @@ package struct ConfigFile: Sendable {
     }
 
     /// Where to ask for the endpoints when the file leaves them to its `accountKey`; nil when it names them.
-    package func endpointLookup() throws(ConfigurationError) -> EndpointLookup? {
+    package func endpointLookup() throws(Failure) -> EndpointLookup? {
         guard case .object(let object) = root, object["endpoints"] == nil,
               case .string(let accountKey)? = object["accountKey"], !accountKey.isEmpty else { return nil }
         var directory = EndpointLookup.hostedDirectory
         switch object["accountSettingsAPI"] {
         case nil, .null?: break
         case .string(let given)? where !given.isEmpty: directory = given
-        default: throw ConfigurationError("config file \(path): key \"accountSettingsAPI\" must be a non-empty string")
+        default: throw Failure(.invalidInput, "config file \(path): key \"accountSettingsAPI\" must be a non-empty string")
         }
         while directory.hasSuffix("/") { directory.removeLast() }
         let insecure = object["allowInsecureTransport"] == .bool(true)
         guard let url = EndpointURL(directory), url.scheme == "https" || (url.scheme == "http" && (url.isLoopback || insecure)) else {
-            throw ConfigurationError("config file \(path): key \"accountSettingsAPI\" must be an https:// URL (http:// only to loopback)",
+            throw Failure(.invalidInput, "config file \(path): key \"accountSettingsAPI\" must be an https:// URL (http:// only to loopback)",
                                      hint: "or set \"allowInsecureTransport\": true")
         }
         let applicationId = object["appId"]?.intValue ?? object["appId"]?.stringValue.flatMap { Int($0) } ?? 0
@@ -64,7 +65,7 @@ package struct ConfigFile: Sendable {
     }
 
     /// The config, with the looked-up endpoints when the file names none.
-    package func config(lookedUp: LookedUpEndpoints? = nil) throws(ConfigurationError) -> ClientConfig {
+    package func config(lookedUp: LookedUpEndpoints? = nil) throws(Failure) -> ClientConfig {
         try ClientConfig.parse(root, path: path, lookedUp: lookedUp)
     }
 }

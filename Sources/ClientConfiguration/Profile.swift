@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Diagnostics
 
 /// A named account kept side by side with others: its own config file,
 /// `$XDG_CONFIG_HOME/chatctl/profiles/NAME.json`, and its own state (session,
@@ -13,18 +14,18 @@ package struct Profile: Sendable, Equatable {
 
     /// Letters, digits, `.`, `_` and `-`, starting with a letter or digit: a
     /// name that is one file name, never a path.
-    package init(name: String) throws(ConfigurationError) {
+    package init(name: String) throws(Failure) {
         let allowed = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
         guard !name.isEmpty, name.count <= 64, allowed, let first = name.unicodeScalars.first,
               first.properties.isAlphabetic || ("0"..."9").contains(first) else {
-            throw ConfigurationError("invalid profile name '\(name)'",
+            throw Failure(.invalidInput, "invalid profile name '\(name)'",
                                      hint: "use letters, digits, '.', '_' and '-', starting with a letter or digit")
         }
         self.name = name
     }
 
     /// `--profile`, then `CHATCTL_PROFILE`; nil when neither names one.
-    package static func selected(explicit: String?, environment: [String: String]) throws(ConfigurationError) -> Profile? {
+    package static func selected(explicit: String?, environment: [String: String]) throws(Failure) -> Profile? {
         if let explicit { return try Profile(name: explicit) }
         if let name = environment["CHATCTL_PROFILE"], !name.isEmpty { return try Profile(name: name) }
         return nil

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Diagnostics
 import XMPPTransport
 
 extension ChatLink {
@@ -10,7 +11,7 @@ extension ChatLink {
     /// server has them (XEP-0198, or a ping). Connects first. Returns how many were
     /// sent; throws if chat cannot be reached or does not acknowledge in `timeout`.
     @discardableResult
-    package func announce(_ announcement: DialogAnnouncement, timeout: Double = 10) throws(MessagingError) -> Int {
+    package func announce(_ announcement: DialogAnnouncement, timeout: Double = 10) throws(Failure) -> Int {
         let notifications = announcement.notifications(
             appID: config.credentials.applicationId, chatDomain: config.chatDomain,
             dateSent: Int(Date().timeIntervalSince1970)) { connection.makeMessageID() }
@@ -20,7 +21,7 @@ extension ChatLink {
             for notification in notifications { try connection.send(notification) }
             try connection.waitForAcknowledgement(timeout: timeout)
         } catch {
-            throw MessagingError(describing: error)
+            throw Failure(describing: error)
         }
         return notifications.count
     }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import ClientConfiguration
+import Diagnostics
 import MessageCache
 import QuickBloxAPI
 import XMPPTransport
@@ -13,8 +14,8 @@ import XMPPTransport
 package final class ChatLink {
     /// Connects (trust store, options, JID) exactly as `chatctl login` does,
     /// and disconnects politely when released.
-    private let connector: XMPPChatConnector
-    package var connection: XMPPConnection { connector.connection }
+    package let connection = XMPPConnection()
+    private let options: ChatConnectOptions
     package let config: ClientConfig
     package let me: Int
     private var secret: String
@@ -22,8 +23,10 @@ package final class ChatLink {
     /// `secret` is the session token, or the password when the config says `chatAuth: password`.
     package init(config: ClientConfig, me: Int, secret: String, verboseLog: (@Sendable (String) -> Void)? = nil) {
         self.config = config; self.me = me; self.secret = secret
-        connector = XMPPChatConnector(config: config, verboseLog: verboseLog)
+        options = config.chatConnectOptions(verboseLog: verboseLog)
     }
+
+    deinit { if connection.isConnected { connection.disconnect(timeout: 1) } }
 
     /// A renewed session token for the next connect, when chat authenticates
     /// with the token (`chatAuth: token`); a password stays as it is.
@@ -31,9 +34,9 @@ package final class ChatLink {
         if config.chatAuth == .token { secret = token }
     }
 
-    package func connect() throws(MessagingError) {
-        do { try connector.connect(userId: me, secret: secret) } catch {
-            throw MessagingError(describing: error)
+    package func connect() throws(Failure) {
+        do { try connection.connect(jid: config.chatJID(userId: me), password: secret, endpoint: config.chatEndpoint, options: options) } catch {
+            throw Failure(describing: error)
         }
         // The session's first stanzas (carbons, presence) go on the wire now, not at the
         // next pump: whatever the caller announces next (listen's ready line) comes after them.
@@ -42,11 +45,11 @@ package final class ChatLink {
 
     /// Where a dialog's messages go: the other user's JID for a private dialog,
     /// the room for a group.
-    package func address(of dialog: CachedDialog) throws(MessagingError) -> (ChatJID, OutgoingChatMessage.Kind) {
+    package func address(of dialog: CachedDialog) throws(Failure) -> (ChatJID, OutgoingChatMessage.Kind) {
         let app = config.credentials.applicationId
         if dialog.type == .private {
             guard let peer = dialog.occupantIDs.first(where: { $0 != me }) else {
-                throw MessagingError(.invalidInput, "private dialog \(dialog.id) has no other occupant")
+                throw Failure(.invalidInput, "private dialog \(dialog.id) has no other occupant")
             }
             return (ChatJID.user(peer, appID: app, domain: config.chatDomain), .chat)
         }
@@ -54,12 +57,12 @@ package final class ChatLink {
     }
 
     /// Joins the rooms of the group dialogs among `dialogs` (needed to send to or hear from them).
-    package func joinRooms(of dialogs: [CachedDialog]) throws(MessagingError) {
+    package func joinRooms(of dialogs: [CachedDialog]) throws(Failure) {
         for dialog in dialogs where dialog.type != .private {
             let (room, _) = try address(of: dialog)
             guard !connection.joinedRooms.contains(room) else { continue }
             do { try connection.join(roomJID: room, nick: String(me)) } catch {
-                throw MessagingError(describing: error)
+                throw Failure(describing: error)
             }
         }
     }

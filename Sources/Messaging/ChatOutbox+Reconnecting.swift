@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Diagnostics
 import MessageCache
 import QuickBloxAPI
 import XMPPTransport
@@ -32,7 +33,7 @@ extension ChatOutbox {
     }
 
     /// A lost connection: kept for a reconnect when `reconnects`, else given up.
-    func connectionFailed(_ error: MessagingError) {
+    func connectionFailed(_ error: Failure) {
         guard reconnects, failure == nil else { return lose(error) }
         guard disconnected == nil else { return }
         recordAcknowledged()
@@ -57,7 +58,7 @@ extension ChatOutbox {
         while true {
             let quiet = ContinuousClock.now - lastProgress
             guard attempts < Self.attemptsPerLoss, quiet < .seconds(Self.giveUpAfter) else {
-                return giveUp(MessagingError(lastError.kind, "\(lastError.message); gave up reconnecting after \(attempts) attempts",
+                return giveUp(Failure(lastError.kind, "\(lastError.message); gave up reconnecting after \(attempts) attempts",
                                              hint: lastError.hint))
             }
             if waitFirst { usleep(useconds_t(backoff.nextDelay() * 1_000_000)) }
@@ -138,7 +139,7 @@ extension ChatOutbox {
     }
 
     /// No more attempts: what is stranded waits in the outbox for `outbox flush`.
-    private func giveUp(_ error: MessagingError) {
+    private func giveUp(_ error: Failure) {
         disconnected = nil
         if failure == nil { failure = error }
         for message in stranded { release(message.clientMessageID) }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Diagnostics
 import MessageCache
 import QuickBloxAPI
 import XMPPTransport
@@ -19,9 +20,9 @@ package final class ChatOutbox {
     /// Written, not acknowledged yet; `order` keeps the order they were sent in.
     var inFlight: [ObjectID: (dialog: CachedDialog, text: String, sentAt: Int, attachments: [QBAttachment], order: Int)] = [:]
     private var sentCount = 0
-    var failure: MessagingError?
+    var failure: Failure?
     /// With `reconnects`: the connection is lost and not re-made yet (ChatOutbox+Reconnecting.swift).
-    var disconnected: MessagingError?
+    var disconnected: Failure?
     /// With `reconnects`: cut off unacknowledged, or queued while disconnected, in order;
     /// still claimed by this outbox, resent after a reconnect.
     var stranded: [Stranded] = []
@@ -75,7 +76,7 @@ package final class ChatOutbox {
         while failure == nil, disconnected == nil, inFlight.count >= window {
             link.connection.pump(timeout: 0.1) { [unowned self] in inFlight.count < window }
             if ContinuousClock.now - max(start, lastProgress) > .seconds(timeout) {
-                lose(MessagingError(.temporary, "the server acknowledged nothing more for \(Int(timeout)) s",
+                lose(Failure(.temporary, "the server acknowledged nothing more for \(Int(timeout)) s",
                                     hint: "it may be overloaded; try again later"))
             }
         }
@@ -88,18 +89,18 @@ package final class ChatOutbox {
     /// Queues and sends a batch (one cache transaction for the batch: a stream
     /// of lines is not one fsync per line). After a lost connection, messages
     /// are still queued but not sent.
-    package func send(_ texts: [String], to dialog: CachedDialog) throws(MessagingError) {
+    package func send(_ texts: [String], to dialog: CachedDialog) throws(Failure) {
         try send(texts.map { ($0, []) }, to: dialog)
     }
 
     /// Queues and sends one message with attachments (blobs already uploaded and
     /// completed: each `id` a blob uid), as `<attachment/>` elements in extraParams
     /// (docs/protocol.md §8); an empty `text` becomes `[attachment]`, as the SDKs send it.
-    package func send(_ text: String, attachments: [QBAttachment], to dialog: CachedDialog) throws(MessagingError) {
+    package func send(_ text: String, attachments: [QBAttachment], to dialog: CachedDialog) throws(Failure) {
         try send([(text, attachments)], to: dialog)
     }
 
-    private func send(_ drafts: [(text: String, attachments: [QBAttachment])], to dialog: CachedDialog) throws(MessagingError) {
+    private func send(_ drafts: [(text: String, attachments: [QBAttachment])], to dialog: CachedDialog) throws(Failure) {
         guard !drafts.isEmpty else { return }
         let drafts = drafts.map { (MessagingService.body($0.text, attachments: $0.attachments), $0.attachments) }
         let now = Int(Date().timeIntervalSince1970)
@@ -108,7 +109,7 @@ package final class ChatOutbox {
             try service.cache.enqueue(zip(ids, drafts).map { ($0.rawValue, $1.0, CacheRecords.attachmentsJSON($1.1)) },
                                       dialogID: dialog.id, createdAt: now, owner: owner)
         } catch {
-            throw MessagingError(.failure, "message cache: cannot queue messages: \(error)")
+            throw Failure(.failure, "message cache: cannot queue messages: \(error)")
         }
         guard failure == nil else {
             for id in ids { release(id.rawValue) }
@@ -148,18 +149,18 @@ package final class ChatOutbox {
         }
         guard !messages.isEmpty else { return }
         do { _ = try link.connection.send(contentsOf: messages) } catch {
-            connectionFailed(MessagingError(describing: error))
+            connectionFailed(Failure(describing: error))
         }
     }
 
     /// Sends outbox entries again under their own ids (the stanza id is the
     /// message's `_id`): should the first attempt still reach the server, it
     /// keeps one copy. The entries must be claimed by this outbox's owner.
-    package func resend(_ entries: [OutboxEntry], to dialog: CachedDialog) throws(MessagingError) {
+    package func resend(_ entries: [OutboxEntry], to dialog: CachedDialog) throws(Failure) {
         try resend(entries.map { ($0.clientMessageID, $0.text, CacheRecords.attachments($0.attachmentsJSON)) }, to: dialog)
     }
 
-    func resend(_ entries: [(clientMessageID: String, text: String, attachments: [QBAttachment])], to dialog: CachedDialog) throws(MessagingError) {
+    func resend(_ entries: [(clientMessageID: String, text: String, attachments: [QBAttachment])], to dialog: CachedDialog) throws(Failure) {
         let now = Int(Date().timeIntervalSince1970)
         let (to, kind) = try link.address(of: dialog)
         var messages: [OutgoingChatMessage] = []
@@ -188,7 +189,7 @@ package final class ChatOutbox {
         }
         guard !messages.isEmpty else { return }
         do { _ = try link.connection.send(contentsOf: messages) } catch {
-            connectionFailed(MessagingError(describing: error))
+            connectionFailed(Failure(describing: error))
         }
     }
 
@@ -207,7 +208,7 @@ package final class ChatOutbox {
     /// without progress; what is not acknowledged stays in the outbox.
     /// With `reconnects`, a connection lost meanwhile is re-made first.
     /// Returns the first failure, if any.
-    package func finish(timeout: Double = 15) -> MessagingError? {
+    package func finish(timeout: Double = 15) -> Failure? {
         var lastProgress = ContinuousClock.now
         var acknowledged = link.connection.acknowledgedCount
         while failure == nil && (!inFlight.isEmpty || disconnected != nil) {
@@ -225,15 +226,15 @@ package final class ChatOutbox {
                     acknowledged = link.connection.acknowledgedCount
                     lastProgress = .now
                 } else if ContinuousClock.now - lastProgress > .seconds(timeout) {
-                    lose(MessagingError(.temporary, "the server acknowledged nothing more for \(Int(timeout)) s",
+                    lose(Failure(.temporary, "the server acknowledged nothing more for \(Int(timeout)) s",
                                         hint: "it may be overloaded; try again later"))
                 }
             } catch {
-                connectionFailed(MessagingError(describing: error))
+                connectionFailed(Failure(describing: error))
             }
         }
         recordAcknowledged()
-        if !inFlight.isEmpty { lose(failure ?? MessagingError(.temporary, "the server did not acknowledge every message in time")) }
+        if !inFlight.isEmpty { lose(failure ?? Failure(.temporary, "the server did not acknowledge every message in time")) }
         return failure
     }
 
@@ -252,7 +253,7 @@ package final class ChatOutbox {
             }
             if acknowledged.count >= 1000 { recordAcknowledged() }
         case .connectionLost(let error, _):
-            connectionFailed(MessagingError(describing: error))
+            connectionFailed(Failure(describing: error))
         case .marker(let marker):
             take(marker)
         case .messageError(let error):
@@ -260,7 +261,7 @@ package final class ChatOutbox {
             if let id = error.id.flatMap(ObjectID.init), inFlight.removeValue(forKey: id) != nil {
                 release(id.rawValue)
                 undelivered += 1
-                if failure == nil { failure = MessagingError(.failure, "the server refused a message: \(error.condition)") }
+                if failure == nil { failure = Failure(.failure, "the server refused a message: \(error.condition)") }
             }
         default:
             break
@@ -304,7 +305,7 @@ package final class ChatOutbox {
         markers.flush()
     }
 
-    func lose(_ error: MessagingError) {
+    func lose(_ error: Failure) {
         recordAcknowledged()
         if failure == nil { failure = error }
         for id in inFlight.keys { release(id.rawValue) }
@@ -313,6 +314,6 @@ package final class ChatOutbox {
     }
 
     func release(_ clientMessageID: String) {
-        service.noteFailure(clientMessageID: clientMessageID, owner: owner, error: failure ?? MessagingError(.temporary, "not acknowledged"))
+        service.noteFailure(clientMessageID: clientMessageID, owner: owner, error: failure ?? Failure(.temporary, "not acknowledged"))
     }
 }

@@ -1,15 +1,16 @@
 /// How commands name a dialog: its 24-hex `_id`, `@login` (the private dialog
 /// with that user), or its exact name.
+import Diagnostics
 package enum DialogReference: Sendable, Equatable, CustomStringConvertible {
     case id(String)
     case user(login: String)
     case name(String)
 
-    package init(parsing text: String) throws(MessagingError) {
-        if text.isEmpty { throw MessagingError(.invalidInput, "empty dialog reference", hint: "use a dialog id, @login or a dialog name") }
+    package init(parsing text: String) throws(Failure) {
+        if text.isEmpty { throw Failure(.invalidInput, "empty dialog reference", hint: "use a dialog id, @login or a dialog name") }
         if text.hasPrefix("@") {
             let login = String(text.dropFirst())
-            guard !login.isEmpty else { throw MessagingError(.invalidInput, "'@' needs a login after it, like @alice") }
+            guard !login.isEmpty else { throw Failure(.invalidInput, "'@' needs a login after it, like @alice") }
             self = .user(login: login)
         } else if text.utf8.count == 24 && text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) {
             self = .id(text)

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Diagnostics
 
 /// A listener outlives any one session token (docs/protocol.md §2): it keeps
 /// the REST session alive with a cheap request before it expires, and a chat
@@ -22,7 +23,7 @@ extension Listener {
     /// `GET /session.json` when due: it slides the session, or renews one the
     /// server forgot (through the client's `sessionRenewal`). Throws only what
     /// ends listening: an authentication failure.
-    func keepSessionAlive() throws(MessagingError) {
+    func keepSessionAlive() throws(Failure) {
         guard refreshSchedule.isDue(at: Date().timeIntervalSince1970) else { return }
         _ = try refreshSession()
     }
@@ -30,11 +31,11 @@ extension Listener {
     /// Asks the server now; true when the session is alive (renewed if it had to
     /// be). A temporary failure is told once per run of failures and retried later.
     @discardableResult
-    func refreshSession() throws(MessagingError) -> Bool {
+    func refreshSession() throws(Failure) -> Bool {
         do {
             _ = try service.api.currentSession()
         } catch {
-            let failure = MessagingError(describing: error, doing: "keep the session alive")
+            let failure = Failure(describing: error, doing: "keep the session alive")
             if failure.kind == .authentication { throw failure }
             if !sessionRefreshFailing { onNotice("\(failure.message); trying again") }
             sessionRefreshFailing = true

@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Diagnostics
 import MessageCache
 import XMPPTransport
 
@@ -35,7 +36,7 @@ package final class Listener {
     var handed = RecentMessageIDs()
     /// Whether a failure to cache a message was reported already (once is enough).
     private var cacheFailureNoted = false
-    private var lost: MessagingError?
+    private var lost: Failure?
     /// Return false to stop listening.
     package var onMessage: (CachedMessage) -> Bool = { _ in true }
     /// Told about reconnects and gaps, for stderr.
@@ -102,7 +103,7 @@ package final class Listener {
 
     /// Listens until `count` messages were handled, `deadline` passes, or the
     /// handler says stop. Connecting the first time must succeed; later losses are survived.
-    package func run(count: Int?, deadline: ContinuousClock.Instant?) throws(MessagingError) {
+    package func run(count: Int?, deadline: ContinuousClock.Instant?) throws(Failure) {
         limit = count
         try refreshDialogs()
         link.connection.onEvent = { [weak self] event in self?.handle(event, count: count) }
@@ -160,7 +161,7 @@ package final class Listener {
         return false
     }
 
-    func refreshDialogs() throws(MessagingError) {
+    func refreshDialogs() throws(Failure) {
         try service.syncDialogs()
         let all = try service.dialogs(type: nil, limit: nil, offline: true)
         for dialog in all where followed.isEmpty || followed.contains(dialog.id) { dialogs[dialog.id] = dialog }
@@ -185,7 +186,7 @@ package final class Listener {
             let user = from.userID ?? (from.roomDialogID != nil ? from.resource.flatMap { Int($0) } : nil)
             if let user, user != link.me { onChatState(state, user, dialogID ?? from.roomDialogID) }
         case .connectionLost(let error, _):
-            lost = MessagingError(describing: error)
+            lost = Failure(describing: error)
         default:
             break
         }
@@ -231,7 +232,7 @@ package final class Listener {
     private func cacheAndHand(_ batch: ArraySlice<(record: CachedMessage, outgoing: Bool)>) {
         var isNew: [Bool]
         do { isNew = try service.cache.upsertMessagesReportingNew(batch.map(\.record)) } catch {
-            if !cacheFailureNoted { onNotice("messages are shown but not cached: \(MessagingError(cache: error).message)") }
+            if !cacheFailureNoted { onNotice("messages are shown but not cached: \(Failure(cache: error).message)") }
             cacheFailureNoted = true
             isNew = Array(repeating: true, count: batch.count)
         }
@@ -263,7 +264,7 @@ package final class Listener {
     /// Connects again with the current session token (a renewal may have
     /// replaced it). A token chat refuses is renewed over REST and tried once
     /// more at once; a refusal that stands ends listening (exit 4).
-    private func reconnect(deadline: ContinuousClock.Instant?) throws(MessagingError) {
+    private func reconnect(deadline: ContinuousClock.Instant?) throws(Failure) {
         var waitFirst = true
         while !stopped {
             if waitFirst {
@@ -339,7 +340,7 @@ package final class Listener {
     }
 
     /// The rooms of the followed groups; with `skipsRoomsThatFail`, one at a time.
-    private func joinRooms() throws(MessagingError) {
+    private func joinRooms() throws(Failure) {
         guard skipsRoomsThatFail else { return try link.joinRooms(of: Array(dialogs.values)) }
         for dialog in dialogs.values.sorted(by: { $0.id < $1.id }) where dialog.type != .private {
             do { try link.joinRooms(of: [dialog]) } catch {

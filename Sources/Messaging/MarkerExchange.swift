@@ -1,3 +1,4 @@
+import Diagnostics
 import MessageCache
 import XMPPTransport
 
@@ -78,8 +79,8 @@ package final class MarkerExchange {
     /// connection is down (the next flush after a reconnect sends them). Returns
     /// the first failure, if any; nothing is lost to it but this turn.
     @discardableResult
-    package func flush() -> MessagingError? {
-        var failure: MessagingError?
+    package func flush() -> Failure? {
+        var failure: Failure?
         if !receipts.isEmpty {
             let batch = receipts
             receipts.removeAll()
@@ -87,7 +88,7 @@ package final class MarkerExchange {
                 let changed = try cache.recordReceipts(batch)
                 if !changed.isEmpty { onChange(changed) }
             } catch {
-                failure = MessagingError(cache: error)
+                failure = Failure(cache: error)
             }
         }
         if !outgoing.isEmpty && link.connection.isConnected {
@@ -96,7 +97,7 @@ package final class MarkerExchange {
                 unconfirmed += outgoing.count
                 outgoing.removeAll()
             } catch {
-                if failure == nil { failure = MessagingError(describing: error) }
+                if failure == nil { failure = Failure(describing: error) }
             }
         }
         return failure
@@ -104,10 +105,10 @@ package final class MarkerExchange {
 
     /// Waits (at most `timeout` seconds) until the server acknowledged every
     /// marker written, so that they are not lost when the connection closes next.
-    package func waitUntilSent(timeout: Double = 5) throws(MessagingError) {
+    package func waitUntilSent(timeout: Double = 5) throws(Failure) {
         guard unconfirmed > 0 else { return }
         do { try link.connection.waitForAcknowledgement(timeout: timeout) } catch {
-            throw MessagingError(describing: error)
+            throw Failure(describing: error)
         }
         unconfirmed = 0
     }

@@ -1,3 +1,4 @@
+import Diagnostics
 import MessageCache
 import QuickBloxAPI
 
@@ -6,7 +7,7 @@ import QuickBloxAPI
 extension MessagingService {
     /// The private dialog with `userID`: from the cache, else after a sync, else (when
     /// `create`) created over REST (the server returns the existing one if there is one).
-    package func privateDialog(withUserID userID: Int, create: Bool) throws(MessagingError) -> CachedDialog? {
+    package func privateDialog(withUserID userID: Int, create: Bool) throws(Failure) -> CachedDialog? {
         if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: userID) }) { return dialog }
         try syncDialogs()
         if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: userID) }) { return dialog }
@@ -17,10 +18,10 @@ extension MessagingService {
     /// Asks the server for one dialog (`_id[in]`) and caches it with its occupants'
     /// names; nil when the server does not list it for us or we are not among its
     /// occupants (not ours, or gone): nothing is cached then.
-    package func fetchDialog(id: String) throws(MessagingError) -> CachedDialog? {
+    package func fetchDialog(id: String) throws(Failure) -> CachedDialog? {
         let page: QBDialogPage
         do { page = try api.dialogs(DialogQuery(limit: 1, ids: [id])) } catch {
-            throw MessagingError(describing: error, doing: "fetch dialog \(id)")
+            throw Failure(describing: error, doing: "fetch dialog \(id)")
         }
         guard let dialog = page.items.first(where: { $0.id == id }), dialog.occupantIDs.contains(me) else { return nil }
         let record = CacheRecords.dialog(dialog)

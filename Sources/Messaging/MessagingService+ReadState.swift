@@ -1,3 +1,4 @@
+import Diagnostics
 import MessageCache
 import QuickBloxAPI
 
@@ -11,7 +12,7 @@ extension MessagingService {
     /// their readers. Messages the server no longer has (404) are skipped.
     /// Returns those marked, in the order given.
     @discardableResult
-    package func markRead(_ messages: [CachedMessage], dialogID: String) throws(MessagingError) -> [CachedMessage] {
+    package func markRead(_ messages: [CachedMessage], dialogID: String) throws(Failure) -> [CachedMessage] {
         let unread = messages.filter { $0.dialogID == dialogID && $0.senderID != me && !$0.readIDs.contains(me) }
         var marked: [CachedMessage] = []
         var start = 0
@@ -20,8 +21,8 @@ extension MessagingService {
             start += chunk.count
             do { try api.markRead(messageIds: chunk.map(\.id), dialogId: dialogID) } catch {
                 if error.status == 404 { continue }
-                if error.status == 403 { throw MessagingError(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
-                throw MessagingError(describing: error, doing: "mark messages read")
+                if error.status == 403 { throw Failure(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
+                throw Failure(describing: error, doing: "mark messages read")
             }
             _ = try cached { () throws(MessageCacheError) in
                 try cache.recordReceipts(chunk.map { MessageReceipt(messageID: $0.id, userID: me, kind: .read) })
@@ -35,11 +36,11 @@ extension MessagingService {
     /// first, as the server says: its unread count for the dialog (`count`),
     /// then history pages (never marking them read) until that many are found,
     /// at most `scanLimit` messages back. Every page read is cached.
-    package func unreadMessages(dialogID: String, scanLimit: Int = 10_000) throws(MessagingError) -> (count: Int, messages: [CachedMessage]) {
+    package func unreadMessages(dialogID: String, scanLimit: Int = 10_000) throws(Failure) -> (count: Int, messages: [CachedMessage]) {
         let counts: QBUnreadCounts
         do { counts = try api.unreadCounts(dialogIds: [dialogID]) } catch {
-            if error.status == 403 { throw MessagingError(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
-            throw MessagingError(describing: error, doing: "count unread messages")
+            if error.status == 403 { throw Failure(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
+            throw Failure(describing: error, doing: "count unread messages")
         }
         let expected = max(0, counts.byDialog[dialogID] ?? counts.total)
         var found: [CachedMessage] = []
@@ -47,9 +48,9 @@ extension MessagingService {
         while found.count < expected && skip < scanLimit {
             let page: QBMessagePage
             do { page = try api.messages(MessageQuery(dialogId: dialogID, limit: 100, skip: skip)) } catch {
-                if error.status == 403 { throw MessagingError(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
-                if error.status == 404 { throw MessagingError(.invalidInput, "no dialog with id \(dialogID)") }
-                throw MessagingError(describing: error, doing: "fetch history")
+                if error.status == 403 { throw Failure(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
+                if error.status == 404 { throw Failure(.invalidInput, "no dialog with id \(dialogID)") }
+                throw Failure(describing: error, doing: "fetch history")
             }
             // Judged by the server's lists, not the cache's: the server is what is being corrected.
             let records = page.items.map(CacheRecords.message)
@@ -62,7 +63,7 @@ extension MessagingService {
     }
 
     /// Sets the cached unread count of one dialog (after marking it read).
-    package func noteUnreadCount(_ count: Int, dialogID: String) throws(MessagingError) {
+    package func noteUnreadCount(_ count: Int, dialogID: String) throws(Failure) {
         _ = try cached { () throws(MessageCacheError) in try cache.setUnreadCounts([dialogID: count], others: nil) }
     }
 
@@ -71,10 +72,10 @@ extension MessagingService {
     /// answer leaves out counts 0 when the listed counts add up to its `total`,
     /// and keeps its count otherwise. Returns the total.
     @discardableResult
-    package func refreshUnreadCounts() throws(MessagingError) -> Int {
+    package func refreshUnreadCounts() throws(Failure) -> Int {
         let counts: QBUnreadCounts
         do { counts = try api.unreadCounts() } catch {
-            throw MessagingError(describing: error, doing: "count unread messages")
+            throw Failure(describing: error, doing: "count unread messages")
         }
         let listed = counts.byDialog.values.reduce(0, +)
         _ = try cached { () throws(MessageCacheError) in

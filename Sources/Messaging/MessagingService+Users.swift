@@ -1,3 +1,4 @@
+import Diagnostics
 import MessageCache
 import QuickBloxAPI
 
@@ -7,7 +8,7 @@ extension MessagingService {
     /// which is tried as a login (first, on page 1) and searched in full names
     /// (`by_full_name`, when it is long enough). A login or email nobody has is an
     /// empty page, not an error.
-    package func findUsers(_ search: UserSearch, page: Int, perPage: Int) throws(MessagingError) -> UserSearchResult {
+    package func findUsers(_ search: UserSearch, page: Int, perPage: Int) throws(Failure) -> UserSearchResult {
         var users: [QBUser] = []
         var total = 0
         do {
@@ -36,7 +37,7 @@ extension MessagingService {
                 }
             }
         } catch {
-            throw MessagingError(describing: error, doing: "find users")
+            throw Failure(describing: error, doing: "find users")
         }
         let records = users.map(CacheRecords.user)
         try cached { () throws(MessageCacheError) in try cache.upsertUsers(records) }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Diagnostics
 import MessageCache
 import QuickBloxAPI
 import XMPPTransport
@@ -27,11 +28,11 @@ package final class MessagingService {
 
     /// Fetches dialogs changed since the last sync (all of them the first time).
     @discardableResult
-    package func syncDialogs() throws(MessagingError) -> Int {
+    package func syncDialogs() throws(Failure) -> Int {
         let cursor = try cached { () throws(MessageCacheError) in try cache.dialogsUpdatedAtCursor() }
         let dialogs: [QBDialog]
         do { dialogs = try api.allDialogs(DialogQuery(updatedAfter: cursor)) } catch {
-            throw MessagingError(describing: error, doing: "list dialogs")
+            throw Failure(describing: error, doing: "list dialogs")
         }
         guard !dialogs.isEmpty else { return 0 }
         let records = dialogs.map(CacheRecords.dialog)
@@ -44,14 +45,14 @@ package final class MessagingService {
     }
 
     /// `withRawJSON: false`: each `rawJSON` left empty (ChatCache.dialogs).
-    package func dialogs(type: DialogType?, limit: Int?, offline: Bool, withRawJSON: Bool = true) throws(MessagingError) -> [CachedDialog] {
+    package func dialogs(type: DialogType?, limit: Int?, offline: Bool, withRawJSON: Bool = true) throws(Failure) -> [CachedDialog] {
         if !offline { try syncDialogs() }
         return try cached { () throws(MessageCacheError) in try cache.dialogs(type: type, limit: limit, withRawJSON: withRawJSON) }
     }
 
     /// The dialog a reference names. `@login` finds (or, when `createPrivate`,
     /// creates) the private dialog with that user; a name must match exactly one dialog.
-    package func resolve(_ reference: DialogReference, offline: Bool, createPrivate: Bool) throws(MessagingError) -> CachedDialog {
+    package func resolve(_ reference: DialogReference, offline: Bool, createPrivate: Bool) throws(Failure) -> CachedDialog {
         switch reference {
         case .id(let id):
             if let dialog = try cached({ () throws(MessageCacheError) in try cache.dialog(id: id) }) { return dialog }
@@ -59,7 +60,7 @@ package final class MessagingService {
                 try syncDialogs()
                 if let dialog = try cached({ () throws(MessageCacheError) in try cache.dialog(id: id) }) { return dialog }
             }
-            throw MessagingError(.invalidInput, "no dialog with id \(id)", hint: offline ? "it is not in the cache; try without --offline" : "run 'chatctl dialogs' to see yours")
+            throw Failure(.invalidInput, "no dialog with id \(id)", hint: offline ? "it is not in the cache; try without --offline" : "run 'chatctl dialogs' to see yours")
         case .name(let name):
             var matches = try cached { () throws(MessageCacheError) in try cache.dialogs(named: name) }
             if matches.isEmpty && !offline {
@@ -68,10 +69,10 @@ package final class MessagingService {
             }
             if matches.count == 1 { return matches[0] }
             if matches.isEmpty {
-                throw MessagingError(.invalidInput, "no dialog named '\(name)'", hint: "run 'chatctl dialogs' to see yours, or use @login for a private dialog")
+                throw Failure(.invalidInput, "no dialog named '\(name)'", hint: "run 'chatctl dialogs' to see yours, or use @login for a private dialog")
             }
             let candidates = matches.map { "\($0.id) (\(Self.typeName($0.type)))" }.joined(separator: ", ")
-            throw MessagingError(.invalidInput, "dialog name '\(name)' is ambiguous: \(candidates)", hint: "use the id instead")
+            throw Failure(.invalidInput, "dialog name '\(name)' is ambiguous: \(candidates)", hint: "use the id instead")
         case .user(let login):
             return try privateDialog(login: login, offline: offline, create: createPrivate).dialog
         }
@@ -79,22 +80,22 @@ package final class MessagingService {
 
     /// The private dialog with `@login`, and whether this call created it (when
     /// `create`; otherwise a missing one is an error).
-    package func privateDialog(login: String, offline: Bool, create: Bool) throws(MessagingError) -> (dialog: CachedDialog, created: Bool) {
+    package func privateDialog(login: String, offline: Bool, create: Bool) throws(Failure) -> (dialog: CachedDialog, created: Bool) {
         let user = try user(login: login, offline: offline)
-        if user.id == me { throw MessagingError(.invalidInput, "@\(login) is you; a private dialog needs another user") }
+        if user.id == me { throw Failure(.invalidInput, "@\(login) is you; a private dialog needs another user") }
         if offline {
             if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: user.id) }) { return (dialog, false) }
-            throw MessagingError(.invalidInput, "no private dialog with @\(login) in the cache", hint: "try without --offline")
+            throw Failure(.invalidInput, "no private dialog with @\(login) in the cache", hint: "try without --offline")
         }
         if let dialog = try privateDialog(withUserID: user.id, create: false) { return (dialog, false) }
-        guard create else { throw MessagingError(.invalidInput, "no private dialog with @\(login) yet", hint: "send a message to create it") }
+        guard create else { throw Failure(.invalidInput, "no private dialog with @\(login) yet", hint: "send a message to create it") }
         return (try createDialog(type: .private, name: nil, occupants: [user.id]), true)
     }
 
-    package func createDialog(type: QBDialogType, name: String?, occupants: [Int]) throws(MessagingError) -> CachedDialog {
+    package func createDialog(type: QBDialogType, name: String?, occupants: [Int]) throws(Failure) -> CachedDialog {
         let dialog: QBDialog
         do { dialog = try api.createDialog(type: type, name: name, occupantIDs: occupants) } catch {
-            throw MessagingError(describing: error, doing: "create dialog")
+            throw Failure(describing: error, doing: "create dialog")
         }
         let record = CacheRecords.dialog(dialog)
         try cached { () throws(MessageCacheError) in try cache.upsertDialogs([record]) }
@@ -103,13 +104,13 @@ package final class MessagingService {
 
     // MARK: users
 
-    package func user(login: String, offline: Bool) throws(MessagingError) -> CachedUser {
+    package func user(login: String, offline: Bool) throws(Failure) -> CachedUser {
         if let user = try cached({ () throws(MessageCacheError) in try cache.user(login: login) }) { return user }
-        if offline { throw MessagingError(.invalidInput, "user @\(login) is not in the cache", hint: "try without --offline") }
+        if offline { throw Failure(.invalidInput, "user @\(login) is not in the cache", hint: "try without --offline") }
         let found: QBUser
         do { found = try api.user(login: login) } catch {
-            if error.status == 404 { throw MessagingError(.invalidInput, "no user with login '\(login)'") }
-            throw MessagingError(describing: error, doing: "find user @\(login)")
+            if error.status == 404 { throw Failure(.invalidInput, "no user with login '\(login)'") }
+            throw Failure(describing: error, doing: "find user @\(login)")
         }
         let record = CacheRecords.user(found)
         try cached { () throws(MessageCacheError) in try cache.upsertUsers([record]) }
@@ -126,7 +127,7 @@ package final class MessagingService {
     }
 
     /// Caches the users not cached yet (names for transcripts); best effort.
-    package func fetchUsers(_ ids: [Int]) throws(MessagingError) {
+    package func fetchUsers(_ ids: [Int]) throws(Failure) {
         let missing = Set(ids).filter { (try? cache.user(id: $0)) == nil }.sorted()
         var start = 0
         while start < missing.count {
@@ -142,7 +143,7 @@ package final class MessagingService {
 
     /// Fetches up to `limit` of the newest messages (within the bounds) into the cache.
     @discardableResult
-    package func syncHistory(dialogID: String, limit: Int, before: Int?, since: Int?, markRead: Bool = false) throws(MessagingError) -> Int {
+    package func syncHistory(dialogID: String, limit: Int, before: Int?, since: Int?, markRead: Bool = false) throws(Failure) -> Int {
         var fetched = 0
         var skip = 0
         while fetched < limit {
@@ -152,9 +153,9 @@ package final class MessagingService {
                 page = try api.messages(MessageQuery(dialogId: dialogID, limit: pageSize, skip: skip, sentBefore: before,
                                                      sentAfter: since, markAsRead: markRead))
             } catch {
-                if error.status == 403 { throw MessagingError(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
-                if error.status == 404 { throw MessagingError(.invalidInput, "no dialog with id \(dialogID)") }
-                throw MessagingError(describing: error, doing: "fetch history")
+                if error.status == 403 { throw Failure(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
+                if error.status == 404 { throw Failure(.invalidInput, "no dialog with id \(dialogID)") }
+                throw Failure(describing: error, doing: "fetch history")
             }
             let records = page.items.map(CacheRecords.message)
             try cached { () throws(MessageCacheError) in
@@ -174,7 +175,7 @@ package final class MessagingService {
     /// With `alsoCachedSince`, also those the cache has that were sent from then on
     /// (another process of the account may have cached them first; the caller knows
     /// which it has seen).
-    package func newMessages(dialogID: String, since: Int, alsoCachedSince: Int? = nil) throws(MessagingError) -> [CachedMessage] {
+    package func newMessages(dialogID: String, since: Int, alsoCachedSince: Int? = nil) throws(Failure) -> [CachedMessage] {
         let records = try messagesSent(dialogID: dialogID, after: since, doing: "fetch missed messages").map(CacheRecords.message)
         let fresh = try cached { () throws(MessageCacheError) in
             var unseen: [CachedMessage] = []
@@ -190,12 +191,12 @@ package final class MessagingService {
 
     /// Every message of the dialog sent after `after`, however many pages that
     /// takes (bounded, in case a server ignores `skip`).
-    func messagesSent(dialogID: String, after: Int, doing what: String) throws(MessagingError) -> [QBMessage] {
+    func messagesSent(dialogID: String, after: Int, doing what: String) throws(Failure) -> [QBMessage] {
         var messages: [QBMessage] = []
         for _ in 0..<1000 {
             let page: QBMessagePage
             do { page = try api.messages(MessageQuery(dialogId: dialogID, limit: 100, skip: messages.count, sentAfter: after)) } catch {
-                throw MessagingError(describing: error, doing: what)
+                throw Failure(describing: error, doing: what)
             }
             messages += page.items
             if page.items.count < 100 { break }
@@ -203,7 +204,7 @@ package final class MessagingService {
         return messages
     }
 
-    package func history(dialogID: String, limit: Int, before: Int?, since: Int?, offline: Bool, markRead: Bool) throws(MessagingError) -> [CachedMessage] {
+    package func history(dialogID: String, limit: Int, before: Int?, since: Int?, offline: Bool, markRead: Bool) throws(Failure) -> [CachedMessage] {
         if !offline { try syncHistory(dialogID: dialogID, limit: limit, before: before, since: since, markRead: markRead) }
         return try cached { () throws(MessageCacheError) in try cache.history(dialogID: dialogID, limit: limit, before: before, since: since) }
     }
@@ -214,7 +215,7 @@ package final class MessagingService {
     /// anything is sent; it leaves only on delivery. `attachments` go with it
     /// (blobs already uploaded: each `id` a blob uid); without text its body is
     /// `[attachment]` (`body(_:attachments:)`).
-    package func enqueue(_ text: String, attachments: [QBAttachment] = [], to dialogID: String, owner: Int) throws(MessagingError) -> String {
+    package func enqueue(_ text: String, attachments: [QBAttachment] = [], to dialogID: String, owner: Int) throws(Failure) -> String {
         let id = idGenerator.next(unixTime: UInt32(truncatingIfNeeded: now())).rawValue
         _ = try cached { () throws(MessageCacheError) in
             try cache.enqueue(dialogID: dialogID, text: Self.body(text, attachments: attachments), clientMessageID: id,
@@ -227,14 +228,14 @@ package final class MessagingService {
     /// claimed by `owner`: the entry and a row per file (`OutboxUpload`, each file
     /// already kept where a later process can read it) in one transaction, before
     /// any byte is uploaded. `OutboxUploader.finish` then makes it ready to send.
-    package func enqueue(_ text: String, uploads: [OutboxUpload], to dialogID: String, owner: Int) throws(MessagingError) -> OutboxEntry {
+    package func enqueue(_ text: String, uploads: [OutboxUpload], to dialogID: String, owner: Int) throws(Failure) -> OutboxEntry {
         let id = idGenerator.next(unixTime: UInt32(truncatingIfNeeded: now())).rawValue
         let body = text.isEmpty && !uploads.isEmpty ? CachedMessage.attachmentOnlyText : text
         let entry = try cached { () throws(MessageCacheError) in
             try cache.enqueue(dialogID: dialogID, text: body, clientMessageID: id, createdAt: now(), owner: owner, uploads: uploads)
             return try cache.outboxEntry(clientMessageID: id)
         }
-        guard let entry else { throw MessagingError(.failure, "message cache: the outbox entry \(id) was not kept") }
+        guard let entry else { throw Failure(.failure, "message cache: the outbox entry \(id) was not kept") }
         return entry
     }
 
@@ -252,7 +253,7 @@ package final class MessagingService {
     /// (a 5xx, a timeout), history is checked for it before it is sent again
     /// (docs/protocol.md §6), as `outbox flush` does.
     package func deliverViaREST(clientMessageID: String, text: String, attachments: [QBAttachment] = [],
-                               dialogID: String) throws(MessagingError) -> CachedMessage {
+                               dialogID: String) throws(Failure) -> CachedMessage {
         let text = Self.body(text, attachments: attachments)
         let firstSent = now()
         let retry = api.retryPolicy
@@ -264,8 +265,8 @@ package final class MessagingService {
                 message = try api.sendMessage(dialogId: dialogID, text: text, sendToChat: true, markable: true,
                                               custom: [Self.clientIDField: .string(clientMessageID)], attachments: attachments)
             } catch {
-                if error.status == 403 { throw MessagingError(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
-                let failure = MessagingError(describing: error, doing: "send")
+                if error.status == 403 { throw Failure(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
+                let failure = Failure(describing: error, doing: "send")
                 guard Self.mayHaveBeenStored(error), attempt < retry.maxAttempts else { throw failure }
                 retry.sleep(retry.delay(afterAttempt: attempt, retryAfter: nil))
                 // A history that cannot be read leaves the question open: the entry stays in the outbox.
@@ -305,8 +306,8 @@ package final class MessagingService {
         }
     }
 
-    package func cached<T>(_ body: () throws(MessageCacheError) -> T) throws(MessagingError) -> T {
-        do { return try body() } catch { throw MessagingError(cache: error) }
+    package func cached<T>(_ body: () throws(MessageCacheError) -> T) throws(Failure) -> T {
+        do { return try body() } catch { throw Failure(cache: error) }
     }
 }
 
@@ -317,10 +318,10 @@ extension MessagingService {
     /// it, a reply lost on the way back), so each dialog's history since its
     /// oldest entry is read once, matching by `_id` (chat) or client id (REST).
     /// Returns the rest, by dialog, to be sent again under their own ids.
-    package func claimForFlush(owner: Int) throws(MessagingError) -> (alreadyThere: Int, toSend: [(CachedDialog, [OutboxEntry])], failures: [MessagingError]) {
+    package func claimForFlush(owner: Int) throws(Failure) -> (alreadyThere: Int, toSend: [(CachedDialog, [OutboxEntry])], failures: [Failure]) {
         var alreadyThere = 0
         var toSend: [(CachedDialog, [OutboxEntry])] = []
-        var failures: [MessagingError] = []
+        var failures: [Failure] = []
         let entries = try cached { () throws(MessageCacheError) in try cache.claim(limit: 10_000, owner: owner) }
         for (dialogID, group) in Dictionary(grouping: entries, by: \.dialogID).sorted(by: { $0.key < $1.key }) {
             do {
@@ -346,7 +347,7 @@ extension MessagingService {
 
     /// The dialog's messages sent since `since` (less a margin for clock skew),
     /// keyed by `_id` and by the outbox id a REST send carries.
-    func storedMessages(dialogID: String, since: Int) throws(MessagingError) -> [String: CachedMessage] {
+    func storedMessages(dialogID: String, since: Int) throws(Failure) -> [String: CachedMessage] {
         var found: [String: CachedMessage] = [:]
         for message in try messagesSent(dialogID: dialogID, after: since - 120, doing: "check history") {
             let record = CacheRecords.message(message)
@@ -357,17 +358,17 @@ extension MessagingService {
     }
 
     /// Records a failed delivery attempt on an outbox entry (it stays there).
-    package func noteFailure(clientMessageID: String, owner: Int, error: MessagingError) {
+    package func noteFailure(clientMessageID: String, owner: Int, error: Failure) {
         try? cache.releaseClaim(clientMessageID: clientMessageID, owner: owner, error: error.message)
     }
 
-    package func pendingOutbox() throws(MessagingError) -> [OutboxEntry] {
+    package func pendingOutbox() throws(Failure) -> [OutboxEntry] {
         try cached { () throws(MessageCacheError) in try cache.pending() }
     }
 
     /// Removes an undelivered message without sending it (`outbox drop`), unless
     /// a live process is sending it right now.
-    package func dropFromOutbox(clientMessageID: String) throws(MessagingError) -> ChatCache.DropOutcome {
+    package func dropFromOutbox(clientMessageID: String) throws(Failure) -> ChatCache.DropOutcome {
         try cached { () throws(MessageCacheError) in try cache.drop(clientMessageID: clientMessageID) }
     }
 }

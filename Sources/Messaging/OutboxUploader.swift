@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Diagnostics
 import HTTPTransport
 import MessageCache
 import QuickBloxAPI
@@ -42,15 +43,13 @@ package final class OutboxUploader {
     /// `progress` hears each file's bytes as they go. A file too large for the server
     /// is bad input (`.invalidInput`): the entry can never be sent as it is.
     package func finish(_ entry: OutboxEntry,
-                       progress: (OutboxUpload, TransferProgress) -> Void = { _, _ in }) throws(MessagingError) -> OutboxEntry {
+                       progress: (OutboxUpload, TransferProgress) -> Void = { _, _ in }) throws(Failure) -> OutboxEntry {
         var entry = entry
         let id = entry.clientMessageID
         // The files still to go, opened and checked before anything is asked of the server.
         var sources: [Int: UploadSource] = [:]
         for (index, upload) in entry.uploads.enumerated() where upload.state != .completed {
-            sources[index] = try transferring { () throws(TransferError) in
-                try UploadSource.kept(Self.kept(upload), description: upload.source, name: upload.name, contentType: upload.contentType)
-            }
+            sources[index] = try UploadSource.kept(Self.kept(upload), description: upload.source, name: upload.name, contentType: upload.contentType)
         }
         // Blobs first: their policies say the largest file the server takes.
         var madeHere: Set<Int> = []
@@ -60,7 +59,7 @@ package final class OutboxUploader {
                 madeHere.insert(index)
             }
             if entry.uploads[index].state == .created, let source = sources[index] {
-                try transferring { () throws(TransferError) in try blobs.checkSize(of: source, for: Self.blob(entry.uploads[index])) }
+                try blobs.checkSize(of: source, for: Self.blob(entry.uploads[index]))
             }
         }
         for index in sources.keys.sorted() {
@@ -78,7 +77,7 @@ package final class OutboxUploader {
 
     /// One file through its remaining steps.
     private func finish(_ upload: inout OutboxUpload, source: UploadSource, of id: String, madeHere: Bool,
-                        progress: (OutboxUpload, TransferProgress) -> Void) throws(MessagingError) {
+                        progress: (OutboxUpload, TransferProgress) -> Void) throws(Failure) {
         var freshBlob = madeHere
         var uploadedHere = false
         var triedAgain = false
@@ -87,7 +86,7 @@ package final class OutboxUploader {
             case .create:
                 try create(&upload, of: id)
                 freshBlob = true
-                try transferring { () throws(TransferError) in try blobs.checkSize(of: source, for: Self.blob(upload)) }
+                try blobs.checkSize(of: source, for: Self.blob(upload))
             case .upload:
                 var renewed = now()
                 let current = upload
@@ -103,7 +102,7 @@ package final class OutboxUploader {
                     // An earlier run's blob the storage no longer takes (its permission,
                     // or the storage's address, is no longer good): a new blob, once.
                     guard !freshBlob, !triedAgain, error.kind == .failure || error.kind == .temporary else {
-                        throw MessagingError(error)
+                        throw error
                     }
                     triedAgain = true
                     upload.needsNewBlob()
@@ -111,7 +110,7 @@ package final class OutboxUploader {
                     continue
                 }
                 // An edit while it was sent may have mixed old and new bytes.
-                try transferring { () throws(TransferError) in try source.verifyUnchanged(Self.kept(upload)) }
+                try source.verifyUnchanged(Self.kept(upload))
                 upload.uploaded()
                 uploadedHere = true
                 try record(upload, of: id)
@@ -120,7 +119,7 @@ package final class OutboxUploader {
                     _ = try blobs.complete(Self.blob(upload), for: source)
                 } catch {
                     // A file an earlier run left that the server does not find whole: up again, once.
-                    guard !uploadedHere, !triedAgain, error.kind == .failure else { throw MessagingError(error) }
+                    guard !uploadedHere, !triedAgain, error.kind == .failure else { throw error }
                     triedAgain = true
                     upload.needsUploadAgain()
                     try record(upload, of: id)
@@ -135,10 +134,10 @@ package final class OutboxUploader {
     }
 
     /// A new blob for the file, kept before anything is uploaded to it.
-    private func create(_ upload: inout OutboxUpload, of id: String) throws(MessagingError) {
+    private func create(_ upload: inout OutboxUpload, of id: String) throws(Failure) {
         let blob: QBBlob
         do { blob = try service.api.createBlob(name: upload.name, contentType: upload.contentType) } catch {
-            throw MessagingError(TransferError(describing: error, doing: "create a blob for \(upload.source)"))
+            throw Failure(describing: error, doing: "create a blob for \(upload.source)")
         }
         // `params` as the server gave it: the ticket is read from it again when the upload resumes.
         upload.created(blobID: blob.id, uid: blob.uid, uploadURL: blob.raw["blob_object_access"]?["params"]?.stringValue ?? "",
@@ -146,7 +145,7 @@ package final class OutboxUploader {
         try record(upload, of: id)
     }
 
-    private func record(_ upload: OutboxUpload, of id: String) throws(MessagingError) {
+    private func record(_ upload: OutboxUpload, of id: String) throws(Failure) {
         _ = try service.cached { () throws(MessageCacheError) in try service.cache.recordUpload(upload, of: id) }
     }
 
@@ -192,21 +191,4 @@ extension OutboxUpload {
                   type: source.kind.rawValue, contentType: source.contentType, size: kept.size, modifiedAt: kept.modifiedAt,
                   inode: kept.inode, device: kept.device)
     }
-}
-
-extension MessagingError {
-    /// A transfer's failure, with its exit class.
-    package init(_ error: TransferError) {
-        let kind: Kind = switch error.kind {
-        case .invalidInput: .invalidInput
-        case .authentication: .authentication
-        case .temporary: .temporary
-        case .failure: .failure
-        }
-        self.init(kind, error.message, hint: error.hint)
-    }
-}
-
-private func transferring<T>(_ body: () throws(TransferError) -> T) throws(MessagingError) -> T {
-    do { return try body() } catch { throw MessagingError(error) }
 }

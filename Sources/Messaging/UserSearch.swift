@@ -1,6 +1,7 @@
 /// What `chatctl users QUERY` looks for (docs/protocol.md §3): everyone, one login
 /// (`@alice`), one email address (`a@example.com`), or text that is tried as a login
 /// and searched for in full names.
+import Diagnostics
 package enum UserSearch: Sendable, Equatable {
     case everyone
     case login(String)
@@ -11,14 +12,14 @@ package enum UserSearch: Sendable, Equatable {
     package static let shortestFullName = 3
 
     /// Reads a query: nil or blank is everyone; `@x` a login; `a@b` an email address.
-    package init(parsing query: String?) throws(MessagingError) {
+    package init(parsing query: String?) throws(Failure) {
         let text = (query ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
         if text.isEmpty {
             self = .everyone
         } else if text.hasPrefix("@") {
             let login = String(text.dropFirst())
             guard !login.isEmpty, !login.contains(" "), !login.contains("@") else {
-                throw MessagingError(.invalidInput, "'\(text)' is not a login", hint: "write @ and a login, like @alice")
+                throw Failure(.invalidInput, "'\(text)' is not a login", hint: "write @ and a login, like @alice")
             }
             self = .login(login)
         } else if text.contains("@") {

@@ -1,4 +1,5 @@
 import ChatView
+import Diagnostics
 
 /// The chat view's image previews (`ImagePreviewProvider`): files decoded by a
 /// `PreviewLoader` in the background, drawn by `PreviewRenderer` in the style
@@ -66,7 +67,7 @@ package final class ChatPreviewProvider: ImagePreviewProvider {
 
     private func draw(_ image: DecodedImage, in footprint: CellFootprint, style: PreviewStyle) -> ImagePreview? {
         guard !footprint.isEmpty else { return nil }
-        do throws(ImagePreviewError) {
+        do throws(Failure) {
             switch style {
             case .none:
                 return nil

@@ -1,4 +1,5 @@
 internal import CStbImage
+import Diagnostics
 import Glibc
 
 /// Image files to pixels with stb_image, and large pixels to fewer with
@@ -8,7 +9,7 @@ import Glibc
 package enum ImageDecoder {
     /// The format and size of an image from its first bytes and its header
     /// (`stbi_info_from_memory`), refused when over `limits`.
-    package static func header(of bytes: [UInt8], limits: ImageLimits = .standard) throws(ImagePreviewError) -> ImageHeader {
+    package static func header(of bytes: [UInt8], limits: ImageLimits = .standard) throws(Failure) -> ImageHeader {
         let format = try ImageFormat.sniff(bytes)
         guard bytes.count <= limits.maxFileBytes else { throw fileTooLarge(bytes.count, limits) }
         // Judged by our own reading first: stb_image's own refusals do not always say why.
@@ -25,7 +26,7 @@ package enum ImageDecoder {
 
     /// The first image in `bytes` (a GIF's first frame) as RGBA, once its header
     /// has passed `limits`.
-    package static func decode(_ bytes: [UInt8], limits: ImageLimits = .standard) throws(ImagePreviewError) -> DecodedImage {
+    package static func decode(_ bytes: [UInt8], limits: ImageLimits = .standard) throws(Failure) -> DecodedImage {
         let header = try header(of: bytes, limits: limits)
         var width: Int32 = 0, height: Int32 = 0, channels: Int32 = 0
         let pixels = bytes.withUnsafeBufferPointer { buffer in
@@ -35,7 +36,7 @@ package enum ImageDecoder {
         defer { cstb_image_free(pixels) }
         // What was decoded is what the header promised; anything else would read past the buffer.
         guard Int(width) == header.width, Int(height) == header.height else {
-            throw ImagePreviewError(.corrupt, "this \(header.format.rawValue) decoded to another size than its header says")
+            throw Failure(.invalidInput, "this \(header.format.rawValue) decoded to another size than its header says")
         }
         let count = header.width * header.height * 4
         let copy = [UInt8](UnsafeBufferPointer(start: pixels, count: count))
@@ -47,13 +48,13 @@ package enum ImageDecoder {
 
     /// The image in the file at `path`: a regular file of at most
     /// `limits.maxFileBytes`, read whole, then decoded as `decode(_:limits:)` does.
-    package static func decode(fileAt path: String, limits: ImageLimits = .standard) throws(ImagePreviewError) -> DecodedImage {
+    package static func decode(fileAt path: String, limits: ImageLimits = .standard) throws(Failure) -> DecodedImage {
         try decode(readFile(path, limits: limits), limits: limits)
     }
 
     /// `image` resampled (stb_image_resize, sRGB-aware) so that its longer side is
     /// at most `maxSide` pixels; itself when it already is.
-    package static func shrink(_ image: DecodedImage, toFit maxSide: Int) throws(ImagePreviewError) -> DecodedImage {
+    package static func shrink(_ image: DecodedImage, toFit maxSide: Int) throws(Failure) -> DecodedImage {
         let longer = max(image.width, image.height)
         guard maxSide > 0, longer > maxSide else { return image }
         let width = max(1, image.width * maxSide / longer), height = max(1, image.height * maxSide / longer)
@@ -65,12 +66,12 @@ package enum ImageDecoder {
             }
         }
         guard resized != 0, let shrunk = DecodedImage(width: width, height: height, rgba: output) else {
-            throw ImagePreviewError(.corrupt, "this \(image.width)×\(image.height) image could not be shrunk to \(width)×\(height)")
+            throw Failure(.invalidInput, "this \(image.width)×\(image.height) image could not be shrunk to \(width)×\(height)")
         }
         return shrunk
     }
 
-    static func readFile(_ path: String, limits: ImageLimits) throws(ImagePreviewError) -> [UInt8] {
+    static func readFile(_ path: String, limits: ImageLimits) throws(Failure) -> [UInt8] {
         // O_NONBLOCK: a FIFO put where an image was expected must not hang the chat.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw unreadable(path, errno) }
@@ -78,7 +79,7 @@ package enum ImageDecoder {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw unreadable(path, errno) }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw ImagePreviewError(.unreadable, "cannot preview \(path): not a regular file")
+            throw Failure(.invalidInput, "cannot preview \(path): not a regular file")
         }
         let size = Int(status.st_size)
         guard size <= limits.maxFileBytes else { throw fileTooLarge(size, limits) }
@@ -96,35 +97,35 @@ package enum ImageDecoder {
             if count == 0 { break }
             filled += count
         }
-        guard filled <= size else { throw ImagePreviewError(.unreadable, "cannot preview \(path): it is still being written") }
+        guard filled <= size else { throw Failure(.invalidInput, "cannot preview \(path): it is still being written") }
         bytes.removeLast(bytes.count - filled)
         return bytes
     }
 
-    private static func loadLibrary() throws(ImagePreviewError) {
+    private static func loadLibrary() throws(Failure) {
         guard cstb_load() == 0 else {
-            throw ImagePreviewError(.unavailable, "cannot load stb_image to decode images: \(String(cString: cstb_load_error()))",
+            throw Failure(.failure, "cannot load stb_image to decode images: \(String(cString: cstb_load_error()))",
                                     hint: "is the libstb0 package installed?")
         }
     }
 
     /// stb_image's reason for the failure just now, as an error of the right kind.
-    private static func failure(decoding format: ImageFormat, header: Bool) -> ImagePreviewError {
+    private static func failure(decoding format: ImageFormat, header: Bool) -> Failure {
         let reason = String(cString: cstb_failure_reason())
         // stb_image refuses sizes it cannot allocate ("too large") before we could.
         if reason == "too large" {
-            return ImagePreviewError(.tooLarge, "this \(format.rawValue) is too large to preview (stb_image: \(reason))")
+            return Failure(.invalidInput, "this \(format.rawValue) is too large to preview (stb_image: \(reason))")
         }
         let what = header ? "header" : "data"
-        return ImagePreviewError(.corrupt, "this \(format.rawValue)'s \(what) cannot be decoded: truncated or damaged (stb_image: \(reason))")
+        return Failure(.invalidInput, "this \(format.rawValue)'s \(what) cannot be decoded: truncated or damaged (stb_image: \(reason))")
     }
 
-    private static func fileTooLarge(_ size: Int, _ limits: ImageLimits) -> ImagePreviewError {
-        ImagePreviewError(.tooLarge, "the file is \(size) bytes, too large to preview",
+    private static func fileTooLarge(_ size: Int, _ limits: ImageLimits) -> Failure {
+        Failure(.invalidInput, "the file is \(size) bytes, too large to preview",
                           hint: "previews stop at \(limits.maxFileBytes >> 20) MiB")
     }
 
-    private static func unreadable(_ path: String, _ code: Int32) -> ImagePreviewError {
-        ImagePreviewError(.unreadable, "cannot preview \(path): \(String(cString: strerror(code)))")
+    private static func unreadable(_ path: String, _ code: Int32) -> Failure {
+        Failure(.invalidInput, "cannot preview \(path): \(String(cString: strerror(code)))")
     }
 }

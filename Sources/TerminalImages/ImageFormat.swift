@@ -1,11 +1,12 @@
 /// The formats previewed, told by their first bytes (never by a file's name). stb_image
 /// also knows PSD, TGA, HDR, PIC and PNM; they are refused here before it sees them,
 /// so that only its most used decoders read other users' files.
+import Diagnostics
 package enum ImageFormat: String, Sendable, CaseIterable {
     case png = "PNG", jpeg = "JPEG", gif = "GIF", bmp = "BMP"
 
     /// The format of a file starting with `prefix` (a dozen bytes suffice).
-    package static func sniff(_ prefix: some Collection<UInt8>) throws(ImagePreviewError) -> ImageFormat {
+    package static func sniff(_ prefix: some Collection<UInt8>) throws(Failure) -> ImageFormat {
         let bytes = Array(prefix.prefix(12))
         func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
             bytes.count >= offset + signature.count && Array(bytes[offset..<offset + signature.count]) == signature
@@ -23,8 +24,8 @@ package enum ImageFormat: String, Sendable, CaseIterable {
             else { nil }
         let supported = "stb_image decodes PNG, JPEG, GIF and BMP here"
         if let known {
-            throw ImagePreviewError(.unsupported, "\(known) images have no preview: \(supported)")
+            throw Failure(.invalidInput, "\(known) images have no preview: \(supported)")
         }
-        throw ImagePreviewError(.unsupported, "not an image that can be previewed: \(supported)")
+        throw Failure(.invalidInput, "not an image that can be previewed: \(supported)")
     }
 }

@@ -1,6 +1,7 @@
 /// How big an image may be before it is refused. Images come from other users, so
 /// each bound is checked before the memory it implies is taken: the file's size
 /// before it is read, the pixels (from the header alone) before it is decoded.
+import Diagnostics
 package struct ImageLimits: Sendable, Equatable {
     /// The longest side, in pixels.
     package var maxSide: Int
@@ -18,13 +19,13 @@ package struct ImageLimits: Sendable, Equatable {
     package static let standard = ImageLimits()
 
     /// Refuses a `width`×`height` image over the limits.
-    package func check(width: Int, height: Int, format: ImageFormat) throws(ImagePreviewError) {
+    package func check(width: Int, height: Int, format: ImageFormat) throws(Failure) {
         guard width > 0, height > 0 else {
-            throw ImagePreviewError(.corrupt, "this \(format.rawValue) says it is \(width)×\(height) pixels")
+            throw Failure(.invalidInput, "this \(format.rawValue) says it is \(width)×\(height) pixels")
         }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         if max(width, height) > maxSide || overflow || pixels > maxPixels {
-            throw ImagePreviewError(.tooLarge, "this \(format.rawValue) is \(width)×\(height) pixels, too large to preview",
+            throw Failure(.invalidInput, "this \(format.rawValue) is \(width)×\(height) pixels, too large to preview",
                                     hint: "previews stop at \(maxSide) pixels on a side and \(maxPixels / 1_000_000) megapixels")
         }
     }

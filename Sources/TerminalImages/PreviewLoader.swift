@@ -1,3 +1,4 @@
+import Diagnostics
 import Dispatch
 import Synchronization
 
@@ -12,7 +13,7 @@ package final class PreviewLoader: Sendable {
     package enum State: Sendable, Equatable {
         case loading
         case ready(DecodedImage)
-        case failed(ImagePreviewError)
+        case failed(Failure)
     }
 
     /// More pixels than a preview needs in any terminal (a 100-column sixel at 10 pixels a cell).
@@ -51,7 +52,7 @@ package final class PreviewLoader: Sendable {
         if let known { return known }
         queue.async { [self] in
             let state: State
-            do throws(ImagePreviewError) {
+            do throws(Failure) {
                 state = .ready(try ImageDecoder.shrink(ImageDecoder.decode(fileAt: path, limits: limits), toFit: Self.keptSide))
             } catch {
                 state = .failed(error)

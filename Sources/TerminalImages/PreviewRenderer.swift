@@ -1,4 +1,5 @@
 internal import CChafa
+import Diagnostics
 
 /// Pixels to a preview with chafa (loaded on first use, see CChafa); the only
 /// file that touches it. Safe on any thread: each call makes, uses and frees its
@@ -8,7 +9,7 @@ package enum PreviewRenderer {
     /// `CellFootprint.fitting`); nil for `.none` or an empty box. `cell` is the
     /// terminal's cell size when known (`CellSize.assumed` otherwise).
     package static func render(_ image: DecodedImage, style: PreviewStyle, box: CellFootprint,
-                              cell: CellSize? = nil) throws(ImagePreviewError) -> RenderedPreview? {
+                              cell: CellSize? = nil) throws(Failure) -> RenderedPreview? {
         let cell = cell ?? .assumed
         let footprint = CellFootprint.fitting(imageWidth: image.width, imageHeight: image.height, in: box, cell: cell)
         guard !footprint.isEmpty else { return nil }
@@ -23,14 +24,14 @@ package enum PreviewRenderer {
     /// The file at `path` decoded (`ImageDecoder`) and drawn: the whole job, for a
     /// background queue.
     package static func render(fileAt path: String, style: PreviewStyle, box: CellFootprint, cell: CellSize? = nil,
-                              limits: ImageLimits = .standard) throws(ImagePreviewError) -> RenderedPreview? {
+                              limits: ImageLimits = .standard) throws(Failure) -> RenderedPreview? {
         if style == .none { return nil }
         return try render(ImageDecoder.decode(fileAt: path, limits: limits), style: style, box: box, cell: cell)
     }
 
     /// `image` as exactly `footprint`'s cells of symbols.
     package static func symbols(_ image: DecodedImage, footprint: CellFootprint, depth: ColorDepth,
-                               symbols: SymbolSet) throws(ImagePreviewError) -> SymbolGrid {
+                               symbols: SymbolSet) throws(Failure) -> SymbolGrid {
         try loadLibrary()
         let count = footprint.columns * footprint.rows
         guard count > 0 else { return SymbolGrid(footprint: footprint, cells: []) }
@@ -50,7 +51,7 @@ package enum PreviewRenderer {
                                 symbols == .ascii ? CCHAFA_SYMBOLS_ASCII : CCHAFA_SYMBOLS_UNICODE,
                                 &codePoints, &foregrounds, &backgrounds)
         }
-        guard result == 0 else { throw ImagePreviewError(.corrupt, "chafa could not draw this \(image.width)×\(image.height) image in \(footprint)") }
+        guard result == 0 else { throw Failure(.invalidInput, "chafa could not draw this \(image.width)×\(image.height) image in \(footprint)") }
         let cells = (0..<count).map { i in
             // 0 is the right half of a wide character, which the symbol set leaves out.
             let character = Unicode.Scalar(codePoints[i]).map(Character.init) ?? " "
@@ -62,7 +63,7 @@ package enum PreviewRenderer {
 
     /// `image` as a sixel or kitty picture covering exactly `footprint`'s cells of `cell` pixels.
     package static func pixels(_ image: DecodedImage, footprint: CellFootprint, cell: CellSize,
-                              protocol graphics: PixelPayload.GraphicsProtocol) throws(ImagePreviewError) -> PixelPayload {
+                              protocol graphics: PixelPayload.GraphicsProtocol) throws(Failure) -> PixelPayload {
         try loadLibrary()
         var length = 0
         let bytes = image.rgba.withUnsafeBufferPointer { rgba in
@@ -71,7 +72,7 @@ package enum PreviewRenderer {
                                graphics == .kitty ? CCHAFA_PIXELS_KITTY : CCHAFA_PIXELS_SIXEL, &length)
         }
         guard let bytes else {
-            throw ImagePreviewError(.corrupt, "chafa could not draw this \(image.width)×\(image.height) image as \(graphics.rawValue) in \(footprint)")
+            throw Failure(.invalidInput, "chafa could not draw this \(image.width)×\(image.height) image as \(graphics.rawValue) in \(footprint)")
         }
         defer { cchafa_free(bytes) }
         let payload = [UInt8](UnsafeRawBufferPointer(start: bytes, count: length))
@@ -90,9 +91,9 @@ package enum PreviewRenderer {
         }
     }
 
-    private static func loadLibrary() throws(ImagePreviewError) {
+    private static func loadLibrary() throws(Failure) {
         guard cchafa_load() == 0 else {
-            throw ImagePreviewError(.unavailable, "cannot load chafa to draw image previews: \(String(cString: cchafa_load_error()))",
+            throw Failure(.failure, "cannot load chafa to draw image previews: \(String(cString: cchafa_load_error()))",
                                     hint: "is the libchafa0 package installed?")
         }
     }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Diagnostics
 import HTTPTransport
 import QuickBloxAPI
 
@@ -22,9 +23,9 @@ package final class BlobDownloader {
     /// `overwrite`. Returns the file's size.
     @discardableResult
     package func download(uid: String, to path: String, overwrite: Bool,
-                         progress: (TransferProgress) -> Void = { _ in }) throws(TransferError) -> Int64 {
+                         progress: (TransferProgress) -> Void = { _ in }) throws(Failure) -> Int64 {
         if !overwrite, Self.exists(path) {
-            throw TransferError(.invalidInput, "\(path) exists", hint: "give --force to replace it")
+            throw Failure(.invalidInput, "\(path) exists", hint: "give --force to replace it")
         }
         let part = try PartialFile(finalPath: path)
         var attempt = 0
@@ -49,12 +50,12 @@ package final class BlobDownloader {
     /// Writes blob `uid` to an open descriptor (standard output): no resume.
     @discardableResult
     package func download(uid: String, into fileDescriptor: Int32, description: String,
-                         progress: (TransferProgress) -> Void = { _ in }) throws(TransferError) -> Int64 {
+                         progress: (TransferProgress) -> Void = { _ in }) throws(Failure) -> Int64 {
         try fetch(uid: uid, into: DownloadSink(fileDescriptor: fileDescriptor, description: description), resumeFrom: 0, progress: progress)
     }
 
     private func fetch(uid: String, into sink: DownloadSink, resumeFrom: Int64,
-                       progress: (TransferProgress) -> Void) throws(TransferError) -> Int64 {
+                       progress: (TransferProgress) -> Void) throws(Failure) -> Int64 {
         let location: String
         do { location = try api.blobLocation(uid: uid) } catch {
             throw Self.refusal(error, uid: uid, doing: "download \(uid)")
@@ -64,28 +65,28 @@ package final class BlobDownloader {
                                             verifiedOverlap: Self.verifiedOverlap, progress: progress)
         } catch {
             if case .transport(.localFile) = error.kind {
-                throw TransferError(.failure, "download \(uid): \(error.reasons.joined(separator: "; "))")
+                throw Failure(.failure, "download \(uid): \(error.reasons.joined(separator: "; "))")
             }
             throw Self.refusal(error, uid: uid, doing: "download \(uid)")
         }
     }
 
     /// 404: no such blob (bad input); 403: not ours to read.
-    static func refusal(_ error: QuickBloxError, uid: String, doing what: String) -> TransferError {
+    static func refusal(_ error: QuickBloxError, uid: String, doing what: String) -> Failure {
         let reason = error.reasons.joined(separator: "; ")
         switch error.status {
         case 404:
-            return TransferError(.invalidInput, "\(what): there is no file with uid \(uid) (\(reason))")
+            return Failure(.invalidInput, "\(what): there is no file with uid \(uid) (\(reason))")
         case 403:
-            return TransferError(.failure, "\(what): not allowed to read it (\(reason))",
+            return Failure(.failure, "\(what): not allowed to read it (\(reason))",
                                  hint: "only its owner and the occupants of a dialog it was sent to may")
         default:
-            return TransferError(describing: error, doing: what)
+            return Failure(describing: error, doing: what)
         }
     }
 
     /// An error of a download into a file says where its bytes wait.
-    private func keepingPart(_ error: TransferError, part: PartialFile) -> TransferError {
+    private func keepingPart(_ error: Failure, part: PartialFile) -> Failure {
         let held = (try? part.resumeOffset()) ?? 0
         guard held > 0 else {
             // Nothing to resume: leave nothing behind.

@@ -1,4 +1,5 @@
 internal import CMagic
+import Diagnostics
 import Synchronization
 
 /// libmagic's cookies must not be opened or loaded on two threads at once (its
@@ -19,7 +20,7 @@ package final class ContentSniffer {
     private let cookie: OpaquePointer
 
     /// Fails when libmagic or its database cannot be loaded.
-    package init() throws(TransferError) {
+    package init() throws(Failure) {
         let opened: OpaquePointer? = magicLoading.withLock { _ in
             // MIME type only ("image/jpeg"), and no look inside compressed files.
             guard let cookie = cmagic_open(MAGIC_MIME_TYPE | MAGIC_NO_CHECK_COMPRESS) else { return nil }
@@ -31,10 +32,10 @@ package final class ContentSniffer {
         }
         guard let opened else {
             if cmagic_load() != 0 {
-                throw TransferError(.failure, "cannot load libmagic to judge file types: \(String(cString: cmagic_load_error()))",
+                throw Failure(.failure, "cannot load libmagic to judge file types: \(String(cString: cmagic_load_error()))",
                                     hint: "is the libmagic1 package installed?")
             }
-            throw TransferError(.failure, "cannot load libmagic's database of file types", hint: "is the libmagic-mgc package installed?")
+            throw Failure(.failure, "cannot load libmagic's database of file types", hint: "is the libmagic-mgc package installed?")
         }
         cookie = opened
     }

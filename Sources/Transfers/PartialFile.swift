@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Diagnostics
 
 /// A download in progress: `{path}.part`, opened for appending and locked (two
 /// chatctl downloading to one file would mix their bytes). What it holds survives
@@ -11,19 +12,19 @@ final class PartialFile {
     let partPath: String
     let fileDescriptor: Int32
 
-    init(finalPath path: String) throws(TransferError) {
+    init(finalPath path: String) throws(Failure) {
         self.path = path
         partPath = path + ".part"
         // Read and write: a resume reads its last bytes back to check them.
         let fd = open(partPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0o666)
         guard fd >= 0 else {
             let code = errno
-            let kind: TransferError.Kind = (code == ENOENT || code == EACCES || code == EISDIR || code == ENOTDIR) ? .invalidInput : .failure
-            throw TransferError(kind, "cannot create \(partPath): \(String(cString: strerror(code)))")
+            let kind: Failure.Kind = (code == ENOENT || code == EACCES || code == EISDIR || code == ENOTDIR) ? .invalidInput : .failure
+            throw Failure(kind, "cannot create \(partPath): \(String(cString: strerror(code)))")
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
-            throw TransferError(.temporary, "another download is writing \(partPath)", hint: "wait for it to end")
+            throw Failure(.temporary, "another download is writing \(partPath)", hint: "wait for it to end")
         }
         fileDescriptor = fd
     }
@@ -31,15 +32,15 @@ final class PartialFile {
     deinit { close(fileDescriptor) }
 
     /// Bytes already there; the descriptor is left at the end, where the next byte goes.
-    func resumeOffset() throws(TransferError) -> Int64 {
+    func resumeOffset() throws(Failure) -> Int64 {
         let end = lseek(fileDescriptor, 0, SEEK_END)
-        guard end >= 0 else { throw TransferError(.failure, "cannot use \(partPath): \(String(cString: strerror(errno)))") }
+        guard end >= 0 else { throw Failure(.failure, "cannot use \(partPath): \(String(cString: strerror(errno)))") }
         return Int64(end)
     }
 
     /// The whole file takes its name: replacing one already there only when `overwrite`
     /// (else a file that appeared meanwhile stays, and this one stays `.part`).
-    func finish(overwrite: Bool) throws(TransferError) {
+    func finish(overwrite: Bool) throws(Failure) {
         if overwrite {
             guard rename(partPath, path) == 0 else { throw failure("cannot rename \(partPath) to \(path)") }
             return
@@ -51,12 +52,12 @@ final class PartialFile {
         }
         switch errno {
         case EEXIST:
-            throw TransferError(.invalidInput, "\(path) appeared while downloading; the download is in \(partPath)",
+            throw Failure(.invalidInput, "\(path) appeared while downloading; the download is in \(partPath)",
                                 hint: "give --force to replace it")
         case EPERM, EXDEV, ENOTSUP, EMLINK:
             // A file system without hard links: check, then rename.
             guard access(path, F_OK) != 0 else {
-                throw TransferError(.invalidInput, "\(path) appeared while downloading; the download is in \(partPath)",
+                throw Failure(.invalidInput, "\(path) appeared while downloading; the download is in \(partPath)",
                                     hint: "give --force to replace it")
             }
             guard rename(partPath, path) == 0 else { throw failure("cannot rename \(partPath) to \(path)") }
@@ -65,8 +66,8 @@ final class PartialFile {
         }
     }
 
-    private func failure(_ what: String) -> TransferError {
-        TransferError(.failure, "\(what): \(String(cString: strerror(errno)))")
+    private func failure(_ what: String) -> Failure {
+        Failure(.failure, "\(what): \(String(cString: strerror(errno)))")
     }
 }
 

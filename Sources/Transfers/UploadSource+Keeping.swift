@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Diagnostics
 
 /// An upload that may be finished by a later process (the outbox): the bytes are
 /// held in the outbox's directory, or the file is known well enough to refuse it
@@ -14,16 +15,16 @@ extension UploadSource {
     /// of a kept pipe, `spoolPath`): a pipe's copy as it is; a file as a clone
     /// when the file system makes them, else as a hard link, else by its path
     /// (another file system, or not ours to link); see `KeptUpload.Method`.
-    package func keep(in directory: String) throws(TransferError) -> KeptUpload {
+    package func keep(in directory: String) throws(Failure) -> KeptUpload {
         if let spoolPath { return try kept(.spool, at: Self.absolute(spoolPath), descriptor: fileDescriptor) }
         guard let path else {
-            throw TransferError(.failure, "cannot keep \(description) for later: it was copied to a file that is already gone")
+            throw Failure(.failure, "cannot keep \(description) for later: it was copied to a file that is already gone")
         }
         // A clone: a file of our own that shares the blocks until either side changes.
         var template = Array("\(directory)/upload-XXXXXX".utf8CString)
         let clone = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard clone >= 0 else {
-            throw TransferError(.failure, "cannot keep \(description) in \(directory): \(String(cString: strerror(errno)))")
+            throw Failure(.failure, "cannot keep \(description) in \(directory): \(String(cString: strerror(errno)))")
         }
         let clonePath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         defer { close(clone) }
@@ -38,12 +39,12 @@ extension UploadSource {
         return try kept(.original, at: Self.absolute(path), descriptor: fileDescriptor)
     }
 
-    private func kept(_ method: KeptUpload.Method, at path: String, descriptor: Int32) throws(TransferError) -> KeptUpload {
+    private func kept(_ method: KeptUpload.Method, at path: String, descriptor: Int32) throws(Failure) -> KeptUpload {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             let code = errno
             if method != .original { _ = unlink(path) }
-            throw TransferError(.failure, "cannot keep \(description) for later: \(String(cString: strerror(code)))")
+            throw Failure(.failure, "cannot keep \(description) for later: \(String(cString: strerror(code)))")
         }
         return KeptUpload(method: method, path: path, size: Int64(info.st_size), modifiedAt: KeptUpload.nanoseconds(info.st_mtim),
                           inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
@@ -52,15 +53,15 @@ extension UploadSource {
     /// The bytes `keep` held on to, opened again: refused, naming `description`
     /// (how the user named the file), when the file is gone or is no longer what it
     /// was (another file under its name, another size or modification time).
-    package static func kept(_ kept: KeptUpload, description: String, name: String, contentType: String) throws(TransferError) -> UploadSource {
+    package static func kept(_ kept: KeptUpload, description: String, name: String, contentType: String) throws(Failure) -> UploadSource {
         let fd = open(kept.path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
             if code == ENOENT {
-                throw TransferError(.failure, "cannot send \(description): it was removed after the message was queued",
+                throw Failure(.failure, "cannot send \(description): it was removed after the message was queued",
                                     hint: "send it again")
             }
-            throw TransferError(.failure, "cannot send \(description): cannot open \(kept.path): \(String(cString: strerror(code)))")
+            throw Failure(.failure, "cannot send \(description): cannot open \(kept.path): \(String(cString: strerror(code)))")
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         let source = UploadSource(description: description, name: name, size: kept.size, contentType: contentType,
@@ -71,13 +72,13 @@ extension UploadSource {
 
     /// Refuses a file that changed since it was kept (checked before an upload, and
     /// after it: an edit while it was sent may have mixed old and new bytes).
-    package func verifyUnchanged(_ kept: KeptUpload) throws(TransferError) {
+    package func verifyUnchanged(_ kept: KeptUpload) throws(Failure) {
         var info = stat()
         guard fstat(fileDescriptor, &info) == 0 else {
-            throw TransferError(.failure, "cannot send \(description): \(String(cString: strerror(errno)))")
+            throw Failure(.failure, "cannot send \(description): \(String(cString: strerror(errno)))")
         }
         guard kept.matches(info) else {
-            throw TransferError(.failure, "cannot send \(description): it changed after the message was queued",
+            throw Failure(.failure, "cannot send \(description): it changed after the message was queued",
                                 hint: "send it again")
         }
     }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Diagnostics
 import HTTPTransport
 
 /// A file to upload, opened and judged: its size, its MIME type and attachment
@@ -38,7 +39,7 @@ package final class UploadSource {
     /// read like a pipe into a file in `spoolDirectory`, which stays there, mode
     /// 0600, with `keepingSpool` (`spoolPath`; the caller removes it).
     package static func file(at path: String, name: String? = nil, sniffer: ContentSniffer,
-                            spoolDirectory: String, keepingSpool: Bool = false) throws(TransferError) -> UploadSource {
+                            spoolDirectory: String, keepingSpool: Bool = false) throws(Failure) -> UploadSource {
         // A FIFO is opened like cat(1) does, waiting for its writer; anything else at once.
         var named = stat()
         let isFIFO = stat(path, &named) == 0 && named.st_mode & S_IFMT == S_IFIFO
@@ -48,25 +49,25 @@ package final class UploadSource {
         guard fstat(fd, &info) == 0 else {
             let code = errno
             close(fd)
-            throw TransferError(.invalidInput, "cannot attach \(path): \(String(cString: strerror(code)))")
+            throw Failure(.invalidInput, "cannot attach \(path): \(String(cString: strerror(code)))")
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         let attachmentName = name ?? baseName(path)
         switch info.st_mode & S_IFMT {
         case S_IFDIR:
             close(fd)
-            throw TransferError(.invalidInput, "cannot attach \(path): it is a directory", hint: "attach the files in it one by one, or an archive of it")
+            throw Failure(.invalidInput, "cannot attach \(path): it is a directory", hint: "attach the files in it one by one, or an archive of it")
         case S_IFREG:
             guard info.st_size > 0 else {
                 close(fd)
-                throw TransferError(.invalidInput, "cannot attach \(path): the file is empty")
+                throw Failure(.invalidInput, "cannot attach \(path): the file is empty")
             }
             var prefix = [UInt8](repeating: 0, count: Int(min(Int64(ContentSniffer.sniffLength), Int64(info.st_size))))
             let count = prefix.withUnsafeMutableBytes { readFully(fd, $0, at: 0) }
             guard count >= 0 else {
                 let code = errno
                 close(fd)
-                throw TransferError(.invalidInput, "cannot read \(path): \(String(cString: strerror(code)))")
+                throw Failure(.invalidInput, "cannot read \(path): \(String(cString: strerror(code)))")
             }
             let type = prefix.withUnsafeBytes { sniffer.mimeType(of: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             return UploadSource(description: path, name: attachmentName, size: Int64(info.st_size), contentType: type, fileDescriptor: fd,
@@ -77,7 +78,7 @@ package final class UploadSource {
         default:
             // A device (/dev/zero, a disk) has no end worth sending.
             close(fd)
-            throw TransferError(.invalidInput, "cannot attach \(path): it is a device, not a file")
+            throw Failure(.invalidInput, "cannot attach \(path): it is a device, not a file")
         }
     }
 
@@ -85,7 +86,7 @@ package final class UploadSource {
     /// `directory` (gone when this source is), or with `keepingSpool` to one that
     /// stays, mode 0600 (`spoolPath`). Empty input is bad input.
     package static func stream(_ input: Int32, description: String = "standard input", name: String, sniffer: ContentSniffer,
-                              spoolDirectory directory: String, keepingSpool: Bool = false) throws(TransferError) -> UploadSource {
+                              spoolDirectory directory: String, keepingSpool: Bool = false) throws(Failure) -> UploadSource {
         try spool(from: input, description: description, name: name, sniffer: sniffer, into: directory, keep: keepingSpool)
     }
 
@@ -97,12 +98,12 @@ package final class UploadSource {
     // MARK: - Pipes
 
     private static func spool(from input: Int32, description: String, name: String, sniffer: ContentSniffer,
-                              into directory: String, keep: Bool) throws(TransferError) -> UploadSource {
+                              into directory: String, keep: Bool) throws(Failure) -> UploadSource {
         var template = Array((keep ? "\(directory)/upload-XXXXXX" : "\(directory)/.chatctl-upload-XXXXXX").utf8CString)
         // mkstemp: mode 0600, a name no one else has.
         let spool = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard spool >= 0 else {
-            throw TransferError(.failure, "cannot copy \(description) to \(directory): \(String(cString: strerror(errno)))")
+            throw Failure(.failure, "cannot copy \(description) to \(directory): \(String(cString: strerror(errno)))")
         }
         _ = fcntl(spool, F_SETFD, FD_CLOEXEC)
         let spoolPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
@@ -128,7 +129,7 @@ package final class UploadSource {
             if count < 0 {
                 let code = errno
                 discardSpool()
-                throw TransferError(.invalidInput, "cannot read \(description): \(String(cString: strerror(code)))")
+                throw Failure(.invalidInput, "cannot read \(description): \(String(cString: strerror(code)))")
             }
             prefixLength += count
             // Judge and write out the first bytes once they fill the buffer or the input ends.
@@ -138,7 +139,7 @@ package final class UploadSource {
                 guard written else {
                     let code = errno
                     discardSpool()
-                    throw TransferError(.failure, "cannot copy \(description) to \(directory): \(String(cString: strerror(code)))")
+                    throw Failure(.failure, "cannot copy \(description) to \(directory): \(String(cString: strerror(code)))")
                 }
                 total += Int64(prefixLength)
                 prefixLength = 0
@@ -147,7 +148,7 @@ package final class UploadSource {
         }
         guard total > 0 else {
             discardSpool()
-            throw TransferError(.invalidInput, "cannot attach \(description): it is empty")
+            throw Failure(.invalidInput, "cannot attach \(description): it is empty")
         }
         return UploadSource(description: description, name: name, size: total,
                             contentType: type ?? ContentSniffer.unknownType, fileDescriptor: spool, spoolPath: keep ? spoolPath : nil)
@@ -155,11 +156,11 @@ package final class UploadSource {
 
     // MARK: - Helpers
 
-    private static func openFailure(_ path: String, _ code: Int32) -> TransferError {
+    private static func openFailure(_ path: String, _ code: Int32) -> Failure {
         switch code {
-        case ENOENT: return TransferError(.invalidInput, "cannot attach \(path): no such file")
-        case EACCES: return TransferError(.invalidInput, "cannot attach \(path): permission denied")
-        default: return TransferError(.invalidInput, "cannot attach \(path): \(String(cString: strerror(code)))")
+        case ENOENT: return Failure(.invalidInput, "cannot attach \(path): no such file")
+        case EACCES: return Failure(.invalidInput, "cannot attach \(path): permission denied")
+        default: return Failure(.invalidInput, "cannot attach \(path): \(String(cString: strerror(code)))")
         }
     }
 

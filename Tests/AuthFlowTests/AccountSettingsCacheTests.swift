@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Testing
 import ClientConfiguration
 import HTTPTransport
@@ -51,7 +52,7 @@ import TestSupport
         (.status(401, #"{"errors":["Account key is required"]}"#), "Account key is required (401"),
     ])
     func aBadAnswerIsOneLineAndNothingIsCached(answer: ScriptedTransport.Reply, expected: String) throws {
-        let error = try #require(throws: AuthFlowError.self) {
+        let error = try #require(throws: Failure.self) {
             try cache.endpoints(for: lookup, transport: ScriptedTransport([answer]))
         }
         #expect(error.kind == .failure, "exit 1, not 'log in again'")
@@ -62,7 +63,7 @@ import TestSupport
     }
 
     @Test func anUnreachableDirectoryIsTemporary() throws {
-        let error = try #require(throws: AuthFlowError.self) {
+        let error = try #require(throws: Failure.self) {
             try cache.endpoints(for: lookup, transport: ScriptedTransport([.failure(.cannotConnect, detail: "refused")]))
         }
         #expect(error.kind == .temporary)

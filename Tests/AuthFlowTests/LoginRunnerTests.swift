@@ -1,3 +1,4 @@
+import Diagnostics
 import Testing
 import HTTPTransport
 import QuickBloxAPI
@@ -26,14 +27,14 @@ final class FakeChat: ChatConnecting {
     static let taken = #"{"errors":{"login":["has already been taken"]}}"#
 
     func run(_ replies: [ScriptedTransport.Reply], chat: FakeChat? = FakeChat(), options: LoginFlow.Options = .init())
-        -> (Result<LoginResult, AuthFlowError>, ScriptedTransport) {
+        -> (Result<LoginResult, Failure>, ScriptedTransport) {
         let transport = ScriptedTransport(replies)
         let api = QuickBloxClient(apiEndpoint: "http://127.0.0.1:9", credentials: AppCredentials(applicationId: 1, authKey: "k", authSecret: "s"),
                                   transport: transport)
         api.retryPolicy = .never
         let runner = LoginRunner(api: api, chat: chat)
         let request = LoginRequest(identity: .login("alice"), password: "secret-pass", fullName: "Alice", options: options)
-        return (Result { () throws(AuthFlowError) in try runner.run(request) }, transport)
+        return (Result { () throws(Failure) in try runner.run(request) }, transport)
     }
 
     @Test func signUpOk() throws {
@@ -111,7 +112,7 @@ final class FakeChat: ChatConnecting {
     @Test func aRESTFailureNeverConnectsWhatWasPrepared() {
         let chat = FakeChat()
         let (result, _) = run([.status(201, Self.session), .status(422, Self.taken), .status(401, #"{"errors":["Unauthorized"]}"#)], chat: chat)
-        #expect(throws: AuthFlowError.self) { try result.get() }
+        #expect(throws: Failure.self) { try result.get() }
         #expect(chat.calls == ["prepare"])
     }
 

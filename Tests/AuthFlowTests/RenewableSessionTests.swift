@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Testing
 import ClientConfiguration
 import HTTPTransport
@@ -147,7 +148,7 @@ import TestSupport
         let transport = ScriptedTransport([reply(401, Self.gone)])
         try store.save(stored())
         let keeper = SessionKeeper(config: config, store: store, transport: transport, now: { Self.now })
-        let error = try #require(throws: AuthFlowError.self) {
+        let error = try #require(throws: Failure.self) {
             _ = try keeper.liveSession(verify: true, password: { _ in nil })
         }
         #expect(error.kind == .authentication)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ChatctlCLI
+import Diagnostics
 
 /// Where the password for renewing a forgotten session comes from (docs/protocol.md §2):
 /// --password-file, CHATCTL_PASSWORD, else a no-echo prompt on a terminal; asked only when needed.
@@ -47,10 +48,10 @@ import Testing
 
     @Test func aMissingOrEmptyFileIsBadInputAtOnce() throws {
         let io = CapturedIO()
-        #expect(throws: CommandError.self) { try context(["--password-file", "/nonexistent/pw"], io: io).renewalPassword() }
+        #expect(throws: Failure.self) { try context(["--password-file", "/nonexistent/pw"], io: io).renewalPassword() }
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("pw-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: empty) }
         try "\n".write(toFile: empty, atomically: true, encoding: .utf8)
-        #expect(throws: CommandError.self) { try context(["--password-file", empty], io: io).renewalPassword() }
+        #expect(throws: Failure.self) { try context(["--password-file", empty], io: io).renewalPassword() }
     }
 }

@@ -4,6 +4,7 @@ import HTTPTransport
 import MessageCache
 import TestSupport
 @testable import ChatctlCLI
+import Diagnostics
 
 /// The upload entry points of `send --attach`: the source checked, judged and kept in
 /// the outbox's directory before anything is sent, and one progress bar per file,
@@ -64,7 +65,7 @@ import TestSupport
     @Test func aMissingFileFailsBeforeAnyRequestWithExit2() throws {
         let state = try TemporaryDirectory()
         let context = CommandContext(globals: Chatctl(), path: ["chatctl", "send"], environment: ["CHATCTL_STATE_DIR": state.path], io: CapturedIO())
-        let error = try #require(throws: CommandError.self) { try context.uploadSource(state.file("gone.jpg"), name: nil) }
+        let error = try #require(throws: Failure.self) { try context.uploadSource(state.file("gone.jpg"), name: nil) }
         let io = CapturedIO()
         #expect(Chatctl.report(error, io: io) == 2)
         #expect(io.err == "chatctl: cannot attach \(state.file("gone.jpg")): no such file\n")

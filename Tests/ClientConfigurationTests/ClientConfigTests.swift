@@ -1,3 +1,4 @@
+import Diagnostics
 import Testing
 @testable import ClientConfiguration
 import QuickBloxAPI
@@ -9,7 +10,7 @@ import XMPPTransport
         "endpoints": .object(["api": .string("https://api.example.com/"), "chat": .string("xmpps://chat.example.com:5223")]),
     ]
 
-    func parse(_ object: [String: JSONValue]) throws(ConfigurationError) -> ClientConfig {
+    func parse(_ object: [String: JSONValue]) throws(Failure) -> ClientConfig {
         try ClientConfig.parse(.object(object), path: "/etc/chatctl/config.json")
     }
 
@@ -41,7 +42,7 @@ import XMPPTransport
         #expect {
             _ = try parse(object)
         } throws: { error in
-            guard let error = error as? ConfigurationError else { return false }
+            guard let error = error as? Failure else { return false }
             return error.message.contains("/etc/chatctl/config.json")
                 && error.message.contains(expected)
         }
@@ -50,7 +51,7 @@ import XMPPTransport
     @Test func plainHTTPToARemoteHostNeedsExplicitConsent() throws {
         var object = Self.good
         object["endpoints"] = .object(["api": .string("http://api.example.com"), "chat": .string("xmpp://c.example.com:5222")])
-        #expect(throws: ConfigurationError.self) { _ = try parse(object) }
+        #expect(throws: Failure.self) { _ = try parse(object) }
         object["allowInsecureTransport"] = .bool(true)
         #expect(try parse(object).allowsPlaintextChat)
     }

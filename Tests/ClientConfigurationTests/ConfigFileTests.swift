@@ -1,3 +1,4 @@
+import Diagnostics
 import Testing
 @testable import ClientConfiguration
 import QuickBloxAPI
@@ -33,20 +34,20 @@ import XMPPTransport
         #expect(lookup.directory == "http://127.0.0.1:8080")
         #expect(lookup.caFile == "/etc/chatctl/ca.pem")
         object["accountSettingsAPI"] = .string("http://directory.example.com")
-        #expect(throws: ConfigurationError.self) { try file(object).endpointLookup() }
+        #expect(throws: Failure.self) { try file(object).endpointLookup() }
     }
 
     @Test func theRestOfTheConfigIsCheckedBeforeAnythingIsAsked() {
         var object = Self.withoutEndpoints
         object["authKey"] = .int(3)
-        #expect(throws: ConfigurationError.self) { try file(object).endpointLookup() }
+        #expect(throws: Failure.self) { try file(object).endpointLookup() }
     }
 
     @Test func neitherEndpointsNorAnAccountKeyIsAMissingKey() {
         var object = Self.withoutEndpoints
         object["accountKey"] = nil
         #expect((try? file(object).endpointLookup()) == nil)
-        #expect { try file(object).config() } throws: { ($0 as? ConfigurationError)?.message.contains("key \"endpoints\" is missing") == true }
+        #expect { try file(object).config() } throws: { ($0 as? Failure)?.message.contains("key \"endpoints\" is missing") == true }
     }
 
     @Test func lookedUpEndpointsFillTheConfig() throws {

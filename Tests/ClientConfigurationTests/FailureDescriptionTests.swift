@@ -1,3 +1,4 @@
+import Diagnostics
 import Testing
 import ClientConfiguration
 import QuickBloxAPI
@@ -5,22 +6,22 @@ import XMPPTransport
 
 @Suite struct FailureDescriptionTests {
     @Test func chatFailuresNameTheEndpointAndTheSettingToCheck() {
-        let tls = FailureDescription(describing: XMPPError(kind: .tlsFailed, endpoint: "xmpps://c:5223", detail: "self-signed certificate"))
+        let tls = Failure(describing: XMPPError(kind: .tlsFailed, endpoint: "xmpps://c:5223", detail: "self-signed certificate"))
         #expect(tls.kind == .failure)
         #expect(tls.message == "chat connect: TLS to xmpps://c:5223 failed: self-signed certificate")
         #expect(tls.hint?.contains("caFile") == true)
 
-        let refused = FailureDescription(describing: XMPPError(kind: .cannotConnect, endpoint: "xmpp://c:5222", detail: ""))
+        let refused = Failure(describing: XMPPError(kind: .cannotConnect, endpoint: "xmpp://c:5222", detail: ""))
         #expect(refused.kind == .temporary)
         #expect(refused.hint?.contains("endpoints.chat") == true)
 
-        #expect(FailureDescription(describing: XMPPError(kind: .notAuthorized, endpoint: "x", detail: "")).kind == .authentication)
+        #expect(Failure(describing: XMPPError(kind: .notAuthorized, endpoint: "x", detail: "")).kind == .authentication)
     }
 
-    @Test(arguments: [(401, FailureDescription.Kind.authentication), (404, .failure), (429, .temporary), (503, .temporary)])
-    func restStatusDecidesTheKind(status: Int, kind: FailureDescription.Kind) {
+    @Test(arguments: [(401, Failure.Kind.authentication), (404, .failure), (429, .temporary), (503, .temporary)])
+    func restStatusDecidesTheKind(status: Int, kind: Failure.Kind) {
         let error = QuickBloxError(kind: .http(status: status), request: "GET https://api.example.com/users.json", reasons: ["nope"])
-        let described = FailureDescription(describing: error, doing: "find user")
+        let described = Failure(describing: error, doing: "find user")
         #expect(described.kind == kind)
         #expect(described.message == "find user: nope (\(status) from GET https://api.example.com/users.json)")
     }
@@ -29,7 +30,7 @@ import XMPPTransport
     @Test func aGoneSessionSaysItExpiredAndHowToRenewIt() {
         let error = QuickBloxError(kind: .http(status: 401), request: "GET https://api.example.com/chat/Dialog.json",
                                    reasons: ["Required session does not exist"])
-        let described = FailureDescription(describing: error, doing: "list dialogs")
+        let described = Failure(describing: error, doing: "list dialogs")
         #expect(described.kind == .authentication)
         #expect(described.message == "list dialogs: the session has expired (Required session does not exist, 401 from GET https://api.example.com/chat/Dialog.json)")
         for way in ["CHATCTL_PASSWORD", "--password-file", "terminal", "chatctl login"] {

@@ -1,4 +1,5 @@
 import ClientConfiguration
+import Diagnostics
 import Testing
 
 @Suite struct ProfileTests {
@@ -11,7 +12,7 @@ import Testing
 
     @Test(arguments: ["", "../x", "a/b", ".hidden", "-dash", "sp ace", "ünï", String(repeating: "a", count: 65)])
     func badNamesAreRefusedBeforeAnyPathIsMade(name: String) {
-        #expect(throws: ConfigurationError.self) { try Profile(name: name) }
+        #expect(throws: Failure.self) { try Profile(name: name) }
     }
 
     @Test func aProfileHasItsOwnConfigAndState() throws {

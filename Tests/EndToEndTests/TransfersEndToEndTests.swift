@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Testing
 import HTTPTransport
 import QuickBloxAPI
@@ -169,7 +170,7 @@ import Transfers
 
     @Test func aFileOverTheServersLimitIsBadInputAndNothingIsCompleted() throws {
         let alice = try ChatUser("alice", sandbox: sandbox)
-        let error = try #require(throws: TransferError.self) { try upload(Self.photo(9_000_000), named: "huge.jpg", as: alice) }
+        let error = try #require(throws: Failure.self) { try upload(Self.photo(9_000_000), named: "huge.jpg", as: alice) }
         #expect(error.kind == .invalidInput)
         // The sandbox's policy names its limit: refused before any byte goes.
         #expect(error.message.hasSuffix("the server takes no file this large (9000020 bytes; its limit is 8388608 bytes)"))

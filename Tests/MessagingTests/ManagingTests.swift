@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Testing
 import HTTPTransport
 import MessageCache
@@ -38,7 +39,7 @@ extension ScriptedService {
 
     @Test func aRefusalSaysWhatWasNotAllowedAndChangesNothing() throws {
         let f = try ScriptedService([reply(403, #"{"errors":["You don't have appropriate permissions to perform this operation"]}"#)])
-        let error = try #require(throws: MessagingError.self) { try f.service.renameDialog(try f.seed(), to: "mine") }
+        let error = try #require(throws: Failure.self) { try f.service.renameDialog(try f.seed(), to: "mine") }
         #expect(error.kind == .failure)
         #expect(error.description == "not allowed to rename 'ops': You don't have appropriate permissions to perform this operation (only its owner can rename it)")
         #expect(try f.service.cache.dialog(id: ScriptedService.dialogID)?.name == "ops")
@@ -48,9 +49,9 @@ extension ScriptedService {
     @Test func garbageFromTheServerIsAFailureThatChangesNothing() throws {
         let f = try ScriptedService([reply(200, "<html>oops</html>"), reply(200, #"{"items":"no"}"#)])
         let dialog = try f.seed()
-        let renamed = try #require(throws: MessagingError.self) { try f.service.renameDialog(dialog, to: "ops2") }
+        let renamed = try #require(throws: Failure.self) { try f.service.renameDialog(dialog, to: "ops2") }
         #expect(renamed.kind == .failure && renamed.message.hasPrefix("rename 'ops': unexpected answer from PUT "))
-        let refreshed = try #require(throws: MessagingError.self) { try f.service.refreshDialog(dialog) }
+        let refreshed = try #require(throws: Failure.self) { try f.service.refreshDialog(dialog) }
         #expect(refreshed.kind == .failure)
         #expect(try f.service.cache.dialog(id: ScriptedService.dialogID)?.name == "ops")
     }
@@ -58,14 +59,14 @@ extension ScriptedService {
     @Test func aPrivateDialogIsNotRenamedAndNothingIsSent() throws {
         let f = try ScriptedService([])
         let dialog = CachedDialog(id: "p1", type: .private, name: "", occupantIDs: [1, 2], updatedAt: 1, rawJSON: "{}")
-        let error = try #require(throws: MessagingError.self) { try f.service.renameDialog(dialog, to: "us") }
+        let error = try #require(throws: Failure.self) { try f.service.renameDialog(dialog, to: "us") }
         #expect(error.kind == .invalidInput)
         #expect(f.transport.requests.isEmpty)
     }
 
     @Test func anUnknownDialogIsBadInputAndForgotten() throws {
         let f = try ScriptedService([reply(404, #"{"errors":["The resource wasn't found"]}"#)])
-        let error = try #require(throws: MessagingError.self) { try f.service.addOccupants([3], to: try f.seed()) }
+        let error = try #require(throws: Failure.self) { try f.service.addOccupants([3], to: try f.seed()) }
         #expect(error.kind == .invalidInput)
         #expect(error.message.contains("is not one of your dialogs"))
         #expect(try f.service.cache.dialog(id: ScriptedService.dialogID) == nil)
@@ -73,7 +74,7 @@ extension ScriptedService {
 
     @Test func refreshingADialogTheServerNoLongerListsForgetsIt() throws {
         let f = try ScriptedService([reply(200, #"{"items":[]}"#)])
-        #expect(throws: MessagingError.self) { try f.service.refreshDialog(try f.seed()) }
+        #expect(throws: Failure.self) { try f.service.refreshDialog(try f.seed()) }
         #expect(try f.service.cache.dialog(id: ScriptedService.dialogID) == nil)
         #expect(f.transport.requests[0].url.hasSuffix("&_id%5Bin%5D=\(ScriptedService.dialogID)"))
     }
@@ -92,7 +93,7 @@ extension ScriptedService {
     ])
     func deletingForEveryoneWhenNotTheOwnerIsRefusedEitherWay(answer: ScriptedTransport.Reply) throws {
         let f = try ScriptedService([answer])
-        let error = try #require(throws: MessagingError.self) { try f.service.deleteDialog(try f.seed(), everyone: true) }
+        let error = try #require(throws: Failure.self) { try f.service.deleteDialog(try f.seed(), everyone: true) }
         #expect(error.kind == .failure)
         #expect(error.message.hasPrefix("not allowed to delete 'ops' for everyone"))
         #expect(f.transport.requests[0].url.hasSuffix("?force=1"))
@@ -130,7 +131,7 @@ extension ScriptedService {
     @Test func editingSomeoneElsesMessageIsAFailureThatKeepsTheText() throws {
         let f = try ScriptedService([reply(403, #"{"errors":["You don't have appropriate permissions to perform this operation"]}"#)])
         _ = try f.seed()
-        let error = try #require(throws: MessagingError.self) {
+        let error = try #require(throws: Failure.self) {
             try f.service.editMessage(id: "m1", dialogID: ScriptedService.dialogID, text: "x")
         }
         #expect(error.kind == .failure && error.hint == "only its sender can edit it")
@@ -147,7 +148,7 @@ extension ScriptedService {
     @Test func anUnknownMessageIsBadInput() throws {
         let f = try ScriptedService([reply(200, #"{"SuccessfullyDeleted":{"ids":[]},"NotFound":{"ids":["m1"]}}"#)])
         _ = try f.seed()
-        let error = try #require(throws: MessagingError.self) { try f.service.deleteMessage(id: "m1", everyone: false) }
+        let error = try #require(throws: Failure.self) { try f.service.deleteMessage(id: "m1", everyone: false) }
         #expect(error.kind == .invalidInput && error.message == "no message with id m1")
         #expect(try f.service.cache.message(id: "m1") == nil, "gone for this user: the cache follows")
     }
@@ -155,7 +156,7 @@ extension ScriptedService {
     @Test func deletingSomeoneElsesMessageForEveryoneIsRefused() throws {
         let f = try ScriptedService([reply(200, #"{"SuccessfullyDeleted":{"ids":[]},"NotFound":{"ids":[]},"WrongPermissions":{"ids":["m1"]}}"#)])
         _ = try f.seed()
-        let error = try #require(throws: MessagingError.self) { try f.service.deleteMessage(id: "m1", everyone: true) }
+        let error = try #require(throws: Failure.self) { try f.service.deleteMessage(id: "m1", everyone: true) }
         #expect(error.kind == .failure && error.message == "not allowed to delete message m1 for everyone")
         #expect(try f.service.cache.message(id: "m1") != nil)
     }
@@ -172,7 +173,7 @@ extension ScriptedService {
 
     @Test(arguments: ["@", "@a b", "@a@b"])
     func badLoginsAreRefused(query: String) {
-        #expect(throws: MessagingError.self) { try UserSearch(parsing: query) }
+        #expect(throws: Failure.self) { try UserSearch(parsing: query) }
     }
 
     @Test func textIsALoginFirstThenFullNames() throws {
@@ -196,7 +197,7 @@ extension ScriptedService {
 
     @Test func aServerFailureIsNotAnEmptyResult() throws {
         let f = try ScriptedService([reply(503, "")])
-        let error = try #require(throws: MessagingError.self) { try f.service.findUsers(.everyone, page: 1, perPage: 10) }
+        let error = try #require(throws: Failure.self) { try f.service.findUsers(.everyone, page: 1, perPage: 10) }
         #expect(error.kind == .temporary)
     }
 }

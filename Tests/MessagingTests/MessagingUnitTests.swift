@@ -1,3 +1,4 @@
+import Diagnostics
 import Testing
 @testable import Messaging
 
@@ -42,6 +43,6 @@ import Testing
 
     @Test(arguments: ["", "@"])
     func rejects(text: String) {
-        #expect(throws: MessagingError.self) { _ = try DialogReference(parsing: text) }
+        #expect(throws: Failure.self) { _ = try DialogReference(parsing: text) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Testing
 import ClientConfiguration
 import HTTPTransport
@@ -123,7 +124,7 @@ struct OutboxUploaderTests {
 
     @Test func aFileLargerThanTheServerTakesIsBadInputBeforeAnyByteGoes() throws {
         let entry = try queue([("small.bin", Self.bytes(100)), ("huge.bin", Self.bytes(70_000))])
-        let error = try #require(throws: MessagingError.self) { try OutboxUploader(service: service, owner: owner).finish(entry) }
+        let error = try #require(throws: Failure.self) { try OutboxUploader(service: service, owner: owner).finish(entry) }
         #expect(error.kind == .invalidInput)
         #expect(error.message == "upload \(home.file("huge.bin")): the server takes no file this large (70000 bytes; its limit is 65536 bytes)")
         // Blobs made for both, neither file uploaded: the first file was not sent ahead of the check.
@@ -135,7 +136,7 @@ struct OutboxUploaderTests {
     @Test func aFileChangedSinceItWasQueuedIsNeverSent() throws {
         let entry = try queue([("draft.txt", Array("first draft\n".utf8))])
         try Data("second draft, longer\n".utf8).write(to: URL(fileURLWithPath: home.file("draft.txt")))
-        let error = try #require(throws: MessagingError.self) { try OutboxUploader(service: service, owner: owner).finish(entry) }
+        let error = try #require(throws: Failure.self) { try OutboxUploader(service: service, owner: owner).finish(entry) }
         #expect(error.kind == .failure)
         #expect(error.message == "cannot send \(home.file("draft.txt")): it changed after the message was queued")
         #expect(try stored(entry).uploads.map(\.state) == [.queued], "nothing asked of the server")

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Testing
 import HTTPTransport
 import MessageCache
@@ -59,7 +60,7 @@ import TestSupport
     @Test func aConnectionThatNeverOpenedIsNeitherCheckedNorRepeated() throws {
         let id = try service.enqueue("hello", to: "d1", owner: 1)
         transport.script = [.failure(.cannotConnect, detail: "Connection refused")]
-        let error = try #require(throws: MessagingError.self) { try service.deliverViaREST(clientMessageID: id, text: "hello", dialogID: "d1") }
+        let error = try #require(throws: Failure.self) { try service.deliverViaREST(clientMessageID: id, text: "hello", dialogID: "d1") }
         #expect(error.kind == .temporary)
         #expect(transport.requests.count == 1)
     }
@@ -67,7 +68,7 @@ import TestSupport
     @Test func whenHistoryCannotBeReadTheMessageStaysInTheOutbox() throws {
         let id = try service.enqueue("hello", to: "d1", owner: 1)
         transport.script = [reply(503), reply(503), reply(503), reply(503)]
-        let error = try #require(throws: MessagingError.self) { try service.deliverViaREST(clientMessageID: id, text: "hello", dialogID: "d1") }
+        let error = try #require(throws: Failure.self) { try service.deliverViaREST(clientMessageID: id, text: "hello", dialogID: "d1") }
         #expect(error.kind == .temporary)
         #expect(posts == 1, "never a second POST without knowing")
         #expect(try service.pendingOutbox().map(\.clientMessageID) == [id])
@@ -76,7 +77,7 @@ import TestSupport
     @Test func givesUpAfterThreeAttemptsEachCheckedFirst() throws {
         let id = try service.enqueue("hello", to: "d1", owner: 1)
         transport.script = [reply(502), reply(200, Self.history([])), reply(502), reply(200, Self.history([])), reply(502)]
-        let error = try #require(throws: MessagingError.self) { try service.deliverViaREST(clientMessageID: id, text: "hello", dialogID: "d1") }
+        let error = try #require(throws: Failure.self) { try service.deliverViaREST(clientMessageID: id, text: "hello", dialogID: "d1") }
         #expect(error.kind == .temporary)
         #expect(transport.requests.map(\.method) == ["POST", "GET", "POST", "GET", "POST"])
     }

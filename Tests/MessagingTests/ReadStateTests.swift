@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Testing
 import HTTPTransport
 import MessageCache
@@ -47,11 +48,11 @@ extension ScriptedService {
         let gone = try ScriptedService([reply(404, #"{"errors":["The resource wasn't found"]}"#)])
         #expect(try gone.service.markRead([gone.cached(1, sender: 2)], dialogID: "d1").isEmpty)
         let forbidden = try ScriptedService([reply(403, #"{"errors":["You don't have appropriate permissions to perform this operation"]}"#)])
-        let error = try #require(throws: MessagingError.self) { try forbidden.service.markRead([forbidden.cached(1, sender: 2)], dialogID: "d1") }
+        let error = try #require(throws: Failure.self) { try forbidden.service.markRead([forbidden.cached(1, sender: 2)], dialogID: "d1") }
         #expect(error.kind == .invalidInput && error.message.contains("not an occupant"))
         let down = try ScriptedService([reply(503)])
         try down.service.cache.upsertMessages([down.cached(1, sender: 2)])
-        let error503 = try #require(throws: MessagingError.self) { try down.service.markRead([down.cached(1, sender: 2)], dialogID: "d1") }
+        let error503 = try #require(throws: Failure.self) { try down.service.markRead([down.cached(1, sender: 2)], dialogID: "d1") }
         #expect(error503.kind == .temporary)
         #expect(try down.service.cache.message(id: ScriptedService.id(1))?.readIDs == [2], "not recorded read when the server did not take it")
     }
@@ -112,7 +113,7 @@ extension ScriptedService {
 
     @Test func garbageIsAnErrorAndChangesNothing() throws {
         let f = try fixture(#"["not","counts"]"#)
-        #expect(throws: MessagingError.self) { try f.service.refreshUnreadCounts() }
+        #expect(throws: Failure.self) { try f.service.refreshUnreadCounts() }
         #expect(try counts(f) == [5, 6, 7])
     }
 }

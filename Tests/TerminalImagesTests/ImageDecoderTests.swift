@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import TerminalImages
 import Testing
 import TestSupport
@@ -47,24 +48,24 @@ import TestSupport
         ("GIF", TestImage.gifHeader(width: 60_000, height: 60_000)),
     ])
     func aHugeHeaderIsRefusedBeforeAnyAllocation(_ format: String, _ bytes: [UInt8]) throws {
-        let error = try #require(throws: ImagePreviewError.self) { try ImageDecoder.decode(bytes) }
-        #expect(error.kind == .tooLarge)
+        let error = try #require(throws: Failure.self) { try ImageDecoder.decode(bytes) }
+        #expect(error.kind == .invalidInput && error.message.contains("too large"))
         #expect(error.message.hasPrefix("this \(format) is "), "\(error)")
         #expect(error.message.contains("too large to preview"))
     }
 
     @Test func theLimitsNameWhatWasTooLarge() throws {
-        let tall = try #require(throws: ImagePreviewError.self) {
+        let tall = try #require(throws: Failure.self) {
             try ImageDecoder.header(of: TestImage.pngHeader(width: 20, height: 16_385))
         }
         #expect(tall.description == "this PNG is 20×16385 pixels, too large to preview (previews stop at 16384 pixels on a side and 64 megapixels)")
         // 100 MP, each side under the limit; stb_image itself would take it.
-        let wide = try #require(throws: ImagePreviewError.self) {
+        let wide = try #require(throws: Failure.self) {
             try ImageDecoder.header(of: TestImage.pngHeader(width: 10_000, height: 10_000))
         }
-        #expect(wide.kind == .tooLarge && wide.message.contains("10000×10000"))
+        #expect(wide.kind == .invalidInput && wide.message.contains("10000×10000"))
         let limits = ImageLimits(maxSide: 4, maxPixels: 16)
-        #expect(throws: ImagePreviewError.self) { try ImageDecoder.decode(TestImage.encode(TestImage.split(width: 5, height: 2), as: .png), limits: limits) }
+        #expect(throws: Failure.self) { try ImageDecoder.decode(TestImage.encode(TestImage.split(width: 5, height: 2), as: .png), limits: limits) }
         #expect(try ImageDecoder.decode(TestImage.encode(TestImage.split(width: 4, height: 4), as: .png), limits: limits).width == 4)
     }
 
@@ -79,12 +80,12 @@ import TestSupport
 
     @Test func aTruncatedFileIsACorruptImage() throws {
         let png = TestImage.encode(TestImage.split(width: 64, height: 64), as: .png)
-        let error = try #require(throws: ImagePreviewError.self) { try ImageDecoder.decode(Array(png.prefix(png.count / 2))) }
-        #expect(error.kind == .corrupt)
+        let error = try #require(throws: Failure.self) { try ImageDecoder.decode(Array(png.prefix(png.count / 2))) }
+        #expect(error.kind == .invalidInput && error.message.contains("cannot be decoded"), "\(error)")
         #expect(error.message.hasPrefix("this PNG's data cannot be decoded: truncated or damaged (stb_image: "), "\(error)")
         // Cut inside the header: not even the size can be read.
-        let header = try #require(throws: ImagePreviewError.self) { try ImageDecoder.decode(Array(png.prefix(20))) }
-        #expect(header.kind == .corrupt && header.message.hasPrefix("this PNG's header cannot be decoded"), "\(header)")
+        let header = try #require(throws: Failure.self) { try ImageDecoder.decode(Array(png.prefix(20))) }
+        #expect(header.kind == .invalidInput && header.message.hasPrefix("this PNG's header cannot be decoded"), "\(header)")
     }
 
     @Test(arguments: [
@@ -95,8 +96,8 @@ import TestSupport
         ("a BMP header of another size", Array("BM".utf8) + [UInt8](repeating: 0xEE, count: 40)),
     ])
     func aCorruptHeaderIsAClearError(_ what: String, _ bytes: [UInt8]) throws {
-        let error = try #require(throws: ImagePreviewError.self) { try ImageDecoder.decode(bytes) }
-        #expect(error.kind == .corrupt, "\(what): \(error)")
+        let error = try #require(throws: Failure.self) { try ImageDecoder.decode(bytes) }
+        #expect(error.kind == .invalidInput, "\(what): \(error)")
         #expect(error.message.contains("cannot be decoded") || error.message.contains("says it is"), "\(what): \(error)")
     }
 
@@ -113,8 +114,8 @@ import TestSupport
 
     @Test(arguments: otherFormats)
     func otherFormatsAreNamedAndRefused(_ format: (bytes: [UInt8], message: String)) throws {
-        let error = try #require(throws: ImagePreviewError.self) { try ImageDecoder.decode(format.bytes) }
-        #expect(error.kind == .unsupported)
+        let error = try #require(throws: Failure.self) { try ImageDecoder.decode(format.bytes) }
+        #expect(error.kind == .invalidInput)
         #expect(error.message == format.message)
     }
 
@@ -126,20 +127,20 @@ import TestSupport
         #expect(try ImageDecoder.decode(fileAt: path) == TestImage.split(width: 8, height: 8))
 
         let small = ImageLimits(maxFileBytes: png.count - 1)
-        let large = try #require(throws: ImagePreviewError.self) { try ImageDecoder.decode(fileAt: path, limits: small) }
-        #expect(large.kind == .tooLarge && large.message == "the file is \(png.count) bytes, too large to preview")
+        let large = try #require(throws: Failure.self) { try ImageDecoder.decode(fileAt: path, limits: small) }
+        #expect(large.kind == .invalidInput && large.message == "the file is \(png.count) bytes, too large to preview")
     }
 
     @Test func missingFilesDirectoriesAndFIFOsAreUnreadableNotHangs() throws {
         let directory = try TemporaryDirectory()
-        let missing = try #require(throws: ImagePreviewError.self) { try ImageDecoder.decode(fileAt: directory.file("none.png")) }
-        #expect(missing == ImagePreviewError(.unreadable, "cannot preview \(directory.file("none.png")): No such file or directory"))
-        let folder = try #require(throws: ImagePreviewError.self) { try ImageDecoder.decode(fileAt: directory.path) }
-        #expect(folder.kind == .unreadable && folder.message.hasSuffix("not a regular file"))
+        let missing = try #require(throws: Failure.self) { try ImageDecoder.decode(fileAt: directory.file("none.png")) }
+        #expect(missing == Failure(.invalidInput, "cannot preview \(directory.file("none.png")): No such file or directory"))
+        let folder = try #require(throws: Failure.self) { try ImageDecoder.decode(fileAt: directory.path) }
+        #expect(folder.kind == .invalidInput && folder.message.hasSuffix("not a regular file"))
         let fifo = directory.file("fifo.png")
         #expect(mkfifo(fifo, 0o600) == 0)
-        let pipe = try #require(throws: ImagePreviewError.self) { try ImageDecoder.decode(fileAt: fifo) }
-        #expect(pipe.kind == .unreadable && pipe.message.hasSuffix("not a regular file"))
+        let pipe = try #require(throws: Failure.self) { try ImageDecoder.decode(fileAt: fifo) }
+        #expect(pipe.kind == .invalidInput && pipe.message.hasSuffix("not a regular file"))
     }
 
     @Test func decodingRunsOnManyThreadsAtOnce() async throws {

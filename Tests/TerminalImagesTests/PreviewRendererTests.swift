@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import TerminalImages
 import Testing
 import TestSupport
@@ -159,6 +160,6 @@ import TestSupport
         #expect(rendered?.footprint == CellFootprint(columns: 16, rows: 2))
         let truncated = directory.file("truncated.png")
         try Data(TestImage.encode(Self.split, as: .png).prefix(100)).write(to: URL(fileURLWithPath: truncated))
-        #expect(throws: ImagePreviewError.self) { try PreviewRenderer.render(fileAt: truncated, style: .kitty, box: Self.box) }
+        #expect(throws: Failure.self) { try PreviewRenderer.render(fileAt: truncated, style: .kitty, box: Self.box) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Testing
 import HTTPTransport
 import QuickBloxAPI
@@ -42,7 +43,7 @@ import TestSupport
         defer { server.stop() }
         let directory = try TemporaryDirectory()
         let source = try Self.source(Self.content(1000), named: "big.iso", in: directory)
-        let error = try #require(throws: TransferError.self) { try BlobUploader(api: server.client()).upload(source) }
+        let error = try #require(throws: Failure.self) { try BlobUploader(api: server.client()).upload(source) }
         #expect(error.kind == .invalidInput)
         #expect(error.message == "upload \(source.description): the server takes no file this large (\(source.size) bytes): EntityTooLarge: Your proposed upload exceeds the maximum allowed size")
         #expect(server.state.withLock { $0.completed.isEmpty })
@@ -56,7 +57,7 @@ import TestSupport
         let uploader = BlobUploader(api: try server.client())
         let blob = try uploader.create(for: source)
         #expect(blob.upload?.maximumSize == 999)
-        let error = try #require(throws: TransferError.self) { try uploader.uploadFile(source, to: blob) }
+        let error = try #require(throws: Failure.self) { try uploader.uploadFile(source, to: blob) }
         #expect(error.kind == .invalidInput)
         #expect(error.message == "upload \(source.description): the server takes no file this large (\(source.size) bytes; its limit is 999 bytes)")
         #expect(server.storage.requests.isEmpty)
@@ -141,7 +142,7 @@ import TestSupport
         let path = directory.file("cat.jpg")
         let downloader = BlobDownloader(api: try server.client())
         downloader.attempts = 1
-        let error = try #require(throws: TransferError.self) { try downloader.download(uid: FakeContentAPI.uid, to: path, overwrite: false) }
+        let error = try #require(throws: Failure.self) { try downloader.download(uid: FakeContentAPI.uid, to: path, overwrite: false) }
         #expect(error.kind == .temporary)
         #expect(error.hint == "100000 bytes are kept in \(path).part; the same command resumes from there")
         #expect(Self.contents(path + ".part")?.count == 100_000)
@@ -156,7 +157,7 @@ import TestSupport
         let path = directory.file("cat.jpg")
         try Data("mine".utf8).write(to: URL(fileURLWithPath: path))
         let downloader = BlobDownloader(api: try server.client())
-        let error = try #require(throws: TransferError.self) { try downloader.download(uid: FakeContentAPI.uid, to: path, overwrite: false) }
+        let error = try #require(throws: Failure.self) { try downloader.download(uid: FakeContentAPI.uid, to: path, overwrite: false) }
         #expect(error.kind == .invalidInput)
         #expect(error.description == "\(path) exists (give --force to replace it)")
         #expect(Self.contents(path) == Array("mine".utf8))
@@ -170,7 +171,7 @@ import TestSupport
         defer { server.stop() }
         let directory = try TemporaryDirectory()
         let path = directory.file("x")
-        let error = try #require(throws: TransferError.self) {
+        let error = try #require(throws: Failure.self) {
             try BlobDownloader(api: server.client()).download(uid: "0000000000000000000000000000000000", to: path, overwrite: false)
         }
         #expect(error.kind == .invalidInput)
@@ -182,7 +183,7 @@ import TestSupport
         let server = try FakeContentAPI()
         defer { server.stop() }
         let directory = try TemporaryDirectory()
-        let error = try #require(throws: TransferError.self) {
+        let error = try #require(throws: Failure.self) {
             try BlobDownloader(api: server.client()).download(uid: "forbidden", to: directory.file("x"), overwrite: false)
         }
         #expect(error.kind == .failure)
@@ -194,7 +195,7 @@ import TestSupport
         defer { server.stop() }
         let full = open("/dev/full", O_WRONLY)
         defer { close(full) }
-        let error = try #require(throws: TransferError.self) {
+        let error = try #require(throws: Failure.self) {
             try BlobDownloader(api: server.client()).download(uid: FakeContentAPI.uid, into: full, description: "standard output")
         }
         #expect(error.kind == .failure)

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Testing
 @testable import Transfers
 import TestSupport
@@ -50,7 +51,7 @@ import TestSupport
         if kept.method == .clone {
             #expect(UploadSourceTests.read(try Self.reopen(kept)) == Array("the first words\n".utf8))
         } else {
-            let error = try #require(throws: TransferError.self) { try Self.reopen(kept, description: path) }
+            let error = try #require(throws: Failure.self) { try Self.reopen(kept, description: path) }
             #expect(error.kind == .failure)
             #expect(error.description == "cannot send \(path): it changed after the message was queued (send it again)")
         }
@@ -70,11 +71,11 @@ import TestSupport
         // Replaced by another file of the same size (an editor's save): another inode.
         try Self.write(ContentTypeTests.gif, to: home.file("new.gif"))
         try #require(rename(home.file("new.gif"), path) == 0)
-        let replaced = try #require(throws: TransferError.self) { try Self.reopen(kept) }
+        let replaced = try #require(throws: Failure.self) { try Self.reopen(kept) }
         #expect(replaced.message == "cannot send cat.gif: it changed after the message was queued")
 
         try FileManager.default.removeItem(atPath: path)
-        let removed = try #require(throws: TransferError.self) { try Self.reopen(kept) }
+        let removed = try #require(throws: Failure.self) { try Self.reopen(kept) }
         #expect(removed.description == "cannot send cat.gif: it was removed after the message was queued (send it again)")
     }
 
@@ -111,7 +112,7 @@ import TestSupport
         try #require(pipe(&empty) == 0)
         close(empty[1])
         defer { close(empty[0]) }
-        #expect(throws: TransferError.self) {
+        #expect(throws: Failure.self) {
             try UploadSource.stream(empty[0], name: "x", sniffer: ContentSniffer(), spoolDirectory: outbox.path, keepingSpool: true)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: outbox.path) == [URL(fileURLWithPath: spool).lastPathComponent])
@@ -126,6 +127,6 @@ import TestSupport
         try source.verifyUnchanged(kept)
         guard kept.method != .clone else { return }
         try Self.write(Array("other\n".utf8), to: path)
-        #expect(throws: TransferError.self) { try source.verifyUnchanged(kept) }
+        #expect(throws: Failure.self) { try source.verifyUnchanged(kept) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 import Testing
 @testable import Transfers
 import TestSupport
@@ -38,7 +39,7 @@ import TestSupport
             ("/dev/zero", "cannot attach /dev/zero: it is a device, not a file"),
         ]
         for (path, message) in cases {
-            let error = try #require(throws: TransferError.self) { try UploadSource.file(at: path, sniffer: sniffer, spoolDirectory: directory.path) }
+            let error = try #require(throws: Failure.self) { try UploadSource.file(at: path, sniffer: sniffer, spoolDirectory: directory.path) }
             #expect(error.kind == .invalidInput)
             #expect(error.message == message)
         }
@@ -79,7 +80,7 @@ import TestSupport
         try #require(pipe(&ends) == 0)
         close(ends[1])
         defer { close(ends[0]) }
-        let error = try #require(throws: TransferError.self) {
+        let error = try #require(throws: Failure.self) {
             try UploadSource.stream(ends[0], name: "x", sniffer: ContentSniffer(), spoolDirectory: directory.path)
         }
         #expect(error.kind == .invalidInput)

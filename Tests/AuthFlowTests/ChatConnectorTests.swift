@@ -2,11 +2,12 @@
 import Glibc
 #endif
 import Testing
+import AuthFlow
 import ClientConfiguration
 import QuickBloxAPI
 import XMPPTransport
 
-@Suite struct XMPPChatConnectorTests {
+@Suite struct ChatConnectorTests {
     static func environment() -> [String?] {
         ["SSL_CERT_FILE", "SSL_CERT_DIR"].map { (name: String) in getenv(name).map { String(cString: $0) } }
     }
@@ -22,7 +23,7 @@ import XMPPTransport
                                   apiEndpoint: "https://api.example.com",
                                   chatEndpoint: ChatEndpoint(security: .startTLS, host: "127.0.0.1", port: 0),
                                   chatDomain: "chat.example.com", caFile: caFile)
-        let connector = XMPPChatConnector(config: config)
+        let connector = ChatConnector(config: config)
         #expect(throws: XMPPError.self) { try connector.connect(userId: 42, secret: "token") }
         #expect(Self.environment() == before)
     }

@@ -1,30 +1,8 @@
-import ClientConfiguration
-import MessageCache
-import QuickBloxAPI
-import XMPPTransport
+import Diagnostics
 
-extension MessagingError {
-    init(_ failure: FailureDescription) {
-        let kind: Kind
-        switch failure.kind {
-        case .invalidInput: kind = .invalidInput
-        case .authentication: kind = .authentication
-        case .temporary: kind = .temporary
-        case .failure: kind = .failure
-        }
-        self.init(kind, failure.message, hint: failure.hint)
-    }
-
-    init(describing error: QuickBloxError, doing what: String) {
-        self.init(FailureDescription(describing: error, doing: what))
-    }
-
-    init(describing error: XMPPError) {
-        self.init(FailureDescription(describing: error))
-    }
-
-    /// A cache failure as one line and a hint: what is wrong with the file and what
-    /// to do; none of them loses the outbox (README "How it is tested: faults").
+/// A cache failure as a person should read it: what is wrong with the file and what
+/// to do; none of them loses the outbox (README "How it is tested: faults").
+extension Failure {
     package init(cache error: MessageCacheError) {
         switch error.kind {
         case .invalidSearchQuery, .invalidArgument:
