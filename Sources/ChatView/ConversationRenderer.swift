@@ -103,8 +103,8 @@ struct ConversationRenderer {
     /// `██████░░░░  72 %` (full once done), or why it failed.
     func progress(_ transfer: Transfer, width: Int) -> (GlyphLine, CellStyle) {
         let unicode = theme.unicode
-        if let outcome = transfer.outcome, !outcome.isEmpty {
-            return (GlyphLine("failed: \(outcome)", maxWidth: width, unicode: unicode), theme.error)
+        if case .failed(let reason) = transfer.outcome {
+            return (GlyphLine("failed: \(reason)", maxWidth: width, unicode: unicode), theme.error)
         }
         guard let percent = transfer.percent else {
             let verb = transfer.direction == .upload ? "uploading" : "downloading"

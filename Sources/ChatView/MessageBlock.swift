@@ -59,10 +59,10 @@ package struct MessageBlock: Hashable, Sendable {
             }
             // A finished upload, or a finished fetch for the preview, needs no row; a
             // download the user asked for says where the file went.
-            if let transfer = attachment.transfer, !(transfer.direction != .download && transfer.outcome == "") {
+            if let transfer = attachment.transfer, !(transfer.direction != .download && transfer.outcome == .succeeded) {
                 body.append(.progress(attachment: index, transfer))
                 contentWidth = max(contentWidth, min(maxInner, 24))
-                if transfer.outcome == "", attachment.localPath != nil { body.append(.savedAs(attachment: index)) }
+                if transfer.outcome == .succeeded, attachment.localPath != nil { body.append(.savedAs(attachment: index)) }
             }
         }
         if !message.text.isEmpty {

@@ -38,7 +38,7 @@ import Testing
         session.send(.transfer(messageID: F.id(8000), attachment: 0, Transfer(direction: .preview, done: 1024, total: 2048),
                                localPath: nil))
         #expect(session.screen.contains("50 %"), "a fetch under way shows its progress: \(session.screen)")
-        session.send(.transfer(messageID: F.id(8000), attachment: 0, Transfer(direction: .preview, done: 2048, total: 2048, outcome: ""),
+        session.send(.transfer(messageID: F.id(8000), attachment: 0, Transfer(direction: .preview, done: 2048, total: 2048, outcome: .succeeded),
                                localPath: "/tmp/previews/c47"))
         let rows = session.screen.components(separatedBy: "\n")
         let drawn = rows.filter { $0.contains("│ ▒▒▒▒▒▒▒▒") }
@@ -49,7 +49,7 @@ import Testing
         #expect(!session.screen.contains("saved as"), "\(session.screen)")
         #expect(!session.screen.contains("100 %"), "\(session.screen)")
         // Saved on request (`d`), it says where.
-        session.send(.transfer(messageID: F.id(8000), attachment: 0, Transfer(direction: .download, done: 2048, total: 2048, outcome: ""),
+        session.send(.transfer(messageID: F.id(8000), attachment: 0, Transfer(direction: .download, done: 2048, total: 2048, outcome: .succeeded),
                                localPath: "./cat.png"))
         #expect(session.screen.contains("saved as ./cat.png"), "\(session.screen)")
     }
