@@ -81,7 +81,7 @@ let package = Package(
         // Transfers: a message's files go up through the outbox before the message does.
         .target(name: "Messaging", dependencies: ["Diagnostics", "ClientConfiguration", "QuickBloxAPI", "XMPPTransport", "MessageCache", "Transfers"], swiftSettings: swiftSettings),
         // Image previews for the chat view: decoded by stb_image, drawn by chafa as symbols, sixels or kitty
-        // graphics, behind ChatView's ImagePreviewProvider seam (ChatPreviewProvider).
+        // graphics, for ChatView's `drawPreview` effect, answered by its `previewDrawn` event (ChatPreviewDrawer).
         .target(name: "TerminalImages", dependencies: ["Diagnostics", "ChatView", "CStbImage", "CChafa"], swiftSettings: swiftSettings),
         .target(name: "CommandLineKit", swiftSettings: swiftSettings),
         // The chat view as a value: model, events, one pure update, one pure renderer; no terminal, no network.

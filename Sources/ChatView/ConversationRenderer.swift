@@ -4,11 +4,10 @@ struct ConversationRenderer {
     let conversation: Conversation
     let theme: Theme
     let areas: ScreenAreas
-    let previews: ImagePreviewProvider?
 
     func draw(into grid: inout CellGrid) {
         let context = LayoutContext(profile: model.profile, clock: model.clock, now: model.now,
-                                    selection: conversation.selection, previews: previews)
+                                    selection: conversation.selection, previews: model.previews)
         let viewport = ConversationViewport(conversation, width: areas.bodyWidth, height: areas.bodyHeight, context: context)
         if conversation.entries.isEmpty {
             let text = conversation.loaded ? "no messages yet: say hello" : "loading" + theme.ellipsis
@@ -21,17 +20,15 @@ struct ConversationRenderer {
             grid.put(line, row: areas.bodyTop, column: max(0, (areas.width - line.width) / 2), style: theme.faint)
         }
         for slice in viewport.slices {
-            var previewCache: [Int: ImagePreview] = [:]
             for offset in 0..<slice.rowCount {
                 let row = slice.block.rows[slice.firstRow + offset]
-                draw(row, of: slice, rowIndex: slice.firstRow + offset, at: areas.bodyTop + slice.screenRow + offset,
-                     into: &grid, previews: &previewCache)
+                draw(row, of: slice, rowIndex: slice.firstRow + offset, at: areas.bodyTop + slice.screenRow + offset, into: &grid)
             }
         }
     }
 
     private func draw(_ row: MessageBlock.Row, of slice: ConversationViewport.Slice, rowIndex: Int, at y: Int,
-                      into grid: inout CellGrid, previews previewCache: inout [Int: ImagePreview]) {
+                      into grid: inout CellGrid) {
         let block = slice.block
         let message = block.message
         let width = areas.bodyWidth
@@ -62,24 +59,24 @@ struct ConversationRenderer {
             let place = message.attachments[index].localPath ?? ""
             inside(GlyphLine("saved as \(place)", maxWidth: block.inner, unicode: theme.unicode), style: theme.faint, block: block,
                    x: x, y: y, border: border, into: &grid)
-        case .image(let index, let imageRow, let box):
+        case .noPreview(let line):
+            inside(line, style: theme.faint, block: block, x: x, y: y, border: border, into: &grid)
+        case .image(_, let imageRow, let preview):
             inside(GlyphLine(), style: .plain, block: block, x: x, y: y, border: border, into: &grid)
-            guard let path = message.attachments[index].localPath, let previews else { return }
-            if previewCache[index] == nil { previewCache[index] = previews.preview(ofImageAt: path, box: box, mode: model.profile.images) }
-            switch previewCache[index] {
-            case .cells(let rows)?:
+            switch preview {
+            case .cells(let rows, let box):
                 guard imageRow < rows.count else { return }
-                for (column, cell) in rows[imageRow].prefix(box.columns).enumerated() {
+                for (column, cell) in rows[imageRow].prefix(min(box.columns, block.inner)).enumerated() {
                     grid[y, x + 2 + column] = cell
                 }
-            case .escape(let payload)?:
+            case .escape(let payload, let box):
                 // Drawn by the terminal over blank cells, and only when all of it is on the screen.
                 let wholeBlock = slice.rowCount == block.height || (rowIndex - imageRow >= slice.firstRow
                     && rowIndex - imageRow + box.rows <= slice.firstRow + slice.rowCount)
                 if imageRow == 0 && wholeBlock {
                     grid.images.append(ImagePlacement(row: y, column: x + 2, box: box, payload: payload))
                 }
-            case nil:
+            case .unavailable:
                 break
             }
         case .footer:
@@ -103,8 +100,8 @@ struct ConversationRenderer {
     /// `██████░░░░  72 %` (full once done), or why it failed.
     func progress(_ transfer: Transfer, width: Int) -> (GlyphLine, CellStyle) {
         let unicode = theme.unicode
-        if let outcome = transfer.outcome, !outcome.isEmpty {
-            return (GlyphLine("failed: \(outcome)", maxWidth: width, unicode: unicode), theme.error)
+        if case .failed(let reason) = transfer.outcome {
+            return (GlyphLine("failed: \(reason)", maxWidth: width, unicode: unicode), theme.error)
         }
         guard let percent = transfer.percent else {
             let verb = transfer.direction == .upload ? "uploading" : "downloading"

@@ -4,9 +4,10 @@ package struct LayoutContext {
     package var clock: TimeLabels
     package var now: Double
     package var selection: String?
-    package var previews: ImagePreviewProvider?
+    /// The model's: an image takes the rows of the preview drawn for it.
+    package var previews: PreviewCache
 
-    package init(profile: RenderProfile, clock: TimeLabels, now: Double, selection: String?, previews: ImagePreviewProvider?) {
+    package init(profile: RenderProfile, clock: TimeLabels, now: Double, selection: String?, previews: PreviewCache) {
         self.profile = profile; self.clock = clock; self.now = now; self.selection = selection; self.previews = previews
     }
 }

@@ -2,8 +2,8 @@
 /// the sender's name above the first of a run of incoming messages, the cell (a
 /// box that hugs its text, at most about two thirds of the width; incoming on the
 /// left, outgoing on the right) with its attachments, and the time under it
-/// (outgoing: with the message's state). Pure: the same message, neighbour and
-/// width always give the same rows.
+/// (outgoing: with the message's state). Pure: the same message, neighbour, width
+/// and context (the model's previews among it) always give the same rows.
 package struct MessageBlock: Hashable, Sendable {
     package enum Row: Hashable, Sendable {
         case daySeparator(String)
@@ -16,8 +16,10 @@ package struct MessageBlock: Hashable, Sendable {
         case progress(attachment: Int, Transfer)
         /// Where attachment `attachment` was downloaded to.
         case savedAs(attachment: Int)
-        /// Row `row` of attachment `index`'s preview.
-        case image(attachment: Int, row: Int, box: CellBox)
+        /// Row `row` of attachment `attachment`'s preview (a picture: `cells` or `escape`).
+        case image(attachment: Int, row: Int, ImagePreview)
+        /// A line of why an image has no preview.
+        case noPreview(GlyphLine)
         case bottom
         case footer
     }
@@ -27,6 +29,9 @@ package struct MessageBlock: Hashable, Sendable {
     /// Columns inside the box, between the padding.
     package let inner: Int
     package let selected: Bool
+    /// The previews its images want at this width, in the model or not yet
+    /// (the update asks for those missing).
+    package let previewRequests: [PreviewRequest]
 
     package var height: Int { rows.count }
 
@@ -35,7 +40,7 @@ package struct MessageBlock: Hashable, Sendable {
         self.message = message
         selected = context.selection == message.id
         let unicode = context.profile.unicode
-        let maxInner = max(8, width * 2 / 3 - 4)
+        let maxInner = Self.maxInner(width: width)
         var rows: [Row] = []
         let day = context.clock.day(message.dateSent)
         let newDay = previous.map { context.clock.day($0.dateSent) != day } ?? true
@@ -45,24 +50,31 @@ package struct MessageBlock: Hashable, Sendable {
 
         var body: [Row] = []
         var contentWidth = 0
+        var requests: [PreviewRequest] = []
         for (index, attachment) in message.attachments.enumerated() {
             let label = GlyphLine(Self.label(of: attachment, unicode: unicode), maxWidth: maxInner, unicode: unicode)
             contentWidth = max(contentWidth, label.width)
             body.append(.attachment(label))
-            if attachment.isImage, let path = attachment.localPath, let provider = context.previews,
-               context.profile.images != .none,
-               let box = provider.box(forImageAt: path, maxColumns: maxInner, maxRows: Self.maximumImageRows, mode: context.profile.images),
-               box.columns > 0, box.rows > 0 {
-                let box = CellBox(columns: min(box.columns, maxInner), rows: min(box.rows, Self.maximumImageRows))
-                contentWidth = max(contentWidth, box.columns)
-                for row in 0..<box.rows { body.append(.image(attachment: index, row: row, box: box)) }
+            if let request = Self.previewRequest(for: attachment, maxInner: maxInner, profile: context.profile) {
+                requests.append(request)
+                // The rows the preview in the model covers; none until it is drawn.
+                let shown = context.previews.preview(for: request)?.preview
+                if let shown, let box = shown.box {
+                    contentWidth = max(contentWidth, box.columns)
+                    for row in 0..<box.rows { body.append(.image(attachment: index, row: row, shown)) }
+                } else if case .unavailable(let reason)? = shown {
+                    for line in GlyphLine.wrap("no preview: \(reason)", width: maxInner, unicode: unicode).prefix(3) {
+                        contentWidth = max(contentWidth, line.width)
+                        body.append(.noPreview(line))
+                    }
+                }
             }
             // A finished upload, or a finished fetch for the preview, needs no row; a
             // download the user asked for says where the file went.
-            if let transfer = attachment.transfer, !(transfer.direction != .download && transfer.outcome == "") {
+            if let transfer = attachment.transfer, !(transfer.direction != .download && transfer.outcome == .succeeded) {
                 body.append(.progress(attachment: index, transfer))
                 contentWidth = max(contentWidth, min(maxInner, 24))
-                if transfer.outcome == "", attachment.localPath != nil { body.append(.savedAs(attachment: index)) }
+                if transfer.outcome == .succeeded, attachment.localPath != nil { body.append(.savedAs(attachment: index)) }
             }
         }
         if !message.text.isEmpty {
@@ -72,6 +84,7 @@ package struct MessageBlock: Hashable, Sendable {
             }
         }
         if body.isEmpty { body.append(.text(GlyphLine())) }
+        previewRequests = requests
         inner = max(1, min(maxInner, contentWidth))
         rows.append(.top)
         rows += body
@@ -82,6 +95,16 @@ package struct MessageBlock: Hashable, Sendable {
 
     /// Preview blocks are at most this many rows tall.
     package static let maximumImageRows = 12
+
+    /// Columns inside a cell at most, in a conversation `width` columns wide: about two thirds.
+    static func maxInner(width: Int) -> Int { max(8, width * 2 / 3 - 4) }
+
+    /// The preview an image attachment wants: one whose file is on this machine
+    /// (sent from here, or fetched), unless `--images none`.
+    static func previewRequest(for attachment: ShownAttachment, maxInner: Int, profile: RenderProfile) -> PreviewRequest? {
+        guard attachment.isImage, let path = attachment.localPath, profile.images != .none else { return nil }
+        return PreviewRequest(path: path, room: CellBox(columns: maxInner, rows: maximumImageRows), profile: profile)
+    }
 
     /// `[image] cat.jpg · 1.2 MB`
     static func label(of attachment: ShownAttachment, unicode: Bool) -> String {

@@ -14,8 +14,11 @@ package enum ScreenEffect: Hashable, Sendable {
     case loadNewer(dialogID: String, after: MessageCursor)
     /// Save an attachment in the current directory.
     case download(messageID: String, attachment: Int)
-    /// Fetch an image attachment into the preview cache (only with a preview provider).
+    /// Fetch an image attachment into the preview cache (only when the profile shows images).
     case fetchPreview(messageID: String, attachment: Int)
+    /// Decode and draw an image on the screen in the background, off the terminal's
+    /// thread; answered by `previewDrawn` (once, whatever happens).
+    case drawPreview(PreviewRequest)
     /// Upload a file and send it as a message with an attachment.
     case attach(path: String, dialogID: String)
     /// Restore the terminal and exit; `interrupted` by ^C (exit as interrupted, 130).

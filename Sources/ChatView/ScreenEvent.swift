@@ -27,6 +27,9 @@ package enum ScreenEvent: Hashable, Sendable {
     case connection(ConnectionState)
     /// Progress of an attachment's transfer, by message id and attachment index.
     case transfer(messageID: String, attachment: Int, Transfer, localPath: String?)
+    /// An image preview drawn in the background, answering `drawPreview`: the
+    /// picture and the cells it covers, or why there is none.
+    case previewDrawn(PreviewRequest, ImagePreview)
     /// Something to tell in the status line (an error, a saved file).
     case notice(String)
     /// Names learnt for user ids.

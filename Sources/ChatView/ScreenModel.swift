@@ -1,6 +1,6 @@
 /// The whole state of `chatctl chat`, a value: which screen shows, the dialogs,
 /// the open conversation with its scroll position, the input, typing, the
-/// connection. Only `ScreenUpdate.update` changes it.
+/// connection, the image previews drawn. Only `ScreenUpdate.update` changes it.
 package struct ScreenModel: Sendable {
     package enum Screen: Hashable, Sendable { case dialogs, conversation }
 
@@ -28,6 +28,8 @@ package struct ScreenModel: Sendable {
     package var typingSentAt: Double = 0
     package var lastEditAt: Double = 0
     package var quitting = false
+    /// Image previews the edge drew, and those asked for.
+    package var previews = PreviewCache()
 
     package init(me: Int, width: Int, height: Int, now: Double, profile: RenderProfile = RenderProfile(), clock: TimeLabels = .utc) {
         self.me = me; self.width = width; self.height = height; self.now = now; self.profile = profile; self.clock = clock

@@ -1,11 +1,8 @@
-/// Model + size → a grid of styled cells. Pure (given the preview provider's
-/// promise to answer the same way twice); golden text snapshots test it.
+/// Model + size → a grid of styled cells. Pure: it reads the model alone (image
+/// previews too, drawn by the edge and kept in it), so the same model always draws
+/// the same screen; golden text snapshots test it.
 package struct ScreenRenderer {
-    package var previews: ImagePreviewProvider?
-
-    package init(previews: ImagePreviewProvider? = nil) {
-        self.previews = previews
-    }
+    package init() {}
 
     package func render(_ model: ScreenModel) -> CellGrid {
         var grid = CellGrid(width: model.width, height: model.height)
@@ -22,8 +19,7 @@ package struct ScreenRenderer {
             DialogListRenderer(model: model, theme: theme, areas: areas).draw(into: &grid)
         case .conversation:
             if let conversation = model.conversation {
-                ConversationRenderer(model: model, conversation: conversation, theme: theme, areas: areas, previews: previews)
-                    .draw(into: &grid)
+                ConversationRenderer(model: model, conversation: conversation, theme: theme, areas: areas).draw(into: &grid)
             }
             bottomRule(model, into: &grid, theme: theme, row: areas.bottomRuleRow)
             input(model, into: &grid, theme: theme, areas: areas)

@@ -205,7 +205,7 @@ extension ScreenUpdate.Step {
             return tell(message.attachments.isEmpty ? "this message has no attachment" : "this attachment has no file to download")
         }
         let next = files.first { message.attachments[$0].transfer == nil }
-            ?? files.first { message.attachments[$0].transfer?.outcome != nil }
+            ?? files.first { message.attachments[$0].transfer.map { $0.outcome != .running } ?? false }
         guard let index = next else { return tell("\(message.attachments[files[0]].name) is being saved") }
         effects.append(.download(messageID: message.id, attachment: index))
     }

@@ -4,7 +4,7 @@
 extension ScreenUpdate.Step {
     var layoutContext: LayoutContext {
         LayoutContext(profile: model.profile, clock: model.clock, now: now, selection: model.conversation?.selection,
-                      previews: previews)
+                      previews: model.previews)
     }
 
     var viewport: ConversationViewport {
@@ -110,6 +110,19 @@ extension ScreenUpdate.Step {
         }
     }
 
+    /// The previews in the model that the screen draws now (an image's own, or one
+    /// shown meanwhile): trimming the model's previews keeps them.
+    var previewsOnScreen: Set<PreviewRequest> {
+        guard model.screen == .conversation, !model.isTooSmall else { return [] }
+        var shown: Set<PreviewRequest> = []
+        for slice in viewport.slices {
+            for request in slice.block.previewRequests {
+                if let key = model.previews.preview(for: request)?.key { shown.insert(key) }
+            }
+        }
+        return shown
+    }
+
     /// What the screen shows now: incoming messages not read yet are marked
     /// displayed (once); near the top, older messages are asked for; at the bottom
     /// of a window that let newer ones go, those.
@@ -126,14 +139,17 @@ extension ScreenUpdate.Step {
             }
         }
         if !seen.isEmpty { effects.append(.markDisplayed(ids: seen, dialogID: conversation.dialog.id)) }
-        // Images on the screen that a preview provider could show, once their files are here.
-        if previews != nil && model.profile.images != .none {
+        // Images on the screen: fetched to show their previews, then drawn by the edge, each once.
+        if model.profile.images != .none {
             for index in shown.visibleIndices where index < conversation.messages.count {
                 for (number, attachment) in conversation.messages[index].attachments.enumerated()
                 where attachment.isImage && attachment.localPath == nil && attachment.uid != nil && attachment.transfer == nil {
                     conversation.messages[index].attachments[number].transfer = Transfer(direction: .preview)
                     effects.append(.fetchPreview(messageID: conversation.messages[index].id, attachment: number))
                 }
+            }
+            for slice in shown.slices {
+                for request in slice.block.previewRequests where model.previews.ask(request) { effects.append(.drawPreview(request)) }
             }
         }
         let topIndex = shown.visibleIndices.first ?? 0

@@ -1,14 +1,9 @@
 /// The one place the model changes: `update(model, event, now:)` returns the new
 /// model and what the edge must do (send, mark read, load older, download…). Pure:
-/// no terminal, no network, no clock but `now`; unit-tested event by event.
+/// no terminal, no network, no clock but `now`; unit-tested event by event. What
+/// finishes in the background (a fetch, a preview drawn) comes back as an event.
 package struct ScreenUpdate {
-    /// The same provider the renderer has: image previews take rows, and the update
-    /// must lay out the screen as the renderer will to know what is visible.
-    package var previews: ImagePreviewProvider?
-
-    package init(previews: ImagePreviewProvider? = nil) {
-        self.previews = previews
-    }
+    package init() {}
 
     /// How long a `composing` from someone else shows without news (XEP-0085 leaves it open).
     package static let typingShownFor = 30.0
@@ -20,7 +15,7 @@ package struct ScreenUpdate {
     package static let noticeShownFor = 8.0
 
     package func update(_ model: ScreenModel, _ event: ScreenEvent, now: Double) -> (ScreenModel, [ScreenEffect]) {
-        var step = Step(model: model, previews: previews)
+        var step = Step(model: model)
         step.model.now = now
         step.apply(event)
         step.settle()
@@ -31,12 +26,11 @@ package struct ScreenUpdate {
     struct Step {
         var model: ScreenModel
         var effects: [ScreenEffect] = []
-        let previews: ImagePreviewProvider?
         /// The input's text before this event, to notice edits.
         let inputBefore: String
 
-        init(model: ScreenModel, previews: ImagePreviewProvider?) {
-            self.model = model; self.previews = previews
+        init(model: ScreenModel) {
+            self.model = model
             inputBefore = model.input.text
         }
 
@@ -95,6 +89,9 @@ package struct ScreenUpdate {
                     attachment.transfer = transfer
                     if let localPath { attachment.localPath = localPath }
                 }
+            case .previewDrawn(let request, let preview):
+                model.previews.store(preview, for: request)
+                if model.previews.count > PreviewCache.capacity { model.previews.trim(keeping: previewsOnScreen) }
             case .notice(let text):
                 tell(text)
             case .names(let names):

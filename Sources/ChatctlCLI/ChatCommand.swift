@@ -79,7 +79,13 @@ struct ChatCommand: Command {
         ChatBackend.start(backend, session: network, inbox: inbox, transfers: transfers, chatPassword: chatPassword, verboseLog: verboseLog)
         ChatTransfers.start(transfers, session: files, inbox: inbox, backend: backend, outboxDirectory: outboxDirectory)
         let previews = try context.stateDirectory() + "/previews"
-        let effects = ChatEffects(service: view.service, backend: backend, transfers: transfers, previewDirectory: previews)
+        // Image previews (docs/architecture.md, "Image previews"): decoded and drawn in
+        // the background, each one posted back to the view as an event.
+        let drawer = ChatPreviewDrawer(terminal: TerminalTraits(environment: context.environment, cellSize: Self.cellSize())) {
+            request, preview in inbox.post(.previewDrawn(request, preview))
+        }
+        let effects = ChatEffects(service: view.service, backend: backend, transfers: transfers, previewDirectory: previews,
+                                  previewDrawer: drawer)
         var model = ScreenModel(me: view.service.me, width: terminal.width, height: terminal.height, now: ChatEventLoop.now,
                                 profile: RenderProfile(unicode: terminal.unicode, colors: terminal.colors, images: mode),
                                 clock: TimeLabels(utcOffset: Self.utcOffset))
@@ -90,13 +96,7 @@ struct ChatCommand: Command {
             model.conversation = Conversation(dialog: ChatViewRecords.dialog(summary, me: view.service.me, names: [:]))
             first += effects.perform(.openDialog(id: opened), model: model)
         }
-        // Image previews (docs/architecture.md, "Image previews"): decoded in the background;
-        // each one decoded asks the loop to draw again.
-        let previewProvider: ChatPreviewProvider? = mode == .none ? nil : ChatPreviewProvider(
-            terminal: TerminalTraits(environment: context.environment, cellSize: Self.cellSize()),
-            profile: model.profile, onReady: { _ in inbox.post(.tick) })
-        let loop = ChatEventLoop(model: model, update: ScreenUpdate(previews: previewProvider),
-                                 renderer: ScreenRenderer(previews: previewProvider), terminal: terminal,
+        let loop = ChatEventLoop(model: model, update: ScreenUpdate(), renderer: ScreenRenderer(), terminal: terminal,
                                  inbox: inbox, signals: signals, effects: effects,
                                  tracePath: context.environment["CHATCTL_CHAT_TRACE"])
         let ending = loop.run(first: first)

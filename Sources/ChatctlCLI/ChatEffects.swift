@@ -5,6 +5,7 @@ import AuthFlow
 import ChatView
 import MessageCache
 import Messaging
+import TerminalImages
 
 /// Carries out the update's effects on the terminal's thread. What the cache can
 /// answer at once is answered here, from this thread's own cache connection (a
@@ -15,14 +16,17 @@ final class ChatEffects {
     private let service: MessagingService
     private let backend: ChatBackend.Handle
     private let transfers: ChatTransfers.Handle
-    /// Where images are fetched for a preview provider (in the state directory).
+    /// Where images are fetched for their previews (in the state directory).
     private let previewDirectory: String
+    private let previewDrawer: ChatPreviewDrawer
     private let owner = Int(getpid())
     /// Outbox ids of what was sent from this view.
     private var sent: [String] = []
 
-    init(service: MessagingService, backend: ChatBackend.Handle, transfers: ChatTransfers.Handle, previewDirectory: String) {
+    init(service: MessagingService, backend: ChatBackend.Handle, transfers: ChatTransfers.Handle, previewDirectory: String,
+         previewDrawer: ChatPreviewDrawer) {
         self.service = service; self.backend = backend; self.transfers = transfers; self.previewDirectory = previewDirectory
+        self.previewDrawer = previewDrawer
     }
 
     var me: Int { service.me }
@@ -59,9 +63,12 @@ final class ChatEffects {
         case .download(let messageID, let index):
             return download(messageID: messageID, index: index, into: nil)
         case .fetchPreview(let messageID, let index):
-            // Asked only with an ImagePreviewProvider (docs/architecture.md, "The chat view").
+            // Asked only when the view shows images (docs/architecture.md, "The chat view").
             try? PrivateFiles.ensureDirectory(previewDirectory)
             return download(messageID: messageID, index: index, into: previewDirectory)
+        case .drawPreview(let request):
+            // Answered from the drawer's queue through the inbox (`previewDrawn`).
+            previewDrawer.draw(request)
         case .attach(let path, let dialogID):
             transfers.post(.attach(path: path, dialogID: dialogID))
         case .quit:

@@ -112,7 +112,7 @@ final class ChatTransfers {
                 // The file named to /attach is on this machine: its preview needs no download.
                 let local = upload.source != "-" && access(upload.source, R_OK) == 0 ? upload.source : nil
                 inbox.post(.transfer(messageID: id, attachment: upload.position,
-                                     Transfer(direction: .upload, done: upload.size, total: upload.size, outcome: ""), localPath: local))
+                                     Transfer(direction: .upload, done: upload.size, total: upload.size, outcome: .succeeded), localPath: local))
             }
             backend.post(.deliver(clientID: id, dialogID: entry.dialogID))
         } catch {
@@ -142,7 +142,7 @@ final class ChatTransfers {
         let direction: Transfer.Direction = directory == nil ? .download : .preview
         if directory != nil, DownloadCommand.exists(path) {
             // Fetched for a preview before: the copy is here.
-            inbox.post(.transfer(messageID: messageID, attachment: index, Transfer(direction: direction, outcome: ""), localPath: path))
+            inbox.post(.transfer(messageID: messageID, attachment: index, Transfer(direction: direction, outcome: .succeeded), localPath: path))
             return
         }
         var shown = Transfer(direction: direction)
@@ -156,7 +156,7 @@ final class ChatTransfers {
                 lastPosted = .now
                 inbox.post(.transfer(messageID: messageID, attachment: index, shown, localPath: nil))
             }
-            shown.outcome = ""
+            shown.outcome = .succeeded
             if let total = shown.total { shown.done = total }
             if directory != nil {
                 inbox.post(.transfer(messageID: messageID, attachment: index, shown, localPath: path))
@@ -164,7 +164,7 @@ final class ChatTransfers {
                 inbox.post([.transfer(messageID: messageID, attachment: index, shown, localPath: "./" + path), .notice("saved \(path)")])
             }
         } catch {
-            shown.outcome = clean(error.description)
+            shown.outcome = .failed(clean(error.description))
             inbox.post(.transfer(messageID: messageID, attachment: index, shown, localPath: nil))
         }
     }

@@ -62,7 +62,7 @@ enum Fixture {
             return send(.tick)
         }
 
-        var screen: String { ScreenRenderer(previews: update.previews).render(model).snapshot }
+        var screen: String { ScreenRenderer().render(model).snapshot }
     }
 
     /// A session with the dialog list loaded and `dialog` opened with `messages`.

@@ -252,6 +252,11 @@ import Testing
         #expect(session.screen.contains(" 50 %"))
         session.send(.key(.character("d")))
         #expect(session.model.notice == "cat.jpg is being saved")
+        session.send(.transfer(messageID: F.id(7000), attachment: 0,
+                               Transfer(direction: .download, done: 629_146, total: 1_258_291, outcome: .failed("connection reset")),
+                               localPath: nil))
+        #expect(session.screen.contains("failed: connection reset"), "\(session.screen)")
+        #expect(session.send(.key(.character("d"))) == [.download(messageID: F.id(7000), attachment: 0)], "once failed, d tries again")
         session.send(.key(.escape))
         #expect(session.model.conversation?.selection == nil)
         #expect(session.model.screen == .conversation, "Esc first leaves the selection")
