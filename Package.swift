@@ -68,6 +68,8 @@ let package = Package(
         // MARK: client
         // The one user-facing failure (what went wrong, what to do, the exit class) every client module throws.
         .target(name: "Diagnostics", swiftSettings: swiftSettings),
+        // WorkerThread: the one way a thread of its own is run (the chat engine's, its files', a login's head start).
+        .target(name: "Threads", swiftSettings: swiftSettings),
         .target(name: "HTTPTransport", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
         .target(name: "XMPPTransport", dependencies: ["Diagnostics", "CStrophe", "CStropheTrust"], swiftSettings: swiftSettings),
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
@@ -75,18 +77,18 @@ let package = Package(
         .target(name: "QuickBloxAPI", dependencies: ["Diagnostics", "HTTPTransport", "CCryptoShim"], swiftSettings: swiftSettings),
         // The config file and what follows from it: endpoints, chat connection, failure hints.
         .target(name: "ClientConfiguration", dependencies: ["Diagnostics", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
-        .target(name: "AuthFlow", dependencies: ["Diagnostics", "ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
+        .target(name: "AuthFlow", dependencies: ["Diagnostics", "Threads", "ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
         // Files on the content API: blob upload and download, content types (libmagic).
         .target(name: "Transfers", dependencies: ["Diagnostics", "QuickBloxAPI", "HTTPTransport", "CMagic"], swiftSettings: swiftSettings),
         // Transfers: a message's files go up through the outbox before the message does.
-        .target(name: "Messaging", dependencies: ["Diagnostics", "ClientConfiguration", "QuickBloxAPI", "XMPPTransport", "MessageCache", "Transfers"], swiftSettings: swiftSettings),
+        .target(name: "Messaging", dependencies: ["Diagnostics", "Threads", "ClientConfiguration", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "MessageCache", "Transfers"], swiftSettings: swiftSettings),
         // Image previews for the chat view: decoded by stb_image, drawn by chafa as symbols, sixels or kitty
         // graphics, for ChatView's `drawPreview` effect, answered by its `previewDrawn` event (ChatPreviewDrawer).
         .target(name: "TerminalImages", dependencies: ["Diagnostics", "ChatView", "CStbImage", "CChafa"], swiftSettings: swiftSettings),
         .target(name: "CommandLineKit", swiftSettings: swiftSettings),
         // The chat view as a value: model, events, one pure update, one pure renderer; no terminal, no network.
         .target(name: "ChatView", swiftSettings: swiftSettings),
-        .target(name: "ChatctlCLI", dependencies: ["Diagnostics", "CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses", "TerminalImages"], swiftSettings: swiftSettings),
+        .target(name: "ChatctlCLI", dependencies: ["Diagnostics", "Threads", "CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses", "TerminalImages"], swiftSettings: swiftSettings),
         // Linked by lld with packed relative relocations (DT_RELR, glibc 2.36+): the loader
         // reads a few KB instead of ~1 MB of .rela.dyn entries at every start; nothing is
         // exported (no plugin loads chatctl's symbols); the code that --version, help and

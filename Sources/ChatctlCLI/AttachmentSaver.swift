@@ -33,36 +33,11 @@ final class AttachmentSaver {
                 io.writeErr("chatctl: --download: \(shown) of message \(message.id) names no file to fetch\n")
                 return nil
             }
-            let name = SafeFileName.make(attachment.name, fallback: uid)
-            // A name taken meanwhile (by another program) moves on to the next number.
-            var number = 1
-            while true {
-                let path = freePath(for: name, from: &number)
-                do {
-                    try downloader.download(uid: uid, to: path, overwrite: false)
-                    return path
-                } catch let error as Failure where error.kind == .invalidInput && Self.exists(path) && number < 1000 {
-                    number += 1
-                } catch {
-                    io.writeErr("chatctl: --download: cannot save \(shown) of message \(message.id): \(error)\n")
-                    return nil
-                }
+            do { return try downloader.save(uid: uid, name: attachment.name, in: directory) } catch {
+                io.writeErr("chatctl: --download: cannot save \(shown) of message \(message.id): \(error)\n")
+                return nil
             }
         }
-    }
-
-    /// `DIR/NAME`, numbered from `number` on until neither it nor its `.part` exists.
-    private func freePath(for name: String, from number: inout Int) -> String {
-        while true {
-            let path = directory == "/" ? "/" + SafeFileName.numbered(name, number) : "\(directory)/\(SafeFileName.numbered(name, number))"
-            if !Self.exists(path) && !Self.exists(path + ".part") { return path }
-            number += 1
-        }
-    }
-
-    static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
     }
 }
 

@@ -12,6 +12,7 @@ import CommandLineKit
 import Diagnostics
 import Messaging
 import TerminalImages
+import Threads
 
 /// `chatctl chat [DIALOG]`: the interactive chat view (docs/architecture.md, "The chat view").
 struct ChatCommand: Command {
@@ -59,33 +60,33 @@ struct ChatCommand: Command {
         // Diagnostics would scribble over the screen: --verbose goes only where stderr is not the terminal.
         let verboseLog = context.io.stderrIsTerminal ? nil : context.verboseLog
 
-        let inbox: ChatInbox
-        let signals: ChatSignals
-        do {
-            inbox = try ChatInbox()
-            signals = try ChatSignals()
-        } catch {
-            throw Failure(.failure, error.description)
-        }
+        let inbox = try ChatInbox()
+        let signals = try SignalPipe(catching: [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGCONT], restarting: true)
         defer { signals.release() }
-        let terminal: ChatTerminal
-        do { terminal = try ChatTerminal(colors: (context.environment["NO_COLOR"] ?? "").isEmpty) } catch {
-            throw Failure(.invalidInput, "cannot use the terminal: \(error.description)",
-                                                        hint: "use 'chatctl history' and 'chatctl listen'")
-        }
+        let terminal = try ChatTerminal(colors: (context.environment["NO_COLOR"] ?? "").isEmpty)
         defer { terminal.restore() }
 
-        let backend = ChatBackend.Handle(), transfers = ChatTransfers.Handle()
-        ChatBackend.start(backend, session: network, inbox: inbox, transfers: transfers, chatPassword: chatPassword, verboseLog: verboseLog)
-        ChatTransfers.start(transfers, session: files, inbox: inbox, backend: backend, outboxDirectory: outboxDirectory)
+        // The chat engine on a thread of its own (docs/architecture.md, "Threads"): every
+        // dialog heard, the view's commands taken between turns, its events to the inbox.
+        var settings = ChatEngine.Settings()
+        settings.dialogs = .all
+        settings.reconnect = .view
+        settings.skipsRoomsThatFail = true
+        settings.reportsDialogList = true
+        let feed = ChatEngineFeed(inbox: inbox, me: view.service.me)
+        let (config, stored) = (network.config, network.session)
+        guard let live = LiveChat(network: Handover(network.service), transfers: Handover(files.service), makeLink: { service in
+            ChatLink.make(for: MessagingSession(config: config, session: stored, service: service), verboseLog: verboseLog) { chatPassword }
+        }, settings: settings, outboxDirectory: outboxDirectory, events: feed.post) else {
+            throw Failure(.failure, "cannot start the chat's threads", hint: "the system is out of threads; try again")
+        }
         let previews = try context.stateDirectory() + "/previews"
         // Image previews (docs/architecture.md, "Image previews"): decoded and drawn in
         // the background, each one posted back to the view as an event.
         let drawer = ChatPreviewDrawer(terminal: TerminalTraits(environment: context.environment, cellSize: Self.cellSize())) {
             request, preview in inbox.post(.previewDrawn(request, preview))
         }
-        let effects = ChatEffects(service: view.service, backend: backend, transfers: transfers, previewDirectory: previews,
-                                  previewDrawer: drawer)
+        let effects = ChatEffects(service: view.service, live: live, previewDirectory: previews, previewDrawer: drawer)
         var model = ScreenModel(me: view.service.me, width: terminal.width, height: terminal.height, now: ChatEventLoop.now,
                                 profile: RenderProfile(unicode: terminal.unicode, colors: terminal.colors, images: mode),
                                 clock: TimeLabels(utcOffset: Self.utcOffset))
@@ -102,10 +103,8 @@ struct ChatCommand: Command {
         let ending = loop.run(first: first)
         // The screen first: whatever happens next, the user has their terminal back.
         terminal.restore()
-        backend.post(.stop)
-        transfers.post(.stop)
         // The last markers and read marks reach the server, if it answers quickly.
-        backend.waitUntilFinished(seconds: ending == .quit ? 3 : 1)
+        live.stop(waiting: ending == .quit ? 3 : 1)
         let undelivered = effects.undelivered()
         switch ending {
         case .quit:

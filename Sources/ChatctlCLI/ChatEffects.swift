@@ -6,6 +6,7 @@ import ChatView
 import MessageCache
 import Messaging
 import TerminalImages
+import XMPPTransport
 
 /// Carries out the update's effects on the terminal's thread. What the cache can
 /// answer at once is answered here, from this thread's own cache connection (a
@@ -14,8 +15,8 @@ import TerminalImages
 /// and files are handed to their own threads.
 final class ChatEffects {
     private let service: MessagingService
-    private let backend: ChatBackend.Handle
-    private let transfers: ChatTransfers.Handle
+    /// The chat engine's and the files' threads.
+    private let live: LiveChat
     /// Where images are fetched for their previews (in the state directory).
     private let previewDirectory: String
     private let previewDrawer: ChatPreviewDrawer
@@ -23,9 +24,8 @@ final class ChatEffects {
     /// Outbox ids of what was sent from this view.
     private var sent: [String] = []
 
-    init(service: MessagingService, backend: ChatBackend.Handle, transfers: ChatTransfers.Handle, previewDirectory: String,
-         previewDrawer: ChatPreviewDrawer) {
-        self.service = service; self.backend = backend; self.transfers = transfers; self.previewDirectory = previewDirectory
+    init(service: MessagingService, live: LiveChat, previewDirectory: String, previewDrawer: ChatPreviewDrawer) {
+        self.service = service; self.live = live; self.previewDirectory = previewDirectory
         self.previewDrawer = previewDrawer
     }
 
@@ -42,20 +42,20 @@ final class ChatEffects {
     func perform(_ effect: ScreenEffect, model: ScreenModel) -> [ScreenEvent] {
         switch effect {
         case .openDialog(let id):
-            backend.post(.follow(dialogID: id))
+            live.post(ChatEngine.Command.follow(dialogID: id))
             return open(id)
         case .send(let text, let dialogID):
             return send(text, dialogID: dialogID, model: model)
         case .sendTyping(let state, let dialogID):
-            backend.post(.typing(state, dialogID: dialogID))
+            if let state = ChatState(rawValue: state.rawValue) { live.post(ChatEngine.Command.typing(state, dialogID: dialogID)) }
         case .markDisplayed(let ids, let dialogID):
-            backend.post(.displayed(ids: ids, dialogID: dialogID))
+            live.post(ChatEngine.Command.displayed(ids: ids, dialogID: dialogID))
         case .loadOlder(let dialogID, let before):
             let page = (try? service.cache.messages(dialogID: dialogID, beforeDate: before.dateSent, id: before.id,
                                                     limit: Conversation.pageSize)) ?? []
             if !page.isEmpty { return [.olderLoaded(dialogID: dialogID, before: before, shown(page), exhausted: false)] }
             guard model.connection == .connected else { return [.olderLoaded(dialogID: dialogID, before: before, [], exhausted: false)] }
-            backend.post(.fetchOlder(dialogID: dialogID, before: before))
+            live.post(ChatEngine.Command.fetchOlder(dialogID: dialogID, before: MessagePosition(dateSent: before.dateSent, id: before.id)))
         case .loadNewer(let dialogID, let after):
             let page = (try? service.cache.messages(dialogID: dialogID, afterDate: after.dateSent, id: after.id,
                                                     limit: Conversation.pageSize)) ?? []
@@ -70,7 +70,7 @@ final class ChatEffects {
             // Answered from the drawer's queue through the inbox (`previewDrawn`).
             previewDrawer.draw(request)
         case .attach(let path, let dialogID):
-            transfers.post(.attach(path: path, dialogID: dialogID))
+            live.post(LiveChat.FileCommand.attach(path: path, dialogID: dialogID))
         case .quit:
             break
         }
@@ -98,7 +98,7 @@ final class ChatEffects {
             }
         }
         sent += ids
-        for id in ids { backend.post(.deliver(clientID: id, dialogID: dialogID)) }
+        for id in ids { live.post(ChatEngine.Command.deliver(clientID: id, dialogID: dialogID)) }
         let sending = Set((model.conversation?.pending ?? []).filter { $0.delivery == .sending }.map(\.id) + (model.connection == .connected ? ids : []))
         return [.pendingChanged(dialogID: dialogID, pendingEntries(of: dialogID, sending: sending))]
     }
@@ -121,7 +121,7 @@ final class ChatEffects {
         guard index < attachments.count, let uid = attachments[index].id, !uid.isEmpty else {
             return [.notice("that attachment names no file")]
         }
-        transfers.post(.download(messageID: messageID, attachment: index, uid: uid, name: attachments[index].name ?? uid,
+        live.post(LiveChat.FileCommand.download(messageID: messageID, attachment: index, uid: uid, name: attachments[index].name ?? uid,
                                  directory: directory))
         return []
     }

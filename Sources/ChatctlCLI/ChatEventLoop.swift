@@ -26,7 +26,7 @@ final class ChatEventLoop {
     private let renderer: ScreenRenderer
     private let terminal: ChatTerminal
     private let inbox: ChatInbox
-    private let signals: ChatSignals
+    private let signals: SignalPipe
     private let effects: ChatEffects
     /// How often the clock ticks (typing timeouts, countdowns).
     private let tickSeconds = 1.0
@@ -37,7 +37,7 @@ final class ChatEventLoop {
     private let trace: UnsafeMutablePointer<FILE>?
 
     init(model: ScreenModel, update: ScreenUpdate, renderer: ScreenRenderer, terminal: ChatTerminal, inbox: ChatInbox,
-         signals: ChatSignals, effects: ChatEffects, tracePath: String?) {
+         signals: SignalPipe, effects: ChatEffects, tracePath: String?) {
         self.model = model; self.update = update; self.renderer = renderer; self.terminal = terminal
         self.inbox = inbox; self.signals = signals; self.effects = effects
         trace = tracePath.flatMap { fopen($0, "a") }

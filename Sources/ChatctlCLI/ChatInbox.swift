@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ChatView
+import Diagnostics
 import Synchronization
 
 /// Events for the chat view's one event loop from the other threads (the network,
@@ -13,7 +14,7 @@ final class ChatInbox: Sendable {
     let readEnd: Int32
     private let writeEnd: Int32
 
-    init() throws(ChatTerminalError) {
+    init() throws(Failure) {
         (readEnd, writeEnd) = try wakePipe()
     }
 
@@ -41,15 +42,4 @@ final class ChatInbox: Sendable {
             return queue
         }
     }
-}
-
-/// A pipe for wake-ups: both ends non-blocking (a full pipe already holds one) and closed on exec.
-func wakePipe() throws(ChatTerminalError) -> (Int32, Int32) {
-    var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else { throw ChatTerminalError("cannot make a pipe: \(String(cString: strerror(errno)))") }
-    for end in ends {
-        _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(end, F_SETFL, O_NONBLOCK)
-    }
-    return (ends[0], ends[1])
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ChatView
+import Diagnostics
 internal import CNcurses
 
 /// The terminal under `chatctl chat`, through ncursesw (loaded on first use, see
@@ -31,20 +32,25 @@ final class ChatTerminal {
     private static let controlLeft = KEY_MAX + 3, controlRight = KEY_MAX + 4
 
     /// Takes over the terminal on standard input and output. `colors`: false with NO_COLOR.
-    init(colors wanted: Bool) throws(ChatTerminalError) {
+    /// Why the view cannot take the terminal: bad input for this command (exit 2).
+    private static func unusable(_ why: String) -> Failure {
+        Failure(.invalidInput, "cannot use the terminal: \(why)", hint: "use 'chatctl history' and 'chatctl listen'")
+    }
+
+    init(colors wanted: Bool) throws(Failure) {
         setlocale(LC_ALL, "")
         unicode = String(cString: nl_langinfo(nl_item(CODESET))) == "UTF-8"
         guard cncurses_load() == 0 else {
-            throw ChatTerminalError("cannot load ncursesw (\(String(cString: cncurses_load_error())))")
+            throw Self.unusable("cannot load ncursesw (\(String(cString: cncurses_load_error())))")
         }
         guard let input = fdopen(0, "r"), let output = fdopen(1, "w") else {
-            throw ChatTerminalError("cannot open the terminal's streams")
+            throw Self.unusable("cannot open the terminal's streams")
         }
         self.input = input
         self.output = output
         // newterm, unlike initscr, returns NULL for a terminal it does not know instead of exiting.
         guard let screen = cncurses_newterm(nil, output, input) else {
-            throw ChatTerminalError("the terminal type '\(Self.environment("TERM") ?? "")' is unknown to ncurses")
+            throw Self.unusable("the terminal type '\(Self.environment("TERM") ?? "")' is unknown to ncurses")
         }
         self.screen = screen
         active = true

@@ -56,22 +56,23 @@ extension CommandContext {
         return CacheLogin(config: keeper.config, session: session, client: client, cachePath: path)
     }
 
-    /// The chat connection for messaging commands: the session token is the
-    /// chat password unless the config says `chatAuth: password`. A token that
-    /// may have expired is checked over REST first, which renews it if it is
-    /// gone (chat itself cannot say why it refuses one; docs/protocol.md §2, §7).
+    /// The chat connection for messaging commands: the session token is the chat password
+    /// unless the config says `chatAuth: password`, asked for (a file is read now, a prompt
+    /// comes) only when chat connects.
     func chatLink(for messaging: MessagingSession) throws -> ChatLink {
-        var password: String?
-        if messaging.config.chatAuth == .password {
-            guard let given = try renewalPassword()(messaging.session.login ?? "user \(messaging.session.userId)") else {
-                throw Failure(.authentication, "this config authenticates chat with the password (chatAuth: password)",
-                                                      hint: "set CHATCTL_PASSWORD or pass --password-file PATH")
-            }
-            password = given
+        let login = messaging.session.login ?? "user \(messaging.session.userId)"
+        let ask = messaging.config.chatAuth == .password ? try renewalPassword() : nil
+        var given: String?
+        return ChatLink.make(for: messaging, verboseLog: verboseLog) {
+            if given == nil { given = ask?(login) }
+            return given
         }
-        do { return try ChatLink.make(for: messaging, password: password, verboseLog: verboseLog) } catch {
-            throw error
-        }
+    }
+
+    /// A chat engine on this thread, over the session's chat link (`chatLink(for:)`).
+    func chatEngine(for messaging: MessagingSession, settings: ChatEngine.Settings,
+                    handler: @escaping (ChatEngineEvent) -> Void) throws -> ChatEngine {
+        ChatEngine(link: try chatLink(for: messaging), service: messaging.service, settings: settings, handler: handler)
     }
 
     /// A token with less life left than this is checked before chat connects with it.
@@ -132,29 +133,29 @@ struct MessagingSession {
 }
 
 extension ChatLink {
-    /// The chat connection of a messaging session: the session token is the chat
-    /// password unless the config says `chatAuth: password` (then `password`). A
-    /// token that may have expired is checked over REST first, which renews it if
-    /// it is gone (chat itself cannot say why it refuses one; docs/protocol.md §2, §7).
-    static func make(for messaging: MessagingSession, password: String?,
-                     verboseLog: (@Sendable (String) -> Void)?) throws(Failure) -> ChatLink {
-        let secret: String
-        switch messaging.config.chatAuth {
-        case .token:
-            let api = messaging.service.api
-            if (api.tokenExpiresAt?.timeIntervalSinceNow ?? 0) < CommandContext.chatTokenMargin {
-                do throws(QuickBloxError) { _ = try api.currentSession() } catch {
-                    throw Failure(describing: error, doing: "check session")
+    /// The chat connection of a messaging session. At each connect: with `chatAuth: token` the
+    /// session token as it is then, checked over REST first when it may have expired, which
+    /// renews it if it is gone (chat itself cannot say why it refuses one; docs/protocol.md
+    /// §2, §7); with `chatAuth: password`, what `password` gives.
+    static func make(for messaging: MessagingSession, verboseLog: (@Sendable (String) -> Void)?,
+                     password: @escaping () -> String?) -> ChatLink {
+        let (config, api, stored) = (messaging.config, messaging.service.api, messaging.session.token)
+        return ChatLink(config: config, me: messaging.session.userId, verboseLog: verboseLog) { () throws(Failure) -> String in
+            switch config.chatAuth {
+            case .token:
+                if (api.tokenExpiresAt?.timeIntervalSinceNow ?? 0) < CommandContext.chatTokenMargin {
+                    do throws(QuickBloxError) { _ = try api.currentSession() } catch {
+                        throw Failure(describing: error, doing: "check session")
+                    }
                 }
+                return api.token ?? stored
+            case .password:
+                guard let password = password() else {
+                    throw Failure(.authentication, "this config authenticates chat with the password (chatAuth: password)",
+                                  hint: "set CHATCTL_PASSWORD or pass --password-file PATH")
+                }
+                return password
             }
-            secret = api.token ?? messaging.session.token
-        case .password:
-            guard let password else {
-                throw Failure(.authentication, "this config authenticates chat with the password (chatAuth: password)",
-                                    hint: "set CHATCTL_PASSWORD or pass --password-file PATH")
-            }
-            secret = password
         }
-        return ChatLink(config: messaging.config, me: messaging.session.userId, secret: secret, verboseLog: verboseLog)
     }
 }

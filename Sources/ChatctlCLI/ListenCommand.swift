@@ -63,7 +63,6 @@ struct ListenCommand: Command {
             }
             deadline = .now + .seconds(seconds)
         }
-        let command = exec
         if let download { try Self.checkDirectory(download, context: context) }
         let refreshEvery = try context.sessionRefreshOverride()
         let session = try context.messagingSession(offline: false)
@@ -72,11 +71,13 @@ struct ListenCommand: Command {
         let dialogIDs = try dialogs.map { text in
             try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false).id
         }
-        let link = try context.chatLink(for: session)
-        let listener = Listener(link: link, service: service, dialogIDs: dialogIDs)
-        listener.maximumRefreshInterval = refreshEvery
+        var settings = ChatEngine.Settings()
+        settings.dialogs = dialogIDs.isEmpty ? .all : .only(dialogIDs)
+        settings.reconnect = .forever
+        settings.handLimit = limit
+        settings.maximumRefreshInterval = refreshEvery
         // A person reading the terminal has seen what is printed; a pipe is not a person.
-        listener.showsMessages = context.io.stdoutIsTerminal
+        settings.marksHeardRead = context.io.stdoutIsTerminal
         let io = context.io
         // A hook that runs chatctl acts as this same account.
         var environment = context.environment
@@ -85,54 +86,62 @@ struct ListenCommand: Command {
         environment["CHATCTL_PROFILE"] = try context.profile()?.name
         var names: [Int: String] = [:]
         var titles: [String: String] = [:]
-        // What a batch of messages prints goes out in one write (at its end, before a
-        // hook runs, each turn): a write a message was a tenth of a burst's time.
+        func title(of dialogID: String) -> String {
+            if titles[dialogID] == nil, let dialog = try? service.cache.dialog(id: dialogID) {
+                titles[dialogID] = DialogsCommand.title(of: dialog, me: service.me, names: service.displayNames(Set(dialog.occupantIDs)))
+            }
+            return titles[dialogID] ?? dialogID
+        }
+        // What a batch of messages prints goes out in one write (at its end, and before a hook
+        // runs): a write a message was a tenth of a burst's time.
         var printed = ""
-        let flush = {
+        func flush() {
             guard !printed.isEmpty else { return }
             io.writeOut(printed)
             printed.removeAll(keepingCapacity: true)
         }
-        listener.onBatchHanded = flush
-        listener.onTurn = flush
-        // Notices quote servers and other users: sanitized like everything else they send.
-        listener.onNotice = { io.writeErr("chatctl: \(TerminalText.sanitize($0, keepNewlines: false))\n") }
-        listener.onReady = { count in io.writeErr("chatctl: listening to \(count) dialog\(count == 1 ? "" : "s")\n") }
-        listener.onDialogNotice = { notice in
-            let people = Set(notice.dialog.occupantIDs + [notice.actorID].compactMap { $0 })
-            try? service.fetchUsers(Array(people))
-            let known = service.displayNames(people)
-            let actor = notice.actorID.map { known[$0] ?? "user \($0)" }
-            let title = DialogsCommand.title(of: notice.dialog, me: service.me, names: known)
-            titles[notice.dialog.id] = title
-            io.writeErr("chatctl: \(ListenOutput.notice(notice, actor: actor, title: title))\n")
+        func heard(_ batch: [HeardMessage]) {
+            for item in batch {
+                let message = item.message
+                let sender = names[message.senderID] ?? "user \(message.senderID)"
+                let title = title(of: message.dialogID)
+                // Saved before the message is shown, so that its line can say where.
+                let downloaded = item.outgoing ? nil : saver?.save(message)
+                printed += json ? ListenOutput.json(message, outgoing: item.outgoing, me: service.me, downloaded: downloaded)
+                                : ListenOutput.line(message, title: title, sender: sender, outgoing: item.outgoing)
+                if printed.utf8.count >= 65536 { flush() }
+                if let command = exec, !item.outgoing {
+                    flush()
+                    MessageHook.run(command, message: message, senderName: sender, dialogName: title,
+                                    attachments: downloaded.map { $0.compactMap { $0 } }, inherited: environment, io: io)
+                }
+            }
+            flush()
         }
-        listener.onMessage = { message in
-            let outgoing = message.senderID == service.me
-            if names[message.senderID] == nil {
-                try? service.fetchUsers([message.senderID])
-                names.merge(service.displayNames([message.senderID])) { $1 }
+        let engine = try context.chatEngine(for: session, settings: settings) { event in
+            switch event {
+            case .names(let learnt):
+                names.merge(learnt) { $1 }
+            case .heard(let batch):
+                heard(batch)
+            case .connection(let change):
+                // The waits themselves are not news; what failed, and the connection's ups, are.
+                if case .connecting = change { return }
+                if case .retrying(_, _, nil) = change { return }
+                io.writeErr("chatctl: \(TerminalText.sanitize(change.description, keepNewlines: false))\n")
+            case .dialogNotice(let notice):
+                titles[notice.dialog.id] = DialogsCommand.title(of: notice.dialog, me: service.me, names: names)
+                let actor = notice.actorID.map { names[$0] ?? "user \($0)" }
+                io.writeErr("chatctl: \(ListenOutput.notice(notice, actor: actor, title: titles[notice.dialog.id] ?? notice.dialog.id))\n")
+            case .notice(let notice):
+                // Notices quote servers and other users: sanitized like everything else they send.
+                io.writeErr("chatctl: \(TerminalText.sanitize(notice.description, keepNewlines: false))\n")
+            default:
+                break
             }
-            if titles[message.dialogID] == nil, let dialog = try? service.cache.dialog(id: message.dialogID) {
-                titles[message.dialogID] = DialogsCommand.title(of: dialog, me: service.me,
-                                                                names: service.displayNames(Set(dialog.occupantIDs)))
-            }
-            let sender = names[message.senderID] ?? "user \(message.senderID)"
-            let title = titles[message.dialogID] ?? message.dialogID
-            // Saved before the message is shown, so that its line can say where.
-            let downloaded = outgoing ? nil : saver?.save(message)
-            printed += json ? ListenOutput.json(message, outgoing: outgoing, me: service.me, downloaded: downloaded)
-                            : ListenOutput.line(message, title: title, sender: sender, outgoing: outgoing)
-            if printed.utf8.count >= 65536 { flush() }
-            if let command, !outgoing {
-                flush()
-                MessageHook.run(command, message: message, senderName: sender, dialogName: title,
-                                attachments: downloaded.map { $0.compactMap { $0 } }, inherited: environment, io: io)
-            }
-            return true
         }
         defer { flush() }
-        try listener.run(count: limit, deadline: deadline)
+        try engine.run(until: deadline)
         return .ok
     }
 

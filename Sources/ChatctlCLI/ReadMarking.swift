@@ -29,17 +29,8 @@ struct ReadMarking {
     }
 
     private func sendDisplayed(for messages: [CachedMessage]) throws {
-        let link = try context.chatLink(for: session)
-        let markers = MarkerExchange(link: link, cache: session.service.cache)
-        // Markers for our own messages may come in meanwhile: recorded too.
-        link.connection.onEvent = { [weak markers] event in
-            if case .marker(let marker) = event { markers?.take(marker) }
-        }
-        defer { link.connection.onEvent = nil }
-        try link.connect()
-        for message in messages { markers.queue(.displayed, for: message) }
-        if let error = markers.flush() { throw error }
-        try markers.waitUntilSent()
-        markers.flush()
+        let engine = try context.chatEngine(for: session, settings: ChatEngine.Settings()) { _ in }
+        try engine.connect(joining: [])
+        try engine.tellDisplayed(messages)
     }
 }

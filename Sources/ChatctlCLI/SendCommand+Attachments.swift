@@ -39,39 +39,38 @@ extension SendCommand {
 
         // Every file opened, judged and kept where a later process can read it.
         let directory = try context.outboxFilesDirectory()
-        var uploads: [OutboxUpload] = []
-        var ownCopies: [String] = []
-        var queued = false
-        defer { if !queued { for path in ownCopies { unlink(path) } } }
-        for (position, path) in paths.enumerated() {
-            let source = try context.uploadSource(path, name: path == "-" ? name : nil, keepingIn: directory)
-            if let spool = source.spoolPath { ownCopies.append(spool) }
-            let kept = try source.keep(in: directory)
-            if kept.isOwnCopy { ownCopies.append(kept.path) }
-            uploads.append(OutboxUpload(position: position, source: source, kept: kept))
+        var sources: [UploadSource] = []
+        do {
+            for path in paths { sources.append(try context.uploadSource(path, name: path == "-" ? name : nil, keepingIn: directory)) }
+        } catch {
+            for source in sources { if let spool = source.spoolPath { unlink(spool) } }
+            throw error
         }
-
-        let reference = try DialogReference(parsing: self.dialog)
-        let session = try context.messagingSession(offline: false)
+        let files = try AttachPipeline.keep(sources, in: directory)
+        let session: MessagingSession
+        let dialog: CachedDialog
+        do {
+            let reference = try DialogReference(parsing: self.dialog)
+            session = try context.messagingSession(offline: false)
+            dialog = try session.service.resolve(reference, offline: false, createPrivate: true)
+        } catch {
+            files.discard()
+            throw error
+        }
         let service = session.service
-        let dialog = try service.resolve(reference, offline: false, createPrivate: true)
-        let owner = Int(getpid())
-        let entry = try service.enqueue(text, uploads: uploads, to: dialog.id, owner: owner)
-        queued = true
+        let pipeline = AttachPipeline(service: service, owner: Int(getpid()))
+        let entry = try pipeline.queue(text, files: files, to: dialog.id)
 
         let bars = UploadProgressBars(context: context, quiet: quiet)
         let ready: OutboxEntry
         do {
-            ready = try OutboxUploader(service: service, owner: owner).finish(entry) { bars.update($0, $1) }
+            ready = try pipeline.upload(entry) { bars.update($0) }
             bars.finish()
         } catch {
             bars.finish()
-            if case .invalidInput = error.kind {
-                // Too large for the server, say: it can never go as queued.
-                _ = try? service.cache.discard(clientMessageID: entry.clientMessageID)
-                throw error
-            }
-            throw undelivered(entry, error: error, service: service, owner: owner)
+            // Too large for the server, say: it can never go as queued, and is gone from the outbox.
+            if case .invalidInput = error.kind { throw error }
+            throw undelivered(error)
         }
         if viaChat { return try deliverOverChat(ready, to: dialog, session: session, context: context) }
         let message: CachedMessage
@@ -80,42 +79,36 @@ extension SendCommand {
                                                  attachments: ready.attachments, dialogID: dialog.id)
         } catch {
             if case .invalidInput = error.kind { throw error }
-            throw undelivered(ready, error: error, service: service, owner: owner)
+            service.noteFailure(clientMessageID: ready.clientMessageID, owner: pipeline.owner, error: error)
+            throw undelivered(error)
         }
         if json { context.io.writeOut(JSONOutput.message(message, me: service.me) + "\n") }
         return .ok
     }
 
-    /// The message over chat, once its files are all up (the connection is made
-    /// only then: a long upload would leave it idle).
+    /// The message over chat, once its files are all up (the connection is made only
+    /// then: a long upload would leave it idle).
     private func deliverOverChat(_ entry: OutboxEntry, to dialog: CachedDialog, session: MessagingSession,
                                  context: CommandContext) throws -> ExitCode {
         let service = session.service
-        let owner = Int(getpid())
-        let link: ChatLink
-        do { link = try context.chatLink(for: session) } catch {
-            service.noteFailure(clientMessageID: entry.clientMessageID, owner: owner,
-                                error: Failure(.failure, "cannot connect to chat"))
+        let engine: ChatEngine
+        do { engine = try context.chatEngine(for: session, settings: ChatEngine.Settings(), handler: sendingEvents(context, me: service.me)) } catch {
+            service.noteFailure(clientMessageID: entry.clientMessageID, owner: Int(getpid()), error: Failure(.failure, "cannot connect to chat"))
             throw error
         }
-        let outbox = ChatOutbox(link: link, service: service, owner: owner)
-        if json { outbox.onDelivered = { [io = context.io, me = service.me] in io.writeOut(JSONOutput.message($0, me: me) + "\n") } }
         do {
-            try link.connect()
-            try link.joinRooms(of: [dialog])
-            try outbox.resend([entry], to: dialog)
+            try engine.connect(joining: [dialog])
+            try engine.resend([entry], to: dialog)
         } catch {
-            throw undelivered(entry, error: error, service: service, owner: owner)
+            service.noteFailure(clientMessageID: entry.clientMessageID, owner: Int(getpid()), error: error)
+            throw undelivered(error)
         }
-        let failure = outbox.finish()
-        guard outbox.undelivered > 0 else { return .ok }
-        throw undeliveredError(outbox.undelivered, delivered: outbox.delivered, reason: failure?.message ?? "not acknowledged")
+        return try finish(engine)
     }
 
     /// The entry stays in the outbox, its files with it: exit 3, or 4 when no later
     /// attempt of this command could succeed either (the session is gone).
-    private func undelivered(_ entry: OutboxEntry, error: Failure, service: MessagingService, owner: Int) -> Failure {
-        service.noteFailure(clientMessageID: entry.clientMessageID, owner: owner, error: error)
+    private func undelivered(_ error: Failure) -> Failure {
         if case .authentication = error.kind {
             return Failure(.authentication, "\(error.message); the message waits in the outbox", hint: error.hint)
         }

@@ -102,41 +102,59 @@ struct SendCommand: Command {
 }
 
 extension SendCommand {
-    /// Sends over chat through the outbox: stdin is read as it arrives, between
-    /// turns of the XMPP loop, and every line is queued before it is sent.
+    /// Sends over chat through the outbox, with a chat engine on this thread: stdin is read
+    /// as it arrives, between turns of the connection, and every line is queued before it is
+    /// sent. A stream outlives a cut connection (docs/protocol.md §7): it reconnects and resends.
     func sendOverChat(session: MessagingSession, dialog: CachedDialog, words: [String], context: CommandContext) throws -> ExitCode {
-        let link = try context.chatLink(for: session)
-        let outbox = ChatOutbox(link: link, service: session.service, owner: Int(getpid()))
-        if lines {
-            // A stream outlives a cut connection (docs/protocol.md §7): reconnect and resend.
-            outbox.reconnects = true
-            if let window = try context.sendWindowOverride() { outbox.window = window }
-            outbox.onNotice = { [io = context.io] in io.writeErr("chatctl: \(TerminalText.sanitize($0, keepNewlines: false))\n") }
-        }
-        if json { outbox.onDelivered = { [io = context.io, me = session.service.me] in io.writeOut(JSONOutput.message($0, me: me) + "\n") } }
-        try link.connect()
-        try link.joinRooms(of: [dialog])
+        var settings = ChatEngine.Settings()
+        settings.reconnect = lines ? .stream : .never
+        if let window = try context.sendWindowOverride() { settings.window = window }
+        let engine = try context.chatEngine(for: session, settings: settings, handler: sendingEvents(context, me: session.service.me))
+        try engine.connect(joining: [dialog])
         if !words.isEmpty {
-            try outbox.send(MessageSplitter.split(words.joined(separator: " ")), to: dialog)
+            try engine.perform(.send(MessageSplitter.split(words.joined(separator: " ")), dialogID: dialog.id))
         } else if lines {
             var reader = LineReader(fd: 0)
             while !reader.atEnd {
                 // Each read is one batch: one outbox transaction, one write, one ack asked for.
                 let parts = reader.lines(waitingUpTo: 5).filter { !$0.isEmpty }.flatMap { MessageSplitter.split($0) }
-                if !parts.isEmpty { try outbox.send(parts, to: dialog) }
-                outbox.pump(timeout: 0)
+                if !parts.isEmpty { try engine.perform(.send(parts, dialogID: dialog.id)) }
                 // Input paused: what was acknowledged leaves the outbox now, not at the next thousand.
-                if parts.isEmpty { outbox.recordDelivered() }
-                outbox.waitForRoom()
-                outbox.reconnectIfLost()
+                engine.pump(settling: parts.isEmpty)
+                engine.waitForRoom()
             }
         } else {
-            let text = try wholeInput(context)
-            try outbox.send(MessageSplitter.split(text), to: dialog)
+            try engine.perform(.send(MessageSplitter.split(try wholeInput(context)), dialogID: dialog.id))
         }
-        let failure = outbox.finish()
-        guard outbox.undelivered > 0 else { return .ok }
-        throw undeliveredError(outbox.undelivered, delivered: outbox.delivered, reason: failure?.message ?? "not acknowledged")
+        return try finish(engine)
+    }
+
+    /// What a sending command prints of its engine's events: with --json each message as the
+    /// server acknowledges it; with --lines the connection's losses and returns on stderr.
+    func sendingEvents(_ context: CommandContext, me: Int) -> (ChatEngineEvent) -> Void {
+        let (io, json, lines) = (context.io, json, lines)
+        return { event in
+            switch event {
+            case .delivered(let messages) where json:
+                io.writeOut(messages.map { JSONOutput.message($0, me: me) + "\n" }.joined())
+            case .connection(let change) where lines:
+                switch change {
+                case .lost, .retrying(_, _, _?), .connected(_, true):
+                    io.writeErr("chatctl: \(TerminalText.sanitize(change.description, keepNewlines: false))\n")
+                default:
+                    break
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Waits for the last acks: exit 0, or 3 with what still waits in the outbox.
+    func finish(_ engine: ChatEngine) throws -> ExitCode {
+        let failure = engine.finish()
+        guard engine.undeliveredCount > 0 else { return .ok }
+        throw undeliveredError(engine.undeliveredCount, delivered: engine.deliveredCount, reason: failure?.message ?? "not acknowledged")
     }
 }
 

@@ -75,15 +75,17 @@ package final class StandardIO: TerminalIO {
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ECHO)
         quiet.c_lflag |= tcflag_t(ECHONL)
-        // Without a pipe (out of descriptors) ^C keeps its default effect.
-        let interrupt = InterruptPipe.catchSIGINT()
+        // ^C while the terminal does not echo: the reader waits on the signal's pipe beside
+        // the terminal and restores echo itself. Without a pipe (out of descriptors) ^C
+        // keeps its default effect.
+        let interrupt = try? SignalPipe(catching: [SIGINT], restarting: false)
         // Echo off before the prompt shows, as getpass(3) does: nothing typed
         // after the prompt appears can be echoed.
         _ = tcsetattr(fd, TCSAFLUSH, &quiet)
         Self.writeAll(fd, prompt)
         let line = Self.readLine(fd: fd, interrupt: interrupt)
         _ = tcsetattr(fd, TCSAFLUSH, &saved)
-        let interrupted = interrupt?.wasRaised ?? false
+        let interrupted = interrupt?.hasPending ?? false
         interrupt?.release()
         if line == nil && interrupted {
             // Echo is back on: now end the way ^C always ends a program.
@@ -103,7 +105,7 @@ package final class StandardIO: TerminalIO {
 
     /// One line from `fd`; nil at end of input, or once `interrupt` is raised
     /// (the wait watches both, so a ^C just before the read is not missed).
-    private static func readLine(fd: Int32, interrupt: InterruptPipe? = nil) -> String? {
+    private static func readLine(fd: Int32, interrupt: SignalPipe? = nil) -> String? {
         var bytes = [UInt8]()
         var byte: UInt8 = 0
         while true {
@@ -131,50 +133,5 @@ package final class StandardIO: TerminalIO {
             if n < 0 { if errno == EINTR { continue }; return }
             offset += n
         }
-    }
-}
-
-/// ^C while the terminal does not echo: the handler only writes a byte to a
-/// pipe (all a signal handler may safely do), which the reader waits on
-/// beside the terminal; the reader then restores echo itself.
-private struct InterruptPipe {
-    /// The handler's end; set before the handler is installed.
-    nonisolated(unsafe) private static var handlerEnd: Int32 = -1
-    let readEnd: Int32
-    private let writeEnd: Int32
-    private var previous = sigaction()
-
-    private init(readEnd: Int32, writeEnd: Int32) { self.readEnd = readEnd; self.writeEnd = writeEnd }
-
-    /// Nil when no pipe can be made (the prompt then goes without ^C handling).
-    static func catchSIGINT() -> InterruptPipe? {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)  // a second ^C never blocks the handler
-        var pipe = InterruptPipe(readEnd: ends[0], writeEnd: ends[1])
-        handlerEnd = ends[1]
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in
-            var byte: UInt8 = 1
-            _ = write(InterruptPipe.handlerEnd, &byte, 1)
-        }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
-        sigaction(SIGINT, &action, &pipe.previous)
-        return pipe
-    }
-
-    var wasRaised: Bool {
-        var watched = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-        return poll(&watched, 1, 0) > 0
-    }
-
-    /// Puts back whatever SIGINT did before, then closes the pipe.
-    func release() {
-        var previous = previous
-        sigaction(SIGINT, &previous, nil)
-        close(readEnd)
-        close(writeEnd)
     }
 }

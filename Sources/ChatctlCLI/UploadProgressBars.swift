@@ -1,5 +1,5 @@
 import HTTPTransport
-import MessageCache
+import Messaging
 
 /// The progress bars of an outbox entry's files (`send --attach`, `outbox flush`):
 /// one at a time on stderr, named after its file, cleared when the next file
@@ -7,26 +7,26 @@ import MessageCache
 final class UploadProgressBars {
     private let context: CommandContext
     private let quiet: Bool
-    private var position: Int?
+    private var file: (messageID: String, attachment: Int)?
     private var meter: ProgressMeter?
 
     init(context: CommandContext, quiet: Bool) {
         self.context = context; self.quiet = quiet
     }
 
-    func update(_ upload: OutboxUpload, _ progress: TransferProgress) {
-        if position != upload.position {
+    func update(_ transfer: TransferUpdate) {
+        if file?.messageID != transfer.messageID || file?.attachment != transfer.attachment {
             finish()
-            position = upload.position
-            meter = ProgressMeter.make(name: upload.name, context: context, quiet: quiet)
+            file = (transfer.messageID, transfer.attachment)
+            meter = ProgressMeter.make(name: transfer.name, context: context, quiet: quiet)
         }
-        meter?.update(progress)
+        meter?.update(TransferProgress(bytes: transfer.done, total: transfer.total))
     }
 
     /// Clears the bar drawn last, so that what follows starts on a clean line.
     func finish() {
         meter?.finish()
         meter = nil
-        position = nil
+        file = nil
     }
 }

@@ -11,31 +11,28 @@ import XMPPTransport
 
 /// The user's chat connection for messaging commands; confined to the thread
 /// that created it (it runs libstrophe's loop inside `pump`).
-package final class ChatLink {
+package final class ChatLink: ChatLinking {
     /// Connects (trust store, options, JID) exactly as `chatctl login` does,
     /// and disconnects politely when released.
     package let connection = XMPPConnection()
     private let options: ChatConnectOptions
     package let config: ClientConfig
     package let me: Int
-    private var secret: String
+    /// The chat password for each connect: the session token as it is then (renewed if need
+    /// be), or the user's password when the config says `chatAuth: password`.
+    private let secret: () throws(Failure) -> String
 
-    /// `secret` is the session token, or the password when the config says `chatAuth: password`.
-    package init(config: ClientConfig, me: Int, secret: String, verboseLog: (@Sendable (String) -> Void)? = nil) {
+    package init(config: ClientConfig, me: Int, verboseLog: (@Sendable (String) -> Void)? = nil,
+                 secret: @escaping () throws(Failure) -> String) {
         self.config = config; self.me = me; self.secret = secret
         options = config.chatConnectOptions(verboseLog: verboseLog)
     }
 
     deinit { if connection.isConnected { connection.disconnect(timeout: 1) } }
 
-    /// A renewed session token for the next connect, when chat authenticates
-    /// with the token (`chatAuth: token`); a password stays as it is.
-    package func useSessionToken(_ token: String) {
-        if config.chatAuth == .token { secret = token }
-    }
-
     package func connect() throws(Failure) {
-        do { try connection.connect(jid: config.chatJID(userId: me), password: secret, endpoint: config.chatEndpoint, options: options) } catch {
+        let password = try secret()
+        do { try connection.connect(jid: config.chatJID(userId: me), password: password, endpoint: config.chatEndpoint, options: options) } catch {
             throw Failure(describing: error)
         }
         // The session's first stanzas (carbons, presence) go on the wire now, not at the
@@ -56,6 +53,10 @@ package final class ChatLink {
         return (ChatJID.room(dialogID: dialog.id, appID: app, mucDomain: "muc." + config.chatDomain), .groupchat)
     }
 
+    package func userJID(_ id: Int) -> ChatJID {
+        ChatJID.user(id, appID: config.credentials.applicationId, domain: config.chatDomain)
+    }
+
     /// Joins the rooms of the group dialogs among `dialogs` (needed to send to or hear from them).
     package func joinRooms(of dialogs: [CachedDialog]) throws(Failure) {
         for dialog in dialogs where dialog.type != .private {
@@ -66,6 +67,30 @@ package final class ChatLink {
             }
         }
     }
+
+    // MARK: the connection, as the engine uses it
+
+    package var isConnected: Bool { connection.isConnected }
+    package var acknowledgedCount: UInt32 { connection.acknowledgedCount }
+    package var onEvent: ((ChatEvent) -> Void)? {
+        get { connection.onEvent }
+        set { connection.onEvent = newValue }
+    }
+    package var onEventsDelivered: (() -> Void)? {
+        get { connection.onEventsDelivered }
+        set { connection.onEventsDelivered = newValue }
+    }
+    package func disconnect() { if connection.isConnected { connection.disconnect(timeout: 1) } }
+    package func makeMessageID() -> ObjectID { connection.makeMessageID() }
+    package func send(contentsOf messages: [OutgoingChatMessage]) throws(XMPPError) { _ = try connection.send(contentsOf: messages) }
+    package func send(markers: [ChatMarker]) throws(XMPPError) { _ = try connection.sendMarkers(markers) }
+    package func send(chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: String?) throws(XMPPError) {
+        _ = try connection.sendChatState(chatState, to: to, kind: kind, dialogID: dialogID)
+    }
+    package func pump(timeout: Double, sliceMilliseconds: Int64, until: (() -> Bool)?) {
+        connection.pump(timeout: timeout, sliceMilliseconds: sliceMilliseconds, until: until)
+    }
+    package func waitForAcknowledgement(timeout: Double) throws(XMPPError) { _ = try connection.waitForAcknowledgement(timeout: timeout) }
 }
 
 extension CachedMessage {

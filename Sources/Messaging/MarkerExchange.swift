@@ -9,7 +9,7 @@ import XMPPTransport
 /// messages, checked and recorded in the cache, also by `flush` (one transaction).
 /// Confined to the thread of its link, like the link.
 package final class MarkerExchange {
-    package let link: ChatLink
+    package let link: any ChatLinking
     package let cache: ChatCache
     private var outgoing: [ChatMarker] = []
     private var receipts: [MessageReceipt] = []
@@ -19,10 +19,8 @@ package final class MarkerExchange {
     static let outgoingLimit = 10_000
     /// Markers written since the last `waitUntilSent`.
     package private(set) var unconfirmed = 0
-    /// Called with our messages whose delivered or read ids a marker changed.
-    package var onChange: ([CachedMessage]) -> Void = { _ in }
 
-    package init(link: ChatLink, cache: ChatCache) {
+    package init(link: any ChatLinking, cache: ChatCache) {
         self.link = link; self.cache = cache
     }
 
@@ -35,7 +33,7 @@ package final class MarkerExchange {
         // A stream mostly comes from one sender: its JID is made once, not a message.
         let sender: ChatJID
         if let last = lastSender, last.id == message.senderID { sender = last.jid } else {
-            sender = ChatJID.user(message.senderID, appID: link.config.credentials.applicationId, domain: link.config.chatDomain)
+            sender = link.userJID(message.senderID)
             lastSender = (message.senderID, sender)
         }
         outgoing.append(ChatMarker(kind: kind, messageID: message.id, peer: sender, dialogID: message.dialogID))
@@ -75,39 +73,38 @@ package final class MarkerExchange {
 
     // MARK: both
 
-    /// Records the markers taken and writes ours. Ours stay queued while the
-    /// connection is down (the next flush after a reconnect sends them). Returns
-    /// the first failure, if any; nothing is lost to it but this turn.
+    /// Records the markers taken and writes ours. Ours stay queued while the connection
+    /// is down (the next flush after a reconnect sends them). Returns our messages whose
+    /// delivered or read ids changed, and the first failure, if any; nothing is lost to
+    /// it but this turn.
     @discardableResult
-    package func flush() -> Failure? {
+    package func flush() -> (changed: [CachedMessage], failure: Failure?) {
         var failure: Failure?
+        var changed: [CachedMessage] = []
         if !receipts.isEmpty {
             let batch = receipts
             receipts.removeAll()
-            do {
-                let changed = try cache.recordReceipts(batch)
-                if !changed.isEmpty { onChange(changed) }
-            } catch {
+            do { changed = try cache.recordReceipts(batch) } catch {
                 failure = Failure(cache: error)
             }
         }
-        if !outgoing.isEmpty && link.connection.isConnected {
+        if !outgoing.isEmpty && link.isConnected {
             do {
-                try link.connection.sendMarkers(outgoing)
+                try link.send(markers: outgoing)
                 unconfirmed += outgoing.count
                 outgoing.removeAll()
             } catch {
                 if failure == nil { failure = Failure(describing: error) }
             }
         }
-        return failure
+        return (changed, failure)
     }
 
     /// Waits (at most `timeout` seconds) until the server acknowledged every
     /// marker written, so that they are not lost when the connection closes next.
     package func waitUntilSent(timeout: Double = 5) throws(Failure) {
         guard unconfirmed > 0 else { return }
-        do { try link.connection.waitForAcknowledgement(timeout: timeout) } catch {
+        do { try link.waitForAcknowledgement(timeout: timeout) } catch {
             throw Failure(describing: error)
         }
         unconfirmed = 0

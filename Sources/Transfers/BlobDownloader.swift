@@ -103,7 +103,7 @@ package final class BlobDownloader {
         return kept
     }
 
-    static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
     }

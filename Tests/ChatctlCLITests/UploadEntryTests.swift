@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HTTPTransport
 import MessageCache
+import Messaging
 import TestSupport
 @testable import ChatctlCLI
 import Diagnostics
@@ -10,17 +11,18 @@ import Diagnostics
 /// the outbox's directory before anything is sent, and one progress bar per file,
 /// drawn on a terminal's stderr, named after its file, cleared before the next.
 @Suite struct UploadEntryTests {
-    static func upload(_ position: Int, name: String) -> OutboxUpload {
-        OutboxUpload(position: position, source: name, file: "/s/outbox-files/upload-\(position)", keeping: .link, name: name,
-                     type: "file", contentType: "text/plain", size: 2_000_000, modifiedAt: 0, inode: 1, device: 1)
+    /// File `position` of one message, `bytes` of 2 MB up.
+    static func upload(_ position: Int, name: String, bytes: Int64 = 0) -> TransferUpdate {
+        TransferUpdate(messageID: "6b0db884edb3b3d9cddf1330", attachment: position, direction: .upload, name: name,
+                       done: bytes, total: 2_000_000)
     }
 
     @Test func eachFileHasItsOwnBarClearedBeforeTheNextAndAtTheEnd() {
         let io = TerminalStderr()
         let context = CommandContext(globals: Chatctl(), path: ["chatctl", "send"], environment: [:], io: io)
         let bars = UploadProgressBars(context: context, quiet: false)
-        bars.update(Self.upload(0, name: "one.txt"), TransferProgress(bytes: 0, total: 2_000_000))
-        bars.update(Self.upload(1, name: "two.txt"), TransferProgress(bytes: 0, total: 2_000_000))
+        bars.update(Self.upload(0, name: "one.txt", bytes: 0))
+        bars.update(Self.upload(1, name: "two.txt", bytes: 0))
         bars.finish()
         #expect(io.err.count == 4)
         #expect(io.err[0].hasPrefix("\rone.txt ") && io.err[1] == "\r\u{1B}[K")
@@ -33,13 +35,13 @@ import Diagnostics
         let terminal = TerminalStderr()
         let quiet = UploadProgressBars(context: CommandContext(globals: Chatctl(), path: ["chatctl", "send"], environment: [:], io: terminal),
                                        quiet: true)
-        quiet.update(Self.upload(0, name: "one.txt"), TransferProgress(bytes: 10, total: 2_000_000))
+        quiet.update(Self.upload(0, name: "one.txt", bytes: 10))
         quiet.finish()
         #expect(terminal.err.isEmpty)
         let captured = CapturedIO()
         let piped = UploadProgressBars(context: CommandContext(globals: Chatctl(), path: ["chatctl", "send"], environment: [:], io: captured),
                                        quiet: false)
-        piped.update(Self.upload(0, name: "one.txt"), TransferProgress(bytes: 10, total: 2_000_000))
+        piped.update(Self.upload(0, name: "one.txt", bytes: 10))
         piped.finish()
         #expect(captured.err.isEmpty)
     }

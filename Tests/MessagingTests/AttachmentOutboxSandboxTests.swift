@@ -36,14 +36,14 @@ struct AttachmentOutboxSandboxTests {
         let owner = Int(getpid())
 
         // Over chat: one message of attachments only, one with text beside two.
-        let link = ChatLink(config: config, me: alice, secret: aliceToken)
-        try link.connect()
-        let outbox = ChatOutbox(link: link, service: service, owner: owner)
-        try outbox.send("", attachments: [Self.attachment(1, name: "one.png")], to: dialog)
-        try outbox.send("two & three", attachments: [Self.attachment(2, name: "two.png"), Self.attachment(3, type: "file", name: "three.txt")],
-                        to: dialog)
-        #expect(outbox.finish() == nil)
-        #expect(outbox.delivered == 2 && outbox.undelivered == 0)
+        let link = ChatLink(config: config, me: alice) { aliceToken }
+        let engine = ChatEngine(link: link, service: service, settings: ChatEngine.Settings(), owner: owner) { _ in }
+        try engine.connect(joining: [dialog])
+        try engine.outbox.send([("", [Self.attachment(1, name: "one.png")])], to: dialog)
+        try engine.outbox.send([("two & three", [Self.attachment(2, name: "two.png"), Self.attachment(3, type: "file", name: "three.txt")])],
+                               to: dialog)
+        #expect(engine.finish() == nil)
+        #expect(engine.deliveredCount == 2 && engine.undeliveredCount == 0)
 
         // Over REST.
         let viaREST = try service.enqueue("", attachments: [Self.attachment(4, name: "four.png")], to: dialog.id, owner: owner)
@@ -54,11 +54,10 @@ struct AttachmentOutboxSandboxTests {
         try service.cache.enqueue(dialogID: dialog.id, text: "[attachment]", clientMessageID: link.connection.makeMessageID().rawValue,
                                   createdAt: Int(Date().timeIntervalSince1970), owner: nil,
                                   attachmentsJSON: CacheRecords.attachmentsJSON([Self.attachment(5, name: "five.png")]))
-        let claimed = try service.claimForFlush(owner: owner)
-        #expect(claimed.alreadyThere == 0 && claimed.toSend.map(\.1.count) == [1])
-        for (target, entries) in claimed.toSend { try outbox.resend(entries, to: target) }
-        #expect(outbox.finish() == nil)
-        #expect(outbox.delivered == 3)
+        let flushed = engine.flushOutbox()
+        #expect(flushed.alreadyThere == 0 && flushed.failure == nil)
+        #expect(engine.finish() == nil)
+        #expect(engine.deliveredCount == 3)
         #expect(try service.pendingOutbox().isEmpty)
 
         // Bob reads them as the sandbox stored them: an array, the uid as `id`, `content-type`, a numeric size.

@@ -1,31 +1,52 @@
 import Foundation
 import Testing
 import ClientConfiguration
+import Diagnostics
 import MessageCache
 import QuickBloxAPI
 import TestSupport
 import XMPPTransport
 @testable import Messaging
 
-/// How the listener files what arrives (docs/protocol.md §7), without a socket: the
-/// events go straight to its `receive` functions; REST answers are scripted. We are
-/// user 1 of application 1; bob is 2.
+/// How the chat engine files what arrives (docs/protocol.md §7), without a socket: the
+/// events go straight to its `receive` functions; REST answers are scripted. We are user 1
+/// of application 1; bob is 2.
 final class ListenerFixture {
     static let privateID = "6b0db884c4ca891d2141e1c9"
     static let groupID = "6b0db895c4ca891d2141e1cc"
     static let newGroupID = "6b0db899c4ca891d2141e1d0"
     static let now = 1_796_061_316
 
+    /// What the engine told, for the tests to read.
+    final class Heard {
+        var messages: [CachedMessage] = []
+        var notices: [String] = []
+        var dialogNotices: [DialogNotice] = []
+        var events: [ChatEngineEvent] = []
+
+        func take(_ event: ChatEngineEvent) {
+            events.append(event)
+            switch event {
+            case .heard(let batch): messages += batch.map(\.message)
+            case .notice(let notice): notices.append(notice.description)
+            case .dialogNotice(let notice): dialogNotices.append(notice)
+            default: break
+            }
+        }
+    }
+
     let directory: TemporaryDirectory
     let transport: ScriptedTransport
     let service: MessagingService
-    let listener: Listener
-    var messages: [CachedMessage] = []
-    var notices: [String] = []
-    var dialogNotices: [DialogNotice] = []
+    let link = ScriptedChatLink()
+    let engine: ChatEngine
+    let heard = Heard()
+    var messages: [CachedMessage] { heard.messages }
+    var notices: [String] { heard.notices }
+    var dialogNotices: [DialogNotice] { heard.dialogNotices }
 
-    /// `known`: dialogs in the cache and followed when listening starts.
-    init(known: [CachedDialog] = [], script: [ScriptedTransport.Reply] = []) throws {
+    /// `known`: dialogs in the cache and heard when listening starts.
+    init(known: [CachedDialog] = [], script: [ScriptedTransport.Reply] = [], settings: ChatEngine.Settings? = nil) throws {
         directory = try TemporaryDirectory()
         transport = ScriptedTransport(script)
         let credentials = AppCredentials(applicationId: 1, authKey: "k", authSecret: "s")
@@ -34,13 +55,10 @@ final class ListenerFixture {
         let cache = try ChatCache(path: directory.path + "/cache.sqlite")
         try cache.upsertDialogs(known)
         service = MessagingService(api: api, cache: cache, me: 1)
-        let config = ClientConfig(path: directory.path + "/config.json", credentials: credentials, apiEndpoint: "http://127.0.0.1:9",
-                                  chatEndpoint: ChatEndpoint(security: .startTLS, host: "127.0.0.1", port: 9), chatDomain: "localhost")
-        listener = Listener(link: ChatLink(config: config, me: 1, secret: "token"), service: service, dialogIDs: [])
-        for dialog in known { listener.dialogs[dialog.id] = dialog }
-        listener.onMessage = { [unowned self] in messages.append($0); return true }
-        listener.onNotice = { [unowned self] in notices.append($0) }
-        listener.onDialogNotice = { [unowned self] in dialogNotices.append($0) }
+        var hearing = ChatEngine.Settings()
+        hearing.dialogs = .all
+        engine = ChatEngine(link: link, service: service, settings: settings ?? hearing, handler: heard.take)
+        for dialog in known { engine.dialogs[dialog.id] = dialog }
     }
 
     static func dialog(_ id: String, type: DialogType, occupants: [Int], name: String = "") -> CachedDialog {
@@ -63,12 +81,12 @@ final class ListenerFixture {
     func cached(_ id: String) throws -> CachedMessage? { try service.cache.message(id: id) }
 
     /// One event as the connection hands it on: filed, then (the batch over) cached and handed on.
-    func hear(_ message: IncomingChatMessage) { listener.receive(message); listener.storeArrivals() }
-    func hear(_ carbon: IncomingCarbon) { listener.receive(carbon); listener.storeArrivals() }
-    func hear(_ notification: IncomingSystemNotification) { listener.receive(notification); listener.storeArrivals() }
+    func hear(_ message: IncomingChatMessage) { engine.receive(message); engine.storeArrivals() }
+    func hear(_ carbon: IncomingCarbon) { engine.receive(carbon); engine.storeArrivals() }
+    func hear(_ notification: IncomingSystemNotification) { engine.receive(notification); engine.storeArrivals() }
 }
 
-@Suite("Listener filing", .serialized)
+@Suite("Chat engine: filing what arrives", .serialized)
 struct ListenerFilingTests {
     typealias F = ListenerFixture
 
@@ -168,14 +186,14 @@ struct ListenerFilingTests {
         let f = try F(known: [F.withBob, F.ops])
         let ids = (0..<5).map { "6b0db884edb3b3d9cddf14" + String(format: "%02x", $0) }
         for (n, id) in ids.enumerated() {
-            f.listener.receive(F.chat(from: "2-1@localhost/web", id: id, dialogID: F.privateID, body: "burst \(n)"))
+            f.engine.receive(F.chat(from: "2-1@localhost/web", id: id, dialogID: F.privateID, body: "burst \(n)"))
         }
-        f.listener.receive(F.chat(from: "2-1@localhost/web", id: ids[1], dialogID: F.privateID, body: "burst 1"))
+        f.engine.receive(F.chat(from: "2-1@localhost/web", id: ids[1], dialogID: F.privateID, body: "burst 1"))
         let echo = IncomingChatMessage(kind: .groupchat, id: "6b0db884edb3b3d9cddf1450", from: ChatJID(parsing: "1_\(F.groupID)@muc.localhost/1")!,
                                        senderUserID: 1, dialogID: F.groupID, dateSent: F.now, body: "burst mine")
-        f.listener.receive(echo)
+        f.engine.receive(echo)
         #expect(f.messages.isEmpty, "handed on once the batch is cached")
-        f.listener.storeArrivals()
+        f.engine.storeArrivals()
         #expect(f.messages.map(\.text) == ["burst 0", "burst 1", "burst 2", "burst 3", "burst 4", "burst mine"])
         #expect(try f.service.cache.search("burst").count == 6)
         f.hear(F.chat(from: "2-1@localhost/web", id: ids[0], dialogID: F.privateID, body: "burst 0"))
@@ -205,7 +223,7 @@ struct ListenerFilingTests {
         #expect(notice.change == .added && notice.actorID == 2)
         #expect(notice.dialog.name == "new", "the server's word, not the headline's")
         #expect(try f.service.cache.dialog(id: F.newGroupID)?.type == .group)
-        #expect(f.listener.dialogs[F.newGroupID] != nil, "followed from now on")
+        #expect(f.engine.dialogs[F.newGroupID] != nil, "followed from now on")
         #expect(f.notices.contains { $0.contains("could not join new") }, "\(f.notices)")
     }
 
@@ -217,7 +235,7 @@ struct ListenerFilingTests {
         }
         #expect(f.dialogNotices.isEmpty && f.notices.isEmpty)
         #expect(try f.service.cache.dialog(id: F.newGroupID) == nil, "not ours: not cached")
-        #expect(f.listener.dialogs[F.newGroupID] == nil)
+        #expect(f.engine.dialogs[F.newGroupID] == nil)
     }
 
     @Test func aNotificationAboutAKnownDialogIsAnUpdate() throws {

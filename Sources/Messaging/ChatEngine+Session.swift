@@ -5,31 +5,30 @@ import Foundation
 #endif
 import Diagnostics
 
-/// A listener outlives any one session token (docs/protocol.md §2): it keeps
-/// the REST session alive with a cheap request before it expires, and a chat
-/// reconnect authenticates with whatever token is current. When the session
-/// cannot be kept (no password to renew it, a password that stopped working),
-/// listening ends with that error instead of retrying forever.
-extension Listener {
+/// A long session outlives any one token (docs/protocol.md §2): the engine keeps the REST
+/// session alive with a cheap request before it expires, and a chat reconnect authenticates
+/// with whatever token is current. When the session cannot be kept (no password to renew
+/// it, a password that stopped working), that ends `run` instead of retrying forever.
+extension ChatEngine {
     /// Starts the schedule from the expiry the last request reported.
     func startSessionUpkeep() {
         let now = Date().timeIntervalSince1970
         refreshSchedule.refreshed(at: now, expiresAt: service.api.tokenExpiresAt?.timeIntervalSince1970 ?? now)
     }
 
-    /// Seconds the event loop may wait before the session needs attention.
+    /// Seconds the loop may wait before the session needs attention.
     var secondsUntilSessionRefresh: Double { refreshSchedule.secondsUntilDue(at: Date().timeIntervalSince1970) }
 
-    /// `GET /session.json` when due: it slides the session, or renews one the
-    /// server forgot (through the client's `sessionRenewal`). Throws only what
-    /// ends listening: an authentication failure.
+    /// `GET /session.json` when due: it slides the session, or renews one the server forgot
+    /// (through the client's `sessionRenewal`). Throws only what ends the session: an
+    /// authentication failure.
     func keepSessionAlive() throws(Failure) {
         guard refreshSchedule.isDue(at: Date().timeIntervalSince1970) else { return }
         _ = try refreshSession()
     }
 
-    /// Asks the server now; true when the session is alive (renewed if it had to
-    /// be). A temporary failure is told once per run of failures and retried later.
+    /// Asks the server now; true when the session is alive (renewed if it had to be). A
+    /// temporary failure is told once per run of failures and retried later.
     @discardableResult
     func refreshSession() throws(Failure) -> Bool {
         do {
@@ -37,13 +36,13 @@ extension Listener {
         } catch {
             let failure = Failure(describing: error, doing: "keep the session alive")
             if failure.kind == .authentication { throw failure }
-            if !sessionRefreshFailing { onNotice("\(failure.message); trying again") }
+            if !sessionRefreshFailing { emit(.notice(.failed(.keepSessionAlive, failure))) }
             sessionRefreshFailing = true
             let now = Date().timeIntervalSince1970
             refreshSchedule.failed(at: now, expiresAt: service.api.tokenExpiresAt?.timeIntervalSince1970 ?? now)
             return false
         }
-        if sessionRefreshFailing { onNotice("session kept alive again") }
+        if sessionRefreshFailing { emit(.notice(.sessionKeptAlive)) }
         sessionRefreshFailing = false
         let now = Date().timeIntervalSince1970
         refreshSchedule.refreshed(at: now, expiresAt: service.api.tokenExpiresAt?.timeIntervalSince1970 ?? now)

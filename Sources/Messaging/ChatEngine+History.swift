@@ -1,0 +1,63 @@
+import Diagnostics
+import MessageCache
+
+/// A followed dialog's history: brought up to date after every connect, and paged back
+/// from the server when the cache has nothing older (the chat view).
+extension ChatEngine {
+    /// How many messages a page holds (the chat view's window loads pages of this size).
+    package static let pageSize = 50
+
+    /// The dialog's messages the cache lacks (since the newest it has, or the newest page
+    /// when it has none), and the state of its newest page as the server has it now
+    /// (markers that came while this was not connected).
+    func catchUp(_ dialogID: String) {
+        do {
+            let fresh: [CachedMessage]
+            if let newest = try service.cached({ () throws(MessageCacheError) in try service.cache.newestMessage(dialogID: dialogID) }) {
+                fresh = try service.newMessages(dialogID: dialogID, since: newest.dateSent - 1)
+                try service.syncHistory(dialogID: dialogID, limit: Self.pageSize, before: newest.dateSent + 1, since: nil)
+            } else {
+                try service.syncHistory(dialogID: dialogID, limit: Self.pageSize, before: nil, since: nil)
+                fresh = try service.history(dialogID: dialogID, limit: Self.pageSize, before: nil, since: nil, offline: true, markRead: false)
+            }
+            emitMessages(.caughtUp(dialogID: dialogID, fresh))
+            let recent = try service.history(dialogID: dialogID, limit: Self.pageSize, before: nil, since: nil, offline: true, markRead: false)
+            emitMessages(.changed(recent))
+            reportOutbox()
+        } catch {
+            emit(.notice(.failed(.catchUp, error)))
+        }
+    }
+
+    /// A page before `before` from the server. `date_sent` counts whole seconds: the page asked
+    /// for reaches up to that second, past the messages of it the cache has (a burst shares
+    /// one), so it holds a page before them; the cache keeps each message once.
+    func fetchOlder(_ dialogID: String, before: MessagePosition) {
+        do {
+            var bound: Int?
+            var sameSecond = 0
+            if before.dateSent != Int.max {
+                bound = before.dateSent + 1
+                sameSecond = try service.cached { () throws(MessageCacheError) in
+                    try service.cache.messageCount(dialogID: dialogID, dateSent: before.dateSent)
+                }
+            }
+            try service.syncHistory(dialogID: dialogID, limit: sameSecond + Self.pageSize, before: bound, since: nil)
+            let page = try service.cached { () throws(MessageCacheError) in
+                try service.cache.messages(dialogID: dialogID, beforeDate: before.dateSent, id: before.id, limit: Self.pageSize)
+            }
+            emitMessages(.olderLoaded(dialogID: dialogID, before: before, page, exhausted: page.isEmpty))
+        } catch {
+            emit(.olderLoaded(dialogID: dialogID, before: before, [], exhausted: false))
+            emit(.notice(.failed(.fetchOlder, error)))
+        }
+    }
+
+    /// The dialogs as the cache has them, with their occupants' names (`reportsDialogList`).
+    func reportDialogs() {
+        guard settings.reportsDialogList, let all = try? service.dialogs(type: nil, limit: nil, offline: true) else { return }
+        let learnt = names.learn(Set(all.flatMap(\.occupantIDs)), service: service, online: false)
+        if !learnt.isEmpty { emit(.names(learnt)) }
+        emit(.dialogs(all))
+    }
+}

@@ -1,0 +1,47 @@
+import Diagnostics
+import MessageCache
+import XMPPTransport
+
+/// Read state both ways (docs/protocol.md §6–7): what a person saw goes to its senders as
+/// `displayed` markers (queued while chat is down, written once it is up) and to the server
+/// as read over REST, tried again until it goes; typing states out.
+extension ChatEngine {
+    /// A person saw these messages (the chat view's screen).
+    func markDisplayed(_ ids: [String], dialogID: String) {
+        let messages = ids.compactMap { try? service.cache.message(id: $0) }
+        for message in messages { markers.queue(.displayed, for: message) }
+        readMarks.add(messages, dialogID: dialogID)
+        settleReadMarks()
+    }
+
+    /// Tells the senders of `messages` (marked read over REST already) with `displayed`
+    /// markers, and waits until the server has them (`read`, `history --mark-read`).
+    package func tellDisplayed(_ messages: [CachedMessage]) throws(Failure) {
+        for message in messages { markers.queue(.displayed, for: message) }
+        if let failure = markers.flush().failure { throw failure }
+        try markers.waitUntilSent()
+        settle()
+    }
+
+    /// Marks read over REST what waits, when connected and due; a failure is told once per
+    /// run of failures and tried again later.
+    func settleReadMarks() {
+        guard connected, readMarks.isDue(at: .now) else { return }
+        var failed = false
+        for (dialogID, messages) in readMarks.take() {
+            do { try service.markRead(messages, dialogID: dialogID) } catch {
+                failed = true
+                if readMarks.failed(messages, dialogID: dialogID, at: .now, retryAfter: .milliseconds(Int64(settings.readMarkRetrySeconds * 1000))) {
+                    emit(.notice(.failed(.markRead(count: messages.count), error)))
+                }
+            }
+        }
+        if !failed { readMarks.succeeded() }
+    }
+
+    /// A chat state to a dialog's other occupants; nothing without a connection.
+    func sendTyping(_ state: ChatState, dialogID: String) {
+        guard connected, let dialog = try? dialog(dialogID), let (to, kind) = try? link.address(of: dialog) else { return }
+        try? link.send(chatState: state, to: to, kind: kind, dialogID: dialog.id)
+    }
+}

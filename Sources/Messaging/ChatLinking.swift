@@ -1,0 +1,40 @@
+import Diagnostics
+import MessageCache
+import XMPPTransport
+
+/// What the chat engine needs of a chat connection: `ChatLink` over libstrophe, or in
+/// tests a scripted link that plays events back (as SwiftNIO tests a handler on an
+/// `EmbeddedChannel`). Confined to one thread, like the connection it stands for: events
+/// reach `onEvent` on that thread, only during the blocking calls below (`connect`,
+/// `pump`, `waitForAcknowledgement`, `joinRooms`), never from inside a C callback.
+package protocol ChatLinking: AnyObject {
+    /// The user this link is for.
+    var me: Int { get }
+    var isConnected: Bool { get }
+    /// Every event the connection reports; set by its owner.
+    var onEvent: ((ChatEvent) -> Void)? { get set }
+    /// Called after each batch of events handed to `onEvent`.
+    var onEventsDelivered: (() -> Void)? { get set }
+    /// How many stanzas the server has acknowledged in this session.
+    var acknowledgedCount: UInt32 { get }
+
+    /// Connects with the credentials as they are now (a renewal may have replaced the token).
+    func connect() throws(Failure)
+    func disconnect()
+    /// Joins the rooms of the group dialogs among `dialogs` (needed to send to or hear from them).
+    func joinRooms(of dialogs: [CachedDialog]) throws(Failure)
+    /// Where a dialog's messages go: the other user's JID, or the group's room.
+    func address(of dialog: CachedDialog) throws(Failure) -> (ChatJID, OutgoingChatMessage.Kind)
+    /// The JID markers for user `id` go to.
+    func userJID(_ id: Int) -> ChatJID
+    func makeMessageID() -> ObjectID
+    /// Queues messages in one write that asks for their ack (`.delivered` reports it).
+    func send(contentsOf messages: [OutgoingChatMessage]) throws(XMPPError)
+    func send(markers: [ChatMarker]) throws(XMPPError)
+    func send(chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: String?) throws(XMPPError)
+    /// Runs the connection for about `timeout` seconds (at least one turn, so 0 flushes what
+    /// is queued); with `until`, in slices of `sliceMilliseconds`, returning once it is true.
+    func pump(timeout: Double, sliceMilliseconds: Int64, until: (() -> Bool)?)
+    /// Blocks until the server has acknowledged everything sent (a ping without stream management).
+    func waitForAcknowledgement(timeout: Double) throws(XMPPError)
+}

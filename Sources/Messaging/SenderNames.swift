@@ -1,0 +1,18 @@
+import MessageCache
+
+/// The display names a chat engine has told (by user id): a sender new to it is looked up
+/// in the cache, and first over REST when connected, once; each event that names people
+/// comes after the names it needs (`.names`).
+struct SenderNames {
+    private var known: [Int: String] = [:]
+
+    /// The names of `ids` not told before, found now (over REST first when `online`).
+    mutating func learn(_ ids: Set<Int>, service: MessagingService, online: Bool) -> [Int: String] {
+        let unknown = ids.filter { $0 > 0 && known[$0] == nil }
+        guard !unknown.isEmpty else { return [:] }
+        if online { try? service.fetchUsers(Array(unknown)) }
+        let found = service.displayNames(unknown)
+        known.merge(found) { $1 }
+        return found
+    }
+}

@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Synchronization
+
+/// A thread of its own for work that blocks in C (libstrophe's event loop, a transfer, a
+/// connect), never the shared concurrency pool (house style rule 4), and the one way this
+/// package runs one: the chat engine's thread, its files' thread, a login's head start.
+///
+/// Commands reach the thread through a queue under a lock; posting one wakes the thread
+/// if it sleeps in `wait`; a thread that polls something else (a socket) asks `hasWork`
+/// between slices. Its owner waits, bounded, for it to end with `join(seconds:)`.
+package final class WorkerThread<Command: Sendable>: Sendable {
+    private let queue = Mutex<[Command]>([])
+    private let posted = DispatchSemaphore(value: 0)
+    private let ended = DispatchSemaphore(value: 0)
+    private let thread = Mutex<pthread_t?>(nil)
+
+    private init() {}
+
+    /// Starts `body` on a new thread, handing it the worker (its commands come through it).
+    /// Nil when no thread can be started (out of threads): the caller does the work itself.
+    package static func start(_ body: @escaping @Sendable (WorkerThread<Command>) -> Void) -> WorkerThread<Command>? {
+        let worker = WorkerThread<Command>()
+        guard let id = ThreadStart.spawn({
+            body(worker)
+            worker.ended.signal()
+        }) else { return nil }
+        worker.thread.withLock { $0 = id }
+        return worker
+    }
+
+    // MARK: the owner's side
+
+    package func post(_ command: Command) {
+        queue.withLock { $0.append(command) }
+        posted.signal()
+    }
+
+    /// Waits at most `seconds` for the thread to end; true when it has (and is joined).
+    /// A thread still running then is left to end by itself (detached).
+    @discardableResult
+    package func join(seconds: Double) -> Bool {
+        let finished = ended.wait(timeout: .now() + .milliseconds(Int(max(0, seconds) * 1000))) == .success
+        if finished { ended.signal() }  // a second join returns at once
+        guard let id = thread.withLock({ id -> pthread_t? in defer { id = nil }; return id }) else { return finished }
+        if finished { pthread_join(id, nil) } else { pthread_detach(id) }
+        return finished
+    }
+
+    // MARK: the thread's side
+
+    /// Everything posted since the last call, in order.
+    package func take() -> [Command] {
+        queue.withLock { queue in
+            defer { queue.removeAll(keepingCapacity: true) }
+            return queue
+        }
+    }
+
+    /// Whether commands wait (cheap: for a loop that polls something else between slices).
+    package var hasWork: Bool { queue.withLock { !$0.isEmpty } }
+
+    /// Sleeps until a command is posted or `seconds` pass (nil: until a command).
+    package func wait(seconds: Double? = nil) {
+        guard !hasWork else { return }
+        if let seconds {
+            _ = posted.wait(timeout: .now() + .milliseconds(Int(max(0, seconds) * 1000)))
+        } else {
+            posted.wait()
+        }
+    }
+}
+
+/// `pthread_create` for a closure (not generic: a C function pointer cannot capture a generic context).
+private final class ThreadStart: Sendable {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+
+    /// Starts `run` on a new joinable thread, retained until that thread takes it; nil when none can be made.
+    static func spawn(_ run: @escaping @Sendable () -> Void) -> pthread_t? {
+        let context = Unmanaged.passRetained(ThreadStart(run)).toOpaque()
+        var id = pthread_t()
+        let made = pthread_create(&id, nil, { argument in
+            Unmanaged<ThreadStart>.fromOpaque(argument!).takeRetainedValue().run()
+            return nil
+        }, context)
+        guard made == 0 else {
+            Unmanaged<ThreadStart>.fromOpaque(context).release()
+            return nil
+        }
+        return id
+    }
+}
+
+/// Hands a value that is not `Sendable` to the one thread that uses it from then on
+/// (a cache connection, a session made on the owner's thread for a worker).
+package struct Handover<Value>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+import Diagnostics
+import MessageCache
+import QuickBloxAPI
+import TestSupport
+import XMPPTransport
+@testable import Messaging
+
+/// The chat engine in process, against a scripted chat link and scripted REST answers
+/// (docs/architecture.md, "The chat engine"): its reconnect loop, its pages of history,
+/// its read marks, the first connect of each policy.
+@Suite("Chat engine", .serialized)
+struct ChatEngineTests {
+    typealias F = ListenerFixture
+
+    static func stored(_ id: String, text: String, at date: Int, sender: Int = 2, dialogID: String = F.privateID) -> String {
+        #"{"_id":"\#(id)","chat_dialog_id":"\#(dialogID)","message":"\#(text)","sender_id":\#(sender),"recipient_id":1,"date_sent":\#(date),"markable":1}"#
+    }
+    static func messagePage(_ items: [String]) -> String { #"{"skip":0,"limit":100,"items":[\#(items.joined(separator: ","))]}"# }
+
+    /// A policy that waits next to nothing between attempts.
+    static func quick(_ policy: ReconnectPolicy) -> ReconnectPolicy {
+        var quick = policy
+        quick.backoff = ReconnectBackoff(base: 0.01, cap: 0.02, stableAfter: 30)
+        return quick
+    }
+
+    static func connectionChanges(_ events: [ChatEngineEvent]) -> [ChatConnectionChange] {
+        events.compactMap { if case .connection(let change) = $0 { change } else { nil } }
+    }
+
+    // MARK: reconnecting
+
+    /// A flush of three messages (left by a process that died) is cut after two are written:
+    /// the engine connects again, asks the server's history which arrived (the first did),
+    /// and sends the rest again under their own ids; each is delivered once.
+    @Test func aConnectionCutMidFlushIsMadeAgainAndEachMessageArrivesOnce() throws {
+        var settings = ChatEngine.Settings()
+        settings.reconnect = Self.quick(.stream)
+        let now = Int(Date().timeIntervalSince1970)
+        let ids = ["6b0db884edb3b3d9cddf1501", "6b0db884edb3b3d9cddf1502", "6b0db884edb3b3d9cddf1503"]
+        let f = try F(known: [F.withBob], script: [
+            reply(200, Self.messagePage([])),
+            reply(200, Self.messagePage([Self.stored(ids[0], text: "one", at: now, sender: 1)])),
+        ], settings: settings)
+        for (id, text) in zip(ids, ["one", "two", "three"]) {
+            try f.service.cache.enqueue(dialogID: F.privateID, text: text, clientMessageID: id, createdAt: now, owner: nil, attachmentsJSON: "")
+        }
+        f.link.cutAfterWrites = 2
+
+        let report = f.engine.flushOutbox()
+        #expect(report.failure == nil && report.alreadyThere == 0)
+        #expect(f.engine.finish() == nil)
+
+        #expect(f.link.connectCount == 2)
+        #expect(f.link.written.map(\.id.rawValue) == [ids[0], ids[1], ids[1], ids[2]], "the first not again: the server had it")
+        #expect(f.engine.deliveredCount == 3 && f.engine.undeliveredCount == 0)
+        #expect(try f.service.pendingOutbox().isEmpty)
+        #expect(try ids.allSatisfy { try f.service.cache.message(id: $0) != nil }, "each in history")
+        let changes = Self.connectionChanges(f.heard.events)
+        #expect(changes.contains { if case .lost = $0 { true } else { false } })
+        #expect(changes.last == .connected(following: 0, again: true))
+    }
+
+    /// The stream's bounds: with every attempt refused, the engine gives up after its
+    /// attempts and what was cut off waits in the outbox, with the reason.
+    @Test func aStreamGivesUpAfterItsAttemptsAndLeavesTheRestInTheOutbox() throws {
+        var settings = ChatEngine.Settings()
+        settings.reconnect = Self.quick(.stream)
+        let f = try F(known: [F.withBob], settings: settings)
+        try f.engine.connect(joining: [F.withBob])
+        f.link.acknowledges = false
+        try f.engine.perform(.send(["first", "second"], dialogID: F.privateID))
+        f.link.connects = Array(repeating: Failure(.temporary, "chat is down"), count: 10)
+        f.link.cut()
+
+        let failure = f.engine.finish()
+        #expect(failure?.message.contains("gave up reconnecting after 4 attempts") == true, "\(String(describing: failure))")
+        #expect(f.link.connectCount == 5, "the first connect and four attempts")
+        #expect(f.engine.undeliveredCount == 2)
+        #expect(try f.service.pendingOutbox().map(\.text) == ["first", "second"])
+        #expect(try f.service.pendingOutbox().allSatisfy { $0.claimedBy == nil }, "released for a later flush")
+        #expect(Self.connectionChanges(f.heard.events).contains { if case .gaveUp = $0 { true } else { false } })
+    }
+
+    /// `listen`'s first connect must succeed; the chat view's is retried.
+    @Test func aFirstConnectThatFailsEndsListenButTheViewTriesAgain() throws {
+        var listen = ChatEngine.Settings()
+        listen.dialogs = .all
+        listen.reconnect = Self.quick(.forever)
+        let l = try F(script: [reply(200, F.page([]))], settings: listen)
+        l.link.connects = [Failure(.temporary, "chat is down")]
+        #expect(throws: Failure(.temporary, "chat is down")) { try l.engine.run(until: .now + .seconds(5)) }
+
+        var view = listen
+        view.reconnect = Self.quick(.view)
+        let v = try F(script: [reply(200, F.page([])), reply(200, F.page([]))], settings: view)
+        v.link.connects = [Failure(.temporary, "chat is down")]
+        try v.engine.run(until: .now + .milliseconds(300))
+        let changes = Self.connectionChanges(v.heard.events)
+        #expect(changes.first == .connecting)
+        #expect(changes.contains { if case .retrying(_, _, let failure?) = $0 { failure.message == "chat is down" } else { false } })
+        #expect(changes.contains(.connected(following: 0, again: false)))
+        #expect(v.link.connectCount == 2)
+    }
+
+    /// `listen --count 1`: the run ends once one message from others was handed on, told
+    /// with its sender's name first.
+    @Test func runEndsAtTheHandLimitAndTellsTheSendersName() throws {
+        var settings = ChatEngine.Settings()
+        settings.dialogs = .all
+        settings.reconnect = Self.quick(.forever)
+        settings.handLimit = 1
+        let users = #"{"current_page":1,"per_page":100,"total_entries":1,"items":[{"user":{"id":2,"login":"bob","full_name":"Bob B"}}]}"#
+        let f = try F(script: [reply(200, F.page([F.dialogJSON(F.privateID, type: 3, occupants: [1, 2])])), reply(200, users), reply(200, users)],
+                      settings: settings)
+        var hello = F.chat(from: "2-1@localhost/web", dialogID: F.privateID, body: "hello")
+        hello.markable = true
+        f.link.incoming = [.message(hello),
+                           .message(F.chat(from: "2-1@localhost/web", id: "6b0db884edb3b3d9cddf1331", dialogID: F.privateID, body: "past the count"))]
+        try f.engine.run(until: .now + .seconds(5))
+        #expect(f.messages.map(\.text) == ["hello"])
+        let heardAt = try #require(f.heard.events.firstIndex { if case .heard = $0 { true } else { false } })
+        let namedAt = f.heard.events.firstIndex { if case .names(let names) = $0 { names[2] != nil } else { false } }
+        #expect(namedAt.map { $0 < heardAt } ?? false, "the name comes before the message: \(f.heard.events)")
+        #expect(f.link.markersSent.map(\.kind) == [.received])
+        #expect(try f.cached("6b0db884edb3b3d9cddf1331") == nil, "past the count: not cached, left on the server")
+    }
+
+    // MARK: history
+
+    /// Older messages asked for before a message whose second holds three: the server is
+    /// asked for that second and a page before it, and the page told is what comes before
+    /// the cursor, same-second messages included.
+    @Test func aPageOfOlderMessagesStraddlesTheCursorsSecond() throws {
+        let t = 1_700_000_100
+        let same = ["6b0db884edb3b3d9cddf1601", "6b0db884edb3b3d9cddf1602", "6b0db884edb3b3d9cddf1603"]
+        let older = ["6b0db884edb3b3d9cddf1501", "6b0db884edb3b3d9cddf1502"]
+        let server = older.enumerated().map { Self.stored($1, text: "older \($0)", at: t - 1) }
+            + same.enumerated().map { Self.stored($1, text: "same \($0)", at: t) }
+        let f = try F(known: [F.withBob], script: [reply(200, Self.messagePage(server))])
+        try f.service.cache.upsertMessagesReportingNew(same.enumerated().map { n, id in
+            CachedMessage(sentID: id, dialogID: F.privateID, sender: 2, recipient: 1, text: "same \(n)", dateSent: t)
+        })
+
+        f.engine.fetchOlder(F.privateID, before: MessagePosition(dateSent: t, id: same[2]))
+        let url = try #require(f.transport.requests.first?.url)
+        #expect(url.contains("limit=53"), "three of that second and a page: \(url)")
+        #expect(url.contains("date_sent%5Blt%5D=\(t + 1)") || url.contains("date_sent[lt]=\(t + 1)"), "\(url)")
+        let loaded = f.heard.events.compactMap { event -> [CachedMessage]? in
+            if case .olderLoaded(let dialogID, let before, let page, let exhausted) = event, dialogID == F.privateID,
+               before.id == same[2], !exhausted { page } else { nil }
+        }
+        #expect(loaded.first?.map(\.text) == ["older 0", "older 1", "same 0", "same 1"])
+    }
+
+    // MARK: read marks
+
+    /// Messages seen in the view: `displayed` to their sender at once; their read mark over
+    /// REST fails once, is told once, and goes again after the retry interval.
+    @Test func aReadMarkThatFailsOnceIsToldOnceAndSentAgain() throws {
+        var settings = ChatEngine.Settings()
+        settings.readMarkRetrySeconds = 0.05
+        let f = try F(known: [F.withBob], script: [reply(503, #"{"errors":["busy"]}"#), reply(200, "")], settings: settings)
+        let ids = ["6b0db884edb3b3d9cddf1701", "6b0db884edb3b3d9cddf1702"]
+        try f.service.cache.upsertMessagesReportingNew(ids.map {
+            CachedMessage(sentID: $0, dialogID: F.privateID, sender: 2, recipient: 1, text: "seen", dateSent: F.now)
+        })
+        try f.engine.connect(joining: [])
+
+        try f.engine.perform(.displayed(ids: ids, dialogID: F.privateID))
+        #expect(f.transport.requests.count == 1)
+        #expect(f.notices.filter { $0.contains("could not mark 2 messages read") }.count == 1, "\(f.notices)")
+        f.engine.settle()
+        #expect(f.transport.requests.count == 1, "not again before the retry interval")
+        #expect(f.link.markersSent.map(\.kind) == [.displayed, .displayed], "the markers went at once")
+
+        Thread.sleep(forTimeInterval: 0.06)
+        f.engine.settle()
+        #expect(f.transport.paths == ["PUT Message/\(ids.joined(separator: ",")).json", "PUT Message/\(ids.joined(separator: ",")).json"])
+        #expect(try ids.allSatisfy { try f.service.cache.message(id: $0)?.readIDs.contains(1) == true })
+        f.engine.settle()
+        #expect(f.transport.requests.count == 2, "done: nothing more to send")
+        #expect(f.notices.count == 1)
+    }
+}
