@@ -28,7 +28,7 @@ final class AttachmentSaver {
     func save(_ message: CachedMessage) -> [String?] {
         message.attachments.enumerated().map { index, attachment -> String? in
             let shown = TerminalText.sanitize(attachment.name ?? attachment.id ?? "attachment \(index + 1)", keepNewlines: false)
-            guard let uid = attachment.id, DownloadCommand.isUID(uid) else {
+            guard let uid = attachment.id, DownloadTarget.isUID(uid) else {
                 io.writeErr("chatctl: --download: \(shown) of message \(message.id) names no file to fetch\n")
                 return nil
             }

@@ -21,15 +21,15 @@ struct CacheRebuildCommand: Command {
             saved. Stop other chatctl processes of this account first.
             """)
 
-    @Option("limit", short: "n", metavar: "N", help: "Messages per dialog to fetch (default 100).")
-    var limit: String?
+    @Option("limit", short: "n", metavar: "N", help: "Messages per dialog to fetch (default 100).", range: 1...1_000_000)
+    var limit: Int?
     @Flag("offline", help: "Only rebuild with the outbox; fill it later with 'chatctl sync'.")
     var offline: Bool
     @Flag("json", help: SharedHelp.json)
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let limit = try context.integer($limit, default: 100, range: 1...1_000_000)
+        let limit = self.limit ?? 100
         // Logged in (and the server reached) before anything is moved.
         let login = try context.cacheLogin(offline: offline)
         let (cache, report) = try messaging { () throws(MessagingError) in

@@ -31,13 +31,12 @@ struct ChatCommand: Command {
             """)
 
     @OptionalArgument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String?
-    @Option("images", metavar: "MODE", help: "Image previews: auto, symbols, sixel, kitty or none.",
-            completion: .choices(ImageMode.allCases.map(\.rawValue)))
-    var images: String?
+    var dialog: DialogReference?
+    @Option("images", metavar: "MODE", help: "Image previews: auto, symbols, sixel, kitty or none.")
+    var images: ImageMode?
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let mode = try imageMode(context)
+        let mode = images ?? .auto
         let term = context.environment["TERM"] ?? ""
         guard context.io.stdinIsTerminal, context.io.stdoutIsTerminal, !term.isEmpty, term != "dumb" else {
             throw CommandError.messaging(MessagingError(
@@ -47,10 +46,7 @@ struct ChatCommand: Command {
         // The view's own cache connection; the network and transfer threads get theirs.
         let view = try context.messagingSession(offline: true)
         var opened: String?
-        if let dialog {
-            let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: dialog) }
-            opened = try resolve(reference, view: view, context: context)
-        }
+        if let dialog { opened = try resolve(dialog, view: view, context: context) }
         let chatPassword = try chatPassword(context, session: view)
         let network = try context.quietMessagingSession()
         let files = try context.quietMessagingSession()
@@ -131,14 +127,6 @@ struct ChatCommand: Command {
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
         return CellSize(columns: Int(size.ws_col), rows: Int(size.ws_row),
                         pixelWidth: Int(size.ws_xpixel), pixelHeight: Int(size.ws_ypixel))
-    }
-
-    private func imageMode(_ context: CommandContext) throws -> ImageMode {
-        guard let text = images else { return .auto }
-        guard let mode = ImageMode(rawValue: text) else {
-            throw context.usage("--images must be one of auto, symbols, sixel, kitty, none, not '\(text)'")
-        }
-        return mode
     }
 
     /// The dialog named on the command line: from the cache, so the view opens

@@ -5,18 +5,18 @@ import Messaging
 /// What the dialog-changing commands share: naming a dialog and its people on the
 /// command line, and announcing changes over chat.
 extension CommandContext {
-    /// The dialog `text` names (id, @login or name), as the server has it now.
-    func currentDialog(_ text: String, service: MessagingService) throws -> CachedDialog {
+    /// The dialog `reference` names, as the server has it now.
+    func currentDialog(_ reference: DialogReference, service: MessagingService) throws -> CachedDialog {
         try messaging { () throws(MessagingError) in
-            let cached = try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false)
+            let cached = try service.resolve(reference, offline: false, createPrivate: false)
             return try service.refreshDialog(cached)
         }
     }
 
-    /// A group named by `text`, as the server has it now; a private dialog is bad input
-    /// (its occupants never change), `hint` says what to do instead.
-    func currentGroup(_ text: String, service: MessagingService, hint: String) throws -> CachedDialog {
-        let dialog = try currentDialog(text, service: service)
+    /// A group named by `reference`, as the server has it now; a private dialog is bad
+    /// input (its occupants never change), `hint` says what to do instead.
+    func currentGroup(_ reference: DialogReference, service: MessagingService, hint: String) throws -> CachedDialog {
+        let dialog = try currentDialog(reference, service: service)
         guard dialog.type != .private else {
             throw CommandError.messaging(MessagingError(.invalidInput, "a private dialog's occupants cannot change", hint: hint))
         }

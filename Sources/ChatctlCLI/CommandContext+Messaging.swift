@@ -5,7 +5,6 @@ import Foundation
 #endif
 import AuthFlow
 import ClientConfiguration
-import CommandLineKit
 import MessageCache
 import Messaging
 import QuickBloxAPI
@@ -90,24 +89,6 @@ extension CommandContext {
     /// Bold and dim only on a terminal, never with NO_COLOR or TERM=dumb.
     var useColor: Bool {
         io.stdoutIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
-    }
-
-    /// A whole number option within `range`, or `default` when not given.
-    func integer(_ option: Option, default value: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let text = option.wrappedValue else { return value }
-        guard let n = Int(text), range.contains(n) else {
-            throw usage("\(option.spelling) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return n
-    }
-
-    /// A time option (unix seconds, a date, or an age before `now`), or nil when not given.
-    func time(_ option: Option, now: Int) throws -> Int? {
-        guard let text = option.wrappedValue else { return nil }
-        guard let time = TimeArgument.parse(text, now: now) else {
-            throw usage("\(option.spelling) '\(text)' is not a time: use unix seconds, 2026-11-30, 2026-11-30T08:00:00Z, or an age like 2h")
-        }
-        return time
     }
 }
 

@@ -14,7 +14,7 @@ struct DialogsAddCommand: Command {
             """)
 
     @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String
+    var dialog: DialogReference
     @Arguments("USERS", help: "Who to add: @login, comma- or space-separated.", isOptional: false)
     var words: [String]
     @Flag("json", help: "Print the updated dialog as JSON.")

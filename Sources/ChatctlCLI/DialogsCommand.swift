@@ -10,35 +10,27 @@ struct DialogsCommand: Command {
         subcommands: [DialogsCreateCommand.self, DialogsShowCommand.self, DialogsRenameCommand.self, DialogsAddCommand.self,
                       DialogsRemoveCommand.self, DialogsLeaveCommand.self, DialogsDeleteCommand.self])
 
-    @Option("type", metavar: "TYPE", help: "Only dialogs of this type.", completion: .choices(["private", "group", "public"]))
-    var type: String?
-    @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit)
-    var limit: String?
+    @Option("type", metavar: "TYPE", help: "Only dialogs of this type.")
+    var type: DialogType?
+    @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit, range: 1...100_000)
+    var limit: Int?
     @Flag("offline", help: SharedHelp.offline)
     var offline: Bool
     @Flag("json", help: SharedHelp.json)
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        var dialogType: DialogType?
-        switch type {
-        case nil: dialogType = nil
-        case "private": dialogType = .private
-        case "group": dialogType = .group
-        case "public": dialogType = .publicGroup
-        case let other?: throw context.usage("--type must be private, group or public, not '\(other)'")
-        }
-        let limit = try context.integer($limit, default: 100, range: 1...100_000)
+        let limit = self.limit ?? 100
         let service = try context.messagingService(offline: offline)
         // The table shows columns only: the dialogs' JSON is read for --json alone.
         var dialogs = try messaging { () throws(MessagingError) in
-            try service.dialogs(type: dialogType, limit: limit, offline: offline, withRawJSON: json)
+            try service.dialogs(type: type, limit: limit, offline: offline, withRawJSON: json)
         }
         if !offline {
             // The dialog list's unread counts may lag; the unread call is the server's own count.
             do throws(MessagingError) {
                 try service.refreshUnreadCounts()
-                dialogs = try service.dialogs(type: dialogType, limit: limit, offline: true, withRawJSON: json)
+                dialogs = try service.dialogs(type: type, limit: limit, offline: true, withRawJSON: json)
             } catch {
                 context.io.writeErr("chatctl: unread counts not refreshed (\(error.message)); showing the dialog list's\n")
             }

@@ -10,7 +10,7 @@ struct DialogsDeleteCommand: Command {
         discussion: "Without --everyone the dialog goes for you only (on the sandbox you leave it). With --everyone it goes for every occupant, messages included; only its owner may.")
 
     @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String
+    var dialog: DialogReference
     @Flag("everyone", help: "Delete it for every occupant (the owner only).")
     var everyone: Bool
     @Flag("json", help: "Print the server's answer as JSON.")

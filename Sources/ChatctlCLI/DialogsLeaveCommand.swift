@@ -10,7 +10,7 @@ struct DialogsLeaveCommand: Command {
         discussion: "You stop being an occupant (the others see you go) and the dialog leaves your cache. A private dialog cannot be left; 'chatctl dialogs delete' removes it for you.")
 
     @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String
+    var dialog: DialogReference
     @Flag("json", help: "Print the dialog as the server left it, as JSON.")
     var json: Bool
 

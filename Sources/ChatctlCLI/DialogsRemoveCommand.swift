@@ -10,7 +10,7 @@ struct DialogsRemoveCommand: Command {
         discussion: "Removing others is the group owner's (the server decides); to remove yourself, use 'chatctl dialogs leave'.")
 
     @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String
+    var dialog: DialogReference
     @Arguments("USERS", help: "Who to remove: @login, comma- or space-separated.", isOptional: false)
     var words: [String]
     @Flag("json", help: "Print the updated dialog as JSON.")

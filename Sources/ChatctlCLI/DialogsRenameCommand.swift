@@ -10,7 +10,7 @@ struct DialogsRenameCommand: Command {
         discussion: "Groups only (a private dialog has no name of its own). The server decides who may: on the sandbox, the group's owner.")
 
     @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String
+    var dialog: DialogReference
     @Argument("NAME", help: "The new name.")
     var name: String
     @Flag("json", help: "Print the renamed dialog as JSON.")

@@ -16,7 +16,7 @@ struct DialogsShowCommand: Command {
         discussion: "Asks the server for the dialog as it is now (and caches it), unless --offline.")
 
     @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String
+    var dialog: DialogReference
     @Flag("offline", help: SharedHelp.offline)
     var offline: Bool
     @Flag("json", help: "Print the QuickBlox dialog object.")
@@ -27,7 +27,7 @@ struct DialogsShowCommand: Command {
         let shown: CachedDialog
         if offline {
             shown = try messaging { () throws(MessagingError) in
-                try service.resolve(try DialogReference(parsing: dialog), offline: true, createPrivate: false)
+                try service.resolve(dialog, offline: true, createPrivate: false)
             }
         } else {
             shown = try context.currentDialog(dialog, service: service)

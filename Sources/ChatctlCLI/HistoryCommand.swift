@@ -21,13 +21,13 @@ struct HistoryCommand: Command {
             """)
 
     @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String
-    @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit)
-    var limit: String?
+    var dialog: DialogReference
+    @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit, range: 1...100_000)
+    var limit: Int?
     @Option("before", metavar: "T", help: "Only messages sent before T.")
-    var before: String?
+    var before: TimeArgument?
     @Option("since", metavar: "T", help: "Only messages sent after T.")
-    var since: String?
+    var since: TimeArgument?
     @Flag("mark-read", help: "Mark the messages shown read.")
     var markRead: Bool
     @Flag("offline", help: SharedHelp.offline)
@@ -37,17 +37,16 @@ struct HistoryCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let now = Int(Date().timeIntervalSince1970)
-        let limit = try context.integer($limit, default: 50, range: 1...100_000)
-        let before = try context.time($before, now: now)
-        let since = try context.time($since, now: now)
+        let limit = self.limit ?? 50
+        let before = self.before?.unixTime(now: now)
+        let since = self.since?.unixTime(now: now)
         if markRead && offline {
             throw context.usage("--mark-read tells the server: it cannot be used with --offline")
         }
-        let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: dialog) }
         let session = try context.messagingSession(offline: offline)
         let service = session.service
         let (target, messages) = try messaging { () throws(MessagingError) in
-            let dialog = try service.resolve(reference, offline: offline, createPrivate: false)
+            let dialog = try service.resolve(self.dialog, offline: offline, createPrivate: false)
             return (dialog, try service.history(dialogID: dialog.id, limit: limit, before: before, since: since,
                                                 offline: offline, markRead: false))
         }

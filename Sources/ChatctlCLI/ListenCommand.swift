@@ -39,11 +39,11 @@ struct ListenCommand: Command {
             """)
 
     @Arguments("DIALOG", help: "Dialogs to follow (default: all).")
-    var dialogs: [String]
-    @Option("count", metavar: "N", help: "Exit after N messages from others.")
-    var count: String?
+    var dialogs: [DialogReference]
+    @Option("count", metavar: "N", help: "Exit after N messages from others.", range: 1...)
+    var count: Int?
     @Option("timeout", metavar: "DURATION", help: "Exit after this long, e.g. 30s, 5m, 2h.")
-    var timeout: String?
+    var timeout: Duration?
     @Option("exec", metavar: "CMD", help: "Run CMD for each message.")
     var exec: String?
     @Option("download", metavar: "DIR", help: "Save the attachments of others' messages into DIR as they arrive.",
@@ -53,15 +53,7 @@ struct ListenCommand: Command {
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        var limit: Int?
-        if count != nil { limit = try context.integer($count, default: 1, range: 1...Int.max) }
-        var deadline: ContinuousClock.Instant?
-        if let text = timeout {
-            guard let seconds = Duration.seconds(text) ?? Int(text), seconds > 0 else {
-                throw context.usage("--timeout '\(text)' is not a duration: use 30s, 5m, 2h or seconds")
-            }
-            deadline = .now + .seconds(seconds)
-        }
+        let deadline = timeout.map { ContinuousClock.now + $0 }
         let command = exec
         if let download { try Self.checkDirectory(download, context: context) }
         let refreshEvery = try context.sessionRefreshOverride()
@@ -69,8 +61,8 @@ struct ListenCommand: Command {
         let service = session.service
         let saver = download.map { AttachmentSaver(directory: $0, api: service.api, io: context.io) }
         let dialogIDs = try messaging { () throws(MessagingError) in
-            try dialogs.map { text throws(MessagingError) in
-                try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false).id
+            try dialogs.map { reference throws(MessagingError) in
+                try service.resolve(reference, offline: false, createPrivate: false).id
             }
         }
         let link = try context.chatLink(for: session)
@@ -133,7 +125,7 @@ struct ListenCommand: Command {
             return true
         }
         defer { flush() }
-        try messaging { () throws(MessagingError) in try listener.run(count: limit, deadline: deadline) }
+        try messaging { () throws(MessagingError) in try listener.run(count: count, deadline: deadline) }
         return .ok
     }
 

@@ -15,16 +15,15 @@ struct ReadCommand: Command {
             """)
 
     @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String
+    var dialog: DialogReference
     @Flag("no-chat", help: "Mark read over REST only; send no markers.")
     var noChat: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: dialog) }
         let session = try context.messagingSession(offline: false)
         let service = session.service
         let (target, unread) = try messaging { () throws(MessagingError) in
-            let target = try service.resolve(reference, offline: false, createPrivate: false)
+            let target = try service.resolve(dialog, offline: false, createPrivate: false)
             return (target, try service.unreadMessages(dialogID: target.id))
         }
         let marked = try ReadMarking(session: session, context: context, overChat: !noChat).mark(unread.messages, dialogID: target.id)

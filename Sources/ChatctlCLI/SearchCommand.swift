@@ -24,20 +24,18 @@ struct SearchCommand: Command {
     @Argument("QUERY", help: "What to look for.")
     var query: String
     @Option("dialog", metavar: "DIALOG", help: "Only in this dialog.")
-    var dialog: String?
-    @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit)
-    var limit: String?
+    var dialog: DialogReference?
+    @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit, range: 1...10_000)
+    var limit: Int?
     @Flag("json", help: SharedHelp.json)
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let limit = try context.integer($limit, default: 20, range: 1...10_000)
+        let limit = self.limit ?? 20
         let service = try context.messagingService(offline: true)
         var dialogID: String?
-        if let text = dialog {
-            dialogID = try messaging { () throws(MessagingError) in
-                try service.resolve(try DialogReference(parsing: text), offline: true, createPrivate: false).id
-            }
+        if let dialog {
+            dialogID = try messaging { () throws(MessagingError) in try service.resolve(dialog, offline: true, createPrivate: false).id }
         }
         let style: SnippetStyle = json || !context.useColor ? .brackets : .ansiBold
         let hits: [SearchHit]

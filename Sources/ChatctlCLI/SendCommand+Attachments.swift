@@ -34,7 +34,7 @@ extension SendCommand {
         if MessageSplitter.split(text).count > 1 {
             throw context.usage("with --attach, TEXT must fit in one message (\(MessageSplitter.defaultLimit / 1024) KiB)")
         }
-        let viaChat = try sendsViaChat(context)
+        let viaChat = sendsViaChat
 
         // Every file opened, judged and kept where a later process can read it.
         let directory = try context.outboxFilesDirectory()
@@ -50,10 +50,9 @@ extension SendCommand {
             uploads.append(OutboxUpload(position: position, source: source, kept: kept))
         }
 
-        let reference = try messaging { () throws(MessagingError) in try DialogReference(parsing: self.dialog) }
         let session = try context.messagingSession(offline: false)
         let service = session.service
-        let dialog = try messaging { () throws(MessagingError) in try service.resolve(reference, offline: false, createPrivate: true) }
+        let dialog = try messaging { () throws(MessagingError) in try service.resolve(self.dialog, offline: false, createPrivate: true) }
         let owner = Int(getpid())
         let entry = try messaging { () throws(MessagingError) in try service.enqueue(text, uploads: uploads, to: dialog.id, owner: owner) }
         queued = true

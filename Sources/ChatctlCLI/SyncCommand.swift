@@ -10,19 +10,19 @@ struct SyncCommand: Command {
         abstract: "Fill the local cache with dialogs and their recent messages.")
 
     @Arguments("DIALOG", help: "Only these dialogs (default: all).")
-    var dialogs: [String]
-    @Option("limit", short: "n", metavar: "N", help: "Messages per dialog (default 1000).")
-    var limit: String?
+    var dialogs: [DialogReference]
+    @Option("limit", short: "n", metavar: "N", help: "Messages per dialog (default 1000).", range: 1...1_000_000)
+    var limit: Int?
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let limit = try context.integer($limit, default: 1000, range: 1...1_000_000)
+        let limit = self.limit ?? 1000
         let service = try context.messagingService(offline: false)
         let references = dialogs
         let dialogs: [CachedDialog] = try messaging { () throws(MessagingError) in
             try service.syncDialogs()
             if references.isEmpty { return try service.dialogs(type: nil, limit: nil, offline: true) }
-            return try references.map { text throws(MessagingError) in
-                try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false)
+            return try references.map { reference throws(MessagingError) in
+                try service.resolve(reference, offline: false, createPrivate: false)
             }
         }
         let total = try Self.fetchHistory(of: dialogs, limit: limit, service: service, context: context)
