@@ -307,10 +307,10 @@ final class ChatBackend {
     /// One line for the status bar, whatever failed.
     static func reason(_ error: any Error) -> String {
         switch error {
-        case let error as MessagingError: return TerminalText.sanitize(error.message, keepNewlines: false)
+        case let error as MessagingError: return TerminalText.sanitize(error.message, newlines: .asSpaces)
         case let error as AuthFlowError:
-            return TerminalText.sanitize(error.message + (error.hint.map { " (\($0))" } ?? ""), keepNewlines: false)
-        default: return TerminalText.sanitize(String(describing: error), keepNewlines: false)
+            return TerminalText.sanitize(error.message + (error.hint.map { " (\($0))" } ?? ""), newlines: .asSpaces)
+        default: return TerminalText.sanitize(String(describing: error), newlines: .asSpaces)
         }
     }
 
@@ -322,7 +322,7 @@ final class ChatBackend {
             if connected { try? service.fetchUsers(Array(unknown)) }
             let found = service.displayNames(unknown)
             names.merge(found) { $1 }
-            if !found.isEmpty { inbox.post(.names(found.mapValues { TerminalText.sanitize($0, keepNewlines: false) })) }
+            if !found.isEmpty { inbox.post(.names(found.mapValues { TerminalText.sanitize($0, newlines: .asSpaces) })) }
         }
         inbox.post(event(messages.map { ChatViewRecords.message($0, me: service.me, names: names) }))
     }

@@ -78,7 +78,7 @@ final class ChatEffects {
         let pending = pendingEntries(of: id, sending: [])
         return [.conversationLoaded(ChatViewRecords.dialog(dialog, me: me, names: names),
                                     messages: messages.map { ChatViewRecords.message($0, me: me, names: names) },
-                                    pending: pending, names: names.mapValues { TerminalText.sanitize($0, keepNewlines: false) })]
+                                    pending: pending, names: names.mapValues { TerminalText.sanitize($0, newlines: .asSpaces) })]
     }
 
     /// Into the outbox first (claimed by this process), then to the network thread to

@@ -85,7 +85,7 @@ final class ChatTransfers {
                                                keepingSpool: true)
             upload = OutboxUpload(position: 0, source: source, kept: try source.keep(in: outboxDirectory))
         } catch {
-            inbox.post(.notice("cannot attach \(TerminalText.sanitize(path, keepNewlines: false)): \(clean(error.description))"))
+            inbox.post(.notice("cannot attach \(TerminalText.sanitize(path, newlines: .asSpaces)): \(clean(error.description))"))
             return
         }
         let entry: OutboxEntry
@@ -178,7 +178,7 @@ final class ChatTransfers {
         return candidate
     }
 
-    private func clean(_ text: String) -> String { TerminalText.sanitize(text, keepNewlines: false) }
+    private func clean(_ text: String) -> String { TerminalText.sanitize(text, newlines: .asSpaces) }
 }
 
 @available(*, unavailable)

@@ -81,10 +81,10 @@ package struct Chatctl: ParsableCommand {
             return ExitCode.usage.rawValue
         // Error lines may quote the server or other users (a dialog's name): one line, no control sequences.
         case .flow(let flowError):
-            io.writeErr("chatctl: \(TerminalText.sanitize(flowError.description, keepNewlines: false))\n")
+            io.writeErr("chatctl: \(TerminalText.sanitize(flowError.description, newlines: .asSpaces))\n")
             return exitCode(for: flowError.kind).rawValue
         case .messaging(let error):
-            io.writeErr("chatctl: \(TerminalText.sanitize(error.description, keepNewlines: false))\n")
+            io.writeErr("chatctl: \(TerminalText.sanitize(error.description, newlines: .asSpaces))\n")
             switch error.kind {
             case .invalidInput: return ExitCode.usage.rawValue
             case .authentication: return ExitCode.authentication.rawValue
@@ -94,7 +94,7 @@ package struct Chatctl: ParsableCommand {
             }
         case .transfer(let error):
             // The reason may quote a file name another user chose.
-            io.writeErr("chatctl: \(TerminalText.sanitize(error.description, keepNewlines: false))\n")
+            io.writeErr("chatctl: \(TerminalText.sanitize(error.description, newlines: .asSpaces))\n")
             switch error.kind {
             case .invalidInput: return ExitCode.usage.rawValue
             case .authentication: return ExitCode.authentication.rawValue

@@ -53,6 +53,6 @@ extension CommandContext {
         } catch {
             reason = "\(error)"
         }
-        io.writeErr("chatctl: warning: the change stands, but the occupants were not told over chat: \(TerminalText.sanitize(reason, keepNewlines: false))\n")
+        io.writeErr("chatctl: warning: the change stands, but the occupants were not told over chat: \(TerminalText.sanitize(reason, newlines: .asSpaces))\n")
     }
 }

@@ -28,7 +28,7 @@ struct DialogsAddCommand: Command {
         var newcomers: [CachedUser] = []
         for user in try context.users(logins, service: service) {
             if current.occupantIDs.contains(user.id) {
-                context.io.writeErr("chatctl: @\(TerminalText.sanitize(user.login, keepNewlines: false)) is already in \(DialogsShowCommand.label(current))\n")
+                context.io.writeErr("chatctl: @\(TerminalText.sanitize(user.login, newlines: .asSpaces)) is already in \(DialogsShowCommand.label(current))\n")
             } else {
                 newcomers.append(user)
             }
@@ -41,7 +41,7 @@ struct DialogsAddCommand: Command {
         if json {
             context.io.writeOut(updated.rawJSON + "\n")
         } else {
-            let who = newcomers.map { "@" + TerminalText.sanitize($0.login, keepNewlines: false) }.joined(separator: ", ")
+            let who = newcomers.map { "@" + TerminalText.sanitize($0.login, newlines: .asSpaces) }.joined(separator: ", ")
             context.io.writeOut("Added \(who) to \(DialogsShowCommand.label(updated)).\n")
         }
         let added = newcomers.map(\.id).filter(updated.occupantIDs.contains)

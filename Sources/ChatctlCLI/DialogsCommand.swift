@@ -52,7 +52,7 @@ struct DialogsCommand: Command {
                 MessagingService.typeName(d.type),
                 d.unreadCount > 0 ? String(d.unreadCount) : "",
                 d.lastMessageDateSent.map { TimeText.format(Double($0), "%Y-%m-%d %H:%M", utc: false) } ?? "",
-                TerminalText.sanitize(d.lastMessage ?? "", keepNewlines: false),
+                TerminalText.sanitize(d.lastMessage ?? "", newlines: .asSpaces),
             ])
         }
         context.io.writeOut(Table.render(rows, width: context.terminalWidth))
@@ -63,9 +63,9 @@ struct DialogsCommand: Command {
     static func title(of dialog: CachedDialog, me: Int, names: [Int: String]) -> String {
         if isTitledByOccupants(dialog) {
             let others = dialog.occupantIDs.filter { $0 != me }.map { names[$0] ?? "user \($0)" }
-            if !others.isEmpty { return TerminalText.sanitize(others.joined(separator: ", "), keepNewlines: false) }
+            if !others.isEmpty { return TerminalText.sanitize(others.joined(separator: ", "), newlines: .asSpaces) }
         }
-        return TerminalText.sanitize(dialog.name, keepNewlines: false)
+        return TerminalText.sanitize(dialog.name, newlines: .asSpaces)
     }
 
     static func isTitledByOccupants(_ dialog: CachedDialog) -> Bool { dialog.type == .private || dialog.name.isEmpty }

@@ -50,7 +50,7 @@ struct DialogsCreateCommand: Command {
         if json {
             context.io.writeOut(dialog.rawJSON + "\n")
         } else {
-            context.io.writeOut("\(MessagingService.typeName(dialog.type).capitalizedFirst) dialog \(dialog.id)\(dialog.name.isEmpty ? "" : " '\(TerminalText.sanitize(dialog.name, keepNewlines: false))'")\(created ? "" : " (it already existed)").\n")
+            context.io.writeOut("\(MessagingService.typeName(dialog.type).capitalizedFirst) dialog \(dialog.id)\(dialog.name.isEmpty ? "" : " '\(TerminalText.sanitize(dialog.name, newlines: .asSpaces))'")\(created ? "" : " (it already existed)").\n")
         }
         if created { context.announce(DialogAnnouncement(dialog: dialog, me: service.me), messaging: session) }
         return .ok

@@ -33,7 +33,7 @@ struct DialogsRemoveCommand: Command {
         if json {
             context.io.writeOut(updated.rawJSON + "\n")
         } else {
-            let who = users.map { "@" + TerminalText.sanitize($0.login, keepNewlines: false) }.joined(separator: ", ")
+            let who = users.map { "@" + TerminalText.sanitize($0.login, newlines: .asSpaces) }.joined(separator: ", ")
             context.io.writeOut("Removed \(who) from \(DialogsShowCommand.label(updated)).\n")
         }
         return .ok

@@ -24,7 +24,7 @@ struct DialogsRenameCommand: Command {
         if json {
             context.io.writeOut(renamed.rawJSON + "\n")
         } else {
-            context.io.writeOut("Renamed \(MessagingService.typeName(renamed.type)) dialog \(renamed.id) to '\(TerminalText.sanitize(renamed.name, keepNewlines: false))'.\n")
+            context.io.writeOut("Renamed \(MessagingService.typeName(renamed.type)) dialog \(renamed.id) to '\(TerminalText.sanitize(renamed.name, newlines: .asSpaces))'.\n")
         }
         return .ok
     }

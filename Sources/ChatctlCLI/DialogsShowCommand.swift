@@ -41,7 +41,7 @@ struct DialogsShowCommand: Command {
         func person(_ id: Int) -> String {
             guard let user = try? service.cache.user(id: id) else { return "user \(id)" }
             let name = user.fullName.flatMap { $0.isEmpty || $0 == user.login ? nil : $0 }
-            return TerminalText.sanitize(name.map { "\($0) (@\(user.login))" } ?? "@\(user.login)", keepNewlines: false)
+            return TerminalText.sanitize(name.map { "\($0) (@\(user.login))" } ?? "@\(user.login)", newlines: .asSpaces)
         }
         func time(_ date: Date?) -> String { date.map { TimeText.format($0.timeIntervalSince1970, "%Y-%m-%d %H:%M", utc: false) } ?? "" }
         let names = service.displayNames(Set(shown.occupantIDs))
@@ -55,7 +55,7 @@ struct DialogsShowCommand: Command {
         lines.append(("Updated:", time(object?.updatedAt)))
         lines.append(("Unread:", String(shown.unreadCount)))
         if let sent = shown.lastMessageDateSent {
-            let text = TerminalText.sanitize(shown.lastMessage ?? "", keepNewlines: false)
+            let text = TerminalText.sanitize(shown.lastMessage ?? "", newlines: .asSpaces)
             lines.append(("Last:", "\(TimeText.format(Double(sent), "%Y-%m-%d %H:%M", utc: false))  \(text)"))
         }
         lines.append(("Occupants:", String(shown.occupantIDs.count)))
@@ -72,7 +72,7 @@ struct DialogsShowCommand: Command {
 
     /// A dialog in a sentence, safe for a terminal: `'ops'`, or `the private dialog {id}`.
     static func label(_ dialog: CachedDialog) -> String {
-        TerminalText.sanitize(MessagingService.label(dialog), keepNewlines: false)
+        TerminalText.sanitize(MessagingService.label(dialog), newlines: .asSpaces)
     }
 }
 

@@ -89,7 +89,7 @@ struct ListenCommand: Command {
         listener.onBatchHanded = flush
         listener.onTurn = flush
         // Notices quote servers and other users: sanitized like everything else they send.
-        listener.onNotice = { io.writeErr("chatctl: \(TerminalText.sanitize($0, keepNewlines: false))\n") }
+        listener.onNotice = { io.writeErr("chatctl: \(TerminalText.sanitize($0, newlines: .asSpaces))\n") }
         listener.onReady = { count in io.writeErr("chatctl: listening to \(count) dialog\(count == 1 ? "" : "s")\n") }
         listener.onDialogNotice = { notice in
             let people = Set(notice.dialog.occupantIDs + [notice.actorID].compactMap { $0 })

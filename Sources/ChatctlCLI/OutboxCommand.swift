@@ -52,7 +52,7 @@ struct OutboxCommand: Command {
 
     /// The text, and its files as `history` shows attachments.
     static func text(_ entry: OutboxEntry) -> String {
-        let text = TerminalText.sanitize(entry.text, keepNewlines: false)
+        let text = TerminalText.sanitize(entry.text, newlines: .asSpaces)
         guard !entry.uploads.isEmpty else { return text }
         let labels = entry.uploads.map {
             AttachmentLabel.label(QBAttachment(type: $0.type, name: $0.name, size: Int($0.size)))

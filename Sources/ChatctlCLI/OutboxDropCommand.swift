@@ -54,7 +54,7 @@ struct OutboxDropCommand: Command {
     /// The one pending id equal to `id` or starting with it (at least 4 characters).
     static func resolve(_ id: String, among pending: [String]) throws(CommandError) -> String {
         if pending.contains(id) { return id }
-        let shown = TerminalText.sanitize(id, keepNewlines: false)
+        let shown = TerminalText.sanitize(id, newlines: .asSpaces)
         guard id.count >= 4 else {
             throw .usage("'\(shown)' is too short to name a message: give at least 4 characters of its id", path: ["outbox", "drop"])
         }

@@ -40,7 +40,7 @@ struct SearchCommand: Command {
         let style: SnippetStyle = json || !context.useColor ? .brackets : .ansiBold
         let hits: [SearchHit]
         do { hits = try service.cache.search(query, dialogID: dialogID, limit: limit, style: style) } catch {
-            throw CommandError.messaging(MessagingError(.invalidInput, "bad search query '\(TerminalText.sanitize(query, keepNewlines: false))': \(error.message)",
+            throw CommandError.messaging(MessagingError(.invalidInput, "bad search query '\(TerminalText.sanitize(query, newlines: .asSpaces))': \(error.message)",
                                                         hint: "quote phrases with \"…\"; use words, prefix*, OR, NOT"))
         }
         if json {
@@ -58,11 +58,11 @@ struct SearchCommand: Command {
         }
         for hit in hits {
             let m = hit.message
-            let who = m.senderID == service.me ? "you" : TerminalText.sanitize(names[m.senderID] ?? "user \(m.senderID)", keepNewlines: false)
+            let who = m.senderID == service.me ? "you" : TerminalText.sanitize(names[m.senderID] ?? "user \(m.senderID)", newlines: .asSpaces)
             // The snippet's own markers are ours; everything else in it came from a user.
             let snippet = style == .ansiBold
-                ? TerminalText.sanitize(hit.snippet.replacingBoldMarkers(), keepNewlines: false).restoringBoldMarkers()
-                : TerminalText.sanitize(hit.snippet, keepNewlines: false)
+                ? TerminalText.sanitize(hit.snippet.replacingBoldMarkers(), newlines: .asSpaces).restoringBoldMarkers()
+                : TerminalText.sanitize(hit.snippet, newlines: .asSpaces)
             let time = TimeText.format(Double(m.dateSent), "%Y-%m-%d %H:%M", utc: false)
             let shown = AttachmentLabel.body(of: m, text: snippet).replacing("\n", with: " ")
             context.io.writeOut("\(dialogNames[m.dialogID] ?? m.dialogID)  \(time)  \(who): \(shown)\n")

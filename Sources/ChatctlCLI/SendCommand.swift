@@ -101,7 +101,7 @@ extension SendCommand {
             // A stream outlives a cut connection (docs/protocol.md §7): reconnect and resend.
             outbox.reconnects = true
             if let window = try context.sendWindowOverride() { outbox.window = window }
-            outbox.onNotice = { [io = context.io] in io.writeErr("chatctl: \(TerminalText.sanitize($0, keepNewlines: false))\n") }
+            outbox.onNotice = { [io = context.io] in io.writeErr("chatctl: \(TerminalText.sanitize($0, newlines: .asSpaces))\n") }
         }
         if json { outbox.onDelivered = { [io = context.io, me = session.service.me] in io.writeOut(JSONOutput.message($0, me: me) + "\n") } }
         try messaging { () throws(MessagingError) in

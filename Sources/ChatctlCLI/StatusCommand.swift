@@ -53,9 +53,9 @@ struct StatusCommand: Command {
             return .ok
         }
         let now = Date().timeIntervalSince1970
-        var who = TerminalText.sanitize(session.login ?? "user", keepNewlines: false) + " (id \(session.userId)"
+        var who = TerminalText.sanitize(session.login ?? "user", newlines: .asSpaces) + " (id \(session.userId)"
         if case .string(let name)? = session.user["full_name"], !name.isEmpty, name != session.login {
-            who += ", \"\(TerminalText.sanitize(name, keepNewlines: false))\""
+            who += ", \"\(TerminalText.sanitize(name, newlines: .asSpaces))\""
         }
         who += ")"
         context.io.writeOut("""

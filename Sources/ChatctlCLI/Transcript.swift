@@ -36,7 +36,7 @@ struct Transcript {
     /// `time`: the message's local `%H:%M`.
     private func line(_ message: CachedMessage, time: String) -> String {
         let mine = message.senderID == me
-        let name = mine ? "you" : TerminalText.sanitize(names[message.senderID] ?? "user \(message.senderID)", keepNewlines: false)
+        let name = mine ? "you" : TerminalText.sanitize(names[message.senderID] ?? "user \(message.senderID)", newlines: .asSpaces)
         let prefix = "\(time) \(mine ? "»" : " ") \(name): "
         let styledPrefix = color ? "\(time) \(mine ? "»" : " ") \u{1B}[1m\(name)\u{1B}[22m: " : prefix
         let text = AttachmentLabel.body(of: message)

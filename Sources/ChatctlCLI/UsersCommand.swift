@@ -33,7 +33,7 @@ struct UsersCommand: Command {
             var rows = [["ID", "LOGIN", "FULL NAME", "EMAIL"]]
             for user in result.users {
                 rows.append([String(user.id), user.login ?? "", user.fullName ?? "", user.email ?? ""]
-                    .map { TerminalText.sanitize($0, keepNewlines: false) })
+                    .map { TerminalText.sanitize($0, newlines: .asSpaces) })
             }
             context.io.writeOut(Table.render(rows, width: context.terminalWidth))
         }
