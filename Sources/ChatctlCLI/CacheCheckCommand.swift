@@ -20,7 +20,7 @@ struct CacheCheckCommand: Command {
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let login = try context.cacheLogin(offline: true)
+        let login = try context.cacheLogin(source: .cacheOnly)
         let report = ChatCache.check(path: login.cachePath)
         if json {
             context.io.writeOut(JSONOutput.line(Self.json(report)))

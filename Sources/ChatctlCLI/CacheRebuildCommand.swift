@@ -31,7 +31,7 @@ struct CacheRebuildCommand: Command {
     func run(_ context: CommandContext) throws -> ExitCode {
         let limit = self.limit ?? 100
         // Logged in (and the server reached) before anything is moved.
-        let login = try context.cacheLogin(offline: offline)
+        let login = try context.cacheLogin(source: offline ? .cacheOnly : .server)
         let (cache, report) = try messaging { () throws(MessagingError) in
             do throws(MessageCacheError) {
                 return try ChatCache.rebuild(path: login.cachePath, now: Int(time(nil)))
@@ -49,7 +49,7 @@ struct CacheRebuildCommand: Command {
             do {
                 let dialogs = try messaging { () throws(MessagingError) in
                     try service.syncDialogs()
-                    return try service.dialogs(type: nil, limit: nil, offline: true)
+                    return try service.dialogs(type: nil, limit: nil, source: .cacheOnly)
                 }
                 dialogCount = dialogs.count
                 messageCount = try SyncCommand.fetchHistory(of: dialogs, limit: limit, service: service, context: context)

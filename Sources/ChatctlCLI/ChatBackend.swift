@@ -267,11 +267,11 @@ final class ChatBackend {
             } else {
                 try service.syncHistory(dialogID: dialogID, limit: Conversation.pageSize, before: nil, since: nil)
                 fresh = try service.history(dialogID: dialogID, limit: Conversation.pageSize, before: nil, since: nil,
-                                            offline: true, markRead: false)
+                                            source: .cacheOnly, markRead: false)
             }
             post(fresh, as: { .messagesArrived($0) })
             let recent = try service.history(dialogID: dialogID, limit: Conversation.pageSize, before: nil, since: nil,
-                                             offline: true, markRead: false)
+                                             source: .cacheOnly, markRead: false)
             post(recent, as: { .messagesChanged($0) })
             pendingChanged()
         } catch {
@@ -328,7 +328,7 @@ final class ChatBackend {
     }
 
     private func postDialogs() {
-        guard let dialogs = try? service.dialogs(type: nil, limit: nil, offline: true) else { return }
+        guard let dialogs = try? service.dialogs(type: nil, limit: nil, source: .cacheOnly) else { return }
         let everyone = service.displayNames(Set(dialogs.flatMap(\.occupantIDs)))
         names.merge(everyone) { $1 }
         inbox.post(.dialogsLoaded(dialogs.map { ChatViewRecords.dialog($0, me: service.me, names: everyone) }))

@@ -44,7 +44,7 @@ struct ChatCommand: Command {
                 hint: "to read a dialog use 'chatctl history DIALOG', to follow messages 'chatctl listen'"))
         }
         // The view's own cache connection; the network and transfer threads get theirs.
-        let view = try context.messagingSession(offline: true)
+        let view = try context.messagingSession(source: .cacheOnly)
         var opened: String?
         if let dialog { opened = try resolve(dialog, view: view, context: context) }
         let chatPassword = try chatPassword(context, session: view)
@@ -132,10 +132,10 @@ struct ChatCommand: Command {
     /// The dialog named on the command line: from the cache, so the view opens
     /// without the server; from the server only when the cache does not know it.
     private func resolve(_ reference: DialogReference, view: MessagingSession, context: CommandContext) throws -> String {
-        if let cached = try? view.service.resolve(reference, offline: true, createPrivate: false) { return cached.id }
-        let online = try context.messagingSession(offline: false)
+        if let cached = try? view.service.resolve(reference, source: .cacheOnly, createPrivate: false) { return cached.id }
+        let online = try context.messagingSession(source: .server)
         return try messaging { () throws(MessagingError) in
-            try online.service.resolve(reference, offline: false, createPrivate: true).id
+            try online.service.resolve(reference, source: .server, createPrivate: true).id
         }
     }
 

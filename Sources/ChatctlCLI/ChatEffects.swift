@@ -29,7 +29,7 @@ final class ChatEffects {
 
     /// The dialogs as the cache has them, for the first screen.
     func dialogs() -> ScreenEvent {
-        let dialogs = (try? service.dialogs(type: nil, limit: nil, offline: true)) ?? []
+        let dialogs = (try? service.dialogs(type: nil, limit: nil, source: .cacheOnly)) ?? []
         let names = service.displayNames(Set(dialogs.flatMap(\.occupantIDs)))
         return .dialogsLoaded(dialogs.map { ChatViewRecords.dialog($0, me: me, names: names) })
     }

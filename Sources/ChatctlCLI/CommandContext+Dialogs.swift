@@ -8,7 +8,7 @@ extension CommandContext {
     /// The dialog `reference` names, as the server has it now.
     func currentDialog(_ reference: DialogReference, service: MessagingService) throws -> CachedDialog {
         try messaging { () throws(MessagingError) in
-            let cached = try service.resolve(reference, offline: false, createPrivate: false)
+            let cached = try service.resolve(reference, source: .server, createPrivate: false)
             return try service.refreshDialog(cached)
         }
     }
@@ -34,7 +34,7 @@ extension CommandContext {
     /// The users with these logins, each looked up once, in order.
     func users(_ logins: [String], service: MessagingService) throws -> [CachedUser] {
         try messaging { () throws(MessagingError) in
-            try logins.map { login throws(MessagingError) in try service.user(login: login, offline: false) }
+            try logins.map { login throws(MessagingError) in try service.user(login: login, source: .server) }
         }
     }
 

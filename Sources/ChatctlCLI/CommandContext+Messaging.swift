@@ -10,20 +10,20 @@ import Messaging
 import QuickBloxAPI
 
 extension CommandContext {
-    /// The logged-in user's messaging service. Offline, the stored session only
-    /// names the user (even if expired) and nothing touches the network.
-    func messagingService(offline: Bool) throws -> MessagingService {
-        try messagingSession(offline: offline).service
+    /// The logged-in user's messaging service. From the cache only, the stored
+    /// session only names the user (even if expired) and nothing touches the network.
+    func messagingService(source: DataSource) throws -> MessagingService {
+        try messagingSession(source: source).service
     }
 
     /// The config, the session and the messaging service of the logged-in user.
-    func messagingSession(offline: Bool) throws -> MessagingSession {
-        try messagingSession(offline: offline, password: nil)
+    func messagingSession(source: DataSource) throws -> MessagingSession {
+        try messagingSession(source: source, password: nil)
     }
 
     /// `password`: where a renewal gets the password (default: `renewalPassword()`).
-    private func messagingSession(offline: Bool, password: ((String) -> String?)?) throws -> MessagingSession {
-        let login = try cacheLogin(offline: offline, password: password)
+    private func messagingSession(source: DataSource, password: ((String) -> String?)?) throws -> MessagingSession {
+        let login = try cacheLogin(source: source, password: password)
         let cache: ChatCache
         do { cache = try ChatCache(path: login.cachePath) } catch {
             throw CommandError.messaging(MessagingError(cache: error))
@@ -34,14 +34,15 @@ extension CommandContext {
     /// The logged-in user and where their cache lives, without opening it (the
     /// `cache` commands open a damaged file their own way). `password`: where a
     /// renewal gets the password (default: `renewalPassword()`).
-    func cacheLogin(offline: Bool, password given: ((String) -> String?)? = nil) throws -> CacheLogin {
+    func cacheLogin(source: DataSource, password given: ((String) -> String?)? = nil) throws -> CacheLogin {
         let keeper = try flow { () throws(AuthFlowError) in try sessionKeeper() }
         let session: StoredSession
         let client: QuickBloxClient
-        if offline {
+        switch source {
+        case .cacheOnly:
             session = try flow { () throws(AuthFlowError) in try keeper.storedSession() }
             client = keeper.makeClient(token: session.token)
-        } else {
+        case .server:
             let password = try given ?? renewalPassword()
             let live: RenewableSession
             (live, client) = try flow { () throws(AuthFlowError) in try keeper.liveSession(verify: false, password: password) }
@@ -80,7 +81,7 @@ extension CommandContext {
     /// from --password-file or CHATCTL_PASSWORD.
     func quietMessagingSession() throws -> MessagingSession {
         let given = try filePassword() ?? environmentPassword
-        return try messagingSession(offline: false, password: { _ in given })
+        return try messagingSession(source: .server, password: { _ in given })
     }
 
     /// Columns of the terminal on stdout, or nil when it is not a terminal.

@@ -16,7 +16,7 @@ struct DeleteCommand: Command {
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let service = try context.messagingService(offline: false)
+        let service = try context.messagingService(source: .server)
         let result = try messaging { () throws(MessagingError) in try service.deleteMessage(id: messageID.text, everyone: everyone) }
         if json {
             context.io.writeOut(JSONOutput.line(result.json))

@@ -22,7 +22,7 @@ struct DialogsAddCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let logins = try context.logins(words)
-        let session = try context.messagingSession(offline: false)
+        let session = try context.messagingSession(source: .server)
         let service = session.service
         let current = try context.currentGroup(dialog, service: service, hint: "create a group with 'chatctl dialogs create --group NAME --with …'")
         var newcomers: [CachedUser] = []

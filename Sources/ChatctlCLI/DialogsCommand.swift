@@ -21,16 +21,17 @@ struct DialogsCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let limit = self.limit ?? 100
-        let service = try context.messagingService(offline: offline)
+        let source: DataSource = offline ? .cacheOnly : .server
+        let service = try context.messagingService(source: source)
         // The table shows columns only: the dialogs' JSON is read for --json alone.
         var dialogs = try messaging { () throws(MessagingError) in
-            try service.dialogs(type: type, limit: limit, offline: offline, withRawJSON: json)
+            try service.dialogs(type: type, limit: limit, source: source, withRawJSON: json)
         }
-        if !offline {
+        if source == .server {
             // The dialog list's unread counts may lag; the unread call is the server's own count.
             do throws(MessagingError) {
                 try service.refreshUnreadCounts()
-                dialogs = try service.dialogs(type: type, limit: limit, offline: true, withRawJSON: json)
+                dialogs = try service.dialogs(type: type, limit: limit, source: .cacheOnly, withRawJSON: json)
             } catch {
                 context.io.writeErr("chatctl: unread counts not refreshed (\(error.message)); showing the dialog list's\n")
             }

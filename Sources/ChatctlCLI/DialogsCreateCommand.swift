@@ -31,14 +31,14 @@ struct DialogsCreateCommand: Command {
         default:
             throw context.usage("give either --private @LOGIN or --group NAME [--with @A,@B]")
         }
-        let session = try context.messagingSession(offline: false)
+        let session = try context.messagingSession(source: .server)
         let service = session.service
         let dialog: CachedDialog
         let created: Bool
         if let peer = `private` {
             let login = peer.hasPrefix("@") ? String(peer.dropFirst()) : peer
             (dialog, created) = try messaging { () throws(MessagingError) in
-                try service.privateDialog(login: login, offline: false, create: true)
+                try service.privateDialog(login: login, source: .server, create: true)
             }
         } else {
             let ids = try context.users(try context.logins(with.map { [$0] } ?? [], allowNone: true), service: service).map(\.id)

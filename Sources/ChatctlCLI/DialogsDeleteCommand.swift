@@ -17,7 +17,7 @@ struct DialogsDeleteCommand: Command {
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let service = try context.messagingService(offline: false)
+        let service = try context.messagingService(source: .server)
         let current = try context.currentDialog(dialog, service: service)
         let result = try messaging { () throws(MessagingError) in try service.deleteDialog(current, everyone: everyone) }
         if json {

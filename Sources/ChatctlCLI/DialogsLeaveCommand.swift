@@ -15,7 +15,7 @@ struct DialogsLeaveCommand: Command {
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let service = try context.messagingService(offline: false)
+        let service = try context.messagingService(source: .server)
         let current = try context.currentDialog(dialog, service: service)
         guard current.type != .private else {
             throw CommandError.messaging(MessagingError(.invalidInput, "a private dialog cannot be left",

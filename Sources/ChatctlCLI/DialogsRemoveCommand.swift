@@ -18,7 +18,7 @@ struct DialogsRemoveCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let logins = try context.logins(words)
-        let service = try context.messagingService(offline: false)
+        let service = try context.messagingService(source: .server)
         let current = try context.currentGroup(dialog, service: service, hint: "to stop seeing it, use 'chatctl dialogs delete'")
         let users = try context.users(logins, service: service)
         if users.contains(where: { $0.id == service.me }) {

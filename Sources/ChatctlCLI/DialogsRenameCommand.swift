@@ -18,7 +18,7 @@ struct DialogsRenameCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         try Self.check(name: name, option: "NAME", context: context)
-        let service = try context.messagingService(offline: false)
+        let service = try context.messagingService(source: .server)
         let current = try context.currentDialog(dialog, service: service)
         let renamed = try messaging { () throws(MessagingError) in try service.renameDialog(current, to: name) }
         if json {

@@ -23,11 +23,11 @@ struct DialogsShowCommand: Command {
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let service = try context.messagingService(offline: offline)
+        let service = try context.messagingService(source: offline ? .cacheOnly : .server)
         let shown: CachedDialog
         if offline {
             shown = try messaging { () throws(MessagingError) in
-                try service.resolve(dialog, offline: true, createPrivate: false)
+                try service.resolve(dialog, source: .cacheOnly, createPrivate: false)
             }
         } else {
             shown = try context.currentDialog(dialog, service: service)

@@ -48,7 +48,7 @@ struct DownloadCommand: Command {
         let isMessageID = target.mayBeMessage
         if output == "" { throw context.usage("-o needs a path, or - for standard output") }
         if dialog != nil && !isMessageID { throw context.usage("--dialog goes with a message id, not a file uid") }
-        let service = try context.messagingService(offline: false)
+        let service = try context.messagingService(source: .server)
 
         // Which files: a message's attachments, or one uid.
         var files: [(uid: String, name: String?)]
@@ -113,7 +113,7 @@ struct DownloadCommand: Command {
         }
         guard let dialog else { return nil }
         let resolved = try messaging { () throws(MessagingError) in
-            try service.resolve(dialog, offline: false, createPrivate: false)
+            try service.resolve(dialog, source: .server, createPrivate: false)
         }
         let message: QBMessage?
         do { message = try service.api.message(id: id, dialogId: resolved.id) } catch {

@@ -21,11 +21,11 @@ struct EditCommand: Command {
     func run(_ context: CommandContext) throws -> ExitCode {
         let text = words.joined(separator: " ")
         guard !text.allSatisfy(\.isWhitespace) else { throw context.usage("TEXT is empty: nothing to put in its place") }
-        let service = try context.messagingService(offline: false)
+        let service = try context.messagingService(source: .server)
         let dialogID: String
         if let dialog {
             dialogID = try messaging { () throws(MessagingError) in
-                try service.resolve(dialog, offline: false, createPrivate: false).id
+                try service.resolve(dialog, source: .server, createPrivate: false).id
             }
         } else if let cached = try messaging({ () throws(MessagingError) in
             try service.cached { () throws(MessageCacheError) in try service.cache.message(id: messageID.text) }

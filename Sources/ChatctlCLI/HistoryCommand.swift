@@ -43,12 +43,13 @@ struct HistoryCommand: Command {
         if markRead && offline {
             throw context.usage("--mark-read tells the server: it cannot be used with --offline")
         }
-        let session = try context.messagingSession(offline: offline)
+        let source: DataSource = offline ? .cacheOnly : .server
+        let session = try context.messagingSession(source: source)
         let service = session.service
         let (target, messages) = try messaging { () throws(MessagingError) in
-            let dialog = try service.resolve(self.dialog, offline: offline, createPrivate: false)
+            let dialog = try service.resolve(self.dialog, source: source, createPrivate: false)
             return (dialog, try service.history(dialogID: dialog.id, limit: limit, before: before, since: since,
-                                                offline: offline, markRead: false))
+                                                source: source, markRead: false))
         }
         if json {
             context.io.writeOut(JSONOutput.array(ofRaw: messages.map { JSONOutput.message($0, me: service.me) }))

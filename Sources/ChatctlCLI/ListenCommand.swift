@@ -57,12 +57,12 @@ struct ListenCommand: Command {
         let command = exec
         if let download { try Self.checkDirectory(download, context: context) }
         let refreshEvery = try context.sessionRefreshOverride()
-        let session = try context.messagingSession(offline: false)
+        let session = try context.messagingSession(source: .server)
         let service = session.service
         let saver = download.map { AttachmentSaver(directory: $0, api: service.api, io: context.io) }
         let dialogIDs = try messaging { () throws(MessagingError) in
             try dialogs.map { reference throws(MessagingError) in
-                try service.resolve(reference, offline: false, createPrivate: false).id
+                try service.resolve(reference, source: .server, createPrivate: false).id
             }
         }
         let link = try context.chatLink(for: session)

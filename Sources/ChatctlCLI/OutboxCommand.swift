@@ -19,7 +19,7 @@ struct OutboxCommand: Command {
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let service = try context.messagingService(offline: true)
+        let service = try context.messagingService(source: .cacheOnly)
         let entries = try messaging { () throws(MessagingError) in try service.pendingOutbox() }
         if json {
             let objects = entries.map { e -> String in

@@ -25,7 +25,7 @@ struct OutboxDropCommand: Command {
         guard !ids.isEmpty else {
             throw CommandError.usage("name the messages to drop (see chatctl outbox)", path: ["outbox", "drop"])
         }
-        let service = try context.messagingService(offline: true)
+        let service = try context.messagingService(source: .cacheOnly)
         let pending = try messaging { () throws(MessagingError) in try service.pendingOutbox() }.map(\.clientMessageID)
         // Every id is resolved before anything is removed: one typo drops nothing.
         let resolved = try ids.map { id throws(CommandError) -> String in try Self.resolve(id, among: pending) }

@@ -26,7 +26,7 @@ struct OutboxFlushCommand: Command {
     /// are finished, and then they go again over chat under their own ids, so
     /// a first attempt still on its way is not stored twice.
     func run(_ context: CommandContext) throws -> ExitCode {
-        let session = try context.messagingSession(offline: false)
+        let session = try context.messagingSession(source: .server)
         let service = session.service
         let owner = Int(getpid())
         let claimed = try messaging { () throws(MessagingError) in try service.claimForFlush(owner: owner) }

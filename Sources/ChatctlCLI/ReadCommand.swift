@@ -20,10 +20,10 @@ struct ReadCommand: Command {
     var noChat: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let session = try context.messagingSession(offline: false)
+        let session = try context.messagingSession(source: .server)
         let service = session.service
         let (target, unread) = try messaging { () throws(MessagingError) in
-            let target = try service.resolve(dialog, offline: false, createPrivate: false)
+            let target = try service.resolve(dialog, source: .server, createPrivate: false)
             return (target, try service.unreadMessages(dialogID: target.id))
         }
         let marked = try ReadMarking(session: session, context: context, overChat: !noChat).mark(unread.messages, dialogID: target.id)

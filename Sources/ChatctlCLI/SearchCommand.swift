@@ -32,10 +32,10 @@ struct SearchCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let limit = self.limit ?? 20
-        let service = try context.messagingService(offline: true)
+        let service = try context.messagingService(source: .cacheOnly)
         var dialogID: String?
         if let dialog {
-            dialogID = try messaging { () throws(MessagingError) in try service.resolve(dialog, offline: true, createPrivate: false).id }
+            dialogID = try messaging { () throws(MessagingError) in try service.resolve(dialog, source: .cacheOnly, createPrivate: false).id }
         }
         let style: SnippetStyle = json || !context.useColor ? .brackets : .ansiBold
         let hits: [SearchHit]

@@ -50,9 +50,9 @@ extension SendCommand {
             uploads.append(OutboxUpload(position: position, source: source, kept: kept))
         }
 
-        let session = try context.messagingSession(offline: false)
+        let session = try context.messagingSession(source: .server)
         let service = session.service
-        let dialog = try messaging { () throws(MessagingError) in try service.resolve(self.dialog, offline: false, createPrivate: true) }
+        let dialog = try messaging { () throws(MessagingError) in try service.resolve(self.dialog, source: .server, createPrivate: true) }
         let owner = Int(getpid())
         let entry = try messaging { () throws(MessagingError) in try service.enqueue(text, uploads: uploads, to: dialog.id, owner: owner) }
         queued = true

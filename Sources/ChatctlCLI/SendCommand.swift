@@ -53,9 +53,9 @@ struct SendCommand: Command {
             throw context.usage("no message: give TEXT, or pipe it in (standard input is a terminal)")
         }
         let viaChat = sendsViaChat
-        let session = try context.messagingSession(offline: false)
+        let session = try context.messagingSession(source: .server)
         let service = session.service
-        let dialog = try messaging { () throws(MessagingError) in try service.resolve(self.dialog, offline: false, createPrivate: true) }
+        let dialog = try messaging { () throws(MessagingError) in try service.resolve(self.dialog, source: .server, createPrivate: true) }
         if viaChat { return try sendOverChat(session: session, dialog: dialog, words: words, context: context) }
         var sender = OutboxSender(service: service, dialogID: dialog.id, json: json, io: context.io)
 

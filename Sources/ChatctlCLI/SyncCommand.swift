@@ -16,13 +16,13 @@ struct SyncCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let limit = self.limit ?? 1000
-        let service = try context.messagingService(offline: false)
+        let service = try context.messagingService(source: .server)
         let references = dialogs
         let dialogs: [CachedDialog] = try messaging { () throws(MessagingError) in
             try service.syncDialogs()
-            if references.isEmpty { return try service.dialogs(type: nil, limit: nil, offline: true) }
+            if references.isEmpty { return try service.dialogs(type: nil, limit: nil, source: .cacheOnly) }
             return try references.map { reference throws(MessagingError) in
-                try service.resolve(reference, offline: false, createPrivate: false)
+                try service.resolve(reference, source: .server, createPrivate: false)
             }
         }
         let total = try Self.fetchHistory(of: dialogs, limit: limit, service: service, context: context)

@@ -25,7 +25,7 @@ struct UsersCommand: Command {
         let page = self.page ?? 1
         let perPage = self.perPage ?? 20
         let search = try messaging { () throws(MessagingError) in try UserSearch(parsing: query.joined(separator: " ")) }
-        let service = try context.messagingService(offline: false)
+        let service = try context.messagingService(source: .server)
         let result = try messaging { () throws(MessagingError) in try service.findUsers(search, page: page, perPage: perPage) }
         if json {
             context.io.writeOut(JSONOutput.array(ofRaw: result.users.map(\.rawJSON)))

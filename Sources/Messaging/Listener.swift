@@ -162,7 +162,7 @@ package final class Listener {
 
     func refreshDialogs() throws(MessagingError) {
         try service.syncDialogs()
-        let all = try service.dialogs(type: nil, limit: nil, offline: true)
+        let all = try service.dialogs(type: nil, limit: nil, source: .cacheOnly)
         for dialog in all where followed.isEmpty || followed.contains(dialog.id) { dialogs[dialog.id] = dialog }
     }
 
