@@ -52,7 +52,7 @@ struct DialogsCommand: Command {
                 Self.title(of: d, me: service.me, names: names),
                 MessagingService.typeName(d.type),
                 d.unreadCount > 0 ? String(d.unreadCount) : "",
-                d.lastMessageDateSent.map { TimeText.format(Double($0), "%Y-%m-%d %H:%M", utc: false) } ?? "",
+                d.lastMessageDateSent.map { TimeText.format(Double($0), "%Y-%m-%d %H:%M", in: .local) } ?? "",
                 TerminalText.sanitize(d.lastMessage ?? "", newlines: .asSpaces),
             ])
         }

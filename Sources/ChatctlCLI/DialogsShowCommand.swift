@@ -43,7 +43,7 @@ struct DialogsShowCommand: Command {
             let name = user.fullName.flatMap { $0.isEmpty || $0 == user.login ? nil : $0 }
             return TerminalText.sanitize(name.map { "\($0) (@\(user.login))" } ?? "@\(user.login)", newlines: .asSpaces)
         }
-        func time(_ date: Date?) -> String { date.map { TimeText.format($0.timeIntervalSince1970, "%Y-%m-%d %H:%M", utc: false) } ?? "" }
+        func time(_ date: Date?) -> String { date.map { TimeText.format($0.timeIntervalSince1970, "%Y-%m-%d %H:%M", in: .local) } ?? "" }
         let names = service.displayNames(Set(shown.occupantIDs))
         var lines = [
             ("Dialog:", DialogsCommand.title(of: shown, me: service.me, names: names)),
@@ -56,7 +56,7 @@ struct DialogsShowCommand: Command {
         lines.append(("Unread:", String(shown.unreadCount)))
         if let sent = shown.lastMessageDateSent {
             let text = TerminalText.sanitize(shown.lastMessage ?? "", newlines: .asSpaces)
-            lines.append(("Last:", "\(TimeText.format(Double(sent), "%Y-%m-%d %H:%M", utc: false))  \(text)"))
+            lines.append(("Last:", "\(TimeText.format(Double(sent), "%Y-%m-%d %H:%M", in: .local))  \(text)"))
         }
         lines.append(("Occupants:", String(shown.occupantIDs.count)))
         var out = lines.map { $0.0.padding(11) + $0.1 }.joined(separator: "\n") + "\n"

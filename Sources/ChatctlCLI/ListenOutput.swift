@@ -12,8 +12,9 @@ import QuickBloxAPI
 /// `"outgoing":true` added); and the notices about dialogs that system
 /// notifications brought, for stderr. Names and text from others are sanitized.
 enum ListenOutput {
-    static func line(_ message: CachedMessage, title: String, sender: String, outgoing: Bool, utc: Bool = false) -> String {
-        let time = TimeText.format(Double(message.dateSent), "%H:%M", utc: utc)
+    static func line(_ message: CachedMessage, title: String, sender: String, outgoing: Bool,
+                     zone: TimeText.Zone = .local) -> String {
+        let time = TimeText.format(Double(message.dateSent), "%H:%M", in: zone)
         let name = outgoing ? "you" : TerminalText.sanitize(sender, newlines: .asSpaces)
         let text = AttachmentLabel.body(of: message).replacing("\n", with: "\n    ")
         return "\(time) [\(TerminalText.sanitize(title, newlines: .asSpaces))] \(name): \(text)\n"

@@ -37,7 +37,7 @@ struct OutboxCommand: Command {
         if entries.isEmpty { context.io.writeErr("chatctl: the outbox is empty\n"); return .ok }
         var rows = [["ID", "QUEUED", "DIALOG", "TRIES", "STATE", "MESSAGE"]]
         for e in entries {
-            rows.append([e.clientMessageID, TimeText.format(Double(e.createdAt), "%Y-%m-%d %H:%M:%S", utc: false), e.dialogID, String(e.attempts),
+            rows.append([e.clientMessageID, TimeText.format(Double(e.createdAt), "%Y-%m-%d %H:%M:%S", in: .local), e.dialogID, String(e.attempts),
                          Self.state(e), Self.text(e)])
         }
         context.io.writeOut(Table.render(rows, width: context.terminalWidth))

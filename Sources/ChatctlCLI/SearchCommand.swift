@@ -63,7 +63,7 @@ struct SearchCommand: Command {
             let snippet = style == .ansiBold
                 ? TerminalText.sanitize(hit.snippet.replacingBoldMarkers(), newlines: .asSpaces).restoringBoldMarkers()
                 : TerminalText.sanitize(hit.snippet, newlines: .asSpaces)
-            let time = TimeText.format(Double(m.dateSent), "%Y-%m-%d %H:%M", utc: false)
+            let time = TimeText.format(Double(m.dateSent), "%Y-%m-%d %H:%M", in: .local)
             let shown = AttachmentLabel.body(of: m, text: snippet).replacing("\n", with: " ")
             context.io.writeOut("\(dialogNames[m.dialogID] ?? m.dialogID)  \(time)  \(who): \(shown)\n")
         }
