@@ -45,7 +45,7 @@ extension CommandContext {
         case .server:
             let password = try given ?? renewalPassword()
             let live: RenewableSession
-            (live, client) = try flow { () throws(AuthFlowError) in try keeper.liveSession(verify: false, password: password) }
+            (live, client) = try flow { () throws(AuthFlowError) in try keeper.liveSession(checked: .byFirstRequest, password: password) }
             session = live.stored
         }
         let path = "\(keeper.store.directory)/cache-\(keeper.store.key)-\(session.userId).sqlite"

@@ -29,7 +29,7 @@ struct StatusCommand: Command {
         let session: StoredSession
         do {
             // Asking the server slides the expiry: what is shown is the extended one.
-            session = try keeper.liveSession(verify: true, password: password).0.stored
+            session = try keeper.liveSession(checked: .now, password: password).0.stored
         } catch where error.kind == .temporary {
             // The server is out of reach: say what we last knew, and that it is unverified.
             session = try flow { () throws(AuthFlowError) in try keeper.storedSession() }
