@@ -35,18 +35,26 @@ package final class SessionKeeper {
         return session
     }
 
+    /// When `liveSession` asks the server about the session.
+    package enum Check: Sendable {
+        /// At once (`GET /session.json`), before returning it (`status`).
+        case now
+        /// With the first request that uses it, which renews it if need be.
+        case byFirstRequest
+    }
+
     /// The stored session and a client that keeps it alive (docs/protocol.md §2):
     /// each request slides its expiry, and a session the server has forgotten is
     /// renewed with `password` (asked for only then, given the login) and the
-    /// request repeated once. With `verify`, asks the server first (`GET /session.json`).
+    /// request repeated once. `checked: .now` asks the server first.
     /// The stored expiry is not trusted to say "expired": the server decides.
-    package func liveSession(verify: Bool, password: @escaping (String) -> String?) throws(Failure) -> (RenewableSession, QuickBloxClient) {
+    package func liveSession(checked: Check, password: @escaping (String) -> String?) throws(Failure) -> (RenewableSession, QuickBloxClient) {
         let stored = try storedSession()
         let session = RenewableSession(stored, config: config, store: store, transport: transport, password: password, now: now)
         let client = makeClient(token: stored.token)
         client.tokenExpiresAt = Date(timeIntervalSince1970: stored.expiresAt)
         client.sessionRenewal = session
-        if verify {
+        if checked == .now {
             do { _ = try client.currentSession() } catch { throw Failure(describing: error, doing: "check session") }
         }
         return (session, client)

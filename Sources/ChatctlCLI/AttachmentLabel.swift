@@ -35,7 +35,7 @@ enum AttachmentLabel {
     /// One line, no control sequences, no surrounding blanks.
     private static func clean(_ text: String?) -> String? {
         guard let text else { return nil }
-        let inert = TerminalText.sanitize(text, keepNewlines: false)
+        let inert = TerminalText.sanitize(text, newlines: .asSpaces)
         return inert.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     }
 }

@@ -28,8 +28,8 @@ final class AttachmentSaver {
     /// Saves the message's attachments; the path of each, nil for one that failed.
     func save(_ message: CachedMessage) -> [String?] {
         message.attachments.enumerated().map { index, attachment -> String? in
-            let shown = TerminalText.sanitize(attachment.name ?? attachment.id ?? "attachment \(index + 1)", keepNewlines: false)
-            guard let uid = attachment.id, DownloadCommand.isUID(uid) else {
+            let shown = TerminalText.sanitize(attachment.name ?? attachment.id ?? "attachment \(index + 1)", newlines: .asSpaces)
+            guard let uid = attachment.id, DownloadTarget.isUID(uid) else {
                 io.writeErr("chatctl: --download: \(shown) of message \(message.id) names no file to fetch\n")
                 return nil
             }

@@ -20,7 +20,7 @@ struct CacheCheckCommand: Command {
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let login = try context.cacheLogin(offline: true)
+        let login = try context.cacheLogin(source: .cacheOnly)
         let report = ChatCache.check(path: login.cachePath)
         if json {
             context.io.writeOut(JSONOutput.line(Self.json(report)))
@@ -42,7 +42,7 @@ struct CacheCheckCommand: Command {
         if report.exists {
             let version = report.schemaVersion.map(String.init) ?? "unreadable"
             rows.append(["schema:", "\(version) (this chatctl knows \(report.knownSchemaVersion))"])
-            let problems = report.problems.map { TerminalText.sanitize($0, keepNewlines: false) }
+            let problems = report.problems.map { TerminalText.sanitize($0, newlines: .asSpaces) }
             rows.append(["integrity:", problems.isEmpty ? "ok" : problems.prefix(5).joined(separator: "; ")
                          + (problems.count > 5 ? "; … \(problems.count - 5) more" : "")])
             rows.append(["search index:", report.searchIndexOK.map { $0 ? "ok" : "does not match the messages" } ?? "not checked"])

@@ -19,7 +19,7 @@ struct CacheCommand: Command {
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let login = try context.cacheLogin(offline: true)
+        let login = try context.cacheLogin(source: .cacheOnly)
         if json {
             context.io.writeOut(JSONOutput.line(.object(["path": .string(login.cachePath)])))
         } else {

@@ -22,17 +22,17 @@ struct CacheRebuildCommand: Command {
             saved. Stop other chatctl processes of this account first.
             """)
 
-    @Option("limit", short: "n", metavar: "N", help: "Messages per dialog to fetch (default 100).")
-    var limit: String?
+    @Option("limit", short: "n", metavar: "N", help: "Messages per dialog to fetch (default 100).", range: 1...1_000_000)
+    var limit: Int?
     @Flag("offline", help: "Only rebuild with the outbox; fill it later with 'chatctl sync'.")
     var offline: Bool
     @Flag("json", help: SharedHelp.json)
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let limit = try context.integer($limit, default: 100, range: 1...1_000_000)
+        let limit = self.limit ?? 100
         // Logged in (and the server reached) before anything is moved.
-        let login = try context.cacheLogin(offline: offline)
+        let login = try context.cacheLogin(source: offline ? .cacheOnly : .server)
         let (cache, report): (ChatCache, CacheRebuildReport)
         do { (cache, report) = try ChatCache.rebuild(path: login.cachePath, now: Int(time(nil))) } catch {
             throw Failure(cache: error)
@@ -46,7 +46,7 @@ struct CacheRebuildCommand: Command {
             let service = login.session(with: cache).service
             do {
                 try service.syncDialogs()
-                let dialogs = try service.dialogs(type: nil, limit: nil, offline: true)
+                let dialogs = try service.dialogs(type: nil, limit: nil, source: .cacheOnly)
                 dialogCount = dialogs.count
                 messageCount = try SyncCommand.fetchHistory(of: dialogs, limit: limit, service: service, context: context)
             } catch let error as Failure {

@@ -33,13 +33,12 @@ struct ChatCommand: Command {
             """)
 
     @OptionalArgument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String?
-    @Option("images", metavar: "MODE", help: "Image previews: auto, symbols, sixel, kitty or none.",
-            completion: .choices(ImageMode.allCases.map(\.rawValue)))
-    var images: String?
+    var dialog: DialogReference?
+    @Option("images", metavar: "MODE", help: "Image previews: auto, symbols, sixel, kitty or none.")
+    var images: ImageMode?
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let mode = try imageMode(context)
+        let mode = images ?? .auto
         let term = context.environment["TERM"] ?? ""
         guard context.io.stdinIsTerminal, context.io.stdoutIsTerminal, !term.isEmpty, term != "dumb" else {
             throw Failure(
@@ -47,12 +46,9 @@ struct ChatCommand: Command {
                 hint: "to read a dialog use 'chatctl history DIALOG', to follow messages 'chatctl listen'")
         }
         // The view's own cache connection; the network and transfer threads get theirs.
-        let view = try context.messagingSession(offline: true)
+        let view = try context.messagingSession(source: .cacheOnly)
         var opened: String?
-        if let dialog {
-            let reference = try DialogReference(parsing: dialog)
-            opened = try resolve(reference, view: view, context: context)
-        }
+        if let dialog { opened = try resolve(dialog, view: view, context: context) }
         let chatPassword = try chatPassword(context, session: view)
         let network = try context.quietMessagingSession()
         let files = try context.quietMessagingSession()
@@ -133,20 +129,12 @@ struct ChatCommand: Command {
                         pixelWidth: Int(size.ws_xpixel), pixelHeight: Int(size.ws_ypixel))
     }
 
-    private func imageMode(_ context: CommandContext) throws -> ImageMode {
-        guard let text = images else { return .auto }
-        guard let mode = ImageMode(rawValue: text) else {
-            throw context.usage("--images must be one of auto, symbols, sixel, kitty, none, not '\(text)'")
-        }
-        return mode
-    }
-
     /// The dialog named on the command line: from the cache, so the view opens
     /// without the server; from the server only when the cache does not know it.
     private func resolve(_ reference: DialogReference, view: MessagingSession, context: CommandContext) throws -> String {
-        if let cached = try? view.service.resolve(reference, offline: true, createPrivate: false) { return cached.id }
-        let online = try context.messagingSession(offline: false)
-        return try online.service.resolve(reference, offline: false, createPrivate: true).id
+        if let cached = try? view.service.resolve(reference, source: .cacheOnly, createPrivate: false) { return cached.id }
+        let online = try context.messagingSession(source: .server)
+        return try online.service.resolve(reference, source: .server, createPrivate: true).id
     }
 
     /// With `chatAuth: password`, chat needs the password: asked now, before the screen is taken.

@@ -33,7 +33,7 @@ final class ChatEffects {
 
     /// The dialogs as the cache has them, for the first screen.
     func dialogs() -> ScreenEvent {
-        let dialogs = (try? service.dialogs(type: nil, limit: nil, offline: true)) ?? []
+        let dialogs = (try? service.dialogs(type: nil, limit: nil, source: .cacheOnly)) ?? []
         let names = service.displayNames(Set(dialogs.flatMap(\.occupantIDs)))
         return .dialogsLoaded(dialogs.map { ChatViewRecords.dialog($0, me: me, names: names) })
     }
@@ -85,7 +85,7 @@ final class ChatEffects {
         let pending = pendingEntries(of: id, sending: [])
         return [.conversationLoaded(ChatViewRecords.dialog(dialog, me: me, names: names),
                                     messages: messages.map { ChatViewRecords.message($0, me: me, names: names) },
-                                    pending: pending, names: names.mapValues { TerminalText.sanitize($0, keepNewlines: false) })]
+                                    pending: pending, names: names.mapValues { TerminalText.sanitize($0, newlines: .asSpaces) })]
     }
 
     /// Into the outbox first (claimed by this process), then to the network thread to

@@ -46,11 +46,11 @@ final class ChatEngineFeed: Sendable {
             return .dialogsLoaded(dialogs.map { ChatViewRecords.dialog($0, me: me, names: known) })
         case .names(let learnt):
             names.withLock { $0.merge(learnt) { $1 } }
-            return .names(learnt.mapValues { TerminalText.sanitize($0, keepNewlines: false) })
+            return .names(learnt.mapValues { TerminalText.sanitize($0, newlines: .asSpaces) })
         case .transfer(let update):
             return .transfer(messageID: update.messageID, attachment: update.attachment, Self.transfer(update), localPath: update.localPath)
         case .notice(let notice):
-            return .notice(TerminalText.sanitize(notice.description, keepNewlines: false))
+            return .notice(TerminalText.sanitize(notice.description, newlines: .asSpaces))
         case .dialogNotice:
             // The dialogs that follow it (`.dialogs`) show what changed.
             return nil
@@ -74,7 +74,7 @@ final class ChatEngineFeed: Sendable {
     }
 
     /// One line for the status bar.
-    static func reason(_ failure: Failure) -> String { TerminalText.sanitize(failure.message, keepNewlines: false) }
+    static func reason(_ failure: Failure) -> String { TerminalText.sanitize(failure.message, newlines: .asSpaces) }
 
     static func transfer(_ update: TransferUpdate) -> Transfer {
         let direction: Transfer.Direction = switch update.direction {
@@ -85,7 +85,7 @@ final class ChatEngineFeed: Sendable {
         let outcome: Transfer.Outcome = switch update.outcome {
         case .running: .running
         case .succeeded: .succeeded
-        case .failed(let reason): .failed(TerminalText.sanitize(reason, keepNewlines: false))
+        case .failed(let reason): .failed(TerminalText.sanitize(reason, newlines: .asSpaces))
         }
         return Transfer(direction: direction, done: update.done, total: update.total, outcome: outcome)
     }

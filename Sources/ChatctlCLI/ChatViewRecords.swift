@@ -33,14 +33,14 @@ enum ChatViewRecords {
         if inFlight.contains(entry.clientMessageID) {
             delivery = .sending
         } else if let error = entry.lastError {
-            delivery = .undelivered(TerminalText.sanitize(error, keepNewlines: false))
+            delivery = .undelivered(TerminalText.sanitize(error, newlines: .asSpaces))
         } else {
             delivery = .queued
         }
         // Files on their way have no attachment objects yet: shown from what was kept of them.
         let attachments = entry.uploads.isEmpty ? entry.attachments.map(attachment) : entry.uploads.map { upload in
-            ShownAttachment(kind: TerminalText.sanitize(upload.type, keepNewlines: false),
-                            name: TerminalText.sanitize(upload.name, keepNewlines: false), size: Int(upload.size),
+            ShownAttachment(kind: TerminalText.sanitize(upload.type, newlines: .asSpaces),
+                            name: TerminalText.sanitize(upload.name, newlines: .asSpaces), size: Int(upload.size),
                             uid: upload.blobUID, localPath: upload.file)
         }
         let placeholder = !attachments.isEmpty && entry.text == CachedMessage.attachmentOnlyText
@@ -50,7 +50,7 @@ enum ChatViewRecords {
     }
 
     static func attachment(_ attachment: QBAttachment) -> ShownAttachment {
-        let clean = { (text: String?) in TerminalText.sanitize(text ?? "", keepNewlines: false) }
+        let clean = { (text: String?) in TerminalText.sanitize(text ?? "", newlines: .asSpaces) }
         return ShownAttachment(kind: clean(attachment.type), name: clean(attachment.name), size: attachment.size, uid: attachment.id)
     }
 
@@ -61,13 +61,13 @@ enum ChatViewRecords {
         case .publicGroup: kind = .public
         default: kind = .group
         }
-        let last = dialog.lastMessage.map { TerminalText.sanitize($0, keepNewlines: false) }
+        let last = dialog.lastMessage.map { TerminalText.sanitize($0, newlines: .asSpaces) }
         return DialogSummary(id: dialog.id, title: DialogsCommand.title(of: dialog, me: me, names: names), kind: kind,
                              unread: dialog.unreadCount, lastMessage: last, lastMessageDate: dialog.lastMessageDateSent,
                              peerID: dialog.type == .private ? dialog.occupantIDs.first { $0 != me } : nil)
     }
 
     static func name(of user: Int, in names: [Int: String]) -> String {
-        names[user].map { TerminalText.sanitize($0, keepNewlines: false) } ?? "user \(user)"
+        names[user].map { TerminalText.sanitize($0, newlines: .asSpaces) } ?? "user \(user)"
     }
 }

@@ -81,7 +81,7 @@ package struct Chatctl: ParsableCommand {
         case let failure as Failure:
             // The line may quote the server, other users (a dialog's name) or a file name
             // they chose: one line, no control sequences.
-            io.writeErr("chatctl: \(TerminalText.sanitize(failure.description, keepNewlines: false))\n")
+            io.writeErr("chatctl: \(TerminalText.sanitize(failure.description, newlines: .asSpaces))\n")
             return ExitCode(failure.kind).rawValue
         default:
             io.writeErr("chatctl: \(error)\n")

@@ -6,16 +6,16 @@ import Messaging
 /// What the dialog-changing commands share: naming a dialog and its people on the
 /// command line, and announcing changes over chat.
 extension CommandContext {
-    /// The dialog `text` names (id, @login or name), as the server has it now.
-    func currentDialog(_ text: String, service: MessagingService) throws -> CachedDialog {
-        let cached = try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false)
+    /// The dialog `reference` names, as the server has it now.
+    func currentDialog(_ reference: DialogReference, service: MessagingService) throws -> CachedDialog {
+        let cached = try service.resolve(reference, source: .server, createPrivate: false)
         return try service.refreshDialog(cached)
     }
 
-    /// A group named by `text`, as the server has it now; a private dialog is bad input
-    /// (its occupants never change), `hint` says what to do instead.
-    func currentGroup(_ text: String, service: MessagingService, hint: String) throws -> CachedDialog {
-        let dialog = try currentDialog(text, service: service)
+    /// A group named by `reference`, as the server has it now; a private dialog is bad
+    /// input (its occupants never change), `hint` says what to do instead.
+    func currentGroup(_ reference: DialogReference, service: MessagingService, hint: String) throws -> CachedDialog {
+        let dialog = try currentDialog(reference, service: service)
         guard dialog.type != .private else {
             throw Failure(.invalidInput, "a private dialog's occupants cannot change", hint: hint)
         }
@@ -32,7 +32,7 @@ extension CommandContext {
 
     /// The users with these logins, each looked up once, in order.
     func users(_ logins: [String], service: MessagingService) throws -> [CachedUser] {
-        try logins.map { login throws(Failure) in try service.user(login: login, offline: false) }
+        try logins.map { login throws(Failure) in try service.user(login: login, source: .server) }
     }
 
     /// Tells the occupants over chat. The REST change already stands, so a chat
@@ -46,6 +46,6 @@ extension CommandContext {
         } catch {
             reason = "\(error)"
         }
-        io.writeErr("chatctl: warning: the change stands, but the occupants were not told over chat: \(TerminalText.sanitize(reason, keepNewlines: false))\n")
+        io.writeErr("chatctl: warning: the change stands, but the occupants were not told over chat: \(TerminalText.sanitize(reason, newlines: .asSpaces))\n")
     }
 }

@@ -5,27 +5,26 @@ import Foundation
 #endif
 import AuthFlow
 import ClientConfiguration
-import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
 import QuickBloxAPI
 
 extension CommandContext {
-    /// The logged-in user's messaging service. Offline, the stored session only
-    /// names the user (even if expired) and nothing touches the network.
-    func messagingService(offline: Bool) throws -> MessagingService {
-        try messagingSession(offline: offline).service
+    /// The logged-in user's messaging service. From the cache only, the stored
+    /// session only names the user (even if expired) and nothing touches the network.
+    func messagingService(source: DataSource) throws -> MessagingService {
+        try messagingSession(source: source).service
     }
 
     /// The config, the session and the messaging service of the logged-in user.
-    func messagingSession(offline: Bool) throws -> MessagingSession {
-        try messagingSession(offline: offline, password: nil)
+    func messagingSession(source: DataSource) throws -> MessagingSession {
+        try messagingSession(source: source, password: nil)
     }
 
     /// `password`: where a renewal gets the password (default: `renewalPassword()`).
-    private func messagingSession(offline: Bool, password: ((String) -> String?)?) throws -> MessagingSession {
-        let login = try cacheLogin(offline: offline, password: password)
+    private func messagingSession(source: DataSource, password: ((String) -> String?)?) throws -> MessagingSession {
+        let login = try cacheLogin(source: source, password: password)
         let cache: ChatCache
         do { cache = try ChatCache(path: login.cachePath) } catch {
             throw Failure(cache: error)
@@ -36,17 +35,18 @@ extension CommandContext {
     /// The logged-in user and where their cache lives, without opening it (the
     /// `cache` commands open a damaged file their own way). `password`: where a
     /// renewal gets the password (default: `renewalPassword()`).
-    func cacheLogin(offline: Bool, password given: ((String) -> String?)? = nil) throws -> CacheLogin {
+    func cacheLogin(source: DataSource, password given: ((String) -> String?)? = nil) throws -> CacheLogin {
         let keeper = try sessionKeeper()
         let session: StoredSession
         let client: QuickBloxClient
-        if offline {
+        switch source {
+        case .cacheOnly:
             session = try keeper.storedSession()
             client = keeper.makeClient(token: session.token)
-        } else {
+        case .server:
             let password = try given ?? renewalPassword()
             let live: RenewableSession
-            (live, client) = try keeper.liveSession(verify: false, password: password)
+            (live, client) = try keeper.liveSession(checked: .byFirstRequest, password: password)
             session = live.stored
         }
         let path = "\(keeper.store.directory)/cache-\(keeper.store.key)-\(session.userId).sqlite"
@@ -83,7 +83,7 @@ extension CommandContext {
     /// from --password-file or CHATCTL_PASSWORD.
     func quietMessagingSession() throws -> MessagingSession {
         let given = try filePassword() ?? environmentPassword
-        return try messagingSession(offline: false, password: { _ in given })
+        return try messagingSession(source: .server, password: { _ in given })
     }
 
     /// Columns of the terminal on stdout, or nil when it is not a terminal.
@@ -92,24 +92,6 @@ extension CommandContext {
     /// Bold and dim only on a terminal, never with NO_COLOR or TERM=dumb.
     var useColor: Bool {
         io.stdoutIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
-    }
-
-    /// A whole number option within `range`, or `default` when not given.
-    func integer(_ option: Option, default value: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let text = option.wrappedValue else { return value }
-        guard let n = Int(text), range.contains(n) else {
-            throw usage("\(option.spelling) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return n
-    }
-
-    /// A time option (unix seconds, a date, or an age before `now`), or nil when not given.
-    func time(_ option: Option, now: Int) throws -> Int? {
-        guard let text = option.wrappedValue else { return nil }
-        guard let time = TimeArgument.parse(text, now: now) else {
-            throw usage("\(option.spelling) '\(text)' is not a time: use unix seconds, 2026-11-30, 2026-11-30T08:00:00Z, or an age like 2h")
-        }
-        return time
     }
 }
 

@@ -10,16 +10,15 @@ struct DeleteCommand: Command {
         discussion: "Without --everyone the message goes from your history only; with it, from every occupant's, which only its sender may do. Either way it leaves the cache, so 'search' no longer finds it.")
 
     @Argument("MESSAGE_ID", help: "The message's 24-hex id (history --json shows it as _id).")
-    var messageID: String
+    var messageID: MessageID
     @Flag("everyone", help: "Delete it for every occupant (its sender only).")
     var everyone: Bool
     @Flag("json", help: "Print the server's answer as JSON.")
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        try MessageIDArgument.check(messageID, context: context)
-        let service = try context.messagingService(offline: false)
-        let result = try service.deleteMessage(id: messageID, everyone: everyone)
+        let service = try context.messagingService(source: .server)
+        let result = try service.deleteMessage(id: messageID.text, everyone: everyone)
         if json {
             context.io.writeOut(JSONOutput.line(result.json))
         } else {

@@ -15,7 +15,7 @@ struct DialogsAddCommand: Command {
             """)
 
     @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String
+    var dialog: DialogReference
     @Arguments("USERS", help: "Who to add: @login, comma- or space-separated.", isOptional: false)
     var words: [String]
     @Flag("json", help: "Print the updated dialog as JSON.")
@@ -23,13 +23,13 @@ struct DialogsAddCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let logins = try context.logins(words)
-        let session = try context.messagingSession(offline: false)
+        let session = try context.messagingSession(source: .server)
         let service = session.service
         let current = try context.currentGroup(dialog, service: service, hint: "create a group with 'chatctl dialogs create --group NAME --with …'")
         var newcomers: [CachedUser] = []
         for user in try context.users(logins, service: service) {
             if current.occupantIDs.contains(user.id) {
-                context.io.writeErr("chatctl: @\(TerminalText.sanitize(user.login, keepNewlines: false)) is already in \(DialogsShowCommand.label(current))\n")
+                context.io.writeErr("chatctl: @\(TerminalText.sanitize(user.login, newlines: .asSpaces)) is already in \(DialogsShowCommand.label(current))\n")
             } else {
                 newcomers.append(user)
             }
@@ -42,7 +42,7 @@ struct DialogsAddCommand: Command {
         if json {
             context.io.writeOut(updated.rawJSON + "\n")
         } else {
-            let who = newcomers.map { "@" + TerminalText.sanitize($0.login, keepNewlines: false) }.joined(separator: ", ")
+            let who = newcomers.map { "@" + TerminalText.sanitize($0.login, newlines: .asSpaces) }.joined(separator: ", ")
             context.io.writeOut("Added \(who) to \(DialogsShowCommand.label(updated)).\n")
         }
         let added = newcomers.map(\.id).filter(updated.occupantIDs.contains)

@@ -11,33 +11,26 @@ struct DialogsCommand: Command {
         subcommands: [DialogsCreateCommand.self, DialogsShowCommand.self, DialogsRenameCommand.self, DialogsAddCommand.self,
                       DialogsRemoveCommand.self, DialogsLeaveCommand.self, DialogsDeleteCommand.self])
 
-    @Option("type", metavar: "TYPE", help: "Only dialogs of this type.", completion: .choices(["private", "group", "public"]))
-    var type: String?
-    @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit)
-    var limit: String?
+    @Option("type", metavar: "TYPE", help: "Only dialogs of this type.")
+    var type: DialogType?
+    @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit, range: 1...100_000)
+    var limit: Int?
     @Flag("offline", help: SharedHelp.offline)
     var offline: Bool
     @Flag("json", help: SharedHelp.json)
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        var dialogType: DialogType?
-        switch type {
-        case nil: dialogType = nil
-        case "private": dialogType = .private
-        case "group": dialogType = .group
-        case "public": dialogType = .publicGroup
-        case let other?: throw context.usage("--type must be private, group or public, not '\(other)'")
-        }
-        let limit = try context.integer($limit, default: 100, range: 1...100_000)
-        let service = try context.messagingService(offline: offline)
+        let limit = self.limit ?? 100
+        let source: DataSource = offline ? .cacheOnly : .server
+        let service = try context.messagingService(source: source)
         // The table shows columns only: the dialogs' JSON is read for --json alone.
-        var dialogs = try service.dialogs(type: dialogType, limit: limit, offline: offline, withRawJSON: json)
-        if !offline {
+        var dialogs = try service.dialogs(type: type, limit: limit, source: source, withRawJSON: json)
+        if source == .server {
             // The dialog list's unread counts may lag; the unread call is the server's own count.
             do throws(Failure) {
                 try service.refreshUnreadCounts()
-                dialogs = try service.dialogs(type: dialogType, limit: limit, offline: true, withRawJSON: json)
+                dialogs = try service.dialogs(type: type, limit: limit, source: .cacheOnly, withRawJSON: json)
             } catch {
                 context.io.writeErr("chatctl: unread counts not refreshed (\(error.message)); showing the dialog list's\n")
             }
@@ -58,8 +51,8 @@ struct DialogsCommand: Command {
                 Self.title(of: d, me: service.me, names: names),
                 MessagingService.typeName(d.type),
                 d.unreadCount > 0 ? String(d.unreadCount) : "",
-                d.lastMessageDateSent.map { TimeText.format(Double($0), "%Y-%m-%d %H:%M", utc: false) } ?? "",
-                TerminalText.sanitize(d.lastMessage ?? "", keepNewlines: false),
+                d.lastMessageDateSent.map { TimeText.format(Double($0), "%Y-%m-%d %H:%M", in: .local) } ?? "",
+                TerminalText.sanitize(d.lastMessage ?? "", newlines: .asSpaces),
             ])
         }
         context.io.writeOut(Table.render(rows, width: context.terminalWidth))
@@ -70,9 +63,9 @@ struct DialogsCommand: Command {
     static func title(of dialog: CachedDialog, me: Int, names: [Int: String]) -> String {
         if isTitledByOccupants(dialog) {
             let others = dialog.occupantIDs.filter { $0 != me }.map { names[$0] ?? "user \($0)" }
-            if !others.isEmpty { return TerminalText.sanitize(others.joined(separator: ", "), keepNewlines: false) }
+            if !others.isEmpty { return TerminalText.sanitize(others.joined(separator: ", "), newlines: .asSpaces) }
         }
-        return TerminalText.sanitize(dialog.name, keepNewlines: false)
+        return TerminalText.sanitize(dialog.name, newlines: .asSpaces)
     }
 
     static func isTitledByOccupants(_ dialog: CachedDialog) -> Bool { dialog.type == .private || dialog.name.isEmpty }

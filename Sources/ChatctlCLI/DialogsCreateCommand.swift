@@ -32,13 +32,13 @@ struct DialogsCreateCommand: Command {
         default:
             throw context.usage("give either --private @LOGIN or --group NAME [--with @A,@B]")
         }
-        let session = try context.messagingSession(offline: false)
+        let session = try context.messagingSession(source: .server)
         let service = session.service
         let dialog: CachedDialog
         let created: Bool
         if let peer = `private` {
             let login = peer.hasPrefix("@") ? String(peer.dropFirst()) : peer
-            (dialog, created) = try service.privateDialog(login: login, offline: false, create: true)
+            (dialog, created) = try service.privateDialog(login: login, source: .server, create: true)
         } else {
             let ids = try context.users(try context.logins(with.map { [$0] } ?? [], allowNone: true), service: service).map(\.id)
             dialog = try service.createDialog(type: .group, name: group, occupants: ids)
@@ -47,7 +47,7 @@ struct DialogsCreateCommand: Command {
         if json {
             context.io.writeOut(dialog.rawJSON + "\n")
         } else {
-            context.io.writeOut("\(MessagingService.typeName(dialog.type).capitalizedFirst) dialog \(dialog.id)\(dialog.name.isEmpty ? "" : " '\(TerminalText.sanitize(dialog.name, keepNewlines: false))'")\(created ? "" : " (it already existed)").\n")
+            context.io.writeOut("\(MessagingService.typeName(dialog.type).capitalizedFirst) dialog \(dialog.id)\(dialog.name.isEmpty ? "" : " '\(TerminalText.sanitize(dialog.name, newlines: .asSpaces))'")\(created ? "" : " (it already existed)").\n")
         }
         if created { context.announce(DialogAnnouncement(dialog: dialog, me: service.me), messaging: session) }
         return .ok

@@ -11,14 +11,14 @@ struct DialogsDeleteCommand: Command {
         discussion: "Without --everyone the dialog goes for you only (on the sandbox you leave it). With --everyone it goes for every occupant, messages included; only its owner may.")
 
     @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String
+    var dialog: DialogReference
     @Flag("everyone", help: "Delete it for every occupant (the owner only).")
     var everyone: Bool
     @Flag("json", help: "Print the server's answer as JSON.")
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let service = try context.messagingService(offline: false)
+        let service = try context.messagingService(source: .server)
         let current = try context.currentDialog(dialog, service: service)
         let result = try service.deleteDialog(current, everyone: everyone)
         if json {

@@ -11,12 +11,12 @@ struct DialogsLeaveCommand: Command {
         discussion: "You stop being an occupant (the others see you go) and the dialog leaves your cache. A private dialog cannot be left; 'chatctl dialogs delete' removes it for you.")
 
     @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String
+    var dialog: DialogReference
     @Flag("json", help: "Print the dialog as the server left it, as JSON.")
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let service = try context.messagingService(offline: false)
+        let service = try context.messagingService(source: .server)
         let current = try context.currentDialog(dialog, service: service)
         guard current.type != .private else {
             throw Failure(.invalidInput, "a private dialog cannot be left",

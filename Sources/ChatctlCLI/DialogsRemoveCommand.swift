@@ -11,7 +11,7 @@ struct DialogsRemoveCommand: Command {
         discussion: "Removing others is the group owner's (the server decides); to remove yourself, use 'chatctl dialogs leave'.")
 
     @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String
+    var dialog: DialogReference
     @Arguments("USERS", help: "Who to remove: @login, comma- or space-separated.", isOptional: false)
     var words: [String]
     @Flag("json", help: "Print the updated dialog as JSON.")
@@ -19,7 +19,7 @@ struct DialogsRemoveCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let logins = try context.logins(words)
-        let service = try context.messagingService(offline: false)
+        let service = try context.messagingService(source: .server)
         let current = try context.currentGroup(dialog, service: service, hint: "to stop seeing it, use 'chatctl dialogs delete'")
         let users = try context.users(logins, service: service)
         if users.contains(where: { $0.id == service.me }) {
@@ -34,7 +34,7 @@ struct DialogsRemoveCommand: Command {
         if json {
             context.io.writeOut(updated.rawJSON + "\n")
         } else {
-            let who = users.map { "@" + TerminalText.sanitize($0.login, keepNewlines: false) }.joined(separator: ", ")
+            let who = users.map { "@" + TerminalText.sanitize($0.login, newlines: .asSpaces) }.joined(separator: ", ")
             context.io.writeOut("Removed \(who) from \(DialogsShowCommand.label(updated)).\n")
         }
         return .ok

@@ -11,7 +11,7 @@ struct DialogsRenameCommand: Command {
         discussion: "Groups only (a private dialog has no name of its own). The server decides who may: on the sandbox, the group's owner.")
 
     @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String
+    var dialog: DialogReference
     @Argument("NAME", help: "The new name.")
     var name: String
     @Flag("json", help: "Print the renamed dialog as JSON.")
@@ -19,13 +19,13 @@ struct DialogsRenameCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         try Self.check(name: name, option: "NAME", context: context)
-        let service = try context.messagingService(offline: false)
+        let service = try context.messagingService(source: .server)
         let current = try context.currentDialog(dialog, service: service)
         let renamed = try service.renameDialog(current, to: name)
         if json {
             context.io.writeOut(renamed.rawJSON + "\n")
         } else {
-            context.io.writeOut("Renamed \(MessagingService.typeName(renamed.type)) dialog \(renamed.id) to '\(TerminalText.sanitize(renamed.name, keepNewlines: false))'.\n")
+            context.io.writeOut("Renamed \(MessagingService.typeName(renamed.type)) dialog \(renamed.id) to '\(TerminalText.sanitize(renamed.name, newlines: .asSpaces))'.\n")
         }
         return .ok
     }

@@ -17,17 +17,17 @@ struct DialogsShowCommand: Command {
         discussion: "Asks the server for the dialog as it is now (and caches it), unless --offline.")
 
     @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String
+    var dialog: DialogReference
     @Flag("offline", help: SharedHelp.offline)
     var offline: Bool
     @Flag("json", help: "Print the QuickBlox dialog object.")
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let service = try context.messagingService(offline: offline)
+        let service = try context.messagingService(source: offline ? .cacheOnly : .server)
         let shown: CachedDialog
         if offline {
-            shown = try service.resolve(try DialogReference(parsing: dialog), offline: true, createPrivate: false)
+            shown = try service.resolve(dialog, source: .cacheOnly, createPrivate: false)
         } else {
             shown = try context.currentDialog(dialog, service: service)
         }
@@ -40,9 +40,9 @@ struct DialogsShowCommand: Command {
         func person(_ id: Int) -> String {
             guard let user = try? service.cache.user(id: id) else { return "user \(id)" }
             let name = user.fullName.flatMap { $0.isEmpty || $0 == user.login ? nil : $0 }
-            return TerminalText.sanitize(name.map { "\($0) (@\(user.login))" } ?? "@\(user.login)", keepNewlines: false)
+            return TerminalText.sanitize(name.map { "\($0) (@\(user.login))" } ?? "@\(user.login)", newlines: .asSpaces)
         }
-        func time(_ date: Date?) -> String { date.map { TimeText.format($0.timeIntervalSince1970, "%Y-%m-%d %H:%M", utc: false) } ?? "" }
+        func time(_ date: Date?) -> String { date.map { TimeText.format($0.timeIntervalSince1970, "%Y-%m-%d %H:%M", in: .local) } ?? "" }
         let names = service.displayNames(Set(shown.occupantIDs))
         var lines = [
             ("Dialog:", DialogsCommand.title(of: shown, me: service.me, names: names)),
@@ -54,8 +54,8 @@ struct DialogsShowCommand: Command {
         lines.append(("Updated:", time(object?.updatedAt)))
         lines.append(("Unread:", String(shown.unreadCount)))
         if let sent = shown.lastMessageDateSent {
-            let text = TerminalText.sanitize(shown.lastMessage ?? "", keepNewlines: false)
-            lines.append(("Last:", "\(TimeText.format(Double(sent), "%Y-%m-%d %H:%M", utc: false))  \(text)"))
+            let text = TerminalText.sanitize(shown.lastMessage ?? "", newlines: .asSpaces)
+            lines.append(("Last:", "\(TimeText.format(Double(sent), "%Y-%m-%d %H:%M", in: .local))  \(text)"))
         }
         lines.append(("Occupants:", String(shown.occupantIDs.count)))
         var out = lines.map { $0.0.padding(11) + $0.1 }.joined(separator: "\n") + "\n"
@@ -71,7 +71,7 @@ struct DialogsShowCommand: Command {
 
     /// A dialog in a sentence, safe for a terminal: `'ops'`, or `the private dialog {id}`.
     static func label(_ dialog: CachedDialog) -> String {
-        TerminalText.sanitize(MessagingService.label(dialog), keepNewlines: false)
+        TerminalText.sanitize(MessagingService.label(dialog), newlines: .asSpaces)
     }
 }
 

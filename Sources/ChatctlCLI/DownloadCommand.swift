@@ -24,13 +24,13 @@ struct DownloadCommand: Command {
             """)
 
     @Argument("MESSAGE_ID|UID", help: "A message's 24-hex id (history --json shows it as _id), or a file's uid.")
-    var target: String
+    var target: DownloadTarget
     @Option("output", short: "o", metavar: "PATH",
             help: "Save to PATH: a file, a directory (several attachments need one), or - for standard output.",
             completion: .file)
     var output: String?
     @Option("dialog", metavar: "DIALOG", help: "The message's dialog, when it is not in the cache.")
-    var dialog: String?
+    var dialog: DialogReference?
     @Flag("force", help: "Replace files that exist.")
     var force: Bool
     @Flag("quiet", short: "q", help: "No progress bar on stderr.")
@@ -46,18 +46,15 @@ struct DownloadCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let isMessageID = Self.isMessageID(target)
-        guard isMessageID || Self.isUID(target) else {
-            throw context.usage("'\(TerminalText.sanitize(target, keepNewlines: false))' is neither a message id (24 hex digits) nor a file uid (letters, digits, '-' and '_')")
-        }
+        let isMessageID = target.mayBeMessage
         if output == "" { throw context.usage("-o needs a path, or - for standard output") }
         if dialog != nil && !isMessageID { throw context.usage("--dialog goes with a message id, not a file uid") }
-        let service = try context.messagingService(offline: false)
+        let service = try context.messagingService(source: .server)
 
         // Which files: a message's attachments, or one uid.
         var files: [(uid: String, name: String?)]
         var fromMessage = false
-        if isMessageID, let attachments = try attachments(of: target, service: service) {
+        if isMessageID, let attachments = try attachments(of: target.text, service: service) {
             fromMessage = true
             files = []
             for (index, attachment) in attachments.enumerated() {
@@ -70,7 +67,7 @@ struct DownloadCommand: Command {
                 throw Failure(.invalidInput, "message \(target) has no attachments")
             }
         } else {
-            files = [(target, nil)]
+            files = [(target.text, nil)]
         }
 
         let items = try plan(files, context: context)
@@ -114,7 +111,7 @@ struct DownloadCommand: Command {
             return cached.attachments
         }
         guard let dialog else { return nil }
-        let resolved = try service.resolve(try DialogReference(parsing: dialog), offline: false, createPrivate: false)
+        let resolved = try service.resolve(dialog, source: .server, createPrivate: false)
         let message: QBMessage?
         do { message = try service.api.message(id: id, dialogId: resolved.id) } catch {
             throw Failure(describing: error, doing: "read message \(id)")
@@ -161,17 +158,6 @@ struct DownloadCommand: Command {
         let candidate = SafeFileName.numbered(name, number)
         taken.insert(candidate)
         return candidate
-    }
-
-    static func isMessageID(_ text: String) -> Bool {
-        text.utf8.count == 24 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }
-    }
-
-    /// What a blob uid may hold: safe in a path and a URL.
-    static func isUID(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 200 && text.utf8.allSatisfy {
-            (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
-        }
     }
 
     static func exists(_ path: String) -> Bool {

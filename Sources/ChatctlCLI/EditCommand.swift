@@ -11,29 +11,28 @@ struct EditCommand: Command {
         discussion: "The message's dialog comes from the cache (any message 'history' or 'listen' has shown); give --dialog for others. Only a message's sender may edit it.")
 
     @Argument("MESSAGE_ID", help: "The message's 24-hex id (history --json shows it as _id).")
-    var messageID: String
+    var messageID: MessageID
     @Arguments("TEXT", help: "The new text; words are joined with spaces.", isOptional: false)
     var words: [String]
     @Option("dialog", metavar: "DIALOG", help: "The message's dialog, when it is not in the cache.")
-    var dialog: String?
+    var dialog: DialogReference?
     @Flag("json", help: "Print the edited message as JSON.")
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        try MessageIDArgument.check(messageID, context: context)
         let text = words.joined(separator: " ")
         guard !text.allSatisfy(\.isWhitespace) else { throw context.usage("TEXT is empty: nothing to put in its place") }
-        let service = try context.messagingService(offline: false)
+        let service = try context.messagingService(source: .server)
         let dialogID: String
         if let dialog {
-            dialogID = try service.resolve(try DialogReference(parsing: dialog), offline: false, createPrivate: false).id
-        } else if let cached = try service.cached({ () throws(MessageCacheError) in try service.cache.message(id: messageID) }) {
+            dialogID = try service.resolve(dialog, source: .server, createPrivate: false).id
+        } else if let cached = try service.cached({ () throws(MessageCacheError) in try service.cache.message(id: messageID.text) }) {
             dialogID = cached.dialogID
         } else {
             throw Failure(.invalidInput, "message \(messageID) is not in the cache, so its dialog is unknown",
                                                         hint: "give it with --dialog DIALOG")
         }
-        let edited = try service.editMessage(id: messageID, dialogID: dialogID, text: text)
+        let edited = try service.editMessage(id: messageID.text, dialogID: dialogID, text: text)
         if json {
             context.io.writeOut(edited.rawJSON + "\n")
         } else {

@@ -22,13 +22,13 @@ struct HistoryCommand: Command {
             """)
 
     @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String
-    @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit)
-    var limit: String?
+    var dialog: DialogReference
+    @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit, range: 1...100_000)
+    var limit: Int?
     @Option("before", metavar: "T", help: "Only messages sent before T.")
-    var before: String?
+    var before: TimeArgument?
     @Option("since", metavar: "T", help: "Only messages sent after T.")
-    var since: String?
+    var since: TimeArgument?
     @Flag("mark-read", help: "Mark the messages shown read.")
     var markRead: Bool
     @Flag("offline", help: SharedHelp.offline)
@@ -38,18 +38,18 @@ struct HistoryCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let now = Int(Date().timeIntervalSince1970)
-        let limit = try context.integer($limit, default: 50, range: 1...100_000)
-        let before = try context.time($before, now: now)
-        let since = try context.time($since, now: now)
+        let limit = self.limit ?? 50
+        let before = self.before?.unixTime(now: now)
+        let since = self.since?.unixTime(now: now)
         if markRead && offline {
             throw context.usage("--mark-read tells the server: it cannot be used with --offline")
         }
-        let reference = try DialogReference(parsing: dialog)
-        let session = try context.messagingSession(offline: offline)
+        let source: DataSource = offline ? .cacheOnly : .server
+        let session = try context.messagingSession(source: source)
         let service = session.service
-        let target = try service.resolve(reference, offline: offline, createPrivate: false)
+        let target = try service.resolve(self.dialog, source: source, createPrivate: false)
         let messages = try service.history(dialogID: target.id, limit: limit, before: before, since: since,
-                                           offline: offline, markRead: false)
+                                           source: source, markRead: false)
         if json {
             context.io.writeOut(JSONOutput.array(ofRaw: messages.map { JSONOutput.message($0, me: service.me) }))
         } else {

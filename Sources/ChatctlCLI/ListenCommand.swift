@@ -40,11 +40,11 @@ struct ListenCommand: Command {
             """)
 
     @Arguments("DIALOG", help: "Dialogs to follow (default: all).")
-    var dialogs: [String]
-    @Option("count", metavar: "N", help: "Exit after N messages from others.")
-    var count: String?
+    var dialogs: [DialogReference]
+    @Option("count", metavar: "N", help: "Exit after N messages from others.", range: 1...)
+    var count: Int?
     @Option("timeout", metavar: "DURATION", help: "Exit after this long, e.g. 30s, 5m, 2h.")
-    var timeout: String?
+    var timeout: Duration?
     @Option("exec", metavar: "CMD", help: "Run CMD for each message.")
     var exec: String?
     @Option("download", metavar: "DIR", help: "Save the attachments of others' messages into DIR as they arrive.",
@@ -54,27 +54,19 @@ struct ListenCommand: Command {
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        var limit: Int?
-        if count != nil { limit = try context.integer($count, default: 1, range: 1...Int.max) }
-        var deadline: ContinuousClock.Instant?
-        if let text = timeout {
-            guard let seconds = Duration.seconds(text) ?? Int(text), seconds > 0 else {
-                throw context.usage("--timeout '\(text)' is not a duration: use 30s, 5m, 2h or seconds")
-            }
-            deadline = .now + .seconds(seconds)
-        }
+        let deadline = timeout.map { ContinuousClock.now + $0 }
         if let download { try Self.checkDirectory(download, context: context) }
         let refreshEvery = try context.sessionRefreshOverride()
-        let session = try context.messagingSession(offline: false)
+        let session = try context.messagingSession(source: .server)
         let service = session.service
         let saver = download.map { AttachmentSaver(directory: $0, api: service.api, io: context.io) }
-        let dialogIDs = try dialogs.map { text in
-            try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false).id
+        let dialogIDs = try dialogs.map { reference in
+            try service.resolve(reference, source: .server, createPrivate: false).id
         }
         var settings = ChatEngine.Settings()
         settings.dialogs = dialogIDs.isEmpty ? .all : .only(dialogIDs)
         settings.reconnect = .forever
-        settings.handLimit = limit
+        settings.handLimit = count
         settings.maximumRefreshInterval = refreshEvery
         // A person reading the terminal has seen what is printed; a pipe is not a person.
         settings.marksHeardRead = context.io.stdoutIsTerminal
@@ -128,14 +120,14 @@ struct ListenCommand: Command {
                 // The waits themselves are not news; what failed, and the connection's ups, are.
                 if case .connecting = change { return }
                 if case .retrying(_, _, nil) = change { return }
-                io.writeErr("chatctl: \(TerminalText.sanitize(change.description, keepNewlines: false))\n")
+                io.writeErr("chatctl: \(TerminalText.sanitize(change.description, newlines: .asSpaces))\n")
             case .dialogNotice(let notice):
                 titles[notice.dialog.id] = DialogsCommand.title(of: notice.dialog, me: service.me, names: names)
                 let actor = notice.actorID.map { names[$0] ?? "user \($0)" }
                 io.writeErr("chatctl: \(ListenOutput.notice(notice, actor: actor, title: titles[notice.dialog.id] ?? notice.dialog.id))\n")
             case .notice(let notice):
                 // Notices quote servers and other users: sanitized like everything else they send.
-                io.writeErr("chatctl: \(TerminalText.sanitize(notice.description, keepNewlines: false))\n")
+                io.writeErr("chatctl: \(TerminalText.sanitize(notice.description, newlines: .asSpaces))\n")
             default:
                 break
             }

@@ -12,11 +12,12 @@ import QuickBloxAPI
 /// `"outgoing":true` added); and the notices about dialogs that system
 /// notifications brought, for stderr. Names and text from others are sanitized.
 enum ListenOutput {
-    static func line(_ message: CachedMessage, title: String, sender: String, outgoing: Bool, utc: Bool = false) -> String {
-        let time = TimeText.format(Double(message.dateSent), "%H:%M", utc: utc)
-        let name = outgoing ? "you" : TerminalText.sanitize(sender, keepNewlines: false)
+    static func line(_ message: CachedMessage, title: String, sender: String, outgoing: Bool,
+                     zone: TimeText.Zone = .local) -> String {
+        let time = TimeText.format(Double(message.dateSent), "%H:%M", in: zone)
+        let name = outgoing ? "you" : TerminalText.sanitize(sender, newlines: .asSpaces)
         let text = AttachmentLabel.body(of: message).replacing("\n", with: "\n    ")
-        return "\(time) [\(TerminalText.sanitize(title, keepNewlines: false))] \(name): \(text)\n"
+        return "\(time) [\(TerminalText.sanitize(title, newlines: .asSpaces))] \(name): \(text)\n"
     }
 
     /// The cached QuickBlox message object; ours gets `"outgoing":true` and its
@@ -32,8 +33,8 @@ enum ListenOutput {
     /// "alice added you to ops", without the `chatctl: ` prefix. `actor` nil: the
     /// notification came from no user; `title` as `DialogsCommand.title` makes it.
     static func notice(_ notice: DialogNotice, actor: String?, title: String) -> String {
-        let who = actor.map { TerminalText.sanitize($0, keepNewlines: false) }
-        let title = TerminalText.sanitize(title, keepNewlines: false)
+        let who = actor.map { TerminalText.sanitize($0, newlines: .asSpaces) }
+        let title = TerminalText.sanitize(title, newlines: .asSpaces)
         switch (notice.change, notice.dialog.type == .private, who) {
         case (.added, false, let who?): return "\(who) added you to \(title)"
         case (.added, false, nil): return "you were added to \(title)"

@@ -35,13 +35,13 @@ struct LoginCommand: Command {
             throw context.usage("missing --login NAME (no terminal to ask on)")
         }
         guard CredentialRules.isValidLoginOrEmail(login) else {
-            throw Failure(.invalidInput, "invalid login '\(TerminalText.sanitize(login, keepNewlines: false))'",
+            throw Failure(.invalidInput, "invalid login '\(TerminalText.sanitize(login, newlines: .asSpaces))'",
                                                   hint: CredentialRules.loginHint)
         }
         let displayName: String
         if let given = fullName {
             guard CredentialRules.isValidDisplayName(given) else {
-                throw Failure(.invalidInput, "invalid display name '\(TerminalText.sanitize(given, keepNewlines: false))'",
+                throw Failure(.invalidInput, "invalid display name '\(TerminalText.sanitize(given, newlines: .asSpaces))'",
                                                       hint: CredentialRules.displayNameHint)
             }
             displayName = given
@@ -80,7 +80,7 @@ struct LoginCommand: Command {
                 "chat": .string(chatWord),
             ])))
         } else {
-            let name = TerminalText.sanitize(result.user.login ?? result.user.email ?? login, keepNewlines: false)
+            let name = TerminalText.sanitize(result.user.login ?? result.user.email ?? login, newlines: .asSpaces)
             let what = result.signedUp ? "Signed up and logged in as" : "Logged in as"
             let chatText = chatWord == "connected" ? "chat connected" : "chat skipped"
             context.io.writeOut("\(what) \(name) (id \(result.user.id)); \(chatText).\n")

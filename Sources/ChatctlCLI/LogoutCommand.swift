@@ -12,10 +12,10 @@ struct LogoutCommand: Command {
         let keeper = try context.sessionKeeper()
         switch try keeper.logOut() {
         case .loggedOut(let login):
-            context.io.writeOut("Logged out\(login.map { " " + TerminalText.sanitize($0, keepNewlines: false) } ?? "").\n")
+            context.io.writeOut("Logged out\(login.map { " " + TerminalText.sanitize($0, newlines: .asSpaces) } ?? "").\n")
         case .removedLocally(let login, let serverError):
             context.io.writeErr("chatctl: warning: \(serverError.message); the server may keep the session until it expires\n")
-            context.io.writeOut("Logged out\(login.map { " " + TerminalText.sanitize($0, keepNewlines: false) } ?? "") (here only).\n")
+            context.io.writeOut("Logged out\(login.map { " " + TerminalText.sanitize($0, newlines: .asSpaces) } ?? "") (here only).\n")
         case .wasNotLoggedIn:
             context.io.writeErr("chatctl: not logged in; nothing to do\n")
         }

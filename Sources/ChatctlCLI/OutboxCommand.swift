@@ -20,7 +20,7 @@ struct OutboxCommand: Command {
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let service = try context.messagingService(offline: true)
+        let service = try context.messagingService(source: .cacheOnly)
         let entries = try service.pendingOutbox()
         if json {
             let objects = entries.map { e -> String in
@@ -38,7 +38,7 @@ struct OutboxCommand: Command {
         if entries.isEmpty { context.io.writeErr("chatctl: the outbox is empty\n"); return .ok }
         var rows = [["ID", "QUEUED", "DIALOG", "TRIES", "STATE", "MESSAGE"]]
         for e in entries {
-            rows.append([e.clientMessageID, TimeText.format(Double(e.createdAt), "%Y-%m-%d %H:%M:%S", utc: false), e.dialogID, String(e.attempts),
+            rows.append([e.clientMessageID, TimeText.format(Double(e.createdAt), "%Y-%m-%d %H:%M:%S", in: .local), e.dialogID, String(e.attempts),
                          Self.state(e), Self.text(e)])
         }
         context.io.writeOut(Table.render(rows, width: context.terminalWidth))
@@ -53,7 +53,7 @@ struct OutboxCommand: Command {
 
     /// The text, and its files as `history` shows attachments.
     static func text(_ entry: OutboxEntry) -> String {
-        let text = TerminalText.sanitize(entry.text, keepNewlines: false)
+        let text = TerminalText.sanitize(entry.text, newlines: .asSpaces)
         guard !entry.uploads.isEmpty else { return text }
         let labels = entry.uploads.map {
             AttachmentLabel.label(QBAttachment(type: $0.type, name: $0.name, size: Int($0.size)))

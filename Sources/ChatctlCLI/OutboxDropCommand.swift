@@ -26,7 +26,7 @@ struct OutboxDropCommand: Command {
         guard !ids.isEmpty else {
             throw UsageError(message: "name the messages to drop (see chatctl outbox)", path: ["outbox", "drop"])
         }
-        let service = try context.messagingService(offline: true)
+        let service = try context.messagingService(source: .cacheOnly)
         let pending = try service.pendingOutbox().map(\.clientMessageID)
         // Every id is resolved before anything is removed: one typo drops nothing.
         let resolved = try ids.map { id throws -> String in try Self.resolve(id, among: pending) }
@@ -55,7 +55,7 @@ struct OutboxDropCommand: Command {
     /// The one pending id equal to `id` or starting with it (at least 4 characters).
     static func resolve(_ id: String, among pending: [String]) throws -> String {
         if pending.contains(id) { return id }
-        let shown = TerminalText.sanitize(id, keepNewlines: false)
+        let shown = TerminalText.sanitize(id, newlines: .asSpaces)
         guard id.count >= 4 else {
             throw UsageError(message: "'\(shown)' is too short to name a message: give at least 4 characters of its id", path: ["outbox", "drop"])
         }

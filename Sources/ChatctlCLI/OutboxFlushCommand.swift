@@ -27,7 +27,7 @@ struct OutboxFlushCommand: Command {
     /// only removed; the files of the rest are finished, and then they go again over chat
     /// under their own ids, so a first attempt still on its way is not stored twice.
     func run(_ context: CommandContext) throws -> ExitCode {
-        let session = try context.messagingSession(offline: false)
+        let session = try context.messagingSession(source: .server)
         let bars = UploadProgressBars(context: context, quiet: quiet)
         let engine = try context.chatEngine(for: session, settings: ChatEngine.Settings()) { event in
             if case .transfer(let update) = event { bars.update(update) }

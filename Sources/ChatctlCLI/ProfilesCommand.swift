@@ -61,7 +61,7 @@ struct ProfilesCommand: Command {
             let who: String
             if let problem = row.problem { who = problem }
             else if let session = row.session {
-                who = TerminalText.sanitize(session.login ?? "user \(session.userId)", keepNewlines: false)
+                who = TerminalText.sanitize(session.login ?? "user \(session.userId)", newlines: .asSpaces)
                     + (session.isExpired(now: now) ? " (expired)" : "")
             } else { who = "-" }
             table.append([row.selected ? "*" : "", row.name ?? "(default)", who,

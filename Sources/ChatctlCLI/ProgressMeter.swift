@@ -22,7 +22,7 @@ final class ProgressMeter {
 
     init(name: String, width: Int, interval: Double = 0.1, clock: @escaping () -> Double = ProgressMeter.monotonicSeconds,
          write: @escaping (String) -> Void) {
-        self.name = TerminalText.sanitize(name, keepNewlines: false)
+        self.name = TerminalText.sanitize(name, newlines: .asSpaces)
         self.width = width; self.interval = interval; self.clock = clock; self.write = write
     }
 

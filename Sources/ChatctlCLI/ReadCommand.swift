@@ -16,15 +16,14 @@ struct ReadCommand: Command {
             """)
 
     @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String
+    var dialog: DialogReference
     @Flag("no-chat", help: "Mark read over REST only; send no markers.")
     var noChat: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let reference = try DialogReference(parsing: dialog)
-        let session = try context.messagingSession(offline: false)
+        let session = try context.messagingSession(source: .server)
         let service = session.service
-        let target = try service.resolve(reference, offline: false, createPrivate: false)
+        let target = try service.resolve(dialog, source: .server, createPrivate: false)
         let unread = try service.unreadMessages(dialogID: target.id)
         let marked = try ReadMarking(session: session, context: context, overChat: !noChat).mark(unread.messages, dialogID: target.id)
         let left = max(0, unread.count - marked)

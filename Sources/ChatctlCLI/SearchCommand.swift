@@ -25,23 +25,23 @@ struct SearchCommand: Command {
     @Argument("QUERY", help: "What to look for.")
     var query: String
     @Option("dialog", metavar: "DIALOG", help: "Only in this dialog.")
-    var dialog: String?
-    @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit)
-    var limit: String?
+    var dialog: DialogReference?
+    @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit, range: 1...10_000)
+    var limit: Int?
     @Flag("json", help: SharedHelp.json)
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let limit = try context.integer($limit, default: 20, range: 1...10_000)
-        let service = try context.messagingService(offline: true)
+        let limit = self.limit ?? 20
+        let service = try context.messagingService(source: .cacheOnly)
         var dialogID: String?
-        if let text = dialog {
-            dialogID = try service.resolve(try DialogReference(parsing: text), offline: true, createPrivate: false).id
+        if let dialog {
+            dialogID = try service.resolve(dialog, source: .cacheOnly, createPrivate: false).id
         }
         let style: SnippetStyle = json || !context.useColor ? .brackets : .ansiBold
         let hits: [SearchHit]
         do { hits = try service.cache.search(query, dialogID: dialogID, limit: limit, style: style) } catch {
-            throw Failure(.invalidInput, "bad search query '\(TerminalText.sanitize(query, keepNewlines: false))': \(error.message)",
+            throw Failure(.invalidInput, "bad search query '\(TerminalText.sanitize(query, newlines: .asSpaces))': \(error.message)",
                                                         hint: "quote phrases with \"…\"; use words, prefix*, OR, NOT")
         }
         if json {
@@ -59,12 +59,12 @@ struct SearchCommand: Command {
         }
         for hit in hits {
             let m = hit.message
-            let who = m.senderID == service.me ? "you" : TerminalText.sanitize(names[m.senderID] ?? "user \(m.senderID)", keepNewlines: false)
+            let who = m.senderID == service.me ? "you" : TerminalText.sanitize(names[m.senderID] ?? "user \(m.senderID)", newlines: .asSpaces)
             // The snippet's own markers are ours; everything else in it came from a user.
             let snippet = style == .ansiBold
-                ? TerminalText.sanitize(hit.snippet.replacingBoldMarkers(), keepNewlines: false).restoringBoldMarkers()
-                : TerminalText.sanitize(hit.snippet, keepNewlines: false)
-            let time = TimeText.format(Double(m.dateSent), "%Y-%m-%d %H:%M", utc: false)
+                ? TerminalText.sanitize(hit.snippet.replacingBoldMarkers(), newlines: .asSpaces).restoringBoldMarkers()
+                : TerminalText.sanitize(hit.snippet, newlines: .asSpaces)
+            let time = TimeText.format(Double(m.dateSent), "%Y-%m-%d %H:%M", in: .local)
             let shown = AttachmentLabel.body(of: m, text: snippet).replacing("\n", with: " ")
             context.io.writeOut("\(dialogNames[m.dialogID] ?? m.dialogID)  \(time)  \(who): \(shown)\n")
         }

@@ -35,7 +35,7 @@ extension SendCommand {
         if MessageSplitter.split(text).count > 1 {
             throw context.usage("with --attach, TEXT must fit in one message (\(MessageSplitter.defaultLimit / 1024) KiB)")
         }
-        let viaChat = try sendsViaChat(context)
+        let viaChat = sendsViaChat
 
         // Every file opened, judged and kept where a later process can read it.
         let directory = try context.outboxFilesDirectory()
@@ -50,9 +50,8 @@ extension SendCommand {
         let session: MessagingSession
         let dialog: CachedDialog
         do {
-            let reference = try DialogReference(parsing: self.dialog)
-            session = try context.messagingSession(offline: false)
-            dialog = try session.service.resolve(reference, offline: false, createPrivate: true)
+            session = try context.messagingSession(source: .server)
+            dialog = try session.service.resolve(self.dialog, source: .server, createPrivate: true)
         } catch {
             files.discard()
             throw error

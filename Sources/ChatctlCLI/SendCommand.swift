@@ -26,14 +26,13 @@ struct SendCommand: Command {
             """)
 
     @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: String
+    var dialog: DialogReference
     @Arguments("TEXT", help: "The message; words are joined with spaces.")
     var text: [String]
     @Flag("lines", help: "One message per line of standard input.")
     var lines: Bool
-    @Option("via", metavar: "WAY", help: "chat or rest (default: rest for one message, chat for --lines).",
-            completion: .choices(["chat", "rest"]))
-    var via: String?
+    @Option("via", metavar: "WAY", help: "chat or rest (default: rest for one message, chat for --lines).")
+    var via: SendRoute?
     @Option("attach", metavar: "PATH", help: "Attach a file, - for standard input; give it again for more.",
             completion: .file, repeatable: true)
     var attach: String?
@@ -54,11 +53,10 @@ struct SendCommand: Command {
         if words.isEmpty && context.io.stdinIsTerminal {
             throw context.usage("no message: give TEXT, or pipe it in (standard input is a terminal)")
         }
-        let viaChat = try sendsViaChat(context)
-        let reference = try DialogReference(parsing: self.dialog)
-        let session = try context.messagingSession(offline: false)
+        let viaChat = sendsViaChat
+        let session = try context.messagingSession(source: .server)
         let service = session.service
-        let dialog = try service.resolve(reference, offline: false, createPrivate: true)
+        let dialog = try service.resolve(self.dialog, source: .server, createPrivate: true)
         if viaChat { return try sendOverChat(session: session, dialog: dialog, words: words, context: context) }
         var sender = OutboxSender(service: service, dialogID: dialog.id, json: json, io: context.io)
 
@@ -80,14 +78,7 @@ struct SendCommand: Command {
     }
 
     /// One message: REST is one round trip. A stream: chat, acknowledged in batches.
-    func sendsViaChat(_ context: CommandContext) throws -> Bool {
-        switch via {
-        case nil: return lines
-        case "rest": return false
-        case "chat": return true
-        case let other?: throw context.usage("--via must be chat or rest, not '\(other)'")
-        }
-    }
+    var sendsViaChat: Bool { (via ?? (lines ? .chat : .rest)) == .chat }
 
     /// All of standard input as one message (without its final line break).
     func wholeInput(_ context: CommandContext) throws -> String {
@@ -140,7 +131,7 @@ extension SendCommand {
             case .connection(let change) where lines:
                 switch change {
                 case .lost, .retrying(_, _, _?), .connected(_, true):
-                    io.writeErr("chatctl: \(TerminalText.sanitize(change.description, keepNewlines: false))\n")
+                    io.writeErr("chatctl: \(TerminalText.sanitize(change.description, newlines: .asSpaces))\n")
                 default:
                     break
                 }

@@ -30,7 +30,7 @@ struct StatusCommand: Command {
         let session: StoredSession
         do {
             // Asking the server slides the expiry: what is shown is the extended one.
-            session = try keeper.liveSession(verify: true, password: password).0.stored
+            session = try keeper.liveSession(checked: .now, password: password).0.stored
         } catch where error.kind == .temporary {
             // The server is out of reach: say what we last knew, and that it is unverified.
             session = try keeper.storedSession()
@@ -54,9 +54,9 @@ struct StatusCommand: Command {
             return .ok
         }
         let now = Date().timeIntervalSince1970
-        var who = TerminalText.sanitize(session.login ?? "user", keepNewlines: false) + " (id \(session.userId)"
+        var who = TerminalText.sanitize(session.login ?? "user", newlines: .asSpaces) + " (id \(session.userId)"
         if case .string(let name)? = session.user["full_name"], !name.isEmpty, name != session.login {
-            who += ", \"\(TerminalText.sanitize(name, keepNewlines: false))\""
+            who += ", \"\(TerminalText.sanitize(name, newlines: .asSpaces))\""
         }
         who += ")"
         context.io.writeOut("""

@@ -11,17 +11,17 @@ struct SyncCommand: Command {
         abstract: "Fill the local cache with dialogs and their recent messages.")
 
     @Arguments("DIALOG", help: "Only these dialogs (default: all).")
-    var dialogs: [String]
-    @Option("limit", short: "n", metavar: "N", help: "Messages per dialog (default 1000).")
-    var limit: String?
+    var dialogs: [DialogReference]
+    @Option("limit", short: "n", metavar: "N", help: "Messages per dialog (default 1000).", range: 1...1_000_000)
+    var limit: Int?
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let limit = try context.integer($limit, default: 1000, range: 1...1_000_000)
-        let service = try context.messagingService(offline: false)
+        let limit = self.limit ?? 1000
+        let service = try context.messagingService(source: .server)
         let references = dialogs
         try service.syncDialogs()
-        let dialogs = references.isEmpty ? try service.dialogs(type: nil, limit: nil, offline: true) : try references.map { text in
-            try service.resolve(try DialogReference(parsing: text), offline: false, createPrivate: false)
+        let dialogs = references.isEmpty ? try service.dialogs(type: nil, limit: nil, source: .cacheOnly) : try references.map { reference in
+            try service.resolve(reference, source: .server, createPrivate: false)
         }
         let total = try Self.fetchHistory(of: dialogs, limit: limit, service: service, context: context)
         context.io.writeErr("chatctl: synced \(dialogs.count) dialog\(dialogs.count == 1 ? "" : "s"), \(total) message\(total == 1 ? "" : "s") fetched\n")

@@ -1,13 +1,35 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandLineKit
 
 /// `--before`/`--since` values: unix seconds, `2026-11-30`, `2026-11-30T08:00[:00][Z]`
 /// (UTC), or an age such as `30s`, `15m`, `2h`, `7d` (that long before now).
-enum TimeArgument {
-    static func parse(_ text: String, now: Int) -> Int? {
-        if let unix = Int(text), unix >= 0 { return unix }
-        if let age = Duration.seconds(text) { return now - age }
+enum TimeArgument: ExpressibleByArgument, Equatable {
+    /// Unix seconds.
+    case at(Int)
+    /// This many seconds before now.
+    case ago(Int)
+
+    init?(argument text: String) {
+        if let unix = Int(text), unix >= 0 { self = .at(unix); return }
+        if let age = Duration.seconds(spelled: text) { self = .ago(age); return }
+        guard let unix = Self.date(text) else { return nil }
+        self = .at(unix)
+    }
+
+    static var expectedValue: String? { "a time: unix seconds, 2026-11-30, 2026-11-30T08:00:00Z, or an age like 2h" }
+
+    /// Unix seconds, an age counted back from `now`.
+    func unixTime(now: Int) -> Int {
+        switch self {
+        case .at(let unix): unix
+        case .ago(let seconds): now - seconds
+        }
+    }
+
+    /// `2026-11-30` or `2026-11-30T08:00[:00][Z]` (UTC) as unix seconds.
+    private static func date(_ text: String) -> Int? {
         let bytes = Array(text.utf8)
         func number(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= bytes.count else { return nil }
@@ -29,19 +51,5 @@ enum TimeArgument {
         parts.tm_year = Int32(year - 1900); parts.tm_mon = Int32(month - 1); parts.tm_mday = Int32(day)
         parts.tm_hour = Int32(hour); parts.tm_min = Int32(minute); parts.tm_sec = Int32(second)
         return Int(timegm(&parts))
-    }
-}
-
-/// `30s`, `5m`, `2h`, `7d` (and plain seconds) as a number of seconds.
-enum Duration {
-    static func seconds(_ text: String) -> Int? {
-        guard let unit = text.last, let value = Int(text.dropLast()), value >= 0 else { return nil }
-        switch unit {
-        case "s": return value
-        case "m": return value * 60
-        case "h": return value * 3600
-        case "d": return value * 86400
-        default: return nil
-        }
     }
 }

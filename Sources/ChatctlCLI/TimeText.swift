@@ -5,11 +5,16 @@ import Glibc
 /// Times as people and scripts read them, via the C library (FoundationEssentials
 /// has no date formatting): ISO 8601 UTC for JSON, local time for people.
 enum TimeText {
+    /// Whose clock a time is read on: UTC (for machines), or the user's time zone.
+    enum Zone {
+        case utc, local
+    }
+
     /// `2019-09-08T17:24:11Z`
-    static func iso8601(_ unix: Double) -> String { format(unix, "%Y-%m-%dT%H:%M:%SZ", utc: true) }
+    static func iso8601(_ unix: Double) -> String { format(unix, "%Y-%m-%dT%H:%M:%SZ", in: .utc) }
 
     /// `2019-09-08 19:24:11 CEST`
-    static func local(_ unix: Double) -> String { format(unix, "%Y-%m-%d %H:%M:%S %Z", utc: false) }
+    static func local(_ unix: Double) -> String { format(unix, "%Y-%m-%d %H:%M:%S %Z", in: .local) }
 
     /// "in 1h 59m", "3m ago"
     static func relative(_ unix: Double, now: Double) -> String {
@@ -23,16 +28,19 @@ enum TimeText {
         return delta >= 0 ? "in \(text)" : "\(text) ago"
     }
 
-    static func format(_ unix: Double, _ pattern: String, utc: Bool) -> String {
-        format(parts(unix, utc: utc), pattern)
+    static func format(_ unix: Double, _ pattern: String, in zone: Zone) -> String {
+        format(parts(unix, in: zone), pattern)
     }
 
     /// The broken-down time (`gmtime_r`, or `localtime_r` in the local zone), so that a
     /// caller formatting one time several ways, or comparing days, converts it once.
-    static func parts(_ unix: Double, utc: Bool) -> tm {
+    static func parts(_ unix: Double, in zone: Zone) -> tm {
         var seconds = time_t(unix.rounded(.down))
         var parts = tm()
-        if utc { gmtime_r(&seconds, &parts) } else { localtime_r(&seconds, &parts) }
+        switch zone {
+        case .utc: gmtime_r(&seconds, &parts)
+        case .local: localtime_r(&seconds, &parts)
+        }
         return parts
     }
 

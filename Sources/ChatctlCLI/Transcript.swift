@@ -18,7 +18,7 @@ struct Transcript {
         var lastDay: (year: Int32, day: Int32)?
         for message in messages {
             // Each time converted once; the day's header formatted only when the day changes.
-            let parts = TimeText.parts(Double(message.dateSent), utc: false)
+            let parts = TimeText.parts(Double(message.dateSent), in: .local)
             if lastDay.map({ $0.year != parts.tm_year || $0.day != parts.tm_yday }) ?? true {
                 let day = TimeText.format(parts, "%a %Y-%m-%d")
                 out += (color ? "\u{1B}[2m" : "") + "── \(day) ──" + (color ? "\u{1B}[22m" : "") + "\n"
@@ -36,7 +36,7 @@ struct Transcript {
     /// `time`: the message's local `%H:%M`.
     private func line(_ message: CachedMessage, time: String) -> String {
         let mine = message.senderID == me
-        let name = mine ? "you" : TerminalText.sanitize(names[message.senderID] ?? "user \(message.senderID)", keepNewlines: false)
+        let name = mine ? "you" : TerminalText.sanitize(names[message.senderID] ?? "user \(message.senderID)", newlines: .asSpaces)
         let prefix = "\(time) \(mine ? "»" : " ") \(name): "
         let styledPrefix = color ? "\(time) \(mine ? "»" : " ") \u{1B}[1m\(name)\u{1B}[22m: " : prefix
         let text = AttachmentLabel.body(of: message)
@@ -102,6 +102,6 @@ struct Transcript {
     }
 
     static func format(_ unix: Int, _ pattern: String) -> String {
-        TimeText.format(Double(unix), pattern, utc: false)
+        TimeText.format(Double(unix), pattern, in: .local)
     }
 }

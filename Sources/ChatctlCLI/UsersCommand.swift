@@ -15,18 +15,18 @@ struct UsersCommand: Command {
 
     @Arguments("QUERY", help: "@login, an email address, or text (words are joined with spaces).")
     var query: [String]
-    @Option("page", metavar: "N", help: "Which page (default 1).")
-    var page: String?
-    @Option("per-page", metavar: "N", help: "Users per page, 1 to 100 (default 20).")
-    var perPage: String?
+    @Option("page", metavar: "N", help: "Which page (default 1).", range: 1...1_000_000)
+    var page: Int?
+    @Option("per-page", metavar: "N", help: "Users per page, 1 to 100 (default 20).", range: 1...100)
+    var perPage: Int?
     @Flag("json", help: "Print an array of QuickBlox user objects.")
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let page = try context.integer($page, default: 1, range: 1...1_000_000)
-        let perPage = try context.integer($perPage, default: 20, range: 1...100)
+        let page = self.page ?? 1
+        let perPage = self.perPage ?? 20
         let search = try UserSearch(parsing: query.joined(separator: " "))
-        let service = try context.messagingService(offline: false)
+        let service = try context.messagingService(source: .server)
         let result = try service.findUsers(search, page: page, perPage: perPage)
         if json {
             context.io.writeOut(JSONOutput.array(ofRaw: result.users.map(\.rawJSON)))
@@ -34,7 +34,7 @@ struct UsersCommand: Command {
             var rows = [["ID", "LOGIN", "FULL NAME", "EMAIL"]]
             for user in result.users {
                 rows.append([String(user.id), user.login ?? "", user.fullName ?? "", user.email ?? ""]
-                    .map { TerminalText.sanitize($0, keepNewlines: false) })
+                    .map { TerminalText.sanitize($0, newlines: .asSpaces) })
             }
             context.io.writeOut(Table.render(rows, width: context.terminalWidth))
         }

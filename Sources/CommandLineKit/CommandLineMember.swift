@@ -1,28 +1,17 @@
-/// One property wrapper of a declaration.
-enum CommandLineMember {
-    case flag(Flag)
-    case option(Option)
-    case argument(Argument)
-    case arguments(Arguments)
-    case optionalArgument(OptionalArgument)
+/// One property wrapper of a declaration: what it declares, and how it takes its
+/// value from a parse (into the storage it shares with the command's property).
+struct CommandLineMember {
+    enum Declaration {
+        case option(OptionSpec, inherited: Bool)
+        case argument(ArgumentSpec)
+    }
+    let declaration: Declaration
+    let bind: (ParsedCommand) -> Void
 
     func declare(into declarations: inout MemberDeclarations) {
-        switch self {
-        case .flag(let flag): declarations.add(flag.spec, inherited: flag.inherited)
-        case .option(let option): declarations.add(option.spec, inherited: option.inherited)
-        case .argument(let argument): declarations.arguments.append(argument.spec)
-        case .arguments(let arguments): declarations.arguments.append(arguments.spec)
-        case .optionalArgument(let argument): declarations.arguments.append(argument.spec)
-        }
-    }
-
-    func bind(from parsed: ParsedCommand) {
-        switch self {
-        case .flag(let flag): flag.bind(from: parsed)
-        case .option(let option): option.bind(from: parsed)
-        case .argument(let argument): argument.bind(from: parsed)
-        case .arguments(let arguments): arguments.bind(from: parsed)
-        case .optionalArgument(let argument): argument.bind(from: parsed)
+        switch declaration {
+        case .option(let option, let inherited): declarations.add(option, inherited: inherited)
+        case .argument(let argument): declarations.arguments.append(argument)
         }
     }
 }

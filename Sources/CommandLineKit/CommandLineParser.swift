@@ -11,7 +11,9 @@
 ///   `values(_:)` all of them. A repeated flag is harmless.
 /// - `--help`/`-h` anywhere before `--` wins over every usage error and gives the
 ///   help of the deepest command named so far (`chatctl --help login` → login).
-/// - A value outside an option's or argument's `.choices` is a usage error.
+/// - A value outside an option's or argument's `.choices`, or one its `rule` (its
+///   type's) refuses, is a usage error that says what was expected; the text a
+///   user typed is quoted back with control characters shown as escapes.
 package struct CommandLineParser: Sendable {
     package let root: CommandSpec
 
@@ -144,13 +146,13 @@ private struct Binder {
             } else if isHelp(short: c) {
                 helpRequested = true
             } else if chars.count == 1 {
-                throw fail("unknown option '\(raw)'")
+                throw fail("unknown option \(Self.quoted(raw))")
             } else {
                 // `-json` is most likely a long option typed with one dash.
                 let candidates = options.map(\.longSpelling) + ["--help"]
                 let message = Self.unknown("option", raw, candidates)
                 if message.hasSuffix("?)") { throw fail(message) }
-                throw fail("unknown option '-\(c)' in '\(raw)'")
+                throw fail("unknown option \(Self.quoted("-" + String(c))) in \(Self.quoted(raw))")
             }
         }
         return nil
@@ -189,7 +191,7 @@ private struct Binder {
             if let sub = current.subcommand(named: token.raw) {
                 chain.append(sub)
             } else if current.subcommands.isEmpty {
-                throw fail("unexpected argument '\(token.raw)'")
+                throw fail("unexpected argument \(Self.quoted(token.raw))")
             } else {
                 throw fail(Self.unknown("command", token.raw, current.subcommands.map(\.name)))
             }
@@ -209,17 +211,23 @@ private struct Binder {
             index += 1
         }
         guard let value else { throw fail("missing value for option '\(spelling)'") }
-        try check(value, against: spec.completion, for: "option '\(spelling)'")
+        try check(value, against: spec.completion, spec.rule, for: "option '\(spelling)'")
         values[spec.long, default: []].append(value)
     }
 
-    func check(_ value: String, against completion: CompletionKind, for what: String) throws(UsageError) {
-        guard case .choices(let choices) = completion, !choices.contains(value) else { return }
-        var message = "invalid value '\(value)' for \(what); expected one of: " + choices.joined(separator: ", ")
-        if let best = EditDistance.bestMatch(for: value, among: choices) {
-            message = "invalid value '\(value)' for \(what) (did you mean '\(best)'?)"
+    /// The one place a value is judged: the declared choices (with "did you mean"),
+    /// then the rule of its type.
+    func check(_ value: String, against completion: CompletionKind, _ rule: ValueRule?, for what: String) throws(UsageError) {
+        if case .choices(let choices) = completion, !choices.contains(value) {
+            var message = "invalid value \(Self.quoted(value)) for \(what); expected one of: " + choices.joined(separator: ", ")
+            if let best = EditDistance.bestMatch(for: value, among: choices) {
+                message = "invalid value \(Self.quoted(value)) for \(what) (did you mean '\(best)'?)"
+            }
+            throw fail(message)
         }
-        throw fail(message)
+        if let rule, !rule.accepts(value) {
+            throw fail("invalid value \(Self.quoted(value)) for \(what); expected \(rule.expected)")
+        }
     }
 
     func bindPositionals() throws(UsageError) -> ParsedCommand {
@@ -228,28 +236,43 @@ private struct Binder {
         for argument in current.arguments {
             if argument.isRepeating {
                 if remaining.isEmpty && !argument.isOptional { throw fail("missing argument \(argument.name)") }
-                for value in remaining { try check(value, against: argument.completion, for: argument.name) }
+                for value in remaining { try check(value, against: argument.completion, argument.rule, for: argument.name) }
                 bound[argument.name] = Array(remaining)
                 remaining = []
             } else if let value = remaining.first {
-                try check(value, against: argument.completion, for: argument.name)
+                try check(value, against: argument.completion, argument.rule, for: argument.name)
                 bound[argument.name] = [value]
                 remaining = remaining.dropFirst()
             } else if !argument.isOptional {
                 throw fail("missing argument \(argument.name)")
             }
         }
-        if let extra = remaining.first { throw fail("unexpected argument '\(extra)'") }
+        if let extra = remaining.first { throw fail("unexpected argument \(Self.quoted(extra))") }
         return ParsedCommand(path: path, flags: flags, optionValues: values, argumentValues: bound)
     }
 
     /// "unknown option '--jsn' (did you mean '--json'?)"
     static func unknown(_ what: String, _ typed: String, _ candidates: [String]) -> String {
-        let message = "unknown \(what) '\(typed)'"
+        let message = "unknown \(what) \(quoted(typed))"
         let strip = { (s: String) in String(s.drop { $0 == "-" }) }
         let bare = candidates.map(strip)
         guard let best = EditDistance.bestMatch(for: strip(typed), among: bare),
               let original = candidates.first(where: { strip($0) == best }) else { return message }
         return message + " (did you mean '\(original)'?)"
+    }
+
+    /// `'text'` as typed, but a control character (an escape sequence's ESC, a
+    /// line break, a bidi override) shown as `\u{1B}`: an error quotes it to a terminal.
+    static func quoted(_ text: String) -> String {
+        var shown = "'"
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069:
+                shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default:
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown + "'"
     }
 }

@@ -6,13 +6,13 @@ package struct CompletionCommand: ParsableCommand {
         abstract: "Print a shell completion script.",
         discussion: "The script's first lines say where to save it; sourcing it works too.")
 
-    @Argument("SHELL", help: "bash, zsh or fish.", completion: .choices(CompletionScript.Shell.allCases.map(\.rawValue)))
-    var shell: String
+    @Argument("SHELL", help: "bash, zsh or fish.")
+    var shell: CompletionScript.Shell
 
     package init() {}
 
-    /// The script for the chosen shell (the parser has checked the choice).
+    /// The script for the chosen shell.
     package func script(for tree: CommandTree) -> String {
-        CompletionScript.render(CompletionScript.Shell(rawValue: shell) ?? .bash, root: tree.spec)
+        CompletionScript.render(shell, root: tree.spec)
     }
 }

@@ -1,6 +1,6 @@
 /// Shell completion scripts generated from the command tree.
 package enum CompletionScript {
-    package enum Shell: String, Sendable, CaseIterable { case bash, zsh, fish }
+    package enum Shell: String, Sendable, CaseIterable, ExpressibleByArgument { case bash, zsh, fish }
 
     package static func render(_ shell: Shell, root: CommandSpec) -> String {
         switch shell {

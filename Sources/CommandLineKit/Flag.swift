@@ -2,7 +2,6 @@
 @propertyWrapper
 package struct Flag {
     let spec: OptionSpec
-    let inherited: Bool
     private let bound = BoundValue(false)
 
     /// - Parameters:
@@ -10,13 +9,10 @@ package struct Flag {
     ///   - inherited: also accepted by every command below this one (e.g. `--verbose`).
     package init(_ name: String, short: Character? = nil, help: String, inherited: Bool = false) {
         spec = OptionSpec(name, short: short, help: help)
-        self.inherited = inherited
-        MemberRegistry.register(.flag(self))
+        MemberRegistry.register(.option(spec, inherited: inherited)) { [spec, bound] parsed in
+            bound.value = parsed.flag(spec.long)
+        }
     }
 
     package var wrappedValue: Bool { bound.value }
-
-    func bind(from parsed: ParsedCommand) {
-        bound.value = parsed.flag(spec.long)
-    }
 }

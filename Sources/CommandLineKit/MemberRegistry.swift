@@ -8,7 +8,7 @@ final class MemberRegistry: @unchecked Sendable {
 
     var members: [CommandLineMember] = []
 
-    static func register(_ member: CommandLineMember) {
-        collecting?.members.append(member)
+    static func register(_ declaration: CommandLineMember.Declaration, bind: @escaping (ParsedCommand) -> Void) {
+        collecting?.members.append(CommandLineMember(declaration: declaration, bind: bind))
     }
 }

@@ -15,10 +15,12 @@ package struct OptionSpec: Sendable, Equatable {
     /// A value option meant to be given several times (`--attach A --attach B`):
     /// shells offer it again after it was given once.
     package var isRepeatable: Bool
+    /// What a value must be beyond `completion`'s choices (a typed option's); nil: any text.
+    package var rule: ValueRule?
     package init(_ long: String, short: Character? = nil, kind: Kind = .flag, help: String, completion: CompletionKind = .none,
-                isRepeatable: Bool = false) {
+                isRepeatable: Bool = false, rule: ValueRule? = nil) {
         self.long = OptionSpec.bareName(long); self.short = short; self.kind = kind; self.help = help; self.completion = completion
-        self.isRepeatable = isRepeatable
+        self.isRepeatable = isRepeatable; self.rule = rule
     }
 
     /// `--login`

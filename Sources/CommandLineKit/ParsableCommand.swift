@@ -45,7 +45,7 @@ extension ParsableCommand {
     /// A value of this command with the parse's values in its properties.
     static func bound(to parsed: ParsedCommand) -> any ParsableCommand {
         let (command, members) = makeWithMembers()
-        for member in members { member.bind(from: parsed) }
+        for member in members { member.bind(parsed) }
         return command
     }
 }

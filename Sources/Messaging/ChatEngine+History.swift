@@ -18,10 +18,10 @@ extension ChatEngine {
                 try service.syncHistory(dialogID: dialogID, limit: Self.pageSize, before: newest.dateSent + 1, since: nil)
             } else {
                 try service.syncHistory(dialogID: dialogID, limit: Self.pageSize, before: nil, since: nil)
-                fresh = try service.history(dialogID: dialogID, limit: Self.pageSize, before: nil, since: nil, offline: true, markRead: false)
+                fresh = try service.history(dialogID: dialogID, limit: Self.pageSize, before: nil, since: nil, source: .cacheOnly, markRead: false)
             }
             emitMessages(.caughtUp(dialogID: dialogID, fresh))
-            let recent = try service.history(dialogID: dialogID, limit: Self.pageSize, before: nil, since: nil, offline: true, markRead: false)
+            let recent = try service.history(dialogID: dialogID, limit: Self.pageSize, before: nil, since: nil, source: .cacheOnly, markRead: false)
             emitMessages(.changed(recent))
             reportOutbox()
         } catch {
@@ -55,7 +55,7 @@ extension ChatEngine {
 
     /// The dialogs as the cache has them, with their occupants' names (`reportsDialogList`).
     func reportDialogs() {
-        guard settings.reportsDialogList, let all = try? service.dialogs(type: nil, limit: nil, offline: true) else { return }
+        guard settings.reportsDialogList, let all = try? service.dialogs(type: nil, limit: nil, source: .cacheOnly) else { return }
         let learnt = names.learn(Set(all.flatMap(\.occupantIDs)), service: service, online: false)
         if !learnt.isEmpty { emit(.names(learnt)) }
         emit(.dialogs(all))

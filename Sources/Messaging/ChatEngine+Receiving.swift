@@ -41,7 +41,7 @@ extension ChatEngine {
     /// The dialogs heard, as the server lists them now.
     func refreshDialogs() throws(Failure) {
         try service.syncDialogs()
-        let all = try service.dialogs(type: nil, limit: nil, offline: true)
+        let all = try service.dialogs(type: nil, limit: nil, source: .cacheOnly)
         for dialog in all where isHeard(dialog.id) { dialogs[dialog.id] = dialog }
     }
 

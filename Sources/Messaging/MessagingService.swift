@@ -45,25 +45,25 @@ package final class MessagingService {
     }
 
     /// `withRawJSON: false`: each `rawJSON` left empty (ChatCache.dialogs).
-    package func dialogs(type: DialogType?, limit: Int?, offline: Bool, withRawJSON: Bool = true) throws(Failure) -> [CachedDialog] {
-        if !offline { try syncDialogs() }
+    package func dialogs(type: DialogType?, limit: Int?, source: DataSource, withRawJSON: Bool = true) throws(Failure) -> [CachedDialog] {
+        if source == .server { try syncDialogs() }
         return try cached { () throws(MessageCacheError) in try cache.dialogs(type: type, limit: limit, withRawJSON: withRawJSON) }
     }
 
     /// The dialog a reference names. `@login` finds (or, when `createPrivate`,
     /// creates) the private dialog with that user; a name must match exactly one dialog.
-    package func resolve(_ reference: DialogReference, offline: Bool, createPrivate: Bool) throws(Failure) -> CachedDialog {
+    package func resolve(_ reference: DialogReference, source: DataSource, createPrivate: Bool) throws(Failure) -> CachedDialog {
         switch reference {
         case .id(let id):
             if let dialog = try cached({ () throws(MessageCacheError) in try cache.dialog(id: id) }) { return dialog }
-            if !offline {
+            if source == .server {
                 try syncDialogs()
                 if let dialog = try cached({ () throws(MessageCacheError) in try cache.dialog(id: id) }) { return dialog }
             }
-            throw Failure(.invalidInput, "no dialog with id \(id)", hint: offline ? "it is not in the cache; try without --offline" : "run 'chatctl dialogs' to see yours")
+            throw Failure(.invalidInput, "no dialog with id \(id)", hint: source == .cacheOnly ? "it is not in the cache; try without --offline" : "run 'chatctl dialogs' to see yours")
         case .name(let name):
             var matches = try cached { () throws(MessageCacheError) in try cache.dialogs(named: name) }
-            if matches.isEmpty && !offline {
+            if matches.isEmpty && source == .server {
                 try syncDialogs()
                 matches = try cached { () throws(MessageCacheError) in try cache.dialogs(named: name) }
             }
@@ -74,16 +74,16 @@ package final class MessagingService {
             let candidates = matches.map { "\($0.id) (\(Self.typeName($0.type)))" }.joined(separator: ", ")
             throw Failure(.invalidInput, "dialog name '\(name)' is ambiguous: \(candidates)", hint: "use the id instead")
         case .user(let login):
-            return try privateDialog(login: login, offline: offline, create: createPrivate).dialog
+            return try privateDialog(login: login, source: source, create: createPrivate).dialog
         }
     }
 
     /// The private dialog with `@login`, and whether this call created it (when
     /// `create`; otherwise a missing one is an error).
-    package func privateDialog(login: String, offline: Bool, create: Bool) throws(Failure) -> (dialog: CachedDialog, created: Bool) {
-        let user = try user(login: login, offline: offline)
+    package func privateDialog(login: String, source: DataSource, create: Bool) throws(Failure) -> (dialog: CachedDialog, created: Bool) {
+        let user = try user(login: login, source: source)
         if user.id == me { throw Failure(.invalidInput, "@\(login) is you; a private dialog needs another user") }
-        if offline {
+        if source == .cacheOnly {
             if let dialog = try cached({ () throws(MessageCacheError) in try cache.privateDialog(withUserID: user.id) }) { return (dialog, false) }
             throw Failure(.invalidInput, "no private dialog with @\(login) in the cache", hint: "try without --offline")
         }
@@ -104,9 +104,9 @@ package final class MessagingService {
 
     // MARK: users
 
-    package func user(login: String, offline: Bool) throws(Failure) -> CachedUser {
+    package func user(login: String, source: DataSource) throws(Failure) -> CachedUser {
         if let user = try cached({ () throws(MessageCacheError) in try cache.user(login: login) }) { return user }
-        if offline { throw Failure(.invalidInput, "user @\(login) is not in the cache", hint: "try without --offline") }
+        if source == .cacheOnly { throw Failure(.invalidInput, "user @\(login) is not in the cache", hint: "try without --offline") }
         let found: QBUser
         do { found = try api.user(login: login) } catch {
             if error.status == 404 { throw Failure(.invalidInput, "no user with login '\(login)'") }
@@ -204,8 +204,8 @@ package final class MessagingService {
         return messages
     }
 
-    package func history(dialogID: String, limit: Int, before: Int?, since: Int?, offline: Bool, markRead: Bool) throws(Failure) -> [CachedMessage] {
-        if !offline { try syncHistory(dialogID: dialogID, limit: limit, before: before, since: since, markRead: markRead) }
+    package func history(dialogID: String, limit: Int, before: Int?, since: Int?, source: DataSource, markRead: Bool) throws(Failure) -> [CachedMessage] {
+        if source == .server { try syncHistory(dialogID: dialogID, limit: limit, before: before, since: since, markRead: markRead) }
         return try cached { () throws(MessageCacheError) in try cache.history(dialogID: dialogID, limit: limit, before: before, since: since) }
     }
 
@@ -336,7 +336,7 @@ extension MessagingService {
                     }
                 }
                 guard !remaining.isEmpty else { continue }
-                toSend.append((try resolve(.id(dialogID), offline: false, createPrivate: false), remaining))
+                toSend.append((try resolve(.id(dialogID), source: .server, createPrivate: false), remaining))
             } catch {
                 for entry in group { noteFailure(clientMessageID: entry.clientMessageID, owner: owner, error: error) }
                 failures.append(error)

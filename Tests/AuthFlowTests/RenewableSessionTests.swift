@@ -134,7 +134,7 @@ import TestSupport
         let transport = ScriptedTransport([reply(401, Self.gone), reply(201, Self.renewed), reply(200, Self.dialogs)])
         try store.save(stored())
         let keeper = SessionKeeper(config: config, store: store, transport: transport, now: { Self.now })
-        let (live, client) = try keeper.liveSession(verify: false, password: { _ in "alice-pass-1" })
+        let (live, client) = try keeper.liveSession(checked: .byFirstRequest, password: { _ in "alice-pass-1" })
         client.retryPolicy = .never
         #expect(try client.allDialogs().isEmpty)
         #expect(transport.paths == ["GET Dialog.json?limit=100&skip=0&sort_desc=last_message_date_sent", "POST session.json",
@@ -149,7 +149,7 @@ import TestSupport
         try store.save(stored())
         let keeper = SessionKeeper(config: config, store: store, transport: transport, now: { Self.now })
         let error = try #require(throws: Failure.self) {
-            _ = try keeper.liveSession(verify: true, password: { _ in nil })
+            _ = try keeper.liveSession(checked: .now, password: { _ in nil })
         }
         #expect(error.kind == .authentication)
         #expect(error.message.contains("expired"))
@@ -161,7 +161,7 @@ import TestSupport
         let transport = ScriptedTransport([reply(200, session, headers: [HTTPHeader("QB-Token-ExpirationDate", "2027-01-15 10:00:00 UTC")])])
         try store.save(stored())
         let keeper = SessionKeeper(config: config, store: store, transport: transport, now: { Self.now })
-        let (live, _) = try keeper.liveSession(verify: true, password: { _ in nil })
+        let (live, _) = try keeper.liveSession(checked: .now, password: { _ in nil })
         let expected = try #require(QBTimestamp.parse("2027-01-15 10:00:00 UTC")).timeIntervalSince1970
         #expect(live.stored.expiresAt == expected)
         #expect(try store.load()?.expiresAt == expected)

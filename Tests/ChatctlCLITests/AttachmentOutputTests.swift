@@ -44,7 +44,7 @@ import Messaging
         let mine = t.line(Self.message(sender: 1, text: "the cat", attachments: Self.cat))
         #expect(mine.hasSuffix(" » you: the cat [image cat.jpg 1.2 MB] ✓\n"))
         #expect(ListenOutput.line(Self.message(text: "two\nlines", attachments: Self.cat), title: "ops", sender: "Bob", outgoing: false,
-                                  utc: true) == "00:00 [ops] Bob: two\n    lines [image cat.jpg 1.2 MB]\n")
+                                  zone: .utc) == "00:00 [ops] Bob: two\n    lines [image cat.jpg 1.2 MB]\n")
         #expect(AttachmentLabel.body(of: Self.message(text: "the cat", attachments: Self.cat), text: "the [cat]")
                 == "the [cat] [image cat.jpg 1.2 MB]")
     }

@@ -86,4 +86,9 @@ import Testing
     func controlSequencesAreInert(input: String, expected: String) {
         #expect(TerminalText.sanitize(input) == expected)
     }
+
+    @Test func oneLineTextHasSpacesForLineBreaks() {
+        #expect(TerminalText.sanitize("two\nlines\u{1B}[2J", newlines: .asSpaces) == "two lines")
+        #expect(TerminalText.sanitize("two\nlines", newlines: .kept) == "two\nlines")
+    }
 }

@@ -40,9 +40,9 @@ import Testing
             Issue.record("history did not parse"); return
         }
         let history = try #require(invocation.command as? HistoryCommand)
-        #expect(history.dialog == "@bob")
-        #expect(history.limit == "5" && history.$limit.spelling == "--limit")
-        #expect(history.since == "2h" && history.before == nil)
+        #expect(history.dialog == .user(login: "bob"))
+        #expect(history.limit == 5 && history.$limit.spelling == "--limit")
+        #expect(history.since == .ago(7200) && history.before == nil)
         #expect(history.markRead && !history.offline && !history.json)
         let root = try #require(invocation.command(Chatctl.self))
         #expect(root.config == "/c.json" && root.stateDir == nil && root.verbose)
@@ -63,7 +63,7 @@ import Testing
     @Test func aBadNumberNamesTheOptionAsSpelt() {
         let (status, io) = runChatctl(["history", "@bob", "--limit", "many", "--offline"])
         #expect(status == 2)
-        #expect(io.err.hasPrefix("chatctl: --limit must be a whole number from 1 to 100000, not 'many'\nusage: chatctl history"))
+        #expect(io.err.hasPrefix("chatctl: invalid value 'many' for option '--limit'; expected a whole number from 1 to 100000\nusage: chatctl history"))
     }
 
     @Test func helpDashDashManPrintsThePage() {

@@ -17,7 +17,7 @@ import Testing
 
     @Test func aTargetThatIsNeitherIdNorUidIsAUsageError() {
         expectUsageError(["download", "../../etc/passwd"],
-                         firstLine: "chatctl: '../../etc/passwd' is neither a message id (24 hex digits) nor a file uid (letters, digits, '-' and '_')")
+                         firstLine: "chatctl: invalid value '../../etc/passwd' for MESSAGE_ID|UID; expected a message id (24 hex digits) or a file uid (letters, digits, '-' and '_')")
         expectUsageError(["download"], firstLine: "chatctl: missing argument MESSAGE_ID|UID")
         expectUsageError(["download", "30a8bcd7c714417eb62b95350d7e13b900", "-o", ""], firstLine: "chatctl: -o needs a path, or - for standard output")
         expectUsageError(["download", "30a8bcd7c714417eb62b95350d7e13b900", "--dialog", "ops"],

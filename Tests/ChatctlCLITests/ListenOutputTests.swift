@@ -14,13 +14,13 @@ import Messaging
     }
 
     @Test func othersAreNamedAndYoursSayYou() {
-        #expect(ListenOutput.line(Self.message(sender: 2), title: "ops", sender: "Bob", outgoing: false, utc: true) == "00:00 [ops] Bob: hi\n")
-        #expect(ListenOutput.line(Self.message(sender: 1), title: "Bob", sender: "Alice", outgoing: true, utc: true) == "00:00 [Bob] you: hi\n")
+        #expect(ListenOutput.line(Self.message(sender: 2), title: "ops", sender: "Bob", outgoing: false, zone: .utc) == "00:00 [ops] Bob: hi\n")
+        #expect(ListenOutput.line(Self.message(sender: 1), title: "Bob", sender: "Alice", outgoing: true, zone: .utc) == "00:00 [Bob] you: hi\n")
     }
 
     @Test func namesTitlesAndTextFromOthersPrintInert() {
         let line = ListenOutput.line(Self.message(sender: 2, text: "a\u{1B}]0;owned\u{07}b\nc"), title: "o\u{1B}[2Jps", sender: "Eve\u{1B}[31m",
-                                     outgoing: false, utc: true)
+                                     outgoing: false, zone: .utc)
         #expect(line == "00:00 [ops] Eve: ab\n    c\n")
     }
 

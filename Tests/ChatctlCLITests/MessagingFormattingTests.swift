@@ -13,12 +13,23 @@ import MessageCache
         ("2025-11-29T12:30", 1_764_419_400), ("90s", 1_764_460_710), ("2h", 1_764_453_600), ("7d", 1_763_856_000),
     ])
     func parses(text: String, expected: Int) {
-        #expect(TimeArgument.parse(text, now: now) == expected)
+        #expect(TimeArgument(argument: text)?.unixTime(now: now) == expected)
     }
 
-    @Test(arguments: ["yesterday", "2025-13-01", "2025-11-29T25", "5w", "-3", "2025-11-29T12:30:00+01:00"])
+    @Test(arguments: ["yesterday", "2025-13-01", "2025-11-29T25", "5w", "-3", "2025-11-29T12:30:00+01:00", "99999999999999999d"])
     func rejects(text: String) {
-        #expect(TimeArgument.parse(text, now: now) == nil)
+        #expect(TimeArgument(argument: text) == nil)
+    }
+
+    /// `listen --timeout`: a length of time, more than none.
+    @Test(arguments: [("30s", 30), ("5m", 300), ("2h", 7200), ("7d", 604_800), ("45", 45)])
+    func durations(text: String, seconds: Int) {
+        #expect(Duration(argument: text) == .seconds(seconds))
+    }
+
+    @Test(arguments: ["0", "0s", "-5", "5x", "m", "", "99999999999999999d"])
+    func notDurations(text: String) {
+        #expect(Duration(argument: text) == nil)
     }
 }
 

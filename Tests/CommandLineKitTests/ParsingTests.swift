@@ -89,6 +89,9 @@ struct ParsingTests {
         Bad(argv: ["completion", "bsh"], message: "invalid value 'bsh' for SHELL (did you mean 'bash'?)", path: ["chatctl", "completion"]),
         Bad(argv: ["completion", "powershell"], message: "invalid value 'powershell' for SHELL; expected one of: bash, zsh, fish", path: ["chatctl", "completion"]),
         Bad(argv: ["status", "x"], message: "unexpected argument 'x'", path: ["chatctl", "status"]),
+        // What was typed is quoted back inert: it goes to a terminal.
+        Bad(argv: ["status", "x\u{1B}]0;t\u{07}"], message: "unexpected argument 'x\\u{1B}]0;t\\u{7}'", path: ["chatctl", "status"]),
+        Bad(argv: ["frob\u{202E}"], message: "unknown command 'frob\\u{202E}'", path: ["chatctl"]),
         Bad(argv: ["logout", "--", "x"], message: "unexpected argument 'x'", path: ["chatctl", "logout"]),
         Bad(argv: ["send"], message: "missing argument DIALOG", path: ["chatctl", "send"]),
         Bad(argv: ["status", "--json=yes"], message: "'--json' does not take a value", path: ["chatctl", "status"]),

@@ -32,7 +32,7 @@ struct AttachmentOutboxSandboxTests {
         api.token = aliceToken
         let directory = try TemporaryDirectory()
         let service = MessagingService(api: api, cache: try ChatCache(path: directory.file("cache.sqlite")), me: alice)
-        let dialog = try service.privateDialog(login: "bob" + suffix, offline: false, create: true).dialog
+        let dialog = try service.privateDialog(login: "bob" + suffix, source: .server, create: true).dialog
         let owner = Int(getpid())
 
         // Over chat: one message of attachments only, one with text beside two.

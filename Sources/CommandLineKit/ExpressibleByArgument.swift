@@ -1,0 +1,50 @@
+/// A type an option's or argument's value is read as: `@TypedOption(…) var count: Int?`,
+/// `@Argument(…) var shell: CompletionScript.Shell`. The parser reads every value
+/// with `init(argument:)` and refuses one that is none with a usage error naming
+/// the option, the value and `expectedValue` (`ValueRule`); the command's property
+/// only ever holds values of the type. (swift-argument-parser's protocol of the same name.)
+package protocol ExpressibleByArgument: SendableMetatype {
+    /// The value `argument` spells, or nil when it spells none.
+    init?(argument: String)
+
+    /// What a value must be, as a usage error says it after "expected ", e.g.
+    /// "a whole number"; nil for a type every text is a value of (String).
+    static var expectedValue: String? { get }
+
+    /// Every spelling, when there are few (an enum's cases): shells offer them and
+    /// the parser takes no other. Empty for most types.
+    static var allValueStrings: [String] { get }
+
+    /// What shells offer for a value when the declaration does not say.
+    static var defaultCompletion: CompletionKind { get }
+}
+
+extension ExpressibleByArgument {
+    package static var allValueStrings: [String] { [] }
+    package static var defaultCompletion: CompletionKind { allValueStrings.isEmpty ? .none : .choices(allValueStrings) }
+
+    /// A value the parser has accepted: the same `init(argument:)` gave one then.
+    static func accepted(_ text: String) -> Self {
+        guard let value = Self(argument: text) else { preconditionFailure("the parser took '\(text)', which is no \(Self.self)") }
+        return value
+    }
+}
+
+/// An enum of named cases (`enum Via: String, CaseIterable { case chat, rest }`)
+/// needs no more than the conformance: its raw values are its spellings, shells
+/// offer them, and a usage error lists them.
+extension ExpressibleByArgument where Self: CaseIterable & RawRepresentable, RawValue == String {
+    package init?(argument: String) { self.init(rawValue: argument) }
+    package static var allValueStrings: [String] { allCases.map(\.rawValue) }
+    package static var expectedValue: String? { "one of: " + allValueStrings.joined(separator: ", ") }
+}
+
+extension String: ExpressibleByArgument {
+    package init?(argument: String) { self = argument }
+    package static var expectedValue: String? { nil }
+}
+
+extension Int: ExpressibleByArgument {
+    package init?(argument: String) { self.init(argument) }
+    package static var expectedValue: String? { "a whole number" }
+}

@@ -1,0 +1,35 @@
+/// How the parser checks the values of one option or argument, declared with it:
+/// whether a text is a value, and what a usage error says was expected
+/// ("invalid value 'x' for option '--limit'; expected a whole number from 1 to 100").
+package struct ValueRule: Sendable, Equatable {
+    /// Said after "expected ", e.g. "a whole number from 1 to 100".
+    package let expected: String
+    private let test: @Sendable (String) -> Bool
+
+    package init(expected: String, accepts test: @escaping @Sendable (String) -> Bool) {
+        self.expected = expected; self.test = test
+    }
+
+    package func accepts(_ text: String) -> Bool { test(text) }
+
+    /// Two rules that say they expect the same are taken as the same (a closure
+    /// cannot be compared); the words are part of the declaration.
+    package static func == (lhs: ValueRule, rhs: ValueRule) -> Bool { lhs.expected == rhs.expected }
+
+    /// The rule of a type, or nil for one every text is a value of (String).
+    static func of<Value: ExpressibleByArgument>(_ type: Value.Type) -> ValueRule? {
+        guard let expected = Value.expectedValue else { return nil }
+        return ValueRule(expected: expected) { Value(argument: $0) != nil }
+    }
+
+    /// A value of the type from `lowest` up to `highest` (no limit when nil).
+    static func of<Value: ExpressibleByArgument & Comparable & Sendable>(_ type: Value.Type, from lowest: Value,
+                                                                           to highest: Value?) -> ValueRule {
+        let noun = Value.expectedValue ?? "a value"
+        let expected = highest.map { "\(noun) from \(lowest) to \($0)" } ?? "\(noun), \(lowest) or more"
+        return ValueRule(expected: expected) { text in
+            guard let value = Value(argument: text), value >= lowest else { return false }
+            return highest.map { value <= $0 } ?? true
+        }
+    }
+}
