@@ -81,14 +81,17 @@ let package = Package(
         // Files on the content API: blob upload and download, content types (libmagic).
         .target(name: "Transfers", dependencies: ["Diagnostics", "QuickBloxAPI", "HTTPTransport", "CMagic"], swiftSettings: swiftSettings),
         // Transfers: a message's files go up through the outbox before the message does.
-        .target(name: "Messaging", dependencies: ["Diagnostics", "Threads", "ClientConfiguration", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "MessageCache", "Transfers"], swiftSettings: swiftSettings),
+        .target(name: "Messaging", dependencies: ["Diagnostics", "Threads", "ClientConfiguration", "AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "MessageCache", "Transfers"], swiftSettings: swiftSettings),
         // Image previews for the chat view: decoded by stb_image, drawn by chafa as symbols, sixels or kitty
         // graphics, for ChatView's `drawPreview` effect, answered by its `previewDrawn` event (ChatPreviewDrawer).
         .target(name: "TerminalImages", dependencies: ["Diagnostics", "ChatView", "CStbImage", "CChafa"], swiftSettings: swiftSettings),
         .target(name: "CommandLineKit", swiftSettings: swiftSettings),
         // The chat view as a value: model, events, one pure update, one pure renderer; no terminal, no network.
         .target(name: "ChatView", swiftSettings: swiftSettings),
-        .target(name: "ChatctlCLI", dependencies: ["Diagnostics", "Threads", "CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses", "TerminalImages"], swiftSettings: swiftSettings),
+        // How data is shown to a person or a script: sanitized terminal text, tables, transcripts,
+        // JSON Lines, the chat view's records of cached dialogs and messages.
+        .target(name: "Presentation", dependencies: ["ChatView", "MessageCache", "Messaging", "QuickBloxAPI"], swiftSettings: swiftSettings),
+        .target(name: "ChatctlCLI", dependencies: ["Diagnostics", "Threads", "Presentation", "CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses", "TerminalImages"], swiftSettings: swiftSettings),
         // Linked by lld with packed relative relocations (DT_RELR, glibc 2.36+): the loader
         // reads a few KB instead of ~1 MB of .rela.dyn entries at every start; nothing is
         // exported (no plugin loads chatctl's symbols); the code that --version, help and
@@ -131,7 +134,7 @@ let package = Package(
         .systemLibrary(name: "CStbImageWrite", path: "Tests/CStbImageWrite", pkgConfig: "stb"),
         .testTarget(name: "TerminalImagesTests", dependencies: ["Diagnostics", "TerminalImages", "ChatView", "CStbImageWrite", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "ChatctlCLITests", dependencies: ["Diagnostics", "ChatctlCLI", "MessageCache", "Messaging", "QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ChatctlCLITests", dependencies: ["Diagnostics", "ChatctlCLI", "Presentation", "MessageCache", "Messaging", "QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         // XMPPTransport: the golden XML cross-checks parse the sandbox's output with libstrophe.
         .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["Diagnostics", "TestSupport", "ChatctlCLI", "SandboxCLI", "CommandLineKit", "Transfers", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),

@@ -64,4 +64,15 @@ package enum CredentialRules {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b)
     }
     private static func isASCIIDigit(_ b: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) }
+
+    /// The login (or an email's local part) as a valid display name.
+    package static func defaultDisplayName(for login: String) -> String {
+        let base = login.split(separator: "@").first.map(String.init) ?? login
+        let cleaned = String(base.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : " " })
+            .split(separator: " ").joined(separator: " ")
+        var candidate = Substring(cleaned.prefix(20))
+        while candidate.first == " " { candidate.removeFirst() }
+        while candidate.last == " " { candidate.removeLast() }
+        return isValidDisplayName(String(candidate)) ? String(candidate) : "chatctl user"
+    }
 }

@@ -4,6 +4,7 @@ import Glibc
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 import QuickBloxAPI
 import Transfers
 

@@ -1,5 +1,6 @@
 import CommandLineKit
 import MessageCache
+import Presentation
 import QuickBloxAPI
 
 /// `chatctl cache check`: the cache file's header, schema version, SQLite's integrity

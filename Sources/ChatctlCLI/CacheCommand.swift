@@ -1,5 +1,6 @@
 import CommandLineKit
 import MessageCache
+import Presentation
 import QuickBloxAPI
 
 /// `chatctl cache`: where the message cache is; `check` and `rebuild` look after it.

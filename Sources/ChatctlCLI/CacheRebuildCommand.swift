@@ -5,6 +5,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 import QuickBloxAPI
 
 /// `chatctl cache rebuild`: copies the outbox out of the cache as far as it can be

@@ -11,6 +11,7 @@ import ChatView
 import CommandLineKit
 import Diagnostics
 import Messaging
+import Presentation
 import TerminalImages
 import Threads
 
@@ -69,7 +70,7 @@ struct ChatCommand: Command {
         settings.reconnect = .view
         settings.skipsRoomsThatFail = true
         settings.reportsDialogList = true
-        let feed = ChatEngineFeed(inbox: inbox, me: view.service.me)
+        let feed = ChatViewFeed(me: view.service.me) { inbox.post($0) }
         let (config, stored) = (network.config, network.session)
         guard let live = LiveChat(network: Handover(network.service), transfers: Handover(files.service), makeLink: { service in
             ChatLink.make(for: MessagingSession(config: config, session: stored, service: service), verboseLog: verboseLog) { chatPassword }

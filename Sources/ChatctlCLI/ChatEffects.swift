@@ -5,6 +5,7 @@ import AuthFlow
 import ChatView
 import MessageCache
 import Messaging
+import Presentation
 import TerminalImages
 import XMPPTransport
 
@@ -29,14 +30,8 @@ final class ChatEffects {
         self.previewDrawer = previewDrawer
     }
 
-    var me: Int { service.me }
-
     /// The dialogs as the cache has them, for the first screen.
-    func dialogs() -> ScreenEvent {
-        let dialogs = (try? service.dialogs(type: nil, limit: nil, source: .cacheOnly)) ?? []
-        let names = service.displayNames(Set(dialogs.flatMap(\.occupantIDs)))
-        return .dialogsLoaded(dialogs.map { ChatViewRecords.dialog($0, me: me, names: names) })
-    }
+    func dialogs() -> ScreenEvent { ChatViewRecords.dialogsLoaded(from: service) }
 
     /// Performs `effect`; returns the events that answer it at once.
     func perform(_ effect: ScreenEffect, model: ScreenModel) -> [ScreenEvent] {
@@ -78,15 +73,7 @@ final class ChatEffects {
     }
 
     /// A dialog's newest page and its outbox entries, from the cache.
-    private func open(_ id: String) -> [ScreenEvent] {
-        guard let dialog = try? service.cache.dialog(id: id) else { return [.notice("dialog \(id) is not in the cache")] }
-        let messages = (try? service.cache.history(dialogID: id, limit: Conversation.pageSize)) ?? []
-        let names = service.displayNames(Set(dialog.occupantIDs + messages.map(\.senderID)))
-        let pending = pendingEntries(of: id, sending: [])
-        return [.conversationLoaded(ChatViewRecords.dialog(dialog, me: me, names: names),
-                                    messages: messages.map { ChatViewRecords.message($0, me: me, names: names) },
-                                    pending: pending, names: names.mapValues { TerminalText.sanitize($0, newlines: .asSpaces) })]
-    }
+    private func open(_ id: String) -> [ScreenEvent] { [ChatViewRecords.conversationLoaded(id, from: service)] }
 
     /// Into the outbox first (claimed by this process), then to the network thread to
     /// send; a text over 32 KiB goes as several messages, split at line breaks, as `send` does.
@@ -110,8 +97,7 @@ final class ChatEffects {
     }
 
     private func pendingEntries(of dialogID: String, sending: Set<String>) -> [ShownMessage] {
-        let entries = (try? service.pendingOutbox()) ?? []
-        return entries.filter { $0.dialogID == dialogID }.map { ChatViewRecords.pending($0, me: me, inFlight: sending) }
+        ChatViewRecords.pending(of: dialogID, inFlight: sending, from: service)
     }
 
     /// `directory` nil: the current one, under the attachment's name.
@@ -126,10 +112,7 @@ final class ChatEffects {
         return []
     }
 
-    private func shown(_ messages: [CachedMessage]) -> [ShownMessage] {
-        let names = service.displayNames(Set(messages.map(\.senderID)))
-        return messages.map { ChatViewRecords.message($0, me: me, names: names) }
-    }
+    private func shown(_ messages: [CachedMessage]) -> [ShownMessage] { ChatViewRecords.messages(messages, from: service) }
 }
 
 @available(*, unavailable)

@@ -2,6 +2,7 @@ import AuthFlow
 import CommandLineKit
 import Diagnostics
 import Messaging
+import Presentation
 import Transfers
 
 /// The root of the command tree and the front end: parse, dispatch, and map

@@ -2,6 +2,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 
 /// What the dialog-changing commands share: naming a dialog and its people on the
 /// command line, and announcing changes over chat.

@@ -75,8 +75,6 @@ extension CommandContext {
         ChatEngine(link: try chatLink(for: messaging), service: messaging.service, settings: settings, handler: handler)
     }
 
-    /// A token with less life left than this is checked before chat connects with it.
-    static let chatTokenMargin = 60.0
 
     /// The messaging session for a command that must never prompt (the chat view
     /// owns the terminal): a forgotten session is renewed only with a password
@@ -92,52 +90,5 @@ extension CommandContext {
     /// Bold and dim only on a terminal, never with NO_COLOR or TERM=dumb.
     var useColor: Bool {
         io.stdoutIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
-    }
-}
-
-/// A logged-in user and the path of their cache, not yet opened.
-struct CacheLogin {
-    let config: ClientConfig
-    let session: StoredSession
-    let client: QuickBloxClient
-    let cachePath: String
-
-    func session(with cache: ChatCache) -> MessagingSession {
-        MessagingSession(config: config, session: session,
-                         service: MessagingService(api: client, cache: cache, me: session.userId))
-    }
-}
-
-struct MessagingSession {
-    let config: ClientConfig
-    let session: StoredSession
-    let service: MessagingService
-}
-
-extension ChatLink {
-    /// The chat connection of a messaging session. At each connect: with `chatAuth: token` the
-    /// session token as it is then, checked over REST first when it may have expired, which
-    /// renews it if it is gone (chat itself cannot say why it refuses one; docs/protocol.md
-    /// §2, §7); with `chatAuth: password`, what `password` gives.
-    static func make(for messaging: MessagingSession, verboseLog: (@Sendable (String) -> Void)?,
-                     password: @escaping () -> String?) -> ChatLink {
-        let (config, api, stored) = (messaging.config, messaging.service.api, messaging.session.token)
-        return ChatLink(config: config, me: messaging.session.userId, verboseLog: verboseLog) { () throws(Failure) -> String in
-            switch config.chatAuth {
-            case .token:
-                if (api.tokenExpiresAt?.timeIntervalSinceNow ?? 0) < CommandContext.chatTokenMargin {
-                    do throws(QuickBloxError) { _ = try api.currentSession() } catch {
-                        throw Failure(describing: error, doing: "check session")
-                    }
-                }
-                return api.token ?? stored
-            case .password:
-                guard let password = password() else {
-                    throw Failure(.authentication, "this config authenticates chat with the password (chatAuth: password)",
-                                  hint: "set CHATCTL_PASSWORD or pass --password-file PATH")
-                }
-                return password
-            }
-        }
     }
 }

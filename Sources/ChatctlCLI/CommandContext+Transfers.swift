@@ -18,12 +18,7 @@ extension CommandContext {
         do { try PrivateFiles.ensureDirectory(spool) } catch {
             throw Failure(.failure, "cannot use the state directory: \(error)")
         }
-        let keep = directory != nil
-        let sniffer = try ContentSniffer()
-        if path == "-" {
-            return try UploadSource.stream(0, name: name ?? "stdin", sniffer: sniffer, spoolDirectory: spool, keepingSpool: keep)
-        }
-        return try UploadSource.file(at: path, name: name, sniffer: sniffer, spoolDirectory: spool, keepingSpool: keep)
+        return try UploadSource.at(path, name: name, spoolDirectory: spool, keepingSpool: directory != nil)
     }
 
     /// Where the outbox keeps the files of messages waiting to be sent (`send

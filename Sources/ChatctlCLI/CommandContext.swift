@@ -69,11 +69,16 @@ final class CommandContext {
     /// (instead of 30 and 15). For tests only, so that a server that never answers
     /// is shown to fail in seconds.
     func networkTimeoutOverride() throws(Failure) -> Double? {
-        guard let text = environment["CHATCTL_NETWORK_TIMEOUT"], !text.isEmpty else { return nil }
-        guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
-            throw Failure(.invalidInput, "CHATCTL_NETWORK_TIMEOUT must be a positive number of seconds, not '\(text)'")
+        try positive("CHATCTL_NETWORK_TIMEOUT", "seconds")
+    }
+
+    /// A test setting: the environment variable `name` as a positive number of `unit`, if set.
+    private func positive<Number: LosslessStringConvertible & Comparable & Numeric>(_ name: String, _ unit: String) throws(Failure) -> Number? {
+        guard let text = environment[name], !text.isEmpty else { return nil }
+        guard let number = Number(text), number > 0, "\(number)" != "inf" else {
+            throw Failure(.invalidInput, "\(name) must be a positive number of \(unit), not '\(text)'")
         }
-        return seconds
+        return number
     }
 
     /// The state directory, or a profile's own part of it.
@@ -121,23 +126,15 @@ final class CommandContext {
     /// `CHATCTL_SESSION_REFRESH_EVERY`: `listen` refreshes its session at least
     /// this often (seconds). For tests and `make bench` only, to see many
     /// refreshes in little time; unset, the session's own lifetime decides.
-    func sessionRefreshOverride() throws -> Double? {
-        guard let text = environment["CHATCTL_SESSION_REFRESH_EVERY"], !text.isEmpty else { return nil }
-        guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
-            throw usage("CHATCTL_SESSION_REFRESH_EVERY must be a positive number of seconds, not '\(text)'")
-        }
-        return seconds
+    func sessionRefreshOverride() throws(Failure) -> Double? {
+        try positive("CHATCTL_SESSION_REFRESH_EVERY", "seconds")
     }
 
     /// `CHATCTL_SEND_WINDOW` (tests only): how many lines `send --lines` keeps written and
-    /// unacknowledged at most (default `ChatOutbox.defaultWindow`), so a test reaches the
+    /// unacknowledged at most (default `ChatEngine.Settings.window`), so a test reaches the
     /// wait for acks with a few thousand lines.
-    func sendWindowOverride() throws -> Int? {
-        guard let text = environment["CHATCTL_SEND_WINDOW"], !text.isEmpty else { return nil }
-        guard let window = Int(text), window > 0 else {
-            throw usage("CHATCTL_SEND_WINDOW must be a positive number of messages, not '\(text)'")
-        }
-        return window
+    func sendWindowOverride() throws(Failure) -> Int? {
+        try positive("CHATCTL_SEND_WINDOW", "messages")
     }
 
     /// Where the password comes from when the server has forgotten the session
@@ -159,32 +156,3 @@ final class CommandContext {
 /// The terminal is only ever written from the thread running the command;
 /// the transports call the verbose log synchronously on that same thread.
 struct UnsafeSendableIO: @unchecked Sendable { let io: any TerminalIO }
-
-/// Creates the libcurl client on the first request, so commands that answer
-/// from the cache (`--offline`) never load libcurl at all.
-final class LazyHTTPTransport: HTTPTransporting, HTTPFileTransferring {
-    private let options: HTTPClientOptions
-    private var client: CurlHTTPClient?
-
-    init(options: HTTPClientOptions) { self.options = options }
-
-    private func curl() throws(HTTPError) -> CurlHTTPClient {
-        if let client { return client }
-        let made = try CurlHTTPClient(options: options)
-        client = made
-        return made
-    }
-
-    func perform(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
-        try curl().perform(request)
-    }
-
-    func upload(_ request: MultipartUploadRequest, progress: (TransferProgress) -> Void) throws(HTTPError) -> HTTPResponse {
-        try curl().upload(request, progress: progress)
-    }
-
-    func download(_ request: DownloadRequest, into sink: DownloadSink,
-                  progress: (TransferProgress) -> Void) throws(HTTPError) -> DownloadResult {
-        try curl().download(request, into: sink, progress: progress)
-    }
-}

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Diagnostics
 import Messaging
+import Presentation
 
 /// `chatctl delete MESSAGE_ID [--everyone]`: a message out of your history, or everyone's.
 struct DeleteCommand: Command {

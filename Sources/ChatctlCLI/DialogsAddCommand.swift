@@ -2,6 +2,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 
 /// `chatctl dialogs add DIALOG @a,@b`: new occupants of a group, told over chat.
 struct DialogsAddCommand: Command {

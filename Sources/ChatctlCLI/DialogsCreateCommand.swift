@@ -2,6 +2,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 
 /// `chatctl dialogs create`: a private dialog with one user, or a named group.
 struct DialogsCreateCommand: Command {

@@ -2,6 +2,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 
 /// `chatctl dialogs delete DIALOG [--everyone]`.
 struct DialogsDeleteCommand: Command {

@@ -2,6 +2,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 
 /// `chatctl dialogs remove DIALOG @a`: occupants out of a group.
 struct DialogsRemoveCommand: Command {

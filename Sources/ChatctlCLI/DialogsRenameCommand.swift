@@ -2,6 +2,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 
 /// `chatctl dialogs rename DIALOG NAME`: a group's new name.
 struct DialogsRenameCommand: Command {

@@ -7,6 +7,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 import QuickBloxAPI
 
 /// `chatctl dialogs show DIALOG`: one dialog in full, its occupants by name.
@@ -45,7 +46,7 @@ struct DialogsShowCommand: Command {
         func time(_ date: Date?) -> String { date.map { TimeText.format($0.timeIntervalSince1970, "%Y-%m-%d %H:%M", in: .local) } ?? "" }
         let names = service.displayNames(Set(shown.occupantIDs))
         var lines = [
-            ("Dialog:", DialogsCommand.title(of: shown, me: service.me, names: names)),
+            ("Dialog:", DialogTitle.of(shown, me: service.me, names: names)),
             ("Id:", shown.id),
             ("Type:", MessagingService.typeName(shown.type)),
         ]

@@ -5,6 +5,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 import QuickBloxAPI
 import Transfers
 
@@ -54,7 +55,7 @@ struct DownloadCommand: Command {
         // Which files: a message's attachments, or one uid.
         var files: [(uid: String, name: String?)]
         var fromMessage = false
-        if isMessageID, let attachments = try attachments(of: target.text, service: service) {
+        if isMessageID, let attachments = try service.attachments(ofMessage: target.text, in: dialog) {
             fromMessage = true
             files = []
             for (index, attachment) in attachments.enumerated() {
@@ -71,7 +72,7 @@ struct DownloadCommand: Command {
         }
 
         let items = try plan(files, context: context)
-        if !force, let existing = items.compactMap(\.path).first(where: { Self.exists($0) }) {
+        if !force, let existing = items.compactMap(\.path).first(where: { BlobDownloader.exists($0) }) {
             throw Failure(.invalidInput, "\(existing) exists", hint: "give --force to replace it")
         }
         let downloader = BlobDownloader(api: service.api)
@@ -101,25 +102,6 @@ struct DownloadCommand: Command {
             }
         }
         return .ok
-    }
-
-    /// The attachments of message `id`: from the cache, else from the dialog
-    /// --dialog names over REST; nil when there is no such message to look at
-    /// (the id may then be a file's uid).
-    private func attachments(of id: String, service: MessagingService) throws -> [QBAttachment]? {
-        if let cached = try service.cached({ () throws(MessageCacheError) in try service.cache.message(id: id) }) {
-            return cached.attachments
-        }
-        guard let dialog else { return nil }
-        let resolved = try service.resolve(dialog, source: .server, createPrivate: false)
-        let message: QBMessage?
-        do { message = try service.api.message(id: id, dialogId: resolved.id) } catch {
-            throw Failure(describing: error, doing: "read message \(id)")
-        }
-        guard let message else {
-            throw Failure(.invalidInput, "no message \(id) in \(MessagingService.label(resolved))")
-        }
-        return message.attachments
     }
 
     /// Where each file goes: standard output, the file -o names, or a safe name in
@@ -158,11 +140,6 @@ struct DownloadCommand: Command {
         let candidate = SafeFileName.numbered(name, number)
         taken.insert(candidate)
         return candidate
-    }
-
-    static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
     }
 
     static func isDirectory(_ path: String) -> Bool {

@@ -6,6 +6,7 @@ import Foundation
 import CommandLineKit
 import Diagnostics
 import Messaging
+import Presentation
 
 /// `chatctl history DIALOG`: a transcript, oldest first.
 struct HistoryCommand: Command {

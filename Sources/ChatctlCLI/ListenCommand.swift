@@ -6,6 +6,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 
 /// `chatctl listen [DIALOG…]`: messages as they arrive, and dialogs you are added to.
 struct ListenCommand: Command {
@@ -80,7 +81,7 @@ struct ListenCommand: Command {
         var titles: [String: String] = [:]
         func title(of dialogID: String) -> String {
             if titles[dialogID] == nil, let dialog = try? service.cache.dialog(id: dialogID) {
-                titles[dialogID] = DialogsCommand.title(of: dialog, me: service.me, names: service.displayNames(Set(dialog.occupantIDs)))
+                titles[dialogID] = DialogTitle.of(dialog, me: service.me, names: service.displayNames(Set(dialog.occupantIDs)))
             }
             return titles[dialogID] ?? dialogID
         }
@@ -122,7 +123,7 @@ struct ListenCommand: Command {
                 if case .retrying(_, _, nil) = change { return }
                 io.writeErr("chatctl: \(TerminalText.sanitize(change.description, newlines: .asSpaces))\n")
             case .dialogNotice(let notice):
-                titles[notice.dialog.id] = DialogsCommand.title(of: notice.dialog, me: service.me, names: names)
+                titles[notice.dialog.id] = DialogTitle.of(notice.dialog, me: service.me, names: names)
                 let actor = notice.actorID.map { names[$0] ?? "user \($0)" }
                 io.writeErr("chatctl: \(ListenOutput.notice(notice, actor: actor, title: titles[notice.dialog.id] ?? notice.dialog.id))\n")
             case .notice(let notice):

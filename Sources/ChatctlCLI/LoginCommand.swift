@@ -2,6 +2,7 @@ import AuthFlow
 import ClientConfiguration
 import CommandLineKit
 import Diagnostics
+import Presentation
 import QuickBloxAPI
 
 /// `chatctl login`: sign up, or log in when the login is taken, then connect to chat.
@@ -46,7 +47,7 @@ struct LoginCommand: Command {
             }
             displayName = given
         } else {
-            displayName = Self.defaultDisplayName(for: login)
+            displayName = CredentialRules.defaultDisplayName(for: login)
         }
         let password = try readPassword(login: login, context: context)
         guard CredentialRules.isValidPassword(password) else {
@@ -122,23 +123,5 @@ struct LoginCommand: Command {
         var line = bytes.prefix { $0 != UInt8(ascii: "\n") }
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
         return String(decoding: line, as: UTF8.self)
-    }
-
-    /// The login (or an email's local part) as a valid display name.
-    static func defaultDisplayName(for login: String) -> String {
-        let base = login.split(separator: "@").first.map(String.init) ?? login
-        let cleaned = String(base.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : " " })
-            .split(separator: " ").joined(separator: " ")
-        let candidate = String(cleaned.prefix(20)).trimmingSpaces()
-        return CredentialRules.isValidDisplayName(candidate) ? candidate : "chatctl user"
-    }
-}
-
-extension String {
-    func trimmingSpaces() -> String {
-        var s = Substring(self)
-        while s.first == " " { s.removeFirst() }
-        while s.last == " " { s.removeLast() }
-        return String(s)
     }
 }

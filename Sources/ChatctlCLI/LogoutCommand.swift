@@ -1,6 +1,7 @@
 import AuthFlow
 import CommandLineKit
 import Diagnostics
+import Presentation
 
 /// `chatctl logout`: end the session on the server and remove it here.
 struct LogoutCommand: Command {

@@ -2,6 +2,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 import QuickBloxAPI
 
 /// `chatctl outbox` lists undelivered messages, and how far the files of each got.

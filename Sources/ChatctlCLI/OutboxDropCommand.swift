@@ -2,6 +2,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 import QuickBloxAPI
 
 /// `chatctl outbox drop ID…`: gives up on undelivered messages, for one that can

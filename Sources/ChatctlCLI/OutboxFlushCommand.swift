@@ -5,6 +5,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 import QuickBloxAPI
 
 /// `chatctl outbox flush`: delivers what the outbox holds, each exactly once.

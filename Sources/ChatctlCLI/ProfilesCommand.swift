@@ -7,6 +7,7 @@ import AuthFlow
 import ClientConfiguration
 import CommandLineKit
 import Diagnostics
+import Presentation
 import QuickBloxAPI
 
 /// `chatctl profiles`: the accounts kept side by side, and who is logged in

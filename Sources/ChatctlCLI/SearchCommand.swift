@@ -7,6 +7,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 import QuickBloxAPI
 
 /// `chatctl search QUERY`: full-text search of the local cache, ranked, with
@@ -54,7 +55,7 @@ struct SearchCommand: Command {
         var dialogNames: [String: String] = [:]
         for hit in hits where dialogNames[hit.message.dialogID] == nil {
             if let d = try? service.cache.dialog(id: hit.message.dialogID) {
-                dialogNames[d.id] = DialogsCommand.title(of: d, me: service.me, names: service.displayNames(Set(d.occupantIDs)))
+                dialogNames[d.id] = DialogTitle.of(d, me: service.me, names: service.displayNames(Set(d.occupantIDs)))
             }
         }
         for hit in hits {

@@ -5,6 +5,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 import Transfers
 
 /// `send --attach`: files, then one message that carries them, through the outbox
@@ -111,6 +112,6 @@ extension SendCommand {
         if case .authentication = error.kind {
             return Failure(.authentication, "\(error.message); the message waits in the outbox", hint: error.hint)
         }
-        return undeliveredError(1, delivered: 0, reason: error.message)
+        return Failure.undelivered(1, delivered: 0, reason: error.message)
     }
 }

@@ -5,6 +5,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 
 /// `chatctl send DIALOG [TEXT…]`: the arguments, all of stdin as one message,
 /// or with `--lines` one message per line as each line arrives. Every message
@@ -58,7 +59,10 @@ struct SendCommand: Command {
         let service = session.service
         let dialog = try service.resolve(self.dialog, source: .server, createPrivate: true)
         if viaChat { return try sendOverChat(session: session, dialog: dialog, words: words, context: context) }
-        var sender = OutboxSender(service: service, dialogID: dialog.id, json: json, io: context.io)
+        let (io, json, me) = (context.io, json, service.me)
+        var sender = RESTSender(service: service, dialogID: dialog.id) { message in
+            if json { io.writeOut(JSONOutput.message(message, me: me) + "\n") }
+        }
 
         if lines {
             var reader = LineReader(fd: 0)
@@ -74,7 +78,8 @@ struct SendCommand: Command {
         } else {
             for part in MessageSplitter.split(try wholeInput(context)) { try sender.send(part) }
         }
-        return try sender.finish()
+        if let failure = sender.finish() { throw failure }
+        return .ok
     }
 
     /// One message: REST is one round trip. A stream: chat, acknowledged in batches.
@@ -145,62 +150,8 @@ extension SendCommand {
     func finish(_ engine: ChatEngine) throws -> ExitCode {
         let failure = engine.finish()
         guard engine.undeliveredCount > 0 else { return .ok }
-        throw undeliveredError(engine.undeliveredCount, delivered: engine.deliveredCount, reason: failure?.message ?? "not acknowledged")
+        throw Failure.undelivered(engine.undeliveredCount, delivered: engine.deliveredCount, reason: failure?.message ?? "not acknowledged")
     }
-}
-
-/// Enqueues then delivers, one message at a time. After the first failure it
-/// stops trying (every further message would wait for the same timeout) but
-/// keeps queueing, so nothing read is lost.
-struct OutboxSender {
-    let service: MessagingService
-    let dialogID: String
-    let json: Bool
-    let io: any TerminalIO
-    let owner = Int(getpid())
-    var delivered = 0
-    var undelivered = 0
-    var firstError: Failure?
-
-    init(service: MessagingService, dialogID: String, json: Bool, io: any TerminalIO) {
-        self.service = service; self.dialogID = dialogID; self.json = json; self.io = io
-    }
-
-    mutating func send(_ text: String) throws {
-        let id = try service.enqueue(text, to: dialogID, owner: owner)
-        if let error = firstError {
-            service.noteFailure(clientMessageID: id, owner: owner, error: error)
-            undelivered += 1
-            return
-        }
-        do {
-            let message = try service.deliverViaREST(clientMessageID: id, text: text, dialogID: dialogID)
-            delivered += 1
-            if json { io.writeOut(JSONOutput.message(message, me: service.me) + "\n") }
-        } catch {
-            if case .invalidInput = error.kind { throw error }
-            service.noteFailure(clientMessageID: id, owner: owner, error: error)
-            if case .authentication = error.kind {
-                // No later message can go either: say why (exit 4); this one waits in the outbox.
-                throw Failure(.authentication, "\(error.message); the message waits in the outbox",
-                                                            hint: error.hint)
-            }
-            firstError = error
-            undelivered += 1
-        }
-    }
-
-    func finish() throws -> ExitCode {
-        guard undelivered > 0, let error = firstError else { return .ok }
-        throw undeliveredError(undelivered, delivered: delivered, reason: error.message)
-    }
-}
-
-/// Exit 3: how many are waiting in the outbox, why, and what to do.
-func undeliveredError(_ count: Int, delivered: Int, reason: String) -> Failure {
-    let noun = count == 1 ? "message was" : "messages were"
-    return Failure(.undelivered(count), "\(count) \(noun) not delivered (\(reason)); \(delivered) delivered",
-                   hint: "they are in the outbox: run 'chatctl outbox flush' later")
 }
 
 /// Lines from a file descriptor as they arrive (no waiting for more input

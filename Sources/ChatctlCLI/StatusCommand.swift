@@ -6,6 +6,7 @@ import Foundation
 import AuthFlow
 import CommandLineKit
 import Diagnostics
+import Presentation
 import QuickBloxAPI
 
 /// `chatctl status`: who, since when, until when, against which endpoints.

@@ -2,6 +2,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 
 /// `chatctl sync [DIALOG…]`: dialogs, then each dialog's recent messages,
 /// into the cache; a progress line on a terminal.
@@ -41,12 +42,5 @@ struct SyncCommand: Command {
         }
         if showProgress { context.io.writeErr("\r\u{1B}[K") }
         return total
-    }
-}
-
-enum ProgressBar {
-    static func render(done: Int, of total: Int, width: Int = 20) -> String {
-        let filled = total == 0 ? width : done * width / total
-        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
     }
 }

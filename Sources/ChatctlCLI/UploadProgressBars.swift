@@ -1,5 +1,6 @@
 import HTTPTransport
 import Messaging
+import Presentation
 
 /// The progress bars of an outbox entry's files (`send --attach`, `outbox flush`):
 /// one at a time on stderr, named after its file, cleared when the next file
@@ -28,5 +29,15 @@ final class UploadProgressBars {
         meter?.finish()
         meter = nil
         file = nil
+    }
+}
+
+extension ProgressMeter {
+    /// A meter on the command's stderr, or nil: only for a person at a terminal, never with --quiet.
+    static func make(name: String, context: CommandContext, quiet: Bool) -> ProgressMeter? {
+        let io = context.io
+        guard !quiet, io.stderrIsTerminal else { return nil }
+        // stderr's own width: stdout may be a file or a pipe (`-o -`).
+        return ProgressMeter(name: name, width: io.stderrColumns ?? 80) { io.writeErr($0) }
     }
 }

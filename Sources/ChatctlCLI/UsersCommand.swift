@@ -1,6 +1,7 @@
 import CommandLineKit
 import Diagnostics
 import Messaging
+import Presentation
 
 /// `chatctl users [QUERY]`: everyone, page by page, or the users a query finds.
 struct UsersCommand: Command {

@@ -122,8 +122,7 @@ private final class FileLane {
         if path.hasPrefix("~/"), let home = getenv("HOME") { path = String(cString: home) + path.dropFirst(1) }
         let entry: OutboxEntry
         do {
-            let source = try UploadSource.file(at: path, name: nil, sniffer: try ContentSniffer(), spoolDirectory: outboxDirectory,
-                                               keepingSpool: true)
+            let source = try UploadSource.at(path, name: nil, spoolDirectory: outboxDirectory, keepingSpool: true)
             let files = try AttachPipeline.keep([source], in: outboxDirectory)
             do { entry = try pipeline.queue("", files: files, to: dialogID) } catch {
                 events(.notice(.failed(.queueFile, error)))

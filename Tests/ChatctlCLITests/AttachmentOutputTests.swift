@@ -3,6 +3,7 @@ import Testing
 import MessageCache
 import Messaging
 @testable import ChatctlCLI
+@testable import Presentation
 
 /// How attachments show (docs/protocol.md §8): `[image cat.jpg 1.2 MB]` in transcripts,
 /// listen lines and search hits, and the normalised `attachments` array in `--json`.

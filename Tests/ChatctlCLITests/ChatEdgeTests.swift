@@ -2,6 +2,7 @@ import Testing
 import ChatView
 @testable import MessageCache
 @testable import ChatctlCLI
+@testable import Presentation
 
 /// The chat view's edge, where it can be tested without a terminal.
 @Suite struct ChatEdgeTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import ChatctlCLI
+@testable import Presentation
 
 /// The command line in-process: help, usage errors, version, completions.
 @Suite struct CommandLineTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import MessageCache
 @testable import ChatctlCLI
+@testable import Presentation
 
 /// `--json` of cached objects: the server's object, plus the state of one's own messages.
 @Suite struct JSONOutputTests {

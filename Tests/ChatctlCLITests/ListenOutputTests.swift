@@ -3,6 +3,7 @@ import Testing
 import MessageCache
 import Messaging
 @testable import ChatctlCLI
+@testable import Presentation
 
 /// What `listen` prints for a message (yours from another device included) and for a
 /// dialog a system notification brought.

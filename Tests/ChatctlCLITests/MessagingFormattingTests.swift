@@ -4,6 +4,7 @@ import Glibc
 import Testing
 import MessageCache
 @testable import ChatctlCLI
+@testable import Presentation
 
 @Suite struct TimeArgumentTests {
     let now = 1_764_460_800 // 2025-11-30T00:00:00Z

@@ -3,6 +3,7 @@ import Testing
 import MessageCache
 import TestSupport
 @testable import ChatctlCLI
+@testable import Presentation
 
 /// How `chatctl outbox` shows a message with files (`send --attach`): what it waits
 /// for, and its files as `history` shows attachments.

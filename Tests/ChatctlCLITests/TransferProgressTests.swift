@@ -1,6 +1,7 @@
 import Testing
 import HTTPTransport
 @testable import ChatctlCLI
+@testable import Presentation
 
 /// The progress bar: a pure line from a value, drawn at most ten times a second;
 /// sizes in the units `history` shows attachments in.

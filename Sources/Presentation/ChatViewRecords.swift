@@ -5,8 +5,8 @@ import QuickBloxAPI
 
 /// The cache's dialogs, messages and outbox entries as the chat view shows them:
 /// everything another user wrote (text, names, file names) made safe for a terminal here.
-enum ChatViewRecords {
-    static func message(_ message: CachedMessage, me: Int, names: [Int: String]) -> ShownMessage {
+package enum ChatViewRecords {
+    package static func message(_ message: CachedMessage, me: Int, names: [Int: String]) -> ShownMessage {
         let attachments = message.attachments
         let placeholder = !attachments.isEmpty && (message.text.isEmpty || message.textIsAttachmentPlaceholder)
         let outgoing = message.senderID == me
@@ -28,7 +28,7 @@ enum ChatViewRecords {
 
     /// An outbox entry: sending while this process has it on the wire (or its files
     /// on the way), failed once tried, else waiting for a connection.
-    static func pending(_ entry: OutboxEntry, me: Int, inFlight: Set<String>) -> ShownMessage {
+    package static func pending(_ entry: OutboxEntry, me: Int, inFlight: Set<String>) -> ShownMessage {
         let delivery: Delivery
         if inFlight.contains(entry.clientMessageID) {
             delivery = .sending
@@ -49,12 +49,12 @@ enum ChatViewRecords {
                             attachments: attachments)
     }
 
-    static func attachment(_ attachment: QBAttachment) -> ShownAttachment {
+    package static func attachment(_ attachment: QBAttachment) -> ShownAttachment {
         let clean = { (text: String?) in TerminalText.sanitize(text ?? "", newlines: .asSpaces) }
         return ShownAttachment(kind: clean(attachment.type), name: clean(attachment.name), size: attachment.size, uid: attachment.id)
     }
 
-    static func dialog(_ dialog: CachedDialog, me: Int, names: [Int: String]) -> DialogSummary {
+    package static func dialog(_ dialog: CachedDialog, me: Int, names: [Int: String]) -> DialogSummary {
         let kind: DialogSummary.Kind
         switch dialog.type {
         case .private: kind = .private
@@ -62,12 +62,12 @@ enum ChatViewRecords {
         default: kind = .group
         }
         let last = dialog.lastMessage.map { TerminalText.sanitize($0, newlines: .asSpaces) }
-        return DialogSummary(id: dialog.id, title: DialogsCommand.title(of: dialog, me: me, names: names), kind: kind,
+        return DialogSummary(id: dialog.id, title: DialogTitle.of(dialog, me: me, names: names), kind: kind,
                              unread: dialog.unreadCount, lastMessage: last, lastMessageDate: dialog.lastMessageDateSent,
                              peerID: dialog.type == .private ? dialog.occupantIDs.first { $0 != me } : nil)
     }
 
-    static func name(of user: Int, in names: [Int: String]) -> String {
+    package static func name(of user: Int, in names: [Int: String]) -> String {
         names[user].map { TerminalText.sanitize($0, newlines: .asSpaces) } ?? "user \(user)"
     }
 }

@@ -5,15 +5,19 @@
 ///
 /// Never wider than `width - 1` columns (the last column would wrap); the bar goes
 /// first when room runs out, then the rate and time left; the name is cut last.
-struct TransferProgressLine: Equatable {
+package struct TransferProgressLine: Equatable {
     /// Already safe for a terminal (the caller sanitises names from other users).
-    var name: String
-    var bytes: Int64
-    var total: Int64?
+    package var name: String
+    package var bytes: Int64
+    package var total: Int64?
     /// Nil until there is enough to judge.
-    var bytesPerSecond: Double?
+    package var bytesPerSecond: Double?
 
-    func render(width: Int) -> String {
+    package init(name: String, bytes: Int64, total: Int64?, bytesPerSecond: Double?) {
+        self.name = name; self.bytes = bytes; self.total = total; self.bytesPerSecond = bytesPerSecond
+    }
+
+    package func render(width: Int) -> String {
         let room = max(20, width) - 1
         var figures: [String] = []
         if let total, total > 0 {
@@ -48,7 +52,7 @@ struct TransferProgressLine: Equatable {
     }
 
     /// `0:07`, `12:34`, `1:02:03`.
-    static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite, seconds < 100 * 3600 else { return "--:--" }
         let whole = Int(seconds.rounded(.up))
         let (hours, minutes, secs) = (whole / 3600, whole / 60 % 60, whole % 60)
@@ -57,7 +61,7 @@ struct TransferProgressLine: Equatable {
     }
 
     /// At most `limit` characters, an ellipsis marking a cut.
-    static func cut(_ text: String, to limit: Int) -> String {
+    package static func cut(_ text: String, to limit: Int) -> String {
         guard text.count > limit else { return text }
         return String(text.prefix(max(1, limit - 1))) + "…"
     }

@@ -11,8 +11,8 @@ import QuickBloxAPI
 /// "you" as the sender), or the message object as JSON Lines (yours with
 /// `"outgoing":true` added); and the notices about dialogs that system
 /// notifications brought, for stderr. Names and text from others are sanitized.
-enum ListenOutput {
-    static func line(_ message: CachedMessage, title: String, sender: String, outgoing: Bool,
+package enum ListenOutput {
+    package static func line(_ message: CachedMessage, title: String, sender: String, outgoing: Bool,
                      zone: TimeText.Zone = .local) -> String {
         let time = TimeText.format(Double(message.dateSent), "%H:%M", in: zone)
         let name = outgoing ? "you" : TerminalText.sanitize(sender, newlines: .asSpaces)
@@ -24,15 +24,15 @@ enum ListenOutput {
     /// read state, and with `listen --download` the paths its attachments were saved
     /// to, null for one that was not (keys only added, so scripts that read the
     /// others' shape are unaffected).
-    static func json(_ message: CachedMessage, outgoing: Bool, me: Int, downloaded: [String?]? = nil) -> String {
+    package static func json(_ message: CachedMessage, outgoing: Bool, me: Int, downloaded: [String?]? = nil) -> String {
         var extra: [String: JSONValue] = outgoing ? ["outgoing": .bool(true)] : [:]
         if let downloaded { extra["downloaded"] = .array(downloaded.map { $0.map(JSONValue.string) ?? .null }) }
         return JSONOutput.message(message, me: me, extra: extra) + "\n"
     }
 
     /// "alice added you to ops", without the `chatctl: ` prefix. `actor` nil: the
-    /// notification came from no user; `title` as `DialogsCommand.title` makes it.
-    static func notice(_ notice: DialogNotice, actor: String?, title: String) -> String {
+    /// notification came from no user; `title` as `DialogTitle.of` makes it.
+    package static func notice(_ notice: DialogNotice, actor: String?, title: String) -> String {
         let who = actor.map { TerminalText.sanitize($0, newlines: .asSpaces) }
         let title = TerminalText.sanitize(title, newlines: .asSpaces)
         switch (notice.change, notice.dialog.type == .private, who) {

@@ -7,13 +7,17 @@ import Messaging
 /// named "you", with their state at the end (`mark(for:color:)`); long lines
 /// wrapped under the text column on a terminal.
 /// Text from others is always stripped of terminal control sequences.
-struct Transcript {
-    let me: Int
-    let names: [Int: String]
-    let width: Int?
-    let color: Bool
+package struct Transcript {
+    package let me: Int
+    package let names: [Int: String]
+    package let width: Int?
+    package let color: Bool
 
-    func render(_ messages: [CachedMessage]) -> String {
+    package init(me: Int, names: [Int: String], width: Int?, color: Bool) {
+        self.me = me; self.names = names; self.width = width; self.color = color
+    }
+
+    package func render(_ messages: [CachedMessage]) -> String {
         var out = ""
         var lastDay: (year: Int32, day: Int32)?
         for message in messages {
@@ -29,7 +33,7 @@ struct Transcript {
         return out
     }
 
-    func line(_ message: CachedMessage) -> String {
+    package func line(_ message: CachedMessage) -> String {
         line(message, time: Self.format(message.dateSent, "%H:%M"))
     }
 
@@ -62,7 +66,7 @@ struct Transcript {
     /// The state of your own message (docs/protocol.md §7): `✓` on the server,
     /// `✓✓` delivered to another occupant, read `✓✓` in blue on a colour terminal
     /// and `✓✓ read` in plain text, so that a script sees it too.
-    static func mark(for status: MessageStatus, color: Bool) -> String {
+    package static func mark(for status: MessageStatus, color: Bool) -> String {
         switch status {
         case .sent: return "✓"
         case .delivered: return "✓✓"
@@ -72,7 +76,7 @@ struct Transcript {
 
     /// Wraps at word boundaries to the terminal width; continuation lines (and
     /// the message's own line breaks) are indented under the text.
-    func wrap(_ text: String, firstColumn: Int, indent: Int) -> String {
+    package func wrap(_ text: String, firstColumn: Int, indent: Int) -> String {
         guard let width, width > indent + 10 else {
             if !text.utf8.contains(UInt8(ascii: "\n")) { return text }
             let pad = String(repeating: " ", count: indent)
@@ -101,7 +105,7 @@ struct Transcript {
         return lines.joined(separator: "\n" + pad)
     }
 
-    static func format(_ unix: Int, _ pattern: String) -> String {
+    package static func format(_ unix: Int, _ pattern: String) -> String {
         TimeText.format(Double(unix), pattern, in: .local)
     }
 }

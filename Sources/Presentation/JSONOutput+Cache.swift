@@ -10,7 +10,7 @@ import QuickBloxAPI
 extension JSONOutput {
     /// A JSON array of objects that are already JSON text (the raw QuickBlox
     /// objects kept in the cache), on one line.
-    static func array(ofRaw objects: [String]) -> String {
+    package static func array(ofRaw objects: [String]) -> String {
         "[" + objects.joined(separator: ",") + "]\n"
     }
 
@@ -20,7 +20,7 @@ extension JSONOutput {
     /// (docs/protocol.md §7); `attachments` always an array, each attachment with
     /// the keys the sender gave it and the normalised `type`, `id`, `name`, `size`,
     /// `content_type`, `url` (§8). `extra` adds keys (a search's snippet).
-    static func message(_ message: CachedMessage, me: Int, extra: [String: JSONValue] = [:]) -> String {
+    package static func message(_ message: CachedMessage, me: Int, extra: [String: JSONValue] = [:]) -> String {
         let mine = message.senderID == me
         let attachments = message.attachments
         guard mine || !extra.isEmpty || !attachments.isEmpty, var object = object(message.rawJSON) else { return message.rawJSON }
@@ -36,7 +36,7 @@ extension JSONOutput {
 
     /// A cached dialog as `--json` shows it: the server's object, with
     /// `unread_messages_count` from `GET /chat/Message/unread.json` when that was asked.
-    static func dialog(_ dialog: CachedDialog) -> String {
+    package static func dialog(_ dialog: CachedDialog) -> String {
         guard var object = object(dialog.rawJSON), object["unread_messages_count"]?.intValue != dialog.unreadCount else {
             return dialog.rawJSON
         }

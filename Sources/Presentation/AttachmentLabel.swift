@@ -8,9 +8,9 @@ import QuickBloxAPI
 /// unknown left out) after the text, or instead of it when the text is empty or only
 /// the `[attachment]` the apps send. Types and names are another user's words:
 /// sanitized like the text.
-enum AttachmentLabel {
+package enum AttachmentLabel {
     /// `[image cat.jpg 1.2 MB]`.
-    static func label(_ attachment: QBAttachment) -> String {
+    package static func label(_ attachment: QBAttachment) -> String {
         var parts = [clean(attachment.type).flatMap { $0.isEmpty ? nil : $0 } ?? "attachment"]
         if let name = clean(attachment.name), !name.isEmpty { parts.append(name) }
         if let size = attachment.size { parts.append(byteCount(size)) }
@@ -20,7 +20,7 @@ enum AttachmentLabel {
     /// The message as a person reads it, already sanitized: its text, its attachments
     /// after it, or the attachments alone. `text` replaces the message's own (a search
     /// snippet, sanitized by the caller).
-    static func body(of message: CachedMessage, text: String? = nil) -> String {
+    package static func body(of message: CachedMessage, text: String? = nil) -> String {
         let shown = text ?? TerminalText.sanitize(message.text)
         guard !message.attachmentsJSON.isEmpty else { return shown }
         let labels = message.attachments.map(label).joined(separator: " ")
@@ -30,7 +30,7 @@ enum AttachmentLabel {
     }
 
     /// Bytes in binary units as file managers show them: `512 B`, `9.5 KB`, `1.2 MB`, `340 MB`.
-    static func byteCount(_ bytes: Int) -> String { ByteCount.format(bytes) }
+    package static func byteCount(_ bytes: Int) -> String { ByteCount.format(bytes) }
 
     /// One line, no control sequences, no surrounding blanks.
     private static func clean(_ text: String?) -> String? {

@@ -4,20 +4,20 @@ import Glibc
 
 /// Times as people and scripts read them, via the C library (FoundationEssentials
 /// has no date formatting): ISO 8601 UTC for JSON, local time for people.
-enum TimeText {
+package enum TimeText {
     /// Whose clock a time is read on: UTC (for machines), or the user's time zone.
-    enum Zone {
+    package enum Zone {
         case utc, local
     }
 
     /// `2019-09-08T17:24:11Z`
-    static func iso8601(_ unix: Double) -> String { format(unix, "%Y-%m-%dT%H:%M:%SZ", in: .utc) }
+    package static func iso8601(_ unix: Double) -> String { format(unix, "%Y-%m-%dT%H:%M:%SZ", in: .utc) }
 
     /// `2019-09-08 19:24:11 CEST`
-    static func local(_ unix: Double) -> String { format(unix, "%Y-%m-%d %H:%M:%S %Z", in: .local) }
+    package static func local(_ unix: Double) -> String { format(unix, "%Y-%m-%d %H:%M:%S %Z", in: .local) }
 
     /// "in 1h 59m", "3m ago"
-    static func relative(_ unix: Double, now: Double) -> String {
+    package static func relative(_ unix: Double, now: Double) -> String {
         let delta = Int((unix - now).rounded())
         let magnitude = abs(delta)
         let text: String
@@ -28,13 +28,13 @@ enum TimeText {
         return delta >= 0 ? "in \(text)" : "\(text) ago"
     }
 
-    static func format(_ unix: Double, _ pattern: String, in zone: Zone) -> String {
+    package static func format(_ unix: Double, _ pattern: String, in zone: Zone) -> String {
         format(parts(unix, in: zone), pattern)
     }
 
     /// The broken-down time (`gmtime_r`, or `localtime_r` in the local zone), so that a
     /// caller formatting one time several ways, or comparing days, converts it once.
-    static func parts(_ unix: Double, in zone: Zone) -> tm {
+    package static func parts(_ unix: Double, in zone: Zone) -> tm {
         var seconds = time_t(unix.rounded(.down))
         var parts = tm()
         switch zone {
@@ -45,7 +45,7 @@ enum TimeText {
     }
 
     /// `strftime` into a buffer on the stack (a transcript formats two times per line).
-    static func format(_ parts: tm, _ pattern: String) -> String {
+    package static func format(_ parts: tm, _ pattern: String) -> String {
         var parts = parts
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
             let n = strftime(buffer.baseAddress!, buffer.count, pattern, &parts)

@@ -7,24 +7,25 @@ import ChatView
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 import Synchronization
 
 /// The chat engine's events as the chat view's (docs/architecture.md, "The chat view"):
 /// each made a `ScreenEvent` as the view shows it (`ChatViewRecords`: everything another
-/// user wrote made safe for a terminal) and posted to the view's inbox. Called from the
-/// engine's thread and the files' thread; the names it has learnt are its only state.
-final class ChatEngineFeed: Sendable {
-    private let inbox: ChatInbox
+/// user wrote made safe for a terminal) and handed to `deliver` (the view's inbox). Called
+/// from the engine's thread and the files' thread; the names it has learnt are its only state.
+package final class ChatViewFeed: Sendable {
+    private let deliver: @Sendable (ScreenEvent) -> Void
     private let me: Int
     private let names = Mutex<[Int: String]>([:])
 
-    init(inbox: ChatInbox, me: Int) { self.inbox = inbox; self.me = me }
+    package init(me: Int, deliver: @escaping @Sendable (ScreenEvent) -> Void) { self.me = me; self.deliver = deliver }
 
-    func post(_ event: ChatEngineEvent) {
-        if let shown = screenEvent(for: event) { inbox.post(shown) }
+    package func post(_ event: ChatEngineEvent) {
+        if let shown = screenEvent(for: event) { deliver(shown) }
     }
 
-    func screenEvent(for event: ChatEngineEvent) -> ScreenEvent? {
+    package func screenEvent(for event: ChatEngineEvent) -> ScreenEvent? {
         switch event {
         case .connection(let change):
             return .connection(Self.state(change, now: Date().timeIntervalSince1970))
@@ -63,7 +64,7 @@ final class ChatEngineFeed: Sendable {
     }
 
     /// The status line's connection: a wait after a failure is "offline, next try at …".
-    static func state(_ change: ChatConnectionChange, now: Double) -> ConnectionState {
+    package static func state(_ change: ChatConnectionChange, now: Double) -> ConnectionState {
         switch change {
         case .connecting: return .connecting
         case .connected: return .connected
@@ -74,9 +75,9 @@ final class ChatEngineFeed: Sendable {
     }
 
     /// One line for the status bar.
-    static func reason(_ failure: Failure) -> String { TerminalText.sanitize(failure.message, newlines: .asSpaces) }
+    package static func reason(_ failure: Failure) -> String { TerminalText.sanitize(failure.message, newlines: .asSpaces) }
 
-    static func transfer(_ update: TransferUpdate) -> Transfer {
+    package static func transfer(_ update: TransferUpdate) -> Transfer {
         let direction: Transfer.Direction = switch update.direction {
         case .upload: .upload
         case .download: .download

@@ -2,9 +2,9 @@ import QuickBloxAPI
 
 /// `--json` output: one JSON document per line, keys sorted, so the shape is
 /// stable for scripts. Keys are snake_case and mirror QuickBlox's.
-enum JSONOutput {
-    static func line(_ value: JSONValue) -> String { text(value) + "\n" }
+package enum JSONOutput {
+    package static func line(_ value: JSONValue) -> String { text(value) + "\n" }
 
     /// The value as compact JSON, without a line break.
-    static func text(_ value: JSONValue) -> String { value.compactText }
+    package static func text(_ value: JSONValue) -> String { value.compactText }
 }
