@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "QuickBloxAPI", dependencies: ["Diagnostics", "HTTPTransport", "CCryptoShim"], swiftSettings: swiftSettings),
         // The config file and what follows from it: endpoints, chat connection, failure hints.
         .target(name: "ClientConfiguration", dependencies: ["Diagnostics", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
-        .target(name: "AuthFlow", dependencies: ["Diagnostics", "Threads", "ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
+        .target(name: "AuthFlow", dependencies: ["Diagnostics", "Threads", "ClientConfiguration", "QuickBloxAPI", "XMPPTransport", "HTTPTransport"], swiftSettings: swiftSettings),
         // Files on the content API: blob upload and download, content types (libmagic).
         .target(name: "Transfers", dependencies: ["Diagnostics", "QuickBloxAPI", "HTTPTransport", "CMagic"], swiftSettings: swiftSettings),
         // Transfers: a message's files go up through the outbox before the message does.
@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "ChatView", swiftSettings: swiftSettings),
         // How data is shown to a person or a script: sanitized terminal text, tables, transcripts,
         // JSON Lines, the chat view's records of cached dialogs and messages.
-        .target(name: "Presentation", dependencies: ["ChatView", "MessageCache", "Messaging", "QuickBloxAPI"], swiftSettings: swiftSettings),
+        .target(name: "Presentation", dependencies: ["ChatView", "MessageCache", "Messaging", "QuickBloxAPI", "Diagnostics", "HTTPTransport"], swiftSettings: swiftSettings),
         .target(name: "ChatctlCLI", dependencies: ["Diagnostics", "Threads", "Presentation", "CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses", "TerminalImages"], swiftSettings: swiftSettings),
         // Linked by lld with packed relative relocations (DT_RELR, glibc 2.36+): the loader
         // reads a few KB instead of ~1 MB of .rela.dyn entries at every start; nothing is
@@ -128,13 +128,13 @@ let package = Package(
         .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore", "BenchmarkData", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MessagingTests", dependencies: ["Diagnostics", "Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport", "ClientConfiguration", "XMPPTransport", "Transfers", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ClientConfigurationTests", dependencies: ["Diagnostics", "ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
-        .testTarget(name: "AuthFlowTests", dependencies: ["Diagnostics", "AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "AuthFlowTests", dependencies: ["Diagnostics", "AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "TestSupport", "ClientConfiguration"], swiftSettings: swiftSettings),
         .testTarget(name: "ChatViewTests", dependencies: ["ChatView"], swiftSettings: swiftSettings),
         // CStbImageWrite: stb_image_write, to make the test images (tests only).
         .systemLibrary(name: "CStbImageWrite", path: "Tests/CStbImageWrite", pkgConfig: "stb"),
         .testTarget(name: "TerminalImagesTests", dependencies: ["Diagnostics", "TerminalImages", "ChatView", "CStbImageWrite", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "ChatctlCLITests", dependencies: ["Diagnostics", "ChatctlCLI", "Presentation", "MessageCache", "Messaging", "QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ChatctlCLITests", dependencies: ["Diagnostics", "ChatctlCLI", "Presentation", "MessageCache", "Messaging", "HTTPTransport", "TestSupport", "ChatView", "CommandLineKit"], swiftSettings: swiftSettings),
         // XMPPTransport: the golden XML cross-checks parse the sandbox's output with libstrophe.
         .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["Diagnostics", "TestSupport", "ChatctlCLI", "SandboxCLI", "CommandLineKit", "Transfers", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),

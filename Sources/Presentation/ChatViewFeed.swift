@@ -7,7 +7,6 @@ import ChatView
 import Diagnostics
 import MessageCache
 import Messaging
-import Presentation
 import Synchronization
 
 /// The chat engine's events as the chat view's (docs/architecture.md, "The chat view"):

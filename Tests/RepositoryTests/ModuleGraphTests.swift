@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// The module graph is honest (house style rule 14): every module, production or test,
+/// imports exactly the modules its target declares (no import of an undeclared module that
+/// happens to be built, no declared dependency nothing uses), and nothing is `public`, since
+/// the package ships only executables. docs/modules.dot against Package.swift is
+/// DocumentationTests' part.
+@Suite struct ModuleGraphTests {
+    struct Target {
+        var name: String
+        var dependencies: Set<String>
+        var directory: String
+    }
+
+    /// Modules of the toolchain and the system: never declared.
+    static let system: Set<String> = ["Foundation", "FoundationEssentials", "Glibc", "Musl", "Darwin", "Dispatch",
+                                      "Synchronization", "Testing", "XCTest"]
+
+    /// Swift targets of Package.swift (the fuzz targets, declared only for `make fuzz`, aside).
+    static func targets() throws -> [Target] {
+        let package = try DocumentationTests.text("Package.swift")
+        var found: [Target] = []
+        for match in try DocumentationTests.matches(#"\.(target|executableTarget|testTarget)\(name: "(\w+)"([^\n]*)"#, in: package) {
+            let rest = match[3]
+            var dependencies: Set<String> = []
+            if let list = try DocumentationTests.matches(#"dependencies: \[([^\]]*)\]"#, in: rest).first {
+                dependencies = Set(try DocumentationTests.matches(#""(\w+)""#, in: list[1]).map { $0[1] })
+            }
+            let path = try DocumentationTests.matches(#"path: "([^"]+)""#, in: rest).first?[1]
+            let directory = path ?? (match[1] == "testTarget" ? "Tests/" : "Sources/") + match[2]
+            found.append(Target(name: match[2], dependencies: dependencies, directory: directory))
+        }
+        return found
+    }
+
+    /// The modules the Swift files under `directory` import (any access level, `@testable` or not).
+    static func imports(in directory: String) throws -> (modules: Set<String>, files: Int) {
+        let root = DocumentationTests.root.appendingPathComponent(directory)
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return ([], 0) }
+        var modules: Set<String> = []
+        var files = 0
+        for case let url as URL in walker where url.pathExtension == "swift" {
+            files += 1
+            let text = try String(contentsOf: url, encoding: .utf8)
+            for match in try DocumentationTests.matches(#"(?m)^\s*(?:@testable\s+)?(?:(?:internal|package|public|private|fileprivate)\s+)?import\s+(\w+)"#, in: text) {
+                modules.insert(match[1])
+            }
+        }
+        return (modules, files)
+    }
+
+    @Test func everyModuleImportsExactlyWhatItsTargetDeclares() throws {
+        let targets = try Self.targets()
+        #expect(targets.count > 40)
+        for target in targets {
+            let (imported, files) = try Self.imports(in: target.directory)
+            guard files > 0 else { continue }  // a C target
+            let used = imported.subtracting(Self.system)
+            #expect(used.subtracting(target.dependencies).sorted() == [],
+                    "\(target.name) imports modules its target does not declare")
+            #expect(target.dependencies.subtracting(used).sorted() == [],
+                    "\(target.name) declares dependencies it never imports")
+        }
+    }
+
+    @Test func nothingIsPublicInAPackageOfExecutables() throws {
+        let sources = DocumentationTests.root.appendingPathComponent("Sources")
+        let walker = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        var offenders: [String] = []
+        for case let url as URL in walker where url.pathExtension == "swift" {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                let code = line.split(separator: "//", maxSplits: 1).first.map(String.init) ?? ""
+                if try !DocumentationTests.matches(#"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:\w+\s+)*public\s+(?:import|func|var|let|init|struct|class|enum|protocol|extension|typealias|static|final|subscript)\b"#, in: code).isEmpty {
+                    offenders.append("\(url.lastPathComponent): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        #expect(offenders == [], "package access, not public (house style rule 14)")
+    }
+}
