@@ -4,9 +4,11 @@
 //   C modules -> HTTPTransport, XMPPTransport, SQLiteStore -> QuickBloxAPI,
 //   MessageCache -> ClientConfiguration -> AuthFlow, Transfers -> Messaging
 //   -> CommandLineKit, ChatView (pure), ChatctlCLI -> chatctl
-// The sandbox (SandboxServer, SandboxCLI, chatctl-sandbox) shares no protocol
-// code with the client, only infrastructure: the C modules, SQLiteStore and
-// CommandLineKit.
+// The sandbox, bottom to top (house rule 15): C modules -> SandboxLogging, SandboxClock,
+//   SandboxCrypto, SandboxJSON, SandboxXML, SandboxHTTP -> SandboxStorage, SandboxNetwork,
+//   SandboxWebSocket, SandboxBlobEndpoint -> SandboxREST, SandboxXMPP -> SandboxServer
+//   -> SandboxCLI -> chatctl-sandbox. It shares no protocol code with the client, only
+//   infrastructure: the C modules, SQLiteStore and CommandLineKit.
 import PackageDescription
 
 // Concrete generic types' metadata through accessor calls, not mangled names that
@@ -152,7 +154,7 @@ let package = Package(
         .testTarget(name: "SandboxXMLTests", dependencies: ["SandboxXML", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxStorageTests", dependencies: ["SandboxStorage", "SandboxClock", "SQLiteStore", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "SandboxRESTTests", dependencies: ["SandboxREST", "SandboxJSON", "SandboxStorage", "SQLiteStore", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxRESTTests", dependencies: ["SandboxREST", "SandboxCrypto", "SandboxJSON", "SandboxStorage", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxBlobEndpointTests", dependencies: ["SandboxBlobEndpoint", "SandboxClock", "SandboxCrypto", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxNetworkTests", dependencies: ["SandboxNetwork", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxWebSocketTests", dependencies: ["SandboxWebSocket", "SandboxXML"], swiftSettings: swiftSettings),
@@ -183,9 +185,9 @@ if Context.environment["CHATCTL_FUZZ"] != nil {
     package.targets += [
         .systemLibrary(name: "CFuzzerDriver", path: "Fuzz/Targets/CFuzzerDriver"),
         fuzzSupport("FuzzSupport"),
-        fuzzTarget("FuzzSandboxJSON", ["SandboxServer"]),
-        fuzzTarget("FuzzSandboxXML", ["SandboxServer"]),
-        fuzzTarget("FuzzSandboxREST", ["SandboxServer"]),
+        fuzzTarget("FuzzSandboxJSON", ["SandboxJSON"]),
+        fuzzTarget("FuzzSandboxXML", ["SandboxXML"]),
+        fuzzTarget("FuzzSandboxREST", ["SandboxREST", "SandboxStorage", "SandboxJSON"]),
         fuzzTarget("FuzzClientResponses", ["QuickBloxAPI", "HTTPTransport"]),
         fuzzTarget("FuzzClientStanzas", ["XMPPTransport"]),
         fuzzTarget("FuzzArguments", ["CommandLineKit", "ChatctlCLI", "SandboxCLI"]),
