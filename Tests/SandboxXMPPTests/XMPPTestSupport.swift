@@ -24,7 +24,7 @@ enum XMPPTestConstants {
     }
 }
 
-/// An `XMPPServer` on its own event_base and thread, as the sandbox runs it.
+/// An `XMPPServer` on its own event loop and thread, as the sandbox runs it.
 /// The server is created, used and released on that thread only.
 final class XMPPTestServer: @unchecked Sendable {
     private(set) var port = 0
