@@ -42,10 +42,11 @@ package final class Sandbox {
         do {
             let database = try Self.openDatabase(options)
             let (api, rest, turn) = try Self.startREST(options, loop: loop, database: database, log: log)
-            files = try SandboxFiles(databasePath: options.databasePath, log: log)
-            storageEndpoint = try Self.startStorageEndpoint(options, api: api, directory: files!.blobDirectory, log: log)
+            let madeFiles = try SandboxFiles(databasePath: options.databasePath, log: log)
+            files = madeFiles
+            storageEndpoint = try Self.startStorageEndpoint(options, api: api, directory: madeFiles.blobDirectory, log: log)
             let chat = options.chatEnabled
-                ? try Self.startChat(options, loop: loop, database: database, api: api, turn: turn, files: files!, log: log)
+                ? try Self.startChat(options, loop: loop, database: database, api: api, turn: turn, files: madeFiles, log: log)
                 : nil
             let apiURL = "http://\(Self.urlHost(options.host)):\(rest.boundPort)"
             // endpoints.chat stays the STARTTLS one, which every chatctl config names; the

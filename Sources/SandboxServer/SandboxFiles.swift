@@ -16,14 +16,20 @@ struct SandboxFiles {
     let databaseFile: String?
     /// The temporary directory, when there is no database file.
     let scratch: ScratchDirectory?
+    /// Where the blobs' files go.
+    let blobDirectory: String
 
     init(databasePath: String?, log: SandboxLog) throws {
         databaseFile = databasePath.flatMap { $0 == ":memory:" ? nil : Self.absolutePath($0) }
-        scratch = databaseFile == nil ? try ScratchDirectory.make(log: log) : nil
+        if let databaseFile {
+            scratch = nil
+            blobDirectory = databaseFile + ".blobs"
+        } else {
+            let made = try ScratchDirectory.make(log: log)
+            scratch = made
+            blobDirectory = made.subdirectory("blobs")
+        }
     }
-
-    /// Where the blobs' files go.
-    var blobDirectory: String { databaseFile.map { $0 + ".blobs" } ?? scratch?.subdirectory("blobs") ?? "" }
 
     /// Writes the CA file clients are told to trust; returns its path.
     func keepCertificate(_ pem: String) throws -> String? {
