@@ -12,18 +12,10 @@ package struct SandboxLog: Sendable {
 
     package init(minimum: Level = .info) { self.minimum = minimum }
 
-    /// Inlined where it is called: every routed stanza asks at debug level, which is
-    /// nearly always below the minimum, and should cost that comparison only.
-    @inlinable
     package func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= minimum else { return }
-        write(level, message())
-    }
-
-    @usableFromInline
-    package func write(_ level: Level, _ message: String) {
-        var line = Array("chatctl-sandbox: \(level): \(message)\n".utf8)
+        var line = Array("chatctl-sandbox: \(level): \(message())\n".utf8)
         // One write(2) per line so lines from concurrent writers never interleave.
-        _ = line.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        _ = line.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
     }
 }

@@ -44,6 +44,31 @@ package struct XMPPElement: Equatable {
         return nil
     }
 
+    // What the router asks of every routed message, answered in place. `child` hands back a
+    // copy of the element it finds (its arrays retained, then released): the optimizer took it
+    // out while the router shared this module, but it inlines no `package` function across modules.
+
+    /// Whether a child element is named `name` (in `namespace`, when given).
+    package func hasChild(_ name: String, namespace: String? = nil) -> Bool {
+        children.contains { if case .element(let e) = $0 { e.name == name && (namespace == nil || e.namespace == namespace) } else { false } }
+    }
+
+    /// The character data of the first child element named `name` (in `namespace`, when given).
+    package func childText(_ name: String, namespace: String? = nil) -> String? {
+        for node in children {
+            if case .element(let e) = node, e.name == name, namespace == nil || e.namespace == namespace { return e.text }
+        }
+        return nil
+    }
+
+    /// Attribute `attribute` of the first child element named `name` (in `namespace`, when given).
+    package func childAttribute(_ attribute: String, of name: String, namespace: String? = nil) -> String? {
+        for node in children {
+            if case .element(let e) = node, e.name == name, namespace == nil || e.namespace == namespace { return e[attribute: attribute] }
+        }
+        return nil
+    }
+
     /// The element's own character data (not its descendants').
     package var text: String {
         // Usually one piece: hand it back as it is.

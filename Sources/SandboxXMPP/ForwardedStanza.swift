@@ -34,7 +34,7 @@ struct ForwardedStanza {
 
     private var addsOriginId: Bool {
         guard let originId, originId != id else { return false }
-        return stanza.child("origin-id", namespace: XMPPNamespace.stanzaIds) == nil
+        return !stanza.hasChild("origin-id", namespace: XMPPNamespace.stanzaIds)
     }
 
     private static func isMarker(_ e: XMPPElement, id: String) -> Bool {

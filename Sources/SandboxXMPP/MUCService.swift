@@ -260,9 +260,9 @@ final class MUCService {
             return router.bounce(stanza, to: connection, StanzaError(condition: .notAcceptable, type: .modify, text: "Join the room first"))
         }
         let from = roomJID(dialogId) + "/\(sender)"
-        guard let body = stanza.child("body")?.text else {
+        guard let body = stanza.childText("body") else {
             // The subject is the dialog's name, changed over REST.
-            if stanza.child("subject") != nil {
+            if stanza.hasChild("subject") {
                 return router.bounce(stanza, to: connection, StanzaError(condition: .forbidden, type: .auth,
                                                                          text: "The subject is the dialog's name: rename the dialog instead"))
             }
@@ -283,7 +283,7 @@ final class MUCService {
                 return
             }
             let (attachments, custom) = XMPPStanzaRouter.content(of: stanza)
-            let markable = stanza.child("markable", namespace: XMPPNamespace.chatMarkers) != nil
+            let markable = stanza.hasChild("markable", namespace: XMPPNamespace.chatMarkers)
             stored = router.storage({
                 try $0.insertMessage(NewMessage(id: stanza[attribute: "id"], originId: XMPPStanzaRouter.senderId(of: stanza),
                                                 dialogId: dialogId, body: body, senderId: sender, attachments: attachments,

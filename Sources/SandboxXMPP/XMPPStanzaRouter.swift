@@ -99,7 +99,7 @@ final class XMPPStanzaRouter {
     static func extraParams(_ stanza: XMPPElement) -> XMPPElement? { stanza.child("extraParams") }
 
     static func isSaved(_ stanza: XMPPElement) -> Bool {
-        extraParams(stanza)?.child("save_to_history")?.text.trimmingCharacters(" ") == "1"
+        extraParams(stanza)?.childText("save_to_history")?.trimmingCharacters(" ") == "1"
     }
 
     /// A message from a plain XMPP client, which knows nothing of QuickBlox: no
@@ -130,7 +130,7 @@ final class XMPPStanzaRouter {
 
     /// The id the sender gave a message: its XEP-0359 `<origin-id/>`, else the stanza's `id`.
     static func senderId(of stanza: XMPPElement) -> String? {
-        let origin = stanza.child("origin-id", namespace: XMPPNamespace.stanzaIds)?[attribute: "id"]
+        let origin = stanza.childAttribute("id", of: "origin-id", namespace: XMPPNamespace.stanzaIds)
         let id = origin ?? stanza[attribute: "id"]
         return (id?.isEmpty ?? true) ? nil : id
     }
@@ -181,7 +181,7 @@ final class XMPPStanzaRouter {
             if case .element(let e) = $0 { return e.name == "stanza-id" && e.namespace == XMPPNamespace.stanzaIds }
             return false
         }
-        if let originId, originId != id, stanza.child("origin-id", namespace: XMPPNamespace.stanzaIds) == nil {
+        if let originId, originId != id, !stanza.hasChild("origin-id", namespace: XMPPNamespace.stanzaIds) {
             copy.children.append(.element(XMPPElement(name: "origin-id", namespace: XMPPNamespace.stanzaIds,
                                                       attributes: [.init(name: "id", value: originId)])))
         }
@@ -236,7 +236,7 @@ final class XMPPStanzaRouter {
         guard exists else { return bounce(stanza, to: connection, StanzaError(condition: .serviceUnavailable)) }
         let to = stanza[attribute: "to"] ?? userJID(recipient)
         if type == .headline { return headline(stanza, from: senderJID, to: to, recipient: recipient) }
-        let body = stanza.child("body")?.text
+        let body = stanza.childText("body")
         guard let body else {
             // Markers, typing and other content-free messages: recorded (markers) and passed on.
             var copy = ForwardedStanza(stanza, from: senderJID, to: to, id: stanza[attribute: "id"], dialogId: nil, dateSent: nil)
@@ -251,7 +251,7 @@ final class XMPPStanzaRouter {
         guard body.utf8.count <= ChatStore.maxMessageBytes else { return bounce(stanza, to: connection, Self.bodyTooLong) }
         var stored: MessageRecord?
         var dateSent = Int(now().rounded(.down))
-        let given = Self.extraParams(stanza)?.child("dialog_id")?.text.trimmingCharacters(" ")
+        let given = Self.extraParams(stanza)?.childText("dialog_id")?.trimmingCharacters(" ")
         var dialog = privateDialog(between: sender, recipient, preferring: given)
         if (Self.isSaved(stanza) || (type == .chat && Self.isPlain(stanza))) && recipient != sender && store != nil {
             // In a dialog that exists, the INSERT itself tells a resend of a stored ObjectId
@@ -268,7 +268,7 @@ final class XMPPStanzaRouter {
             }
             guard let dialog else { return bounce(stanza, to: connection, Self.notStored) }
             let (attachments, custom) = Self.content(of: stanza)
-            let markable = stanza.child("markable", namespace: XMPPNamespace.chatMarkers) != nil
+            let markable = stanza.hasChild("markable", namespace: XMPPNamespace.chatMarkers)
             do {
                 stored = try store?.insertMessage(NewMessage(id: stanza[attribute: "id"], originId: Self.senderId(of: stanza),
                                                              dialogId: dialog.id, body: body, senderId: sender, attachments: attachments,
@@ -318,8 +318,8 @@ final class XMPPStanzaRouter {
     private func carbons(of message: ForwardedStanza, user: Int, except origin: XMPPClientConnection, direction: String = "sent") {
         // The copy has the stanza's type and hints (forwarding changes neither).
         guard MessageType(of: message.stanza) == .chat,
-              message.stanza.child("private", namespace: XMPPNamespace.carbons) == nil,
-              message.stanza.child("no-copy", namespace: XMPPNamespace.hints) == nil else { return }
+              !message.stanza.hasChild("private", namespace: XMPPNamespace.carbons),
+              !message.stanza.hasChild("no-copy", namespace: XMPPNamespace.hints) else { return }
         let targets = (server.boundSessions[user]?.values.map { $0 } ?? []).filter { $0 !== origin && $0.session.carbonsEnabled }
         guard !targets.isEmpty else { return } // the usual case: serialise nothing
         let inner = message.serialized(parentNamespace: XMPPNamespace.forward)
