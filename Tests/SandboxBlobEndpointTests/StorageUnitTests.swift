@@ -295,8 +295,8 @@ private func refusal(_ body: () throws -> Void) -> StorageError? {
     }
 
     @Test func leftoversOfACrashAreRemovedOnStart() throws {
-        FileManager.default.createFile(atPath: directory.file(".upload-ab00-123456"), contents: Data([1]))
-        FileManager.default.createFile(atPath: directory.file("ab00"), contents: Data([2]))
+        _ = FileManager.default.createFile(atPath: directory.file(".upload-ab00-123456"), contents: Data([1]))
+        _ = FileManager.default.createFile(atPath: directory.file("ab00"), contents: Data([2]))
         let again = try BlobFiles.prepare(directory: directory.path)
         #expect(again.entries() == ["ab00"])
     }

@@ -2,7 +2,7 @@ import Foundation
 // The CORS decisions of docs/protocol.md §10, without sockets: which origins, which
 // methods and headers, and what a preflight gets.
 import Testing
-@testable import SandboxHTTP
+import SandboxHTTP
 
 @Suite struct CORSOriginsTests {
     @Test(arguments: [

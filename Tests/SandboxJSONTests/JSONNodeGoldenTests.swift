@@ -1,5 +1,5 @@
 import Testing
-@testable import SandboxJSON
+import SandboxJSON
 import TestSupport
 
 /// The sandbox's JSON (JSONParser, JSONNode.serialized) against the table the

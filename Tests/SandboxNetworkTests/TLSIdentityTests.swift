@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import SandboxNetwork
+import SandboxNetwork
 
 /// The certificate the sandbox presents for STARTTLS.
 @Suite("TLSIdentity")

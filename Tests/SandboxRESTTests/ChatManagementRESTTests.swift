@@ -2,7 +2,7 @@
 // add, remove, delete and edit, and finding users; in process over the route table.
 import Foundation
 import Testing
-@testable import SandboxREST
+import SandboxREST
 import SandboxStorage
 
 @Suite("REST dialog management")

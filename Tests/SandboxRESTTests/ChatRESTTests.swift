@@ -3,7 +3,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import SandboxREST
+import SandboxREST
 import SandboxStorage
 
 /// The REST route table over an in-memory database; users and sessions made directly.

@@ -1,6 +1,6 @@
 import Testing
 import SandboxClock
-@testable import SandboxStorage
+import SandboxStorage
 import TestSupport
 
 /// The sandbox's ObjectIds against the table the client's ObjectIDGenerator passes too.

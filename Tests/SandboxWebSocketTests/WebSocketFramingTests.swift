@@ -1,7 +1,7 @@
 // RFC 7395 framing as pure functions (docs/protocol.md §7): the server's stream text
 // becomes one message per element, and a client's message parses as stream children.
 import Testing
-@testable import SandboxWebSocket
+import SandboxWebSocket
 import SandboxXML
 
 @Suite struct WebSocketFramingTests {

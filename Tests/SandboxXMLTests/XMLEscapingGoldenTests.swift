@@ -1,5 +1,5 @@
 import Testing
-@testable import SandboxXML
+import SandboxXML
 @testable import XMPPTransport
 import TestSupport
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SandboxXML
+import SandboxXML
 
 /// `XMLStreamParser` (expat) and `XMPPElement`, without sockets.
 @Suite("XMPP stream parsing")

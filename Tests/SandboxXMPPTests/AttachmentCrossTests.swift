@@ -3,7 +3,7 @@
 // own parser through libstrophe; and what the sandbox writes of a REST message, read the same way.
 import Foundation
 import Testing
-@testable import SandboxXMPP
+import SandboxXMPP
 @testable import XMPPTransport
 
 @Suite("Attachments, written by one twin and read by the other", .serialized)

@@ -2,7 +2,7 @@
 // (carbons, headlines, a room's answer to a join) read back by the client's own parser, through libstrophe.
 import Testing
 import SandboxWebSocket
-@testable import SandboxXMPP
+import SandboxXMPP
 @testable import XMPPTransport
 
 @Suite("Forwarded stanzas, read by the client", .serialized)

@@ -2,7 +2,7 @@
 // applied to the stored message only when they should be, and what REST then reads of them.
 import Foundation
 import Testing
-@testable import SandboxXMPP
+import SandboxXMPP
 
 @Suite("Sandbox read state", .serialized)
 struct ReadStateSandboxTests {

@@ -3,7 +3,7 @@
 import Foundation
 import Testing
 import SandboxStorage
-@testable import SandboxXMPP
+import SandboxXMPP
 
 @Suite(.serialized) struct RoutingDialogCacheTests {
     static func join(_ f: MessagingFixture, _ client: RawXMPPClient, _ dialogId: String, as userId: Int) -> Bool {

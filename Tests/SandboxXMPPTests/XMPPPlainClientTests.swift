@@ -3,7 +3,7 @@
 import Foundation
 import Testing
 import SandboxStorage
-@testable import SandboxXMPP
+import SandboxXMPP
 
 @Suite("XMPP plain clients, carbons and headlines", .serialized)
 struct XMPPPlainClientTests {

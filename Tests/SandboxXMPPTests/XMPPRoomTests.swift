@@ -4,7 +4,7 @@
 import Foundation
 import Testing
 import SandboxStorage
-@testable import SandboxXMPP
+import SandboxXMPP
 
 @Suite("XMPP rooms as XEP-0045 describes them", .serialized)
 struct XMPPRoomTests {

@@ -3,7 +3,7 @@ import TestSupport
 import SandboxLogging
 import SandboxNetwork
 import SandboxStorage
-@testable import SandboxXMPP
+import SandboxXMPP
 
 /// Passwords and tokens by user id; immutable, so it can cross to the loop thread.
 final class FakeChatAuthenticator: ChatAuthenticator, Sendable {
