@@ -142,7 +142,7 @@ final class LoadConnection {
         }
     }
 
-    private func event(_ event: SocketEvent) {
+    private func event(_ event: SocketConnection.Event) {
         switch event {
         case .connected:
             guard let socket else { return }

@@ -34,16 +34,3 @@ package struct HTTPRequest {
         self.body = body
     }
 }
-
-/// What the service answers: the server adds nothing but the status line.
-package struct HTTPAnswer {
-    package var status: Int
-    package var headers: [(String, String)]
-    package var body: [UInt8]
-
-    package init(status: Int, headers: [(String, String)], body: [UInt8]) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
-}

@@ -5,23 +5,23 @@ internal import CEvent
 import Glibc
 #endif
 
-/// What a connection reports besides readable input.
-package enum SocketEvent: Equatable {
-    /// A client's connection is up, or a TLS handshake (either side) has finished.
-    case connected
-    /// The connection is over: the peer closed it (`endOfFile`) or it failed. `tlsError` is
-    /// OpenSSL's reason when TLS failed; `systemError` errno's text at that moment.
-    case ended(endOfFile: Bool, failed: Bool, tlsError: String?, systemError: String)
-}
-
 /// Owns one bufferevent (after STARTTLS, the TLS filter, which owns the socket's). Its
 /// callbacks run `onReadable` and `onEvent` on the loop thread; freeing it closes the socket.
 package final class SocketConnection {
+    /// What a connection reports besides readable input.
+    package enum Event: Equatable {
+        /// A client's connection is up, or a TLS handshake (either side) has finished.
+        case connected
+        /// The connection is over: the peer closed it (`endOfFile`) or it failed. `tlsError` is
+        /// OpenSSL's reason when TLS failed; `systemError` errno's text at that moment.
+        case ended(endOfFile: Bool, failed: Bool, tlsError: String?, systemError: String)
+    }
+
     private let loop: EventLoop
     private var bufferEvent: OpaquePointer    // struct bufferevent*
     /// The input is waiting: take it with `read(into:)` or `withInput`.
     package var onReadable: () -> Void = {}
-    package var onEvent: (SocketEvent) -> Void = { _ in }
+    package var onEvent: (Event) -> Void = { _ in }
 
     /// A server's accepted `socket` (owned from now on, closed on failure too).
     package init(loop: EventLoop, acceptedSocket socket: Int32) throws(NetworkError) {

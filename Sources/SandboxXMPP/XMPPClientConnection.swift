@@ -175,7 +175,7 @@ final class XMPPClientConnection {
         return pendingRestart == nil && !isClosing
     }
 
-    private func socketEvent(_ event: SocketEvent) {
+    private func socketEvent(_ event: SocketConnection.Event) {
         switch event {
         case .connected:
             server.log.log(.debug, "xmpp #\(number): TLS established")
