@@ -4,9 +4,11 @@
 //   C modules -> HTTPTransport, XMPPTransport, SQLiteStore -> QuickBloxAPI,
 //   MessageCache -> ClientConfiguration -> AuthFlow, Transfers -> Messaging
 //   -> CommandLineKit, ChatView (pure), ChatctlCLI -> chatctl
-// The sandbox (SandboxServer, SandboxCLI, chatctl-sandbox) shares no protocol
-// code with the client, only infrastructure: the C modules, SQLiteStore and
-// CommandLineKit.
+// The sandbox, bottom to top (house rule 15): C modules -> SandboxLogging, SandboxClock,
+//   SandboxCrypto, SandboxJSON, SandboxXML, SandboxHTTP -> SandboxStorage, SandboxNetwork,
+//   SandboxWebSocket, SandboxBlobEndpoint -> SandboxREST, SandboxXMPP -> SandboxServer
+//   -> SandboxCLI -> chatctl-sandbox. It shares no protocol code with the client, only
+//   infrastructure: the C modules, SQLiteStore and CommandLineKit.
 import PackageDescription
 
 // Concrete generic types' metadata through accessor calls, not mangled names that
@@ -109,13 +111,30 @@ let package = Package(
         .target(name: "BenchmarkData", dependencies: ["MessageCache"], swiftSettings: swiftSettings),
         .executableTarget(name: "BenchFixture", dependencies: ["BenchmarkData", "MessageCache"], swiftSettings: swiftSettings),
         // Dev-only: the sandbox's load driver for `make bench` (its router rate, many users at once):
-        // chatctl's wire steps over libevent and OpenSSL (CEvent), its users made over REST (QuickBloxAPI).
-        .target(name: "LoadDriver", dependencies: ["CEvent", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
+        // chatctl's wire steps over libevent and OpenSSL (the sandbox's own SandboxNetwork: the
+        // libevent layer, no protocol code), its users made over REST (QuickBloxAPI).
+        .target(name: "LoadDriver", dependencies: ["SandboxNetwork", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
         .executableTarget(name: "BenchLoad", dependencies: ["LoadDriver", "CommandLineKit"], swiftSettings: swiftSettings),
 
         // MARK: sandbox
-        .target(name: "SandboxServer", dependencies: ["CEvent", "CExpat", "CCrypto", "CWebSockets", "CMicroHTTPD", "SQLiteStore"], swiftSettings: swiftSettings),
-        .target(name: "SandboxCLI", dependencies: ["CommandLineKit", "SandboxServer"], swiftSettings: swiftSettings),
+        // Split as Prosody and ejabberd are (house rule 15): leaves first (log, clock, crypto, JSON,
+        // XML, HTTP values and CORS), then storage, REST, the libevent layer, WebSocket, the storage
+        // endpoint, XMPP, and the composition root. Each C library behind one module.
+        .target(name: "SandboxLogging", swiftSettings: swiftSettings),
+        .target(name: "SandboxClock", swiftSettings: swiftSettings),
+        .target(name: "SandboxCrypto", dependencies: ["CCrypto"], swiftSettings: swiftSettings),
+        .target(name: "SandboxJSON", swiftSettings: swiftSettings),
+        .target(name: "SandboxXML", dependencies: ["CExpat"], swiftSettings: swiftSettings),
+        .target(name: "SandboxHTTP", swiftSettings: swiftSettings),
+        .target(name: "SandboxStorage", dependencies: ["SQLiteStore", "SandboxClock", "SandboxCrypto", "SandboxJSON"], swiftSettings: swiftSettings),
+        .target(name: "SandboxREST", dependencies: ["SandboxClock", "SandboxCrypto", "SandboxHTTP", "SandboxJSON", "SandboxLogging", "SandboxStorage"], swiftSettings: swiftSettings),
+        // libevent and OpenSSL: the loop, its events, listeners, connections and TLS, and the evhttp server.
+        .target(name: "SandboxNetwork", dependencies: ["CEvent", "SandboxClock", "SandboxHTTP", "SandboxLogging"], swiftSettings: swiftSettings),
+        .target(name: "SandboxWebSocket", dependencies: ["CWebSockets", "SandboxClock", "SandboxHTTP", "SandboxLogging", "SandboxXML"], swiftSettings: swiftSettings),
+        .target(name: "SandboxBlobEndpoint", dependencies: ["CMicroHTTPD", "SandboxClock", "SandboxCrypto", "SandboxHTTP", "SandboxJSON", "SandboxLogging", "SandboxXML"], swiftSettings: swiftSettings),
+        .target(name: "SandboxXMPP", dependencies: ["SandboxClock", "SandboxCrypto", "SandboxHTTP", "SandboxLogging", "SandboxNetwork", "SandboxStorage", "SandboxWebSocket", "SandboxXML"], swiftSettings: swiftSettings),
+        .target(name: "SandboxServer", dependencies: ["SandboxBlobEndpoint", "SandboxHTTP", "SandboxJSON", "SandboxLogging", "SandboxNetwork", "SandboxREST", "SandboxStorage", "SandboxXMPP"], swiftSettings: swiftSettings),
+        .target(name: "SandboxCLI", dependencies: ["CommandLineKit", "SandboxHTTP", "SandboxServer"], swiftSettings: swiftSettings),
         .executableTarget(name: "ChatctlSandboxMain", dependencies: ["SandboxCLI"], swiftSettings: swiftSettings),
 
         // MARK: tests
@@ -135,8 +154,20 @@ let package = Package(
         .testTarget(name: "TerminalImagesTests", dependencies: ["Diagnostics", "TerminalImages", "ChatView", "CStbImageWrite", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ChatctlCLITests", dependencies: ["Diagnostics", "ChatctlCLI", "Presentation", "MessageCache", "Messaging", "HTTPTransport", "TestSupport", "ChatView", "CommandLineKit"], swiftSettings: swiftSettings),
-        // XMPPTransport: the golden XML cross-checks parse the sandbox's output with libstrophe.
-        .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
+        // The sandbox's, one per module. XMPPTransport: the golden XML cross-checks parse the
+        // sandbox's output with libstrophe. CEvent: the XMPP tests' raw client speaks TLS with
+        // OpenSSL itself, not through the sandbox's own TLS code it is there to check.
+        .testTarget(name: "SandboxJSONTests", dependencies: ["SandboxJSON", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxXMLTests", dependencies: ["SandboxXML", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxStorageTests", dependencies: ["SandboxStorage", "SandboxClock", "SQLiteStore", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxRESTTests", dependencies: ["SandboxREST", "SandboxCrypto", "SandboxJSON", "SandboxStorage", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxBlobEndpointTests", dependencies: ["SandboxBlobEndpoint", "SandboxClock", "SandboxCrypto", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxNetworkTests", dependencies: ["SandboxNetwork", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxWebSocketTests", dependencies: ["SandboxWebSocket", "SandboxXML"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxXMPPTests", dependencies: ["SandboxXMPP", "SandboxLogging", "SandboxNetwork", "SandboxREST", "SandboxStorage",
+                                                           "SandboxWebSocket", "SandboxXML", "SQLiteStore", "CEvent", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "SandboxBlobEndpoint", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["Diagnostics", "TestSupport", "ChatctlCLI", "SandboxCLI", "CommandLineKit", "Transfers", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "LoadDriverTests", dependencies: ["LoadDriver", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "RepositoryTests", swiftSettings: swiftSettings),
@@ -161,9 +192,9 @@ if Context.environment["CHATCTL_FUZZ"] != nil {
     package.targets += [
         .systemLibrary(name: "CFuzzerDriver", path: "Fuzz/Targets/CFuzzerDriver"),
         fuzzSupport("FuzzSupport"),
-        fuzzTarget("FuzzSandboxJSON", ["SandboxServer"]),
-        fuzzTarget("FuzzSandboxXML", ["SandboxServer"]),
-        fuzzTarget("FuzzSandboxREST", ["SandboxServer"]),
+        fuzzTarget("FuzzSandboxJSON", ["SandboxJSON"]),
+        fuzzTarget("FuzzSandboxXML", ["SandboxXML"]),
+        fuzzTarget("FuzzSandboxREST", ["SandboxREST", "SandboxStorage", "SandboxJSON"]),
         fuzzTarget("FuzzClientResponses", ["QuickBloxAPI", "HTTPTransport"]),
         fuzzTarget("FuzzClientStanzas", ["XMPPTransport"]),
         fuzzTarget("FuzzArguments", ["CommandLineKit", "ChatctlCLI", "SandboxCLI"]),

@@ -1,4 +1,4 @@
-// chatctl-sandbox: everything lives in SandboxCLI (the command line) and SandboxServer.
+// chatctl-sandbox: everything lives in SandboxCLI (the command line) and the modules SandboxServer puts together.
 import SandboxCLI
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,7 @@
-internal import CEvent
 #if canImport(Glibc)
 import Glibc
 #endif
+import SandboxNetwork
 
 /// What a load connection tells the run that owns it (on the loop thread).
 protocol LoadConnectionDelegate: AnyObject {
@@ -13,16 +13,16 @@ protocol LoadConnectionDelegate: AnyObject {
     func connection(_ connection: LoadConnection, failed reason: String)
 }
 
-/// One simulated user's XMPP stream: a TCP bufferevent, OpenSSL-filtered after STARTTLS,
-/// the `LoginSteps` that take it to a bound stream, then stanzas both ways with stream
-/// management's counts and acks. Every bufferevent call of the driver lives here.
+/// One simulated user's XMPP stream: a TCP `SocketConnection` (the sandbox's own, TLS after
+/// STARTTLS), the `LoginSteps` that take it to a bound stream, then stanzas both ways with
+/// stream management's counts and acks.
 final class LoadConnection {
     let index: Int
     let userId: Int
     private unowned let delegate: any LoadConnectionDelegate
-    private let base: OpaquePointer
+    private let loop: EventLoop
     private let tls: TLSClientContext
-    private var bufferEvent: OpaquePointer?
+    private var socket: SocketConnection?
     private var scanner = StanzaScanner()
     private var steps: LoginSteps
     private var counting = false
@@ -40,54 +40,35 @@ final class LoadConnection {
     private var pendingMarkers: [UInt8] = []
     private var pendingMarkerCount = 0
 
-    init(index: Int, userId: Int, steps: LoginSteps, base: OpaquePointer, tls: TLSClientContext, delegate: any LoadConnectionDelegate) {
+    init(index: Int, userId: Int, steps: LoginSteps, loop: EventLoop, tls: TLSClientContext, delegate: any LoadConnectionDelegate) {
         self.index = index
         self.userId = userId
         self.steps = steps
-        self.base = base
+        self.loop = loop
         self.tls = tls
         self.delegate = delegate
     }
 
-    deinit {
-        if let bufferEvent { bufferevent_free(bufferEvent) }
-    }
-
     /// Starts connecting to `host:port`; the rest happens in callbacks.
     func connect(host: String, port: Int) {
-        guard let bev = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
-            return failed("bufferevent_socket_new failed")
+        do {
+            let socket = try SocketConnection(loop: loop, connectingTo: host, port: port)
+            socket.onReadable = { [unowned self] in self.readable() }
+            socket.onEvent = { [unowned self] in self.event($0) }
+            self.socket = socket
+        } catch {
+            failed(error.description)
         }
-        bufferEvent = bev
-        install(on: bev)
-        if bufferevent_socket_connect_hostname(bev, nil, AF_INET, host, Int32(port)) != 0 {
-            failed("cannot connect to \(host):\(port)")
-        }
-    }
-
-    private func install(on bev: OpaquePointer) {
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        bufferevent_setcb(bev, { _, ctx in
-            Unmanaged<LoadConnection>.fromOpaque(ctx!).takeUnretainedValue().readable()
-        }, nil, { _, events, ctx in
-            Unmanaged<LoadConnection>.fromOpaque(ctx!).takeUnretainedValue().event(events)
-        }, me)
-        bufferevent_enable(bev, Int16(EV_READ | EV_WRITE))
     }
 
     /// Bytes written but not yet handed to the kernel.
-    var pendingOutput: Int {
-        guard let bev = bufferEvent else { return 0 }
-        var total = evbuffer_get_length(bufferevent_get_output(bev))
-        if let underlying = bufferevent_get_underlying(bev) { total += evbuffer_get_length(bufferevent_get_output(underlying)) }
-        return total
-    }
+    var pendingOutput: Int { socket?.pendingOutput ?? 0 }
 
     /// Writes bytes that hold `stanzas` stanzas (counted for stream management).
     func write(_ bytes: [UInt8], stanzas: Int) {
-        guard let bev = bufferEvent, !isClosed else { return }
+        guard let socket, !isClosed else { return }
         outbound &+= UInt32(stanzas)
-        _ = bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
+        socket.write(bytes)
     }
 
     func write(_ text: String, stanzas: Int = 0) { write(Array(text.utf8), stanzas: stanzas) }
@@ -105,12 +86,12 @@ final class LoadConnection {
     // MARK: input
 
     private func readable() {
-        guard let bev = bufferEvent else { return }
-        let input = bufferevent_get_input(bev)
-        let length = evbuffer_get_length(input)
-        guard length > 0, let bytes = evbuffer_pullup(input, -1) else { return }
-        scanner.append(UnsafeRawBufferPointer(start: bytes, count: length))
-        evbuffer_drain(input, length)
+        var arrived = false
+        socket?.withInput { bytes in
+            arrived = true
+            scanner.append(bytes)
+        }
+        guard arrived else { return }
         while !isClosed, let item = scanner.next() {
             switch item {
             case .streamOpened:
@@ -161,27 +142,20 @@ final class LoadConnection {
         }
     }
 
-    private func event(_ events: Int16) {
-        if events & Int16(BEV_EVENT_CONNECTED) != 0 {
-            if bufferevent_get_underlying(bufferEvent) == nil {
-                if let fd = Optional(bufferevent_getfd(bufferEvent)), fd >= 0 {
-                    var one: Int32 = 1
-                    _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-                }
-                perform(steps.handle(.connected))
-            } else {
+    private func event(_ event: SocketConnection.Event) {
+        switch event {
+        case .connected:
+            guard let socket else { return }
+            if socket.isTLS {
                 perform(steps.handle(.tlsEstablished))
+            } else {
+                socket.sendWithoutDelay()
+                perform(steps.handle(.connected))
             }
-            return
-        }
-        if events & Int16(BEV_EVENT_ERROR | BEV_EVENT_EOF | BEV_EVENT_TIMEOUT) != 0 {
-            var reason = events & Int16(BEV_EVENT_EOF) != 0 ? "the server closed the connection" : "connection error"
-            if let bev = bufferEvent {
-                let code = bufferevent_get_openssl_error(bev)
-                if code != 0, let text = ERR_reason_error_string(code) { reason = "TLS: " + String(cString: text) }
-                else if events & Int16(BEV_EVENT_ERROR) != 0 { reason += ": " + String(cString: strerror(errno)) }
-            }
-            failed(reason)
+        case .ended(let endOfFile, let failed, let tlsError, let systemError):
+            var reason = endOfFile ? "the server closed the connection" : "connection error"
+            if let tlsError { reason = "TLS: " + tlsError } else if failed { reason += ": " + systemError }
+            self.failed(reason)
         }
     }
 
@@ -208,20 +182,13 @@ final class LoadConnection {
 
     private func startTLS() {
         scanner.reset()
-        guard let bev = bufferEvent, let ssl = tls.makeSSL() else { return failed("cannot set up TLS") }
-        guard let filtered = bufferevent_openssl_filter_new(base, bev, ssl, BUFFEREVENT_SSL_CONNECTING,
-                                                            Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
-            SSL_free(ssl)
-            return failed("cannot set up TLS")
-        }
-        bufferEvent = filtered
-        install(on: filtered)
+        guard let socket, socket.startTLS(as: tls) else { return failed("cannot set up TLS") }
     }
 
     private func failed(_ reason: String) {
         guard !isClosed else { return }
         isClosed = true
-        if let bev = bufferEvent { bufferevent_disable(bev, Int16(EV_READ | EV_WRITE)) }
+        socket?.stop()
         delegate.connection(self, failed: reason)
     }
 }

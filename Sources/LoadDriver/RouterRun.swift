@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SandboxNetwork
 
 /// Mode (a), the raw router rate: one sender streams `messages` 1:1 messages, chatctl's
 /// stanza with `save_to_history` 1, through the sandbox to one receiver, keeping at most
@@ -61,12 +62,13 @@ package final class RouterRun: LoadConnectionDelegate {
         let setupSeconds = Double(MonotonicClock.nanoseconds - setupStart) / 1e9
         stanza = MessageStanza(to: "\(users[1].id)-\(endpoints.credentials.applicationId)@\(endpoints.chatDomain)",
                                groupchat: false, dialogId: dialogId)
-        let tls = try TLSClientContext(caFile: endpoints.caFile, host: endpoints.chatDomain)
+        let tls: TLSClientContext
+        do { tls = try TLSClientContext(caFile: endpoints.caFile, host: endpoints.chatDomain) } catch { throw LoadError(error.description) }
         var connections: [LoadConnection] = []
         for user in users {
             let steps = LoginSteps(domain: endpoints.chatDomain, node: "\(user.id)-\(endpoints.credentials.applicationId)",
                                    secret: user.token, roomOccupantJID: nil)
-            let connection = LoadConnection(index: user.index, userId: user.id, steps: steps, base: loop.base, tls: tls, delegate: self)
+            let connection = LoadConnection(index: user.index, userId: user.id, steps: steps, loop: loop.loop, tls: tls, delegate: self)
             connections.append(connection)
             connection.connect(host: endpoints.chatHost, port: endpoints.chatPort)
         }

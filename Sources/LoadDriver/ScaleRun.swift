@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SandboxNetwork
 
 /// Mode (b), scale: `users` users connected at once, all in one group dialog (joined as MUC
 /// occupants) and each in two private pairs (user i writes to user i+1, a ring), each
@@ -105,7 +106,7 @@ package final class ScaleRun: LoadConnectionDelegate {
         stanzasBefore = Array(repeating: 0, count: count)
         connectStartedAt = Array(repeating: 0, count: count)
         latencies = LatencySamples(expected: Int(Double(count) * options.seconds * (options.privateRate + options.groupRate * Double(count))))
-        tls = try TLSClientContext(caFile: endpoints.caFile, host: endpoints.chatDomain)
+        do { tls = try TLSClientContext(caFile: endpoints.caFile, host: endpoints.chatDomain) } catch { throw LoadError(error.description) }
         residentBefore = probe?.residentKiB
         filesBefore = probe?.openFiles
         cpuAtConnect = probe?.cpuSeconds
@@ -113,7 +114,7 @@ package final class ScaleRun: LoadConnectionDelegate {
             LoadConnection(index: user.index, userId: user.id,
                            steps: LoginSteps(domain: endpoints.chatDomain, node: "\(user.id)-\(app)", secret: user.token,
                                              roomOccupantJID: "\(room)/\(user.id)"),
-                           base: loop.base, tls: tls!, delegate: self)
+                           loop: loop.loop, tls: tls!, delegate: self)
         }
         connectStarted = MonotonicClock.nanoseconds
         connectMore()

@@ -1,4 +1,5 @@
 import CommandLineKit
+import SandboxHTTP
 import SandboxServer
 #if canImport(Glibc)
 import Glibc

@@ -7,6 +7,8 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import SandboxBlobEndpoint
+import SandboxLogging
 
 /// `$TMPDIR/chatctl-sandbox-XXXXXX` (0700) holding `owner.pid`, and what the sandbox puts
 /// there. Removed at shutdown; a crash cannot do that, so each start first removes the

@@ -17,19 +17,28 @@ import Testing
     static let system: Set<String> = ["Foundation", "FoundationEssentials", "Glibc", "Musl", "Darwin", "Dispatch",
                                       "Synchronization", "Testing", "XCTest"]
 
-    /// Swift targets of Package.swift (the fuzz targets, declared only for `make fuzz`, aside).
+    /// Swift targets of Package.swift (the fuzz targets, declared only for `make fuzz`, aside):
+    /// each declaration read from its `.target(name:` to the next one, as it may span lines.
     static func targets() throws -> [Target] {
-        let package = try DocumentationTests.text("Package.swift")
+        let whole = try DocumentationTests.text("Package.swift")
+        let package = whole.components(separatedBy: "// MARK: fuzz targets").first ?? whole
+        let starts = try DocumentationTests.matches(#"\.(target|executableTarget|testTarget|systemLibrary)\(name: "(\w+)""#, in: package)
+        var rest = Substring(package)
         var found: [Target] = []
-        for match in try DocumentationTests.matches(#"\.(target|executableTarget|testTarget)\(name: "(\w+)"([^\n]*)"#, in: package) {
-            let rest = match[3]
+        for (index, start) in starts.enumerated() {
+            guard let at = rest.range(of: start[0]) else { continue }
+            let after = rest[at.upperBound...]
+            let end = index + 1 < starts.count ? after.range(of: starts[index + 1][0])?.lowerBound ?? after.endIndex : after.endIndex
+            let declaration = String(after[..<end])
+            rest = after[end...]
+            guard start[1] != "systemLibrary" else { continue }
             var dependencies: Set<String> = []
-            if let list = try DocumentationTests.matches(#"dependencies: \[([^\]]*)\]"#, in: rest).first {
+            if let list = try DocumentationTests.matches(#"dependencies: \[([^\]]*)\]"#, in: declaration).first {
                 dependencies = Set(try DocumentationTests.matches(#""(\w+)""#, in: list[1]).map { $0[1] })
             }
-            let path = try DocumentationTests.matches(#"path: "([^"]+)""#, in: rest).first?[1]
-            let directory = path ?? (match[1] == "testTarget" ? "Tests/" : "Sources/") + match[2]
-            found.append(Target(name: match[2], dependencies: dependencies, directory: directory))
+            let path = try DocumentationTests.matches(#"path: "([^"]+)""#, in: declaration).first?[1]
+            let directory = path ?? (start[1] == "testTarget" ? "Tests/" : "Sources/") + start[2]
+            found.append(Target(name: start[2], dependencies: dependencies, directory: directory))
         }
         return found
     }

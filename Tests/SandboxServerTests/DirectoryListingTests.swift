@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 import TestSupport
+import SandboxBlobEndpoint
 @testable import SandboxServer
 
 @Suite struct DirectoryListingTests {

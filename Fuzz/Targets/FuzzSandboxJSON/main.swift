@@ -1,7 +1,7 @@
 // libFuzzer target: the sandbox's JSON parser (request bodies, docs/protocol.md §4).
 // Any input is parsed; what it accepts must serialize and parse back to the same value.
 import FuzzSupport
-import SandboxServer
+import SandboxJSON
 
 runFuzzer { input in
     let bytes = Array(input)

@@ -11,7 +11,9 @@
 // ann's), `$D` for their private dialog's id. The database lives across inputs
 // (a user's PBKDF2 costs milliseconds): a crash found is replayed on a fresh one.
 import FuzzSupport
-import SandboxServer
+import SandboxJSON
+import SandboxREST
+import SandboxStorage
 
 
 final class RESTFixture {

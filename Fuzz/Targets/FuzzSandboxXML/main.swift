@@ -3,7 +3,7 @@
 // byte says; a stream restarts after <auth/> or <starttls/> the way
 // XMPPClientConnection restarts it, so the suspend-and-reset path is fuzzed too.
 import FuzzSupport
-import SandboxServer
+import SandboxXML
 
 runFuzzer { input in
     guard let first = input.first else { return }

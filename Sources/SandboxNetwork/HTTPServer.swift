@@ -1,0 +1,220 @@
+// libevent's HTTP server (evhttp): every evhttp call lives here. It reads each request into an
+// `HTTPRequest` and writes the service's `HTTPAnswer`; what the request means is the service's.
+internal import CEvent
+#if canImport(Glibc)
+import Glibc
+#endif
+import SandboxClock
+import SandboxHTTP
+import SandboxLogging
+
+/// Owns one `evhttp*` on the loop; hands every request to `service` on the loop thread.
+package final class HTTPServer {
+    private let loop: EventLoop
+    private var http: OpaquePointer?
+    /// evhttp keeps the pointer it is given as its default Content-Type, without a copy:
+    /// ours lives until evhttp is freed (a Swift temporary would dangle).
+    private let defaultContentType: UnsafeMutablePointer<CChar>
+    private let service: (HTTPRequest) -> HTTPAnswer
+    /// The service's name in log lines ("rest: …").
+    private let name: String
+    private let maximumBodySize: Int
+    private let log: SandboxLog
+    /// The port actually bound.
+    package let boundPort: Int
+    /// Seconds a connection has to send a whole request, from connecting or from our last answer.
+    /// libevent's own timeout is per read, so a client sending a byte a second (slowloris)
+    /// would never meet it.
+    let requestTimeout: Double
+    /// Each connection's bufferevent (we hold a reference, so the pointer stays valid) and
+    /// when its next request must be complete.
+    private var requestDeadlines: [OpaquePointer: Double] = [:]
+    /// A timer that drops connections past their deadline and lets go of closed ones.
+    private var sweep: LoopEvent?
+
+    /// `name`: the service, as its errors and log lines call it ("REST"); `timeout`: seconds a
+    /// connection may stay idle or half-sent before libevent drops it; `requestTimeout`: seconds
+    /// for each whole request; bodies over `maximumBodySize` and headers over
+    /// `maximumHeadersSize` get 413 from libevent itself; `defaultContentType`: of an answer
+    /// that names none.
+    package init(loop: EventLoop, name: String, host: String, port: Int, timeout: Int, requestTimeout: Double = 10,
+                 maximumBodySize: Int, maximumHeadersSize: Int, defaultContentType: String, log: SandboxLog,
+                 service: @escaping (HTTPRequest) -> HTTPAnswer) throws(NetworkError) {
+        guard let http = evhttp_new(loop.base) else { throw NetworkError("evhttp_new failed") }
+        self.loop = loop
+        self.name = name
+        self.service = service
+        self.maximumBodySize = maximumBodySize
+        self.log = log
+        self.requestTimeout = requestTimeout
+        evhttp_set_max_body_size(http, maximumBodySize)
+        evhttp_set_max_headers_size(http, maximumHeadersSize)
+        evhttp_set_timeout(http, Int32(max(1, timeout)))
+        // libevent answers methods it is told to refuse with 501; letting them through gets them
+        // the service's own answer (REST's 405 in QuickBlox's shape); OPTIONS is a browser's
+        // preflight (docs/protocol.md §10).
+        let methods = [EVHTTP_REQ_GET, EVHTTP_REQ_POST, EVHTTP_REQ_PUT, EVHTTP_REQ_DELETE, EVHTTP_REQ_HEAD,
+                       EVHTTP_REQ_OPTIONS, EVHTTP_REQ_TRACE, EVHTTP_REQ_CONNECT, EVHTTP_REQ_PATCH]
+            .reduce(UInt32(0)) { $0 | UInt32($1.rawValue) }
+        evhttp_set_allowed_methods(http, UInt16(methods))
+        self.defaultContentType = strdup(defaultContentType)!
+        evhttp_set_default_content_type(http, self.defaultContentType)
+        guard port >= 0, port <= 65535, let bound = evhttp_bind_socket_with_handle(http, host, UInt16(port)) else {
+            evhttp_free(http)
+            free(self.defaultContentType)
+            throw NetworkError("cannot listen for \(name) on \(host):\(port): \(String(cString: strerror(errno)))")
+        }
+        boundPort = ListeningAddress.boundPort(of: evhttp_bound_socket_get_fd(bound)) ?? port
+        self.http = http
+        evhttp_set_gencb(http, { request, arg in
+            guard let request, let arg else { return }
+            Unmanaged<HTTPServer>.fromOpaque(arg).takeUnretainedValue().serve(request)
+        }, Unmanaged.passUnretained(self).toOpaque())
+        // evhttp asks us for each accepted connection's bufferevent: the one place to see it begin.
+        evhttp_set_bevcb(http, { base, arg in
+            guard let base, let arg else { return nil }
+            return Unmanaged<HTTPServer>.fromOpaque(arg).takeUnretainedValue().connectionBegins(base)
+        }, Unmanaged.passUnretained(self).toOpaque())
+        sweep = LoopEvent(loop: loop, .repeatingTimer) { [unowned self] in self.dropLateConnections() }
+        sweep?.schedule(after: 0.25)
+    }
+
+    deinit {
+        close()
+        free(defaultContentType)
+    }
+
+    /// Stops listening and drops every connection. Idempotent.
+    package func close() {
+        sweep = nil
+        guard let http else { return }
+        evhttp_free(http)
+        self.http = nil
+        // evhttp has let go of every connection: ours are the last references.
+        for bufferEvent in requestDeadlines.keys { bufferevent_decref(bufferEvent) }
+        requestDeadlines = [:]
+    }
+
+    /// A new connection's bufferevent (evhttp gives it the socket), with its first deadline.
+    private func connectionBegins(_ base: OpaquePointer) -> OpaquePointer? {
+        guard let bufferEvent = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return nil }
+        bufferevent_incref(bufferEvent)
+        requestDeadlines[bufferEvent] = SandboxTime.monotonic() + requestTimeout
+        return bufferEvent
+    }
+
+    /// Lets go of connections evhttp has closed (it clears their callbacks when it frees them),
+    /// and shuts down those past their deadline, which evhttp then closes as a vanished client.
+    private func dropLateConnections() {
+        let now = SandboxTime.monotonic()
+        for (bufferEvent, deadline) in requestDeadlines {
+            var eventCallback: bufferevent_event_cb?
+            bufferevent_getcb(bufferEvent, nil, nil, &eventCallback, nil)
+            if eventCallback == nil {
+                requestDeadlines[bufferEvent] = nil
+                bufferevent_decref(bufferEvent)
+            } else if now >= deadline {
+                let socket = bufferevent_getfd(bufferEvent)
+                if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
+                requestDeadlines[bufferEvent] = .infinity
+                log.log(.info, "\(name.lowercased()): dropped a connection that sent no whole request within \(requestTimeout.rounded() == requestTimeout ? String(Int(requestTimeout)) : String(requestTimeout)) s")
+            }
+        }
+    }
+
+    private func serve(_ request: OpaquePointer) {
+        // The next request on this connection gets a fresh deadline.
+        if let connection = evhttp_request_get_connection(request), let bufferEvent = evhttp_connection_get_bufferevent(connection),
+           requestDeadlines[bufferEvent] != nil {
+            requestDeadlines[bufferEvent] = SandboxTime.monotonic() + requestTimeout
+        }
+        send(service(read(request)), to: request)
+    }
+
+    /// The evhttp request as values.
+    private func read(_ request: OpaquePointer) -> HTTPRequest {
+        let method: HTTPRequest.Method = switch evhttp_request_get_command(request) {
+        case EVHTTP_REQ_GET: .get
+        case EVHTTP_REQ_POST: .post
+        case EVHTTP_REQ_PUT: .put
+        case EVHTTP_REQ_DELETE: .delete
+        case EVHTTP_REQ_OPTIONS: .options
+        default: .other
+        }
+        let uri = evhttp_request_get_evhttp_uri(request)
+        let rawPath = uri.flatMap { evhttp_uri_get_path($0) }
+        let path: Result<String, HTTPRequest.Problem>
+        if let rawPath {
+            if let decoded = evhttp_uridecode(rawPath, 0, nil) {
+                path = .success(String(cString: decoded))
+                free(decoded)
+            } else {
+                path = .failure(.malformedPath)
+            }
+        } else {
+            path = .failure(.malformedURI)
+        }
+        return HTTPRequest(method: method, headers: Self.inputHeaders(request), rawPath: rawPath.map { String(cString: $0) },
+                           path: path, query: uri.flatMap { evhttp_uri_get_query($0) }.map { String(cString: $0) },
+                           body: body(of: request))
+    }
+
+    /// The request's headers, names lowercased (a repeated one: its last value).
+    private static func inputHeaders(_ request: OpaquePointer) -> [String: String] {
+        var headers: [String: String] = [:]
+        guard let list = evhttp_request_get_input_headers(request) else { return headers }
+        var entry = list.pointee.tqh_first
+        while let kv = entry {
+            if let key = kv.pointee.key, let value = kv.pointee.value {
+                headers[String(cString: key).lowercased()] = String(cString: value)
+            }
+            entry = kv.pointee.next.tqe_next
+        }
+        return headers
+    }
+
+    private func body(of request: OpaquePointer) -> Result<[UInt8], HTTPRequest.Problem> {
+        guard let input = evhttp_request_get_input_buffer(request) else { return .success([]) }
+        let length = evbuffer_get_length(input)
+        if length > maximumBodySize { return .failure(.bodyTooLarge) }
+        var body = [UInt8](repeating: 0, count: length)
+        let copied = body.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, length) }
+        if copied < 0 { return .failure(.unreadableBody) }
+        body.removeLast(length - Int(copied))
+        return .success(body)
+    }
+
+    private func send(_ answer: HTTPAnswer, to request: OpaquePointer) {
+        if let out = evhttp_request_get_output_headers(request) {
+            for (name, value) in answer.headers { evhttp_add_header(out, name, value) }
+        }
+        guard let buffer = evbuffer_new() else {
+            evhttp_send_error(request, 500, nil)
+            return
+        }
+        if !answer.body.isEmpty { answer.body.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) } }
+        evhttp_send_reply(request, Int32(answer.status), Self.reason(answer.status), buffer)
+        evbuffer_free(buffer)
+    }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: return "OK"
+        case 201: return "Created"
+        case 202: return "Accepted"
+        case 204: return "No Content"
+        case 301: return "Moved Permanently"
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 403: return "Forbidden"
+        case 404: return "Not Found"
+        case 405: return "Method Not Allowed"
+        case 413: return "Payload Too Large"
+        case 422: return "Unprocessable Entity"
+        case 429: return "Too Many Requests"
+        default: return status >= 500 ? "Internal Server Error" : "Error"
+        }
+    }
+}
+
+@available(*, unavailable) extension HTTPServer: Sendable {}

@@ -1,0 +1,260 @@
+// The REST endpoints of docs/protocol.md §2–6 and §8 (sessions, users, dialogs, messages, blobs), as route-table rows.
+import SandboxClock
+import SandboxHTTP
+import SandboxJSON
+import SandboxStorage
+
+/// Application credentials the sandbox accepts.
+package struct ApplicationCredentials {
+    var applicationId: Int
+    var authKey: String
+    var authSecret: String
+    /// What `GET /account_settings.json` expects in `QB-Account-Key`.
+    var accountKey = "sandbox-account-key"
+
+    package init(applicationId: Int, authKey: String, authSecret: String, accountKey: String = "sandbox-account-key") {
+        self.applicationId = applicationId
+        self.authKey = authKey
+        self.authSecret = authSecret
+        self.accountKey = accountKey
+    }
+}
+
+/// Session, user, dialog and message endpoints over a `SandboxDatabase`. Lives on the event-loop thread.
+package final class SandboxAPI {
+    /// How far a signed timestamp may be from the server clock.
+    static let clockWindow: Double = 3600
+
+    let database: SandboxDatabase
+    let credentials: ApplicationCredentials
+    package let chat: ChatStore
+    package let blobs: BlobStore
+    /// Where uploads and downloads go, known once the storage endpoint listens.
+    package var blobStorage: StorageEndpointAccess?
+    /// Hands a message stored with `send_to_chat=1` to the chat side, when chat is enabled.
+    package var liveDelivery: ((MessageRecord, DialogRecord) -> Void)?
+    /// What `GET /account_settings.json` answers: the sandbox's own endpoints, known once it listens.
+    package var accountEndpoints = AccountEndpoints(api: "", chat: nil)
+    let now: () -> Double
+
+    package init(database: SandboxDatabase, credentials: ApplicationCredentials, chatDomain: String = "localhost",
+         now: @escaping () -> Double = SandboxTime.now) {
+        self.database = database
+        self.credentials = credentials
+        self.now = now
+        chat = ChatStore(database: database, applicationId: credentials.applicationId, chatDomain: chatDomain, now: now)
+        blobs = BlobStore(database: database, now: now)
+    }
+
+    /// The route table.
+    package func makeRouter() -> RESTRouter {
+        let db = database
+        var router = RESTRouter(resolveSession: { token in try db.useSession(token: token) })
+        router.add(RESTRoute("GET", "/account_settings.json", .open) { [unowned self] (c) throws(RESTError) in try self.accountSettings(c) })
+        router.add(RESTRoute("POST", "/session.json", .open) { [unowned self] (c) throws(RESTError) in try self.createSession(c) })
+        router.add(RESTRoute("GET", "/session.json", .session) { (c) throws(RESTError) in .json(200, .object([("session", c.session!.json)])) })
+        router.add(RESTRoute("DELETE", "/session.json", .session) { [unowned self] (c) throws(RESTError) in try self.deleteSession(c) })
+        router.add(RESTRoute("POST", "/login.json", .session) { [unowned self] (c) throws(RESTError) in try self.logIn(c) })
+        router.add(RESTRoute("DELETE", "/login.json", .session) { [unowned self] (c) throws(RESTError) in try self.logOut(c) })
+        router.add(RESTRoute("POST", "/users.json", .session) { [unowned self] (c) throws(RESTError) in try self.signUp(c) })
+        router.add(RESTRoute("GET", "/users.json", .session) { [unowned self] (c) throws(RESTError) in try self.listUsers(c) })
+        router.add(RESTRoute("GET", "/users/by_login.json", .session) { [unowned self] (c) throws(RESTError) in try self.userByLogin(c) })
+        router.add(RESTRoute("GET", "/users/by_email.json", .session) { [unowned self] (c) throws(RESTError) in try self.userByEmail(c) })
+        router.add(RESTRoute("GET", "/users/by_full_name.json", .session) { [unowned self] (c) throws(RESTError) in try self.usersByFullName(c) })
+        router.add(RESTRoute("GET", "/users/{id}.json", .session) { [unowned self] (c) throws(RESTError) in try self.userById(c) })
+        router.add(RESTRoute("GET", "/chat/Dialog.json", .user) { [unowned self] (c) throws(RESTError) in try self.listDialogs(c) })
+        router.add(RESTRoute("POST", "/chat/Dialog.json", .user) { [unowned self] (c) throws(RESTError) in try self.createDialog(c) })
+        router.add(RESTRoute("PUT", "/chat/Dialog/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateDialog(c) })
+        router.add(RESTRoute("DELETE", "/chat/Dialog/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteDialogs(c) })
+        router.add(RESTRoute("GET", "/chat/Message.json", .user) { [unowned self] (c) throws(RESTError) in try self.listMessages(c) })
+        router.add(RESTRoute("POST", "/chat/Message.json", .user) { [unowned self] (c) throws(RESTError) in try self.sendMessage(c) })
+        router.add(RESTRoute("GET", "/chat/Message/unread.json", .user) { [unowned self] (c) throws(RESTError) in try self.unreadCounts(c) })
+        router.add(RESTRoute("PUT", "/chat/Message/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateMessages(c) })
+        router.add(RESTRoute("DELETE", "/chat/Message/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteMessages(c) })
+        router.add(RESTRoute("POST", "/blobs.json", .user) { [unowned self] (c) throws(RESTError) in try self.createBlob(c) })
+        router.add(RESTRoute("PUT", "/blobs/{id}/complete.json", .user) { [unowned self] (c) throws(RESTError) in try self.completeBlob(c) })
+        router.add(RESTRoute("GET", "/blobs/{ref}.json", .optionalSession) { [unowned self] (c) throws(RESTError) in try self.readBlob(c) })
+        router.add(RESTRoute("DELETE", "/blobs/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteBlob(c) })
+        return router
+    }
+
+    /// Runs a storage call, turning an SQLite failure into a 500.
+    func storage<T>(_ body: () throws -> T) throws(RESTError) -> T {
+        do { return try body() } catch { throw .internalError }
+    }
+
+    // MARK: sessions
+
+    private func createSession(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        let request = context.request
+        guard let appText = request.parameter("application_id"), Int(appText) == credentials.applicationId,
+              request.parameter("auth_key") == credentials.authKey else { throw .noApplication }
+        guard let signature = request.parameter("signature"),
+              let nonceText = request.parameter("nonce"), let nonce = Int(nonceText),
+              let timestampText = request.parameter("timestamp"), let timestamp = Int(timestampText),
+              RequestSignature.isValid(signature, parameters: request.parameters, secret: credentials.authSecret)
+        else { throw .unexpectedSignature }
+        guard abs(now() - Double(timestamp)) <= SandboxAPI.clockWindow else {
+            throw .field(422, "base", "Unexpected timestamp")
+        }
+        guard try storage({ try database.recordNonce(nonceText, timestamp: timestamp, window: SandboxAPI.clockWindow) }) else {
+            throw .field(422, "base", "Unexpected nonce")
+        }
+        var userId = 0
+        if let password = request.parameter("user[password]") {
+            userId = try authenticate(login: request.parameter("user[login]"), email: request.parameter("user[email]"),
+                                      password: password).id
+        }
+        let session = try storage {
+            try database.createSession(applicationId: credentials.applicationId, userId: userId, nonce: nonce,
+                                       timestamp: timestamp)
+        }
+        var response = RESTResponse.json(201, .object([("session", session.json)]))
+        response.headers.append(("QB-Token-ExpirationDate", SandboxTime.expirationHeader(session.expiresAt)))
+        return response
+    }
+
+    private func deleteSession(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        try storage { try database.deleteSession(id: context.session!.id) }
+        var response = RESTResponse.empty(200)
+        response.endsSession = true
+        return response
+    }
+
+    /// The user with that login (or email) and password; 401 otherwise.
+    private func authenticate(login: String?, email: String?, password: String) throws(RESTError) -> UserRecord {
+        let found: UserRecord?
+        if let login, !login.isEmpty {
+            found = try storage { try database.user(login: login) }
+        } else if let email, !email.isEmpty {
+            found = try storage { try database.user(email: email) }
+        } else {
+            found = nil
+        }
+        guard let user = found else { throw .unauthorized }
+        switch try storage({ try database.verifyPassword(userId: user.id, password) }) {
+        case .accepted: return user
+        case .refused: throw .unauthorized
+        case .throttled(let seconds): throw .tooManyAttempts(retryAfter: seconds)
+        }
+    }
+
+    private func logIn(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        let r = context.request
+        let user = try authenticate(login: r.parameter("login") ?? r.parameter("user[login]"),
+                                    email: r.parameter("email") ?? r.parameter("user[email]"),
+                                    password: r.parameter("password") ?? r.parameter("user[password]") ?? "")
+        try storage { try database.setSessionUser(sessionId: context.session!.id, userId: user.id) }
+        let fresh = try storage { try database.user(id: user.id) } ?? user
+        return .json(202, .object([("user", fresh.json)]))
+    }
+
+    private func logOut(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        try storage { try database.setSessionUser(sessionId: context.session!.id, userId: 0) }
+        return .empty(200)
+    }
+
+    // MARK: users
+
+    /// Server-side password rule: at least 8 characters; ASCII letters, digits and punctuation only.
+    static func passwordProblem(_ password: String) -> String? {
+        if password.count < 8 { return "is too short (minimum is 8 characters)" }
+        let allowed = password.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F }
+        return allowed ? nil : "should contain alphanumeric and punctuation characters only"
+    }
+
+    private func signUp(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        let r = context.request
+        func field(_ name: String) -> String? {
+            guard let v = r.parameter("user[\(name)]"), !v.isEmpty else { return nil }
+            return v
+        }
+        var problems: [(String, JSONNode)] = []
+        func problem(_ key: String, _ message: String) { problems.append((key, .array([.string(message)]))) }
+        let login = field("login")
+        let email = field("email")
+        let password = r.parameter("user[password]") ?? ""
+        // Taken checks come first and cost no password hashing.
+        if let login {
+            if try storage({ try database.isLoginTaken(login) }) { problem("login", "has already been taken") }
+        } else if email == nil {
+            // One of the two names the user; an email alone is enough (docs/protocol.md §3).
+            problem("login", "can't be blank")
+        }
+        if let email, try storage({ try database.isEmailTaken(email) }) { problem("email", "has already been taken") }
+        if let message = SandboxAPI.passwordProblem(password) { problem("password", message) }
+        var externalId: Int?
+        if let text = field("external_user_id") {
+            guard let v = Int(text) else { throw .field(422, "external_user_id", "is not a number") }
+            externalId = v
+        }
+        guard problems.isEmpty else { throw RESTError(status: 422, errors: .object(problems)) }
+        let new = NewUser(login: login, password: password, fullName: field("full_name"), email: email,
+                          phone: field("phone"), website: field("website"), externalUserId: externalId,
+                          customData: field("custom_data"))
+        let user = try storage { try database.insertUser(new) }
+        return .json(201, .object([("user", user.json)]))
+    }
+
+    private func userById(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        guard let id = context.request.pathParameters["id"].flatMap({ Int($0) }),
+              let user = try storage({ try database.user(id: id) }) else { throw .notFound }
+        return .json(200, .object([("user", user.json)]))
+    }
+
+    private func userByLogin(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        guard let login = context.request.parameter("login"),
+              let user = try storage({ try database.user(login: login) }) else { throw .notFound }
+        return .json(200, .object([("user", user.json)]))
+    }
+
+    private func userByEmail(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        guard let email = context.request.parameter("email"), !email.isEmpty,
+              let user = try storage({ try database.user(email: email) }) else { throw .notFound }
+        return .json(200, .object([("user", user.json)]))
+    }
+
+    /// Users whose full name contains `full_name` (at least 3 characters), ignoring
+    /// ASCII case; paged like the list.
+    private func usersByFullName(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        let r = context.request
+        let (page, perPage) = userPaging(r)
+        let fullName = r.parameter("full_name") ?? ""
+        guard fullName.count >= 3 else { throw .field(422, "full_name", "is too short (minimum is 3 characters)") }
+        let (total, items) = try storage { try database.users(fullNameContaining: fullName, page: page, perPage: perPage) }
+        return userPage(page: page, perPage: perPage, total: total, items: items)
+    }
+
+    /// `page` (≥ 1, default 1) and `per_page` (1–100, default 10).
+    private func userPaging(_ r: RESTRequest) -> (page: Int, perPage: Int) {
+        (max(1, r.parameter("page").flatMap { Int($0) } ?? 1), min(100, max(1, r.parameter("per_page").flatMap { Int($0) } ?? 10)))
+    }
+
+    private func userPage(page: Int, perPage: Int, total: Int, items: [UserRecord]) -> RESTResponse {
+        .json(200, .object([
+            ("current_page", .int(page)),
+            ("per_page", .int(perPage)),
+            ("total_entries", .int(total)),
+            ("items", .array(items.map { .object([("user", $0.json)]) })),
+        ]))
+    }
+
+    /// `page`, `per_page` (≤ 100) and `filter[]=number id in 1,2,3`.
+    private func listUsers(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        let r = context.request
+        let (page, perPage) = userPaging(r)
+        var ids: [Int]?
+        for filter in r.parameters("filter[]") {
+            let parts = filter.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true).map(String.init)
+            guard parts.count == 4, parts[1] == "id", parts[2] == "in" || parts[2] == "eq" else {
+                throw .field(422, "filter", "is not supported: \(filter)")
+            }
+            let values = parts[3].split(separator: ",").compactMap { Int($0.trimmingSpaces) }
+            ids = ids.map { current in current.filter(values.contains) } ?? values
+        }
+        let (total, items) = try storage { try database.users(page: page, perPage: perPage, ids: ids) }
+        return userPage(page: page, perPage: perPage, total: total, items: items)
+    }
+}
+
+@available(*, unavailable) extension SandboxAPI: Sendable {}

@@ -1,8 +1,0 @@
-/// The `type` of a dialog (docs/protocol.md §5).
-enum DialogKind: Int {
-    case publicGroup = 1
-    case group = 2
-    case privateChat = 3
-
-    var isGroup: Bool { self != .privateChat }
-}

@@ -1,0 +1,121 @@
+// How a sandbox starts: one builder per part, in the order the parts need each other
+// (storage, REST, the storage endpoint, chat with its listeners, the config line).
+import SandboxBlobEndpoint
+import SandboxJSON
+import SandboxLogging
+import SandboxNetwork
+import SandboxREST
+import SandboxStorage
+import SandboxXMPP
+
+extension Sandbox {
+    /// The database, in a file or in memory, with the login limits of `options`.
+    static func openDatabase(_ options: SandboxOptions) throws -> SandboxDatabase {
+        let database = try SandboxDatabase(path: options.databasePath, tokenTTL: options.tokenTTL)
+        database.passwordAttempts = PasswordAttempts(limit: options.passwordAttemptsPerMinute, window: 60)
+        database.passwordIterations = options.passwordIterations
+        return database
+    }
+
+    /// The REST API, listening on the loop, and the group commit of chat's writes: one
+    /// transaction per turn of the loop, committed before a REST request is handled and at
+    /// the end of the turn (docs/protocol.md §7).
+    static func startREST(_ options: SandboxOptions, loop: EventLoop, database: SandboxDatabase,
+                          log: SandboxLog) throws -> (api: SandboxAPI, server: HTTPServer, turn: TurnCommit) {
+        let api = SandboxAPI(database: database, credentials: ApplicationCredentials(
+            applicationId: options.applicationId, authKey: options.authKey, authSecret: options.authSecret,
+            accountKey: options.accountKey), chatDomain: options.chatDomain)
+        let service = RESTService(router: api.makeRouter(), cors: .restAPI(options.corsOrigins), log: log)
+        let server = try HTTPServer(loop: loop, name: "REST", host: options.host, port: options.apiPort,
+                                    timeout: Int(options.httpTimeout.rounded(.up)), requestTimeout: options.requestTimeout,
+                                    maximumBodySize: RESTService.maximumBodySize, maximumHeadersSize: RESTService.maximumHeadersSize,
+                                    defaultContentType: "application/json", log: log, service: service.answer)
+        log.log(.info, "cors: web pages from \(options.corsOrigins.summary) may call the sandbox")
+        let turn = TurnCommit(loop: loop, store: api.chat, log: log)
+        service.beforeEachRequest = { turn.finish() }
+        return (api, server, turn)
+    }
+
+    /// The storage endpoint of the content API (docs/protocol.md §8) on a thread of its own,
+    /// its files in `directory`; the API learns how to reach it.
+    static func startStorageEndpoint(_ options: SandboxOptions, api: SandboxAPI, directory: String,
+                                     log: SandboxLog) throws -> StorageServer {
+        let files = try BlobFiles.prepare(directory: directory)
+        let signer = StorageSigner(secret: try api.blobs.storageSecret())
+        let (socket, port) = try ListeningAddress.listeningSocket(for: "storage", host: options.host, port: options.storagePort)
+        let server = try StorageServer(listeningSocket: socket, host: options.host, port: port,
+                                       settings: StorageSettings(signer: signer, files: files, maximumUpload: options.maximumUpload,
+                                                                 cors: .storage(options.corsOrigins), log: log),
+                                       timeout: Int(options.httpTimeout.rounded(.up)))
+        let endpoint = StorageEndpoint(baseURL: options.storagePublicURL ?? "http://\(urlHost(options.host)):\(server.boundPort)",
+                                       signer: signer, maximumUpload: options.maximumUpload, urlLifetime: options.signedURLLifetime)
+        api.blobStorage = StorageEndpointAccess(uploadURL: endpoint.uploadURL(blobId:key:contentType:isPublic:now:),
+                                                downloadURL: endpoint.downloadURL(key:contentType:now:),
+                                                isKey: BlobFiles.isValidKey, storedSize: files.size(of:), remove: files.remove,
+                                                urlLifetime: endpoint.urlLifetime)
+        log.log(.info, "storage: \(endpoint.baseURL), files in \(directory)")
+        return server
+    }
+
+    /// What chat adds to a sandbox: its server and what the config line says of it.
+    struct Chat {
+        var server: XMPPServer
+        /// The config's `endpoints` keys and URLs, STARTTLS's (`chat`) first.
+        var endpoints: [(key: String, url: String)]
+        /// The certificate clients should trust, when the sandbox made it or was given it.
+        var caFile: String?
+    }
+
+    /// Chat: its TLS identity (given, or made once and kept in the database), the XMPP server
+    /// on the loop with its STARTTLS listener, and the direct-TLS and WebSocket ones asked for.
+    static func startChat(_ options: SandboxOptions, loop: EventLoop, database: SandboxDatabase, api: SandboxAPI,
+                          turn: TurnCommit, files: SandboxFiles, log: SandboxLog) throws -> Chat {
+        let identity: TLSIdentity
+        let caFile: String?
+        if let cert = options.tlsCertPath {
+            guard let key = options.tlsKeyPath else { throw SandboxError("--tls-cert needs --tls-key") }
+            identity = try TLSIdentity.load(certificatePath: cert, keyPath: key)
+            caFile = cert
+        } else {
+            var names = ["localhost"]
+            if options.chatDomain != "localhost" { names.append(options.chatDomain) }
+            // Kept in the database: a restart on the same --db serves the same certificate.
+            identity = try database.keptTLSIdentity(dnsNames: names, ipAddresses: [options.host], log: log)
+            caFile = try files.keepCertificate(identity.certificatePEM)
+        }
+        let server = try XMPPServer(loop: loop, host: options.host, port: options.chatPort, domain: options.chatDomain,
+                                    applicationId: options.applicationId, tls: identity, authenticator: database, log: log,
+                                    store: api.chat, turn: turn)
+        let host = urlHost(options.host)
+        var endpoints = [(key: "chat", url: "xmpp://\(host):\(server.boundPort)")]
+        if let port = options.chatTLSPort {
+            let bound = try server.listenForDirectTLS(host: options.host, port: port)
+            endpoints.append((key: "chatDirectTLS", url: "xmpps://\(host):\(bound)"))
+        }
+        if let port = options.webSocketPort {
+            let bound = try server.listenForWebSockets(host: options.host, port: port, origins: options.corsOrigins)
+            endpoints.append((key: "chatWebSocket", url: "ws://\(host):\(bound)"))
+        }
+        // Only once every listener is up: a failure above releases the server before the loop.
+        api.liveDelivery = { [weak server] message, dialog in server?.deliver(message, in: dialog) }
+        return Chat(server: server, endpoints: endpoints, caFile: caFile)
+    }
+
+    /// The one-line JSON chatctl config: credentials, endpoints, chat domain, CA file.
+    static func configLine(_ options: SandboxOptions, apiURL: String, chatEndpoints: [(key: String, url: String)],
+                           caFile: String?) -> String {
+        let endpoints: [(String, JSONNode)] = [("api", .string(apiURL))] + chatEndpoints.map { ($0.key, .string($0.url)) }
+        var members: [(String, JSONNode)] = [
+            ("appId", .int(options.applicationId)),
+            ("authKey", .string(options.authKey)),
+            ("authSecret", .string(options.authSecret)),
+            ("accountKey", .string(options.accountKey)),
+            ("endpoints", .object(endpoints)),
+            ("chatDomain", .string(options.chatDomain)),
+        ]
+        if let caFile { members.append(("caFile", .string(caFile))) }
+        return JSONNode.object(members).serialized
+    }
+
+    static func urlHost(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+}

@@ -1,0 +1,38 @@
+import SandboxXML
+
+/// A stanza error the server answers with (RFC 6120 §8.3): who should act, what went wrong,
+/// and optionally why in words.
+struct StanzaError: Equatable {
+    /// The defined conditions the server uses (RFC 6120 §8.3.3).
+    enum Condition: String, Equatable {
+        case badRequest = "bad-request"
+        case forbidden
+        case internalServerError = "internal-server-error"
+        case itemNotFound = "item-not-found"
+        case jidMalformed = "jid-malformed"
+        case notAcceptable = "not-acceptable"
+        case registrationRequired = "registration-required"
+        case serviceUnavailable = "service-unavailable"
+        case unexpectedRequest = "unexpected-request"
+
+        /// `<condition xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/>`, as it stands in an error
+        /// (and in XEP-0198's `<failed/>`).
+        var element: String { "<\(rawValue) xmlns='\(XMPPNamespace.stanzaErrors)'/>" }
+    }
+
+    /// Who should act on it (RFC 6120 §8.3.2).
+    enum ErrorType: String, Equatable {
+        case auth, cancel, modify, wait
+    }
+
+    var condition: Condition
+    var type: ErrorType = .cancel
+    var text: String?
+
+    /// `<error type='…'><condition …/><text …>…</text></error>`.
+    var xml: String {
+        var out = "<error type='\(type.rawValue)'>\(condition.element)"
+        if let text { out += "<text xmlns='\(XMPPNamespace.stanzaErrors)'>\(XMLEscaping.text(text))</text>" }
+        return out + "</error>"
+    }
+}

@@ -1,0 +1,35 @@
+import SandboxXML
+
+/// Stream-level errors the server sends (RFC 6120 §4.9.3).
+enum XMPPStreamError: String, Equatable {
+    case badFormat = "bad-format"
+    case conflict
+    case connectionTimeout = "connection-timeout"
+    case hostUnknown = "host-unknown"
+    case internalServerError = "internal-server-error"
+    case invalidNamespace = "invalid-namespace"
+    case notAuthorized = "not-authorized"
+    case notWellFormed = "not-well-formed"
+    case policyViolation = "policy-violation"
+    case restrictedXML = "restricted-xml"
+    case systemShutdown = "system-shutdown"
+    case unsupportedStanzaType = "unsupported-stanza-type"
+
+    init(_ failure: XMLStreamFailure) {
+        switch failure {
+        case .notWellFormed: self = .notWellFormed
+        case .restrictedXML: self = .restrictedXML
+        case .tooLarge, .tooDeep: self = .policyViolation
+        }
+    }
+}
+
+extension String {
+    /// Without leading and trailing whitespace (XML character data often carries line breaks).
+    var trimmedWhitespace: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
+    }
+}
