@@ -52,34 +52,6 @@ struct BenchLoad: ParsableCommand {
             offset += n
         }
     }
-
-    /// `value` as a positive integer, or a usage error naming `option`.
-    static func number(_ value: String?, _ option: Option, default fallback: Int, in range: ClosedRange<Int>) throws(LoadError) -> Int {
-        guard let value else { return fallback }
-        guard let n = Int(value), range.contains(n) else {
-            throw LoadError("\(option.spelling) expects an integer in \(range.lowerBound)...\(range.upperBound), got '\(value)'")
-        }
-        return n
-    }
-
-    /// `--password-iterations`, when given: what the sandbox hashes new passwords with.
-    static func iterations(_ value: String?, _ option: Option) throws(LoadError) -> Int? {
-        guard let value else { return nil }
-        return try number(value, option, default: 0, in: 1...10_000_000)
-    }
-
-    static func processId(_ value: String?, _ option: Option) throws(LoadError) -> Int32? {
-        guard let value else { return nil }
-        return Int32(try number(value, option, default: 0, in: 1...Int(Int32.max)))
-    }
-
-    static func rate(_ value: String?, _ option: Option, default fallback: Double) throws(LoadError) -> Double {
-        guard let value else { return fallback }
-        guard let n = Double(value), n >= 0, n.isFinite else {
-            throw LoadError("\(option.spelling) expects a non-negative number, got '\(value)'")
-        }
-        return n
-    }
 }
 
 /// `BenchLoad router CONFIG`: one sender streams to one receiver.
@@ -89,29 +61,29 @@ struct RouterCommand: LoadCommand {
 
     @Argument("CONFIG", help: "The sandbox's config line, as a file.", completion: .file)
     var config: String
-    @Option("messages", short: "n", metavar: "N", help: "Messages to stream (default 100000).")
-    var messages: String?
-    @Option("window", metavar: "N", help: "Messages unacknowledged at most (default 1000).")
-    var window: String?
-    @Option("sandbox-pid", metavar: "PID", help: "The sandbox's process, for its CPU time and memory.")
-    var sandboxPid: String?
-    @Option("password-iterations", metavar: "N", help: "What the sandbox was started with, to say so in the output.")
-    var passwordIterations: String?
+    @Option("messages", short: "n", metavar: "N", help: "Messages to stream (default 100000).", range: 1...10_000_000)
+    var messages: Int?
+    @Option("window", metavar: "N", help: "Messages unacknowledged at most (default 1000).", range: 1...1_000_000)
+    var window: Int?
+    @Option("sandbox-pid", metavar: "PID", help: "The sandbox's process, for its CPU time and memory.", range: 1...Int(Int32.max))
+    var sandboxPid: Int?
+    @Option("password-iterations", metavar: "N", help: "What the sandbox was started with, to say so in the output.", range: 1...10_000_000)
+    var passwordIterations: Int?
     @Flag("markers", help: "The receiver answers each message with a received marker, as chatctl listen does.")
     var markers: Bool
     @Option("timeout", metavar: "S", help: "Give up after S seconds, connections included (default 120; more under valgrind).")
-    var timeout: String?
+    var timeout: Amount?
 
     init() {}
 
     func run() throws(LoadError) -> LoadReport {
         var options = RouterRun.Options()
         options.markers = markers
-        options.timeout = try BenchLoad.rate(timeout, $timeout, default: options.timeout)
-        options.passwordIterations = try BenchLoad.iterations(passwordIterations, $passwordIterations)
-        options.messages = try BenchLoad.number(messages, $messages, default: options.messages, in: 1...10_000_000)
-        options.window = try BenchLoad.number(window, $window, default: options.window, in: 1...1_000_000)
-        return try RouterRun(endpoints: try SandboxEndpoints(configFile: config), options: options, sandboxPid: try BenchLoad.processId(sandboxPid, $sandboxPid)).run()
+        options.timeout = timeout?.value ?? options.timeout
+        options.passwordIterations = passwordIterations
+        options.messages = messages ?? options.messages
+        options.window = window ?? options.window
+        return try RouterRun(endpoints: try SandboxEndpoints(configFile: config), options: options, sandboxPid: sandboxPid.map(Int32.init)).run()
     }
 }
 
@@ -122,28 +94,38 @@ struct ScaleCommand: LoadCommand {
 
     @Argument("CONFIG", help: "The sandbox's config line, as a file.", completion: .file)
     var config: String
-    @Option("users", short: "u", metavar: "U", help: "Users connected at once (default 125).")
-    var users: String?
+    @Option("users", short: "u", metavar: "U", help: "Users connected at once (default 125).", range: 2...100_000)
+    var users: Int?
     @Option("seconds", metavar: "S", help: "How long they chat (default 10).")
-    var seconds: String?
+    var seconds: Amount?
     @Option("private-rate", metavar: "R", help: "1:1 messages per user a second (default 1).")
-    var privateRate: String?
+    var privateRate: Amount?
     @Option("group-rate", metavar: "R", help: "Group messages per user a second (default 0.01).")
-    var groupRate: String?
-    @Option("sandbox-pid", metavar: "PID", help: "The sandbox's process, for its memory and CPU time.")
-    var sandboxPid: String?
-    @Option("password-iterations", metavar: "N", help: "What the sandbox was started with, to say so in the output.")
-    var passwordIterations: String?
+    var groupRate: Amount?
+    @Option("sandbox-pid", metavar: "PID", help: "The sandbox's process, for its memory and CPU time.", range: 1...Int(Int32.max))
+    var sandboxPid: Int?
+    @Option("password-iterations", metavar: "N", help: "What the sandbox was started with, to say so in the output.", range: 1...10_000_000)
+    var passwordIterations: Int?
 
     init() {}
 
     func run() throws(LoadError) -> LoadReport {
         var options = ScaleRun.Options()
-        options.users = try BenchLoad.number(users, $users, default: options.users, in: 2...100_000)
-        options.seconds = try BenchLoad.rate(seconds, $seconds, default: options.seconds)
-        options.privateRate = try BenchLoad.rate(privateRate, $privateRate, default: options.privateRate)
-        options.groupRate = try BenchLoad.rate(groupRate, $groupRate, default: options.groupRate)
-        options.passwordIterations = try BenchLoad.iterations(passwordIterations, $passwordIterations)
-        return try ScaleRun(endpoints: try SandboxEndpoints(configFile: config), options: options, sandboxPid: try BenchLoad.processId(sandboxPid, $sandboxPid)).run()
+        options.users = users ?? options.users
+        options.seconds = seconds?.value ?? options.seconds
+        options.privateRate = privateRate?.value ?? options.privateRate
+        options.groupRate = groupRate?.value ?? options.groupRate
+        options.passwordIterations = passwordIterations
+        return try ScaleRun(endpoints: try SandboxEndpoints(configFile: config), options: options, sandboxPid: sandboxPid.map(Int32.init)).run()
     }
+}
+
+/// A non-negative number (seconds, a rate), read once by the parser.
+struct Amount: ExpressibleByArgument {
+    let value: Double
+    init?(argument: String) {
+        guard let value = Double(argument), value >= 0, value.isFinite else { return nil }
+        self.value = value
+    }
+    static var expectedValue: String? { "a number, 0 or more" }
 }

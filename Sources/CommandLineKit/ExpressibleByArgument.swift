@@ -1,4 +1,4 @@
-/// A type an option's or argument's value is read as: `@TypedOption(…) var count: Int?`,
+/// A type an option's or argument's value is read as: `@Option(…) var count: Int?`,
 /// `@Argument(…) var shell: CompletionScript.Shell`. The parser reads every value
 /// with `init(argument:)` and refuses one that is none with a usage error naming
 /// the option, the value and `expectedValue` (`ValueRule`); the command's property

@@ -23,15 +23,15 @@ struct Paint: ParsableCommand {
     var shade: Shade
     @Arguments("POINT", help: "Where.")
     var points: [Point]
-    @TypedOption("coats", short: "n", metavar: "N", help: "Coats of paint.", range: 1...10)
+    @Option("coats", short: "n", metavar: "N", help: "Coats of paint.", range: 1...10)
     var coats: Int?
-    @TypedOption("dry", metavar: "MINUTES", help: "Minutes to dry.", range: 5...)
+    @Option("dry", metavar: "MINUTES", help: "Minutes to dry.", range: 5...)
     var dry: Int?
-    @TypedOption("border", metavar: "SHADE", help: "The colour of the border.")
+    @Option("border", metavar: "SHADE", help: "The colour of the border.")
     var border: Shade?
-    @TypedOption("origin", metavar: "X,Y", help: "Start here; give it again for more.", repeatable: true)
+    @Option("origin", metavar: "X,Y", help: "Start here; give it again for more.", repeatable: true)
     var origin: Point?
-    @TypedOption("note", metavar: "TEXT", help: "Any text.", completion: .file)
+    @Option("note", metavar: "TEXT", help: "Any text.", completion: .file)
     var note: String?
 }
 

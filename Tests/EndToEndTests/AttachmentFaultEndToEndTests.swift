@@ -76,7 +76,7 @@ import TestSupport
         let run = try runProcess(productPath("chatctl-sandbox"), ["--no-chat", "--storage-public-url", value], timeout: 20)
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
-        #expect(run.stderr.hasPrefix("chatctl-sandbox: --storage-public-url wants a base URL like http://127.0.0.1:9000 (no path), not '\(value)'"),
+        #expect(run.stderr.hasPrefix("chatctl-sandbox: invalid value '\(value)' for option '--storage-public-url'; expected a base URL like http://127.0.0.1:9000 (no path)"),
                 "\(run.stderr)")
     }
 }
