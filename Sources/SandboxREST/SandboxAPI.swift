@@ -189,9 +189,9 @@ package final class SandboxAPI {
             externalId = v
         }
         guard problems.isEmpty else { throw RESTError(status: 422, errors: .object(problems)) }
-        let new = NewUser(login: login, password: password, fullName: field("full_name"), email: email,
-                          phone: field("phone"), website: field("website"), externalUserId: externalId,
-                          customData: field("custom_data"))
+        let new = NewUser(login: login, password: password,
+                          profile: UserProfile(fullName: field("full_name"), email: email, phone: field("phone"), website: field("website"),
+                                               externalUserId: externalId, customData: field("custom_data")))
         let user = try storage { try database.insertUser(new) }
         return .json(201, .object([("user", user.json)]))
     }

@@ -167,9 +167,10 @@ package final class SandboxDatabase {
         """
 
     private static func user(from row: Statement) -> UserRecord {
-        UserRecord(id: row["id"].intValue ?? 0, login: row["login"].textValue, fullName: row["full_name"].textValue,
-                   email: row["email"].textValue, phone: row["phone"].textValue, website: row["website"].textValue,
-                   externalUserId: row["external_user_id"].intValue, customData: row["custom_data"].textValue,
+        UserRecord(id: row["id"].intValue ?? 0, login: row["login"].textValue,
+                   profile: UserProfile(fullName: row["full_name"].textValue, email: row["email"].textValue, phone: row["phone"].textValue,
+                                        website: row["website"].textValue, externalUserId: row["external_user_id"].intValue,
+                                        customData: row["custom_data"].textValue),
                    createdAt: row["created_at"].doubleValue ?? 0, updatedAt: row["updated_at"].doubleValue ?? 0,
                    lastRequestAt: row["last_request_at"].doubleValue)
     }
@@ -190,8 +191,8 @@ package final class SandboxDatabase {
             INSERT INTO users (login, email, full_name, phone, website, external_user_id, custom_data,
                 password_salt, password_hash, password_iterations, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.optional(new.login), .optional(new.email), .optional(new.fullName), .optional(new.phone),
-                  .optional(new.website), .optional(new.externalUserId), .optional(new.customData),
+            """, [.optional(new.login), .optional(new.profile.email), .optional(new.profile.fullName), .optional(new.profile.phone),
+                  .optional(new.profile.website), .optional(new.profile.externalUserId), .optional(new.profile.customData),
                   .blob(hash.salt), .blob(hash.hash), .int(hash.iterations), .real(t), .real(t)])
         let id = Int(db.lastInsertRowID)
         guard let user = try user(id: id) else {

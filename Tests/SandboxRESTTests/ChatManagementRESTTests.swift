@@ -136,7 +136,7 @@ struct UserSearchRESTTests {
         let f = try ChatAPIFixture()
         var ids: [Int] = []
         for (login, name) in [("ann", "Ann Lee"), ("bob", "Bob Leeson"), ("cat", "Cat Smith"), ("odd", "100%_sure")] {
-            let user = try f.database.insertUser(NewUser(login: login, password: "password-1", fullName: name))
+            let user = try f.database.insertUser(NewUser(login: login, password: "password-1", profile: UserProfile(fullName: name)))
             ids.append(user.id)
         }
         let token = try f.user("viewer").token
@@ -156,7 +156,7 @@ struct UserSearchRESTTests {
 
     @Test func byEmailIsExactAnd404Otherwise() throws {
         let f = try ChatAPIFixture()
-        let eve = try f.database.insertUser(NewUser(login: "eve", password: "password-1", email: "Eve@Example.com"))
+        let eve = try f.database.insertUser(NewUser(login: "eve", password: "password-1", profile: UserProfile(email: "Eve@Example.com")))
         let token = try f.user("viewer").token
         let found = try f.call("GET", "/users/by_email.json", query: "email=eve%40example.com", token: token)
         #expect(found.status == 200 && (found.object["user"] as? [String: Any])?["id"] as? Int == eve.id)

@@ -16,8 +16,7 @@ import Glibc
     }
 
     func newUser(_ login: String, _ password: String = "password1") -> NewUser {
-        NewUser(login: login, password: password, fullName: nil, email: nil, phone: nil, website: nil,
-                externalUserId: nil, customData: nil)
+        NewUser(login: login, password: password)
     }
 
     @Test func migrationsAreRecorded() throws {
