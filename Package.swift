@@ -142,7 +142,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CCrypto", "HTTPTransport"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "CLibraryLoading", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "TransfersTests", dependencies: ["Diagnostics", "Transfers", "QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "QuickBloxAPITests", dependencies: ["QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "QuickBloxAPITests", dependencies: ["Diagnostics", "QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "XMPPTransportTests", dependencies: ["Diagnostics", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore", "BenchmarkData", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MessagingTests", dependencies: ["Diagnostics", "Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport", "ClientConfiguration", "XMPPTransport", "Transfers", "TestSupport"], swiftSettings: swiftSettings),

@@ -4,12 +4,31 @@ package struct ArgumentSpec: Sendable, Equatable {
     package var help: String
     package var isOptional: Bool
     package var isRepeating: Bool     // takes all remaining positional values
-    package var completion: CompletionKind
+    /// What shells offer, and the only values it takes when `.choices`.
+    package var completion: CompletionKind {
+        get { completionOfType?() ?? givenCompletion }
+        set { givenCompletion = newValue; completionOfType = nil }
+    }
+    private var givenCompletion: CompletionKind
+    /// A typed argument's, asked only when wanted (see `OptionSpec`).
+    private var completionOfType: (@Sendable () -> CompletionKind)?
     /// What a value must be beyond `completion`'s choices (a typed argument's); nil: any text.
     package var rule: ValueRule?
     package init(_ name: String, help: String, isOptional: Bool = false, isRepeating: Bool = false, completion: CompletionKind = .none,
                 rule: ValueRule? = nil) {
-        self.name = name; self.help = help; self.isOptional = isOptional; self.isRepeating = isRepeating; self.completion = completion
+        self.name = name; self.help = help; self.isOptional = isOptional; self.isRepeating = isRepeating; givenCompletion = completion
         self.rule = rule
+    }
+
+    /// `completion` made from the value's type only when wanted (see `OptionSpec`).
+    init(_ name: String, help: String, isOptional: Bool, isRepeating: Bool, completion: @escaping @Sendable () -> CompletionKind,
+         rule: ValueRule?) {
+        self.init(name, help: help, isOptional: isOptional, isRepeating: isRepeating, rule: rule)
+        completionOfType = completion
+    }
+
+    package static func == (lhs: ArgumentSpec, rhs: ArgumentSpec) -> Bool {
+        lhs.name == rhs.name && lhs.help == rhs.help && lhs.isOptional == rhs.isOptional && lhs.isRepeating == rhs.isRepeating
+            && lhs.completion == rhs.completion && lhs.rule == rhs.rule
     }
 }

@@ -17,10 +17,14 @@ package protocol ExpressibleByArgument: SendableMetatype {
 
     /// What shells offer for a value when the declaration does not say.
     static var defaultCompletion: CompletionKind { get }
+
+    /// Every text is a value (String): the parser checks nothing.
+    static var acceptsAnyText: Bool { get }
 }
 
 extension ExpressibleByArgument {
     package static var allValueStrings: [String] { [] }
+    package static var acceptsAnyText: Bool { false }
     package static var defaultCompletion: CompletionKind { allValueStrings.isEmpty ? .none : .choices(allValueStrings) }
 
     /// A value the parser has accepted: the same `init(argument:)` gave one then.
@@ -42,6 +46,7 @@ extension ExpressibleByArgument where Self: CaseIterable & RawRepresentable, Raw
 extension String: ExpressibleByArgument {
     package init?(argument: String) { self = argument }
     package static var expectedValue: String? { nil }
+    package static var acceptsAnyText: Bool { true }
 }
 
 extension Int: ExpressibleByArgument {

@@ -2,12 +2,16 @@
 /// whether a text is a value, and what a usage error says was expected
 /// ("invalid value 'x' for option '--limit'; expected a whole number from 1 to 100").
 package struct ValueRule: Sendable, Equatable {
-    /// Said after "expected ", e.g. "a whole number from 1 to 100".
-    package let expected: String
+    /// Said after "expected ", e.g. "a whole number from 1 to 100". Made only when a
+    /// usage error says it: every command the tree makes declares its rules, and a
+    /// value interpolated into text in generic code costs a runtime conformance search
+    /// (tens of thousands of instructions at start-up, issue 11).
+    package var expected: String { describe() }
+    private let describe: @Sendable () -> String
     private let test: @Sendable (String) -> Bool
 
-    package init(expected: String, accepts test: @escaping @Sendable (String) -> Bool) {
-        self.expected = expected; self.test = test
+    package init(expected: @escaping @autoclosure @Sendable () -> String, accepts test: @escaping @Sendable (String) -> Bool) {
+        describe = expected; self.test = test
     }
 
     package func accepts(_ text: String) -> Bool { test(text) }
@@ -18,16 +22,17 @@ package struct ValueRule: Sendable, Equatable {
 
     /// The rule of a type, or nil for one every text is a value of (String).
     static func of<Value: ExpressibleByArgument>(_ type: Value.Type) -> ValueRule? {
-        guard let expected = Value.expectedValue else { return nil }
-        return ValueRule(expected: expected) { Value(argument: $0) != nil }
+        guard !Value.acceptsAnyText else { return nil }
+        return ValueRule(expected: Value.expectedValue ?? "a value") { Value(argument: $0) != nil }
     }
 
     /// A value of the type from `lowest` up to `highest` (no limit when nil).
     static func of<Value: ExpressibleByArgument & Comparable & Sendable>(_ type: Value.Type, from lowest: Value,
                                                                            to highest: Value?) -> ValueRule {
-        let noun = Value.expectedValue ?? "a value"
-        let expected = highest.map { "\(noun) from \(lowest) to \($0)" } ?? "\(noun), \(lowest) or more"
-        return ValueRule(expected: expected) { text in
+        return ValueRule(expected: {
+            let noun = Value.expectedValue ?? "a value"
+            return highest.map { "\(noun) from \(lowest) to \($0)" } ?? "\(noun), \(lowest) or more"
+        }()) { text in
             guard let value = Value(argument: text), value >= lowest else { return false }
             return highest.map { value <= $0 } ?? true
         }

@@ -28,7 +28,9 @@ package enum TimeText {
         return delta >= 0 ? "in \(text)" : "\(text) ago"
     }
 
-    package static func format(_ unix: Double, _ pattern: String, in zone: Zone) -> String {
+    /// `pattern` is a literal: handed to strftime as it is stored, with no C string made
+    /// of it at each call (a table formats a time a row).
+    package static func format(_ unix: Double, _ pattern: StaticString, in zone: Zone) -> String {
         format(parts(unix, in: zone), pattern)
     }
 
@@ -45,10 +47,12 @@ package enum TimeText {
     }
 
     /// `strftime` into a buffer on the stack (a transcript formats two times per line).
-    package static func format(_ parts: tm, _ pattern: String) -> String {
+    package static func format(_ parts: tm, _ pattern: StaticString) -> String {
         var parts = parts
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
-            let n = strftime(buffer.baseAddress!, buffer.count, pattern, &parts)
+            let n = pattern.utf8Start.withMemoryRebound(to: CChar.self, capacity: pattern.utf8CodeUnitCount + 1) {
+                strftime(buffer.baseAddress!, buffer.count, $0, &parts)
+            }
             return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: n), as: UTF8.self)
         }
     }

@@ -105,7 +105,7 @@ package struct Transcript {
         return lines.joined(separator: "\n" + pad)
     }
 
-    package static func format(_ unix: Int, _ pattern: String) -> String {
+    package static func format(_ unix: Int, _ pattern: StaticString) -> String {
         TimeText.format(Double(unix), pattern, in: .local)
     }
 }

@@ -64,6 +64,14 @@ extension SandboxAPI {
     }
 
     /// The dialog for a user who may use it: 404 unknown, 403 not an occupant.
+    /// The dialog a message request names in `chat_dialog_id`, if the user may use it.
+    private func namedDialog(_ request: RESTRequest, userId: Int) throws(RESTError) -> DialogRecord {
+        guard let dialogId = request.parameter("chat_dialog_id"), !dialogId.isEmpty else {
+            throw .field(422, "chat_dialog_id", "can't be blank")
+        }
+        return try usableDialog(dialogId, userId: userId)
+    }
+
     private func usableDialog(_ id: String, userId: Int) throws(RESTError) -> DialogRecord {
         guard let dialog = try storage({ try chat.dialog(id: id, viewer: userId) }) else { throw .notFound }
         guard dialog.admits(userId) else { throw .forbidden }
@@ -199,10 +207,7 @@ extension SandboxAPI {
     func listMessages(_ context: RESTContext) throws(RESTError) -> RESTResponse {
         let r = context.request
         let me = userId(context)
-        guard let dialogId = r.parameter("chat_dialog_id"), !dialogId.isEmpty else {
-            throw .field(422, "chat_dialog_id", "can't be blank")
-        }
-        let dialog = try usableDialog(dialogId, userId: me)
+        let dialog = try namedDialog(r, userId: me)
         let (limit, skip) = try paging(r)
         if let field = r.parameter("sort_desc") ?? r.parameter("sort_asc"),
            !["date_sent", "_id", "created_at"].contains(field) {
@@ -261,10 +266,7 @@ extension SandboxAPI {
     func sendMessage(_ context: RESTContext) throws(RESTError) -> RESTResponse {
         let r = context.request
         let me = userId(context)
-        guard let dialogId = r.parameter("chat_dialog_id"), !dialogId.isEmpty else {
-            throw .field(422, "chat_dialog_id", "can't be blank")
-        }
-        let dialog = try usableDialog(dialogId, userId: me)
+        let dialog = try namedDialog(r, userId: me)
         let body = r.parameter("message") ?? ""
         if body.utf8.count > ChatStore.maxMessageBytes {
             throw .field(422, "message", "is too long (maximum is \(ChatStore.maxMessageBytes) bytes)")

@@ -1,23 +1,9 @@
 import Diagnostics
 import Testing
-import ClientConfiguration
 import QuickBloxAPI
-import XMPPTransport
 
-@Suite struct FailureDescriptionTests {
-    @Test func chatFailuresNameTheEndpointAndTheSettingToCheck() {
-        let tls = Failure(describing: XMPPError(kind: .tlsFailed, endpoint: "xmpps://c:5223", detail: "self-signed certificate"))
-        #expect(tls.kind == .failure)
-        #expect(tls.message == "chat connect: TLS to xmpps://c:5223 failed: self-signed certificate")
-        #expect(tls.hint?.contains("caFile") == true)
-
-        let refused = Failure(describing: XMPPError(kind: .cannotConnect, endpoint: "xmpp://c:5222", detail: ""))
-        #expect(refused.kind == .temporary)
-        #expect(refused.hint?.contains("endpoints.chat") == true)
-
-        #expect(Failure(describing: XMPPError(kind: .notAuthorized, endpoint: "x", detail: "")).kind == .authentication)
-    }
-
+/// A REST failure as a person reads it: the server's reason, the request, a hint, the exit class.
+@Suite struct QuickBloxErrorFailureTests {
     @Test(arguments: [(401, Failure.Kind.authentication), (404, .failure), (429, .temporary), (503, .temporary)])
     func restStatusDecidesTheKind(status: Int, kind: Failure.Kind) {
         let error = QuickBloxError(kind: .http(status: status), request: "GET https://api.example.com/users.json", reasons: ["nope"])
