@@ -1,3 +1,4 @@
+import HTTPTransport
 /// Dialog endpoints (docs/protocol.md §5). All go through `send`, so they share its
 /// retries, token handling and error parsing (403 not allowed, 404 unknown dialog).
 extension QuickBloxClient {
@@ -101,6 +102,6 @@ extension QuickBloxClient {
 
     /// Ids for a path segment, comma-joined; each escaped so that no id can change the path.
     static func pathIDs(_ ids: [String]) -> String {
-        ids.map(percentEncode).joined(separator: ",")
+        ids.map(FormEncoding.percentEncode).joined(separator: ",")
     }
 }

@@ -148,7 +148,7 @@ package final class QuickBloxClient {
         let requestLine = "\(method) \(apiEndpoint)\(path)"
         var url = apiEndpoint + path
         if !query.isEmpty {
-            url += "?" + query.map { "\(Self.percentEncode($0.0))=\(Self.percentEncode($0.1))" }.joined(separator: "&")
+            url += "?" + FormEncoding.encode(query)
         }
         let retriesServerErrors = repeatable ?? (method != "POST")
         var attempt = 0
@@ -293,25 +293,6 @@ package final class QuickBloxClient {
         let parts = request.split(separator: " ", maxSplits: 1)
         let line = parts.count == 2 ? "\(parts[0]) \(apiEndpoint)\(parts[1])" : request
         return QuickBloxError(kind: .invalidResponse, request: line, reasons: [reason])
-    }
-
-    /// RFC 3986: everything but unreserved characters is escaped (so `&`, `=`, `+`, `[`, space).
-    static func percentEncode(_ text: String) -> String {
-        var out: [UInt8] = []
-        let hex = Array("0123456789ABCDEF".utf8)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.append(byte)
-            default:
-                out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0f)])
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }
 

@@ -2,6 +2,7 @@
 // connection), so tests of every module can create sessions and users without the client code.
 import Foundation
 internal import CCrypto
+import HTTPTransport
 
 /// One HTTP reply. Header names are lowercased.
 package struct SandboxHTTPResponse: Sendable {
@@ -62,22 +63,7 @@ package enum SandboxSigning {
 
     /// `application/x-www-form-urlencoded` with every reserved byte percent-encoded.
     package static func formEncode(_ parameters: [(String, String)]) -> String {
-        parameters.map { "\(percentEncode($0.0))=\(percentEncode($0.1))" }.joined(separator: "&")
-    }
-
-    package static func percentEncode(_ s: String) -> String {
-        var out = ""
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(b))
-            default:
-                out += String(format: "%%%02X", b)
-            }
-        }
-        return out
+        FormEncoding.encode(parameters)
     }
 }
 
