@@ -1,4 +1,5 @@
 import HTTPTransport
+
 /// Dialog endpoints (docs/protocol.md §5). All go through `send`, so they share its
 /// retries, token handling and error parsing (403 not allowed, 404 unknown dialog).
 extension QuickBloxClient {
