@@ -4,9 +4,6 @@ import MessageCache
 /// A followed dialog's history: brought up to date after every connect, and paged back
 /// from the server when the cache has nothing older (the chat view).
 extension ChatEngine {
-    /// How many messages a page holds (the chat view's window loads pages of this size).
-    package static let pageSize = 50
-
     /// The dialog's messages the cache lacks (since the newest it has, or the newest page
     /// when it has none), and the state of its newest page as the server has it now
     /// (markers that came while this was not connected).
@@ -15,13 +12,13 @@ extension ChatEngine {
             let fresh: [CachedMessage]
             if let newest = try service.cached({ () throws(MessageCacheError) in try service.cache.newestMessage(dialogID: dialogID) }) {
                 fresh = try service.newMessages(dialogID: dialogID, since: newest.dateSent - 1)
-                try service.syncHistory(dialogID: dialogID, limit: Self.pageSize, before: newest.dateSent + 1, since: nil)
+                try service.syncHistory(dialogID: dialogID, limit: settings.pageSize, before: newest.dateSent + 1, since: nil)
             } else {
-                try service.syncHistory(dialogID: dialogID, limit: Self.pageSize, before: nil, since: nil)
-                fresh = try service.history(dialogID: dialogID, limit: Self.pageSize, before: nil, since: nil, source: .cacheOnly, markRead: false)
+                try service.syncHistory(dialogID: dialogID, limit: settings.pageSize, before: nil, since: nil)
+                fresh = try service.history(dialogID: dialogID, limit: settings.pageSize, before: nil, since: nil, source: .cacheOnly, markRead: false)
             }
             emitMessages(.caughtUp(dialogID: dialogID, fresh))
-            let recent = try service.history(dialogID: dialogID, limit: Self.pageSize, before: nil, since: nil, source: .cacheOnly, markRead: false)
+            let recent = try service.history(dialogID: dialogID, limit: settings.pageSize, before: nil, since: nil, source: .cacheOnly, markRead: false)
             emitMessages(.changed(recent))
             reportOutbox()
         } catch {
@@ -42,9 +39,9 @@ extension ChatEngine {
                     try service.cache.messageCount(dialogID: dialogID, dateSent: before.dateSent)
                 }
             }
-            try service.syncHistory(dialogID: dialogID, limit: sameSecond + Self.pageSize, before: bound, since: nil)
+            try service.syncHistory(dialogID: dialogID, limit: sameSecond + settings.pageSize, before: bound, since: nil)
             let page = try service.cached { () throws(MessageCacheError) in
-                try service.cache.messages(dialogID: dialogID, beforeDate: before.dateSent, id: before.id, limit: Self.pageSize)
+                try service.cache.messages(dialogID: dialogID, beforeDate: before.dateSent, id: before.id, limit: settings.pageSize)
             }
             emitMessages(.olderLoaded(dialogID: dialogID, before: before, page, exhausted: page.isEmpty))
         } catch {

@@ -112,7 +112,7 @@ extension ChatEngine {
         // (Two seconds back: date_sent counts whole seconds on the server's clock.)
         guard let missed = try? service.newMessages(dialogID: dialog.id, since: heardAt - 2, alsoCachedSince: startedAt) else { return }
         for message in missed where message.senderID != link.me && !handed.contains(message.id) {
-            guard !isDone else { break }
+            guard !handingEnded else { break }
             hand(message)
         }
         tellHeard()
@@ -195,7 +195,7 @@ extension ChatEngine {
         var batch = arriving[...]
         arriving.removeAll(keepingCapacity: true)
         defer { lastStored = .now }
-        while !batch.isEmpty && !isDone {
+        while !batch.isEmpty && !handingEnded {
             let part = batch.prefix(countableLength(of: batch))
             guard !part.isEmpty else { break }
             cacheAndHand(part)
@@ -225,7 +225,7 @@ extension ChatEngine {
             isNew = Array(repeating: true, count: batch.count)
         }
         for ((record, outgoing), new) in zip(batch, isNew) {
-            guard !isDone else { break }
+            guard !handingEnded else { break }
             if outgoing {
                 heard.append(HeardMessage(record, outgoing: true))
             } else if !handed.contains(record.id), new || record.dateSent >= startedAt {
@@ -259,12 +259,12 @@ extension ChatEngine {
     func fillGaps() {
         storeArrivals()
         for dialogID in dialogs.keys.sorted() {
-            guard !isDone else { break }
+            guard !handingEnded else { break }
             let since = lastSeen[dialogID] ?? 0
             guard let missed = try? service.newMessages(dialogID: dialogID, since: since - 1, alsoCachedSince: startedAt) else { continue }
             for message in missed where message.senderID != link.me && !handed.contains(message.id) {
                 hand(message)
-                if isDone { break }
+                if handingEnded { break }
             }
         }
         tellHeard()

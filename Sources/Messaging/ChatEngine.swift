@@ -44,6 +44,9 @@ package final class ChatEngine {
         package var skipsRoomsThatFail = false
         /// Tell the dialogs as the cache has them (`.dialogs`) after each connect and notice.
         package var reportsDialogList = false
+        /// How many messages a page of a followed dialog's history holds: the chat view's
+        /// (`Conversation.pageSize`), so that a page brought up to date is the page it shows.
+        package var pageSize = 100
         /// The longest a turn of the loop waits for the server.
         package var turnSeconds = 0.25
         /// Messages written and not acknowledged at most, for a sender that asks (`waitForRoom`):
@@ -186,9 +189,17 @@ package final class ChatEngine {
     package func stop() { stopped = true }
 
     var isDone: Bool {
+        if handingEnded { return true }
+        if let deadline, ContinuousClock.now >= deadline { return true }
+        return false
+    }
+
+    /// Stopped, or the hand limit reached: nothing more is handed on. (The deadline ends
+    /// the run between turns, not in the middle of one: what the last turn read is still
+    /// cached, told and acknowledged.)
+    var handingEnded: Bool {
         if stopped { return true }
         if let limit = settings.handLimit, handedCount >= limit { return true }
-        if let deadline, ContinuousClock.now >= deadline { return true }
         return false
     }
 

@@ -128,6 +128,29 @@ struct ChatEngineTests {
         #expect(try f.cached("6b0db884edb3b3d9cddf1331") == nil, "past the count: not cached, left on the server")
     }
 
+    /// `listen --timeout`: messages read in the turn the deadline passes during are still
+    /// cached, told and marked received before the run ends (the server has them as delivered).
+    @Test func whatTheLastTurnReadIsHandedOnPastTheDeadline() throws {
+        var settings = ChatEngine.Settings()
+        settings.dialogs = .all
+        settings.reconnect = Self.quick(.forever)
+        let users = #"{"current_page":1,"per_page":100,"total_entries":1,"items":[{"user":{"id":2,"login":"bob","full_name":"Bob B"}}]}"#
+        let f = try F(script: [reply(200, F.page([F.dialogJSON(F.privateID, type: 3, occupants: [1, 2])])), reply(200, users), reply(200, users)],
+                      settings: settings)
+        f.link.eventsComeLate = true
+        var first = F.chat(from: "2-1@localhost/web", dialogID: F.privateID, body: "just in time")
+        var second = F.chat(from: "2-1@localhost/web", id: "6b0db884edb3b3d9cddf1331", dialogID: F.privateID, body: "and this")
+        first.markable = true
+        second.markable = true
+        f.link.incoming = [.message(first), .message(second)]
+        let deadline = ContinuousClock.now + .milliseconds(50)
+        try f.engine.run(until: deadline)
+        #expect(ContinuousClock.now >= deadline)
+        #expect(f.messages.map(\.text) == ["just in time", "and this"])
+        #expect(try f.cached("6b0db884edb3b3d9cddf1331")?.text == "and this")
+        #expect(f.link.markersSent.map(\.kind) == [.received, .received])
+    }
+
     // MARK: history
 
     /// Older messages asked for before a message whose second holds three: the server is
@@ -139,7 +162,9 @@ struct ChatEngineTests {
         let older = ["6b0db884edb3b3d9cddf1501", "6b0db884edb3b3d9cddf1502"]
         let server = older.enumerated().map { Self.stored($1, text: "older \($0)", at: t - 1) }
             + same.enumerated().map { Self.stored($1, text: "same \($0)", at: t) }
-        let f = try F(known: [F.withBob], script: [reply(200, Self.messagePage(server))])
+        var settings = ChatEngine.Settings()
+        settings.pageSize = 50
+        let f = try F(known: [F.withBob], script: [reply(200, Self.messagePage(server))], settings: settings)
         try f.service.cache.upsertMessagesReportingNew(same.enumerated().map { n, id in
             CachedMessage(sentID: id, dialogID: F.privateID, sender: 2, recipient: 1, text: "same \(n)", dateSent: t)
         })

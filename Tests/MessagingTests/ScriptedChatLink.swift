@@ -1,3 +1,4 @@
+import Foundation
 import Diagnostics
 import MessageCache
 import XMPPTransport
@@ -29,6 +30,9 @@ final class ScriptedChatLink: ChatLinking {
     var acknowledges = true
     /// The connection is cut (acks withheld) once this many messages were written in all.
     var cutAfterWrites: Int?
+    /// Events come at the end of the pump's whole timeout, as a stream read at the last moment
+    /// of a turn does (the test's deadline then passes while they are being read).
+    var eventsComeLate = false
     private var ids = ObjectIDGenerator()
 
     init(me: Int = 1) { self.me = me }
@@ -102,6 +106,7 @@ final class ScriptedChatLink: ChatLinking {
         }
         let events = incoming
         incoming.removeAll()
+        if eventsComeLate && !events.isEmpty { Thread.sleep(forTimeInterval: timeout) }
         for event in events { onEvent?(event) }
         if !events.isEmpty { onEventsDelivered?() }
     }
