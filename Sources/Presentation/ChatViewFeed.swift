@@ -73,8 +73,12 @@ package final class ChatViewFeed: Sendable {
         }
     }
 
-    /// One line for the status bar.
-    package static func reason(_ failure: Failure) -> String { TerminalText.sanitize(failure.message, newlines: .asSpaces) }
+    /// One line for the status bar. A session chat cannot authenticate with keeps its hint:
+    /// the view never asks for a password, so what to do is only said there.
+    package static func reason(_ failure: Failure) -> String {
+        let line = failure.kind == .authentication ? failure.description : failure.message
+        return TerminalText.sanitize(line, newlines: .asSpaces)
+    }
 
     package static func transfer(_ update: TransferUpdate) -> Transfer {
         let direction: Transfer.Direction = switch update.direction {

@@ -1,5 +1,7 @@
 import Testing
 import ChatView
+import Diagnostics
+import Messaging
 @testable import MessageCache
 @testable import ChatctlCLI
 @testable import Presentation
@@ -20,6 +22,19 @@ import ChatView
         #expect(shown.text == "hi there")
         #expect(shown.senderName == "eve")
         #expect(!shown.outgoing && !shown.readByMe)
+    }
+
+    /// The status line: a session chat cannot authenticate with says what to do (the view
+    /// never asks for a password); an outage says only what went wrong; neither carries
+    /// control sequences from the server's words.
+    @Test func theStatusLineKeepsTheHintOfAnAuthenticationFailure() {
+        let refused = Failure(.authentication, "check session: the session has expired\u{1B}[2J",
+                              hint: "renew it with the password from CHATCTL_PASSWORD")
+        #expect(ChatViewFeed.state(.lost(refused), now: 10)
+                == .offline("check session: the session has expired (renew it with the password from CHATCTL_PASSWORD)", retryAt: nil))
+        let outage = Failure(.temporary, "cannot reach 127.0.0.1:5222", hint: "check the network")
+        #expect(ChatViewFeed.state(.retrying(seconds: 2, ceiling: 30, after: outage), now: 10)
+                == .offline("cannot reach 127.0.0.1:5222", retryAt: 12))
     }
 
     @Test func aMessageOfOnlyAttachmentsShowsNoPlaceholderText() {
