@@ -9,4 +9,9 @@ extension DialogReference: ExpressibleByArgument {
     }
 
     package static var expectedValue: String? { "a dialog id, @login or an exact dialog name" }
+
+    /// The parser's own reason ("'@' needs a login after it, like @alice").
+    package static func refusal(of text: String) -> String? {
+        do { _ = try DialogReference(parsing: text); return nil } catch { return error.description }
+    }
 }

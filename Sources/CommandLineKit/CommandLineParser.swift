@@ -12,8 +12,9 @@
 /// - `--help`/`-h` anywhere before `--` wins over every usage error and gives the
 ///   help of the deepest command named so far (`chatctl --help login` → login).
 /// - A value outside an option's or argument's `.choices`, or one its `rule` (its
-///   type's) refuses, is a usage error that says what was expected; the text a
-///   user typed is quoted back with control characters shown as escapes.
+///   type's) refuses, is a usage error that says why (the type's `refusal`) or what
+///   was expected; the text a user typed is quoted back with control characters
+///   shown as escapes.
 package struct CommandLineParser: Sendable {
     package let root: CommandSpec
 
@@ -226,6 +227,7 @@ private struct Binder {
             throw fail(message)
         }
         if let rule, !rule.accepts(value) {
+            if let reason = rule.refusal(of: value) { throw fail("invalid value \(Self.quoted(value)) for \(what): \(reason)") }
             throw fail("invalid value \(Self.quoted(value)) for \(what); expected \(rule.expected)")
         }
     }

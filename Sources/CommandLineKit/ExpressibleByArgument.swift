@@ -20,11 +20,16 @@ package protocol ExpressibleByArgument: SendableMetatype {
 
     /// Every text is a value (String): the parser checks nothing.
     static var acceptsAnyText: Bool { get }
+
+    /// Why `text`, which `init(argument:)` refused, is no value, when that says more than
+    /// `expectedValue` ("'@' needs a login after it"); nil: the usage error says what was expected.
+    static func refusal(of text: String) -> String?
 }
 
 extension ExpressibleByArgument {
     package static var allValueStrings: [String] { [] }
     package static var acceptsAnyText: Bool { false }
+    package static func refusal(of text: String) -> String? { nil }
     package static var defaultCompletion: CompletionKind { allValueStrings.isEmpty ? .none : .choices(allValueStrings) }
 
     /// A value the parser has accepted: the same `init(argument:)` gave one then.

@@ -9,12 +9,17 @@ package struct ValueRule: Sendable, Equatable {
     package var expected: String { describe() }
     private let describe: @Sendable () -> String
     private let test: @Sendable (String) -> Bool
+    private let explain: @Sendable (String) -> String?
 
-    package init(expected: @escaping @autoclosure @Sendable () -> String, accepts test: @escaping @Sendable (String) -> Bool) {
-        describe = expected; self.test = test
+    package init(expected: @escaping @autoclosure @Sendable () -> String, accepts test: @escaping @Sendable (String) -> Bool,
+                 refusal explain: @escaping @Sendable (String) -> String? = { _ in nil }) {
+        describe = expected; self.test = test; self.explain = explain
     }
 
     package func accepts(_ text: String) -> Bool { test(text) }
+
+    /// Why `text` is refused, when the type can say more than what it expects.
+    package func refusal(of text: String) -> String? { explain(text) }
 
     /// Two rules that say they expect the same are taken as the same (a closure
     /// cannot be compared); the words are part of the declaration.
@@ -23,7 +28,8 @@ package struct ValueRule: Sendable, Equatable {
     /// The rule of a type, or nil for one every text is a value of (String).
     static func of<Value: ExpressibleByArgument>(_ type: Value.Type) -> ValueRule? {
         guard !Value.acceptsAnyText else { return nil }
-        return ValueRule(expected: Value.expectedValue ?? "a value") { Value(argument: $0) != nil }
+        return ValueRule(expected: Value.expectedValue ?? "a value", accepts: { Value(argument: $0) != nil },
+                         refusal: { Value.refusal(of: $0) })
     }
 
     /// A value of the type from `lowest` up to `highest` (no limit when nil).

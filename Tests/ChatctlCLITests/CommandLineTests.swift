@@ -35,6 +35,8 @@ import Testing
         (["completion"], "chatctl: missing argument SHELL"),
         (["completion", "tcsh"], "chatctl: invalid value 'tcsh' for SHELL (did you mean 'bash'?)"),
         (["completion", "powershell"], "chatctl: invalid value 'powershell' for SHELL; expected one of: bash, zsh, fish"),
+        (["send", "@", "hi"], "chatctl: invalid value '@' for DIALOG: '@' needs a login after it, like @alice"),
+        (["send", "", "hi"], "chatctl: invalid value '' for DIALOG: empty dialog reference (use a dialog id, @login or a dialog name)"),
     ])
     func usageErrorsAreOneLineThenUsage(arguments: [String], firstLine: String) {
         expectUsageError(arguments, firstLine: firstLine)

@@ -14,6 +14,9 @@ struct Point: ExpressibleByArgument, Equatable {
         self.init(x: x, y: y)
     }
     static var expectedValue: String? { "a point like 3,4" }
+    static func refusal(of text: String) -> String? {
+        text.contains(";") ? "a point's numbers are parted by a comma, not a semicolon" : nil
+    }
 }
 
 /// Every kind of typed member at once.
@@ -81,6 +84,8 @@ struct TypedValueTests {
         (["red", "--origin", "1,2", "--origin", "3"], "invalid value '3' for option '--origin'; expected a point like 3,4"),
         (["purple"], "invalid value 'purple' for SHADE; expected one of: red, green, blue"),
         (["red", "1,2", "x,y"], "invalid value 'x,y' for POINT; expected a point like 3,4"),
+        // The type's own reason, when it has one, instead of what it expects.
+        (["red", "1;2"], "invalid value '1;2' for POINT: a point's numbers are parted by a comma, not a semicolon"),
         // What a user typed is quoted back inert.
         (["red", "--border", "\u{1B}[2Jred"], "invalid value '\\u{1B}[2Jred' for option '--border'; expected one of: red, green, blue"),
         (["red", "1,2\n"], "invalid value '1,2\\u{A}' for POINT; expected a point like 3,4"),
