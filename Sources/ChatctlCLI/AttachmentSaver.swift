@@ -4,7 +4,6 @@ import Glibc
 import Diagnostics
 import MessageCache
 import Messaging
-import Presentation
 import QuickBloxAPI
 import Transfers
 
@@ -29,13 +28,13 @@ final class AttachmentSaver {
     /// Saves the message's attachments; the path of each, nil for one that failed.
     func save(_ message: CachedMessage) -> [String?] {
         message.attachments.enumerated().map { index, attachment -> String? in
-            let shown = TerminalText.sanitize(attachment.name ?? attachment.id ?? "attachment \(index + 1)", newlines: .asSpaces)
+            let shown = attachment.name ?? attachment.id ?? "attachment \(index + 1)"
             guard let uid = attachment.id, DownloadTarget.isUID(uid) else {
-                io.writeErr("chatctl: --download: \(shown) of message \(message.id) names no file to fetch\n")
+                io.warn("--download: \(shown) of message \(message.id) names no file to fetch")
                 return nil
             }
             do { return try downloader.save(uid: uid, name: attachment.name, in: directory) } catch {
-                io.writeErr("chatctl: --download: cannot save \(shown) of message \(message.id): \(error)\n")
+                io.warn("--download: cannot save \(shown) of message \(message.id): \(error)")
                 return nil
             }
         }

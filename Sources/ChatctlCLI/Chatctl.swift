@@ -2,7 +2,6 @@ import AuthFlow
 import CommandLineKit
 import Diagnostics
 import Messaging
-import Presentation
 import Transfers
 
 /// The root of the command tree and the front end: parse, dispatch, and map
@@ -80,12 +79,10 @@ package struct Chatctl: ParsableCommand {
             io.writeErr(tree.usageMessage(usage))
             return ExitCode.usage.rawValue
         case let failure as Failure:
-            // The line may quote the server, other users (a dialog's name) or a file name
-            // they chose: one line, no control sequences.
-            io.writeErr("chatctl: \(TerminalText.sanitize(failure.description, newlines: .asSpaces))\n")
+            io.warn(failure.description)
             return ExitCode(failure.kind).rawValue
         default:
-            io.writeErr("chatctl: \(error)\n")
+            io.warn("\(error)")
             return ExitCode.failure.rawValue
         }
     }

@@ -2,7 +2,6 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
-import Presentation
 
 /// What the dialog-changing commands share: naming a dialog and its people on the
 /// command line, and announcing changes over chat.
@@ -47,6 +46,6 @@ extension CommandContext {
         } catch {
             reason = "\(error)"
         }
-        io.writeErr("chatctl: warning: the change stands, but the occupants were not told over chat: \(TerminalText.sanitize(reason, newlines: .asSpaces))\n")
+        io.warn("warning: the change stands, but the occupants were not told over chat: \(reason)")
     }
 }

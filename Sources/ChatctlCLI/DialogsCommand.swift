@@ -33,7 +33,7 @@ struct DialogsCommand: Command {
                 try service.refreshUnreadCounts()
                 dialogs = try service.dialogs(type: type, limit: limit, source: .cacheOnly, withRawJSON: json)
             } catch {
-                context.io.writeErr("chatctl: unread counts not refreshed (\(error.message)); showing the dialog list's\n")
+                context.io.warn("unread counts not refreshed (\(error.message)); showing the dialog list's")
             }
         }
         if json {

@@ -15,7 +15,7 @@ struct LogoutCommand: Command {
         case .loggedOut(let login):
             context.io.writeOut("Logged out\(login.map { " " + TerminalText.sanitize($0, newlines: .asSpaces) } ?? "").\n")
         case .removedLocally(let login, let serverError):
-            context.io.writeErr("chatctl: warning: \(serverError.message); the server may keep the session until it expires\n")
+            context.io.warn("warning: \(serverError.message); the server may keep the session until it expires")
             context.io.writeOut("Logged out\(login.map { " " + TerminalText.sanitize($0, newlines: .asSpaces) } ?? "") (here only).\n")
         case .wasNotLoggedIn:
             context.io.writeErr("chatctl: not logged in; nothing to do\n")

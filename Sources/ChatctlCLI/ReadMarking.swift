@@ -23,7 +23,7 @@ struct ReadMarking {
         do {
             try sendDisplayed(for: markable)
         } catch {
-            context.io.writeErr("chatctl: marked read, but the senders were not told over chat (\(error))\n")
+            context.io.warn("marked read, but the senders were not told over chat (\(error))")
         }
         return marked.count
     }

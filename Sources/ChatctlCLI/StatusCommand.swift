@@ -42,7 +42,7 @@ struct StatusCommand: Command {
         } catch {
             throw error
         }
-        if let warning { context.io.writeErr("chatctl: warning: \(warning)\n") }
+        if let warning { context.io.warn("warning: \(warning)") }
 
         let config = keeper.config
         if json {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Presentation
 
 /// The process's standard streams and terminal, injected so that commands can
 /// be run in-process by tests with captured output (house style: swift-format).
@@ -134,4 +135,11 @@ package final class StandardIO: TerminalIO {
             offset += n
         }
     }
+}
+
+extension TerminalIO {
+    /// A diagnostic on stderr, `chatctl: ` first. It may quote the server, other users (a
+    /// dialog's name) or a file name they chose, so it goes out as one line with no
+    /// control sequences (docs/architecture.md, "The command line").
+    func warn(_ line: String) { writeErr("chatctl: \(TerminalText.sanitize(line, newlines: .asSpaces))\n") }
 }

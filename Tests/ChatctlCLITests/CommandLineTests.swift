@@ -4,6 +4,14 @@ import Testing
 
 /// The command line in-process: help, usage errors, version, completions.
 @Suite struct CommandLineTests {
+    /// A warning may quote the server or another user: one line, nothing a terminal obeys.
+    @Test func aWarningIsOneInertLine() {
+        let io = CapturedIO()
+        io.warn("--download: cannot save evil\u{1B}]0;owned\u{7}.png of message m1: 404\nnot found")
+        #expect(io.err == "chatctl: --download: cannot save evil.png of message m1: 404 not found\n")
+        #expect(io.out.isEmpty)
+    }
+
     @Test func versionPrintsOneLine() {
         let (status, io) = runChatctl(["--version"])
         #expect(status == 0)
