@@ -1,7 +1,8 @@
+import Diagnostics
+
 /// What `chatctl users QUERY` looks for (docs/protocol.md §3): everyone, one login
 /// (`@alice`), one email address (`a@example.com`), or text that is tried as a login
 /// and searched for in full names.
-import Diagnostics
 package enum UserSearch: Sendable, Equatable {
     case everyone
     case login(String)

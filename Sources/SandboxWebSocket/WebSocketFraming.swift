@@ -1,3 +1,5 @@
+import SandboxXML
+
 /// RFC 7395's spelling of an XMPP stream over WebSocket, as pure functions, so the
 /// session and the router keep writing the TCP stream (docs/protocol.md §7):
 ///
@@ -6,7 +8,6 @@
 ///   (`jabber:client` on stanzas, the `stream:` prefix on features and errors);
 /// - in: each message is parsed as the children of a stream that declares those
 ///   namespaces, and `<open/>` stands for the client's stream header.
-import SandboxXML
 
 package enum WebSocketFraming {
     package static let namespace = "urn:ietf:params:xml:ns:xmpp-framing"

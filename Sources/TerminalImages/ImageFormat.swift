@@ -1,7 +1,8 @@
+import Diagnostics
+
 /// The formats previewed, told by their first bytes (never by a file's name). stb_image
 /// also knows PSD, TGA, HDR, PIC and PNM; they are refused here before it sees them,
 /// so that only its most used decoders read other users' files.
-import Diagnostics
 package enum ImageFormat: String, Sendable, CaseIterable {
     case png = "PNG", jpeg = "JPEG", gif = "GIF", bmp = "BMP"
 

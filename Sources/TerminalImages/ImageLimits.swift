@@ -1,7 +1,8 @@
+import Diagnostics
+
 /// How big an image may be before it is refused. Images come from other users, so
 /// each bound is checked before the memory it implies is taken: the file's size
 /// before it is read, the pixels (from the header alone) before it is decoded.
-import Diagnostics
 package struct ImageLimits: Sendable, Equatable {
     /// The longest side, in pixels.
     package var maxSide: Int
