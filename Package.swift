@@ -149,6 +149,7 @@ let package = Package(
         .testTarget(name: "ClientConfigurationTests", dependencies: ["Diagnostics", "ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "AuthFlowTests", dependencies: ["Diagnostics", "AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "TestSupport", "ClientConfiguration"], swiftSettings: swiftSettings),
         .testTarget(name: "ChatViewTests", dependencies: ["ChatView"], swiftSettings: swiftSettings),
+        .testTarget(name: "ThreadsTests", dependencies: ["Threads"], swiftSettings: swiftSettings),
         // CStbImageWrite: stb_image_write, to make the test images (tests only).
         .systemLibrary(name: "CStbImageWrite", path: "Tests/CStbImageWrite", pkgConfig: "stb"),
         .testTarget(name: "TerminalImagesTests", dependencies: ["Diagnostics", "TerminalImages", "ChatView", "CStbImageWrite", "TestSupport"], swiftSettings: swiftSettings),

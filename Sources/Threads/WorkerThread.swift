@@ -51,12 +51,16 @@ package final class WorkerThread<Command: Sendable>: Sendable {
 
     // MARK: the thread's side
 
-    /// Everything posted since the last call, in order.
+    /// Everything posted since the last call, in order. The wake-ups of what it takes are
+    /// taken too, so a later `wait` sleeps instead of returning once for each (a post that
+    /// comes meanwhile is seen by `wait`'s look at the queue).
     package func take() -> [Command] {
-        queue.withLock { queue in
+        let commands = queue.withLock { queue in
             defer { queue.removeAll(keepingCapacity: true) }
             return queue
         }
+        while !commands.isEmpty && posted.wait(timeout: .now()) == .success {}
+        return commands
     }
 
     /// Whether commands wait (cheap: for a loop that polls something else between slices).
