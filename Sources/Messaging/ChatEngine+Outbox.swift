@@ -11,8 +11,6 @@ extension ChatEngine {
     package var deliveredCount: Int { outbox.delivered }
     /// Messages this engine gave back to the outbox (a failure, a lost connection).
     package var undeliveredCount: Int { outbox.undelivered }
-    /// The failure that ended sending, if any.
-    package var sendFailure: Failure? { outbox.failure }
 
     /// Queues `texts` (one transaction) and writes them, unless the connection is down (they
     /// wait for the reconnect) or sending has failed (they wait for `outbox flush`).
@@ -31,7 +29,7 @@ extension ChatEngine {
         // Each is the person's own action: one refused before does not hold this one back.
         outbox.failure = nil
         guard connected, outbox.disconnected == nil, !outbox.inFlightIDs.contains(clientID) else { return }
-        guard let entry = try? service.pendingOutbox().first(where: { $0.clientMessageID == clientID }), entry.isReadyToSend,
+        guard let entry = try? service.outboxEntry(clientMessageID: clientID), entry.isReadyToSend,
               let dialog = try? dialog(dialogID) else { return }
         do { try outbox.resend([entry], to: dialog) } catch {
             emit(.notice(.failed(.send, error)))
@@ -118,9 +116,8 @@ extension ChatEngine {
 
     /// The followed dialog's outbox entries, as they stand now.
     func reportOutbox() {
-        guard let followed, let entries = try? service.pendingOutbox() else { return }
-        let inFlight = connected ? outbox.inFlightIDs : []
-        emit(.outbox(dialogID: followed, entries.filter { $0.dialogID == followed }, inFlight: inFlight))
+        guard let followed, let entries = try? service.pendingOutbox(dialogID: followed) else { return }
+        emit(.outbox(dialogID: followed, entries, inFlight: connected ? outbox.inFlightIDs : []))
     }
 
     // MARK: a command that sends and ends

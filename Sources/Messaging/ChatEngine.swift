@@ -73,8 +73,6 @@ package final class ChatEngine {
         case displayed(ids: [String], dialogID: String)
         /// The cache has nothing before `before`: ask the server.
         case fetchOlder(dialogID: String, before: MessagePosition)
-        /// What waits in the outbox, each exactly once.
-        case flushOutbox
         case stop
     }
 
@@ -185,9 +183,6 @@ package final class ChatEngine {
         }
     }
 
-    /// Ends `run` at the end of this turn (from this thread: a handler, a command).
-    package func stop() { stopped = true }
-
     var isDone: Bool {
         if handingEnded { return true }
         if let deadline, ContinuousClock.now >= deadline { return true }
@@ -245,8 +240,6 @@ package final class ChatEngine {
             markDisplayed(ids, dialogID: dialogID)
         case .fetchOlder(let dialogID, let before):
             fetchOlder(dialogID, before: before)
-        case .flushOutbox:
-            flushOutbox()
         }
     }
 

@@ -106,7 +106,7 @@ private final class FileLane {
                 case .attach(let path, let dialogID):
                     attach(path, dialogID: dialogID)
                 case .finish(let clientID):
-                    guard let entry = try? service.pendingOutbox().first(where: { $0.clientMessageID == clientID }) else { continue }
+                    guard let entry = try? service.outboxEntry(clientMessageID: clientID) else { continue }
                     upload(entry)
                 case .download(let messageID, let attachment, let uid, let name, let directory):
                     download(messageID: messageID, attachment: attachment, uid: uid, name: name, directory: directory)
@@ -160,7 +160,7 @@ private final class FileLane {
     }
 
     private func outboxChanged(_ dialogID: String, uploading: String?) {
-        let entries = ((try? service.pendingOutbox()) ?? []).filter { $0.dialogID == dialogID }
+        let entries = (try? service.pendingOutbox(dialogID: dialogID)) ?? []
         events(.outbox(dialogID: dialogID, entries, inFlight: uploading.map { [$0] } ?? []))
     }
 

@@ -40,9 +40,6 @@ package final class MarkerExchange {
         if outgoing.count > Self.outgoingLimit { outgoing.removeFirst(outgoing.count - Self.outgoingLimit) }
     }
 
-    /// How many of our markers wait to be written.
-    package var queuedCount: Int { outgoing.count }
-
     // MARK: theirs
 
     /// Takes a marker someone sent us: recorded at the next `flush` when it is

@@ -366,6 +366,16 @@ extension MessagingService {
         try cached { () throws(MessageCacheError) in try cache.pending() }
     }
 
+    /// One dialog's undelivered messages, oldest first.
+    package func pendingOutbox(dialogID: String) throws(Failure) -> [OutboxEntry] {
+        try pendingOutbox().filter { $0.dialogID == dialogID }
+    }
+
+    /// One undelivered message by its client id; nil once it has left the outbox.
+    package func outboxEntry(clientMessageID: String) throws(Failure) -> OutboxEntry? {
+        try cached { () throws(MessageCacheError) in try cache.outboxEntry(clientMessageID: clientMessageID) }
+    }
+
     /// Removes an undelivered message without sending it (`outbox drop`), unless
     /// a live process is sending it right now.
     package func dropFromOutbox(clientMessageID: String) throws(Failure) -> ChatCache.DropOutcome {

@@ -52,9 +52,6 @@ final class OutboxSender {
     /// Message ids written and not acknowledged yet.
     var inFlightIDs: Set<String> { Set(inFlight.keys.map(\.rawValue)) }
 
-    /// After a failure nothing more is sent: what comes is queued for `outbox flush`.
-    var hasFailed: Bool { failure != nil }
-
     /// Our messages moved into history since the last call.
     func takeDelivered() -> [CachedMessage] {
         defer { deliveredRecords.removeAll(keepingCapacity: true) }

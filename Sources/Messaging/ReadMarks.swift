@@ -9,8 +9,6 @@ struct ReadMarks {
     /// The last attempt failed (a notice was given for this run of failures).
     private(set) var failing = false
 
-    var isEmpty: Bool { pending.isEmpty }
-
     /// Due now: something waits, and no failure asked to wait.
     func isDue(at now: ContinuousClock.Instant) -> Bool {
         !pending.isEmpty && retryAt.map { now >= $0 } ?? true

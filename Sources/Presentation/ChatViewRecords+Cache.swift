@@ -24,8 +24,8 @@ extension ChatViewRecords {
 
     /// A dialog's outbox entries; `inFlight`: those on the wire now.
     package static func pending(of dialogID: String, inFlight: Set<String>, from service: MessagingService) -> [ShownMessage] {
-        let entries = (try? service.pendingOutbox()) ?? []
-        return entries.filter { $0.dialogID == dialogID }.map { pending($0, me: service.me, inFlight: inFlight) }
+        let entries = (try? service.pendingOutbox(dialogID: dialogID)) ?? []
+        return entries.map { pending($0, me: service.me, inFlight: inFlight) }
     }
 
     package static func messages(_ messages: [CachedMessage], from service: MessagingService) -> [ShownMessage] {
