@@ -5,12 +5,15 @@ import MessageCache
 /// comes after the names it needs (`.names`).
 struct SenderNames {
     private var known: [Int: String] = [:]
+    /// Asked of the server already, found or not (a deleted account): not asked again.
+    private var asked: Set<Int> = []
 
-    /// The names of `ids` not told before, found now (over REST first when `online`).
+    /// The names of `ids` not told before, found now (over REST first when `online`, once an id).
     mutating func learn(_ ids: Set<Int>, service: MessagingService, online: Bool) -> [Int: String] {
         let unknown = ids.filter { $0 > 0 && known[$0] == nil }
         guard !unknown.isEmpty else { return [:] }
-        if online { try? service.fetchUsers(Array(unknown)) }
+        let unasked = unknown.subtracting(asked)
+        if online && !unasked.isEmpty, (try? service.fetchUsers(Array(unasked))) != nil { asked.formUnion(unasked) }
         let found = service.displayNames(unknown)
         known.merge(found) { $1 }
         return found

@@ -151,6 +151,19 @@ struct ChatEngineTests {
         #expect(f.link.markersSent.map(\.kind) == [.received, .received])
     }
 
+    /// A sender the server does not know (a deleted account) is asked about once, not at
+    /// every message: each ask would hold the engine's thread for a round trip.
+    @Test func anUnknownSenderIsAskedAboutOnce() throws {
+        let gone = F.dialog(F.privateID, type: .private, occupants: [1, 9])
+        let none = #"{"current_page":1,"per_page":100,"total_entries":0,"items":[]}"#
+        let f = try F(known: [gone], script: [reply(200, none), reply(200, none)])
+        try f.engine.connect(joining: [])
+        f.hear(F.chat(from: "9-1@localhost/web", dialogID: F.privateID, body: "one"))
+        f.hear(F.chat(from: "9-1@localhost/web", id: "6b0db884edb3b3d9cddf1331", dialogID: F.privateID, body: "two"))
+        #expect(f.messages.map(\.text) == ["one", "two"])
+        #expect(f.transport.requests.filter { $0.url.contains("/users.json") }.count == 1, "\(f.transport.paths)")
+    }
+
     // MARK: history
 
     /// Older messages asked for before a message whose second holds three: the server is
