@@ -50,7 +50,7 @@ extension ChatEngine {
     /// goes back to the outbox, as the policy says; then the reconnect.
     func recover(from error: Failure) throws(Failure) {
         connected = false
-        policy.backoff.connectionLasted(seconds(.now - connectedAt))
+        policy.backoff.connectionLasted((.now - connectedAt) / .seconds(1))
         outbox.connectionLost(error)
         emit(.connection(.lost(error)))
         reportOutbox()
@@ -165,7 +165,7 @@ extension ChatEngine {
     func pause(seconds total: Double) {
         let end = ContinuousClock.now + .milliseconds(Int64(total * 1000))
         while !stopped && ContinuousClock.now < end {
-            let left = seconds(end - .now)
+            let left = (end - .now) / .seconds(1)
             if let worker {
                 worker.wait(seconds: left)
                 takeCommands()

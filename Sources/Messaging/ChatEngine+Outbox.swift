@@ -86,10 +86,7 @@ extension ChatEngine {
         if !ready.isEmpty {
             if !connected {
                 do { try connect(joining: ready.map(\.0)) } catch {
-                    for (_, entries) in ready {
-                        for entry in entries { service.noteFailure(clientMessageID: entry.clientMessageID, owner: owner, error: error) }
-                        outbox.noteUndelivered(entries.count)
-                    }
+                    for (_, entries) in ready { outbox.giveBack(entries, error) }
                     if report.failure == nil { report.failure = error }
                     return report
                 }
@@ -99,8 +96,7 @@ extension ChatEngine {
                     try link.joinRooms(of: [dialog])
                     try outbox.resend(entries, to: dialog)
                 } catch {
-                    for entry in entries { service.noteFailure(clientMessageID: entry.clientMessageID, owner: owner, error: error) }
-                    outbox.noteUndelivered(entries.count)
+                    outbox.giveBack(entries, error)
                     if report.failure == nil { report.failure = error }
                     emit(.notice(.failed(.sendTo(dialog.label), error)))
                 }
@@ -139,8 +135,7 @@ extension ChatEngine {
         while outbox.failure == nil, lost == nil, outbox.disconnected == nil, outbox.inFlight.count >= settings.window {
             link.pump(timeout: 0.1, sliceMilliseconds: 10) { [unowned self] in outbox.inFlight.count < settings.window }
             if ContinuousClock.now - max(start, outbox.lastProgress) > .milliseconds(Int64(timeout * 1000)) {
-                outbox.lose(Failure(.temporary, "the server acknowledged nothing more for \(Int(timeout)) s",
-                                    hint: "it may be overloaded; try again later"))
+                outbox.lose(Self.silentServer(after: timeout))
             }
         }
         recoverIfLost()
@@ -169,8 +164,7 @@ extension ChatEngine {
                     acknowledged = link.acknowledgedCount
                     lastProgress = .now
                 } else if ContinuousClock.now - lastProgress > .milliseconds(Int64(timeout * 1000)) {
-                    outbox.lose(Failure(.temporary, "the server acknowledged nothing more for \(Int(timeout)) s",
-                                        hint: "it may be overloaded; try again later"))
+                    outbox.lose(Self.silentServer(after: timeout))
                 }
             } catch {
                 if lost == nil { lost = Failure(describing: error) }
@@ -180,6 +174,11 @@ extension ChatEngine {
         if !outbox.inFlight.isEmpty { outbox.lose(outbox.failure ?? Failure(.temporary, "the server did not acknowledge every message in time")) }
         settle()
         return outbox.failure
+    }
+
+    /// Why what is in flight goes back to the outbox when acks stop coming.
+    private static func silentServer(after timeout: Double) -> Failure {
+        Failure(.temporary, "the server acknowledged nothing more for \(Int(timeout)) s", hint: "it may be overloaded; try again later")
     }
 
     /// A loss seen by a command that sends: handled now (its policy never ends the command).

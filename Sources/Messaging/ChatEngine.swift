@@ -203,7 +203,7 @@ package final class ChatEngine {
     /// alive, commands carried out, markers and read marks settled.
     private func turn() throws(Failure) {
         var slice = min(settings.turnSeconds, secondsUntilSessionRefresh)
-        if let deadline { slice = min(slice, max(0, seconds(deadline - .now))) }
+        if let deadline { slice = min(slice, max(0, (deadline - .now) / .seconds(1))) }
         // A worker's commands are taken within 10 ms; a listener's loop wakes less often.
         let sliceMilliseconds: Int64 = worker == nil ? 50 : 10
         if arriving.isEmpty {
@@ -213,7 +213,7 @@ package final class ChatEngine {
         }
         // Reading on, the rest of `storeInterval`, so a stream commits in batches.
         if !arriving.isEmpty && !arrivalsAreDue {
-            let wait = max(0, seconds(Self.storeInterval - (.now - lastStored)))
+            let wait = max(0, (Self.storeInterval - (.now - lastStored)) / .seconds(1))
             link.pump(timeout: min(wait, slice), sliceMilliseconds: 2) { [unowned self] in arrivalsAreDue }
         }
         storeArrivals()
@@ -284,10 +284,6 @@ package final class ChatEngine {
         let learnt = names.learn(ids, service: service, online: connected)
         if !learnt.isEmpty { emit(.names(learnt)) }
         emit(event)
-    }
-
-    func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }
 

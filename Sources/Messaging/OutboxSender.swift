@@ -223,6 +223,12 @@ final class OutboxSender {
 
     func noteUndelivered(_ count: Int) { undelivered += count }
 
+    /// Entries claimed for sending that cannot be sent now: back to the outbox with why, counted.
+    func giveBack(_ entries: [OutboxEntry], _ error: Failure) {
+        for entry in entries { service.noteFailure(clientMessageID: entry.clientMessageID, owner: owner, error: error) }
+        undelivered += entries.count
+    }
+
     func release(_ clientMessageID: String) {
         service.noteFailure(clientMessageID: clientMessageID, owner: owner, error: failure ?? Failure(.temporary, "not acknowledged"))
     }

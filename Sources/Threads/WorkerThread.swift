@@ -5,8 +5,9 @@ import Dispatch
 import Synchronization
 
 /// A thread of its own for work that blocks in C (libstrophe's event loop, a transfer, a
-/// connect), never the shared concurrency pool (house style rule 4), and the one way this
-/// package runs one: the chat engine's thread, its files' thread, a login's head start.
+/// connect), never the shared concurrency pool (house style rule 4): the chat engine's
+/// thread, its files' thread, a login's head start. (Below this module, XMPPTransport's
+/// connect watchdog starts its own bare thread, parked ahead of a login: ConnectWatchdog.)
 ///
 /// Commands reach the thread through a queue under a lock; posting one wakes the thread
 /// if it sleeps in `wait`; a thread that polls something else (a socket) asks `hasWork`
