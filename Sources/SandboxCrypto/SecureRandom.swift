@@ -1,4 +1,5 @@
-// Random bytes from libcrypto, for salts, tokens, ids and certificate serials.
+// Random bytes from libcrypto, for salts, tokens and ids. (The TLS certificate's serial is
+// drawn by SandboxNetwork, which makes the certificate with OpenSSL itself.)
 internal import CCrypto
 
 /// Cryptographically random bytes (wraps `RAND_bytes`).

@@ -152,27 +152,28 @@ package final class SocketConnection {
     /// OpenSSL cannot start it. A client that just closes the socket after its stream ends
     /// is an end of file, not an error (a dirty shutdown is allowed).
     package func startTLS(as identity: TLSIdentity) -> Bool {
-        guard let ssl = identity.makeSSL(),
-              let filtered = bufferevent_openssl_filter_new(loop.base, bufferEvent, ssl, BUFFEREVENT_SSL_ACCEPTING,
-                                                            Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return false }
-        // The filter now owns (and frees) the socket bufferevent and the SSL.
-        bufferEvent = filtered
+        guard let filtered = filter(identity.makeSSL(), BUFFEREVENT_SSL_ACCEPTING) else { return false }
         bufferevent_openssl_set_allow_dirty_shutdown(filtered, 1)
-        install()
         return true
     }
 
     /// The client's side of TLS from here on, checked by `context`; false when OpenSSL cannot start it.
     package func startTLS(as context: TLSClientContext) -> Bool {
-        guard let ssl = context.makeSSL() else { return false }
-        guard let filtered = bufferevent_openssl_filter_new(loop.base, bufferEvent, ssl, BUFFEREVENT_SSL_CONNECTING,
+        filter(context.makeSSL(), BUFFEREVENT_SSL_CONNECTING) != nil
+    }
+
+    /// Puts an OpenSSL filter with `ssl` on the socket's bufferevent; the filter then owns
+    /// (and frees) both. Nil, with `ssl` freed, when it cannot be made.
+    private func filter(_ ssl: OpaquePointer?, _ state: bufferevent_ssl_state) -> OpaquePointer? {
+        guard let ssl else { return nil }
+        guard let filtered = bufferevent_openssl_filter_new(loop.base, bufferEvent, ssl, state,
                                                             Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
             SSL_free(ssl)
-            return false
+            return nil
         }
         bufferEvent = filtered
         install()
-        return true
+        return filtered
     }
 
     /// TLS's close_notify (RFC 8446 §6.1), once all the plaintext is through TLS; false when

@@ -63,7 +63,7 @@ package final class TLSIdentity {
         func fail(_ what: String) -> NetworkError { X509_free(cert); EVP_PKEY_free(key); return .openSSL(what) }
 
         var serial = [UInt8](repeating: 0, count: 16)
-        _ = RAND_bytes(&serial, Int32(serial.count))
+        guard RAND_bytes(&serial, Int32(serial.count)) == 1 else { throw fail("no random bytes for the certificate's serial") }
         serial[0] &= 0x7f  // positive
         let serialNumber = BN_bin2bn(serial, Int32(serial.count), nil)
         defer { BN_free(serialNumber) }
