@@ -23,7 +23,7 @@ package struct StorageEndpoint: Sendable {
         let fields = signer.uploadFields(key: key, contentType: contentType, isPublic: isPublic,
                                          maximumSize: maximumUpload, now: now, lifetime: urlLifetime)
         return "\(baseURL)/blobs/\(blobId)/upload/?"
-            + fields.map { "\(StorageSigner.percentEncode($0.0))=\(StorageSigner.percentEncode($0.1))" }.joined(separator: "&")
+            + StorageSigner.query(fields)
     }
 
     /// A signed download URL of `key`'s file, answered with `contentType`.

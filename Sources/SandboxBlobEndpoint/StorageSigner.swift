@@ -162,7 +162,12 @@ package struct StorageSigner: Sendable {
         ]
         query.append(("x-amz-signature", signature(of: Self.downloadStringToSign(path: path, query: query),
                                                    date: String(amzDate.prefix(8)))))
-        return path + "?" + query.map { "\(Self.percentEncode($0.0))=\(Self.percentEncode($0.1))" }.joined(separator: "&")
+        return path + "?" + Self.query(query)
+    }
+
+    /// `name=value` pairs, both sides percent-encoded, joined with `&`.
+    static func query(_ pairs: [(String, String)]) -> String {
+        pairs.map { "\(percentEncode($0.0))=\(percentEncode($0.1))" }.joined(separator: "&")
     }
 
     /// Checks a GET of `path` with its (decoded) query: our credential and signature, not expired.

@@ -63,7 +63,6 @@ extension SandboxAPI {
         do { return try RecordFilter.parse(parameters, fields: fields) } catch { throw .field(422, error.field, error.message) }
     }
 
-    /// The dialog for a user who may use it: 404 unknown, 403 not an occupant.
     /// The dialog a message request names in `chat_dialog_id`, if the user may use it.
     private func namedDialog(_ request: RESTRequest, userId: Int) throws(RESTError) -> DialogRecord {
         guard let dialogId = request.parameter("chat_dialog_id"), !dialogId.isEmpty else {
@@ -72,6 +71,7 @@ extension SandboxAPI {
         return try usableDialog(dialogId, userId: userId)
     }
 
+    /// The dialog for a user who may use it: 404 unknown, 403 not an occupant.
     private func usableDialog(_ id: String, userId: Int) throws(RESTError) -> DialogRecord {
         guard let dialog = try storage({ try chat.dialog(id: id, viewer: userId) }) else { throw .notFound }
         guard dialog.admits(userId) else { throw .forbidden }

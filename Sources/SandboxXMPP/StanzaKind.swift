@@ -7,12 +7,7 @@ enum StanzaKind: Equatable {
     /// What `element` is: a stanza only in `jabber:client`; nil for a nonza.
     init?(_ element: XMPPElement) {
         guard element.namespace == XMPPNamespace.client else { return nil }
-        self.init(name: element.name)
-    }
-
-    /// By name alone, for an element the session already passed on as a stanza.
-    init?(name: String) {
-        switch name {
+        switch element.name {
         case "message": self = .message
         case "presence": self = .presence
         case "iq": self = .iq

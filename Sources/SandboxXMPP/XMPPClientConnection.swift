@@ -228,8 +228,8 @@ final class XMPPClientConnection {
                 let resource = server.bind(self, requested: requested)
                 perform(session.handle(.resourceBound(resource, iqId: iqId)))
                 server.log.log(.info, "xmpp #\(number): bound \(session.fullJID ?? "?")")
-            case .route(let stanza):
-                server.route(stanza, from: self)
+            case .route(let stanza, let kind):
+                server.route(stanza, kind: kind, from: self)
             case .resumptionEnabled(let id):
                 streamManagement.enableResumption(requestEvery: server.limits.ackRequestEvery,
                                                   capacity: server.limits.maxUnacknowledgedStanzas)

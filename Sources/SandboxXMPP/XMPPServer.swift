@@ -315,9 +315,8 @@ package final class XMPPServer {
 
     /// Messages and presences from bound sessions: to every resource of a user, or
     /// through a MUC room on `muc.{domain}`, stored first when they ask for it.
-    func route(_ stanza: XMPPElement, from connection: XMPPClientConnection) {
+    func route(_ stanza: XMPPElement, kind: StanzaKind, from connection: XMPPClientConnection) {
         log.log(.debug, "xmpp #\(connection.number): \(stanza.name) from \(connection.session.fullJID ?? "?")")
-        guard let kind = StanzaKind(name: stanza.name) else { return }
         // Messages are what gets stored (history, markers): into this turn's transaction.
         if kind == .message { turn.beginWriting() }
         router.route(stanza, kind: kind, from: connection)

@@ -70,8 +70,9 @@ struct XMPPSession {
         case authenticate(userId: Int, secret: String)
         /// Bind a resource (nil: generate one); answer with `.resourceBound`.
         case bindResource(requested: String?, iqId: String)
-        /// A message, a presence or an IQ to the MUC service, for the router (after binding).
-        case route(XMPPElement)
+        /// A message, a presence or an IQ to the MUC service, for the router (after binding),
+        /// with the kind the session found it to be.
+        case route(XMPPElement, StanzaKind)
         /// Stream management is on and this session may be resumed by its id (XEP-0198 §5).
         case resumptionEnabled(id: String)
         /// The client acknowledged (`<a h/>`) the stanzas sent to it up to `h`.
@@ -250,7 +251,7 @@ struct XMPPSession {
             if element.namespace == XMPPNamespace.streamManagement { return streamManagement(element) }
             guard let kind else { return fatal(.unsupportedStanzaType) }
             if kind == .iq { return iq(element) }
-            return [.route(element)]
+            return [.route(element, kind)]
         case .awaitingStream, .authenticating, .securing, .closed:
             // Nothing may arrive here before the next stream header or handshake.
             return fatal(.policyViolation)
@@ -391,7 +392,7 @@ struct XMPPSession {
         }
         if let to = iq[attribute: "to"], XMPPAddress(to)?.domain == "muc." + domain {
             // The MUC service and its rooms: the router knows the dialogs.
-            return [.route(iq)]
+            return [.route(iq, .iq)]
         }
         guard addressesServerOrSelf(iq[attribute: "to"]) else {
             // The sandbox routes messages and presence only; no client sends iqs to other users.

@@ -49,7 +49,7 @@ struct XMPPSessionTests {
         #expect(session.phase == .established && session.fullJID == "42-3@localhost/r1")
 
         let message = element("message", XMPPNamespace.client, ["to": "7-3@localhost", "type": "chat"])
-        #expect(session.handle(.element(message)) == [.route(message)])
+        #expect(session.handle(.element(message)) == [.route(message, .message)])
     }
 
     @Test(arguments: [("5-3", 5), ("5-3@localhost", 5), ("5-3@LOCALHOST/res", 5), ("5-4", nil), ("5-3@other", nil), ("x-3", nil), ("5", nil), ("0-3", nil), ("5-3-1", nil)] as [(String, Int?)])
