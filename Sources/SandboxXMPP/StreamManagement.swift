@@ -16,10 +16,10 @@ struct StreamManagement {
 
     /// Sent and not yet acknowledged, once the client asked for resumption; nil otherwise.
     private(set) var unacknowledged: UnacknowledgedStanzas?
-    /// The connection is gone but the session waits to be resumed, until `hibernationDeadline`:
-    /// it stays bound and in its rooms, and what is sent to it is kept.
-    private(set) var isHibernating = false
-    private(set) var hibernationDeadline = 0.0
+    /// The connection is gone but the session waits to be resumed until then (monotonic
+    /// seconds): it stays bound and in its rooms, and what is sent to it is kept.
+    private(set) var hibernationDeadline: Double?
+    var isHibernating: Bool { hibernationDeadline != nil }
 
     /// Whether the session may be resumed (the client asked, and not too much is unacknowledged).
     var isResumable: Bool { unacknowledged != nil }
@@ -42,7 +42,6 @@ struct StreamManagement {
 
     /// The connection dropped: the session waits until `deadline`.
     mutating func hibernate(until deadline: Double) {
-        isHibernating = true
         hibernationDeadline = deadline
     }
 

@@ -413,8 +413,7 @@ final class XMPPClientConnection {
 
     private func timerFired() {
         let now = SandboxTime.monotonic()
-        if isHibernating && !isClosing {
-            let deadline = streamManagement.hibernationDeadline
+        if let deadline = streamManagement.hibernationDeadline, !isClosing {
             guard now >= deadline else { return armTimer(after: deadline - now) }
             closeReason = "not resumed within \(server.limits.resumptionTimeout) s"
             return finish()
