@@ -9,10 +9,9 @@ package final class ChatConnector: ChatConnecting {
     private let config: ClientConfig
     private let options: ChatConnectOptions
 
-    /// `timeout`: seconds for the whole connect; nil takes the config's `chatConnectTimeout`.
-    package init(config: ClientConfig, timeout: Double? = nil, verboseLog: (@Sendable (String) -> Void)? = nil) {
+    package init(config: ClientConfig, verboseLog: (@Sendable (String) -> Void)? = nil) {
         self.config = config
-        options = config.chatConnectOptions(timeout: timeout, verboseLog: verboseLog)
+        options = config.chatConnectOptions(verboseLog: verboseLog)
     }
 
     /// `secret` is the session token or the user's password (per `chatAuth`).

@@ -69,13 +69,15 @@ final class CommandContext {
     /// (instead of 30 and 15). For tests only, so that a server that never answers
     /// is shown to fail in seconds.
     func networkTimeoutOverride() throws(Failure) -> Double? {
-        try positive("CHATCTL_NETWORK_TIMEOUT", "seconds")
+        try positive("CHATCTL_NETWORK_TIMEOUT", "seconds", valid: \Double.isFinite)
     }
 
-    /// A test setting: the environment variable `name` as a positive number of `unit`, if set.
-    private func positive<Number: LosslessStringConvertible & Comparable & Numeric>(_ name: String, _ unit: String) throws(Failure) -> Number? {
+    /// A test setting: the environment variable `name` as a positive number of `unit`, if set
+    /// (and `valid`: a finite one, for seconds).
+    private func positive<Number: LosslessStringConvertible & Comparable & Numeric>(_ name: String, _ unit: String,
+                                                                                  valid: (Number) -> Bool = { _ in true }) throws(Failure) -> Number? {
         guard let text = environment[name], !text.isEmpty else { return nil }
-        guard let number = Number(text), number > 0, "\(number)" != "inf" else {
+        guard let number = Number(text), number > 0, valid(number) else {
             throw Failure(.invalidInput, "\(name) must be a positive number of \(unit), not '\(text)'")
         }
         return number
@@ -127,7 +129,7 @@ final class CommandContext {
     /// this often (seconds). For tests and `make bench` only, to see many
     /// refreshes in little time; unset, the session's own lifetime decides.
     func sessionRefreshOverride() throws(Failure) -> Double? {
-        try positive("CHATCTL_SESSION_REFRESH_EVERY", "seconds")
+        try positive("CHATCTL_SESSION_REFRESH_EVERY", "seconds", valid: \Double.isFinite)
     }
 
     /// `CHATCTL_SEND_WINDOW` (tests only): how many lines `send --lines` keeps written and

@@ -150,10 +150,10 @@ package struct ClientConfig: Sendable, Equatable {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// How chat connects as this config says (CA, the plaintext rule, the connect timeout):
-    /// the same for `chatctl login` and every messaging command. `timeout` nil: `chatConnectTimeout`.
-    package func chatConnectOptions(timeout: Double? = nil, verboseLog: (@Sendable (String) -> Void)? = nil) -> ChatConnectOptions {
-        ChatConnectOptions(caFile: caFile, allowPlaintext: allowsPlaintextChat, timeout: timeout ?? chatConnectTimeout, verboseLog: verboseLog)
+    /// How chat connects as this config says (CA, the plaintext rule, `chatConnectTimeout`):
+    /// the same for `chatctl login` and every messaging command.
+    package func chatConnectOptions(verboseLog: (@Sendable (String) -> Void)? = nil) -> ChatConnectOptions {
+        ChatConnectOptions(caFile: caFile, allowPlaintext: allowsPlaintextChat, timeout: chatConnectTimeout, verboseLog: verboseLog)
     }
 
     /// `{userId}-{appId}@{chatDomain}`

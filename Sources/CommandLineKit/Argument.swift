@@ -9,8 +9,7 @@ package struct Argument<Value: ExpressibleByArgument> {
     ///   - name: the name shown in help and errors, e.g. `SHELL`.
     ///   - completion: what a shell offers (default: the type's, e.g. an enum's cases).
     package init(_ name: String, help: String, completion: CompletionKind? = nil) {
-        spec = completion.map { ArgumentSpec(name, help: help, isOptional: false, isRepeating: false, completion: $0, rule: ValueRule.of(Value.self)) }
-            ?? ArgumentSpec(name, help: help, isOptional: false, isRepeating: false, completion: { Value.defaultCompletion },
+        spec = ArgumentSpec(name, help: help, isOptional: false, isRepeating: false, completion: .of(Value.self, given: completion),
                             rule: ValueRule.of(Value.self))
         MemberRegistry.register(.argument(spec)) { [spec, bound] parsed in
             // The parser has refused a command line without it.

@@ -6,25 +6,21 @@ package struct ArgumentSpec: Sendable, Equatable {
     package var isRepeating: Bool     // takes all remaining positional values
     /// What shells offer, and the only values it takes when `.choices`.
     package var completion: CompletionKind {
-        get { completionOfType?() ?? givenCompletion }
-        set { givenCompletion = newValue; completionOfType = nil }
+        get { completionSource.kind }
+        set { completionSource = CompletionSource(newValue) }
     }
-    private var givenCompletion: CompletionKind
-    /// A typed argument's, asked only when wanted (see `OptionSpec`).
-    private var completionOfType: (@Sendable () -> CompletionKind)?
+    private var completionSource: CompletionSource
     /// What a value must be beyond `completion`'s choices (a typed argument's); nil: any text.
     package var rule: ValueRule?
     package init(_ name: String, help: String, isOptional: Bool = false, isRepeating: Bool = false, completion: CompletionKind = .none,
                 rule: ValueRule? = nil) {
-        self.name = name; self.help = help; self.isOptional = isOptional; self.isRepeating = isRepeating; givenCompletion = completion
-        self.rule = rule
+        self.init(name, help: help, isOptional: isOptional, isRepeating: isRepeating, completion: CompletionSource(completion), rule: rule)
     }
 
-    /// `completion` made from the value's type only when wanted (see `OptionSpec`).
-    init(_ name: String, help: String, isOptional: Bool, isRepeating: Bool, completion: @escaping @Sendable () -> CompletionKind,
-         rule: ValueRule?) {
-        self.init(name, help: help, isOptional: isOptional, isRepeating: isRepeating, rule: rule)
-        completionOfType = completion
+    /// A typed argument's: its completion asked of the type only when wanted (`CompletionSource`).
+    init(_ name: String, help: String, isOptional: Bool, isRepeating: Bool, completion: CompletionSource, rule: ValueRule?) {
+        self.name = name; self.help = help; self.isOptional = isOptional; self.isRepeating = isRepeating; completionSource = completion
+        self.rule = rule
     }
 
     package static func == (lhs: ArgumentSpec, rhs: ArgumentSpec) -> Bool {

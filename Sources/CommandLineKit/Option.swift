@@ -39,13 +39,8 @@ package struct Option<Value: ExpressibleByArgument> {
 
     private init(_ name: String, short: Character?, metavar: String, help: String, completion: CompletionKind?,
                  inherited: Bool, repeatable: Bool, rule: ValueRule?) {
-        if let completion {
-            spec = OptionSpec(name, short: short, kind: .value(metavar: metavar), help: help, completion: completion,
-                              isRepeatable: repeatable, rule: rule)
-        } else {
-            spec = OptionSpec(name, short: short, kind: .value(metavar: metavar), help: help, completion: { Value.defaultCompletion },
-                              isRepeatable: repeatable, rule: rule)
-        }
+        spec = OptionSpec(name, short: short, kind: .value(metavar: metavar), help: help, completion: .of(Value.self, given: completion),
+                          isRepeatable: repeatable, rule: rule)
         MemberRegistry.register(.option(spec, inherited: inherited)) { [spec, bound] parsed in
             bound.value = parsed.values(spec.long).map(Value.accepted)
         }

@@ -13,12 +13,10 @@ package struct OptionSpec: Sendable, Equatable {
     package var help: String
     /// What shells offer for its value, and the only values it takes when `.choices`.
     package var completion: CompletionKind {
-        get { completionOfType?() ?? givenCompletion }
-        set { givenCompletion = newValue; completionOfType = nil }
+        get { completionSource.kind }
+        set { completionSource = CompletionSource(newValue) }
     }
-    private var givenCompletion: CompletionKind
-    /// A typed option's, asked only when wanted (`CompletionKind.lazily`).
-    private var completionOfType: (@Sendable () -> CompletionKind)?
+    private var completionSource: CompletionSource
     /// A value option meant to be given several times (`--attach A --attach B`):
     /// shells offer it again after it was given once.
     package var isRepeatable: Bool
@@ -26,17 +24,13 @@ package struct OptionSpec: Sendable, Equatable {
     package var rule: ValueRule?
     package init(_ long: String, short: Character? = nil, kind: Kind = .flag, help: String, completion: CompletionKind = .none,
                 isRepeatable: Bool = false, rule: ValueRule? = nil) {
-        self.long = OptionSpec.bareName(long); self.short = short; self.kind = kind; self.help = help; givenCompletion = completion
-        self.isRepeatable = isRepeatable; self.rule = rule
+        self.init(long, short: short, kind: kind, help: help, completion: CompletionSource(completion), isRepeatable: isRepeatable, rule: rule)
     }
 
-    /// `completion` made from the value's type only when help, a completion script or a
-    /// value's check needs it (issue 11: an enum's cases, in generic code, cost a runtime
-    /// search of the conformances at every start).
-    init(_ long: String, short: Character?, kind: Kind, help: String, completion: @escaping @Sendable () -> CompletionKind,
-         isRepeatable: Bool, rule: ValueRule?) {
-        self.init(long, short: short, kind: kind, help: help, isRepeatable: isRepeatable, rule: rule)
-        completionOfType = completion
+    /// A typed option's: its completion asked of the type only when wanted (`CompletionSource`).
+    init(_ long: String, short: Character?, kind: Kind, help: String, completion: CompletionSource, isRepeatable: Bool, rule: ValueRule?) {
+        self.long = OptionSpec.bareName(long); self.short = short; self.kind = kind; self.help = help; completionSource = completion
+        self.isRepeatable = isRepeatable; self.rule = rule
     }
 
     package static func == (lhs: OptionSpec, rhs: OptionSpec) -> Bool {

@@ -10,8 +10,7 @@ package struct OptionalArgument<Value: ExpressibleByArgument> {
     ///   - name: the name shown in help and errors, e.g. `DIALOG`.
     ///   - completion: what a shell offers (default: the type's, e.g. an enum's cases).
     package init(_ name: String, help: String, completion: CompletionKind? = nil) {
-        spec = completion.map { ArgumentSpec(name, help: help, isOptional: true, isRepeating: false, completion: $0, rule: ValueRule.of(Value.self)) }
-            ?? ArgumentSpec(name, help: help, isOptional: true, isRepeating: false, completion: { Value.defaultCompletion },
+        spec = ArgumentSpec(name, help: help, isOptional: true, isRepeating: false, completion: .of(Value.self, given: completion),
                             rule: ValueRule.of(Value.self))
         MemberRegistry.register(.argument(spec)) { [spec, bound] parsed in
             bound.value = parsed.arguments(spec.name).first.map(Value.accepted)

@@ -49,7 +49,7 @@ package enum TerminalText {
     /// True when nothing in the text needs removing: no C0/C1 control (other
     /// than tab, and newline when kept), no DEL, no bidi override. The common
     /// case, checked on the UTF-8 bytes without building a new string.
-    package static func isInert(_ text: String, newlines: Newlines) -> Bool {
+    static func isInert(_ text: String, newlines: Newlines) -> Bool {
         var text = text
         return text.withUTF8 { isInert($0, newlines: newlines) }
     }

@@ -159,11 +159,12 @@ import TestSupport
         #expect(lines.last?.contains("CHATCTL_PASSWORD") == true)
     }
 
-    @Test func aBadRefreshOverrideIsAUsageError() throws {
+    @Test(arguments: ["soon", "inf", "0"])
+    func aBadRefreshOverrideIsAUsageError(value: String) throws {
         let sandbox = try SandboxProcess()
         let bob = try ChatUser("bob", sandbox: sandbox)
-        let result = try bob.cli.run(["listen", "--timeout", "5s"], environment: ["CHATCTL_SESSION_REFRESH_EVERY": "soon"])
+        let result = try bob.cli.run(["listen", "--timeout", "5s"], environment: ["CHATCTL_SESSION_REFRESH_EVERY": value])
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("chatctl: CHATCTL_SESSION_REFRESH_EVERY must be a positive number of seconds, not 'soon'"))
+        #expect(result.stderr.hasPrefix("chatctl: CHATCTL_SESSION_REFRESH_EVERY must be a positive number of seconds, not '\(value)'"))
     }
 }
