@@ -60,6 +60,19 @@ import Testing
         }
     }
 
+    /// Parsed values are kept by long name for the whole chain of commands, and every command
+    /// in it is bound from them (`dialogs` as well as `dialogs create`): a name declared along
+    /// one path by a parent and a child must be the same kind of option with the same rule,
+    /// or a value checked against one would be bound to a type that never checked it.
+    @Test func anOptionNameMeansOneThingAlongACommandPath() {
+        for (path, chain) in Chatctl.tree.spec.allCommands() {
+            let byName = Dictionary(grouping: chain.flatMap { $0.options + $0.inheritedOptions }, by: \.long)
+            for (name, specs) in byName {
+                #expect(specs.allSatisfy { $0.kind == specs[0].kind && $0.rule == specs[0].rule }, "\(path): --\(name)")
+            }
+        }
+    }
+
     /// A password is read from a file, stdin, the environment or a terminal; no
     /// command anywhere takes one as a value. --password-file serves every
     /// command (renewing an expired session), so it is the root's, inherited.
