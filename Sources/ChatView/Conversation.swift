@@ -24,6 +24,9 @@ package struct Conversation: Hashable, Sendable {
     package var typing: [Int: Double] = [:]
     /// Messages that arrived below the view while it was scrolled up.
     package var newBelow = 0
+    /// The newest message counted in `newBelow` while the window let newer ones go: one told
+    /// twice (live, then by a catch-up or the cache) counts once.
+    package var newestCountedBelow: MessageCursor?
 
     package init(dialog: DialogSummary) {
         self.dialog = dialog

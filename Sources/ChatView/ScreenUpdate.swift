@@ -58,7 +58,13 @@ package struct ScreenUpdate {
                 guard model.conversation?.dialog.id == dialog.id else { return }
                 var conversation = Conversation(dialog: dialog)
                 conversation.loaded = true
-                conversation.messages = Self.sorted(messages)
+                // Heard while the page was read: kept when newer than the page's start.
+                let loaded = Set(messages.map(\.id))
+                let start = messages.map(\.cursor).min()
+                let heard = (model.conversation?.messages ?? []).filter { m in
+                    !loaded.contains(m.id) && start.map { m.cursor > $0 } ?? true
+                }
+                conversation.messages = Self.sorted(messages + heard)
                 conversation.pending = pending
                 conversation.typing = model.conversation?.typing ?? [:]
                 model.conversation = conversation
@@ -156,11 +162,18 @@ package struct ScreenUpdate {
                     conversation.messages[index] = Self.merged(conversation.messages[index], with: message)
                 } else if conversation.newerTrimmed {
                     // The view shows older history: the cache has it for when the user scrolls down.
-                    conversation.newBelow += 1
+                    if !message.outgoing && conversation.newestCountedBelow.map({ message.cursor > $0 }) ?? true {
+                        conversation.newBelow += 1
+                        conversation.newestCountedBelow = message.cursor
+                    }
                 } else if let first = conversation.messages.first, message.cursor < first.cursor, !conversation.olderExhausted {
                     // Before the window: paging older brings it in order.
                 } else {
-                    let position = conversation.messages.lastIndex { $0.cursor < message.cursor }.map { $0 + 1 } ?? 0
+                    // `date_sent` counts whole seconds and ids made by different clients do not sort
+                    // by time: one that arrives in the newest second goes below what is shown, as it came.
+                    let newestSecond = conversation.messages.last.map { message.dateSent >= $0.dateSent } ?? true
+                    let position = newestSecond ? conversation.messages.count
+                        : conversation.messages.lastIndex { $0.cursor < message.cursor }.map { $0 + 1 } ?? 0
                     conversation.messages.insert(message, at: position)
                     if conversation.anchor != nil && !message.outgoing { conversation.newBelow += 1 }
                     if conversation.messages.count > Conversation.windowLimit && conversation.anchor == nil {
@@ -225,12 +238,10 @@ package struct ScreenUpdate {
                 return
             }
             conversation.olderExhausted = exhausted
-            if conversation.anchor == nil, let last = conversation.entries.last {
-                // Pin the view where it is: what comes in above must not move it.
-                conversation.anchor = ScrollAnchor(id: last.id, hiddenRows: 0)
-            }
+            // A view that follows the end keeps following (anchor nil): what comes in above
+            // cannot move its bottom, and pinning it here would hide what arrives next.
+            // Older than the first shown: in front, the rest kept in the order it was shown.
             conversation.messages.insert(contentsOf: older, at: 0)
-            conversation.messages = Self.sorted(conversation.messages)
             trimNewest(&conversation)
             model.conversation = conversation
         }
@@ -253,7 +264,8 @@ package struct ScreenUpdate {
             guard var conversation = model.conversation, conversation.dialog.id == dialogID else { return }
             conversation.loadingNewer = false
             let last = conversation.messages.last?.cursor
-            let newer = Self.sorted(messages.filter { last == nil || last! < $0.cursor })
+            let known = Set(conversation.messages.suffix(Conversation.pageSize).map(\.id))
+            let newer = Self.sorted(messages.filter { (last == nil || last! < $0.cursor) && !known.contains($0.id) })
             conversation.messages += newer
             conversation.newerTrimmed = !latest
             if latest { conversation.newBelow = 0 }

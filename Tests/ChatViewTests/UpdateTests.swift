@@ -294,3 +294,70 @@ extension UpdateTests {
         #expect(session.model.conversation?.anchor == nil, "back at the bottom it follows again")
     }
 }
+
+/// Issue 20, defect 1: a view at the bottom, or never scrolled, follows whatever
+/// arrives and in whatever order; only a person scrolling up unpins it.
+extension UpdateTests {
+    @Test(arguments: [0, 1, 2, 3])
+    func aViewNobodyScrolledStaysAtTheBottomWhateverComesFirst(order: Int) {
+        var session = F.Session(F.model(width: 40, height: 12))
+        session.send(.dialogsLoaded([F.bobDialog]))
+        session.send(.connection(.connected))
+        session.send(.key(.enter))
+        let mine = F.message(8000, from: F.me, "sent from my other terminal", at: F.t0 + 40)
+        let page = F.history(3, firstID: 5000)
+        let older = F.history(3, firstID: 4000).map { var m = $0; m.dateSent -= 3600; return m }
+        var steps: [ScreenEvent] = [
+            .conversationLoaded(F.bobDialog, messages: page, pending: [], names: F.names),
+            .olderLoaded(dialogID: F.bobDialog.id, before: page[0].cursor, older, exhausted: true),
+            .messagesArrived([mine]),
+            .typing(userID: F.bob, dialogID: F.bobDialog.id, .composing),
+        ]
+        // Each order of the first events: history, an older page, our own send from elsewhere, typing.
+        steps = Array(steps[order...] + steps[..<order])
+        for step in steps { session.send(step) }
+        session.send(.messagesArrived([F.message(8001, from: F.bob, "alice's next message", at: F.t0 + 41, read: false)]))
+        #expect(session.model.conversation?.anchor == nil, "nobody scrolled: the view follows")
+        #expect(session.model.conversation?.newBelow == 0)
+        #expect(session.screen.contains("alice's next message"), "\(session.screen)")
+        #expect(!session.screen.contains("new"), "no '↓ 1 new' while at the bottom")
+    }
+
+    @Test func onlyScrollingUpUnpinsAndEndPinsAgain() {
+        var session = F.opened()
+        session.send(.olderLoaded(dialogID: F.bobDialog.id, before: F.history()[0].cursor,
+                                  F.history(30, firstID: 100).map { var m = $0; m.dateSent -= 3600; return m }, exhausted: true))
+        session.send(.messagesArrived([F.message(4000, from: F.bob, "still following", at: F.t0 + 50, read: false)]))
+        #expect(session.screen.contains("still following"))
+        session.send(.key(.pageUp))
+        session.send(.messagesArrived([F.message(4001, from: F.bob, "below now", at: F.t0 + 51, read: false)]))
+        #expect(session.model.conversation?.newBelow == 1)
+        session.send(.key(.end))
+        session.send(.messagesArrived([F.message(4002, from: F.bob, "following again", at: F.t0 + 52, read: false)]))
+        #expect(session.screen.contains("following again"))
+    }
+
+    @Test func aMessageHeardBeforeTheFirstPageIsKept() {
+        var session = F.Session(F.model())
+        session.send(.dialogsLoaded([F.bobDialog]))
+        session.send(.key(.enter))
+        session.send(.messagesArrived([F.message(9100, from: F.bob, "early bird", at: F.t0 + 60, read: false)]))
+        session.send(.conversationLoaded(F.bobDialog, messages: F.history(), pending: [], names: F.names))
+        #expect(session.model.conversation?.messages.last?.id == F.id(9100))
+        #expect(session.screen.contains("early bird"))
+    }
+}
+
+extension UpdateTests {
+    /// Ids made by different clients do not sort by time: a message of the newest second
+    /// whose id sorts first still shows at the bottom, where it arrived.
+    @Test func aMessageOfTheNewestSecondGoesBelowWhateverItsID() {
+        var session = F.opened(messages: F.history(5, firstID: 5000))
+        let last = session.model.conversation!.messages.last!
+        var early = F.message(1, from: F.bob, "same second, small id", at: last.dateSent, read: false)
+        early.id = "000000000000000000000001"
+        session.send(.messagesArrived([early]))
+        #expect(session.model.conversation?.messages.last?.id == early.id)
+        #expect(session.screen.contains("same second, small id"))
+    }
+}
