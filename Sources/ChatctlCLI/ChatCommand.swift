@@ -71,6 +71,7 @@ struct ChatCommand: Command {
         settings.skipsRoomsThatFail = true
         settings.reportsDialogList = true
         settings.pageSize = Conversation.pageSize
+        settings.followedRefreshSeconds = 2
         let feed = ChatViewFeed(me: view.service.me) { inbox.post($0) }
         let (config, stored) = (network.config, network.session)
         guard let live = LiveChat(network: Handover(network.service), transfers: Handover(files.service), makeLink: { service in

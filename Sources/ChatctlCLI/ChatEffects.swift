@@ -30,6 +30,25 @@ final class ChatEffects {
         self.previewDrawer = previewDrawer
     }
 
+    /// The cache's change count when the open dialog was last read from it (`followCache`).
+    private var cacheVersion: Int?
+
+    /// What another process (a `chatctl send` in another terminal, a `listen`) or this one's
+    /// engine cached for the open dialog since the view last looked: the cache is shared, so
+    /// our own sends from elsewhere show at once. Read only when the cache changed, and only
+    /// while the view holds the newest messages (else they wait below, counted by the engine's news).
+    func followCache(_ model: ScreenModel) -> [ScreenEvent] {
+        guard let conversation = model.conversation, conversation.loaded, !conversation.newerTrimmed,
+              let version = try? service.cache.changeCount(), version != cacheVersion else { return [] }
+        cacheVersion = version
+        let newest = conversation.messages.last?.cursor
+        let page = (try? service.cache.messages(dialogID: conversation.dialog.id, afterDate: (newest?.dateSent ?? 0) - 1, id: "",
+                                                limit: Conversation.pageSize)) ?? []
+        let known = Set(conversation.messages.suffix(Conversation.pageSize).map(\.id))
+        let unknown = page.filter { !known.contains($0.id) }
+        return unknown.isEmpty ? [] : [.messagesArrived(shown(unknown))]
+    }
+
     /// The dialogs as the cache has them, for the first screen.
     func dialogs() -> ScreenEvent { ChatViewRecords.dialogsLoaded(from: service) }
 

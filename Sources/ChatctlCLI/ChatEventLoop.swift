@@ -31,6 +31,9 @@ final class ChatEventLoop {
     /// How often the clock ticks (typing timeouts, countdowns).
     private let tickSeconds = 1.0
     private var lastTick = 0.0
+    /// How often the shared cache is looked at for what others cached (`ChatEffects.followCache`).
+    private let cacheSeconds = 0.5
+    private var lastCacheLook = 0.0
     /// `CHATCTL_CHAT_TRACE` (`make bench` only): a file that gets a line per frame drawn
     /// for keys, `key MS` (from reading the key to the end of drawing it), and a line per
     /// page of older messages taken in, `older N`.
@@ -80,6 +83,10 @@ final class ChatEventLoop {
                 }
             }
             pending += inbox.take()
+            if Self.now - lastCacheLook >= cacheSeconds {
+                lastCacheLook = Self.now
+                pending += effects.followCache(model)
+            }
             if Self.now - lastTick >= tickSeconds {
                 lastTick = Self.now
                 pending.append(.tick)
@@ -109,7 +116,8 @@ final class ChatEventLoop {
                     fflush(trace)
                 }
             }
-            if !wait(timeout: max(0, tickSeconds - (Self.now - lastTick))) { return .signal(SIGHUP) }
+            let next = min(tickSeconds - (Self.now - lastTick), cacheSeconds - (Self.now - lastCacheLook))
+            if !wait(timeout: max(0, next)) { return .signal(SIGHUP) }
         }
     }
 

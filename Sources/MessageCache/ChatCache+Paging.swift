@@ -51,3 +51,12 @@ extension ChatCache {
         }
     }
 }
+
+extension ChatCache {
+    /// A number that changes whenever another connection (another process, another thread
+    /// of this one) committed to the cache (`PRAGMA data_version`): a view that follows a
+    /// dialog reads the cache again only when it moved.
+    package func changeCount() throws(MessageCacheError) -> Int {
+        try wrapping { try database.queryFirst("PRAGMA data_version", []) { $0.int(0) } ?? 0 }
+    }
+}

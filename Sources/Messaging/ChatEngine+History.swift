@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Diagnostics
 import MessageCache
 
@@ -18,9 +23,38 @@ extension ChatEngine {
                 fresh = try service.history(dialogID: dialogID, limit: settings.pageSize, before: nil, since: nil, source: .cacheOnly, markRead: false)
             }
             emitMessages(.caughtUp(dialogID: dialogID, fresh))
+            followedRefreshedAt = .now
+            followedWatermark = try service.cached { () throws(MessageCacheError) in
+                try service.cache.newestMessage(dialogID: dialogID)?.dateSent
+            }
             let recent = try service.history(dialogID: dialogID, limit: settings.pageSize, before: nil, since: nil, source: .cacheOnly, markRead: false)
             emitMessages(.changed(recent))
             reportOutbox()
+        } catch {
+            emit(.notice(.failed(.catchUp, error)))
+        }
+    }
+
+    /// The followed dialog's messages the server has and no stanza brought: ours sent over
+    /// REST from another device or script (docs/protocol.md §7, Carbons). Asked from a second
+    /// before the newest the last ask saw, so one sent in that second is not skipped.
+    func refreshFollowedIfDue() {
+        guard let followed, connected, let every = settings.followedRefreshSeconds,
+              ContinuousClock.now - followedRefreshedAt >= .seconds(every) else { return }
+        followedRefreshedAt = .now
+        do {
+            var since = followedWatermark ?? 0
+            if followedWatermark == nil {
+                since = try service.cached { () throws(MessageCacheError) in
+                    try service.cache.newestMessage(dialogID: followed)?.dateSent
+                } ?? 0
+            }
+            let fresh = try service.newMessages(dialogID: followed, since: since - 1)
+            if let newest = try service.cached({ () throws(MessageCacheError) in try service.cache.newestMessage(dialogID: followed) }) {
+                // A live message's date is its sender's clock: one running ahead must not skip a gap.
+                followedWatermark = max(since, min(newest.dateSent, Int(Date().timeIntervalSince1970)))
+            }
+            if !fresh.isEmpty { emitMessages(.caughtUp(dialogID: followed, fresh)) }
         } catch {
             emit(.notice(.failed(.catchUp, error)))
         }

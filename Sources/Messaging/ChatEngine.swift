@@ -56,6 +56,9 @@ package final class ChatEngine {
         package var readMarkRetrySeconds = 5.0
         /// Refresh the REST session at least this often (tests and `make bench` only); nil: by its lifetime.
         package var maximumRefreshInterval: Double?
+        /// Ask the server this often for the followed dialog's messages no stanza brought (ours,
+        /// sent over REST from another device: no carbon copies those, docs/protocol.md §7); nil: never.
+        package var followedRefreshSeconds: Double?
 
         package init() {}
     }
@@ -131,6 +134,10 @@ package final class ChatEngine {
     // MARK: the view's dialog and read state
     var followed: String?
     var readMarks = ReadMarks()
+    /// When the followed dialog was last asked for (`followedRefreshSeconds`), and the newest
+    /// `date_sent` the server had for it then: the next ask starts a second before that.
+    var followedRefreshedAt = ContinuousClock.now
+    var followedWatermark: Int?
 
     /// `handler` gets every event, on this engine's thread, in order.
     package init(link: any ChatLinking, service: MessagingService, settings: Settings, owner: Int = Int(getpid()),
@@ -219,6 +226,7 @@ package final class ChatEngine {
         storeArrivals()
         try keepSessionAlive()
         takeCommands()
+        refreshFollowedIfDue()
         settle()
     }
 
@@ -229,6 +237,7 @@ package final class ChatEngine {
             stopped = true
         case .follow(let dialogID):
             followed = dialogID
+            followedWatermark = nil
             if connected { catchUp(dialogID) }
         case .send(let texts, let dialogID):
             try send(texts, to: try dialog(dialogID))

@@ -223,3 +223,31 @@ struct ChatEngineTests {
         #expect(f.notices.count == 1)
     }
 }
+
+extension ChatEngineTests {
+    /// Issue 20, defect 3: what we sent over REST from another device reaches no stanza here;
+    /// the followed dialog asks the server for it, from a second before the newest it saw.
+    @Test func aFollowedDialogHearsOurRESTSendsFromElsewhere() throws {
+        let t = 1_700_000_100
+        var settings = ChatEngine.Settings()
+        settings.followedRefreshSeconds = 0
+        let mine = "6b0db884edb3b3d9cddf1701"
+        let f = try F(known: [F.withBob], script: [reply(200, Self.messagePage([Self.stored(mine, text: "from my phone", at: t, sender: 1)])),
+                                                   reply(200, Self.messagePage([]))], settings: settings)
+        try f.service.cache.upsertMessagesReportingNew([
+            CachedMessage(sentID: "6b0db884edb3b3d9cddf1700", dialogID: F.privateID, sender: 2, recipient: 1, text: "earlier", dateSent: t - 10)])
+        try f.engine.connect(joining: [])
+        f.engine.followed = F.privateID
+        f.engine.refreshFollowedIfDue()
+        let told = f.heard.events.compactMap { event -> [CachedMessage]? in
+            if case .caughtUp(F.privateID, let messages) = event { messages } else { nil }
+        }
+        #expect(told.flatMap { $0 }.map(\.text) == ["from my phone"])
+        let asks = f.transport.requests.filter { $0.url.contains("Message.json") }.map(\.url)
+        #expect(asks.first?.contains("date_sent%5Bgt%5D=\(t - 11)") == true || asks.first?.contains("date_sent[gt]=\(t - 11)") == true, "\(asks)")
+        f.engine.refreshFollowedIfDue()
+        let again = f.transport.requests.filter { $0.url.contains("Message.json") }.map(\.url)
+        #expect(again.count == 2 && (again[1].contains("%5Bgt%5D=\(t - 1)") || again[1].contains("[gt]=\(t - 1)")), "\(again)")
+        #expect(f.heard.events.filter { if case .caughtUp = $0 { true } else { false } }.count == 1, "nothing new: nothing told")
+    }
+}
