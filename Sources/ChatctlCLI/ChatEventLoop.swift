@@ -109,7 +109,13 @@ final class ChatEventLoop {
                     fflush(trace)
                 }
             }
-            if !wait(timeout: max(0, tickSeconds - (Self.now - lastTick))) { return .signal(SIGHUP) }
+            var timeout = max(0, tickSeconds - (Self.now - lastTick))
+            // A held ESC must become Esc on time, not at the next tick.
+            if let deadline = terminal.inputDeadline {
+                let left = (deadline - .now).components
+                timeout = min(timeout, max(0, Double(left.seconds) + Double(left.attoseconds) / 1e18))
+            }
+            if !wait(timeout: timeout) { return .signal(SIGHUP) }
         }
     }
 
