@@ -29,7 +29,7 @@ final class ChatTerminal {
     /// When the last character came, for the escape delay.
     private var lastReadAt = ContinuousClock.now
     /// How long after its last character a held ESC is Esc (and a held incomplete sequence dropped).
-    static let escapeDelay = Duration.milliseconds(40)
+    private static let escapeDelay = Duration.milliseconds(40)
     /// Bracketed paste; mouse reports (1000), in SGR form (1006) where the terminal has it.
     private static let modesOn = "\u{1B}[?2004h\u{1B}[?1000h\u{1B}[?1006h"
     private static let modesOff = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?2004l"
