@@ -9,14 +9,9 @@ static WINDOW **p_stdscr;
 static int *p_colors, *p_color_pairs;
 static int (*p_raw)(void), (*p_noecho)(void), (*p_nonl)(void);
 static int (*p_keypad)(WINDOW *, bool), (*p_nodelay)(WINDOW *, bool), (*p_meta)(WINDOW *, bool);
-static int (*p_set_escdelay)(int);
 static bool (*p_has_colors)(void);
 static int (*p_start_color)(void), (*p_use_default_colors)(void);
 static int (*p_init_pair)(short, short, short);
-static mmask_t (*p_mousemask)(mmask_t, mmask_t *);
-static int (*p_mouseinterval)(int);
-static int (*p_getmouse)(MEVENT *);
-static int (*p_define_key)(const char *, int);
 static int (*p_getmaxx)(WINDOW *), (*p_getmaxy)(WINDOW *);
 static int (*p_endwin)(void);
 static int (*p_clearok)(WINDOW *, bool);
@@ -36,10 +31,9 @@ static void load(void) {
     SYM(p_newterm, "newterm") SYM(p_delscreen, "delscreen") SYM(p_stdscr, "stdscr")
     SYM(p_colors, "COLORS") SYM(p_color_pairs, "COLOR_PAIRS")
     SYM(p_raw, "raw") SYM(p_noecho, "noecho") SYM(p_nonl, "nonl")
-    SYM(p_keypad, "keypad") SYM(p_nodelay, "nodelay") SYM(p_meta, "meta") SYM(p_set_escdelay, "set_escdelay")
+    SYM(p_keypad, "keypad") SYM(p_nodelay, "nodelay") SYM(p_meta, "meta")
     SYM(p_has_colors, "has_colors") SYM(p_start_color, "start_color") SYM(p_use_default_colors, "use_default_colors")
-    SYM(p_init_pair, "init_pair") SYM(p_mousemask, "mousemask") SYM(p_mouseinterval, "mouseinterval")
-    SYM(p_getmouse, "getmouse") SYM(p_define_key, "define_key") SYM(p_getmaxx, "getmaxx") SYM(p_getmaxy, "getmaxy")
+    SYM(p_init_pair, "init_pair") SYM(p_getmaxx, "getmaxx") SYM(p_getmaxy, "getmaxy")
     SYM(p_endwin, "endwin") SYM(p_clearok, "clearok") SYM(p_refresh, "refresh") SYM(p_resizeterm, "resizeterm")
     SYM(p_wget_wch, "wget_wch") SYM(p_waddnstr, "waddnstr") SYM(p_wattr_set, "wattr_set")
     SYM(p_curs_set, "curs_set") SYM(p_wmove, "wmove") SYM(p_wnoutrefresh, "wnoutrefresh") SYM(p_doupdate, "doupdate")
@@ -62,15 +56,10 @@ int cncurses_nonl(void) { LOADED_OR(ERR); return p_nonl(); }
 int cncurses_keypad(WINDOW *window, bool on) { LOADED_OR(ERR); return p_keypad(window, on); }
 int cncurses_nodelay(WINDOW *window, bool on) { LOADED_OR(ERR); return p_nodelay(window, on); }
 int cncurses_meta(WINDOW *window, bool on) { LOADED_OR(ERR); return p_meta(window, on); }
-int cncurses_set_escdelay(int milliseconds) { LOADED_OR(ERR); return p_set_escdelay(milliseconds); }
 bool cncurses_has_colors(void) { LOADED_OR(false); return p_has_colors(); }
 int cncurses_start_color(void) { LOADED_OR(ERR); return p_start_color(); }
 int cncurses_use_default_colors(void) { LOADED_OR(ERR); return p_use_default_colors(); }
 int cncurses_init_pair(short pair, short foreground, short background) { LOADED_OR(ERR); return p_init_pair(pair, foreground, background); }
-mmask_t cncurses_mousemask(mmask_t mask) { LOADED_OR(0); return p_mousemask(mask, 0); }
-int cncurses_mouseinterval(int milliseconds) { LOADED_OR(ERR); return p_mouseinterval(milliseconds); }
-int cncurses_getmouse(MEVENT *event) { LOADED_OR(ERR); return p_getmouse(event); }
-int cncurses_define_key(const char *sequence, int code) { LOADED_OR(ERR); return p_define_key(sequence, code); }
 int cncurses_getmaxx(WINDOW *window) { LOADED_OR(ERR); return p_getmaxx(window); }
 int cncurses_getmaxy(WINDOW *window) { LOADED_OR(ERR); return p_getmaxy(window); }
 int cncurses_endwin(void) { LOADED_OR(ERR); return p_endwin(); }

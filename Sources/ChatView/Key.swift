@@ -13,4 +13,8 @@ package enum Key: Hashable, Sendable {
     /// ^A … ^Z as their letter (`.control("w")` is ^W).
     case control(Character)
     case wheelUp, wheelDown
+    /// Keys the view has no use for yet, decoded so they are never taken for Esc or text.
+    case insert
+    /// F1 … F20 as their number.
+    case function(Int)
 }

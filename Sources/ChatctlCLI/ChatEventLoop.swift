@@ -116,8 +116,13 @@ final class ChatEventLoop {
                     fflush(trace)
                 }
             }
-            let next = min(tickSeconds - (Self.now - lastTick), cacheSeconds - (Self.now - lastCacheLook))
-            if !wait(timeout: max(0, next)) { return .signal(SIGHUP) }
+            var timeout = max(0, min(tickSeconds - (Self.now - lastTick), cacheSeconds - (Self.now - lastCacheLook)))
+            // A held ESC must become Esc on time, not at the next tick.
+            if let deadline = terminal.inputDeadline {
+                let left = (deadline - .now).components
+                timeout = min(timeout, max(0, Double(left.seconds) + Double(left.attoseconds) / 1e18))
+            }
+            if !wait(timeout: timeout) { return .signal(SIGHUP) }
         }
     }
 

@@ -6,10 +6,11 @@ import Diagnostics
 internal import CNcurses
 
 /// The terminal under `chatctl chat`, through ncursesw (loaded on first use, see
-/// CNcurses): keys in (wide characters, function keys, the mouse wheel, bracketed
-/// paste), a `CellGrid` out (ncurses sends only what changed). The one file that
-/// touches ncurses; used from one thread. `restore()` gives the terminal back as it
-/// was, and is safe to call twice.
+/// CNcurses): keys in (wide characters from ncurses, decoded into keys, the mouse
+/// wheel and bracketed paste by `KeySequenceDecoder`, not by terminfo), a `CellGrid`
+/// out (ncurses sends only what changed). The one file that touches ncurses; used
+/// from one thread. `restore()` gives the terminal back as it was, and is safe to
+/// call twice.
 final class ChatTerminal {
     private(set) var width: Int
     private(set) var height: Int
@@ -22,14 +23,18 @@ final class ChatTerminal {
     private var output: UnsafeMutablePointer<FILE>?
     private var pairs: [PairKey: Int16] = [:]
     private var active = false
-    /// Inside a bracketed paste: its text so far.
-    private var paste: String?
+    /// ncurses's keypad mode knows only the sequences terminfo lists for TERM, and takes
+    /// any other's ESC for Esc (End from tmux under TERM=xterm-256color): keys are ours.
+    private var decoder = KeySequenceDecoder()
+    /// When the last character came, for the escape delay.
+    private var lastReadAt = ContinuousClock.now
+    /// How long after its last character a held ESC is Esc (and a held incomplete sequence dropped).
+    private static let escapeDelay = Duration.milliseconds(40)
+    /// Bracketed paste; mouse reports (1000), in SGR form (1006) where the terminal has it.
+    private static let modesOn = "\u{1B}[?2004h\u{1B}[?1000h\u{1B}[?1006h"
+    private static let modesOff = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?2004l"
 
     private struct PairKey: Hashable { let foreground: Int16, background: Int16 }
-
-    /// Key codes of our own for sequences terminfo does not name.
-    private static let pasteStart = KEY_MAX + 1, pasteEnd = KEY_MAX + 2
-    private static let controlLeft = KEY_MAX + 3, controlRight = KEY_MAX + 4
 
     /// Takes over the terminal on standard input and output. `colors`: false with NO_COLOR.
     /// Why the view cannot take the terminal: bad input for this command (exit 2).
@@ -58,10 +63,9 @@ final class ChatTerminal {
         cncurses_noecho()
         cncurses_nonl()
         let window = cncurses_stdscr()
-        cncurses_keypad(window, true)
+        cncurses_keypad(window, false)
         cncurses_nodelay(window, true)
         cncurses_meta(window, true)
-        cncurses_set_escdelay(25)
         if wanted && cncurses_has_colors() {
             cncurses_start_color()
             cncurses_use_default_colors()
@@ -69,26 +73,20 @@ final class ChatTerminal {
         } else {
             colors = 0
         }
-        cncurses_mousemask(cncurses_wheel_up() | cncurses_wheel_down())
-        cncurses_mouseinterval(0)
-        cncurses_define_key("\u{1B}[200~", Self.pasteStart)
-        cncurses_define_key("\u{1B}[201~", Self.pasteEnd)
-        cncurses_define_key("\u{1B}[1;5D", Self.controlLeft)
-        cncurses_define_key("\u{1B}[1;5C", Self.controlRight)
         width = Int(cncurses_getmaxx(window))
         height = Int(cncurses_getmaxy(window))
-        // Bracketed paste: a pasted text arrives marked, so its newlines do not send it line by line.
-        write("\u{1B}[?2004h")
+        // Bracketed paste (a pasted text arrives marked, so its newlines do not send it line
+        // by line) and mouse reports (the wheel scrolls).
+        write(Self.modesOn)
     }
 
     deinit { restore() }
 
-    /// Gives the terminal back: paste mode off, modes and screen as they were. Idempotent.
+    /// Gives the terminal back: paste and mouse modes off, modes and screen as they were. Idempotent.
     func restore() {
         guard active else { return }
         active = false
-        write("\u{1B}[?2004l")
-        cncurses_mousemask(0)
+        write(Self.modesOff)
         cncurses_endwin()
         if let screen { cncurses_delscreen(screen) }
         screen = nil
@@ -101,10 +99,10 @@ final class ChatTerminal {
     /// Leaves the screen for the shell (^Z) until the process is continued.
     func suspend() {
         guard active else { return }
-        write("\u{1B}[?2004l")
+        write(Self.modesOff)
         cncurses_endwin()
         raise(SIGTSTP)
-        write("\u{1B}[?2004h")
+        write(Self.modesOn)
         cncurses_clearok(cncurses_stdscr(), true)
         cncurses_refresh()
     }
@@ -128,86 +126,48 @@ final class ChatTerminal {
 
     // MARK: keys
 
-    /// What was typed since the last call, decoded; nothing when nothing waits.
+    /// What was typed since the last call, decoded; nothing when nothing waits. A
+    /// sequence cut short is held until the next call; once `escapeDelay` has passed
+    /// with nothing more, a held ESC is Esc.
     func readInput() -> [TerminalInput] {
         guard active else { return [] }
-        var decoded: [TerminalInput] = []
+        var scalars: [Unicode.Scalar] = []
+        var resized = false
         var character: wint_t = 0
-        var escape = false
         while true {
             let status = cncurses_wget_wch(cncurses_stdscr(), &character)
             if status == ERR { break }
             if status == KEY_CODE_YES {
-                if let input = functionKey(Int32(character)) { decoded.append(input) }
-                escape = false
+                // Without keypad mode the one code left is ncurses's own word of a resize.
+                if Int32(character) == KEY_RESIZE { resized = true }
                 continue
             }
-            let value = UInt32(character)
-            if paste != nil {
-                if let scalar = Unicode.Scalar(value) { paste!.unicodeScalars.append(value == 13 ? "\n" : scalar) }
-                continue
-            }
-            if escape && value != 27 {
-                escape = false
-                decoded.removeLast()
-                switch value {
-                case 98: decoded.append(.key(.wordLeft))   // Alt-b
-                case 102: decoded.append(.key(.wordRight)) // Alt-f
-                case 13: decoded.append(.key(.newline))    // Alt-Enter
-                default: decoded.append(.key(.escape))
-                }
-                continue
-            }
-            switch value {
-            case 13: decoded.append(.key(.enter))
-            case 10: decoded.append(.key(.newline))
-            case 127, 8: decoded.append(.key(.backspace))
-            case 9: decoded.append(.key(.tab))
-            case 27:
-                decoded.append(.key(.escape))
-                escape = true
-            case 12: decoded.append(.redraw)
-            case 26: decoded.append(.suspend)
-            case 1...26: decoded.append(.key(.control(Character(Unicode.Scalar(value + 96)!))))
-            case 0..<32, 127...159: break
-            default:
-                if let scalar = Unicode.Scalar(value) { decoded.append(.key(.character(Character(scalar)))) }
+            if let scalar = Unicode.Scalar(UInt32(character)) { scalars.append(scalar) }
+        }
+        let outputs: [KeySequenceDecoder.Output]
+        if !scalars.isEmpty {
+            lastReadAt = .now
+            outputs = decoder.decode(scalars)
+        } else if let deadline = inputDeadline, deadline <= .now {
+            outputs = decoder.escapeDelayPassed()
+        } else {
+            outputs = []
+        }
+        var decoded: [TerminalInput] = outputs.map { output in
+            switch output {
+            case .key(.control("l")): .redraw
+            case .key(.control("z")): .suspend
+            case .key(let key): .key(key)
+            case .paste(let text): .paste(text)
             }
         }
+        if resized { decoded.append(.resized) }
         return Self.pastedBursts(decoded)
     }
 
-    private func functionKey(_ code: Int32) -> TerminalInput? {
-        switch code {
-        case Self.pasteStart:
-            paste = ""
-            return nil
-        case Self.pasteEnd:
-            defer { paste = nil }
-            return paste.map { .paste($0) }
-        case KEY_UP: return .key(.up)
-        case KEY_DOWN: return .key(.down)
-        case KEY_LEFT: return .key(.left)
-        case KEY_RIGHT: return .key(.right)
-        case KEY_HOME: return .key(.home)
-        case KEY_END: return .key(.end)
-        case KEY_PPAGE: return .key(.pageUp)
-        case KEY_NPAGE: return .key(.pageDown)
-        case KEY_BACKSPACE: return .key(.backspace)
-        case KEY_DC: return .key(.delete)
-        case KEY_ENTER: return .key(.enter)
-        case KEY_BTAB: return .key(.tab)
-        case Self.controlLeft: return .key(.wordLeft)
-        case Self.controlRight: return .key(.wordRight)
-        case KEY_RESIZE: return .resized
-        case KEY_MOUSE:
-            var event = MEVENT()
-            guard cncurses_getmouse(&event) == OK else { return nil }
-            if event.bstate & cncurses_wheel_up() != 0 { return .key(.wheelUp) }
-            if event.bstate & cncurses_wheel_down() != 0 { return .key(.wheelDown) }
-            return nil
-        default: return nil
-        }
+    /// When the escape delay of a held sequence ends: the event loop reads again then.
+    var inputDeadline: ContinuousClock.Instant? {
+        decoder.isHoldingSequence ? lastReadAt + Self.escapeDelay : nil
     }
 
     /// A terminal without bracketed paste sends a paste as typing, its line ends as

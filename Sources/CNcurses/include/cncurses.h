@@ -2,8 +2,8 @@
 // linking it, with its libtinfo, costs every chatctl run start-up time (`--version`
 // included) while only `chatctl chat` needs it. The shim loads it with dlopen on
 // first use, as CMagic does libmagic; every ncurses function the view calls is
-// reached through it. Its attributes, colour pairs and mouse buttons are macros
-// Swift cannot import: each has a function here.
+// reached through it. Its attributes and colour pairs are macros Swift cannot
+// import: each has a function here.
 #ifndef CNCURSES_H
 #define CNCURSES_H
 #define NCURSES_WIDECHAR 1
@@ -30,15 +30,10 @@ int cncurses_nonl(void);
 int cncurses_keypad(WINDOW *window, bool on);
 int cncurses_nodelay(WINDOW *window, bool on);
 int cncurses_meta(WINDOW *window, bool on);
-int cncurses_set_escdelay(int milliseconds);
 bool cncurses_has_colors(void);
 int cncurses_start_color(void);
 int cncurses_use_default_colors(void);
 int cncurses_init_pair(short pair, short foreground, short background);
-mmask_t cncurses_mousemask(mmask_t mask);
-int cncurses_mouseinterval(int milliseconds);
-int cncurses_getmouse(MEVENT *event);
-int cncurses_define_key(const char *sequence, int code);
 int cncurses_getmaxx(WINDOW *window);
 int cncurses_getmaxy(WINDOW *window);
 int cncurses_endwin(void);
@@ -58,6 +53,4 @@ static inline attr_t cncurses_a_bold(void) { return A_BOLD; }
 static inline attr_t cncurses_a_dim(void) { return A_DIM; }
 static inline attr_t cncurses_a_reverse(void) { return A_REVERSE; }
 static inline attr_t cncurses_a_underline(void) { return A_UNDERLINE; }
-static inline mmask_t cncurses_wheel_up(void) { return BUTTON4_PRESSED; }
-static inline mmask_t cncurses_wheel_down(void) { return BUTTON5_PRESSED; }
 #endif
