@@ -131,6 +131,8 @@ package final class ChatEngine {
     // MARK: the view's dialog and read state
     var followed: String?
     var readMarks = ReadMarks()
+    /// Other users' presence (ChatEngine+Presence.swift).
+    var presenceBook = PresenceBook()
 
     /// `handler` gets every event, on this engine's thread, in order.
     package init(link: any ChatLinking, service: MessagingService, settings: Settings, owner: Int = Int(getpid()),
@@ -229,7 +231,10 @@ package final class ChatEngine {
             stopped = true
         case .follow(let dialogID):
             followed = dialogID
-            if connected { catchUp(dialogID) }
+            if connected {
+                catchUp(dialogID)
+                askPresence(following: dialogID)
+            }
         case .send(let texts, let dialogID):
             try send(texts, to: try dialog(dialogID))
         case .deliver(let clientID, let dialogID):
