@@ -47,12 +47,8 @@ package struct ScreenRenderer {
             left = " chatctl" + (narrow ? "" : "\(theme.dot)\(model.dialogs.all.count) dialog\(model.dialogs.all.count == 1 ? "" : "s")")
         case .conversation:
             let dialog = model.conversation?.dialog
-            left = " \(dialog?.title ?? "")"
-            if let dialog, let presence = model.presenceLabel(of: dialog, dot: theme.dot) {
-                left += theme.dot + presence
-            } else if !narrow {
-                left += "\(theme.dot)\(dialog?.kind.rawValue ?? "")"
-            }
+            left = " \(dialog?.title ?? "")" + (narrow ? "" : "\(theme.dot)\(dialog?.kind.rawValue ?? "")")
+            if let dialog, let presence = model.presenceLabel(of: dialog, dot: theme.dot) { left += theme.dot + presence }
         }
         left += theme.dot + connectionText(model, theme: theme)
         var right = ""

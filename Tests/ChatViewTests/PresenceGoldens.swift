@@ -2,7 +2,7 @@
 /// is a change of what users see: look at it before accepting it (PrintPresenceScreens refreshes them).
 enum PresenceGoldens {
     static let lastSeen80x24 = """
-     bob · last seen 5 min ago · connected                     ✉ 2 unread elsewhere
+     bob · private · last seen 5 min ago · connected           ✉ 2 unread elsewhere
     ────────────────────────────────────────────────────────────────────────────────
      17:51
                                                   ╭───────────────────────────────╮
@@ -44,7 +44,7 @@ enum PresenceGoldens {
     """
 
     static let group80x24 = """
-     ops · 3 members · 2 online · connected
+     ops · group · 3 members · 2 online · connected
     ────────────────────────────────────────────────────────────────────────────────
 
 

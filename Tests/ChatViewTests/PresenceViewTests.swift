@@ -35,24 +35,24 @@ import Testing
         let header = { (session: F.Session) in ScreenRenderer().render(session.model).text(row: 0) }
         #expect(header(session).hasPrefix(" bob · private · connected"), "nothing heard yet: as before")
         session.send(.presence(userID: F.bob, .offline))
-        #expect(header(session).hasPrefix(" bob · offline · connected"))
+        #expect(header(session).hasPrefix(" bob · private · offline · connected"))
         session.send(.presence(userID: F.bob, .online))
-        #expect(header(session).hasPrefix(" bob · online · connected"))
+        #expect(header(session).hasPrefix(" bob · private · online · connected"))
         session.send(.presence(userID: F.bob, .lastSeen(at: Int(session.now) - 30)))
-        #expect(header(session).hasPrefix(" bob · last seen just now · connected"))
+        #expect(header(session).hasPrefix(" bob · private · last seen just now · connected"))
         // The words move on with the clock.
         _ = session.advance(120)
-        #expect(header(session).hasPrefix(" bob · last seen 2 min ago · connected"))
+        #expect(header(session).hasPrefix(" bob · private · last seen 2 min ago · connected"))
     }
 
     @Test func aGroupCountsUsOnlineOnlyWhileConnected() {
         var session = PresenceScenes.group()
         let header = { (session: F.Session) in ScreenRenderer().render(session.model).text(row: 0) }
-        #expect(header(session).hasPrefix(" ops · 3 members · 2 online"))
+        #expect(header(session).hasPrefix(" ops · group · 3 members · 2 online"))
         session.send(.connection(.offline("network down", retryAt: nil)))
-        #expect(header(session).hasPrefix(" ops · 3 members · 1 online"))
+        #expect(header(session).hasPrefix(" ops · group · 3 members · 1 online"))
         session.send(.presence(userID: F.bob, .lastSeen(at: F.t0)))
-        #expect(header(session).hasPrefix(" ops · 3 members · 0 online"))
+        #expect(header(session).hasPrefix(" ops · group · 3 members · 0 online"))
     }
 
     @Test func theOnlineMarkIsColouredAndOnlyBeforeOnlinePeers() {

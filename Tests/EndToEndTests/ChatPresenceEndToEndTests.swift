@@ -14,13 +14,13 @@ import TestSupport
 
         let terminal = try TmuxSession(environment: ChatEndToEndTests.environment(alice))
         try terminal.startChatctl("chat @\(bob.login)")
-        try terminal.waitFor(" \(bob.login) · offline · connected")
+        try terminal.waitFor(" \(bob.login) · private · offline · connected")
 
         // Bob listens for one message, then leaves as chatctl does, closing his stream. (A
         // process killed leaves a session the server keeps for resumption: online a while yet.)
         let listener = try bob.cli.background(["listen", "--count", "1", "--timeout", "120s"])
         try listener.waitUntilListening()
-        try terminal.waitFor(" \(bob.login) · online · connected")
+        try terminal.waitFor(" \(bob.login) · private · online · connected")
 
         // The dialog list of another chat of Alice's marks him.
         let list = try TmuxSession(environment: ChatEndToEndTests.environment(alice))
@@ -30,7 +30,7 @@ import TestSupport
         try terminal.type("see you")
         try terminal.press("Enter")
         #expect(listener.finish(timeout: 30).status == 0)
-        try terminal.waitFor(" \(bob.login) · last seen just now · connected")
+        try terminal.waitFor(" \(bob.login) · private · last seen just now · connected")
         try list.waitForScreen("the mark gone") { !$0.contains("●") }
 
         try terminal.press("Escape")
@@ -48,16 +48,16 @@ import TestSupport
 
         let terminal = try TmuxSession(environment: ChatEndToEndTests.environment(alice))
         try terminal.startChatctl("chat \(name)")
-        try terminal.waitFor(" \(name) · 3 members · 1 online · connected")
+        try terminal.waitFor(" \(name) · group · 3 members · 1 online · connected")
 
         let listener = try bob.cli.background(["listen", "--count", "1", "--timeout", "120s"])
         try listener.waitUntilListening()
-        try terminal.waitFor(" \(name) · 3 members · 2 online · connected")
+        try terminal.waitFor(" \(name) · group · 3 members · 2 online · connected")
 
         try terminal.type("standup?")
         try terminal.press("Enter")
         #expect(listener.finish(timeout: 30).status == 0)
-        try terminal.waitFor(" \(name) · 3 members · 1 online · connected")
+        try terminal.waitFor(" \(name) · group · 3 members · 1 online · connected")
         try terminal.press("Escape")
         try terminal.waitForPrompt()
     }
