@@ -25,6 +25,9 @@ struct DialogListRenderer {
         for (offset, dialog) in shown.dropFirst(top).prefix(rows).enumerated() {
             let y = areas.bodyTop + offset
             var x = 1
+            if let peer = dialog.peerID, model.isOnline(peer) {
+                grid.put(theme.onlineMark, row: y, column: 0, style: theme.online, unicode: theme.unicode)
+            }
             grid.put(GlyphLine(dialog.title, maxWidth: nameWidth, unicode: theme.unicode), row: y, column: x,
                      style: dialog.unread > 0 ? CellStyle(bold: true) : .plain)
             x += nameWidth + 1

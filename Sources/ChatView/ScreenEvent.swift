@@ -34,4 +34,6 @@ package enum ScreenEvent: Hashable, Sendable {
     case notice(String)
     /// Names learnt for user ids.
     case names([Int: String])
+    /// A user came online or went offline.
+    case presence(userID: Int, Presence)
 }

@@ -30,6 +30,8 @@ package struct ScreenModel: Sendable {
     package var quitting = false
     /// Image previews the edge drew, and those asked for.
     package var previews = PreviewCache()
+    /// Other users' presence, as last heard (ScreenModel+Presence.swift).
+    package var presence: [Int: Presence] = [:]
 
     package init(me: Int, width: Int, height: Int, now: Double, profile: RenderProfile = RenderProfile(), clock: TimeLabels = .utc) {
         self.me = me; self.width = width; self.height = height; self.now = now; self.profile = profile; self.clock = clock

@@ -102,6 +102,8 @@ package struct ScreenUpdate {
                 tell(text)
             case .names(let names):
                 model.names.merge(names) { $1 }
+            case .presence(let userID, let presence):
+                model.presence[userID] = presence
             }
         }
 

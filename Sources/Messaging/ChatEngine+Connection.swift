@@ -144,6 +144,8 @@ extension ChatEngine {
         // The chat view: what waited in the outbox, the open dialog, the unread counts, read marks.
         flushOutbox()
         if let followed { catchUp(followed) }
+        if again { refreshPresence() }
+        if let followed { askPresence(following: followed) }
         _ = try? service.refreshUnreadCounts()
         reportDialogs()
     }

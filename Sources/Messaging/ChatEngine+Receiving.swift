@@ -35,6 +35,10 @@ extension ChatEngine {
             lost = Failure(describing: error)
         case .delivered, .marker, .messageError:
             outbox.handle(event)
+        case .presence(let presence):
+            heard(presence)
+        case .lastActivity(let answer):
+            heard(answer)
         }
     }
 

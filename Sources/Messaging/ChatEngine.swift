@@ -138,6 +138,8 @@ package final class ChatEngine {
     /// `date_sent` the server had for it then: the next ask starts a second before that.
     var followedRefreshedAt = ContinuousClock.now
     var followedWatermark: Int?
+    /// Other users' presence (ChatEngine+Presence.swift).
+    var presenceBook = PresenceBook()
 
     /// `handler` gets every event, on this engine's thread, in order.
     package init(link: any ChatLinking, service: MessagingService, settings: Settings, owner: Int = Int(getpid()),
@@ -238,7 +240,10 @@ package final class ChatEngine {
         case .follow(let dialogID):
             followed = dialogID
             followedWatermark = nil
-            if connected { catchUp(dialogID) }
+            if connected {
+                catchUp(dialogID)
+                askPresence(following: dialogID)
+            }
         case .send(let texts, let dialogID):
             try send(texts, to: try dialog(dialogID))
         case .deliver(let clientID, let dialogID):

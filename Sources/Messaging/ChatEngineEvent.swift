@@ -34,6 +34,8 @@ package enum ChatEngineEvent: Sendable, Equatable {
     case transfer(TransferUpdate)
     /// Something a person may want to know; nothing the engine cannot carry on after.
     case notice(ChatEngineNotice)
+    /// A user came online or went offline, or their last activity was learnt (ChatEngine+Presence.swift).
+    case presence(userID: Int, PeerPresence)
 }
 
 /// A message heard live or in a filled gap.

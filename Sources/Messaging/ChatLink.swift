@@ -87,6 +87,7 @@ package final class ChatLink: ChatLinking {
     package func send(chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: String?) throws(XMPPError) {
         _ = try connection.sendChatState(chatState, to: to, kind: kind, dialogID: dialogID)
     }
+    package func requestLastActivity(of id: Int) throws(XMPPError) { try connection.requestLastActivity(of: userJID(id)) }
     package func pump(timeout: Double, sliceMilliseconds: Int64, until: (() -> Bool)?) {
         connection.pump(timeout: timeout, sliceMilliseconds: sliceMilliseconds, until: until)
     }

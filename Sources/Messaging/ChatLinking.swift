@@ -32,6 +32,8 @@ package protocol ChatLinking: AnyObject {
     func send(contentsOf messages: [OutgoingChatMessage]) throws(XMPPError)
     func send(markers: [ChatMarker]) throws(XMPPError)
     func send(chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: String?) throws(XMPPError)
+    /// Asks when user `id` was last online; the answer comes as `.lastActivity`.
+    func requestLastActivity(of id: Int) throws(XMPPError)
     /// Runs the connection for about `timeout` seconds (at least one turn, so 0 flushes what
     /// is queued); with `until`, in slices of `sliceMilliseconds`, returning once it is true.
     func pump(timeout: Double, sliceMilliseconds: Int64, until: (() -> Bool)?)

@@ -54,6 +54,8 @@ package final class ChatViewFeed: Sendable {
         case .dialogNotice:
             // The dialogs that follow it (`.dialogs`) show what changed.
             return nil
+        case .presence(let user, let presence):
+            return .presence(userID: user, Self.presence(presence))
         }
     }
 

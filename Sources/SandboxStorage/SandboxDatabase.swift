@@ -118,6 +118,10 @@ package final class SandboxDatabase {
             ALTER TABLE messages ADD COLUMN origin_id TEXT;
             CREATE INDEX messages_sender_origin ON messages(sender_id, origin_id) WHERE origin_id IS NOT NULL;
             """),
+        // Issue 20: when each user's last chat resource went offline (XEP-0012 last activity).
+        Migration("chat-last-seen", sql: """
+            CREATE TABLE chat_last_seen (user_id INTEGER PRIMARY KEY, at REAL NOT NULL);
+            """),
     ])
 
     /// A step that a database file of an earlier sandbox, which recorded its steps

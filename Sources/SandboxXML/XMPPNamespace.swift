@@ -27,4 +27,6 @@ package enum XMPPNamespace {
     package static let stanzaIds = "urn:xmpp:sid:0"
     /// XEP-0203: when a message from history was first sent.
     package static let delay = "urn:xmpp:delay"
+    /// XEP-0012: how long ago a user was last online.
+    package static let lastActivity = "jabber:iq:last"
 }

@@ -71,7 +71,7 @@ final class MUCService {
     // MARK: presence
 
     func routePresence(_ stanza: XMPPElement, from connection: XMPPClientConnection, sender: Int) {
-        // Presence to users (no rosters in the sandbox) and broadcast presence are accepted and dropped.
+        // Presence to users (no rosters in the sandbox) is accepted and dropped; broadcast presence is `PresenceService`'s.
         guard let to = stanza[attribute: "to"], let address = XMPPAddress(to),
               let dialogId = address.roomDialogId(applicationId: applicationId, domain: domain) else { return }
         let type = stanza[attribute: "type"]

@@ -42,6 +42,8 @@ package final class XMPPServer {
         var maxUnacknowledgedStanzas = 5000
         /// A resumable session asks for an ack (`<r/>`) after this many stanzas.
         var ackRequestEvery = 10
+        /// A group of more occupants than this shares no presence (a login would tell them all).
+        var maxPresenceGroupOccupants = 100
 
         package init() {}
     }
@@ -300,6 +302,8 @@ package final class XMPPServer {
         if let previous = boundSessions[userId]?[resource], previous !== connection {
             boundSessions[userId]?[resource] = nil
             previous.terminate(.conflict)
+            // The replaced session's presence ends with it; the new one announces its own.
+            router.presence.resourceGone(userId: userId, resource: resource)
         }
         boundSessions[userId, default: [:]][resource] = connection
         return resource
@@ -311,6 +315,7 @@ package final class XMPPServer {
               boundSessions[userId]?[resource] === connection else { return }
         boundSessions[userId]?[resource] = nil
         if boundSessions[userId]?.isEmpty == true { boundSessions[userId] = nil }
+        router.presence.resourceGone(userId: userId, resource: resource)
     }
 
     /// Messages and presences from bound sessions: to every resource of a user, or

@@ -395,7 +395,13 @@ struct XMPPSession {
             return [.route(iq, .iq)]
         }
         guard addressesServerOrSelf(iq[attribute: "to"]) else {
-            // The sandbox routes messages and presence only; no client sends iqs to other users.
+            // XEP-0012 to another user's bare JID: the server answers for them (the router knows
+            // presence). No other IQ to a user is routed.
+            if type == .get, payload.name == "query", payload.namespace == XMPPNamespace.lastActivity,
+               let to = iq[attribute: "to"], let address = XMPPAddress(to), address.resource == nil,
+               address.userId(applicationId: applicationId, domain: domain) != nil {
+                return [.route(iq, .iq)]
+            }
             return [.send(error(for: iq, StanzaError(condition: .serviceUnavailable)))]
         }
         switch (type, payload.namespace, payload.name) {

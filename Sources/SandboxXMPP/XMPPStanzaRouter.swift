@@ -16,12 +16,15 @@ final class XMPPStanzaRouter {
     var messageIds = ObjectIdGenerator()
     /// Group dialogs as rooms.
     private(set) var muc: MUCService!
+    /// Users' presence and last activity.
+    private(set) var presence: PresenceService!
 
     init(server: XMPPServer, store: ChatStore?, now: @escaping () -> Double = SandboxTime.now) {
         self.server = server
         self.store = store
         self.now = now
         muc = MUCService(router: self)
+        presence = PresenceService(router: self)
     }
 
     var domain: String { server.domain }
@@ -53,8 +56,15 @@ final class XMPPStanzaRouter {
         guard let sender = connection.session.userId else { return }
         switch kind {
         case .message: routeMessage(stanza, from: connection, sender: sender)
-        case .presence: muc.routePresence(stanza, from: connection, sender: sender)
-        case .iq: muc.routeIQ(stanza, from: connection, sender: sender)
+        case .presence:
+            if stanza[attribute: "to"] == nil { return presence.broadcast(stanza, from: connection, sender: sender) }
+            muc.routePresence(stanza, from: connection, sender: sender)
+        case .iq:
+            // The session lets through IQs to the MUC service and last-activity queries to users.
+            if let to = stanza[attribute: "to"], let user = XMPPAddress(to)?.userId(applicationId: applicationId, domain: domain) {
+                return presence.lastActivity(stanza, of: user, from: connection, sender: sender)
+            }
+            muc.routeIQ(stanza, from: connection, sender: sender)
         }
     }
 

@@ -16,6 +16,10 @@ package enum ChatEvent: Sendable, Equatable {
     /// The established session ended without being asked to. `unacknowledged` are the
     /// messages sent (queued) but never acknowledged: keep them in the outbox and resend.
     case connectionLost(XMPPError, unacknowledged: [ObjectID])
+    /// A user's resource came online or went away (not a room occupant's: `RoomPresence`).
+    case presence(UserPresence)
+    /// The answer to `requestLastActivity(of:)`.
+    case lastActivity(LastActivity)
 
     /// Parses a `<message>` stanza; nil for anything else or nothing of interest
     /// (e.g. a room subject, a carbon, an empty message). Pure: `receivedAt` stands

@@ -65,7 +65,11 @@ extension XMPPConnection {
                 emit(event)
             }
         case "presence":
-            if let presence = RoomPresence(element) { perform(state.handle(.roomPresence(presence))) }
+            if let presence = RoomPresence(element) {
+                perform(state.handle(.roomPresence(presence)))
+            } else if let presence = UserPresence(element) {
+                emit(.presence(presence))
+            }
         case "iq":
             handleIQ(element)
         default:

@@ -98,6 +98,14 @@ final class ScriptedChatLink: ChatLinking {
 
     func send(chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: String?) throws(XMPPError) {}
 
+    /// Users whose last activity the engine asked, in order.
+    private(set) var lastActivityAsked: [Int] = []
+
+    func requestLastActivity(of id: Int) throws(XMPPError) {
+        guard isConnected else { throw XMPPError(kind: .disconnected, endpoint: "scripted", detail: "") }
+        lastActivityAsked.append(id)
+    }
+
     func pump(timeout: Double, sliceMilliseconds: Int64, until: (() -> Bool)?) {
         if isConnected && acknowledges && !unacknowledged.isEmpty {
             incoming.append(.delivered(unacknowledged))
