@@ -34,4 +34,8 @@ package enum ScreenEvent: Hashable, Sendable {
     case notice(String)
     /// Names learnt for user ids.
     case names([Int: String])
+    /// Messages their senders edited, with their new text.
+    case messagesEdited([ShownMessage])
+    /// Messages deleted for everyone.
+    case messagesRemoved(dialogID: String, ids: [String])
 }

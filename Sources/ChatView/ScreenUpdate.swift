@@ -96,6 +96,10 @@ package struct ScreenUpdate {
                 tell(text)
             case .names(let names):
                 model.names.merge(names) { $1 }
+            case .messagesEdited(let messages):
+                edited(messages)
+            case .messagesRemoved(let dialogID, let ids):
+                removed(ids, dialogID: dialogID)
             }
         }
 

@@ -35,6 +35,9 @@ extension ChatEngine {
             lost = Failure(describing: error)
         case .delivered, .marker, .messageError:
             outbox.handle(event)
+        case .correction(let correction, let from, let dialogID):
+            let sender = from.userID ?? (from.roomDialogID != nil ? from.resource.flatMap { Int($0) } : nil)
+            if sender != link.me { receive(correction, from: sender, dialogID: dialogID ?? from.roomDialogID) }
         }
     }
 

@@ -34,6 +34,10 @@ package enum ChatEngineEvent: Sendable, Equatable {
     case transfer(TransferUpdate)
     /// Something a person may want to know; nothing the engine cannot carry on after.
     case notice(ChatEngineNotice)
+    /// Messages their senders edited, as the cache has them now.
+    case edited([CachedMessage])
+    /// Messages deleted for everyone, gone from the cache.
+    case removed(dialogID: String, ids: [String])
 }
 
 /// A message heard live or in a filled gap.

@@ -54,6 +54,10 @@ package final class ChatViewFeed: Sendable {
         case .dialogNotice:
             // The dialogs that follow it (`.dialogs`) show what changed.
             return nil
+        case .edited(let messages):
+            return .messagesEdited(shown(messages))
+        case .removed(let dialogID, let ids):
+            return .messagesRemoved(dialogID: dialogID, ids: ids)
         }
     }
 
