@@ -89,4 +89,58 @@ import TestSupport
         #expect(quoted.contains("│ ↪ forwarded from Carol"), "\(screen)")
         try terminal.press("C-d")
     }
+
+    @Test func aForwardEditAndDeleteFromTheViewReachTheOthers() throws {
+        let sandbox = try SandboxProcess()
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        let carol = try ChatUser("carol", sandbox: sandbox)
+        #expect(try alice.run(["send", "@" + carol.login, "hi carol"]).status == 0)
+        #expect(try bob.run(["send", "@" + alice.login, "the wiki has the notes"]).status == 0)
+        #expect(try alice.run(["send", "@" + bob.login, "thanks, reading them"]).status == 0)
+
+        let bobTerminal = try TmuxSession(environment: ChatEndToEndTests.environment(bob))
+        try bobTerminal.startChatctl("chat @\(alice.login)")
+        try bobTerminal.waitFor("thanks, reading them")
+        let terminal = try TmuxSession(environment: ChatEndToEndTests.environment(alice))
+        try terminal.startChatctl("chat @\(bob.login)")
+        try terminal.waitFor("thanks, reading them")
+
+        // f on Bob's message: the dialogs to pick from; typing narrows them to Carol's.
+        try terminal.press("Tab")
+        try terminal.press("Up")
+        try terminal.type("f")
+        try terminal.waitFor("forward to:")
+        try terminal.type(String(carol.login.prefix(8)))
+        try terminal.press("Enter")
+        try terminal.waitFor("forwarded to \(carol.login)")
+        var found: [String: Any]?
+        try waitUntil("the forward in Carol's history", timeout: 10, every: 0.25) {
+            found = try carol.history("@" + alice.login).first { $0["qb_message_action"] as? String == "forward" }
+            return found != nil
+        }
+        let forward = try #require(found)
+        #expect(forward["message"] as? String == "[Forwarded_Message]")
+        #expect(forward["origin_sender_name"] as? String == bob.login)
+
+        // e on her own message: its text in the input; Enter replaces it, for Bob too.
+        try terminal.press("Tab")
+        try terminal.type("e")
+        try terminal.waitFor("editing: thanks, reading them")
+        try terminal.type(" now")
+        try terminal.press("Enter")
+        try terminal.waitFor("thanks, reading them now")
+        let edited = try bobTerminal.waitFor("thanks, reading them now")
+        #expect(edited.contains("(edited)"), "\(edited)")
+
+        // x asks first; y deletes it for everyone.
+        try terminal.press("Tab")
+        try terminal.type("x")
+        try terminal.waitFor("delete this message? y/n")
+        try terminal.type("y")
+        try terminal.waitForScreen("the message gone") { !$0.contains("thanks, reading them") }
+        try bobTerminal.waitForScreen("the message gone for Bob") { !$0.contains("thanks, reading them") }
+        #expect(try !bob.history("@" + alice.login).contains { ($0["message"] as? String)?.hasPrefix("thanks, reading") == true })
+        try terminal.press("C-d")
+        try bobTerminal.press("C-d")
+    }
 }
