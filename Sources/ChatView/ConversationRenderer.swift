@@ -59,7 +59,7 @@ struct ConversationRenderer {
             let place = message.attachments[index].localPath ?? ""
             inside(GlyphLine("saved as \(place)", maxWidth: block.inner, unicode: theme.unicode), style: theme.faint, block: block,
                    x: x, y: y, border: border, into: &grid)
-        case .noPreview(let line):
+        case .noPreview(let line), .quote(let line):
             inside(line, style: theme.faint, block: block, x: x, y: y, border: border, into: &grid)
         case .image(_, let imageRow, let preview):
             inside(GlyphLine(), style: .plain, block: block, x: x, y: y, border: border, into: &grid)
@@ -116,7 +116,7 @@ struct ConversationRenderer {
 
     private func footer(block: MessageBlock, x: Int, y: Int, into grid: inout CellGrid) {
         let message = block.message
-        let time = model.clock.time(message.dateSent)
+        let time = model.clock.time(message.dateSent) + (message.edited ? " (edited)" : "")
         if !message.outgoing {
             grid.put(time, row: y, column: x, style: theme.faint, unicode: theme.unicode)
             return

@@ -22,6 +22,8 @@ package struct MessageBlock: Hashable, Sendable {
         case noPreview(GlyphLine)
         case bottom
         case footer
+        /// A line of what a reply or a forward quotes (`MessageBlock+Quote.swift`).
+        case quote(GlyphLine)
     }
 
     package var rows: [Row]
@@ -51,6 +53,10 @@ package struct MessageBlock: Hashable, Sendable {
         var body: [Row] = []
         var contentWidth = 0
         var requests: [PreviewRequest] = []
+        for line in message.quote.map({ Self.quoteLines($0, maxInner: maxInner, unicode: unicode) }) ?? [] {
+            contentWidth = max(contentWidth, line.width)
+            body.append(.quote(line))
+        }
         for (index, attachment) in message.attachments.enumerated() {
             let label = GlyphLine(Self.label(of: attachment, unicode: unicode), maxWidth: maxInner, unicode: unicode)
             contentWidth = max(contentWidth, label.width)

@@ -4,6 +4,7 @@
 ///     row 1            rule
 ///     rows 2 …         the conversation or the dialog list
 ///     one row          rule (with who is typing)
+///     one row          while replying or editing: what (MessageActionsRenderer)
 ///     1 to 5 rows      the input, growing with its text (dialogs screen: the filter)
 package struct ScreenAreas {
     package let width: Int
@@ -11,6 +12,8 @@ package struct ScreenAreas {
     package let bodyHeight: Int
     package let bottomRuleRow: Int
     package let inputTop: Int
+    /// The row above the input that says what is being replied to or edited, when one is.
+    package let bannerRow: Int?
     /// The input's rows on the screen, its first row's index among all of them, and the cursor.
     package let inputRows: [GlyphLine]
     package let cursorRow: Int
@@ -35,7 +38,8 @@ package struct ScreenAreas {
             cursorColumn = 0
         }
         inputTop = model.height - inputRows.count
-        bottomRuleRow = inputTop - 1
+        bannerRow = model.screen == .conversation && model.composing != nil ? inputTop - 1 : nil
+        bottomRuleRow = inputTop - 1 - (bannerRow == nil ? 0 : 1)
         bodyHeight = max(0, bottomRuleRow - bodyTop)
     }
 

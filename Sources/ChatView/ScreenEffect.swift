@@ -23,4 +23,14 @@ package enum ScreenEffect: Hashable, Sendable {
     case attach(path: String, dialogID: String)
     /// Restore the terminal and exit; `interrupted` by ^C (exit as interrupted, 130).
     case quit(interrupted: Bool)
+    /// Like `send`, as a reply quoting message `to` (docs/protocol.md §6).
+    case reply(text: String, dialogID: String, to: String)
+    /// Forward message `messageID` to dialog `to`, quoted as the UI Kits do.
+    case forward(messageID: String, to: String)
+    /// Put text on the terminal's clipboard (OSC 52).
+    case copy(String)
+    /// Replace the text of one of our messages (answered by `messagesEdited`).
+    case edit(messageID: String, dialogID: String, text: String)
+    /// Delete one of our messages for everyone (answered by `messagesRemoved`).
+    case delete(messageID: String, dialogID: String)
 }

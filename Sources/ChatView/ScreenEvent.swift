@@ -36,4 +36,8 @@ package enum ScreenEvent: Hashable, Sendable {
     case names([Int: String])
     /// A user came online or went offline.
     case presence(userID: Int, Presence)
+    /// Messages their senders edited, with their new text.
+    case messagesEdited([ShownMessage])
+    /// Messages deleted for everyone.
+    case messagesRemoved(dialogID: String, ids: [String])
 }

@@ -32,6 +32,12 @@ package struct ScreenModel: Sendable {
     package var previews = PreviewCache()
     /// Other users' presence, as last heard (ScreenModel+Presence.swift).
     package var presence: [Int: Presence] = [:]
+    /// A reply or an edit being written (`r`, `e` on a selected cell).
+    package var composing: Composing?
+    /// A forward's dialog being picked (`f`).
+    package var forwarding: Forwarding?
+    /// A question on the status line the next key answers (`x`).
+    package var confirming: Confirmation?
 
     package init(me: Int, width: Int, height: Int, now: Double, profile: RenderProfile = RenderProfile(), clock: TimeLabels = .utc) {
         self.me = me; self.width = width; self.height = height; self.now = now; self.profile = profile; self.clock = clock

@@ -23,6 +23,7 @@ package struct ScreenRenderer {
             }
             bottomRule(model, into: &grid, theme: theme, row: areas.bottomRuleRow)
             input(model, into: &grid, theme: theme, areas: areas)
+            MessageActionsRenderer(model: model, theme: theme, areas: areas).draw(into: &grid)
         }
         return grid
     }

@@ -67,6 +67,7 @@ extension ScreenUpdate.Step {
     // MARK: conversation
 
     mutating func conversationKey(_ key: Key) {
+        if pendingActionKey(key) { return }
         if model.conversation?.selection != nil, selectionKey(key) { return }
         switch key {
         case .character(let c): model.input.insert(String(c))
@@ -112,6 +113,7 @@ extension ScreenUpdate.Step {
         case .up, .character("k"): moveSelection(by: -1)
         case .down, .character("j"): moveSelection(by: 1)
         case .character("d"): downloadSelected()
+        case .character("r"), .character("f"), .character("y"), .character("e"), .character("x"): _ = messageActionKey(key)
         case .tab, .escape, .enter: model.conversation?.selection = nil
         case .pageUp, .pageDown, .wheelUp, .wheelDown: return false
         default:
@@ -133,6 +135,7 @@ extension ScreenUpdate.Step {
             return
         }
         let body = trimmed.hasPrefix("//") ? String(text.drop { $0 != "/" }.dropFirst()) : text
+        if let composing = model.composing { return sendComposed(body, composing, dialogID: conversation.dialog.id) }
         // Sent: nobody needs a `paused` (the message ends the typing); we are back to active.
         model.typingSent = .active
         model.conversation?.anchor = nil
@@ -159,7 +162,7 @@ extension ScreenUpdate.Step {
         }
     }
 
-    static let help = "Enter sends · ^J new line · PgUp/PgDn scroll · Tab select, d save · /attach PATH · /download · /quit"
+    static let help = "Enter sends · ^J new line · PgUp/PgDn scroll · Tab select: d save, r reply, f forward, y copy, e edit, x delete · /attach PATH · /quit"
 
     // MARK: selection
 

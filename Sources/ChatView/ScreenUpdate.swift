@@ -104,6 +104,10 @@ package struct ScreenUpdate {
                 model.names.merge(names) { $1 }
             case .presence(let userID, let presence):
                 model.presence[userID] = presence
+            case .messagesEdited(let messages):
+                edited(messages)
+            case .messagesRemoved(let dialogID, let ids):
+                removed(ids, dialogID: dialogID)
             }
         }
 

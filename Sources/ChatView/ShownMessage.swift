@@ -17,12 +17,17 @@ package struct ShownMessage: Hashable, Sendable {
     /// For incoming messages: whether this user has read it (server's `read_ids`, or shown here).
     package var readByMe: Bool
     package var attachments: [ShownAttachment]
+    /// What a reply or a forward quotes; nil for a plain message.
+    package var quote: ShownQuote?
+    /// Changed by its sender since it was sent (an edit seen here).
+    package var edited = false
 
     package init(id: String, dialogID: String, senderID: Int, senderName: String, text: String, dateSent: Int,
-                outgoing: Bool, delivery: Delivery = .sent, readByMe: Bool = true, attachments: [ShownAttachment] = []) {
+                outgoing: Bool, delivery: Delivery = .sent, readByMe: Bool = true, attachments: [ShownAttachment] = [],
+                quote: ShownQuote? = nil) {
         self.id = id; self.dialogID = dialogID; self.senderID = senderID; self.senderName = senderName
         self.text = text; self.dateSent = dateSent; self.outgoing = outgoing; self.delivery = delivery
-        self.readByMe = readByMe; self.attachments = attachments
+        self.readByMe = readByMe; self.attachments = attachments; self.quote = quote
     }
 
     package var cursor: MessageCursor { MessageCursor(dateSent: dateSent, id: id) }

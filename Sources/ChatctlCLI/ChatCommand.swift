@@ -85,7 +85,8 @@ struct ChatCommand: Command {
         let drawer = ChatPreviewDrawer(terminal: TerminalTraits(environment: context.environment, cellSize: Self.cellSize())) {
             request, preview in inbox.post(.previewDrawn(request, preview))
         }
-        let effects = ChatEffects(service: view.service, live: live, previewDirectory: previews, previewDrawer: drawer)
+        let effects = ChatEffects(service: view.service, live: live, previewDirectory: previews, previewDrawer: drawer,
+                                  clipboard: { [terminal] text in terminal.copyToClipboard(text) })
         var model = ScreenModel(me: view.service.me, width: terminal.width, height: terminal.height, now: ChatEventLoop.now,
                                 profile: RenderProfile(unicode: terminal.unicode, colors: terminal.colors, images: mode),
                                 clock: TimeLabels(utcOffset: Self.utcOffset))

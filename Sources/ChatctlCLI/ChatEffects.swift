@@ -6,6 +6,7 @@ import ChatView
 import MessageCache
 import Messaging
 import Presentation
+import QuickBloxAPI
 import TerminalImages
 import XMPPTransport
 
@@ -24,10 +25,13 @@ final class ChatEffects {
     private let owner = Int(getpid())
     /// Outbox ids of what was sent from this view.
     private var sent: [String] = []
+    /// Puts text on the terminal's clipboard (OSC 52, ChatTerminal).
+    private let clipboard: (String) -> Void
 
-    init(service: MessagingService, live: LiveChat, previewDirectory: String, previewDrawer: ChatPreviewDrawer) {
+    init(service: MessagingService, live: LiveChat, previewDirectory: String, previewDrawer: ChatPreviewDrawer,
+         clipboard: @escaping (String) -> Void = { _ in }) {
         self.service = service; self.live = live; self.previewDirectory = previewDirectory
-        self.previewDrawer = previewDrawer
+        self.previewDrawer = previewDrawer; self.clipboard = clipboard
     }
 
     /// The cache's change count when the open dialog was last read from it (`followCache`).
@@ -87,6 +91,19 @@ final class ChatEffects {
             live.post(LiveChat.FileCommand.attach(path: path, dialogID: dialogID))
         case .quit:
             break
+        case .reply(let text, let dialogID, let original):
+            guard let custom = service.quoting(original, as: .reply) else { return [.notice("that message is not in the cache yet")] }
+            return send(text, dialogID: dialogID, model: model, custom: custom)
+        case .forward(let messageID, let target):
+            guard let custom = service.quoting(messageID, as: .forward) else { return [.notice("that message is not in the cache yet")] }
+            let events = send(QBQuotedMessages.forwardedText, dialogID: target, model: model, custom: custom)
+            return target == model.conversation?.dialog.id ? events : events.filter { if case .notice = $0 { true } else { false } }
+        case .copy(let text):
+            clipboard(text)
+        case .edit(let messageID, let dialogID, let text):
+            live.post(ChatEngine.Command.edit(messageID: messageID, dialogID: dialogID, text: text))
+        case .delete(let messageID, let dialogID):
+            live.post(ChatEngine.Command.delete(messageID: messageID, dialogID: dialogID))
         }
         return []
     }
@@ -96,10 +113,11 @@ final class ChatEffects {
 
     /// Into the outbox first (claimed by this process), then to the network thread to
     /// send; a text over 32 KiB goes as several messages, split at line breaks, as `send` does.
-    private func send(_ text: String, dialogID: String, model: ScreenModel) -> [ScreenEvent] {
+    /// `custom`: a reply's or a forward's parameters, which go with the first part only.
+    private func send(_ text: String, dialogID: String, model: ScreenModel, custom: [String: String] = [:]) -> [ScreenEvent] {
         var ids: [String] = []
         for part in MessageSplitter.split(text) {
-            do { ids.append(try service.enqueue(part, to: dialogID, owner: owner)) } catch {
+            do { ids.append(try service.enqueue(part, to: dialogID, owner: owner, custom: ids.isEmpty ? custom : [:])) } catch {
                 return [.notice("not sent: \(error.message)")]
             }
         }

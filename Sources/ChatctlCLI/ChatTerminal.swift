@@ -244,6 +244,10 @@ final class ChatTerminal {
         write("\u{1B}8")
     }
 
+    /// Puts `text` on the clipboard of the terminal (and of tmux, with `set-clipboard on`):
+    /// OSC 52, which xterm, kitty, iTerm2, foot, WezTerm and others take (ClipboardSequence).
+    func copyToClipboard(_ text: String) { write(ClipboardSequence.osc52(text)) }
+
     /// Bytes straight to the terminal, around ncurses (modes it has no call for).
     private func write(_ text: String) {
         guard let output else { return }

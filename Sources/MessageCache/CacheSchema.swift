@@ -190,6 +190,12 @@ package enum CacheSchema {
                 PRIMARY KEY (client_message_id, position)
             ) WITHOUT ROWID;
             """),
+        // Custom parameters an outbox entry is sent with (a reply's or a forward's quoted
+        // originals, docs/protocol.md §6), a JSON object of strings: a queued reply is
+        // still a reply after a restart.
+        Migration("5 outbox custom parameters", sql: """
+            ALTER TABLE outbox ADD COLUMN custom TEXT NOT NULL DEFAULT '';
+            """),
     ])
 
     /// The ids of the raw JSON's list `key` as comma-separated text.

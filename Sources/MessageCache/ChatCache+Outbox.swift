@@ -6,25 +6,27 @@ extension ChatCache {
         OutboxEntry(
             rowID: row.int64(0), clientMessageID: row.string(1) ?? "", dialogID: row.string(2) ?? "",
             text: row.string(3) ?? "", createdAt: row.int(4), attempts: row.int(5), lastError: row.string(6),
-            claimedBy: row.optionalInt(7), claimedAt: row.optionalInt(8), attachmentsJSON: row.string(9) ?? "")
+            claimedBy: row.optionalInt(7), claimedAt: row.optionalInt(8), attachmentsJSON: row.string(9) ?? "",
+            customJSON: row.string(10) ?? "")
     }
 
-    static let outboxColumns = "seq, client_message_id, dialog_id, text, created_at, attempts, last_error, claimed_by, claimed_at, attachments"
+    static let outboxColumns = "seq, client_message_id, dialog_id, text, created_at, attempts, last_error, claimed_by, claimed_at, attachments, custom"
 
     /// Records a message before it is sent and returns its row id. Enqueueing
     /// the same `clientMessageID` again returns the existing row. With an
     /// `owner`, the entry starts claimed by it, so a concurrent flush cannot
     /// send it while its sender is still delivering it. `attachmentsJSON`: the
     /// attachment objects to send with it, as a JSON array (`""`: none);
-    /// `uploads`: files still to upload for it (`OutboxUpload`), in the same transaction.
+    /// `uploads`: files still to upload for it (`OutboxUpload`), in the same transaction;
+    /// `customJSON`: custom parameters to send with it (a reply's), a JSON object (`""`: none).
     @discardableResult
     package func enqueue(dialogID: String, text: String, clientMessageID: String, createdAt: Int, owner: Int? = nil,
-                        attachmentsJSON: String = "", uploads: [OutboxUpload] = []) throws(MessageCacheError) -> Int64 {
+                        attachmentsJSON: String = "", uploads: [OutboxUpload] = [], customJSON: String = "") throws(MessageCacheError) -> Int64 {
         try wrapping {
             try database.transaction {
                 // An entry already there keeps the files it has, as far as they got.
                 if try insertOutboxEntry(dialogID: dialogID, text: text, clientMessageID: clientMessageID, createdAt: createdAt,
-                                         owner: owner, attachmentsJSON: attachmentsJSON) {
+                                         owner: owner, attachmentsJSON: attachmentsJSON, customJSON: customJSON) {
                     try insertUploads(uploads, clientMessageID: clientMessageID)
                 }
                 return try database.queryFirst(
@@ -56,15 +58,15 @@ extension ChatCache {
     /// Whether it was inserted (false: an entry with that id is there already).
     @discardableResult
     private func insertOutboxEntry(dialogID: String, text: String, clientMessageID: String, createdAt: Int, owner: Int?,
-                                   attachmentsJSON: String = "") throws -> Bool {
+                                   attachmentsJSON: String = "", customJSON: String = "") throws -> Bool {
         try database.run(
             """
-            INSERT INTO outbox (client_message_id, dialog_id, text, created_at, claimed_by, claimed_at, attachments)
-            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (client_message_id) DO NOTHING
+            INSERT INTO outbox (client_message_id, dialog_id, text, created_at, claimed_by, claimed_at, attachments, custom)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (client_message_id) DO NOTHING
             """,
             [.text(clientMessageID), .text(dialogID), .text(text), .integer(Int64(createdAt)),
              owner.map { .integer(Int64($0)) } ?? .null, owner.map { _ in .integer(Int64(createdAt)) } ?? .null,
-             .text(attachmentsJSON)]) > 0
+             .text(attachmentsJSON), .text(customJSON)]) > 0
     }
 
     /// Undelivered entries, oldest first, claimed or not, with their uploads.

@@ -19,4 +19,7 @@ package struct OutboxEntry: Hashable, Sendable {
     package var attachmentsJSON: String = ""
     /// Files still to be uploaded for it, or uploaded (`send --attach`), in order.
     package var uploads: [OutboxUpload] = []
+    /// Custom parameters to send with it (a reply's or a forward's, docs/protocol.md §6),
+    /// a JSON object of strings; `""` when none.
+    package var customJSON: String = ""
 }

@@ -30,6 +30,18 @@ enum CacheRecords {
         return QBAttachment.list(from: value)
     }
 
+    /// Custom parameters as the outbox keeps them (`OutboxEntry.customJSON`): a JSON
+    /// object of strings; `""` for none.
+    static func customJSON(_ custom: [String: String]) -> String {
+        custom.isEmpty ? "" : json(custom.mapValues { JSONValue.string($0) })
+    }
+
+    /// The parameters of `customJSON`; none for `""` or anything not an object.
+    static func custom(_ customJSON: String) -> [String: String] {
+        guard !customJSON.isEmpty, let object = (try? JSONValue(parsing: customJSON))?.objectValue else { return [:] }
+        return object.compactMapValues { if case .string(let text) = $0 { text } else { nil } }
+    }
+
     static func dialog(_ d: QBDialog) -> CachedDialog {
         CachedDialog(id: d.id, type: DialogType(rawValue: d.type.rawValue), name: d.name ?? "",
                      occupantIDs: d.occupantIDs, lastMessage: d.lastMessage, lastMessageDateSent: d.lastMessageDateSent,
@@ -51,6 +63,9 @@ enum CacheRecords {
 extension OutboxEntry {
     /// The attachments its message carries (docs/protocol.md §8); none until its files are all uploaded.
     package var attachments: [QBAttachment] { CacheRecords.attachments(attachmentsJSON) }
+
+    /// The custom parameters it is sent with (a reply's or a forward's).
+    package var customParameters: [String: String] { CacheRecords.custom(customJSON) }
 }
 
 extension CachedMessage {
@@ -65,7 +80,7 @@ extension CachedMessage {
 
     /// Whether `text` holds `part`, byte for byte (`String.contains` compares
     /// characters: a tenth of `listen`'s time, for every message it answers).
-    private static func contains(_ text: String, _ part: String) -> Bool {
+    static func contains(_ text: String, _ part: String) -> Bool {
         var text = text, part = part
         return text.withUTF8 { haystack in
             part.withUTF8 { needle in

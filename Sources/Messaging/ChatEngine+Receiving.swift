@@ -39,6 +39,9 @@ extension ChatEngine {
             heard(presence)
         case .lastActivity(let answer):
             heard(answer)
+        case .correction(let correction, let from, let dialogID):
+            let sender = from.userID ?? (from.roomDialogID != nil ? from.resource.flatMap { Int($0) } : nil)
+            if sender != link.me { receive(correction, from: sender, dialogID: dialogID ?? from.roomDialogID) }
         }
     }
 

@@ -77,6 +77,10 @@ package final class ChatEngine {
         /// The cache has nothing before `before`: ask the server.
         case fetchOlder(dialogID: String, before: MessagePosition)
         case stop
+        /// Replace the text of one of our messages (ChatEngine+Corrections.swift).
+        case edit(messageID: String, dialogID: String, text: String)
+        /// Delete one of our messages for everyone.
+        case delete(messageID: String, dialogID: String)
     }
 
     package let link: any ChatLinking
@@ -254,6 +258,10 @@ package final class ChatEngine {
             markDisplayed(ids, dialogID: dialogID)
         case .fetchOlder(let dialogID, let before):
             fetchOlder(dialogID, before: before)
+        case .edit(let messageID, let dialogID, let text):
+            edit(messageID, dialogID: dialogID, text: text)
+        case .delete(let messageID, let dialogID):
+            delete(messageID, dialogID: dialogID)
         }
     }
 

@@ -36,6 +36,10 @@ package enum ChatEngineEvent: Sendable, Equatable {
     case notice(ChatEngineNotice)
     /// A user came online or went offline, or their last activity was learnt (ChatEngine+Presence.swift).
     case presence(userID: Int, PeerPresence)
+    /// Messages their senders edited, as the cache has them now.
+    case edited([CachedMessage])
+    /// Messages deleted for everyone, gone from the cache.
+    case removed(dialogID: String, ids: [String])
 }
 
 /// A message heard live or in a filled gap.

@@ -42,6 +42,8 @@ package enum ChatEngineStep: Sendable, Equatable {
     case queueFile
     case uploadFile
     case download
+    case edit
+    case delete
 
     func describe(_ failure: Failure) -> String {
         let why = failure.message
@@ -64,6 +66,8 @@ package enum ChatEngineStep: Sendable, Equatable {
         case .queueFile: return "cannot queue the file: \(why)"
         case .uploadFile: return "the file was not sent: \(why)"
         case .download: return failure.description
+        case .edit: return "not edited: \(why)"
+        case .delete: return "not deleted: \(why)"
         }
     }
 }

@@ -88,6 +88,9 @@ package final class ChatLink: ChatLinking {
         _ = try connection.sendChatState(chatState, to: to, kind: kind, dialogID: dialogID)
     }
     package func requestLastActivity(of id: Int) throws(XMPPError) { try connection.requestLastActivity(of: userJID(id)) }
+    package func send(correction: ChatCorrection, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: String) throws(XMPPError) {
+        try connection.sendCorrection(correction, to: to, kind: kind, dialogID: dialogID)
+    }
     package func pump(timeout: Double, sliceMilliseconds: Int64, until: (() -> Bool)?) {
         connection.pump(timeout: timeout, sliceMilliseconds: sliceMilliseconds, until: until)
     }
@@ -122,12 +125,15 @@ extension CachedMessage {
 
     /// What we sent, as the server will have stored it: the sender counts as
     /// having it and having read it (docs/protocol.md §6).
-    init(sentID: String, dialogID: String, sender: Int, recipient: Int, text: String, dateSent: Int, attachments: [QBAttachment] = []) {
+    init(sentID: String, dialogID: String, sender: Int, recipient: Int, text: String, dateSent: Int, attachments: [QBAttachment] = [],
+         custom: [String: String] = [:]) {
         var object: [String: JSONValue] = [
             "_id": .string(sentID), "chat_dialog_id": .string(dialogID), "message": .string(text),
             "sender_id": .int(sender), "recipient_id": .int(recipient), "date_sent": .int(dateSent),
             "delivered_ids": [.int(sender)], "read_ids": [.int(sender)], "markable": .int(1),
         ]
+        // Custom keys as the server returns them (strings), never over the protocol's own.
+        for (key, value) in custom where object[key] == nil { object[key] = .string(value) }
         if !attachments.isEmpty { object["attachments"] = .array(attachments.map(\.json)) }
         self.init(id: sentID, dialogID: dialogID, senderID: sender, recipientID: recipient, dateSent: dateSent,
                   text: text, rawJSON: CacheRecords.json(object), deliveredIDs: [sender], readIDs: [sender],

@@ -34,6 +34,8 @@ package protocol ChatLinking: AnyObject {
     func send(chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: String?) throws(XMPPError)
     /// Asks when user `id` was last online; the answer comes as `.lastActivity`.
     func requestLastActivity(of id: Int) throws(XMPPError)
+    /// Tells a dialog that one of our messages changed (not stored, not tracked).
+    func send(correction: ChatCorrection, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: String) throws(XMPPError)
     /// Runs the connection for about `timeout` seconds (at least one turn, so 0 flushes what
     /// is queued); with `until`, in slices of `sliceMilliseconds`, returning once it is true.
     func pump(timeout: Double, sliceMilliseconds: Int64, until: (() -> Bool)?)

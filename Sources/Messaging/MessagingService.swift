@@ -214,12 +214,15 @@ package final class MessagingService {
     /// Puts a message in the outbox, claimed by `owner` (this process), before
     /// anything is sent; it leaves only on delivery. `attachments` go with it
     /// (blobs already uploaded: each `id` a blob uid); without text its body is
-    /// `[attachment]` (`body(_:attachments:)`).
-    package func enqueue(_ text: String, attachments: [QBAttachment] = [], to dialogID: String, owner: Int) throws(Failure) -> String {
+    /// `[attachment]` (`body(_:attachments:)`). `custom`: parameters it is sent with
+    /// (a reply's or a forward's, `QBQuotedMessages`), kept with the entry.
+    package func enqueue(_ text: String, attachments: [QBAttachment] = [], to dialogID: String, owner: Int,
+                         custom: [String: String] = [:]) throws(Failure) -> String {
         let id = idGenerator.next(unixTime: UInt32(truncatingIfNeeded: now())).rawValue
         _ = try cached { () throws(MessageCacheError) in
             try cache.enqueue(dialogID: dialogID, text: Self.body(text, attachments: attachments), clientMessageID: id,
-                              createdAt: now(), owner: owner, attachmentsJSON: CacheRecords.attachmentsJSON(attachments))
+                              createdAt: now(), owner: owner, attachmentsJSON: CacheRecords.attachmentsJSON(attachments),
+                              customJSON: CacheRecords.customJSON(custom))
         }
         return id
     }
@@ -253,7 +256,7 @@ package final class MessagingService {
     /// (a 5xx, a timeout), history is checked for it before it is sent again
     /// (docs/protocol.md §6), as `outbox flush` does.
     package func deliverViaREST(clientMessageID: String, text: String, attachments: [QBAttachment] = [],
-                               dialogID: String) throws(Failure) -> CachedMessage {
+                               dialogID: String, custom: [String: String] = [:]) throws(Failure) -> CachedMessage {
         let text = Self.body(text, attachments: attachments)
         let firstSent = now()
         let retry = api.retryPolicy
@@ -263,7 +266,8 @@ package final class MessagingService {
             let message: QBMessage
             do {
                 message = try api.sendMessage(dialogId: dialogID, text: text, sendToChat: true, markable: true,
-                                              custom: [Self.clientIDField: .string(clientMessageID)], attachments: attachments)
+                                              custom: custom.mapValues { .string($0) }.merging([Self.clientIDField: .string(clientMessageID)]) { $1 },
+                                              attachments: attachments)
             } catch {
                 if error.status == 403 { throw Failure(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
                 let failure = Failure(describing: error, doing: "send")

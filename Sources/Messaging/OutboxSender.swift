@@ -44,6 +44,9 @@ final class OutboxSender {
     private(set) var undelivered = 0
     /// Markers for messages not in history yet (sent, their ack not recorded): taken once they are.
     private var earlyMarkers: [ChatMarker] = []
+    /// Custom parameters of the outbox entries being sent that have any (a reply's, a
+    /// forward's), by client id: kept aside so the hot path of plain texts stays as it was.
+    var customByID: [String: [String: String]] = [:]
 
     init(link: any ChatLinking, service: MessagingService, owner: Int, markers: MarkerExchange) {
         self.link = link; self.service = service; self.owner = owner; self.markers = markers
@@ -92,6 +95,7 @@ final class OutboxSender {
     /// `_id`): should the first attempt still reach the server, it keeps one copy. The
     /// entries must be claimed by this sender's owner.
     func resend(_ entries: [OutboxEntry], to dialog: CachedDialog) throws(Failure) {
+        for entry in entries where !entry.customJSON.isEmpty { customByID[entry.clientMessageID] = entry.customParameters }
         try resend(entries.map { ($0.clientMessageID, $0.text, CacheRecords.attachments($0.attachmentsJSON)) }, to: dialog)
     }
 
@@ -114,12 +118,14 @@ final class OutboxSender {
         for entry in entries {
             let message = ObjectID(entry.clientMessageID).map {
                 OutgoingChatMessage(id: $0, kind: kind, to: to, body: entry.text, dialogID: dialog.id, saveToHistory: true,
-                                    markable: true, dateSent: now, attachments: entry.attachments.map(ChatAttachment.init))
+                                    markable: true, dateSent: now, attachments: entry.attachments.map(ChatAttachment.init),
+                                    customParameters: customByID[entry.clientMessageID] ?? [:])
             }
             guard let message, message.validationProblem == nil else {
                 do {
                     let stored = try service.deliverViaREST(clientMessageID: entry.clientMessageID, text: entry.text,
-                                                            attachments: entry.attachments, dialogID: dialog.id)
+                                                            attachments: entry.attachments, dialogID: dialog.id,
+                                                            custom: customByID.removeValue(forKey: entry.clientMessageID) ?? [:])
                     noteDelivered(stored)
                 } catch {
                     release(entry.clientMessageID)
@@ -150,7 +156,8 @@ final class OutboxSender {
                 let recipient = sent.dialog.type == .private ? (sent.dialog.occupantIDs.first { $0 != link.me } ?? 0) : 0
                 acknowledged.append((id.rawValue, CachedMessage(sentID: id.rawValue, dialogID: sent.dialog.id, sender: link.me,
                                                                 recipient: recipient, text: sent.text, dateSent: sent.sentAt,
-                                                                attachments: sent.attachments)))
+                                                                attachments: sent.attachments,
+                                                                custom: customByID.removeValue(forKey: id.rawValue) ?? [:])))
             }
             if acknowledged.count >= 1000 { recordAcknowledged() }
         case .marker(let marker):

@@ -56,6 +56,10 @@ package final class ChatViewFeed: Sendable {
             return nil
         case .presence(let user, let presence):
             return .presence(userID: user, Self.presence(presence))
+        case .edited(let messages):
+            return .messagesEdited(shown(messages))
+        case .removed(let dialogID, let ids):
+            return .messagesRemoved(dialogID: dialogID, ids: ids)
         }
     }
 

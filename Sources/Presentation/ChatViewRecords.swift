@@ -8,7 +8,9 @@ import QuickBloxAPI
 package enum ChatViewRecords {
     package static func message(_ message: CachedMessage, me: Int, names: [Int: String]) -> ShownMessage {
         let attachments = message.attachments
+        let quote = quote(message.quoted, names: names)
         let placeholder = !attachments.isEmpty && (message.text.isEmpty || message.textIsAttachmentPlaceholder)
+            || isQuotePlaceholder(message.text, quoted: quote != nil)
         let outgoing = message.senderID == me
         let delivery: Delivery
         if outgoing {
@@ -23,7 +25,8 @@ package enum ChatViewRecords {
         return ShownMessage(id: message.id, dialogID: message.dialogID, senderID: message.senderID,
                             senderName: name(of: message.senderID, in: names), text: placeholder ? "" : TerminalText.sanitize(message.text),
                             dateSent: message.dateSent, outgoing: outgoing, delivery: delivery,
-                            readByMe: outgoing || message.readIDs.contains(me), attachments: attachments.map(attachment))
+                            readByMe: outgoing || message.readIDs.contains(me), attachments: attachments.map(attachment),
+                            quote: quote)
     }
 
     /// An outbox entry: sending while this process has it on the wire (or its files
@@ -43,10 +46,12 @@ package enum ChatViewRecords {
                             name: TerminalText.sanitize(upload.name, newlines: .asSpaces), size: Int(upload.size),
                             uid: upload.blobUID, localPath: upload.file)
         }
+        let quote = entry.customJSON.isEmpty ? nil : quote(QBQuotedMessages(custom: entry.customParameters), names: [:])
         let placeholder = !attachments.isEmpty && entry.text == CachedMessage.attachmentOnlyText
+            || isQuotePlaceholder(entry.text, quoted: quote != nil)
         return ShownMessage(id: entry.clientMessageID, dialogID: entry.dialogID, senderID: me, senderName: "you",
                             text: placeholder ? "" : entry.text, dateSent: entry.createdAt, outgoing: true, delivery: delivery,
-                            attachments: attachments)
+                            attachments: attachments, quote: quote)
     }
 
     package static func attachment(_ attachment: QBAttachment) -> ShownAttachment {

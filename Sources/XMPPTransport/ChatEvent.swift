@@ -20,6 +20,8 @@ package enum ChatEvent: Sendable, Equatable {
     case presence(UserPresence)
     /// The answer to `requestLastActivity(of:)`.
     case lastActivity(LastActivity)
+    /// A message's sender changed or withdrew it (XEP-0308, XEP-0424; ChatCorrection).
+    case correction(ChatCorrection, from: ChatJID, dialogID: String?)
 
     /// Parses a `<message>` stanza; nil for anything else or nothing of interest
     /// (e.g. a room subject, a carbon, an empty message). Pure: `receivedAt` stands
@@ -41,6 +43,7 @@ package enum ChatEvent: Sendable, Equatable {
         let kind: OutgoingChatMessage.Kind = type == "chat" ? .chat : .groupchat
         let dialogID = extraDialogID ?? (kind == .groupchat ? from.roomDialogID : nil)
 
+        if let correction = ChatCorrection.parse(stanza) { return .correction(correction, from: from, dialogID: dialogID) }
         let attachments = Self.attachments(of: stanza, extraParams: extra)
         // An attachment alone is a message too (the SDKs send `[attachment]`; a sender that leaves the body out is read the same).
         if let body = stanza.child("body") ?? (attachments.isEmpty ? nil : StanzaElement("body")) {

@@ -23,6 +23,8 @@ final class ScriptedChatLink: ChatLinking {
     /// Every message written, in order, across connections.
     private(set) var written: [OutgoingChatMessage] = []
     private(set) var markersSent: [ChatMarker] = []
+    /// Corrections written (edits and deletes told to a dialog).
+    private(set) var corrections: [(ChatCorrection, to: ChatJID, dialogID: String)] = []
     private(set) var joined: [String] = []
     /// Written and not acknowledged in this connection.
     private var unacknowledged: [ObjectID] = []
@@ -104,6 +106,11 @@ final class ScriptedChatLink: ChatLinking {
     func requestLastActivity(of id: Int) throws(XMPPError) {
         guard isConnected else { throw XMPPError(kind: .disconnected, endpoint: "scripted", detail: "") }
         lastActivityAsked.append(id)
+    }
+
+    func send(correction: ChatCorrection, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: String) throws(XMPPError) {
+        guard isConnected else { throw XMPPError(kind: .disconnected, endpoint: "scripted", detail: "") }
+        corrections.append((correction, to, dialogID))
     }
 
     func pump(timeout: Double, sliceMilliseconds: Int64, until: (() -> Bool)?) {
