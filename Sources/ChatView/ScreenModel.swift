@@ -38,6 +38,8 @@ package struct ScreenModel: Sendable {
     package var forwarding: Forwarding?
     /// A question on the status line the next key answers (`x`).
     package var confirming: Confirmation?
+    /// The keys and commands, over the screen (`/help`, F1).
+    package var help: HelpOverlay?
 
     package init(me: Int, width: Int, height: Int, now: Double, profile: RenderProfile = RenderProfile(), clock: TimeLabels = .utc) {
         self.me = me; self.width = width; self.height = height; self.now = now; self.profile = profile; self.clock = clock

@@ -25,6 +25,11 @@ package struct ScreenRenderer {
             input(model, into: &grid, theme: theme, areas: areas)
             MessageActionsRenderer(model: model, theme: theme, areas: areas).draw(into: &grid)
         }
+        for (offset, line) in areas.noticeRows.enumerated() {
+            grid.fill(row: areas.noticeTop + offset, columns: 0..<model.width, style: theme.notice)
+            grid.put(line, row: areas.noticeTop + offset, column: 1, style: theme.notice)
+        }
+        if let help = model.help { HelpRenderer(help: help, theme: theme).draw(into: &grid) }
         return grid
     }
 
@@ -53,9 +58,7 @@ package struct ScreenRenderer {
         }
         left += theme.dot + connectionText(model, theme: theme)
         var right = ""
-        if let notice = model.notice {
-            right = notice + " "
-        } else if model.screen == .conversation {
+        if model.screen == .conversation {
             let open = model.conversation?.dialog.id
             let elsewhere = model.dialogs.all.filter { $0.id != open }.reduce(0) { $0 + $1.unread }
             if elsewhere > 0 {

@@ -155,14 +155,13 @@ extension ScreenUpdate.Step {
             effects.append(.attach(path: argument, dialogID: conversation.dialog.id))
         case "/download", "/d":
             if conversation.selection != nil { downloadSelected() } else { downloadNewestVisible() }
-        case "/help":
-            tell(Self.help)
+        case "/help", "/?":
+            model.help = HelpOverlay()
         default:
-            tell("unknown command \(name): try /attach PATH, /download, /quit (// starts a message with /)")
+            tell("unknown command \(name): /help lists the commands (// starts a message with /)")
         }
     }
 
-    static let help = "Enter sends · ^J new line · PgUp/PgDn scroll · Tab select: d save, r reply, f forward, y copy, e edit, x delete · /attach PATH · /quit"
 
     // MARK: selection
 

@@ -39,6 +39,10 @@ package struct ScreenUpdate {
         mutating func apply(_ event: ScreenEvent) {
             switch event {
             case .key(let key):
+                if model.help != nil { return helpKey(key) }
+                // A notice lasts until the next thing the user does (a question waits for its answer).
+                if model.confirming == nil { model.notice = nil }
+                if key == .function(1) { return model.help = HelpOverlay() }
                 if model.screen == .dialogs { dialogsKey(key) } else { conversationKey(key) }
             case .paste(let text):
                 if model.screen == .dialogs {

@@ -14,6 +14,8 @@ struct Theme {
 
     var status: CellStyle { CellStyle(reverse: true) }
     var rule: CellStyle { CellStyle(foreground: color(8, 240), dim: !colored) }
+    /// A notice above the input: it stands out from the messages without shouting.
+    var notice: CellStyle { CellStyle(foreground: color(3, 178), bold: true) }
     var faint: CellStyle { CellStyle(foreground: color(8, 244), dim: !colored) }
     var accent: CellStyle { CellStyle(foreground: color(4, 33)) }
     var incomingBorder: CellStyle { CellStyle(foreground: color(8, 246)) }

@@ -62,7 +62,8 @@ package enum ChatEngineStep: Sendable, Equatable {
         case .sendTo(let name): return "could not send to \(name): \(why)"
         case .catchUp: return "could not bring the dialog up to date: \(why)"
         case .fetchOlder: return "older messages could not be fetched: \(why)"
-        case .attach(let path): return "cannot attach \(path): \(failure.description)"
+        // A refusal of the file names it already ("cannot attach PATH: it is a directory").
+        case .attach(let path): return failure.message.hasPrefix("cannot attach") ? failure.description : "cannot attach \(path): \(failure.description)"
         case .queueFile: return "cannot queue the file: \(why)"
         case .uploadFile: return "the file was not sent: \(why)"
         case .download: return failure.description

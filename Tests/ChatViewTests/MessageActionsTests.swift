@@ -99,7 +99,8 @@ import Testing
     @Test func xAsksBeforeDeletingAndOnlyYesDeletes() {
         var session = Self.selecting(2)
         session.type("x")
-        #expect(session.screen.components(separatedBy: "\n")[0].contains("delete this message? y/n"))
+        let rows = session.screen.components(separatedBy: "\n")
+        #expect(rows[rows.count - 3].contains("delete this message? y/n"), "the question above the rule, over the input")
         #expect(session.effects.isEmpty)
         session.type("n")
         #expect(session.effects.isEmpty && session.model.notice == "not deleted")
