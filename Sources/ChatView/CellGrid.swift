@@ -14,6 +14,8 @@ package struct CellGrid: Hashable, Sendable {
     private var cursorColumn = 0
     /// Images drawn by the terminal itself over blank cells (ImagePreview.escape).
     package var images: [ImagePlacement] = []
+    /// The terminal window's title: the dialog, and unread messages elsewhere while notifying.
+    package var title: String?
 
     package init(width: Int, height: Int) {
         self.width = max(0, width); self.height = max(0, height)

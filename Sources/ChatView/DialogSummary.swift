@@ -14,11 +14,14 @@ package struct DialogSummary: Hashable, Sendable {
     package var peerID: Int?
     /// Everyone in the dialog, us too (a group's header counts who is online).
     package var occupantIDs: [Int]
+    /// The user muted it (docs/protocol.md §5, "Notification settings"): its messages notify nobody.
+    package var muted: Bool
 
     package init(id: String, title: String, kind: Kind, unread: Int = 0, lastMessage: String? = nil,
-                lastMessageDate: Int? = nil, peerID: Int? = nil, occupantIDs: [Int] = []) {
+                lastMessageDate: Int? = nil, peerID: Int? = nil, occupantIDs: [Int] = [], muted: Bool = false) {
         self.id = id; self.title = title; self.kind = kind; self.unread = unread
         self.lastMessage = lastMessage; self.lastMessageDate = lastMessageDate; self.peerID = peerID
         self.occupantIDs = occupantIDs
+        self.muted = muted
     }
 }

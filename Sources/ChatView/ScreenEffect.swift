@@ -33,4 +33,6 @@ package enum ScreenEffect: Hashable, Sendable {
     case edit(messageID: String, dialogID: String, text: String)
     /// Delete one of our messages for everyone (answered by `messagesRemoved`).
     case delete(messageID: String, dialogID: String)
+    /// Tell the person at the terminal: the bell, and a desktop notification where the terminal makes one.
+    case notify(title: String, body: String)
 }

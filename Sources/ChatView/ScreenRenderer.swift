@@ -6,6 +6,7 @@ package struct ScreenRenderer {
 
     package func render(_ model: ScreenModel) -> CellGrid {
         var grid = CellGrid(width: model.width, height: model.height)
+        grid.title = Self.title(model)
         let theme = Theme(profile: model.profile)
         if model.isTooSmall {
             tooSmall(model, into: &grid, theme: theme)
@@ -31,6 +32,14 @@ package struct ScreenRenderer {
         }
         if let help = model.help { HelpRenderer(help: help, theme: theme).draw(into: &grid) }
         return grid
+    }
+
+    /// `(3) bob · chatctl`: the open dialog, and how many messages wait unread in the others
+    /// (only while notifying: a person who turned notifications off sees no count).
+    static func title(_ model: ScreenModel) -> String {
+        let open = model.screen == .conversation ? model.conversation?.dialog : nil
+        let unread = model.notifies ? model.dialogs.all.filter { $0.id != open?.id && !$0.muted }.reduce(0) { $0 + $1.unread } : 0
+        return (unread > 0 ? "(\(unread)) " : "") + (open.map { "\($0.title) · " } ?? "") + "chatctl"
     }
 
     private func tooSmall(_ model: ScreenModel, into grid: inout CellGrid, theme: Theme) {

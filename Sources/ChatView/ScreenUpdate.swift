@@ -157,8 +157,10 @@ package struct ScreenUpdate {
         }
 
         mutating func arrived(_ messages: [ShownMessage]) {
+            var elsewhere: [ShownMessage] = []
+            defer { notify(elsewhere) }
             for message in messages {
-                noteInList(message)
+                if noteInList(message) { elsewhere.append(message) }
                 guard var conversation = model.conversation, conversation.dialog.id == message.dialogID else { continue }
                 conversation.typing[message.senderID] = nil
                 var message = message
@@ -207,18 +209,37 @@ package struct ScreenUpdate {
         }
 
         /// The dialog list follows messages: last message, time, unread for dialogs not open.
-        mutating func noteInList(_ message: ShownMessage) {
-            guard let index = model.dialogs.all.firstIndex(where: { $0.id == message.dialogID }) else { return }
+        /// True when the message is unread news from a dialog not on the screen.
+        @discardableResult
+        mutating func noteInList(_ message: ShownMessage) -> Bool {
+            guard let index = model.dialogs.all.firstIndex(where: { $0.id == message.dialogID }) else { return false }
             var dialog = model.dialogs.all[index]
             if message.dateSent >= (dialog.lastMessageDate ?? 0) {
                 dialog.lastMessage = message.text.isEmpty ? message.attachments.first.map { "[\($0.kind)] \($0.name)" } : message.text
                 dialog.lastMessageDate = message.dateSent
             }
             let open = model.screen == .conversation && model.conversation?.dialog.id == message.dialogID
-            if !message.outgoing && !message.readByMe && !open { dialog.unread += 1 }
+            let news = !message.outgoing && !message.readByMe && !open
+            if news { dialog.unread += 1 }
             model.dialogs.all.remove(at: index)
             let position = model.dialogs.all.firstIndex { ($0.lastMessageDate ?? 0) <= (dialog.lastMessageDate ?? 0) } ?? model.dialogs.all.count
             model.dialogs.all.insert(dialog, at: position)
+            return news && !dialog.muted
+        }
+
+        /// One notification for a batch of news from other dialogs (a catch-up brings many).
+        mutating func notify(_ news: [ShownMessage]) {
+            guard model.notifies, let last = news.last else { return }
+            if news.count == 1 {
+                let dialog = model.dialogs.all.first { $0.id == last.dialogID }
+                let name = model.names[last.senderID] ?? last.senderName
+                let title = dialog.map { $0.kind == .private ? name : "\(name) in \($0.title)" } ?? name
+                let body = last.text.isEmpty ? last.attachments.first.map { "[\($0.kind)] \($0.name)" } ?? "" : last.text
+                effects.append(.notify(title: title, body: body))
+            } else {
+                let dialogs = Set(news.map(\.dialogID)).count
+                effects.append(.notify(title: "chatctl", body: "\(news.count) new messages" + (dialogs > 1 ? " in \(dialogs) dialogs" : "")))
+            }
         }
 
         mutating func changed(_ messages: [ShownMessage]) {

@@ -37,6 +37,8 @@ struct ChatCommand: Command {
     var dialog: DialogReference?
     @Option("images", metavar: "MODE", help: "Image previews: auto, symbols, sixel, kitty or none.")
     var images: ImageMode?
+    @Flag("no-notify", help: "No bell, title count or desktop notification for messages in other dialogs.")
+    var noNotify: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let mode = images ?? .auto
@@ -87,9 +89,11 @@ struct ChatCommand: Command {
         }
         let effects = ChatEffects(service: view.service, live: live, previewDirectory: previews, previewDrawer: drawer,
                                   clipboard: { [terminal] text in terminal.copyToClipboard(text) })
+        effects.notifier = { [terminal] title, body in terminal.notify(title: title, body: body) }
         var model = ScreenModel(me: view.service.me, width: terminal.width, height: terminal.height, now: ChatEventLoop.now,
                                 profile: RenderProfile(unicode: terminal.unicode, colors: terminal.colors, images: mode),
                                 clock: TimeLabels(utcOffset: Self.utcOffset))
+        model.notifies = !noNotify
         var first = [effects.dialogs()]
         if let opened, let summary = try? view.service.cache.dialog(id: opened) {
             model.openedDirectly = true

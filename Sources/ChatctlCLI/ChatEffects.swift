@@ -27,6 +27,8 @@ final class ChatEffects {
     private var sent: [String] = []
     /// Puts text on the terminal's clipboard (OSC 52, ChatTerminal).
     private let clipboard: (String) -> Void
+    /// Rings the bell and makes a desktop notification (ChatTerminal.notify).
+    var notifier: (String, String) -> Void = { _, _ in }
 
     init(service: MessagingService, live: LiveChat, previewDirectory: String, previewDrawer: ChatPreviewDrawer,
          clipboard: @escaping (String) -> Void = { _ in }) {
@@ -89,6 +91,8 @@ final class ChatEffects {
             previewDrawer.draw(request)
         case .attach(let path, let dialogID):
             live.post(LiveChat.FileCommand.attach(path: path, dialogID: dialogID))
+        case .notify(let title, let body):
+            notifier(title, body)
         case .quit:
             break
         case .reply(let text, let dialogID, let original):

@@ -30,9 +30,12 @@ final class ChatTerminal {
     private var lastReadAt = ContinuousClock.now
     /// How long after its last character a held ESC is Esc (and a held incomplete sequence dropped).
     private static let escapeDelay = Duration.milliseconds(40)
-    /// Bracketed paste; mouse reports (1000), in SGR form (1006) where the terminal has it.
-    private static let modesOn = "\u{1B}[?2004h\u{1B}[?1000h\u{1B}[?1006h"
-    private static let modesOff = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?2004l"
+    /// Bracketed paste; mouse reports (1000), in SGR form (1006) where the terminal has it;
+    /// the window title saved on xterm's title stack (CSI 22 t) and given back (CSI 23 t).
+    private static let modesOn = "\u{1B}[?2004h\u{1B}[?1000h\u{1B}[?1006h\u{1B}[22;0t"
+    private static let modesOff = "\u{1B}[23;0t\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?2004l"
+    /// The title last written (OSC 2), so it is written again only when it changes.
+    private var shownTitle: String?
 
     private struct PairKey: Hashable { let foreground: Int16, background: Int16 }
 
@@ -78,6 +81,7 @@ final class ChatTerminal {
         // Bracketed paste (a pasted text arrives marked, so its newlines do not send it line
         // by line) and mouse reports (the wheel scrolls).
         write(Self.modesOn)
+        shownTitle = nil
     }
 
     deinit { restore() }
@@ -103,6 +107,7 @@ final class ChatTerminal {
         cncurses_endwin()
         raise(SIGTSTP)
         write(Self.modesOn)
+        shownTitle = nil
         cncurses_clearok(cncurses_stdscr(), true)
         cncurses_refresh()
     }
@@ -185,6 +190,10 @@ final class ChatTerminal {
     /// Shows `grid`: every cell is handed to ncurses, which sends only the changes.
     func draw(_ grid: CellGrid) {
         guard active else { return }
+        if let title = grid.title, title != shownTitle {
+            shownTitle = title
+            write(TerminalNotification.titleSequence(title))
+        }
         let window = cncurses_stdscr()
         let rows = min(grid.height, height), columns = min(grid.width, width)
         for row in 0..<rows {
@@ -247,6 +256,19 @@ final class ChatTerminal {
     /// Puts `text` on the clipboard of the terminal (and of tmux, with `set-clipboard on`):
     /// OSC 52, which xterm, kitty, iTerm2, foot, WezTerm and others take (ClipboardSequence).
     func copyToClipboard(_ text: String) { write(ClipboardSequence.osc52(text)) }
+
+    /// Rings the bell, and makes a desktop notification where the terminal makes one.
+    func notify(title: String, body: String) {
+        let environment = Self.environmentValues(TerminalNotification.variables)
+        write(TerminalNotification.sequence(title: title, body: body, desktop: TerminalNotification.desktop(environment: environment),
+                                            insideTmux: environment["TMUX"] != nil))
+    }
+
+    private static func environmentValues(_ names: [String]) -> [String: String] {
+        var values: [String: String] = [:]
+        for name in names { values[name] = environment(name) }
+        return values
+    }
 
     /// Bytes straight to the terminal, around ncurses (modes it has no call for).
     private func write(_ text: String) {
