@@ -12,10 +12,13 @@ package struct DialogSummary: Hashable, Sendable {
     package var lastMessageDate: Int?
     /// For a private dialog: the other user (typing notifications name no dialog).
     package var peerID: Int?
+    /// The user muted it (docs/protocol.md §5, "Notification settings"): its messages notify nobody.
+    package var muted: Bool
 
     package init(id: String, title: String, kind: Kind, unread: Int = 0, lastMessage: String? = nil,
-                lastMessageDate: Int? = nil, peerID: Int? = nil) {
+                lastMessageDate: Int? = nil, peerID: Int? = nil, muted: Bool = false) {
         self.id = id; self.title = title; self.kind = kind; self.unread = unread
         self.lastMessage = lastMessage; self.lastMessageDate = lastMessageDate; self.peerID = peerID
+        self.muted = muted
     }
 }

@@ -64,7 +64,8 @@ package enum ChatViewRecords {
         let last = dialog.lastMessage.map { TerminalText.sanitize($0, newlines: .asSpaces) }
         return DialogSummary(id: dialog.id, title: DialogTitle.of(dialog, me: me, names: names), kind: kind,
                              unread: dialog.unreadCount, lastMessage: last, lastMessageDate: dialog.lastMessageDateSent,
-                             peerID: dialog.type == .private ? dialog.occupantIDs.first { $0 != me } : nil)
+                             peerID: dialog.type == .private ? dialog.occupantIDs.first { $0 != me } : nil,
+                             muted: dialog.muted)
     }
 
     package static func name(of user: Int, in names: [Int: String]) -> String {
