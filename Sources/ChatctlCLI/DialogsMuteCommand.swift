@@ -1,6 +1,4 @@
 import CommandLineKit
-import Diagnostics
-import MessageCache
 import Messaging
 import Presentation
 

@@ -1,5 +1,4 @@
 import CommandLineKit
-import Diagnostics
 import Messaging
 
 /// `chatctl dialogs unmute DIALOG`: the dialog notifies again.

@@ -42,10 +42,8 @@ extension JSONOutput {
         guard var object = object(raw) else { return raw }
         if object["unread_messages_count"]?.intValue == dialog.unreadCount, object["muted"] == nil,
            let close = raw.lastIndex(of: "}") {
-            // The server's text as it was, one member added before its closing brace.
-            let before = raw[..<close]
-            let separator = before.last(where: { !$0.isWhitespace }) == "{" ? "" : ","
-            return before + separator + #""muted":\#(dialog.muted)"# + raw[close...]
+            // The server's text as it was (never empty: it has the count), one member added at its end.
+            return raw[..<close] + #","muted":\#(dialog.muted)"# + raw[close...]
         }
         object["unread_messages_count"] = .int(dialog.unreadCount)
         object["muted"] = .bool(dialog.muted)
