@@ -34,6 +34,8 @@ struct DialogsShowCommand: Command {
             // One dialog is cheap to ask about; the list shows the flag this leaves in the cache.
             do throws(Failure) { shown = try service.refreshMuted(shown) } catch {
                 context.io.warn("whether it is muted was not read (\(error.message)); showing the cache's")
+                // The dialog just fetched is the server's object, which carries no flag.
+                if let cached = try? service.cache.dialog(id: shown.id) { shown.muted = cached.muted }
             }
         }
         if json {
