@@ -10,7 +10,8 @@ struct DialogsCommand: Command {
         name: "dialogs",
         abstract: "List your dialogs, newest activity first.",
         subcommands: [DialogsCreateCommand.self, DialogsShowCommand.self, DialogsRenameCommand.self, DialogsAddCommand.self,
-                      DialogsRemoveCommand.self, DialogsLeaveCommand.self, DialogsDeleteCommand.self])
+                      DialogsRemoveCommand.self, DialogsLeaveCommand.self, DialogsDeleteCommand.self, DialogsMuteCommand.self,
+                      DialogsUnmuteCommand.self])
 
     @Option("type", metavar: "TYPE", help: "Only dialogs of this type.")
     var type: DialogType?
@@ -46,12 +47,14 @@ struct DialogsCommand: Command {
         }
         // Only a private dialog's title, or an unnamed group's, is made of people's names.
         let names = service.displayNames(Set(dialogs.filter(DialogTitle.isMadeOfOccupants).flatMap(\.occupantIDs)))
-        var rows = [["NAME", "TYPE", "UNREAD", "LAST", "MESSAGE"]]
+        // MUTED is the cache's flag, set by mute, unmute and show: no request per dialog here.
+        var rows = [["NAME", "TYPE", "UNREAD", "MUTED", "LAST", "MESSAGE"]]
         for d in dialogs {
             rows.append([
                 DialogTitle.of( d, me: service.me, names: names),
                 MessagingService.typeName(d.type),
                 d.unreadCount > 0 ? String(d.unreadCount) : "",
+                d.muted ? "muted" : "",
                 d.lastMessageDateSent.map { TimeText.format(Double($0), "%Y-%m-%d %H:%M", in: .local) } ?? "",
                 TerminalText.sanitize(d.lastMessage ?? "", newlines: .asSpaces),
             ])

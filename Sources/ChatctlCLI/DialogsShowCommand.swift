@@ -15,25 +15,31 @@ struct DialogsShowCommand: Command {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show one dialog in full, its occupants by name.",
-        discussion: "Asks the server for the dialog as it is now (and caches it), unless --offline.")
+        discussion: "Asks the server for the dialog as it is now and whether you muted it (and caches both), unless --offline.")
 
     @Argument("DIALOG", help: SharedHelp.dialog)
     var dialog: DialogReference
     @Flag("offline", help: SharedHelp.offline)
     var offline: Bool
-    @Flag("json", help: "Print the QuickBlox dialog object.")
+    @Flag("json", help: "Print the QuickBlox dialog object, with \"muted\".")
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let service = try context.messagingService(source: offline ? .cacheOnly : .server)
-        let shown: CachedDialog
+        var shown: CachedDialog
         if offline {
             shown = try service.resolve(dialog, source: .cacheOnly, createPrivate: false)
         } else {
             shown = try context.currentDialog(dialog, service: service)
+            // One dialog is cheap to ask about; the list shows the flag this leaves in the cache.
+            do throws(Failure) { shown = try service.refreshMuted(shown) } catch {
+                context.io.warn("whether it is muted was not read (\(error.message)); showing the cache's")
+                // The dialog just fetched is the server's object, which carries no flag.
+                if let cached = try? service.cache.dialog(id: shown.id) { shown.muted = cached.muted }
+            }
         }
         if json {
-            context.io.writeOut(shown.rawJSON + "\n")
+            context.io.writeOut(JSONOutput.dialog(shown) + "\n")
             return .ok
         }
         let object = (try? JSONValue(parsing: shown.rawJSON)).flatMap { QBDialog(json: $0) }
@@ -54,6 +60,7 @@ struct DialogsShowCommand: Command {
         lines.append(("Created:", time(object?.createdAt)))
         lines.append(("Updated:", time(object?.updatedAt)))
         lines.append(("Unread:", String(shown.unreadCount)))
+        lines.append(("Muted:", shown.muted ? "yes" : "no"))
         if let sent = shown.lastMessageDateSent {
             let text = TerminalText.sanitize(shown.lastMessage ?? "", newlines: .asSpaces)
             lines.append(("Last:", "\(TimeText.format(Double(sent), "%Y-%m-%d %H:%M", in: .local))  \(text)"))

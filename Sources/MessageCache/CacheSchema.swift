@@ -196,6 +196,12 @@ package enum CacheSchema {
         Migration("5 outbox custom parameters", sql: """
             ALTER TABLE outbox ADD COLUMN custom TEXT NOT NULL DEFAULT '';
             """),
+        // Issue 20: whether the user muted the dialog (its notification settings, docs/protocol.md
+        // §5), learnt when they mute or unmute and when the setting is read; the server's dialog
+        // object does not carry it, so upserting a dialog leaves it as it was.
+        Migration("6 dialog muted", sql: """
+            ALTER TABLE dialogs ADD COLUMN muted INTEGER NOT NULL DEFAULT 0;
+            """),
     ])
 
     /// The ids of the raw JSON's list `key` as comma-separated text.

@@ -16,10 +16,13 @@ package struct CachedDialog: Hashable, Sendable {
     package var updatedAt: Int
     /// The dialog object exactly as the server sent it.
     package var rawJSON: String
+    /// The user muted it (its notification settings, docs/protocol.md §5); kept by the
+    /// cache apart from the server's object, which does not carry it (`setDialogMuted`).
+    package var muted: Bool
 
     package init(
         id: String, type: DialogType, name: String, occupantIDs: [Int], lastMessage: String? = nil,
-        lastMessageDateSent: Int? = nil, unreadCount: Int = 0, updatedAt: Int, rawJSON: String
+        lastMessageDateSent: Int? = nil, unreadCount: Int = 0, updatedAt: Int, rawJSON: String, muted: Bool = false
     ) {
         self.id = id
         self.type = type
@@ -30,5 +33,6 @@ package struct CachedDialog: Hashable, Sendable {
         self.unreadCount = unreadCount
         self.updatedAt = updatedAt
         self.rawJSON = rawJSON
+        self.muted = muted
     }
 }

@@ -34,9 +34,9 @@ package final class ChatCache {
     // MARK: dialogs
 
     static let dialogColumns =
-        "d.id, d.type, d.name, d.occupant_ids, d.last_message, d.last_message_date_sent, d.unread_count, d.updated_at, d.raw_json"
+        "d.id, d.type, d.name, d.occupant_ids, d.last_message, d.last_message_date_sent, d.unread_count, d.updated_at, d.raw_json, d.muted"
     static let dialogColumnsWithoutRawJSON =
-        "d.id, d.type, d.name, d.occupant_ids, d.last_message, d.last_message_date_sent, d.unread_count, d.updated_at, ''"
+        "d.id, d.type, d.name, d.occupant_ids, d.last_message, d.last_message_date_sent, d.unread_count, d.updated_at, '', d.muted"
 
     static func dialog(_ row: Statement) -> CachedDialog {
         CachedDialog(
@@ -48,7 +48,8 @@ package final class ChatCache {
             lastMessageDateSent: row.optionalInt(5),
             unreadCount: row.int(6),
             updatedAt: row.int(7),
-            rawJSON: row.string(8) ?? "")
+            rawJSON: row.string(8) ?? "",
+            muted: row.int(9) != 0)
     }
 
     /// Inserts or updates `dialogs` in one transaction. A dialog older

@@ -151,7 +151,7 @@ extension MessagingService {
     }
 
     /// 403: not allowed (exit 1), in the server's words; 404: unknown (and forgotten).
-    private func failure(_ error: QuickBloxError, doing what: String, dialog: CachedDialog,
+    func failure(_ error: QuickBloxError, doing what: String, dialog: CachedDialog,
                          refusal: String? = nil) -> Failure {
         switch error.status {
         case 403:

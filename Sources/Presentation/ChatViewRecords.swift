@@ -70,7 +70,7 @@ package enum ChatViewRecords {
         return DialogSummary(id: dialog.id, title: DialogTitle.of(dialog, me: me, names: names), kind: kind,
                              unread: dialog.unreadCount, lastMessage: last, lastMessageDate: dialog.lastMessageDateSent,
                              peerID: dialog.type == .private ? dialog.occupantIDs.first { $0 != me } : nil,
-                             occupantIDs: dialog.occupantIDs)
+                             occupantIDs: dialog.occupantIDs, muted: dialog.muted)
     }
 
     package static func name(of user: Int, in names: [Int: String]) -> String {

@@ -35,12 +35,18 @@ extension JSONOutput {
     }
 
     /// A cached dialog as `--json` shows it: the server's object, with
-    /// `unread_messages_count` from `GET /chat/Message/unread.json` when that was asked.
+    /// `unread_messages_count` from `GET /chat/Message/unread.json` when that was asked,
+    /// and `muted` (true or false), the cache's flag (docs/protocol.md §5, "Notification settings").
     package static func dialog(_ dialog: CachedDialog) -> String {
-        guard var object = object(dialog.rawJSON), object["unread_messages_count"]?.intValue != dialog.unreadCount else {
-            return dialog.rawJSON
+        let raw = dialog.rawJSON
+        guard var object = object(raw) else { return raw }
+        if object["unread_messages_count"]?.intValue == dialog.unreadCount, object["muted"] == nil,
+           let close = raw.lastIndex(of: "}") {
+            // The server's text as it was (never empty: it has the count), one member added at its end.
+            return raw[..<close] + #","muted":\#(dialog.muted)"# + raw[close...]
         }
         object["unread_messages_count"] = .int(dialog.unreadCount)
+        object["muted"] = .bool(dialog.muted)
         return text(.object(object))
     }
 

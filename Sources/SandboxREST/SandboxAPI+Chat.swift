@@ -72,7 +72,7 @@ extension SandboxAPI {
     }
 
     /// The dialog for a user who may use it: 404 unknown, 403 not an occupant.
-    private func usableDialog(_ id: String, userId: Int) throws(RESTError) -> DialogRecord {
+    func usableDialog(_ id: String, userId: Int) throws(RESTError) -> DialogRecord {
         guard let dialog = try storage({ try chat.dialog(id: id, viewer: userId) }) else { throw .notFound }
         guard dialog.admits(userId) else { throw .forbidden }
         return dialog

@@ -122,6 +122,14 @@ package final class SandboxDatabase {
         Migration("chat-last-seen", sql: """
             CREATE TABLE chat_last_seen (user_id INTEGER PRIMARY KEY, at REAL NOT NULL);
             """),
+        // Issue 20: the dialogs a user muted (`PUT /chat/Dialog/{id}/notifications.json` with
+        // `enabled=0`); a dialog without a row notifies, the service's default.
+        Migration("dialog-muted", sql: """
+            CREATE TABLE dialog_muted (
+                dialog_id TEXT NOT NULL REFERENCES dialogs(id) ON DELETE CASCADE,
+                user_id INTEGER NOT NULL, PRIMARY KEY (dialog_id, user_id)
+            );
+            """),
     ])
 
     /// A step that a database file of an earlier sandbox, which recorded its steps

@@ -40,6 +40,23 @@ import MessageCache
         #expect(shown["unread_messages_count"] as? Int == 2)
         #expect(shown["type"] as? Int == 2)
         let same = CachedDialog(id: "d1", type: .group, name: "", occupantIDs: [], unreadCount: 5, updatedAt: 1, rawJSON: raw)
-        #expect(JSONOutput.dialog(same) == raw, "unchanged when they agree")
+        #expect(JSONOutput.dialog(same) == #"{"_id":"d1","type":2,"unread_messages_count":5,"muted":false}"#,
+                "the server's text when they agree, and muted")
+    }
+
+    /// `muted` is the cache's flag, on every dialog; the rest is the server's object.
+    @Test func dialogsSayWhetherTheyAreMuted() throws {
+        let raw = #"{"_id":"d1","type":2,"unread_messages_count":5}"#
+        var dialog = CachedDialog(id: "d1", type: .group, name: "", occupantIDs: [], unreadCount: 5, updatedAt: 1, rawJSON: raw,
+                                  muted: true)
+        #expect(JSONOutput.dialog(dialog) == #"{"_id":"d1","type":2,"unread_messages_count":5,"muted":true}"#)
+        dialog.unreadCount = 1
+        let lagging = try Self.object(JSONOutput.dialog(dialog))
+        #expect(lagging["muted"] as? Bool == true && lagging["unread_messages_count"] as? Int == 1)
+        dialog.rawJSON = #"{}"#
+        dialog.unreadCount = 0
+        #expect(JSONOutput.dialog(dialog) == #"{"muted":true,"unread_messages_count":0}"#, "an object without members")
+        dialog.rawJSON = #"{"_id":"d1","muted":false,"unread_messages_count":0}"#
+        #expect(try Self.object(JSONOutput.dialog(dialog))["muted"] as? Bool == true, "the cache's flag, never twice")
     }
 }

@@ -68,6 +68,8 @@ import Testing
       remove                  Remove people from a group dialog.
       leave                   Leave a group dialog.
       delete                  Delete a dialog, for you or for everyone.
+      mute                    Mute a dialog: no notifications of its messages.
+      unmute                  Unmute a dialog: notifications of its messages again.
 
       See 'chatctl help dialogs <subcommand>' for detailed help.
 
