@@ -23,4 +23,7 @@ package enum ScreenEffect: Hashable, Sendable {
     case attach(path: String, dialogID: String)
     /// Restore the terminal and exit; `interrupted` by ^C (exit as interrupted, 130).
     case quit(interrupted: Bool)
+    /// Fetch a sender's avatar picture into the state directory, once (`avatars: image`);
+    /// answered by `avatarFetched`, whatever happens.
+    case fetchAvatar(userID: Int)
 }

@@ -34,4 +34,6 @@ package enum ScreenEvent: Hashable, Sendable {
     case notice(String)
     /// Names learnt for user ids.
     case names([Int: String])
+    /// A sender's avatar file, answering `fetchAvatar`: its path, or nil for none.
+    case avatarFetched(userID: Int, path: String?)
 }

@@ -30,6 +30,10 @@ package struct ScreenModel: Sendable {
     package var quitting = false
     /// Image previews the edge drew, and those asked for.
     package var previews = PreviewCache()
+    /// The config's `chatView` section.
+    package var settings = ChatViewSettings()
+    /// Senders' avatar files asked for and fetched (`avatars: image`).
+    package var avatars = AvatarFiles()
 
     package init(me: Int, width: Int, height: Int, now: Double, profile: RenderProfile = RenderProfile(), clock: TimeLabels = .utc) {
         self.me = me; self.width = width; self.height = height; self.now = now; self.profile = profile; self.clock = clock

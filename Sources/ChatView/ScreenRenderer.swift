@@ -6,7 +6,7 @@ package struct ScreenRenderer {
 
     package func render(_ model: ScreenModel) -> CellGrid {
         var grid = CellGrid(width: model.width, height: model.height)
-        let theme = Theme(profile: model.profile)
+        let theme = Theme(profile: model.profile, colors: model.settings.colors)
         if model.isTooSmall {
             tooSmall(model, into: &grid, theme: theme)
             return grid

@@ -96,6 +96,8 @@ package struct ScreenUpdate {
                 tell(text)
             case .names(let names):
                 model.names.merge(names) { $1 }
+            case .avatarFetched(let userID, let path):
+                model.avatars.fetched(userID, path: path)
             }
         }
 
