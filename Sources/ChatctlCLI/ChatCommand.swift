@@ -48,6 +48,8 @@ struct ChatCommand: Command {
         }
         // The view's own cache connection; the network and transfer threads get theirs.
         let view = try context.messagingSession(source: .cacheOnly)
+        // Told before the screen is taken, and still there once it is given back.
+        let viewSettings = ChatViewSettings.read(configAt: view.config.path, io: context.io)
         var opened: String?
         if let dialog { opened = try resolve(dialog, view: view, context: context) }
         let chatPassword = try chatPassword(context, session: view)
@@ -85,9 +87,11 @@ struct ChatCommand: Command {
             request, preview in inbox.post(.previewDrawn(request, preview))
         }
         let effects = ChatEffects(service: view.service, live: live, previewDirectory: previews, previewDrawer: drawer)
+        effects.avatarDirectory = try context.stateDirectory() + "/avatars"
         var model = ScreenModel(me: view.service.me, width: terminal.width, height: terminal.height, now: ChatEventLoop.now,
                                 profile: RenderProfile(unicode: terminal.unicode, colors: terminal.colors, images: mode),
                                 clock: TimeLabels(utcOffset: Self.utcOffset))
+        model.settings = viewSettings
         var first = [effects.dialogs()]
         if let opened, let summary = try? view.service.cache.dialog(id: opened) {
             model.openedDirectly = true

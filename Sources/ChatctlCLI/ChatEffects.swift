@@ -21,6 +21,8 @@ final class ChatEffects {
     /// Where images are fetched for their previews (in the state directory).
     private let previewDirectory: String
     private let previewDrawer: ChatPreviewDrawer
+    /// Where senders' avatars are kept (in the state directory).
+    var avatarDirectory = ""
     private let owner = Int(getpid())
     /// Outbox ids of what was sent from this view.
     private var sent: [String] = []
@@ -68,6 +70,8 @@ final class ChatEffects {
             live.post(LiveChat.FileCommand.attach(path: path, dialogID: dialogID))
         case .quit:
             break
+        case .fetchAvatar(let userID):
+            live.post(LiveChat.FileCommand.avatar(userID: userID, directory: avatarDirectory))
         }
         return []
     }

@@ -34,6 +34,8 @@ package enum ChatEngineEvent: Sendable, Equatable {
     case transfer(TransferUpdate)
     /// Something a person may want to know; nothing the engine cannot carry on after.
     case notice(ChatEngineNotice)
+    /// A user's avatar file, fetched by the files' thread (`LiveChat.FileCommand.avatar`); nil: none.
+    case avatar(userID: Int, path: String?)
 }
 
 /// A message heard live or in a filled gap.

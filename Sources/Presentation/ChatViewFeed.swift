@@ -54,6 +54,8 @@ package final class ChatViewFeed: Sendable {
         case .dialogNotice:
             // The dialogs that follow it (`.dialogs`) show what changed.
             return nil
+        case .avatar(let userID, let path):
+            return .avatarFetched(userID: userID, path: path)
         }
     }
 
