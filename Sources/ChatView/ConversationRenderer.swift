@@ -7,7 +7,8 @@ struct ConversationRenderer {
 
     func draw(into grid: inout CellGrid) {
         let context = LayoutContext(profile: model.profile, clock: model.clock, now: model.now,
-                                    selection: conversation.selection, previews: model.previews)
+                                    selection: conversation.selection, previews: model.previews,
+                                    settings: model.settings, avatars: model.avatars, names: model.names)
         let viewport = ConversationViewport(conversation, width: areas.bodyWidth, height: areas.bodyHeight, context: context)
         if conversation.entries.isEmpty {
             let text = conversation.loaded ? "no messages yet: say hello" : "loading" + theme.ellipsis
@@ -34,8 +35,11 @@ struct ConversationRenderer {
         let width = areas.bodyWidth
         let x = block.boxColumn(width: width)
         let isGroup = conversation.dialog.kind != .private
-        var border = message.outgoing ? theme.accent : theme.incomingBorder
+        var border = message.outgoing ? theme.outgoingBorder : theme.incomingBorder
         if block.selected { border.reverse = true }
+        if let avatar = block.avatar, rowIndex >= block.avatarRow, rowIndex < block.avatarRow + AvatarBadge.rows {
+            draw(avatar, row: rowIndex - block.avatarRow, at: y, into: &grid)
+        }
         switch row {
         case .daySeparator(let text):
             let line = GlyphLine("\(theme.horizontal)\(theme.horizontal) \(text) \(theme.horizontal)\(theme.horizontal)", unicode: theme.unicode)
@@ -81,6 +85,8 @@ struct ConversationRenderer {
             }
         case .footer:
             footer(block: block, x: x, y: y, into: &grid)
+        case .compact(let line):
+            draw(line, of: block, at: y, isGroup: isGroup, into: &grid)
         }
     }
 
@@ -116,17 +122,18 @@ struct ConversationRenderer {
 
     private func footer(block: MessageBlock, x: Int, y: Int, into grid: inout CellGrid) {
         let message = block.message
-        let time = model.clock.time(message.dateSent) + (message.edited ? " (edited)" : "")
+        let time = [model.settings.timeLabels ? model.clock.time(message.dateSent, as: model.settings.timeFormat) : "",
+                    message.edited ? "(edited)" : ""].filter { !$0.isEmpty }.joined(separator: " ")
         if !message.outgoing {
-            grid.put(time, row: y, column: x, style: theme.faint, unicode: theme.unicode)
+            grid.put(time, row: y, column: x, style: theme.time, unicode: theme.unicode)
             return
         }
         let (state, style) = theme.delivery(message.delivery)
         let stateLine = GlyphLine(state, maxWidth: max(1, areas.bodyWidth / 2), unicode: theme.unicode)
         let right = x + block.outerWidth - 1
-        let timeLine = GlyphLine(time + " ", unicode: theme.unicode)
+        let timeLine = GlyphLine(time.isEmpty ? "" : time + " ", unicode: theme.unicode)
         let start = max(0, right - stateLine.width - timeLine.width + 1)
-        let after = grid.put(timeLine, row: y, column: start, style: theme.faint)
+        let after = grid.put(timeLine, row: y, column: start, style: theme.time)
         grid.put(stateLine, row: y, column: after, style: style)
     }
 }

@@ -24,6 +24,8 @@ package struct MessageBlock: Hashable, Sendable {
         case footer
         /// A line of what a reply or a forward quotes (`MessageBlock+Quote.swift`).
         case quote(GlyphLine)
+        /// A line of the compact layout (`ChatViewSettings.bubbles` false).
+        case compact(CompactLine)
     }
 
     package var rows: [Row]
@@ -34,21 +36,32 @@ package struct MessageBlock: Hashable, Sendable {
     /// The previews its images want at this width, in the model or not yet
     /// (the update asks for those missing).
     package let previewRequests: [PreviewRequest]
+    /// Columns an incoming cell stands right of its place, for the avatars' column.
+    package let indent: Int
+    /// Beside the cell from row `avatarRow` on (the `.top` row): the first incoming cell of a run.
+    package let avatar: AvatarBadge?
+    package let avatarRow: Int
 
     package var height: Int { rows.count }
 
     /// Builds the block of `message`, which follows `previous` in the view, `width` columns wide.
     package init(_ message: ShownMessage, previous: ShownMessage?, width: Int, context: LayoutContext) {
+        if !context.settings.bubbles {
+            self = MessageBlock(compact: message, previous: previous, width: width, context: context)
+            return
+        }
         self.message = message
         selected = context.selection == message.id
         let unicode = context.profile.unicode
         let maxInner = Self.maxInner(width: width)
+        let settings = context.settings
+        indent = settings.avatars == .none ? 0 : AvatarBadge.indent
         var rows: [Row] = []
         let day = context.clock.day(message.dateSent)
         let newDay = previous.map { context.clock.day($0.dateSent) != day } ?? true
         if newDay { rows.append(.daySeparator(context.clock.date(message.dateSent, now: Int(context.now)))) }
         let runContinues = !newDay && previous.map { !$0.outgoing && $0.senderID == message.senderID } ?? false
-        if !message.outgoing && !runContinues { rows.append(.sender(message.senderName)) }
+        if !message.outgoing && !runContinues && settings.nameLabels { rows.append(.sender(message.senderName)) }
 
         var body: [Row] = []
         var contentWidth = 0
@@ -90,12 +103,16 @@ package struct MessageBlock: Hashable, Sendable {
             }
         }
         if body.isEmpty { body.append(.text(GlyphLine())) }
-        previewRequests = requests
         inner = max(1, min(maxInner, contentWidth))
+        avatarRow = rows.count
+        let (avatar, avatarRequest) = Self.avatar(for: message, firstOfRun: !message.outgoing && !runContinues, context: context)
+        self.avatar = avatar
+        previewRequests = requests + (avatarRequest.map { [$0] } ?? [])
         rows.append(.top)
         rows += body
         rows.append(.bottom)
-        rows.append(.footer)
+        // Without time labels an outgoing cell keeps its footer for its state.
+        if settings.timeLabels || message.outgoing { rows.append(.footer) }
         self.rows = rows
     }
 
@@ -124,6 +141,6 @@ package struct MessageBlock: Hashable, Sendable {
 
     /// The column where the box starts, in a conversation `width` columns wide.
     package func boxColumn(width: Int) -> Int {
-        message.outgoing ? max(0, width - 1 - outerWidth) : 1
+        message.outgoing ? max(0, width - 1 - outerWidth) : 1 + indent
     }
 }

@@ -35,4 +35,7 @@ package enum ScreenEffect: Hashable, Sendable {
     case delete(messageID: String, dialogID: String)
     /// Tell the person at the terminal: the bell, and a desktop notification where the terminal makes one.
     case notify(title: String, body: String)
+    /// Fetch a sender's avatar picture into the state directory, once (`avatars: image`);
+    /// answered by `avatarFetched`, whatever happens.
+    case fetchAvatar(userID: Int)
 }

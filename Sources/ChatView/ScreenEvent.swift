@@ -40,4 +40,6 @@ package enum ScreenEvent: Hashable, Sendable {
     case messagesEdited([ShownMessage])
     /// Messages deleted for everyone.
     case messagesRemoved(dialogID: String, ids: [String])
+    /// A sender's avatar file, answering `fetchAvatar`: its path, or nil for none.
+    case avatarFetched(userID: Int, path: String?)
 }

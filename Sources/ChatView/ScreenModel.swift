@@ -40,9 +40,10 @@ package struct ScreenModel: Sendable {
     package var confirming: Confirmation?
     /// The keys and commands, over the screen (`/help`, F1).
     package var help: HelpOverlay?
-    /// A message in another dialog rings the bell, counts in the terminal's title and makes a
-    /// desktop notification (`chatView.notify`, `--no-notify`).
-    package var notifies = true
+    /// The config's `chatView` section.
+    package var settings = ChatViewSettings()
+    /// Senders' avatar files asked for and fetched (`avatars: image`).
+    package var avatars = AvatarFiles()
 
     package init(me: Int, width: Int, height: Int, now: Double, profile: RenderProfile = RenderProfile(), clock: TimeLabels = .utc) {
         self.me = me; self.width = width; self.height = height; self.now = now; self.profile = profile; self.clock = clock

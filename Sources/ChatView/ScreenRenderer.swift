@@ -7,7 +7,7 @@ package struct ScreenRenderer {
     package func render(_ model: ScreenModel) -> CellGrid {
         var grid = CellGrid(width: model.width, height: model.height)
         grid.title = Self.title(model)
-        let theme = Theme(profile: model.profile)
+        let theme = Theme(profile: model.profile, colors: model.settings.colors)
         if model.isTooSmall {
             tooSmall(model, into: &grid, theme: theme)
             return grid
@@ -38,7 +38,7 @@ package struct ScreenRenderer {
     /// (only while notifying: a person who turned notifications off sees no count).
     static func title(_ model: ScreenModel) -> String {
         let open = model.screen == .conversation ? model.conversation?.dialog : nil
-        let unread = model.notifies ? model.dialogs.all.filter { $0.id != open?.id && !$0.muted }.reduce(0) { $0 + $1.unread } : 0
+        let unread = model.settings.notify ? model.dialogs.all.filter { $0.id != open?.id && !$0.muted }.reduce(0) { $0 + $1.unread } : 0
         return (unread > 0 ? "(\(unread)) " : "") + (open.map { "\($0.title) · " } ?? "") + "chatctl"
     }
 

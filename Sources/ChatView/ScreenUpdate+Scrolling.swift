@@ -4,7 +4,7 @@
 extension ScreenUpdate.Step {
     var layoutContext: LayoutContext {
         LayoutContext(profile: model.profile, clock: model.clock, now: now, selection: model.conversation?.selection,
-                      previews: model.previews)
+                      previews: model.previews, settings: model.settings, avatars: model.avatars, names: model.names)
     }
 
     var viewport: ConversationViewport {
@@ -152,6 +152,7 @@ extension ScreenUpdate.Step {
                 for request in slice.block.previewRequests where model.previews.ask(request) { effects.append(.drawPreview(request)) }
             }
         }
+        askForAvatars(shown)
         let topIndex = shown.visibleIndices.first ?? 0
         if !conversation.olderExhausted && !conversation.loadingOlder && !conversation.olderWaitsForConnection
             && (shown.showsTop || topIndex < 20) {

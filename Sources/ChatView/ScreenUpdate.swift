@@ -112,6 +112,8 @@ package struct ScreenUpdate {
                 edited(messages)
             case .messagesRemoved(let dialogID, let ids):
                 removed(ids, dialogID: dialogID)
+            case .avatarFetched(let userID, let path):
+                model.avatars.fetched(userID, path: path)
             }
         }
 
@@ -229,7 +231,7 @@ package struct ScreenUpdate {
 
         /// One notification for a batch of news from other dialogs (a catch-up brings many).
         mutating func notify(_ news: [ShownMessage]) {
-            guard model.notifies, let last = news.last else { return }
+            guard model.settings.notify, let last = news.last else { return }
             if news.count == 1 {
                 let dialog = model.dialogs.all.first { $0.id == last.dialogID }
                 let name = model.names[last.senderID] ?? last.senderName

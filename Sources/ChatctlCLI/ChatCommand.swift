@@ -27,10 +27,12 @@ struct ChatCommand: Command {
             the outbox, exactly once, as 'send' does; without a connection it waits there and goes when chat \
             is back), ^J starts a new line, Up and Down bring back what you sent, PgUp/PgDn and the mouse wheel \
             scroll (older messages load as you reach the top), Home and End jump when the input is empty, Tab \
-            selects a message and d saves its attachment here. /download saves the newest attachment on the \
-            screen, /quit (or Esc, ^D) ends. Messages on the screen count as read: their senders are told. \
-            It opens from the cache when the server cannot be reached. Needs a terminal: for scripts, use \
-            'history' and 'listen'.
+            selects a message: r replies, f forwards, y copies, e edits and x deletes your own, d saves its \
+            attachment here. /help (or F1) lists every key and command, /quit (or Esc, ^D) ends. Messages on the \
+            screen count as read: their senders are told; a message in another dialog rings the bell and shows \
+            in the window title. The config's chatView section sets avatars, labels, time format, colours and \
+            the compact layout. It opens from the cache when the server cannot be reached. Needs a terminal: \
+            for scripts, use 'history' and 'listen'.
             """)
 
     @OptionalArgument("DIALOG", help: SharedHelp.dialog)
@@ -50,6 +52,8 @@ struct ChatCommand: Command {
         }
         // The view's own cache connection; the network and transfer threads get theirs.
         let view = try context.messagingSession(source: .cacheOnly)
+        // Told before the screen is taken, and still there once it is given back.
+        let viewSettings = ChatViewSettings.read(configAt: view.config.path, io: context.io)
         var opened: String?
         if let dialog { opened = try resolve(dialog, view: view, context: context) }
         let chatPassword = try chatPassword(context, session: view)
@@ -90,10 +94,12 @@ struct ChatCommand: Command {
         let effects = ChatEffects(service: view.service, live: live, previewDirectory: previews, previewDrawer: drawer,
                                   clipboard: { [terminal] text in terminal.copyToClipboard(text) })
         effects.notifier = { [terminal] title, body in terminal.notify(title: title, body: body) }
+        effects.avatarDirectory = try context.stateDirectory() + "/avatars"
         var model = ScreenModel(me: view.service.me, width: terminal.width, height: terminal.height, now: ChatEventLoop.now,
                                 profile: RenderProfile(unicode: terminal.unicode, colors: terminal.colors, images: mode),
                                 clock: TimeLabels(utcOffset: Self.utcOffset))
-        model.notifies = !noNotify
+        model.settings = viewSettings
+        if noNotify { model.settings.notify = false }
         var first = [effects.dialogs()]
         if let opened, let summary = try? view.service.cache.dialog(id: opened) {
             model.openedDirectly = true

@@ -22,6 +22,8 @@ final class ChatEffects {
     /// Where images are fetched for their previews (in the state directory).
     private let previewDirectory: String
     private let previewDrawer: ChatPreviewDrawer
+    /// Where senders' avatars are kept (in the state directory).
+    var avatarDirectory = ""
     private let owner = Int(getpid())
     /// Outbox ids of what was sent from this view.
     private var sent: [String] = []
@@ -108,6 +110,8 @@ final class ChatEffects {
             live.post(ChatEngine.Command.edit(messageID: messageID, dialogID: dialogID, text: text))
         case .delete(let messageID, let dialogID):
             live.post(ChatEngine.Command.delete(messageID: messageID, dialogID: dialogID))
+        case .fetchAvatar(let userID):
+            live.post(LiveChat.FileCommand.avatar(userID: userID, directory: avatarDirectory))
         }
         return []
     }

@@ -40,6 +40,8 @@ package enum ChatEngineEvent: Sendable, Equatable {
     case edited([CachedMessage])
     /// Messages deleted for everyone, gone from the cache.
     case removed(dialogID: String, ids: [String])
+    /// A user's avatar file, fetched by the files' thread (`LiveChat.FileCommand.avatar`); nil: none.
+    case avatar(userID: Int, path: String?)
 }
 
 /// A message heard live or in a filled gap.

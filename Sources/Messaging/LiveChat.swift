@@ -26,6 +26,8 @@ package final class LiveChat: Sendable {
         /// An outbox entry whose files are not all up: finished, then sent.
         case finish(clientID: String)
         case stop
+        /// Fetches a user's avatar into `directory` (once: it is kept there), told as `.avatar`.
+        case avatar(userID: Int, directory: String)
     }
 
     private let engine: WorkerThread<ChatEngine.Command>
@@ -110,6 +112,9 @@ private final class FileLane {
                     upload(entry)
                 case .download(let messageID, let attachment, let uid, let name, let directory):
                     download(messageID: messageID, attachment: attachment, uid: uid, name: name, directory: directory)
+                case .avatar(let userID, let directory):
+                    // No picture, or none to be had now: the view keeps the initials.
+                    events(.avatar(userID: userID, path: try? service.avatarFile(of: userID, in: directory)))
                 }
             }
         }

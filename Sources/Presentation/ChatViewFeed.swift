@@ -60,6 +60,8 @@ package final class ChatViewFeed: Sendable {
             return .messagesEdited(shown(messages))
         case .removed(let dialogID, let ids):
             return .messagesRemoved(dialogID: dialogID, ids: ids)
+        case .avatar(let userID, let path):
+            return .avatarFetched(userID: userID, path: path)
         }
     }
 

@@ -62,6 +62,7 @@ package final class SandboxAPI {
         router.add(RESTRoute("GET", "/users/by_email.json", .session) { [unowned self] (c) throws(RESTError) in try self.userByEmail(c) })
         router.add(RESTRoute("GET", "/users/by_full_name.json", .session) { [unowned self] (c) throws(RESTError) in try self.usersByFullName(c) })
         router.add(RESTRoute("GET", "/users/{id}.json", .session) { [unowned self] (c) throws(RESTError) in try self.userById(c) })
+        router.add(RESTRoute("PUT", "/users/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateUser(c) })
         router.add(RESTRoute("GET", "/chat/Dialog.json", .user) { [unowned self] (c) throws(RESTError) in try self.listDialogs(c) })
         router.add(RESTRoute("POST", "/chat/Dialog.json", .user) { [unowned self] (c) throws(RESTError) in try self.createDialog(c) })
         router.add(RESTRoute("PUT", "/chat/Dialog/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateDialog(c) })

@@ -130,6 +130,8 @@ package final class SandboxDatabase {
                 user_id INTEGER NOT NULL, PRIMARY KEY (dialog_id, user_id)
             );
             """),
+        // Issue 20: a user's picture, the blob their avatar is (`PUT /users/{id}.json`).
+        Migration("user-blob-id", sql: "ALTER TABLE users ADD COLUMN blob_id INTEGER"),
     ])
 
     /// A step that a database file of an earlier sandbox, which recorded its steps
@@ -175,14 +177,14 @@ package final class SandboxDatabase {
 
     private static let userColumns = """
         id, login, email, full_name, phone, website, external_user_id, custom_data,
-        created_at, updated_at, last_request_at
+        created_at, updated_at, last_request_at, blob_id
         """
 
     private static func user(from row: Statement) -> UserRecord {
         UserRecord(id: row["id"].intValue ?? 0, login: row["login"].textValue,
                    profile: UserProfile(fullName: row["full_name"].textValue, email: row["email"].textValue, phone: row["phone"].textValue,
                                         website: row["website"].textValue, externalUserId: row["external_user_id"].intValue,
-                                        customData: row["custom_data"].textValue),
+                                        customData: row["custom_data"].textValue, blobId: row["blob_id"].intValue),
                    createdAt: row["created_at"].doubleValue ?? 0, updatedAt: row["updated_at"].doubleValue ?? 0,
                    lastRequestAt: row["last_request_at"].doubleValue)
     }
@@ -211,6 +213,12 @@ package final class SandboxDatabase {
             throw SQLiteError(extendedCode: .error, message: "the user just inserted (id \(id)) cannot be read back")
         }
         return user
+    }
+
+    /// Sets (or with nil clears) the blob of a user's picture; the user as stored now.
+    package func setAvatar(userId: Int, blobId: Int?) throws -> UserRecord? {
+        try db.run("UPDATE users SET blob_id = ?, updated_at = ? WHERE id = ?", [.optional(blobId), .real(now()), .int(userId)])
+        return try user(id: userId)
     }
 
     package func user(id: Int) throws -> UserRecord? {

@@ -9,11 +9,13 @@ package struct UserProfile {
     package var website: String?
     package var externalUserId: Int?
     package var customData: String?
+    /// The blob of the user's picture (their avatar); nil for none.
+    package var blobId: Int?
 
     package init(fullName: String? = nil, email: String? = nil, phone: String? = nil, website: String? = nil,
-                 externalUserId: Int? = nil, customData: String? = nil) {
+                 externalUserId: Int? = nil, customData: String? = nil, blobId: Int? = nil) {
         self.fullName = fullName; self.email = email; self.phone = phone; self.website = website
-        self.externalUserId = externalUserId; self.customData = customData
+        self.externalUserId = externalUserId; self.customData = customData; self.blobId = blobId
     }
 }
 
@@ -38,6 +40,7 @@ package struct UserRecord {
             ("website", .optionalString(profile.website)),
             ("external_user_id", .optionalInt(profile.externalUserId)),
             ("custom_data", .optionalString(profile.customData)),
+            ("blob_id", .optionalInt(profile.blobId)),
             ("created_at", .string(SandboxTime.iso8601(createdAt))),
             ("updated_at", .string(SandboxTime.iso8601(updatedAt))),
             ("last_request_at", lastRequestAt.map { .string(SandboxTime.iso8601($0)) } ?? .null),

@@ -38,7 +38,7 @@ import Testing
         #expect(ScreenRenderer().render(quiet.model).title == "bob · chatctl", "a muted dialog counts nowhere")
 
         var off = F.Session(F.model())
-        off.model.notifies = false
+        off.model.settings.notify = false
         off.send(.dialogsLoaded([F.bobDialog, F.opsDialog]))
         off.send(.key(.enter))
         #expect(Self.notifications(off.send(.messagesArrived([F.message(5003, from: F.carol, "x", at: F.t0 + 13, dialog: F.opsDialog, read: false)]))).isEmpty)

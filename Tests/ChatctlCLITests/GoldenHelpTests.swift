@@ -56,13 +56,16 @@ the connection in the status line. Enter sends (through the outbox, exactly
 once, as 'send' does; without a connection it waits there and goes when chat is
 back), ^J starts a new line, Up and Down bring back what you sent, PgUp/PgDn and
 the mouse wheel scroll (older messages load as you reach the top), Home and End
-jump when the input is empty, Tab selects a message and d saves its attachment
-here. /download saves the newest attachment on the screen, /quit (or Esc, ^D)
-ends. Messages on the screen count as read: their senders are told. It opens
-from the cache when the server cannot be reached. Needs a terminal: for scripts,
-use 'history' and 'listen'.
+jump when the input is empty, Tab selects a message: r replies, f forwards, y
+copies, e edits and x deletes your own, d saves its attachment here. /help (or
+F1) lists every key and command, /quit (or Esc, ^D) ends. Messages on the screen
+count as read: their senders are told; a message in another dialog rings the
+bell and shows in the window title. The config's chatView section sets avatars,
+labels, time format, colours and the compact layout. It opens from the cache
+when the server cannot be reached. Needs a terminal: for scripts, use 'history'
+and 'listen'.
 
-USAGE: chatctl chat [--images <MODE>] [<DIALOG>]
+USAGE: chatctl chat [--images <MODE>] [--no-notify] [<DIALOG>]
 
 ARGUMENTS:
   <DIALOG>                A dialog id, @login (the private dialog with that
@@ -70,6 +73,8 @@ ARGUMENTS:
 
 OPTIONS:
   --images <MODE>         Image previews: auto, symbols, sixel, kitty or none.
+  --no-notify             No bell, title count or desktop notification for
+                          messages in other dialogs.
   -h, --help              Show help information.
 
 \#(globalOptions)

@@ -1,0 +1,24 @@
+/// How the conversation is laid out and coloured: the config file's `chatView`
+/// section (README, "Customising the chat view"), read at the edge. The defaults
+/// are the layout the view has without a config section: cells with names and
+/// times, no avatars.
+package struct ChatViewSettings: Hashable, Sendable {
+    /// Beside the first incoming cell of a run: the sender's picture, their
+    /// initials on a colour of their own, or nothing.
+    package enum Avatars: String, Hashable, Sendable, CaseIterable { case image, initials, none }
+
+    package var avatars: Avatars = .none
+    /// The sender's name above a run of incoming cells (`<name>` in the compact layout).
+    package var nameLabels = true
+    /// The time under each cell (outgoing cells keep their state).
+    package var timeLabels = true
+    package var timeFormat = TimeFormat.standard
+    /// False: one line per message, `16:51 <bob> text`, as irssi shows them.
+    package var bubbles = true
+    package var colors = ViewColors()
+    /// Whether the user wants to be notified of messages; carried for whatever notifies,
+    /// the layout does not read it.
+    package var notify = true
+
+    package init() {}
+}
