@@ -29,6 +29,10 @@ import TestSupport
         try aliceTerminal.waitFor("connected")
         try aliceTerminal.type("next message from alice \(round)")
         try bobTerminal.waitFor("connected")
+        // A person's next message comes in a later second than the burst above: history orders
+        // messages of one second by id, which says nothing of time (docs/protocol.md §6).
+        let typedIn = Int(Date().timeIntervalSince1970)
+        try waitUntil("the next second", timeout: 3) { Int(Date().timeIntervalSince1970) > typedIn }
         try aliceTerminal.press("Enter")
 
         let screen: String
