@@ -14,6 +14,8 @@ package struct CellGrid: Hashable, Sendable {
     private var cursorColumn = 0
     /// Images drawn by the terminal itself over blank cells (ImagePreview.escape).
     package var images: [ImagePlacement] = []
+    /// Links on the screen, for terminals that make hyperlinks of them (OSC 8).
+    package var links: [LinkPlacement] = []
     /// The terminal window's title: the dialog, and unread messages elsewhere while notifying.
     package var title: String?
 
@@ -114,4 +116,11 @@ package struct CellGrid: Hashable, Sendable {
     package func hash(into hasher: inout Hasher) {
         hasher.combine(width); hasher.combine(height); hasher.combine(cells)
     }
+}
+
+/// A link the terminal edge writes as an OSC 8 hyperlink over cells already drawn.
+package struct LinkPlacement: Hashable, Sendable {
+    package var row: Int
+    package var columns: Range<Int>
+    package var url: String
 }

@@ -54,6 +54,12 @@ struct ConversationRenderer {
             edge(theme.bottomLeft, theme.bottomRight, block: block, x: x, y: y, style: border, into: &grid)
         case .text(let line):
             inside(line, style: .plain, block: block, x: x, y: y, border: border, into: &grid)
+            for span in block.links[rowIndex] ?? [] {
+                let start = x + 2 + span.columns.lowerBound, end = min(x + 2 + span.columns.upperBound, x + 2 + block.inner, grid.width)
+                guard start < end else { continue }
+                for column in start..<end { grid[y, column].style.underline = true }
+                grid.links.append(LinkPlacement(row: y, columns: start..<end, url: span.url))
+            }
         case .attachment(let line):
             inside(line, style: theme.attachment, block: block, x: x, y: y, border: border, into: &grid)
         case .progress(_, let transfer):

@@ -41,6 +41,9 @@ package struct MessageBlock: Hashable, Sendable {
     /// Beside the cell from row `avatarRow` on (the `.top` row): the first incoming cell of a run.
     package let avatar: AvatarBadge?
     package let avatarRow: Int
+    /// The links on its text rows, by row index (`LinkFinder`): underlined, and hyperlinks
+    /// where the terminal makes them.
+    package var links: [Int: [LinkSpan]] = [:]
 
     package var height: Int { rows.count }
 
@@ -96,9 +99,14 @@ package struct MessageBlock: Hashable, Sendable {
                 if transfer.outcome == .succeeded, attachment.localPath != nil { body.append(.savedAs(attachment: index)) }
             }
         }
+        var textLinks: [(bodyRow: Int, spans: [LinkSpan])] = []
         if !message.text.isEmpty {
-            for line in GlyphLine.wrap(message.text, width: maxInner, unicode: unicode) {
+            let lines = GlyphLine.wrap(message.text, width: maxInner, unicode: unicode)
+            let found = LinkFinder.links(in: message.text)
+            let spans = found.isEmpty ? [] : LinkFinder.spans(of: found, on: lines)
+            for (number, line) in lines.enumerated() {
                 contentWidth = max(contentWidth, line.width)
+                if number < spans.count && !spans[number].isEmpty { textLinks.append((body.count, spans[number])) }
                 body.append(.text(line))
             }
         }
@@ -109,6 +117,7 @@ package struct MessageBlock: Hashable, Sendable {
         self.avatar = avatar
         previewRequests = requests + (avatarRequest.map { [$0] } ?? [])
         rows.append(.top)
+        for (bodyRow, spans) in textLinks { links[rows.count + bodyRow] = spans }
         rows += body
         rows.append(.bottom)
         // Without time labels an outgoing cell keeps its footer for its state.

@@ -221,6 +221,7 @@ final class ChatTerminal {
         cncurses_wnoutrefresh(window)
         cncurses_doupdate()
         for image in grid.images { drawImage(image) }
+        for link in grid.links { drawLink(link, in: grid) }
     }
 
     private func apply(_ style: CellStyle) {
@@ -268,6 +269,15 @@ final class ChatTerminal {
         var values: [String: String] = [:]
         for name in names { values[name] = environment(name) }
         return values
+    }
+
+    /// A link's cells written again inside an OSC 8 hyperlink, so a terminal that makes them
+    /// opens it on a click (one that does not ignores the sequence); the cursor and the
+    /// rendition ncurses left are saved and given back around it.
+    private func drawLink(_ link: LinkPlacement, in grid: CellGrid) {
+        guard link.row < height, link.columns.upperBound <= width else { return }
+        let text = link.columns.map { grid[link.row, $0].text }.joined()
+        write("\u{1B}7\u{1B}[\(link.row + 1);\(link.columns.lowerBound + 1)H\u{1B}[4m" + Hyperlink.osc8(text, url: link.url) + "\u{1B}8")
     }
 
     /// Bytes straight to the terminal, around ncurses (modes it has no call for).

@@ -74,4 +74,27 @@ import TestSupport
         try terminal.press("Escape")
         try terminal.waitForPrompt()
     }
+
+    /// A link in a message is underlined and written as an OSC 8 hyperlink (Debian's tmux
+    /// drops hyperlinks from its screen, so the pane's raw output is read), the text as sent.
+    @Test func aLinkIsUnderlinedAndAHyperlink() throws {
+        let sandbox = try SandboxProcess()
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        #expect(try bob.run(["send", "@" + alice.login, "hi"]).status == 0)
+        let terminal = try TmuxSession(environment: E.environment(alice, colors: true))
+        let rawDirectory = try TemporaryDirectory(prefix: "chatctl-raw")
+        let raw = rawDirectory.file("pane.raw")
+        try terminal.tmux(["pipe-pane", "-o", "-t", "0", "cat >> \(raw)"])
+        try terminal.startChatctl("chat @\(bob.login)")
+        #expect(try bob.run(["send", "@" + alice.login, "the guide: https://example.com/guide?x=1."]).status == 0)
+        let screen = try terminal.waitFor("the guide: https://example.com/guide?x=1.")
+        #expect(screen.contains("the guide: https://example.com/guide?x=1."), "the text as sent")
+        try terminal.waitForScreen("the link underlined", colors: true) { $0.contains("\u{1B}[4mhttps://example.com/guide?x=1") }
+        try waitUntil("the hyperlink in the pane's output", timeout: 10) {
+            let bytes = (try? String(contentsOfFile: raw, encoding: .utf8)) ?? ""
+            return bytes.contains("\u{1B}]8;;https://example.com/guide?x=1\u{1B}\\https://example.com/guide?x=1\u{1B}]8;;\u{1B}\\")
+        }
+        try terminal.press("Escape")
+        try terminal.waitForPrompt()
+    }
 }

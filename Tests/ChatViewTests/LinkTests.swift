@@ -1,0 +1,36 @@
+import Testing
+@testable import ChatView
+
+/// Links in messages: found as QuickBlox's labels find them, underlined where they fall
+/// on wrapped lines (a long one cut between lines too), the text left as sent.
+@Suite struct LinkTests {
+    typealias F = Fixture
+
+    @Test(arguments: [
+        ("logs at https://ci.example.com/run/42.", ["https://ci.example.com/run/42"]),
+        ("(see https://en.wikipedia.org/wiki/Swift_(programming_language))", ["https://en.wikipedia.org/wiki/Swift_(programming_language)"]),
+        ("two: http://a.example/x, https://b.example/y?q=1;", ["http://a.example/x", "https://b.example/y?q=1"]),
+        ("no link: xhttp://nope and https:// alone", []),
+        ("\"https://quoted.example/\"", ["https://quoted.example/"]),
+    ])
+    func linksAreFoundWithoutTheirSentencesPunctuation(text: String, expected: [String]) {
+        #expect(LinkFinder.links(in: text) == expected)
+    }
+
+    @Test func aLinkCutBetweenLinesIsUnderlinedOnEach() {
+        let url = "https://ci.example.com/pipelines/very/long/path/that/wraps/" + String(repeating: "x", count: 40)
+        var session = F.opened(messages: F.history(3) + [F.message(7000, from: F.bob, "build: \(url) done", at: F.t0 + 5)],
+                               width: 60, height: 24)
+        let grid = ScreenRenderer().render(session.model)
+        let links = grid.links.filter { $0.url == url }
+        #expect(links.count >= 2, "on two rows at least: \(grid.links)")
+        let covered = links.map { link in link.columns.map { grid[link.row, $0].text }.joined() }.joined()
+        #expect(covered == url, "the cells under the links spell it, and only it")
+        for link in links { for column in link.columns { #expect(grid[link.row, column].style.underline) } }
+        let row = try! #require((0..<grid.height).first { grid.text(row: $0).contains("build:") })
+        let column = try! #require((0..<grid.width).first { grid[row, $0].text == "b" })
+        #expect(!grid[row, column].style.underline, "'build:' is not part of it")
+        #expect(session.screen.contains("done"), "the text stays as sent")
+        session.send(.tick)
+    }
+}
