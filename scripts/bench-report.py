@@ -62,18 +62,18 @@ def timed_row(work, key, label, baseline_key, baseline_label, limit_ms):
 def core_rows(work):
     """The rows bench.sh measures itself."""
     rows = [
-        timed_row(work, "chat_first", "chatctl chat, start to first full screen (one dialog, 1,000,000 cached)",
+        timed_row(work, "chat_first", "chatctl chat, start to first full screen (one dialog, 1,000,000 cached, avatars on)",
                   "chat_first_baseline", "chatctl history --offline --limit 50, same dialog", 50),
     ]
     latency = hyperfine(work, "chat_latency")
     if latency:
-        rows.append({"key": "chat_keystroke", "label": "chatctl chat, keystroke to screen while 100 messages/s arrive",
+        rows.append({"key": "chat_keystroke", "label": "chatctl chat, keystroke to screen while 100 messages/s arrive (avatars on)",
                      "value": round(latency["mean_ms"], 2), "unit": "ms", "target": "< 16 ms", "ok": latency["mean_ms"] < 16,
                      "detail": latency})
     words = read_words(work, "chat.rss")
     if words:
         half, end, paged = (int(x) for x in words)
-        rows.append({"key": "chat_rss", "label": f"chatctl chat resident memory after paging back through {paged:,} messages",
+        rows.append({"key": "chat_rss", "label": f"chatctl chat resident memory after paging back through {paged:,} messages (avatars on)",
                      "value": round(end / 1024, 1), "unit": "MB", "target": "< 40 MB, flat", "ok": end / 1024 < 40,
                      "detail": {"halfway_mb": round(half / 1024, 1), "messages": paged}})
     words = read_words(work, "renew.result")

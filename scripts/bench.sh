@@ -72,19 +72,23 @@ echo "$(refreshes) $renewed $sent $(heard) ${renew_rss_start:-0} ${renew_rss_end
 # The chat view (scripts/bench-chat.py runs it on a pseudo-terminal of 80x24): its first
 # full screen with one dialog of 1,000,000 cached messages, beside history --offline
 # --limit 50 of that dialog; keystroke-to-screen latency while 100 messages a second
-# arrive; resident memory after paging back through 100,000 messages.
+# arrive; resident memory after paging back through 100,000 messages. All with avatars
+# on (chatView.avatars image: asked for each sender, initials where there is no picture).
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); c["chatView"]={"avatars":"image"}; json.dump(c,open(sys.argv[2],"w"))' \
+    "$CHATCTL_CONFIG" "$work/config-avatars.json"
+chat_config="$work/config-avatars.json"
 chat_state="$work/chat-state"
 mkdir -p "$chat_state"
 cp "$work/state/session-$state_key.json" "$chat_state/"   # the same account, a cache of its own
 echo "bench: building a cache of one dialog of 1,000,000 messages..." >&2
 read -r _ chat_dialog < <("$bin/BenchFixture" "$chat_state/cache-$state_key-$user_id.sqlite" 1 1000000)
-CHATCTL_STATE_DIR="$chat_state" python3 "$(dirname "$0")/bench-chat.py" first-screen "$bin/chatctl" "$chat_dialog" "$work/chat_first.json" "$runs"
+CHATCTL_CONFIG="$chat_config" CHATCTL_STATE_DIR="$chat_state" python3 "$(dirname "$0")/bench-chat.py" first-screen "$bin/chatctl" "$chat_dialog" "$work/chat_first.json" "$runs"
 measure chat_first_baseline "env CHATCTL_STATE_DIR=$chat_state $bin/chatctl history $chat_dialog --offline --limit 50"
-CHATCTL_STATE_DIR="$chat_state" python3 "$(dirname "$0")/bench-chat.py" rss "$bin/chatctl" "$chat_dialog" "$work/chat.rss" 100000
+CHATCTL_CONFIG="$chat_config" CHATCTL_STATE_DIR="$chat_state" python3 "$(dirname "$0")/bench-chat.py" rss "$bin/chatctl" "$chat_dialog" "$work/chat.rss" 100000
 chat_live="$work/chat-live"
 CHATCTL_STATE_DIR="$chat_live" "$bin/chatctl" login --login benchchat --password-file "$work/password" --no-chat >/dev/null
 CHATCTL_STATE_DIR="$peer_state" "$bin/chatctl" send @benchchat "warm-up" >/dev/null
-CHATCTL_STATE_DIR="$chat_live" python3 "$(dirname "$0")/bench-chat.py" latency "$bin/chatctl" @benchpeer "$work/chat_latency.json" \
+CHATCTL_CONFIG="$chat_config" CHATCTL_STATE_DIR="$chat_live" python3 "$(dirname "$0")/bench-chat.py" latency "$bin/chatctl" @benchpeer "$work/chat_latency.json" \
     -- env CHATCTL_STATE_DIR="$peer_state" "$bin/chatctl" send @benchchat --lines
 
 # A 1 GiB file up and down beside curl, with its own sandbox (scripts/bench-transfers.sh).
