@@ -23,6 +23,10 @@ extension MessageBlock {
         if hang > width / 2 { hang = 2 }
         let room = max(4, width - 2 - hang)
         var items: [CompactLine.Span] = []
+        // A reply's or a forward's original first, dimmed, as in a cell.
+        for line in message.quote.map({ Self.quoteLines($0, maxInner: room, unicode: unicode) }) ?? [] {
+            items.append(.init(.faint, line))
+        }
         if !message.text.isEmpty {
             items += GlyphLine.wrap(message.text, width: room, unicode: unicode).map { .init(.text, $0) }
         }

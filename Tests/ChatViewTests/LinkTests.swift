@@ -34,3 +34,18 @@ import Testing
         session.send(.tick)
     }
 }
+
+/// The compact layout (`bubbles: false`) shows a reply's original too, dimmed above its text.
+@Suite struct CompactQuoteTests {
+    typealias F = Fixture
+
+    @Test func aReplyInTheCompactLayoutShowsWhatItQuotes() {
+        var session = Scenes.replies()
+        session.model.settings.bubbles = false
+        session.send(.key(.escape))
+        let rows = session.screen.components(separatedBy: "\n")
+        let answer = try! #require(rows.firstIndex { $0.contains("<alice>") && $0.contains("↪ bob") })
+        #expect(rows[answer + 1].contains("did the deploy finish?"), "\(rows)")
+        #expect(rows[answer + 2].contains("yes, all green"))
+    }
+}
