@@ -29,9 +29,10 @@ package struct KeySequenceDecoder: Sendable {
 
     package init() {}
 
-    /// Whether an escape sequence is held: unless more comes within the escape delay,
-    /// the caller calls `escapeDelayPassed()`.
-    package var isHoldingSequence: Bool { !held.isEmpty }
+    /// Whether an escape sequence is held outside a paste: unless more comes within the
+    /// escape delay, the caller calls `escapeDelayPassed()`. (Inside a paste a held
+    /// sequence may be its end marker cut between reads: it waits for the rest.)
+    package var isHoldingSequence: Bool { !held.isEmpty && pasted == nil }
 
     /// Decodes what was read; keeps an incomplete sequence for the next call.
     package mutating func decode(_ scalars: some Sequence<Unicode.Scalar>) -> [Output] {
@@ -43,8 +44,9 @@ package struct KeySequenceDecoder: Sendable {
     /// Nothing followed in time: a held ESC (or two) is Esc, an incomplete sequence is
     /// dropped. A paste stays open until its end marker.
     package mutating func escapeDelayPassed() -> [Output] {
+        guard pasted == nil else { return [] }
         defer { held.removeAll() }
-        guard pasted == nil, !held.isEmpty, held.allSatisfy({ $0 == Self.escape }) else { return [] }
+        guard !held.isEmpty, held.allSatisfy({ $0 == Self.escape }) else { return [] }
         return Array(repeating: .key(.escape), count: held.count)
     }
 

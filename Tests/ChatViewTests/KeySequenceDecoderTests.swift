@@ -181,8 +181,21 @@ import ChatView
         var decoder = KeySequenceDecoder()
         #expect(decoder.decode("\u{1B}[200~one\u{1B}".unicodeScalars) == [])
         #expect(decoder.escapeDelayPassed() == [], "an ESC inside a paste is no Esc")
+        #expect(!decoder.isHoldingSequence, "inside a paste nothing waits for the escape delay")
+        // The ESC waited (it may have begun the end marker); what it began is dropped, as any sequence in a paste.
         #expect(decoder.decode(" two\u{1B}[2".unicodeScalars) == [])
-        #expect(decoder.decode("01~".unicodeScalars) == [.paste("one two")])
+        #expect(decoder.decode("01~".unicodeScalars) == [.paste("onetwo")])
+    }
+
+    /// A paste whose end marker is cut between reads further apart than the escape delay
+    /// (ssh, a long paste) still ends: before, the half marker was dropped and every key
+    /// after it, ^C too, went into a paste that never ended.
+    @Test func aPasteWhoseEndMarkerIsCutAcrossTheDelayStillEnds() {
+        var decoder = KeySequenceDecoder()
+        #expect(decoder.decode("\u{1B}[200~one\u{1B}[2".unicodeScalars) == [])
+        #expect(decoder.escapeDelayPassed() == [])
+        #expect(decoder.decode("01~".unicodeScalars) == [.paste("one")])
+        #expect(decoder.decode("\u{03}".unicodeScalars) == [.key(.control("c"))], "keys are keys again")
     }
 
     @Test func escapeSequencesInsideAPasteAreDropped() {
