@@ -1,5 +1,5 @@
 /// The keys and slash commands, over the screen (`/help`, F1); Esc closes it. What it
-/// lists is data, so the overlay, the README's key table and the tests read one list.
+/// lists is one table of data, which the overlay and its tests read.
 package struct HelpOverlay: Hashable, Sendable {
     /// The first line shown (the list scrolls on a small screen).
     package var top = 0
@@ -37,7 +37,7 @@ package struct HelpOverlay: Hashable, Sendable {
             Line(keys: "/help\(dot)F1", does: "this help"),
             Line(keys: "/quit\(dot)^C", does: "leave"),
             Line(keys: "//text", does: "a message that starts with /"),
-            Line(keys: "Esc", does: "back: selection, reply, dialog list, quit"),
+            Line(keys: "Esc", does: "back: the help, a selection, a reply or edit, a forward, the dialog list; else quit"),
         ]
     }
 }

@@ -1,9 +1,9 @@
 /// Where each part of the screen goes, from the model alone:
 ///
-///     row 0            status line (dialog, connection, unread elsewhere, notices)
+///     row 0            status line (dialog, presence, connection, unread elsewhere)
 ///     row 1            rule
 ///     rows 2 …         the conversation or the dialog list
-///     0 to 2 rows      a notice, wrapped (`ScreenModel.notice`)
+///     0 to 2 rows      a question (`confirming`) or a notice, wrapped
 ///     one row          rule (with who is typing)
 ///     one row          while replying or editing: what (MessageActionsRenderer)
 ///     1 to 5 rows      the input, growing with its text (dialogs screen: the filter)
@@ -44,7 +44,9 @@ package struct ScreenAreas {
         inputTop = model.height - inputRows.count
         bannerRow = model.screen == .conversation && model.composing != nil ? inputTop - 1 : nil
         bottomRuleRow = inputTop - 1 - (bannerRow == nil ? 0 : 1)
-        noticeRows = model.notice.map { Self.noticeLines($0, width: model.width - 2, unicode: model.profile.unicode) } ?? []
+        // A question waiting for its answer comes before any notice.
+        let notice = model.confirming?.question ?? model.notice
+        noticeRows = notice.map { Self.noticeLines($0, width: model.width - 2, unicode: model.profile.unicode) } ?? []
         noticeTop = bottomRuleRow - noticeRows.count
         bodyHeight = max(0, noticeTop - bodyTop)
     }

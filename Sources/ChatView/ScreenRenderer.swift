@@ -31,6 +31,13 @@ package struct ScreenRenderer {
             grid.put(line, row: areas.noticeTop + offset, column: 1, style: theme.notice)
         }
         if let help = model.help { HelpRenderer(help: help, theme: theme).draw(into: &grid) }
+        if model.help != nil || model.forwarding != nil {
+            // Under an overlay: no picture the terminal paints over it, no link written again
+            // over its text (a click on the help must not open another user's link).
+            grid.images = []
+            grid.links = []
+            if model.help != nil { grid.cursor = nil }
+        }
         return grid
     }
 

@@ -31,9 +31,8 @@ extension ScreenUpdate.Step {
         case .character("x"):
             guard message.outgoing else { tell("only your own messages can be deleted"); return true }
             guard !pending else { tell("not sent yet: it is in the outbox"); return true }
+            // Shown from `confirming` itself (ScreenAreas), so no notice can hide it while it waits.
             model.confirming = .delete(message)
-            model.notice = Confirmation.delete(message).question
-            model.noticeUntil = .greatestFiniteMagnitude
         default:
             return false
         }
@@ -54,7 +53,6 @@ extension ScreenUpdate.Step {
         }
         if let confirming = model.confirming {
             model.confirming = nil
-            model.notice = nil
             switch (confirming, key) {
             case (.delete(let message), .character("y")), (.delete(let message), .character("Y")):
                 effects.append(.delete(messageID: message.id, dialogID: message.dialogID))
@@ -145,5 +143,6 @@ extension ScreenUpdate.Step {
         if let selection = conversation.selection, gone.contains(selection) { conversation.selection = nil }
         model.conversation = conversation
         if let composing = model.composing, gone.contains(composing.message.id) { model.composing = nil }
+        if case .delete(let asked)? = model.confirming, gone.contains(asked.id) { model.confirming = nil }
     }
 }

@@ -5,9 +5,12 @@ extension ScreenUpdate.Step {
         let (visible, count) = HelpOverlay.extent(width: model.width, height: model.height, unicode: model.profile.unicode)
         let last = max(0, count - visible)
         switch key {
-        case .escape, .enter, .character("q"), .function(1), .control("c"):
+        case .escape, .enter, .character("q"), .function(1):
             model.help = nil
             return
+        case .control("c"):
+            model.help = nil
+            return quit(interrupted: true)
         case .up, .character("k"), .wheelUp: help.top -= 1
         case .down, .character("j"), .wheelDown: help.top += 1
         case .pageUp: help.top -= visible

@@ -60,10 +60,10 @@ import Testing
         #expect(session.screen.contains("quit"), "the last lines show")
     }
 
-    @Test func aLongNoticeWrapsToTwoRowsBetweenWordsAndTheNextKeyClearsIt() {
+    @Test func aLongNoticeWrapsToTwoRowsBetweenWordsAndTheNextKeyClearsIt() throws {
         var session = Self.notice(width: 40, height: 12)
         let rows = session.screen.components(separatedBy: "\n")
-        let first = try! #require(rows.firstIndex { $0.contains("cannot attach") })
+        let first = try #require(rows.firstIndex { $0.contains("cannot attach") })
         #expect(rows[first].hasPrefix(" cannot attach /home/alice/photos: it"))
         #expect(rows[first + 1].hasSuffix(" …"), "cut after a whole word: \(rows[first + 1])")
         #expect(session.screen.components(separatedBy: "cannot attach").count == 2, "said once")
@@ -101,5 +101,19 @@ import Testing
         }
         out += "}\n"
         try out.write(toFile: "/tmp/chatview-help-goldens", atomically: true, encoding: .utf8)
+    }
+}
+
+extension HelpAndNoticeTests {
+    /// An overlay hides what the edge would write over its cells: links and pictures.
+    @Test func underTheHelpNoLinkNorPictureIsWrittenAndNoCursorShows() throws {
+        var session = Scenes.deploy(short: true)
+        session.send(.messagesArrived([F.message(9000, from: F.bob, "see https://example.com/x", at: F.t0 + 40, read: false)]))
+        #expect(!ScreenRenderer().render(session.model).links.isEmpty)
+        session.type("/help")
+        session.send(.key(.enter))
+        let grid = ScreenRenderer().render(session.model)
+        #expect(grid.links.isEmpty && grid.images.isEmpty)
+        #expect(grid.cursor == nil)
     }
 }

@@ -46,13 +46,13 @@ enum HelpGoldens {
     static let help40x12Scrolled = """
      bob · connected                    ✉ 2
     ─╭─ help ─────────────────────────────╮─
-     │  /quit · ^C                        │
      │     leave                          │
      │  //text                            │
      │     a message that starts with /   │
      │  Esc                               │
-     │     back: selection, reply, dialog │
-     │     list, quit                     │
+     │     back: the help, a selection, a │
+     │     reply or edit, a forward, the  │
+     │     dialog list; else quit         │
      ╰─ ↑↓ scroll · Esc closes ───────────╯
     ─ bob is typing… ───────────────────────
     >

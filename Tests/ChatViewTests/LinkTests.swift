@@ -17,7 +17,7 @@ import Testing
         #expect(LinkFinder.links(in: text) == expected)
     }
 
-    @Test func aLinkCutBetweenLinesIsUnderlinedOnEach() {
+    @Test func aLinkCutBetweenLinesIsUnderlinedOnEach() throws {
         let url = "https://ci.example.com/pipelines/very/long/path/that/wraps/" + String(repeating: "x", count: 40)
         var session = F.opened(messages: F.history(3) + [F.message(7000, from: F.bob, "build: \(url) done", at: F.t0 + 5)],
                                width: 60, height: 24)
@@ -27,8 +27,8 @@ import Testing
         let covered = links.map { link in link.columns.map { grid[link.row, $0].text }.joined() }.joined()
         #expect(covered == url, "the cells under the links spell it, and only it")
         for link in links { for column in link.columns { #expect(grid[link.row, column].style.underline) } }
-        let row = try! #require((0..<grid.height).first { grid.text(row: $0).contains("build:") })
-        let column = try! #require((0..<grid.width).first { grid[row, $0].text == "b" })
+        let row = try #require((0..<grid.height).first { grid.text(row: $0).contains("build:") })
+        let column = try #require((0..<grid.width).first { grid[row, $0].text == "b" })
         #expect(!grid[row, column].style.underline, "'build:' is not part of it")
         #expect(session.screen.contains("done"), "the text stays as sent")
         session.send(.tick)
@@ -39,12 +39,12 @@ import Testing
 @Suite struct CompactQuoteTests {
     typealias F = Fixture
 
-    @Test func aReplyInTheCompactLayoutShowsWhatItQuotes() {
+    @Test func aReplyInTheCompactLayoutShowsWhatItQuotes() throws {
         var session = Scenes.replies()
         session.model.settings.bubbles = false
         session.send(.key(.escape))
         let rows = session.screen.components(separatedBy: "\n")
-        let answer = try! #require(rows.firstIndex { $0.contains("<alice>") && $0.contains("↪ bob") })
+        let answer = try #require(rows.firstIndex { $0.contains("<alice>") && $0.contains("↪ bob") })
         #expect(rows[answer + 1].contains("did the deploy finish?"), "\(rows)")
         #expect(rows[answer + 2].contains("yes, all green"))
     }
