@@ -2,6 +2,8 @@
 package enum ScreenEffect: Hashable, Sendable {
     /// Load a dialog's newest messages and outbox entries (`conversationLoaded`).
     case openDialog(id: String)
+    /// The dialog is no longer on the screen: stop following it.
+    case closeDialog(id: String)
     /// Put a message in the outbox and send it (exactly once, as `send` does).
     case send(text: String, dialogID: String)
     /// Send a chat state to the dialog's other occupants.

@@ -41,10 +41,13 @@ package struct ScreenUpdate {
             case .key(let key):
                 if model.help != nil { return helpKey(key) }
                 // A notice lasts until the next thing the user does (a question waits for its answer).
-                if model.confirming == nil { model.notice = nil }
+                model.notice = nil
                 if key == .function(1) { return model.help = HelpOverlay() }
                 if model.screen == .dialogs { dialogsKey(key) } else { conversationKey(key) }
             case .paste(let text):
+                // A paste answers no question (it could start with 'y').
+                if model.confirming != nil { model.confirming = nil; return tell("not deleted") }
+                if model.help != nil { return }
                 if model.screen == .dialogs {
                     if model.dialogs.filter != nil { model.dialogs.filter! += text.filter { !$0.isNewline } }
                 } else {
@@ -147,6 +150,7 @@ package struct ScreenUpdate {
 
         mutating func backToDialogs() {
             sayPausedIfComposing()
+            if let open = model.conversation?.dialog.id { effects.append(.closeDialog(id: open)) }
             model.screen = .dialogs
             model.conversation = nil
             model.input = LineEditor()
@@ -203,6 +207,7 @@ package struct ScreenUpdate {
         static func merged(_ old: ShownMessage, with new: ShownMessage) -> ShownMessage {
             var new = new
             new.readByMe = new.readByMe || old.readByMe
+            new.edited = new.edited || old.edited
             for index in new.attachments.indices where index < old.attachments.count {
                 if new.attachments[index].localPath == nil { new.attachments[index].localPath = old.attachments[index].localPath }
                 if new.attachments[index].transfer == nil { new.attachments[index].transfer = old.attachments[index].transfer }

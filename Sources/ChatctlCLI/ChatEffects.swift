@@ -66,6 +66,8 @@ final class ChatEffects {
         case .openDialog(let id):
             live.post(ChatEngine.Command.follow(dialogID: id))
             return open(id)
+        case .closeDialog:
+            live.post(ChatEngine.Command.unfollow)
         case .send(let text, let dialogID):
             return send(text, dialogID: dialogID, model: model)
         case .sendTyping(let state, let dialogID):

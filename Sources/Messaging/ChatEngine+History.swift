@@ -39,8 +39,12 @@ extension ChatEngine {
     /// REST from another device or script (docs/protocol.md §7, Carbons). Asked from a second
     /// before the newest the last ask saw, so one sent in that second is not skipped.
     func refreshFollowedIfDue() {
-        guard let followed, connected, let every = settings.followedRefreshSeconds,
-              ContinuousClock.now - followedRefreshedAt >= .seconds(every) else { return }
+        guard let followed, connected, let every = settings.followedRefreshSeconds else { return }
+        // A dialog quiet for a minute is asked every 15 s at most often, not every 2: a view left
+        // open all day costs the server little (what this machine sends shows from the cache).
+        let quiet = ContinuousClock.now - followedNewsAt >= Self.followedQuietAfter
+        let interval = quiet ? max(every, Self.quietRefreshSeconds) : every
+        guard ContinuousClock.now - followedRefreshedAt >= .seconds(interval) else { return }
         followedRefreshedAt = .now
         do {
             var since = followedWatermark ?? 0
@@ -55,10 +59,16 @@ extension ChatEngine {
                 followedWatermark = max(since, min(newest.dateSent, Int(Date().timeIntervalSince1970)))
             }
             if !fresh.isEmpty { emitMessages(.caughtUp(dialogID: followed, fresh)) }
+            followedRefreshFailing = false
         } catch {
-            emit(.notice(.failed(.catchUp, error)))
+            // One notice for a run of failures, not one every ask.
+            if !followedRefreshFailing { emit(.notice(.failed(.catchUp, error))) }
+            followedRefreshFailing = true
         }
     }
+
+    static let followedQuietAfter = Duration.seconds(60)
+    static let quietRefreshSeconds = 15.0
 
     /// A page before `before` from the server. `date_sent` counts whole seconds: the page asked
     /// for reaches up to that second, past the messages of it the cache has (a burst shares

@@ -67,6 +67,8 @@ package final class ChatEngine {
     package enum Command: Sendable, Equatable {
         /// A dialog opened in the chat view: brought up to date now and after every gap.
         case follow(dialogID: String)
+        /// The chat view left its dialog (back to the list): nothing is followed.
+        case unfollow
         /// Queues these texts in the outbox and sends them (`send --lines`).
         case send([String], dialogID: String)
         /// An outbox entry queued by another thread of this process: send it.
@@ -142,6 +144,11 @@ package final class ChatEngine {
     /// `date_sent` the server had for it then: the next ask starts a second before that.
     var followedRefreshedAt = ContinuousClock.now
     var followedWatermark: Int?
+    /// When the followed dialog last had news (followed, a message heard, sent or found): a
+    /// dialog quiet for a minute is asked less often. And whether the last ask failed, so a
+    /// run of failures is told once.
+    var followedNewsAt = ContinuousClock.now
+    var followedRefreshFailing = false
     /// Other users' presence (ChatEngine+Presence.swift).
     var presenceBook = PresenceBook()
 
@@ -241,9 +248,12 @@ package final class ChatEngine {
         switch command {
         case .stop:
             stopped = true
+        case .unfollow:
+            followed = nil
         case .follow(let dialogID):
             followed = dialogID
             followedWatermark = nil
+            followedNewsAt = .now
             if connected {
                 catchUp(dialogID)
                 askPresence(following: dialogID)
@@ -298,8 +308,13 @@ package final class ChatEngine {
     func emitMessages(_ event: ChatEngineEvent, senders extra: Set<Int> = []) {
         var ids = extra
         switch event {
-        case .heard(let batch): ids.formUnion(batch.map(\.message.senderID))
-        case .delivered(let messages), .changed(let messages), .caughtUp(_, let messages), .olderLoaded(_, _, let messages, _):
+        case .heard(let batch):
+            ids.formUnion(batch.map(\.message.senderID))
+            if batch.contains(where: { $0.message.dialogID == followed }) { followedNewsAt = .now }
+        case .delivered(let messages), .caughtUp(_, let messages):
+            ids.formUnion(messages.map(\.senderID))
+            if messages.contains(where: { $0.dialogID == followed }) { followedNewsAt = .now }
+        case .changed(let messages), .olderLoaded(_, _, let messages, _):
             ids.formUnion(messages.map(\.senderID))
         default: break
         }

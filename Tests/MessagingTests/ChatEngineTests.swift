@@ -251,3 +251,36 @@ extension ChatEngineTests {
         #expect(f.heard.events.filter { if case .caughtUp = $0 { true } else { false } }.count == 1, "nothing new: nothing told")
     }
 }
+
+extension ChatEngineTests {
+    /// A followed dialog quiet for a minute is asked every 15 s, not every 2; one the view
+    /// left is not asked at all; a run of failed asks is told once.
+    @Test func aQuietOrLeftDialogIsAskedLessOrNotAtAll() throws {
+        var settings = ChatEngine.Settings()
+        settings.followedRefreshSeconds = 2
+        let failing = reply(503, #"{"errors":["busy"]}"#)
+        let f = try F(known: [F.withBob], script: [failing, failing, failing], settings: settings)
+        try f.engine.connect(joining: [])
+        f.engine.followed = F.privateID
+        f.engine.followedWatermark = 1_700_000_000
+        let asks = { f.transport.requests.filter { $0.url.contains("Message.json") }.count }
+
+        f.engine.followedRefreshedAt = .now - .seconds(3)
+        f.engine.refreshFollowedIfDue()
+        #expect(asks() == 1, "news a moment ago: asked after 2 s")
+        f.engine.followedNewsAt = .now - .seconds(61)
+        f.engine.followedRefreshedAt = .now - .seconds(3)
+        f.engine.refreshFollowedIfDue()
+        #expect(asks() == 1, "quiet for a minute: not after 3 s")
+        f.engine.followedRefreshedAt = .now - .seconds(16)
+        f.engine.refreshFollowedIfDue()
+        #expect(asks() == 2, "but after 15")
+        let notices = f.heard.events.filter { if case .notice = $0 { true } else { false } }
+        #expect(notices.count == 1, "two failures in a row, told once: \(notices)")
+
+        try f.engine.perform(.unfollow)
+        f.engine.followedRefreshedAt = .now - .seconds(60)
+        f.engine.refreshFollowedIfDue()
+        #expect(asks() == 2, "the view left the dialog: nothing asked")
+    }
+}
