@@ -7,8 +7,12 @@ package struct CompactLine: Hashable, Sendable {
     package struct Span: Hashable, Sendable {
         package var kind: Kind
         package var line: GlyphLine
+        /// The links on it (`LinkFinder`), columns from the span's start.
+        package var links: [LinkSpan] = []
 
-        package init(_ kind: Kind, _ line: GlyphLine) { self.kind = kind; self.line = line }
+        package init(_ kind: Kind, _ line: GlyphLine, links: [LinkSpan] = []) {
+            self.kind = kind; self.line = line; self.links = links
+        }
     }
 
     /// Columns after the left margin where the first span starts.

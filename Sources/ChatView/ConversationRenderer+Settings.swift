@@ -33,7 +33,14 @@ extension ConversationRenderer {
             case .faint: style = theme.faint
             }
             if block.selected { style.reverse = true }
+            let start = x
             x = grid.put(span.line, row: y, column: x, style: style, limit: areas.bodyWidth - 1)
+            for link in span.links {
+                let columns = start + link.columns.lowerBound..<min(start + link.columns.upperBound, x)
+                guard !columns.isEmpty else { continue }
+                for column in columns { grid[y, column].style.underline = true }
+                grid.links.append(LinkPlacement(row: y, columns: columns, url: link.url))
+            }
         }
     }
 }

@@ -28,7 +28,10 @@ extension MessageBlock {
             items.append(.init(.faint, line))
         }
         if !message.text.isEmpty {
-            items += GlyphLine.wrap(message.text, width: room, unicode: unicode).map { .init(.text, $0) }
+            let lines = GlyphLine.wrap(message.text, width: room, unicode: unicode)
+            let found = LinkFinder.links(in: message.text)
+            let spans = found.isEmpty ? Array(repeating: [], count: lines.count) : LinkFinder.spans(of: found, on: lines)
+            items += zip(lines, spans).map { .init(.text, $0, links: $1) }
         }
         for (index, attachment) in message.attachments.enumerated() {
             items.append(.init(.attachment, GlyphLine(Self.label(of: attachment, unicode: unicode), maxWidth: room, unicode: unicode)))
@@ -38,6 +41,14 @@ extension MessageBlock {
         }
         var lines: [CompactLine] = [CompactLine(indent: 0, spans: prefix + items.prefix(1))]
         lines += items.dropFirst().map { CompactLine(indent: hang, spans: [$0]) }
+        if message.edited {
+            let mark = GlyphLine("(edited)", unicode: unicode)
+            if lines[lines.count - 1].width + 1 + mark.width <= width - 2 {
+                lines[lines.count - 1].spans += [.init(.text, GlyphLine(" ", unicode: unicode)), .init(.faint, mark)]
+            } else {
+                lines.append(CompactLine(indent: hang, spans: [.init(.faint, mark)]))
+            }
+        }
         if message.outgoing {
             let state = GlyphLine(Theme(profile: context.profile).delivery(message.delivery).0, maxWidth: max(4, width - 2 - hang),
                                   unicode: unicode)

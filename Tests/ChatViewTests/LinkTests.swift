@@ -49,3 +49,19 @@ import Testing
         #expect(rows[answer + 2].contains("yes, all green"))
     }
 }
+
+extension CompactQuoteTests {
+    @Test func theCompactLayoutUnderlinesLinksAndMarksEdits() throws {
+        var edited = F.message(7000, from: F.bob, "see https://example.com/a for it", at: F.t0 + 5)
+        edited.edited = true
+        var session = F.opened(messages: F.history(3) + [edited])
+        session.model.settings.bubbles = false
+        session.send(.tick)
+        let grid = ScreenRenderer().render(session.model)
+        let link = try #require(grid.links.first)
+        #expect(link.url == "https://example.com/a")
+        #expect(link.columns.map { grid[link.row, $0].text }.joined() == "https://example.com/a")
+        #expect(grid[link.row, link.columns.lowerBound].style.underline)
+        #expect(grid.text(row: link.row).contains("for it (edited)"))
+    }
+}
