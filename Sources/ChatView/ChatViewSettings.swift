@@ -16,8 +16,8 @@ package struct ChatViewSettings: Hashable, Sendable {
     /// False: one line per message, `16:51 <bob> text`, as irssi shows them.
     package var bubbles = true
     package var colors = ViewColors()
-    /// Whether the user wants to be notified of messages; carried for whatever notifies,
-    /// the layout does not read it.
+    /// A message in another dialog not muted rings the bell, counts in the window title and
+    /// makes a desktop notification (`chatView.notify`, `--no-notify` turns it off).
     package var notify = true
 
     package init() {}

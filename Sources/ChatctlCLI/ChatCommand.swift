@@ -93,7 +93,11 @@ struct ChatCommand: Command {
         }
         let effects = ChatEffects(service: view.service, live: live, previewDirectory: previews, previewDrawer: drawer,
                                   clipboard: { [terminal] text in terminal.copyToClipboard(text) })
-        effects.notifier = { [terminal] title, body in terminal.notify(title: title, body: body) }
+        let desktop = TerminalNotification.desktop(environment: context.environment)
+        let insideTmux = context.environment["TMUX"] != nil
+        effects.notifier = { [terminal] title, body in
+            terminal.notify(TerminalNotification.sequence(title: title, body: body, desktop: desktop, insideTmux: insideTmux))
+        }
         effects.avatarDirectory = try context.stateDirectory() + "/avatars"
         var model = ScreenModel(me: view.service.me, width: terminal.width, height: terminal.height, now: ChatEventLoop.now,
                                 profile: RenderProfile(unicode: terminal.unicode, colors: terminal.colors, images: mode),

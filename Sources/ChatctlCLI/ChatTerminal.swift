@@ -258,18 +258,8 @@ final class ChatTerminal {
     /// OSC 52, which xterm, kitty, iTerm2, foot, WezTerm and others take (ClipboardSequence).
     func copyToClipboard(_ text: String) { write(ClipboardSequence.osc52(text)) }
 
-    /// Rings the bell, and makes a desktop notification where the terminal makes one.
-    func notify(title: String, body: String) {
-        let environment = Self.environmentValues(TerminalNotification.variables)
-        write(TerminalNotification.sequence(title: title, body: body, desktop: TerminalNotification.desktop(environment: environment),
-                                            insideTmux: environment["TMUX"] != nil))
-    }
-
-    private static func environmentValues(_ names: [String]) -> [String: String] {
-        var values: [String: String] = [:]
-        for name in names { values[name] = environment(name) }
-        return values
-    }
+    /// Writes a notification's bytes (TerminalNotification: the bell, maybe a desktop notification).
+    func notify(_ sequence: String) { write(sequence) }
 
     /// A link's cells written again inside an OSC 8 hyperlink, so a terminal that makes them
     /// opens it on a click (one that does not ignores the sequence); the cursor and the

@@ -1,3 +1,5 @@
+import Presentation
+
 /// How a terminal is told of a message in another dialog (`chatView.notify`): the bell
 /// always, and a desktop notification in the terminals known to make one of an escape
 /// sequence (OSC 777 `notify`, or OSC 9). A terminal not known gets no sequence it
@@ -6,11 +8,8 @@
 enum TerminalNotification {
     enum Desktop: Equatable { case osc777, osc9, none }
 
-    /// The variables that tell the terminal; those a terminal sets of its own survive into
-    /// tmux and ssh, where `TERM_PROGRAM` says only `tmux`.
-    static let variables = ["TERM", "TERM_PROGRAM", "TMUX", "LC_TERMINAL", "WEZTERM_PANE", "KITTY_WINDOW_ID", "GHOSTTY_RESOURCES_DIR"]
-
-    /// What the terminal in `environment` shows.
+    /// What the terminal in `environment` shows. The variables a terminal sets of its own
+    /// survive into tmux and ssh, where `TERM_PROGRAM` says only `tmux`.
     static func desktop(environment: [String: String]) -> Desktop {
         switch environment["TERM_PROGRAM"] ?? "" {
         case "WezTerm", "ghostty": return .osc777
@@ -46,17 +45,10 @@ enum TerminalNotification {
     /// The window title as OSC 2, made inert (ended by ST: a BEL is only ever the bell).
     static func titleSequence(_ title: String) -> String { "\u{1B}]2;\(inert(title, limit: 120))\u{1B}\\" }
 
-    /// One line with no control character (C0, DEL, C1), at most `limit` characters.
+    /// One line made safe for a terminal (TerminalText: no control character, no escape
+    /// sequence, no bidi override), at most `limit` characters.
     static func inert(_ text: String, limit: Int) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            if value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value) {
-                if value == 0x0A || value == 0x09 { out.unicodeScalars.append(" ") }
-                continue
-            }
-            out.unicodeScalars.append(scalar)
-        }
+        let out = TerminalText.sanitize(text, newlines: .asSpaces)
         return out.count > limit ? String(out.prefix(limit - 1)) + "…" : out
     }
 }

@@ -25,7 +25,8 @@ import Testing
     @Test func osc777CarriesTitleAndBodyAndNothingThatActsOnTheTerminal() {
         let bytes = TerminalNotification.sequence(title: "a;b\u{1B}]2;pwned\u{07}", body: "line one\nline\u{9B}two", desktop: .osc777,
                                                   insideTmux: false)
-        #expect(bytes == "\u{07}\u{1B}]777;notify;a,b]2,pwned;line one linetwo\u{1B}\\")
+        // Whole sequences go (an OSC with its text, a C1 CSI with its final byte), as TerminalText removes them.
+        #expect(bytes == "\u{07}\u{1B}]777;notify;a,b;line one linewo\u{1B}\\")
     }
 
     @Test func insideTmuxTheSequenceGoesThroughPassthrough() {
@@ -34,6 +35,6 @@ import Testing
     }
 
     @Test func theTitleIsOneInertLine() {
-        #expect(TerminalNotification.titleSequence("(2) ops\u{07}\u{1B}x · chatctl") == "\u{1B}]2;(2) opsx · chatctl\u{1B}\\")
+        #expect(TerminalNotification.titleSequence("(2) ops\u{07}\u{1B}x · chatctl") == "\u{1B}]2;(2) ops · chatctl\u{1B}\\")
     }
 }
