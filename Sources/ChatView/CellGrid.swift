@@ -117,10 +117,3 @@ package struct CellGrid: Hashable, Sendable {
         hasher.combine(width); hasher.combine(height); hasher.combine(cells)
     }
 }
-
-/// A link the terminal edge writes as an OSC 8 hyperlink over cells already drawn.
-package struct LinkPlacement: Hashable, Sendable {
-    package var row: Int
-    package var columns: Range<Int>
-    package var url: String
-}

@@ -23,6 +23,13 @@ package struct LineEditor: Hashable, Sendable {
 
     // MARK: editing
 
+    /// Empties the text (the history stays): a reply or an edit given up, an edit's text put in.
+    package mutating func clear() {
+        characters = []
+        cursor = 0
+        historyIndex = nil
+    }
+
     /// Inserts typed or pasted text at the cursor; control characters are dropped
     /// (a tab becomes a space), newlines are kept (a paste of several lines is one message).
     package mutating func insert(_ text: String) {

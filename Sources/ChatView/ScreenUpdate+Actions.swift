@@ -26,7 +26,7 @@ extension ScreenUpdate.Step {
             guard message.outgoing else { tell("only your own messages can be edited"); return true }
             guard !pending else { tell("not sent yet: edit it once it is"); return true }
             startComposing(.edit(message))
-            while !model.input.isEmpty { model.input.deleteForward(); model.input.backspace() }
+            model.input.clear()
             model.input.insert(message.text)
         case .character("x"):
             guard message.outgoing else { tell("only your own messages can be deleted"); return true }
@@ -63,7 +63,7 @@ extension ScreenUpdate.Step {
             return true
         }
         if model.composing != nil, key == .escape {
-            if case .edit? = model.composing { while !model.input.isEmpty { model.input.deleteForward(); model.input.backspace() } }
+            if case .edit? = model.composing { model.input.clear() }
             model.composing = nil
             return true
         }
