@@ -11,7 +11,7 @@ extension ScreenModel {
             guard let peer = dialog.peerID, let known = presence[peer] else { return nil }
             switch known {
             case .online: return "online"
-            case .lastSeen(let at): return "last seen " + clock.lastSeen(at, now: Int(now))
+            case .lastSeen(let at): return "last seen " + clock.lastSeen(at, now: Int(now), format: settings.timeFormat)
             case .offline: return "offline"
             }
         }

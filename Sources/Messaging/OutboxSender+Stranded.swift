@@ -58,6 +58,8 @@ extension OutboxSender {
             var again: [(clientMessageID: String, text: String, attachments: [QBAttachment])] = []
             for message in run {
                 if let found = stored[message.clientMessageID] {
+                    // Stored already: its custom parameters are not needed again.
+                    customByID[message.clientMessageID] = nil
                     if (try? service.cache.markDelivered(clientMessageID: message.clientMessageID, serverMessage: found)) != nil {
                         noteDelivered(found)
                     } else {
