@@ -11,8 +11,12 @@ package enum ScreenEvent: Hashable, Sendable {
     /// A dialog opened: its newest messages from the cache, oldest first, and what
     /// still waits in the outbox for it. `names`: display names of its occupants.
     case conversationLoaded(DialogSummary, messages: [ShownMessage], pending: [ShownMessage], names: [Int: String])
-    /// Messages new to the cache (live, or a gap filled), in any dialog.
+    /// Messages heard live or just delivered, in any dialog: one of the newest second goes
+    /// below what is shown, as it came.
     case messagesArrived([ShownMessage])
+    /// Messages read from history (a gap filled, the server asked, the shared cache): in
+    /// history's order, by date and id.
+    case historyArrived([ShownMessage])
     /// Messages whose state changed (markers: delivered, read), in any dialog.
     case messagesChanged([ShownMessage])
     /// What the outbox holds for a dialog now, replacing what the view showed as pending.

@@ -76,7 +76,9 @@ package struct ScreenUpdate {
                 conversation.typing = model.conversation?.typing ?? [:]
                 model.conversation = conversation
             case .messagesArrived(let messages):
-                arrived(messages)
+                arrived(messages, asTheyCame: true)
+            case .historyArrived(let messages):
+                arrived(messages, asTheyCame: false)
             case .messagesChanged(let messages):
                 changed(messages)
             case .pendingChanged(let dialogID, let pending):
@@ -162,7 +164,7 @@ package struct ScreenUpdate {
             messages.sorted { $0.cursor < $1.cursor }
         }
 
-        mutating func arrived(_ messages: [ShownMessage]) {
+        mutating func arrived(_ messages: [ShownMessage], asTheyCame: Bool) {
             var elsewhere: [ShownMessage] = []
             defer { notify(elsewhere) }
             for message in messages {
@@ -188,8 +190,9 @@ package struct ScreenUpdate {
                     // Before the window: paging older brings it in order.
                 } else {
                     // `date_sent` counts whole seconds and ids made by different clients do not sort
-                    // by time: one that arrives in the newest second goes below what is shown, as it came.
-                    let newestSecond = conversation.messages.last.map { message.dateSent >= $0.dateSent } ?? true
+                    // by time: one heard live in the newest second goes below what is shown, as it came
+                    // (history keeps its own order: date, then id).
+                    let newestSecond = asTheyCame && conversation.messages.last.map { message.dateSent >= $0.dateSent } ?? true
                     let position = newestSecond ? conversation.messages.count
                         : conversation.messages.lastIndex { $0.cursor < message.cursor }.map { $0 + 1 } ?? 0
                     conversation.messages.insert(message, at: position)

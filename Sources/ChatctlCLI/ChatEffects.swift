@@ -54,7 +54,7 @@ final class ChatEffects {
                                                 limit: Conversation.pageSize)) ?? []
         let known = Set(conversation.messages.suffix(Conversation.pageSize).map(\.id))
         let unknown = page.filter { !known.contains($0.id) }
-        return unknown.isEmpty ? [] : [.messagesArrived(shown(unknown))]
+        return unknown.isEmpty ? [] : [.historyArrived(shown(unknown))]
     }
 
     /// The dialogs as the cache has them, for the first screen.

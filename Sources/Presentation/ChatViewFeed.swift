@@ -30,8 +30,10 @@ package final class ChatViewFeed: Sendable {
             return .connection(Self.state(change, now: Date().timeIntervalSince1970))
         case .heard(let batch):
             return .messagesArrived(shown(batch.map(\.message)))
-        case .delivered(let messages), .caughtUp(_, let messages):
+        case .delivered(let messages):
             return .messagesArrived(shown(messages))
+        case .caughtUp(_, let messages):
+            return .historyArrived(shown(messages))
         case .changed(let messages):
             return .messagesChanged(shown(messages))
         case .olderLoaded(let dialogID, let before, let page, let exhausted):

@@ -360,4 +360,17 @@ extension UpdateTests {
         #expect(session.model.conversation?.messages.last?.id == early.id)
         #expect(session.screen.contains("same second, small id"))
     }
+
+    /// What history brings (a gap filled, the server or the cache asked) keeps history's
+    /// order, by date then id: a message sent before the last one shown goes above it.
+    @Test func aMessageFromHistoryKeepsHistorysOrderWithinASecond() {
+        var session = F.opened(messages: F.history(5, firstID: 5000))
+        let last = session.model.conversation!.messages.last!
+        var earlier = F.message(1, from: F.bob, "sent first, fetched late", at: last.dateSent, read: false)
+        earlier.id = "000000000000000000000001"
+        session.send(.historyArrived([earlier]))
+        let ids = session.model.conversation!.messages.map(\.id)
+        #expect(ids.last == last.id)
+        #expect(ids.firstIndex(of: earlier.id)! < ids.firstIndex(of: last.id)!)
+    }
 }
