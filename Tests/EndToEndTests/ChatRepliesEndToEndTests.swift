@@ -103,7 +103,10 @@ import TestSupport
         try bobTerminal.waitFor("thanks, reading them")
         let terminal = try TmuxSession(environment: ChatEndToEndTests.environment(alice))
         try terminal.startChatctl("chat @\(bob.login)")
-        try terminal.waitFor("thanks, reading them")
+        // Bob's message may come after the cache's page (the catch-up): both on the screen first.
+        try terminal.waitForScreen("both messages on Alice's screen") {
+            $0.contains("thanks, reading them") && $0.contains("the wiki has the notes")
+        }
 
         // f on Bob's message: the dialogs to pick from; typing narrows them to Carol's.
         try terminal.press("Tab")
