@@ -30,8 +30,8 @@ extension MessagingService {
         do { blob = try api.blob(id: blobID) } catch {
             throw Failure(describing: error, doing: "look up the avatar of user \(userID)")
         }
-        try BlobDownloader(api: api).download(uid: blob.uid, to: path, overwrite: false)
-        chmod(path, 0o600)
+        // Private from its first byte: the part file too.
+        try BlobDownloader(api: api).download(uid: blob.uid, to: path, overwrite: false, mode: 0o600)
         Self.removeOlderAvatars(of: userID, keeping: path, in: directory)
         return path
     }

@@ -22,12 +22,12 @@ package final class BlobDownloader {
     /// Saves blob `uid` as `path`; a file already at `path` is replaced only with
     /// `overwrite`. Returns the file's size.
     @discardableResult
-    package func download(uid: String, to path: String, overwrite: Bool,
+    package func download(uid: String, to path: String, overwrite: Bool, mode: mode_t = 0o666,
                          progress: (TransferProgress) -> Void = { _ in }) throws(Failure) -> Int64 {
         if !overwrite, Self.exists(path) {
             throw Failure(.invalidInput, "\(path) exists", hint: "give --force to replace it")
         }
-        let part = try PartialFile(finalPath: path)
+        let part = try PartialFile(finalPath: path, mode: mode)
         var attempt = 0
         while true {
             attempt += 1

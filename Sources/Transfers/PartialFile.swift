@@ -12,11 +12,13 @@ final class PartialFile {
     let partPath: String
     let fileDescriptor: Int32
 
-    init(finalPath path: String) throws(Failure) {
+    /// `mode`: the file's permissions from the start (0o600 for what is private: an avatar
+    /// in the state directory); the umask applies as to any new file.
+    init(finalPath path: String, mode: mode_t = 0o666) throws(Failure) {
         self.path = path
         partPath = path + ".part"
         // Read and write: a resume reads its last bytes back to check them.
-        let fd = open(partPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0o666)
+        let fd = open(partPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, mode)
         guard fd >= 0 else {
             let code = errno
             let kind: Failure.Kind = (code == ENOENT || code == EACCES || code == EISDIR || code == ENOTDIR) ? .invalidInput : .failure
