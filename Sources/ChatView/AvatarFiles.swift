@@ -26,4 +26,10 @@ package struct AvatarFiles: Hashable, Sendable {
     package mutating func fetched(_ userID: Int, path: String?) {
         states[userID] = path.map(State.file) ?? .missing
     }
+
+    /// After a reconnect: those without a file are asked again (a fetch may have failed
+    /// while the server could not be reached; a user may have set a picture since).
+    package mutating func forgetMissing() {
+        states = states.filter { $0.value != .missing }
+    }
 }

@@ -97,6 +97,7 @@ package struct ScreenUpdate {
             case .typing(let userID, let dialogID, let state):
                 typing(userID: userID, dialogID: dialogID, state)
             case .connection(let state):
+                if state == .connected && model.connection != .connected { model.avatars.forgetMissing() }
                 model.connection = state
                 if state == .connected { model.conversation?.olderWaitsForConnection = false }
             case .transfer(let messageID, let index, let transfer, let localPath):

@@ -80,6 +80,12 @@ import Testing
         // Bob has none: his initials stay, and nothing more is asked.
         #expect(session.send(.avatarFetched(userID: F.bob, path: nil)).isEmpty)
         #expect(session.screen.contains("  B   ╭"))
+
+        // Back after the connection was lost: those without a picture are asked again, once.
+        session.send(.connection(.offline("connection reset", retryAt: nil)))
+        let again = session.send(.connection(.connected))
+        #expect(again.filter { if case .fetchAvatar = $0 { true } else { false } } == [.fetchAvatar(userID: F.bob)])
+        #expect(session.model.avatars.path(of: F.carol) == "/state/avatars/3-7", "a picture fetched stays")
     }
 
     @Test func noPicturesAreAskedForWithInitialsOrWithoutImages() {
