@@ -14,8 +14,13 @@ package struct LoginRequest: Sendable {
     /// Display name for a sign-up.
     package var fullName: String
     package var options: LoginFlow.Options
-    package init(identity: UserCredentials.Identity, password: String, fullName: String, options: LoginFlow.Options) {
+    /// The person gave `fullName` (not a default): an existing account whose name differs
+    /// takes it (the seed's "Full Name Did Change").
+    package var fullNameGiven: Bool
+    package init(identity: UserCredentials.Identity, password: String, fullName: String, options: LoginFlow.Options,
+                 fullNameGiven: Bool = false) {
         self.identity = identity; self.password = password; self.fullName = fullName; self.options = options
+        self.fullNameGiven = fullNameGiven
     }
 }
 
@@ -30,6 +35,10 @@ package struct LoginResult: Sendable {
     package var expiresAt: Date
     package var signedUp: Bool
     package var chat: Chat
+    /// The existing account's display name was changed to the one given.
+    package var fullNameChanged = false
+    /// Why changing it failed (the login itself stands).
+    package var fullNameFailure: Failure?
 }
 
 /// Carries out what `LoginFlow` asks for, against the REST API and chat.
@@ -51,6 +60,7 @@ package final class LoginRunner {
         if options.connectChat { chat?.prepare() }
         var user: QBUser?
         var lastError: Failure?
+        var renamed: (changed: Bool, failure: Failure?) = (false, nil)
         let credentials = UserCredentials(identity: request.identity, password: request.password)
         let who: String
         switch request.identity { case .login(let l): who = l; case .email(let e): who = e }
@@ -84,7 +94,15 @@ package final class LoginRunner {
                     }
                 }
             case .logIn:
-                do { user = try api.logIn(credentials); event = .loggedIn } catch {
+                do {
+                    user = try api.logIn(credentials)
+                    if request.fullNameGiven, let current = user {
+                        let outcome = rename(current, to: request.fullName)
+                        if let updated = outcome.user { user = updated; renamed.changed = true }
+                        renamed.failure = outcome.failure
+                    }
+                    event = .loggedIn
+                } catch {
                     if case .http(401) = error.kind {
                         let reason = error.reasons.isEmpty ? "Unauthorized" : error.reasons.joined(separator: "; ")
                         lastError = Failure(.authentication, "log in as '\(who)' failed: \(reason) (401 from \(error.request))",
@@ -103,15 +121,30 @@ package final class LoginRunner {
                     lastError = Failure(describing: error); event = .stepFailed
                 }
             case .succeed(let signedUp, let chatConnected):
-                return try result(user: user, signedUp: signedUp, chat: chatConnected ? .connected : .skipped)
+                var done = try result(user: user, signedUp: signedUp, chat: chatConnected ? .connected : .skipped)
+                (done.fullNameChanged, done.fullNameFailure) = renamed
+                return done
             case .fail(let failure):
                 let error = lastError ?? Failure(.failure, "login failed")
                 if case .stepFailed(.connectingChat) = failure {
-                    return try result(user: user, signedUp: flow.signedUp, chat: .failed(error))
+                    var done = try result(user: user, signedUp: flow.signedUp, chat: .failed(error))
+                    (done.fullNameChanged, done.fullNameFailure) = renamed
+                    return done
                 }
                 throw error
             }
             action = flow.handle(event)
+        }
+    }
+
+    /// `PUT /users/{id}.json` with the given name when it is not the account's already:
+    /// the user as changed, or nil when nothing needed changing or the change failed.
+    private func rename(_ current: QBUser, to fullName: String) -> (user: QBUser?, failure: Failure?) {
+        guard !fullName.isEmpty, fullName != current.fullName else { return (nil, nil) }
+        do {
+            return (try api.updateUser(id: current.id, QBUserUpdate(fullName: fullName)), nil)
+        } catch {
+            return (nil, Failure(describing: error, doing: "change the display name"))
         }
     }
 

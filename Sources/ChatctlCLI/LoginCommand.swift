@@ -63,7 +63,8 @@ struct LoginCommand: Command {
         let chat = options.connectChat ? ChatHeadStart(config: config, verboseLog: context.verboseLog) : nil
         let runner = LoginRunner(api: keeper.makeClient(), chat: chat, chatAuth: config.chatAuth)
         let identity: UserCredentials.Identity = login.contains("@") ? .email(login) : .login(login)
-        let result = try runner.run(LoginRequest(identity: identity, password: password, fullName: displayName, options: options))
+        let result = try runner.run(LoginRequest(identity: identity, password: password, fullName: displayName, options: options,
+                                                fullNameGiven: fullName != nil))
         // The REST login stands even if chat failed: keep the session.
         try keeper.save(result, login: login)
 
@@ -73,6 +74,12 @@ struct LoginCommand: Command {
         case .skipped: chatWord = "skipped"
         case .failed(let error):
             throw Failure(error.kind, "\(error.message); logged in, session saved", hint: error.hint)
+        }
+        if result.fullNameChanged {
+            let shown = TerminalText.sanitize(result.user.fullName ?? displayName, newlines: .asSpaces)
+            context.io.writeErr("Display name changed to '\(shown)'.\n")
+        } else if let failure = result.fullNameFailure {
+            context.io.warn("warning: \(failure.message); logged in")
         }
         if json {
             context.io.writeOut(JSONOutput.line(.object([

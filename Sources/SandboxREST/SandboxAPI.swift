@@ -35,6 +35,8 @@ package final class SandboxAPI {
     package var liveDelivery: ((MessageRecord, DialogRecord) -> Void)?
     /// What `GET /account_settings.json` answers: the sandbox's own endpoints, known once it listens.
     package var accountEndpoints = AccountEndpoints(api: "", chat: nil)
+    /// Where a line for the log goes (a password reset asked for, an account removed).
+    package var notice: (String) -> Void = { _ in }
     let now: () -> Double
 
     package init(database: SandboxDatabase, credentials: ApplicationCredentials, chatDomain: String = "localhost",
@@ -61,8 +63,13 @@ package final class SandboxAPI {
         router.add(RESTRoute("GET", "/users/by_login.json", .session) { [unowned self] (c) throws(RESTError) in try self.userByLogin(c) })
         router.add(RESTRoute("GET", "/users/by_email.json", .session) { [unowned self] (c) throws(RESTError) in try self.userByEmail(c) })
         router.add(RESTRoute("GET", "/users/by_full_name.json", .session) { [unowned self] (c) throws(RESTError) in try self.usersByFullName(c) })
+        router.add(RESTRoute("GET", "/users/by_tags.json", .session) { [unowned self] (c) throws(RESTError) in try self.usersByTags(c) })
+        router.add(RESTRoute("GET", "/users/external/{id}.json", .session) { [unowned self] (c) throws(RESTError) in try self.userByExternalId(c) })
+        router.add(RESTRoute("DELETE", "/users/external/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteUserByExternalId(c) })
+        router.add(RESTRoute("GET", "/password/reset.json", .session) { [unowned self] (c) throws(RESTError) in try self.resetPassword(c) })
         router.add(RESTRoute("GET", "/users/{id}.json", .session) { [unowned self] (c) throws(RESTError) in try self.userById(c) })
         router.add(RESTRoute("PUT", "/users/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateUser(c) })
+        router.add(RESTRoute("DELETE", "/users/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteUser(c) })
         router.add(RESTRoute("GET", "/chat/Dialog.json", .user) { [unowned self] (c) throws(RESTError) in try self.listDialogs(c) })
         router.add(RESTRoute("POST", "/chat/Dialog.json", .user) { [unowned self] (c) throws(RESTError) in try self.createDialog(c) })
         router.add(RESTRoute("PUT", "/chat/Dialog/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateDialog(c) })
@@ -229,11 +236,11 @@ package final class SandboxAPI {
     }
 
     /// `page` (≥ 1, default 1) and `per_page` (1–100, default 10).
-    private func userPaging(_ r: RESTRequest) -> (page: Int, perPage: Int) {
+    func userPaging(_ r: RESTRequest) -> (page: Int, perPage: Int) {
         (max(1, r.parameter("page").flatMap { Int($0) } ?? 1), min(100, max(1, r.parameter("per_page").flatMap { Int($0) } ?? 10)))
     }
 
-    private func userPage(page: Int, perPage: Int, total: Int, items: [UserRecord]) -> RESTResponse {
+    func userPage(page: Int, perPage: Int, total: Int, items: [UserRecord]) -> RESTResponse {
         .json(200, .object([
             ("current_page", .int(page)),
             ("per_page", .int(perPage)),

@@ -25,6 +25,7 @@ extension Sandbox {
         let api = SandboxAPI(database: database, credentials: ApplicationCredentials(
             applicationId: options.applicationId, authKey: options.authKey, authSecret: options.authSecret,
             accountKey: options.accountKey), chatDomain: options.chatDomain)
+        api.notice = { log.log(.info, $0) }
         let service = RESTService(router: api.makeRouter(), cors: .restAPI(options.corsOrigins), log: log)
         let server = try HTTPServer(loop: loop, name: "REST", host: options.host, port: options.apiPort,
                                     timeout: Int(options.httpTimeout.rounded(.up)), requestTimeout: options.requestTimeout,

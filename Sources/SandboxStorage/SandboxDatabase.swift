@@ -132,6 +132,8 @@ package final class SandboxDatabase {
             """),
         // Issue 20: a user's picture, the blob their avatar is (`PUT /users/{id}.json`).
         Migration("user-blob-id", sql: "ALTER TABLE users ADD COLUMN blob_id INTEGER"),
+        // Issue 21: a user's tags (`user[tag_list]`), stored as `,a,b,` so one LIKE finds a tag.
+        Migration("user-tags", sql: "ALTER TABLE users ADD COLUMN tags TEXT"),
     ])
 
     /// A step that a database file of an earlier sandbox, which recorded its steps
@@ -150,7 +152,7 @@ package final class SandboxDatabase {
 
     let db: Database
     package let tokenTTL: Double
-    private let now: () -> Double
+    let now: () -> Double
     /// Wrong passwords lately, for REST logins and chat logins alike.
     package var passwordAttempts = PasswordAttempts()
     /// PBKDF2 rounds for passwords set from now on.
@@ -175,16 +177,17 @@ package final class SandboxDatabase {
 
     // MARK: users
 
-    private static let userColumns = """
+    static let userColumns = """
         id, login, email, full_name, phone, website, external_user_id, custom_data,
-        created_at, updated_at, last_request_at, blob_id
+        created_at, updated_at, last_request_at, blob_id, tags
         """
 
-    private static func user(from row: Statement) -> UserRecord {
+    static func user(from row: Statement) -> UserRecord {
         UserRecord(id: row["id"].intValue ?? 0, login: row["login"].textValue,
                    profile: UserProfile(fullName: row["full_name"].textValue, email: row["email"].textValue, phone: row["phone"].textValue,
                                         website: row["website"].textValue, externalUserId: row["external_user_id"].intValue,
-                                        customData: row["custom_data"].textValue, blobId: row["blob_id"].intValue),
+                                        customData: row["custom_data"].textValue, blobId: row["blob_id"].intValue,
+                                        tags: UserProfile.tags(stored: row["tags"].textValue)),
                    createdAt: row["created_at"].doubleValue ?? 0, updatedAt: row["updated_at"].doubleValue ?? 0,
                    lastRequestAt: row["last_request_at"].doubleValue)
     }
@@ -203,11 +206,12 @@ package final class SandboxDatabase {
         let t = now()
         try db.run("""
             INSERT INTO users (login, email, full_name, phone, website, external_user_id, custom_data,
-                password_salt, password_hash, password_iterations, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                password_salt, password_hash, password_iterations, created_at, updated_at, blob_id, tags)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [.optional(new.login), .optional(new.profile.email), .optional(new.profile.fullName), .optional(new.profile.phone),
                   .optional(new.profile.website), .optional(new.profile.externalUserId), .optional(new.profile.customData),
-                  .blob(hash.salt), .blob(hash.hash), .int(hash.iterations), .real(t), .real(t)])
+                  .blob(hash.salt), .blob(hash.hash), .int(hash.iterations), .real(t), .real(t),
+                  .optional(new.profile.blobId), .optional(UserProfile.stored(tags: new.profile.tags))])
         let id = Int(db.lastInsertRowID)
         guard let user = try user(id: id) else {
             throw SQLiteError(extendedCode: .error, message: "the user just inserted (id \(id)) cannot be read back")

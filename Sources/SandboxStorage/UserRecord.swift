@@ -11,11 +11,22 @@ package struct UserProfile {
     package var customData: String?
     /// The blob of the user's picture (their avatar); nil for none.
     package var blobId: Int?
+    /// `user[tag_list]`, in the order given; empty for none.
+    package var tags: [String]
 
     package init(fullName: String? = nil, email: String? = nil, phone: String? = nil, website: String? = nil,
-                 externalUserId: Int? = nil, customData: String? = nil, blobId: Int? = nil) {
+                 externalUserId: Int? = nil, customData: String? = nil, blobId: Int? = nil, tags: [String] = []) {
         self.fullName = fullName; self.email = email; self.phone = phone; self.website = website
-        self.externalUserId = externalUserId; self.customData = customData; self.blobId = blobId
+        self.externalUserId = externalUserId; self.customData = customData; self.blobId = blobId; self.tags = tags
+    }
+
+    /// The `tags` column: `,a,b,` (so that `LIKE '%,a,%'` finds one tag), nil for none.
+    static func stored(tags: [String]) -> String? {
+        tags.isEmpty ? nil : "," + tags.joined(separator: ",") + ","
+    }
+
+    static func tags(stored: String?) -> [String] {
+        (stored ?? "").split(separator: ",").map(String.init)
     }
 }
 
@@ -44,6 +55,8 @@ package struct UserRecord {
             ("created_at", .string(SandboxTime.iso8601(createdAt))),
             ("updated_at", .string(SandboxTime.iso8601(updatedAt))),
             ("last_request_at", lastRequestAt.map { .string(SandboxTime.iso8601($0)) } ?? .null),
+            // An array, as the reference's UserObject has it (docs/protocol.md §3).
+            ("user_tags", .array(profile.tags.map { .string($0) })),
         ])
     }
 }
