@@ -60,6 +60,18 @@ package final class RenewableSession: SessionRenewing {
                              expiresAt: Date(timeIntervalSince1970: onDisk.expiresAt))
         }
         guard let login = stored.login, let password = password(login) else { return nil }
+        return try open(login: login, password: password)
+    }
+
+    /// A new session with `password` now (the password was just changed: `profile set
+    /// --password`), saved as the stored one.
+    @discardableResult
+    package func renew(withPassword password: String) throws(QuickBloxError) -> QBSession {
+        let login = stored.login ?? (stored.user["login"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "")
+        return try open(login: login, password: password)
+    }
+
+    private func open(login: String, password: String) throws(QuickBloxError) -> QBSession {
         let client = QuickBloxClient(apiEndpoint: config.apiEndpoint, credentials: config.credentials, transport: transport,
                                     requestTimeout: config.requestTimeout)
         let identity: UserCredentials.Identity = login.contains("@") ? .email(login) : .login(login)

@@ -32,9 +32,9 @@ struct UsersCommand: Command {
         if json {
             context.io.writeOut(JSONOutput.array(ofRaw: result.users.map(\.rawJSON)))
         } else if !result.users.isEmpty {
-            var rows = [["ID", "LOGIN", "FULL NAME", "EMAIL"]]
+            var rows = [["ID", "LOGIN", "FULL NAME", "EMAIL", "AVATAR"]]
             for user in result.users {
-                rows.append([String(user.id), user.login ?? "", user.fullName ?? "", user.email ?? ""]
+                rows.append([String(user.id), user.login ?? "", user.fullName ?? "", user.email ?? "", user.blobID == nil ? "" : "yes"]
                     .map { TerminalText.sanitize($0, newlines: .asSpaces) })
             }
             context.io.writeOut(Table.render(rows, width: context.terminalWidth))

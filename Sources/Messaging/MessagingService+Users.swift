@@ -42,7 +42,8 @@ extension MessagingService {
         let records = users.map(CacheRecords.user)
         try cached { () throws(MessageCacheError) in try cache.upsertUsers(records) }
         return UserSearchResult(users: zip(users, records).map { user, record in
-            FoundUser(id: user.id, login: user.login, fullName: user.fullName, email: user.email, rawJSON: record.rawJSON)
+            FoundUser(id: user.id, login: user.login, fullName: user.fullName, email: user.email, rawJSON: record.rawJSON,
+                      blobID: user.blobID)
         }, page: page, perPage: perPage, totalEntries: max(total, users.count))
     }
 

@@ -47,6 +47,11 @@ extension QuickBloxClient {
         try send("PUT", "/blobs/\(id)/complete.json") { body }
     }
 
+    /// `DELETE /blobs/{id}.json`: the blob and its file go (the owner's only).
+    package func deleteBlob(id: Int) throws(QuickBloxError) {
+        try send("DELETE", "/blobs/\(id).json")
+    }
+
     /// `GET /blobs/{id}.json`: the blob's metadata.
     package func blob(id: Int) throws(QuickBloxError) -> QBBlob {
         let json = try send("GET", "/blobs/\(id).json")

@@ -20,7 +20,11 @@ extension SandboxAPI {
         func problem(_ key: String, _ message: String) { problems.append((key, .array([.string(message)]))) }
         /// nil: not sent; `.some(nil)`: sent empty (clear).
         func field(_ name: String) -> String?? {
-            guard let v = r.parameter("user[\(name)]") else { return nil }
+            guard let v = r.parameter("user[\(name)]") else {
+                // A JSON body's `null` is no parameter once flattened: it clears too.
+                if case .null? = r.json?["user"]?[name] { return .some(nil) }
+                return nil
+            }
             return .some(v.isEmpty || v == "null" ? nil : v)
         }
         func number(_ name: String) -> Int?? {

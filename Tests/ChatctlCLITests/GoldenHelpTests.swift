@@ -147,6 +147,8 @@ SUBCOMMANDS:
                           messages.
   read                    Mark a dialog's messages read.
   profiles                List the profiles and who is logged in to each.
+  profile                 Show your profile: login, name, email, phone, website,
+                          tags, avatar.
   edit                    Replace the text of one of your messages.
   delete                  Delete a message, for you or for everyone.
   users                   List users, or find them by login, full name or email.

@@ -30,4 +30,54 @@ import TestSupport
         let same = try bob.cli.login(bob.login, password: ChatUser.password, extra: ["--no-chat", "--full-name", "Bob Q"])
         #expect(same.status == 0 && !same.stderr.contains("Display name changed"))
     }
+
+    /// `profile set` changes fields and `profile --json` shows them; an avatar set with
+    /// `--avatar` is what another user's `users --json` names; `--no-avatar` takes it away.
+    @Test func profileSetChangesFieldsAndTheAvatarOthersSee() throws {
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        let set = try alice.run(["profile", "set", "--full-name", "Alice Q", "--phone", "+1 555 0100", "--website", "https://alice.example",
+                                 "--tags", "ops, oncall", "--custom-data", #"{"team":"infra"}"#, "--json"])
+        #expect(set.status == 0, "stderr: \(set.stderr)")
+        let shown = try alice.run(["profile", "--json"])
+        let user = try #require(jsonObject(shown.stdout), "\(shown.stdout)")
+        #expect(user["full_name"] as? String == "Alice Q" && user["phone"] as? String == "+1 555 0100")
+        #expect(user["website"] as? String == "https://alice.example" && user["custom_data"] as? String == #"{"team":"infra"}"#)
+        #expect((user["user_tags"] as? [String]).map(Set.init) == ["ops", "oncall"], "\(user)")
+        let table = try alice.run(["profile"])
+        #expect(table.stdout.contains("Name:         Alice Q") && table.stdout.contains("Avatar:       none"), "\(table.stdout)")
+
+        let directory = try TemporaryDirectory(prefix: "chatctl-avatar")
+        let picture = directory.file("me.bmp")
+        try Data(ChatEndToEndTests.splitBMP(width: 16, height: 16)).write(to: URL(fileURLWithPath: picture))
+        #expect(try alice.run(["profile", "set", "--avatar", picture]).status == 0)
+        let avatar = try #require(jsonObject(try alice.run(["profile", "--json"]).stdout)?["blob_id"] as? Int)
+        let seen = try JSONSerialization.jsonObject(with: Data(try bob.run(["users", "@" + alice.login, "--json"]).stdout.utf8)) as? [[String: Any]]
+        #expect(seen?.first?["blob_id"] as? Int == avatar, "another user sees the avatar's blob")
+        #expect(try bob.run(["users", "@" + alice.login]).stdout.contains("yes"), "the AVATAR column")
+        #expect(try alice.run(["profile", "set", "--no-avatar"]).status == 0)
+        let none = try JSONSerialization.jsonObject(with: Data(try bob.run(["users", "@" + alice.login, "--json"]).stdout.utf8)) as? [[String: Any]]
+        #expect(none?.first?["blob_id"] as? Int == nil)
+    }
+
+    /// A new password, given as two lines on standard input, is the one a later login needs;
+    /// the session goes on without asking.
+    @Test func aChangedPasswordIsTheOneThatLogsIn() throws {
+        let alice = try ChatUser("alice", sandbox: sandbox)
+        let changed = try alice.run(["profile", "set", "--password"], stdin: "\(ChatUser.password)\nnew-pass-1234\n")
+        #expect(changed.status == 0, "stderr: \(changed.stderr)")
+        #expect(try alice.run(["status"]).status == 0, "the session was renewed")
+        #expect(try alice.cli.login(alice.login, password: ChatUser.password, extra: ["--no-chat"]).status == 4, "the old one no longer")
+        #expect(try alice.cli.login(alice.login, password: "new-pass-1234", extra: ["--no-chat"]).status == 0)
+    }
+
+    /// `profile delete --yes` removes the account on the server and leaves no session here.
+    @Test func profileDeleteLeavesNoSessionBehind() throws {
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        let refused = try alice.run(["profile", "delete"])
+        #expect(refused.status == 2, "no terminal, no --yes: nothing deleted")
+        let deleted = try alice.run(["profile", "delete", "--yes"])
+        #expect(deleted.status == 0 && deleted.stdout.contains("Deleted the account \(alice.login)"), "stderr: \(deleted.stderr)")
+        #expect(try alice.run(["status"]).status == 4, "not logged in")
+        #expect(try bob.run(["users", "@" + alice.login]).stderr.contains("no users match"))
+    }
 }

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AuthFlow
+import CommandLineKit
+import Diagnostics
+import Messaging
+import Presentation
+
+/// `chatctl profile delete`: remove your account, then everything kept here for it.
+struct ProfileDeleteCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "delete",
+        abstract: "Delete your account on the server, and its session and cache here.",
+        discussion: """
+            Asks you to type your login to confirm (--yes for scripts). Your messages stay in the dialogs of \
+            the people you wrote to; your session ends and this machine's session file and cache go.
+            """)
+
+    @Flag("yes", help: "Do not ask for confirmation.")
+    var yes: Bool
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let login = try context.cacheLogin(source: .server)
+        let name = login.session.login ?? String(login.session.userId)
+        if !yes {
+            guard context.io.stdinIsTerminal else {
+                throw context.usage("deleting your account needs confirmation: run on a terminal, or give --yes")
+            }
+            let typed = context.io.readLine(prompt: "This deletes the account '\(TerminalText.sanitize(name, newlines: .asSpaces))' for good. Type its login to confirm: ")
+            guard typed == name else { throw Failure(.invalidInput, "not deleted: the login typed does not match") }
+        }
+        let service = try context.messagingService(source: .server)
+        try service.deleteAccount()
+        // The server forgot the session with the account: only what is here is left to remove.
+        let keeper = try context.sessionKeeper()
+        try keeper.store.remove()
+        for path in [login.cachePath, login.cachePath + "-wal", login.cachePath + "-shm"] { _ = unlink(path) }
+        context.io.writeOut("Deleted the account \(TerminalText.sanitize(name, newlines: .asSpaces)).\n")
+        return .ok
+    }
+}

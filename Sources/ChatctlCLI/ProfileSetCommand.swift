@@ -1,0 +1,118 @@
+import AuthFlow
+import CommandLineKit
+import Diagnostics
+import Messaging
+import Presentation
+import QuickBloxAPI
+
+/// `chatctl profile set`: change your name, email, phone, website, tags, custom data,
+/// avatar or password.
+struct ProfileSetCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "set",
+        abstract: "Change your profile: name, email, phone, website, tags, custom data, avatar, password.",
+        discussion: """
+            Only what is given changes; an empty value ('') clears a field. --avatar uploads the picture as a \
+            public file and makes it your avatar (the old one is deleted); --no-avatar removes it. --password \
+            asks for the current and the new password on a terminal; a script gives both, the current on the \
+            first line and the new on the second, with --password-file PATH or on standard input. The session \
+            is renewed with the new password.
+            """)
+
+    @Option("full-name", metavar: "NAME", help: "Your display name.")
+    var fullName: String?
+    @Option("email", metavar: "ADDRESS", help: "Your email address.")
+    var email: String?
+    @Option("phone", metavar: "NUMBER", help: "Your phone number.")
+    var phone: String?
+    @Option("website", metavar: "URL", help: "Your website.")
+    var website: String?
+    @Option("tags", metavar: "A,B", help: "Your tags, comma-separated ('' for none).")
+    var tags: String?
+    @Option("custom-data", metavar: "JSON", help: "Custom data (a JSON text, kept as given).")
+    var customData: String?
+    @Option("avatar", metavar: "FILE", help: "A picture to make your avatar.")
+    var avatar: String?
+    @Flag("no-avatar", help: "Remove your avatar.")
+    var noAvatar: Bool
+    @Flag("password", help: "Change your password (asks, or reads two lines: current, then new).")
+    var password: Bool
+    @Flag("json", help: "Print your QuickBlox user object afterwards.")
+    var json: Bool
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        if avatar != nil && noAvatar { throw context.usage("--avatar and --no-avatar cannot be used together") }
+        let tagList = tags.map { $0.split(separator: ",").map { String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }.filter { !$0.isEmpty } }
+        var update = QBUserUpdate(fullName: fullName, email: email, phone: phone, website: website, customData: customData, tags: tagList)
+        var passwords: (old: String, new: String)?
+        if password {
+            passwords = try readPasswords(context)
+            update.oldPassword = passwords?.old
+            update.password = passwords?.new
+        }
+        guard !update.isEmpty || avatar != nil || noAvatar else {
+            throw context.usage("nothing to change: give --full-name, --email, --phone, --website, --tags, --custom-data, --avatar, --no-avatar or --password")
+        }
+        // The picture is checked (it exists, it is a file) before anything changes.
+        let picture = try avatar.map { path throws in try context.uploadSource(path, name: nil) }
+        let session = try context.messagingSession(source: .server)
+        let service = session.service
+        var user = update.isEmpty ? nil : try service.updateProfile(update)
+        if let picture {
+            let (changed, left) = try service.setAvatar(picture)
+            user = changed
+            if let left { context.io.warn("warning: \(left.message)") }
+        } else if noAvatar {
+            let (changed, left) = try service.removeAvatar()
+            user = changed
+            if let left { context.io.warn("warning: \(left.message)") }
+        }
+        if let passwords { try renewSession(password: passwords.new, context) }
+        if let user {
+            if json { ProfileCommand.show(user, json: true, context) } else { context.io.writeErr("chatctl: profile changed\n") }
+        }
+        return .ok
+    }
+
+    /// The current and the new password: asked on a terminal (the new one twice), else two
+    /// lines of --password-file or standard input. The new one follows the sign-up's rule.
+    private func readPasswords(_ context: CommandContext) throws -> (old: String, new: String) {
+        var old: String?, new: String?
+        if let file = context.globals.passwordFile {
+            guard let bytes = PrivateFiles.read(file) else {
+                throw Failure(.invalidInput, "cannot read password file \(file)", hint: "check the path given to --password-file")
+            }
+            (old, new) = Self.twoLines(bytes)
+        } else if context.io.stdinIsTerminal {
+            old = context.io.readSecret(prompt: "Current password: ")
+            new = context.io.readSecret(prompt: "New password: ")
+            if let new, context.io.readSecret(prompt: "New password again: ") != new {
+                throw Failure(.invalidInput, "the new passwords differ", hint: "type the same new password twice")
+            }
+        } else if let bytes = context.io.readAllInput() {
+            (old, new) = Self.twoLines(bytes)
+        }
+        guard let old, !old.isEmpty, let new, !new.isEmpty else {
+            throw context.usage("--password needs the current and the new password: on a terminal, or two lines (current, new) with --password-file PATH or on standard input")
+        }
+        guard CredentialRules.isValidPassword(new) else {
+            throw Failure(.invalidInput, "the new password is not a valid password", hint: CredentialRules.passwordHint)
+        }
+        return (old, new)
+    }
+
+    static func twoLines(_ bytes: [UInt8]) -> (String?, String?) {
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        return (lines.first, lines.count > 1 ? lines[1] : nil)
+    }
+
+    /// A session opened with the new password now, saved for the next commands.
+    private func renewSession(password: String, _ context: CommandContext) throws {
+        let keeper = try context.sessionKeeper()
+        let (live, _) = try keeper.liveSession(checked: .byFirstRequest) { _ in password }
+        do { try live.renew(withPassword: password) } catch {
+            throw Failure(describing: error, doing: "open a session with the new password")
+        }
+    }
+}
