@@ -14,7 +14,10 @@ struct LoginCommand: Command {
             Signs up a new login, or logs in when the login is taken (the \
             server answers 422), then connects to chat. The password comes from \
             --password-stdin, --password-file, $CHATCTL_PASSWORD, or a prompt \
-            on the terminal; never from the command line.
+            on the terminal; never from the command line. On a terminal, what the \
+            command line leaves out is asked for as a login screen does: a new \
+            account only after a yes (or --yes) and its password twice, a wrong \
+            password up to three times; then your dialogs are offered.
             """)
 
     @Option("login", short: "l", metavar: "NAME", help: "QuickBlox login or email (prompted for on a terminal).")
