@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import AuthFlow
 import ClientConfiguration
 import Diagnostics
@@ -64,10 +67,10 @@ extension LoginCommand {
                     switch stop {
                     case .noLogin(let interrupted):
                         io.warn("no login given")
-                        return interrupted ? .interrupted : .usage
+                        return Self.ending(interrupted: interrupted)
                     case .abandoned(let interrupted):
                         io.warn("login abandoned")
-                        return interrupted ? .interrupted : .usage
+                        return Self.ending(interrupted: interrupted)
                     case .declined:
                         io.warn("no account created")
                         return .failure
@@ -89,14 +92,16 @@ extension LoginCommand {
         let chat = options.connectChat ? ChatHeadStart(config: config, verboseLog: context.verboseLog) : nil
         let runner = LoginRunner(api: keeper.makeClient(), chat: chat, chatAuth: config.chatAuth)
         var step = LoginFlow.Action.createSession
+        // The step a failure came from: the last one started (the flow's end is no step).
         runner.onStep = { action in
-            step = action
             switch action {
             case .signUp: status.show("Signing up…")
             case .logIn: status.show("Logging in…")
             case .connectChat: status.show("Connecting to chat…")
-            case .createSession, .succeed, .fail: break
+            case .createSession: break
+            case .succeed, .fail: return
             }
+            step = action
         }
         let identity: UserCredentials.Identity = attempt.login.contains("@") ? .email(attempt.login) : .login(attempt.login)
         let fullName = attempt.fullName ?? CredentialRules.defaultDisplayName(for: attempt.login)
@@ -138,6 +143,13 @@ extension LoginCommand {
         } catch {
             throw Failure(describing: error, doing: "look up '\(login)'")
         }
+    }
+
+    /// ^C ends as it always ends a program (by SIGINT, as the password prompt did before); ^D as a missing argument.
+    private static func ending(interrupted: Bool) -> ExitCode {
+        guard interrupted else { return .usage }
+        raise(SIGINT)
+        return .interrupted
     }
 
     /// A server out of reach, in the samples' words ("No Internet Connection"); other failures as they are.
