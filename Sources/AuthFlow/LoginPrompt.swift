@@ -101,9 +101,11 @@ package struct LoginPrompt: Sendable, Equatable {
         case .accountExists:
             return passwordStep()
         case .accountMissing:
+            // Asked first: a mistyped login shows here, before anything else is typed for it.
             isNew = true
-            if fullName == nil, let login { return ask(.displayName(default: CredentialRules.defaultDisplayName(for: login))) }
-            return confirmStep()
+            guard let login else { preconditionFailure("LoginPrompt: no login to create") }
+            if given.assumeYes { return nameStep() }
+            return ask(.createAccount(login: login))
         case .passwordRejected:
             tries += 1
             guard given.password == nil, tries < Self.attempts, let login else { return .stop(.tooManyAttempts) }
@@ -126,11 +128,11 @@ package struct LoginPrompt: Sendable, Equatable {
             let name = text.isEmpty ? fallback : text
             guard CredentialRules.isValidDisplayName(name) else { return ask(question, hint: CredentialRules.displayNameHint) }
             fullName = name
-            return confirmStep()
+            return passwordStep()
         case .createAccount:
             let yes = ["y", "yes"].contains(text.lowercased())
             pending = nil
-            return yes ? passwordStep() : .stop(.declined)
+            return yes ? nameStep() : .stop(.declined)
         case .password(let login):
             guard CredentialRules.isValidPassword(text) else { return ask(question, hint: CredentialRules.passwordHint) }
             password = text
@@ -152,10 +154,10 @@ package struct LoginPrompt: Sendable, Equatable {
         return .lookUp(login: login)
     }
 
-    private mutating func confirmStep() -> Action {
-        guard let login else { preconditionFailure("LoginPrompt: no login to create") }
-        if given.assumeYes { return passwordStep() }
-        return ask(.createAccount(login: login))
+    /// The display name of a new account, unless `--full-name` gave it.
+    private mutating func nameStep() -> Action {
+        guard fullName == nil, let login else { return passwordStep() }
+        return ask(.displayName(default: CredentialRules.defaultDisplayName(for: login)))
     }
 
     private mutating func passwordStep() -> Action {

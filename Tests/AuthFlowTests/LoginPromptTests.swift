@@ -29,13 +29,13 @@ import AuthFlow
                 .logIn(.init(login: "alice", fullName: nil, password: "correct-horse", allowSignUp: false)))
     }
 
-    @Test func aNewAccountAsksTheNameThenConfirmsThenTakesThePasswordTwice() {
+    @Test func aNewAccountIsConfirmedThenNamedThenTakesThePasswordTwice() {
         var prompt = Prompt(given: .init(login: "alcie"))
         _ = prompt.start()
-        #expect(prompt.handle(.accountMissing) == .ask(.displayName(default: "alcie"), hint: nil))
+        #expect(prompt.handle(.accountMissing) == .ask(.createAccount(login: "alcie"), hint: nil))
+        #expect(prompt.handle(.answered("y")) == .ask(.displayName(default: "alcie"), hint: nil))
         #expect(prompt.handle(.answered("a  b")) == .ask(.displayName(default: "alcie"), hint: CredentialRules.displayNameHint))
-        #expect(prompt.handle(.answered("Alice Cie")) == .ask(.createAccount(login: "alcie"), hint: nil))
-        #expect(prompt.handle(.answered("y")) == .ask(.password(login: "alcie"), hint: nil))
+        #expect(prompt.handle(.answered("Alice Cie")) == .ask(.password(login: "alcie"), hint: nil))
         #expect(prompt.handle(.answered("first-pass-1")) == .ask(.passwordAgain, hint: nil))
         #expect(prompt.handle(.answered("other-pass-1")) == .ask(.password(login: "alcie"), hint: Prompt.passwordsDiffer))
         #expect(prompt.handle(.answered("first-pass-1")) == .ask(.passwordAgain, hint: nil))
@@ -47,8 +47,8 @@ import AuthFlow
         var prompt = Prompt(given: .init(login: "alcie"))
         _ = prompt.start()
         _ = prompt.handle(.accountMissing)
-        #expect(prompt.handle(.answered("")) == .ask(.createAccount(login: "alcie"), hint: nil))
         _ = prompt.handle(.answered("yes"))
+        #expect(prompt.handle(.answered("")) == .ask(.password(login: "alcie"), hint: nil))
         _ = prompt.handle(.answered("first-pass-1"))
         #expect(prompt.handle(.answered("first-pass-1")) ==
                 .logIn(.init(login: "alcie", fullName: "alcie", password: "first-pass-1", allowSignUp: true)))
@@ -58,14 +58,15 @@ import AuthFlow
     func anythingButYesCreatesNothing(answer: String) {
         var prompt = Prompt(given: .init(login: "alcie", fullName: "Alice"))
         _ = prompt.start()
-        #expect(prompt.handle(.accountMissing) == .ask(.createAccount(login: "alcie"), hint: nil), "--full-name: not asked")
+        #expect(prompt.handle(.accountMissing) == .ask(.createAccount(login: "alcie"), hint: nil))
         #expect(prompt.handle(.answered(answer)) == .stop(.declined))
     }
 
-    @Test func yesSkipsTheQuestionButNotTheSecondPassword() {
-        var prompt = Prompt(given: .init(login: "alcie", fullName: "Alice", assumeYes: true))
+    @Test func yesSkipsTheQuestionButNotTheNameNorTheSecondPassword() {
+        var prompt = Prompt(given: .init(login: "alcie", assumeYes: true))
         _ = prompt.start()
-        #expect(prompt.handle(.accountMissing) == .ask(.password(login: "alcie"), hint: nil))
+        #expect(prompt.handle(.accountMissing) == .ask(.displayName(default: "alcie"), hint: nil))
+        #expect(prompt.handle(.answered("Alice")) == .ask(.password(login: "alcie"), hint: nil), "--full-name: not asked")
         #expect(prompt.handle(.answered("first-pass-1")) == .ask(.passwordAgain, hint: nil))
     }
 

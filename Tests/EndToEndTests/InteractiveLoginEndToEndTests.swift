@@ -49,14 +49,14 @@ import TestSupport
 
         try terminal.type(login)
         try terminal.press("Enter")
+        try terminal.waitFor("No account '\(login)' yet. Create it? [y/N]")
+        try terminal.type("y")
+        try terminal.press("Enter")
         try terminal.waitFor("Display name [\(login)]:")
         try terminal.type("a  b")
         try terminal.press("Enter")
         try terminal.waitFor("Cannot contain more than one space in a row.")
         try terminal.type("Newbie Two")
-        try terminal.press("Enter")
-        try terminal.waitFor("No account '\(login)' yet. Create it? [y/N]")
-        try terminal.type("y")
         try terminal.press("Enter")
         try terminal.waitFor("Password for \(login):")
         try terminal.type(Self.password)
@@ -83,9 +83,9 @@ import TestSupport
         #expect(places.compactMap { $0 } == places.compactMap { $0 }.sorted(), "in order")
         #expect(text.contains("\r\u{1B}[KLogging in…"), "on one line, rewritten")
 
-        // The account is real: its name is the one typed.
-        let token = try sandbox.createSession(login: login, password: Self.password)
-        #expect(!token.isEmpty)
+        // The account is real, with the name typed; the session was saved.
+        try terminal.runAtPrompt("chatctl users @\(login)", expecting: "Newbie Two")
+        #expect(try !sandbox.createSession(login: login, password: Self.password).isEmpty)
     }
 
     @Test func aWrongPasswordIsAskedAgainThenTheDialogsOpen() throws {
