@@ -46,6 +46,8 @@ package final class LoginRunner {
     private let api: QuickBloxClient
     private let chat: (any ChatConnecting)?
     private let chatAuth: ClientConfig.ChatAuth
+    /// Told each step as it starts: an interactive login shows it on its status line.
+    package var onStep: ((LoginFlow.Action) -> Void)?
 
     package init(api: QuickBloxClient, chat: (any ChatConnecting)?, chatAuth: ClientConfig.ChatAuth = .token) {
         self.api = api; self.chat = chat; self.chatAuth = chatAuth
@@ -66,6 +68,7 @@ package final class LoginRunner {
         switch request.identity { case .login(let l): who = l; case .email(let e): who = e }
 
         while true {
+            onStep?(action)
             let event: LoginFlow.Event
             switch action {
             case .createSession:

@@ -14,7 +14,10 @@ struct LoginCommand: Command {
             Signs up a new login, or logs in when the login is taken (the \
             server answers 422), then connects to chat. The password comes from \
             --password-stdin, --password-file, $CHATCTL_PASSWORD, or a prompt \
-            on the terminal; never from the command line.
+            on the terminal; never from the command line. On a terminal, what the \
+            command line leaves out is asked for as a login screen does: a new \
+            account only after a yes (or --yes) and its password twice, a wrong \
+            password up to three times; then your dialogs are offered.
             """)
 
     @Option("login", short: "l", metavar: "NAME", help: "QuickBlox login or email (prompted for on a terminal).")
@@ -29,8 +32,13 @@ struct LoginCommand: Command {
     var noChat: Bool
     @Flag("json", help: SharedHelp.json)
     var json: Bool
+    @Flag("yes", short: "y", help: "On a terminal, create a new account without asking first.")
+    var yes: Bool
+    @Flag("no-chat-view", help: "On a terminal, do not offer to open your dialogs afterwards.")
+    var noChatView: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
+        if try asksOnTerminal(context) { return try runInteractively(context) }
         // Everything the user typed is checked before any network call.
         guard let login = login ?? promptForLogin(context) else {
             throw context.usage("missing --login NAME (no terminal to ask on)")
@@ -68,6 +76,12 @@ struct LoginCommand: Command {
         // The REST login stands even if chat failed: keep the session.
         try keeper.save(result, login: login)
 
+        try announce(result, login: login, context: context)
+        return .ok
+    }
+
+    /// The last line of a login (or the failure of its chat half), as every login ends.
+    func announce(_ result: LoginResult, login: String, context: CommandContext) throws {
         let chatWord: String
         switch result.chat {
         case .connected: chatWord = "connected"
@@ -93,7 +107,6 @@ struct LoginCommand: Command {
             let chatText = chatWord == "connected" ? "chat connected" : "chat skipped"
             context.io.writeOut("\(what) \(name) (id \(result.user.id)); \(chatText).\n")
         }
-        return .ok
     }
 
     private func promptForLogin(_ context: CommandContext) -> String? {

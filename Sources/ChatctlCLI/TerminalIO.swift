@@ -26,6 +26,8 @@ package protocol TerminalIO: AnyObject {
     /// Columns of the terminal on stderr (80 when it will not say), or nil when
     /// stderr is not a terminal: the width of a progress bar.
     var stderrColumns: Int? { get }
+    /// Prompts on the terminal and reads one line, with or without echo, telling ^D from ^C.
+    func ask(_ prompt: String, echo: Bool) -> PromptAnswer
 }
 
 extension TerminalIO {
@@ -65,35 +67,46 @@ package final class StandardIO: TerminalIO {
     }
 
     package func readSecret(prompt: String) -> String? {
+        switch ask(prompt, echo: false) {
+        case .line(let line): return line
+        case .endOfInput: return nil
+        case .interrupted:
+            // Echo is back on: now end the way ^C always ends a program.
+            raise(SIGINT)
+            return nil
+        }
+    }
+
+    package func ask(_ prompt: String, echo: Bool) -> PromptAnswer {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return .endOfInput }
         defer { close(fd) }
         var saved = termios()
         guard tcgetattr(fd, &saved) == 0 else {
             Self.writeAll(fd, prompt)
-            return Self.readLine(fd: fd)
+            return Self.readLine(fd: fd).map(PromptAnswer.line) ?? .endOfInput
         }
         var quiet = saved
-        quiet.c_lflag &= ~tcflag_t(ECHO)
-        quiet.c_lflag |= tcflag_t(ECHONL)
+        if !echo {
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            quiet.c_lflag |= tcflag_t(ECHONL)
+        }
         // ^C while the terminal does not echo: the reader waits on the signal's pipe beside
         // the terminal and restores echo itself. Without a pipe (out of descriptors) ^C
         // keeps its default effect.
         let interrupt = try? SignalPipe(catching: [SIGINT], restarting: false)
         // Echo off before the prompt shows, as getpass(3) does: nothing typed
         // after the prompt appears can be echoed.
-        _ = tcsetattr(fd, TCSAFLUSH, &quiet)
+        if !echo { _ = tcsetattr(fd, TCSAFLUSH, &quiet) }
         Self.writeAll(fd, prompt)
         let line = Self.readLine(fd: fd, interrupt: interrupt)
-        _ = tcsetattr(fd, TCSAFLUSH, &saved)
+        if !echo { _ = tcsetattr(fd, TCSAFLUSH, &saved) }
         let interrupted = interrupt?.hasPending ?? false
         interrupt?.release()
-        if line == nil && interrupted {
-            // Echo is back on: now end the way ^C always ends a program.
-            Self.writeAll(fd, "\n")
-            raise(SIGINT)
-        }
-        return line
+        if let line { return .line(line) }
+        guard interrupted else { return .endOfInput }
+        Self.writeAll(fd, "\n")
+        return .interrupted
     }
 
     package func readLine(prompt: String) -> String? {

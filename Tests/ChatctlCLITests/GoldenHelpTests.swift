@@ -166,10 +166,12 @@ OVERVIEW: Sign up or log in, then connect to chat.
 Signs up a new login, or logs in when the login is taken (the server answers
 422), then connects to chat. The password comes from --password-stdin,
 --password-file, $CHATCTL_PASSWORD, or a prompt on the terminal; never from the
-command line.
+command line. On a terminal, what the command line leaves out is asked for as a
+login screen does: a new account only after a yes (or --yes) and its password
+twice, a wrong password up to three times; then your dialogs are offered.
 
 USAGE: chatctl login [--login <NAME>] [--full-name <NAME>] [--password-stdin]
-                     [--no-signup] [--no-chat] [--json]
+                     [--no-signup] [--no-chat] [--json] [--yes] [--no-chat-view]
 
 OPTIONS:
   -l, --login <NAME>      QuickBlox login or email (prompted for on a terminal).
@@ -178,6 +180,10 @@ OPTIONS:
   --no-signup             Log in only; never create an account.
   --no-chat               Skip the chat connection.
   --json                  Print JSON instead of text.
+  -y, --yes               On a terminal, create a new account without asking
+                          first.
+  --no-chat-view          On a terminal, do not offer to open your dialogs
+                          afterwards.
   -h, --help              Show help information.
 
 \#(globalOptions)

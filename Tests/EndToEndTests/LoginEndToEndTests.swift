@@ -255,10 +255,16 @@ func waitForSavedSessionToExpire(_ cli: ChatctlRunner) throws {
         let sandbox = try SandboxProcess()
         let state = try TemporaryDirectory()
         let login = uniqueLogin("pty")
-        let terminal = try PseudoTerminal(productPath("chatctl"), ["login", "--login", login, "--no-chat"],
+        // A new account on a terminal is confirmed and its password typed twice (issue 21): --yes
+        // and --full-name leave just the passwords to ask; --no-chat-view, no dialogs after.
+        let terminal = try PseudoTerminal(productPath("chatctl"), ["login", "--login", login, "--no-chat", "--yes",
+                                                                   "--full-name", "Pty User", "--no-chat-view"],
                                           environment: ["CHATCTL_CONFIG": sandbox.configPath, "CHATCTL_STATE_DIR": state.path])
         // Typed once the prompt is up and echo is off, as a person would.
         try terminal.output.wait(for: "the password prompt", timeout: 30) { $0.contains("Password for \(login): ") }
+        try waitUntil("echo off on the terminal", timeout: 10) { try !terminal.echoes() }
+        try terminal.type("pty-secret-99\n")
+        try terminal.output.wait(for: "the second password prompt", timeout: 30) { $0.contains("Password again: ") }
         try waitUntil("echo off on the terminal", timeout: 10) { try !terminal.echoes() }
         try terminal.type("pty-secret-99\n")
         let status = try #require(terminal.waitForExit(timeout: 30), "chatctl login is still running: \(terminal.output.text)")

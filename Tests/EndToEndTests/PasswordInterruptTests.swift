@@ -6,9 +6,13 @@ import TestSupport
 /// back before it goes, and ends as an interrupted program does (SIGINT).
 @Suite struct PasswordInterruptTests {
     @Test func controlCAtThePromptRestoresEchoAndEndsBySIGINT() throws {
-        let terminal = try PseudoTerminal(productPath("chatctl"), ["login", "--login", "alice", "--no-chat"],
-                                          environment: ["CHATCTL_CONFIG": "/nonexistent/config.json", "HOME": "/nonexistent"])
-        try terminal.output.wait(for: "the password prompt", timeout: 10) { $0.contains("Password for alice: ") }
+        // On a terminal the config is read before any question (issue 21): a real one, and an account that exists.
+        let sandbox = try SandboxProcess()
+        let alice = try ChatUser("alice", sandbox: sandbox)
+        let terminal = try PseudoTerminal(productPath("chatctl"), ["login", "--login", alice.login, "--no-chat"],
+                                          environment: ["CHATCTL_CONFIG": sandbox.configPath, "HOME": "/nonexistent",
+                                                        "CHATCTL_STATE_DIR": alice.cli.stateDir.path + "/state"])
+        try terminal.output.wait(for: "the password prompt", timeout: 10) { $0.contains("Password for \(alice.login): ") }
         #expect(try !terminal.echoes(), "echo is off while the password is typed")
 
         try terminal.type("\u{3}")
