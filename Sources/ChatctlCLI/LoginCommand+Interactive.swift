@@ -107,8 +107,9 @@ extension LoginCommand {
         let fullName = attempt.fullName ?? CredentialRules.defaultDisplayName(for: attempt.login)
         let result: LoginResult
         do {
+            // A name the person gave (asked, or --full-name) replaces an existing account's.
             result = try runner.run(LoginRequest(identity: identity, password: attempt.password,
-                                                 fullName: fullName, options: options))
+                                                 fullName: fullName, options: options, fullNameGiven: attempt.fullName != nil))
         } catch {
             guard error.kind == .authentication, step == .logIn else { throw error }
             return .failure(error)

@@ -90,7 +90,7 @@ struct LoginCommand: Command {
             throw Failure(error.kind, "\(error.message); logged in, session saved", hint: error.hint)
         }
         if result.fullNameChanged {
-            let shown = TerminalText.sanitize(result.user.fullName ?? displayName, newlines: .asSpaces)
+            let shown = TerminalText.sanitize(result.user.fullName ?? "", newlines: .asSpaces)
             context.io.writeErr("Display name changed to '\(shown)'.\n")
         } else if let failure = result.fullNameFailure {
             context.io.warn("warning: \(failure.message); logged in")
