@@ -147,7 +147,16 @@ extension ChatEngine {
         if again { refreshPresence() }
         if let followed { askPresence(following: followed) }
         _ = try? service.refreshUnreadCounts()
+        if settings.reportsDialogList && !again { refreshNames() }
         reportDialogs()
+    }
+
+    /// The view's first connect: everyone in its dialogs as the server has them now, so a
+    /// name changed since it was cached shows (its header, its cells, the list).
+    func refreshNames() {
+        guard let all = try? service.dialogs(type: nil, limit: nil, source: .cacheOnly) else { return }
+        let changed = names.refresh(Set(all.flatMap(\.occupantIDs)).subtracting([link.me]), service: service)
+        if !changed.isEmpty { emit(.names(changed)) }
     }
 
     /// The rooms of the dialogs heard or sent to; with `skipsRoomsThatFail`, one at a time.

@@ -126,9 +126,10 @@ package final class MessagingService {
         return names
     }
 
-    /// Caches the users not cached yet (names for transcripts); best effort.
-    package func fetchUsers(_ ids: [Int]) throws(Failure) {
-        let missing = Set(ids).filter { (try? cache.user(id: $0)) == nil }.sorted()
+    /// Caches the users not cached yet (names for transcripts), or with `again` all of them
+    /// as the server has them now (a name changed since); best effort.
+    package func fetchUsers(_ ids: [Int], again: Bool = false) throws(Failure) {
+        let missing = Set(ids).filter { again || (try? cache.user(id: $0)) == nil }.sorted()
         var start = 0
         while start < missing.count {
             let chunk = Array(missing[start..<min(start + 100, missing.count)])

@@ -18,4 +18,15 @@ struct SenderNames {
         known.merge(found) { $1 }
         return found
     }
+
+    /// The names of `ids` as the server has them now (asked once more, in pages of 100):
+    /// those that changed since they were told (someone renamed themselves).
+    mutating func refresh(_ ids: Set<Int>, service: MessagingService) -> [Int: String] {
+        let ids = ids.filter { $0 > 0 }
+        guard !ids.isEmpty, (try? service.fetchUsers(Array(ids), again: true)) != nil else { return [:] }
+        asked.formUnion(ids)
+        let changed = service.displayNames(ids).filter { known[$0.key] != $0.value }
+        known.merge(changed) { $1 }
+        return changed
+    }
 }

@@ -80,4 +80,19 @@ import TestSupport
         #expect(try alice.run(["status"]).status == 4, "not logged in")
         #expect(try bob.run(["users", "@" + alice.login]).stderr.contains("no users match"))
     }
+
+    /// A name changed since the other side cached it shows in their chat view as it opens:
+    /// the header and the name above the cell.
+    @Test func aRenameShowsInTheOtherUsersChatView() throws {
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        #expect(try bob.run(["send", "@" + alice.login, "hello from bob"]).status == 0)
+        #expect(try alice.run(["sync"]).status == 0)
+        #expect(try bob.run(["profile", "set", "--full-name", "Robert Renamed"]).status == 0)
+        let terminal = try TmuxSession(environment: ChatEndToEndTests.environment(alice))
+        try terminal.startChatctl("chat @\(bob.login)")
+        let screen = try terminal.waitForScreen("the new name") { $0.components(separatedBy: "Robert Renamed").count >= 3 }
+        #expect(screen.hasPrefix(" Robert Renamed · private"), "the header: \(screen)")
+        try terminal.press("Escape")
+        try terminal.waitForPrompt()
+    }
 }
