@@ -40,7 +40,7 @@ package struct Chatctl: ParsableCommand {
     @Flag("verbose", short: "v", help: "Describe each network exchange on stderr (secrets redacted).", inherited: true)
     var verbose: Bool
     @Option("password-file", metavar: "PATH",
-            help: "Read the password from the first line of a file: to log in, or to renew an expired session.",
+            help: "Read the password from the first line of a file: to log in, or to renew an expired session (profile set --password: current, then new, on two lines).",
             completion: .file, inherited: true)
     var passwordFile: String?
 

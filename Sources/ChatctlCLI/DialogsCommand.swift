@@ -45,8 +45,11 @@ struct DialogsCommand: Command {
             context.io.writeErr("chatctl: no dialogs\(offline ? " in the cache" : "")\n")
             return .ok
         }
-        // Only a private dialog's title, or an unnamed group's, is made of people's names.
-        let names = service.displayNames(Set(dialogs.filter(DialogTitle.isMadeOfOccupants).flatMap(\.occupantIDs)))
+        // Only a private dialog's title, or an unnamed group's, is made of people's names:
+        // asked of the server again (one request a hundred people), so a name changed since shows.
+        let named = Set(dialogs.filter(DialogTitle.isMadeOfOccupants).flatMap(\.occupantIDs)).subtracting([service.me])
+        if !offline { try? service.fetchUsers(Array(named), again: true) }
+        let names = service.displayNames(named)
         // MUTED is the cache's flag, set by mute, unmute and show: no request per dialog here.
         var rows = [["NAME", "TYPE", "UNREAD", "MUTED", "LAST", "MESSAGE"]]
         for d in dialogs {

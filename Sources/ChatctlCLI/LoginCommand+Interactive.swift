@@ -37,6 +37,7 @@ extension LoginCommand {
                                               allowSignUp: !noSignup, assumeYes: yes))
         var action = prompt.start()
         var refused: Failure?
+        var loggedIn = false
         do {
             while true {
                 switch action {
@@ -56,6 +57,8 @@ extension LoginCommand {
                     switch try logIn(attempt, keeper: keeper, config: config, status: status, context: context) {
                     case .success(let result):
                         status.clear()
+                        // Logged in: a chat failure now is the chat's, not the network's (see the catch).
+                        loggedIn = true
                         try announce(result, login: attempt.login, context: context)
                         return try offerDialogs(context)
                     case .failure(let failure):
@@ -81,7 +84,7 @@ extension LoginCommand {
             }
         } catch let failure as Failure {
             status.clear()
-            throw Self.readingNetwork(failure, api: config.apiEndpoint)
+            throw loggedIn ? failure : Self.readingNetwork(failure, api: config.apiEndpoint)
         }
     }
 
@@ -121,8 +124,14 @@ extension LoginCommand {
     /// After an interactive login, the dialogs, as the samples open them (`--no-chat-view` or no terminal: not offered).
     private func offerDialogs(_ context: CommandContext) throws -> ExitCode {
         guard !noChatView, !json, context.io.stdoutIsTerminal else { return .ok }
-        guard case .line(let answer) = context.io.ask("Open your dialogs now? [Y/n] ", echo: true),
-              ["", "y", "yes"].contains(answer.lowercased()) else { return .ok }
+        let answer: String
+        switch context.io.ask("Open your dialogs now? [Y/n] ", echo: true) {
+        case .line(let line): answer = line
+        case .endOfInput: return .ok
+        // ^C at the question ends as ^C does everywhere (logged in all the same).
+        case .interrupted: return Self.ending(interrupted: true)
+        }
+        guard ["", "y", "yes"].contains(answer.lowercased()) else { return .ok }
         let chat = CommandContext(globals: context.globals, path: ["chatctl", "chat"],
                                   environment: context.environment, io: context.io)
         return try ChatCommand().run(chat)

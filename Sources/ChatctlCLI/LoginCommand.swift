@@ -22,7 +22,7 @@ struct LoginCommand: Command {
 
     @Option("login", short: "l", metavar: "NAME", help: "QuickBlox login or email (prompted for on a terminal).")
     var login: String?
-    @Option("full-name", metavar: "NAME", help: "Display name for a sign-up (default: the login).")
+    @Option("full-name", metavar: "NAME", help: "Display name: a sign-up's (default: the login), or the new name of an existing account.")
     var fullName: String?
     @Flag("password-stdin", help: "Read the password from standard input.")
     var passwordStdin: Bool

@@ -33,10 +33,12 @@ struct ProfileDeleteCommand: Command {
         let service = try context.messagingService(source: .server)
         try service.deleteAccount()
         // The server forgot the session with the account: only what is here is left to remove.
-        let keeper = try context.sessionKeeper()
-        try keeper.store.remove()
+        let shown = TerminalText.sanitize(name, newlines: .asSpaces)
+        do { try context.sessionKeeper().store.remove() } catch let failure as Failure {
+            throw Failure(failure.kind, "the account \(shown) is deleted; \(failure.message)", hint: "remove the session file by hand")
+        }
         for path in [login.cachePath, login.cachePath + "-wal", login.cachePath + "-shm"] { _ = unlink(path) }
-        context.io.writeOut("Deleted the account \(TerminalText.sanitize(name, newlines: .asSpaces)).\n")
+        context.io.writeOut("Deleted the account \(shown).\n")
         return .ok
     }
 }

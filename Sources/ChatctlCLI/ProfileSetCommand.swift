@@ -15,8 +15,8 @@ struct ProfileSetCommand: Command {
             Only what is given changes; an empty value ('') clears a field. --avatar uploads the picture as a \
             public file and makes it your avatar (the old one is deleted); --no-avatar removes it. --password \
             asks for the current and the new password on a terminal; a script gives both, the current on the \
-            first line and the new on the second, with --password-file PATH or on standard input. The session \
-            is renewed with the new password.
+            first line and the new on the second, with --password-file PATH or --password-stdin. The password \
+            changes last, after everything else given, and the session is renewed with it.
             """)
 
     @Option("full-name", metavar: "NAME", help: "Your display name.")
@@ -35,28 +35,32 @@ struct ProfileSetCommand: Command {
     var avatar: String?
     @Flag("no-avatar", help: "Remove your avatar.")
     var noAvatar: Bool
-    @Flag("password", help: "Change your password (asks, or reads two lines: current, then new).")
+    @Flag("password", help: "Change your password (asked on a terminal; for scripts see --password-stdin).")
     var password: Bool
+    @Flag("password-stdin", help: "With --password: read the current and the new password, one a line, from standard input.")
+    var passwordStdin: Bool
     @Flag("json", help: "Print your QuickBlox user object afterwards.")
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
         if avatar != nil && noAvatar { throw context.usage("--avatar and --no-avatar cannot be used together") }
-        let tagList = tags.map { $0.split(separator: ",").map { String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }.filter { !$0.isEmpty } }
-        var update = QBUserUpdate(fullName: fullName, email: email, phone: phone, website: website, customData: customData, tags: tagList)
-        var passwords: (old: String, new: String)?
-        if password {
-            passwords = try readPasswords(context)
-            update.oldPassword = passwords?.old
-            update.password = passwords?.new
+        if passwordStdin && !password { throw context.usage("--password-stdin goes with --password") }
+        if let fullName, !fullName.isEmpty, !CredentialRules.isValidDisplayName(fullName) {
+            throw Failure(.invalidInput, "'\(TerminalText.sanitize(fullName, newlines: .asSpaces))' is not a valid display name",
+                          hint: CredentialRules.displayNameHint)
         }
-        guard !update.isEmpty || avatar != nil || noAvatar else {
+        if let customData, !customData.isEmpty, (try? JSONValue(parsing: customData)) == nil {
+            throw Failure(.invalidInput, "--custom-data is not JSON", hint: "give a JSON text, e.g. --custom-data '{\"team\":\"ops\"}'")
+        }
+        let tagList = tags.map { $0.split(separator: ",").map { String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }.filter { !$0.isEmpty } }
+        let update = QBUserUpdate(fullName: fullName, email: email, phone: phone, website: website, customData: customData, tags: tagList)
+        guard !update.isEmpty || avatar != nil || noAvatar || password else {
             throw context.usage("nothing to change: give --full-name, --email, --phone, --website, --tags, --custom-data, --avatar, --no-avatar or --password")
         }
-        // The picture is checked (it exists, it is a file) before anything changes.
+        // Everything is checked before anything changes or any password is typed: the picture, the session.
         let picture = try avatar.map { path throws in try context.uploadSource(path, name: nil) }
-        let session = try context.messagingSession(source: .server)
-        let service = session.service
+        let service = try context.messagingSession(source: .server).service
+        let passwords = password ? try readPasswords(context) : nil
         var user = update.isEmpty ? nil : try service.updateProfile(update)
         if let picture {
             let (changed, left) = try service.setAvatar(picture)
@@ -67,7 +71,13 @@ struct ProfileSetCommand: Command {
             user = changed
             if let left { context.io.warn("warning: \(left.message)") }
         }
-        if let passwords { try renewSession(password: passwords.new, context) }
+        // The password last, alone: what failed before it leaves it as it was.
+        if let passwords {
+            user = try service.updateProfile(QBUserUpdate(oldPassword: passwords.old, password: passwords.new))
+            do { try renewSession(password: passwords.new, context) } catch let failure as Failure {
+                throw Failure(failure.kind, "password changed; \(failure.message)", hint: "log in with the new password: chatctl login")
+            }
+        }
         if let user {
             if json { ProfileCommand.show(user, json: true, context) } else { context.io.writeErr("chatctl: profile changed\n") }
         }
@@ -78,10 +88,16 @@ struct ProfileSetCommand: Command {
     /// lines of --password-file or standard input. The new one follows the sign-up's rule.
     private func readPasswords(_ context: CommandContext) throws -> (old: String, new: String) {
         var old: String?, new: String?
+        if passwordStdin && context.globals.passwordFile != nil {
+            throw context.usage("--password-stdin and --password-file cannot be used together")
+        }
         if let file = context.globals.passwordFile {
             guard let bytes = PrivateFiles.read(file) else {
                 throw Failure(.invalidInput, "cannot read password file \(file)", hint: "check the path given to --password-file")
             }
+            (old, new) = Self.twoLines(bytes)
+        } else if passwordStdin {
+            guard let bytes = context.io.readAllInput() else { throw Failure(.invalidInput, "cannot read the passwords from standard input") }
             (old, new) = Self.twoLines(bytes)
         } else if context.io.stdinIsTerminal {
             old = context.io.readSecret(prompt: "Current password: ")
@@ -89,11 +105,9 @@ struct ProfileSetCommand: Command {
             if let new, context.io.readSecret(prompt: "New password again: ") != new {
                 throw Failure(.invalidInput, "the new passwords differ", hint: "type the same new password twice")
             }
-        } else if let bytes = context.io.readAllInput() {
-            (old, new) = Self.twoLines(bytes)
         }
         guard let old, !old.isEmpty, let new, !new.isEmpty else {
-            throw context.usage("--password needs the current and the new password: on a terminal, or two lines (current, new) with --password-file PATH or on standard input")
+            throw context.usage("--password needs the current and the new password: on a terminal, or two lines (current, new) with --password-file PATH or --password-stdin")
         }
         guard CredentialRules.isValidPassword(new) else {
             throw Failure(.invalidInput, "the new password is not a valid password", hint: CredentialRules.passwordHint)

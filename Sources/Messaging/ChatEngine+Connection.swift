@@ -147,16 +147,18 @@ extension ChatEngine {
         if again { refreshPresence() }
         if let followed { askPresence(following: followed) }
         _ = try? service.refreshUnreadCounts()
-        if settings.reportsDialogList && !again { refreshNames() }
         reportDialogs()
+        // Then the names as the server has them now; the list again if one changed.
+        if settings.reportsDialogList && !again && refreshNames() { reportDialogs() }
     }
 
     /// The view's first connect: everyone in its dialogs as the server has them now, so a
     /// name changed since it was cached shows (its header, its cells, the list).
-    func refreshNames() {
-        guard let all = try? service.dialogs(type: nil, limit: nil, source: .cacheOnly) else { return }
+    func refreshNames() -> Bool {
+        guard let all = try? service.dialogs(type: nil, limit: nil, source: .cacheOnly) else { return false }
         let changed = names.refresh(Set(all.flatMap(\.occupantIDs)).subtracting([link.me]), service: service)
         if !changed.isEmpty { emit(.names(changed)) }
+        return !changed.isEmpty
     }
 
     /// The rooms of the dialogs heard or sent to; with `skipsRoomsThatFail`, one at a time.

@@ -34,7 +34,12 @@ extension MessagingService {
     package func setAvatar(_ source: UploadSource) throws(Failure) -> (user: QBUser, oldBlobLeft: Failure?) {
         let old = try profile().blobID
         let blob = try BlobUploader(api: api).upload(source, isPublic: true)
-        let user = try updateProfile(QBUserUpdate(blobID: .some(blob.id)))
+        let user: QBUser
+        do { user = try updateProfile(QBUserUpdate(blobID: .some(blob.id))) } catch {
+            // Not made the avatar: the picture uploaded for it goes again.
+            _ = deleteOldAvatar(blob.id)
+            throw error
+        }
         return (user, old.flatMap { deleteOldAvatar($0) })
     }
 

@@ -24,6 +24,8 @@ final class PartialFile {
             let kind: Failure.Kind = (code == ENOENT || code == EACCES || code == EISDIR || code == ENOTDIR) ? .invalidInput : .failure
             throw Failure(kind, "cannot create \(partPath): \(String(cString: strerror(code)))")
         }
+        // A part left by an earlier run keeps its mode unless told: private stays private.
+        if mode != 0o666 { _ = fchmod(fd, mode) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
             throw Failure(.temporary, "another download is writing \(partPath)", hint: "wait for it to end")

@@ -127,7 +127,8 @@ OPTIONS:
   -v, --verbose           Describe each network exchange on stderr (secrets
                           redacted).
   --password-file <PATH>  Read the password from the first line of a file: to
-                          log in, or to renew an expired session.
+                          log in, or to renew an expired session (profile set
+                          --password: current, then new, on two lines).
   --version               Show the version.
   -h, --help              Show help information.
 
@@ -175,7 +176,8 @@ USAGE: chatctl login [--login <NAME>] [--full-name <NAME>] [--password-stdin]
 
 OPTIONS:
   -l, --login <NAME>      QuickBlox login or email (prompted for on a terminal).
-  --full-name <NAME>      Display name for a sign-up (default: the login).
+  --full-name <NAME>      Display name: a sign-up's (default: the login), or the
+                          new name of an existing account.
   --password-stdin        Read the password from standard input.
   --no-signup             Log in only; never create an account.
   --no-chat               Skip the chat connection.
@@ -204,6 +206,7 @@ GLOBAL OPTIONS:
   -v, --verbose           Describe each network exchange on stderr (secrets
                           redacted).
   --password-file <PATH>  Read the password from the first line of a file: to
-                          log in, or to renew an expired session.
+                          log in, or to renew an expired session (profile set
+                          --password: current, then new, on two lines).
 """#
 }

@@ -20,11 +20,12 @@ import TestSupport
         #expect(renamed.stderr.contains("Display name changed to 'Bob Q'."))
         #expect((jsonObject(renamed.stdout)?["user"] as? [String: Any])?["full_name"] as? String == "Bob Q")
 
+        // `dialogs` first: it asks for the names itself (a `users` call before would refresh the cache).
+        let dialogs = try alice.run(["dialogs"])
+        #expect(dialogs.status == 0 && dialogs.stdout.contains("Bob Q"), "\(dialogs.stdout)")
         let users = try alice.run(["users", "@" + bob.login, "--json"])
         let seen = try JSONSerialization.jsonObject(with: Data(users.stdout.utf8)) as? [[String: Any]]
         #expect(seen?.first?["full_name"] as? String == "Bob Q", "\(users.stdout)")
-        let dialogs = try alice.run(["dialogs"])
-        #expect(dialogs.status == 0 && dialogs.stdout.contains("Bob Q"), "\(dialogs.stdout)")
 
         // The same name again is no change.
         let same = try bob.cli.login(bob.login, password: ChatUser.password, extra: ["--no-chat", "--full-name", "Bob Q"])
@@ -63,8 +64,12 @@ import TestSupport
     /// the session goes on without asking.
     @Test func aChangedPasswordIsTheOneThatLogsIn() throws {
         let alice = try ChatUser("alice", sandbox: sandbox)
-        let changed = try alice.run(["profile", "set", "--password"], stdin: "\(ChatUser.password)\nnew-pass-1234\n")
+        let before = try Self.sessionToken(of: alice)
+        let piped = try alice.run(["profile", "set", "--password"], stdin: "\(ChatUser.password)\nnew-pass-1234\n")
+        #expect(piped.status == 2 && piped.stderr.contains("--password-stdin"), "standard input is read only when asked: \(piped.stderr)")
+        let changed = try alice.run(["profile", "set", "--password", "--password-stdin"], stdin: "\(ChatUser.password)\nnew-pass-1234\n")
         #expect(changed.status == 0, "stderr: \(changed.stderr)")
+        #expect(try Self.sessionToken(of: alice) != before, "a new session, opened with the new password, is kept")
         #expect(try alice.run(["status"]).status == 0, "the session was renewed")
         #expect(try alice.cli.login(alice.login, password: ChatUser.password, extra: ["--no-chat"]).status == 4, "the old one no longer")
         #expect(try alice.cli.login(alice.login, password: "new-pass-1234", extra: ["--no-chat"]).status == 0)
@@ -94,5 +99,15 @@ import TestSupport
         #expect(screen.hasPrefix(" Robert Renamed · private"), "the header: \(screen)")
         try terminal.press("Escape")
         try terminal.waitForPrompt()
+    }
+
+    /// The token of the session `user`'s state directory keeps.
+    static func sessionToken(of user: ChatUser) throws -> String? {
+        let root = user.cli.stateDir.path
+        let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String }
+            .filter { ($0 as NSString).lastPathComponent.hasPrefix("session-") && $0.hasSuffix(".json") } ?? []
+        let file = try #require(files.first, "no session file under \(root)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: root + "/" + file))
+        return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["token"] as? String
     }
 }
