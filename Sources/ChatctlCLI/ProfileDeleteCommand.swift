@@ -34,8 +34,9 @@ struct ProfileDeleteCommand: Command {
         try service.deleteAccount()
         // The server forgot the session with the account: only what is here is left to remove.
         let shown = TerminalText.sanitize(name, newlines: .asSpaces)
-        do { try context.sessionKeeper().store.remove() } catch let failure as Failure {
-            throw Failure(failure.kind, "the account \(shown) is deleted; \(failure.message)", hint: "remove the session file by hand")
+        let keeper = try context.sessionKeeper()
+        do { try keeper.store.remove() } catch {
+            throw Failure(error.kind, "the account \(shown) is deleted; \(error.message)", hint: "remove the session file by hand")
         }
         for path in [login.cachePath, login.cachePath + "-wal", login.cachePath + "-shm"] { _ = unlink(path) }
         context.io.writeOut("Deleted the account \(shown).\n")
