@@ -116,7 +116,9 @@ struct ProfileSetCommand: Command {
     }
 
     static func twoLines(_ bytes: [UInt8]) -> (String?, String?) {
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is one Character: both line ends split.
+        let lines = String(decoding: bytes, as: UTF8.self)
+            .split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
             .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
         return (lines.first, lines.count > 1 ? lines[1] : nil)
     }
