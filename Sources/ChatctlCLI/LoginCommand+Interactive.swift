@@ -32,8 +32,13 @@ extension LoginCommand {
         let status = StatusLine(io: io)
         let keeper = SessionKeeper(config: config, store: try context.sessionStore(for: config),
                                    transport: try context.makeTransport(for: config))
+        let givenPassword = try context.filePassword() ?? context.environmentPassword
+        // A password given by file or environment is checked before any request, as on the script path.
+        if let givenPassword, !CredentialRules.isValidPassword(givenPassword) {
+            throw Failure(.invalidInput, "the password does not meet the service's rules", hint: CredentialRules.passwordHint)
+        }
         var prompt = LoginPrompt(given: .init(login: login, fullName: fullName,
-                                              password: try context.filePassword() ?? context.environmentPassword,
+                                              password: givenPassword,
                                               allowSignUp: !noSignup, assumeYes: yes))
         var action = prompt.start()
         var refused: Failure?

@@ -127,8 +127,11 @@ struct ProfileSetCommand: Command {
     private func renewSession(password: String, _ context: CommandContext) throws {
         let keeper = try context.sessionKeeper()
         let (live, _) = try keeper.liveSession(checked: .byFirstRequest) { _ in password }
+        let old = live.stored.token
         do { try live.renew(withPassword: password) } catch {
             throw Failure(describing: error, doing: "open a session with the new password")
         }
+        // The session opened with the old password ends: nothing it unlocked outlives the change.
+        try? keeper.makeClient(token: old).deleteSession()
     }
 }

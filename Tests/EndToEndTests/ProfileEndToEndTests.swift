@@ -70,6 +70,10 @@ import TestSupport
         let changed = try alice.run(["profile", "set", "--password", "--password-stdin"], stdin: "\(ChatUser.password)\nnew-pass-1234\n")
         #expect(changed.status == 0, "stderr: \(changed.stderr)")
         #expect(try Self.sessionToken(of: alice) != before, "a new session, opened with the new password, is kept")
+        if let before {
+            let old = try sandbox.send(method: "GET", path: "/session.json", token: before)
+            #expect(old.status == 401 || old.status == 404, "the old session ended: \(old.status)")
+        }
         #expect(try alice.run(["status"]).status == 0, "the session was renewed")
         #expect(try alice.cli.login(alice.login, password: ChatUser.password, extra: ["--no-chat"]).status == 4, "the old one no longer")
         #expect(try alice.cli.login(alice.login, password: "new-pass-1234", extra: ["--no-chat"]).status == 0)
