@@ -65,6 +65,9 @@ package struct LoginPrompt: Sendable, Equatable {
         case interrupted
         case accountExists
         case accountMissing
+        /// The server would not say (a look-up refused to an application session): the
+        /// log-in finds out, and a refused one asks whether to create the account.
+        case accountUnknown
         /// The log-in answered 401.
         case passwordRejected
     }
@@ -73,6 +76,7 @@ package struct LoginPrompt: Sendable, Equatable {
     package static let attempts = 3
     package static let passwordsDiffer = "The passwords do not match."
     package static let wrongPassword = "Wrong password; try again."
+    package static func wrongPasswordOrNoAccount(_ login: String) -> String { "Wrong password, or no account '\(login)' yet." }
 
     package let given: Given
     package private(set) var pending: Question?
@@ -81,6 +85,10 @@ package struct LoginPrompt: Sendable, Equatable {
     private var isNew = false
     private var password: String?
     private var tries = 0
+    /// Whether the account exists is not known (`accountUnknown`), and whether a refused
+    /// log-in has asked about creating it yet.
+    private var existenceUnknown = false
+    private var askedToCreate = false
 
     package init(given: Given) {
         self.given = given
@@ -100,6 +108,9 @@ package struct LoginPrompt: Sendable, Equatable {
             return .stop(login == nil ? .noLogin(interrupted: interrupted) : .abandoned(interrupted: interrupted))
         case .accountExists:
             return passwordStep()
+        case .accountUnknown:
+            existenceUnknown = true
+            return passwordStep()
         case .accountMissing:
             // Asked first: a mistyped login shows here, before anything else is typed for it.
             isNew = true
@@ -108,6 +119,12 @@ package struct LoginPrompt: Sendable, Equatable {
             return ask(.createAccount(login: login))
         case .passwordRejected:
             tries += 1
+            if existenceUnknown && !askedToCreate && given.allowSignUp, let login {
+                // A wrong password, or no such account: asked once, never assumed.
+                askedToCreate = true
+                if given.assumeYes { isNew = true; return nameStep() }
+                return ask(.createAccount(login: login), hint: Self.wrongPasswordOrNoAccount(login))
+            }
             guard given.password == nil, tries < Self.attempts, let login else { return .stop(.tooManyAttempts) }
             // The account exists now (it just refused the password): never sign up on a retry.
             isNew = false
@@ -129,10 +146,14 @@ package struct LoginPrompt: Sendable, Equatable {
             guard CredentialRules.isValidDisplayName(name) else { return ask(question, hint: CredentialRules.displayNameHint) }
             fullName = name
             return passwordStep()
-        case .createAccount:
+        case .createAccount(let login):
             let yes = ["y", "yes"].contains(text.lowercased())
             pending = nil
-            return yes ? nameStep() : .stop(.declined)
+            if yes { isNew = true; return nameStep() }
+            // After a refused log-in "no" means the password was wrong: asked again, if it can be.
+            guard existenceUnknown else { return .stop(.declined) }
+            guard given.password == nil, tries < Self.attempts else { return .stop(.tooManyAttempts) }
+            return ask(.password(login: login), hint: Self.wrongPassword)
         case .password(let login):
             guard CredentialRules.isValidPassword(text) else { return ask(question, hint: CredentialRules.passwordHint) }
             password = text

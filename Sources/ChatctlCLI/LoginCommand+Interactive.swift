@@ -57,7 +57,7 @@ extension LoginCommand {
                     status.show("Looking up \(login)…")
                     let exists = try Self.accountExists(login, client: keeper.makeClient(), config: config)
                     status.clear()
-                    action = prompt.handle(exists ? .accountExists : .accountMissing)
+                    action = prompt.handle(exists.map { $0 ? .accountExists : .accountMissing } ?? .accountUnknown)
                 case .logIn(let attempt):
                     switch try logIn(attempt, keeper: keeper, config: config, status: status, context: context) {
                     case .success(let result):
@@ -144,17 +144,22 @@ extension LoginCommand {
 
     /// Whether `login` has an account yet (`GET /users/by_login.json` or `by_email.json`, 404: none),
     /// asked with an application session so that nothing is signed up before the person says so.
-    private static func accountExists(_ login: String, client: QuickBloxClient, config: ClientConfig) throws(Failure) -> Bool {
+    /// nil: the server would not say (it lists users to signed-in users only: 401, 403, 422);
+    /// the prompt then finds out by logging in. The application session ends after the look-up.
+    private static func accountExists(_ login: String, client: QuickBloxClient, config: ClientConfig) throws(Failure) -> Bool? {
         do {
             _ = try client.createSession()
         } catch {
             throw Failure(describing: error, doing: "create session")
         }
+        defer { try? client.deleteSession() }
         do {
             if login.contains("@") { _ = try client.user(email: login) } else { _ = try client.user(login: login) }
             return true
         } catch where error.kind == .http(status: 404) {
             return false
+        } catch where [401, 403, 422].contains(error.status ?? 0) {
+            return nil
         } catch {
             throw Failure(describing: error, doing: "look up '\(login)'")
         }

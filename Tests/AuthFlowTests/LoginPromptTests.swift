@@ -116,3 +116,35 @@ import AuthFlow
         #expect(prompt.handle(.interrupted) == .stop(.abandoned(interrupted: true)))
     }
 }
+
+/// A server that lists users to signed-in users only cannot say whether the account exists:
+/// the log-in finds out, and a refused one asks, once, whether to create it.
+extension LoginPromptTests {
+    @Test func whenTheServerWillNotSayTheLogInFindsOutAndARefusalAsksToCreate() {
+        var prompt = Prompt(given: .init(login: "alcie"))
+        _ = prompt.start()
+        #expect(prompt.handle(.accountUnknown) == .ask(.password(login: "alcie"), hint: nil))
+        #expect(prompt.handle(.answered("first-pass-1")) ==
+                .logIn(.init(login: "alcie", fullName: nil, password: "first-pass-1", allowSignUp: false)), "no sign-up unasked")
+        #expect(prompt.handle(.passwordRejected) == .ask(.createAccount(login: "alcie"), hint: Prompt.wrongPasswordOrNoAccount("alcie")))
+        #expect(prompt.handle(.answered("y")) == .ask(.displayName(default: "alcie"), hint: nil))
+        #expect(prompt.handle(.answered("")) == .ask(.password(login: "alcie"), hint: nil))
+        #expect(prompt.handle(.answered("first-pass-1")) == .ask(.passwordAgain, hint: nil))
+        #expect(prompt.handle(.answered("first-pass-1")) ==
+                .logIn(.init(login: "alcie", fullName: "alcie", password: "first-pass-1", allowSignUp: true)))
+    }
+
+    @Test func whenTheServerWillNotSayNoToCreatingMeansTheWrongPassword() {
+        var prompt = Prompt(given: .init(login: "alice"))
+        _ = prompt.start()
+        _ = prompt.handle(.accountUnknown)
+        _ = prompt.handle(.answered("wrong-pass-1"))
+        _ = prompt.handle(.passwordRejected)
+        #expect(prompt.handle(.answered("n")) == .ask(.password(login: "alice"), hint: Prompt.wrongPassword))
+        #expect(prompt.handle(.answered("right-pass-1")) ==
+                .logIn(.init(login: "alice", fullName: nil, password: "right-pass-1", allowSignUp: false)))
+        #expect(prompt.handle(.passwordRejected) == .ask(.password(login: "alice"), hint: Prompt.wrongPassword), "asked once only")
+        #expect(prompt.handle(.answered("again-pass-1")) != .stop(.tooManyAttempts))
+        #expect(prompt.handle(.passwordRejected) == .stop(.tooManyAttempts), "three refusals in all")
+    }
+}
