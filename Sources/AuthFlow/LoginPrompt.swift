@@ -37,6 +37,8 @@ package struct LoginPrompt: Sendable, Equatable {
         case declined
         /// The password was refused this many times.
         case tooManyAttempts
+        /// `--no-signup`, and the server says there is no such account.
+        case noAccount(login: String)
     }
 
     package struct Attempt: Sendable, Equatable {
@@ -112,9 +114,11 @@ package struct LoginPrompt: Sendable, Equatable {
             existenceUnknown = true
             return passwordStep()
         case .accountMissing:
+            guard let login else { preconditionFailure("LoginPrompt: no login to create") }
+            // `--no-signup`: said at once, not as three wrong passwords.
+            guard given.allowSignUp else { return .stop(.noAccount(login: login)) }
             // Asked first: a mistyped login shows here, before anything else is typed for it.
             isNew = true
-            guard let login else { preconditionFailure("LoginPrompt: no login to create") }
             if given.assumeYes { return nameStep() }
             return ask(.createAccount(login: login))
         case .passwordRejected:
@@ -170,7 +174,6 @@ package struct LoginPrompt: Sendable, Equatable {
     }
 
     private mutating func afterLogin(_ login: String) -> Action {
-        guard given.allowSignUp else { return passwordStep() }
         pending = nil
         return .lookUp(login: login)
     }

@@ -84,6 +84,9 @@ extension LoginCommand {
                         return .failure
                     case .tooManyAttempts:
                         throw refused ?? Failure(.authentication, "log in failed")
+                    case .noAccount(let login):
+                        throw Failure(.authentication, "no account '\(TerminalText.sanitize(login, newlines: .asSpaces))'",
+                                      hint: "check the login, or leave out --no-signup to create it")
                     }
                 }
             }

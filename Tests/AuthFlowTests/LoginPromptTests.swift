@@ -104,9 +104,19 @@ import AuthFlow
         #expect(prompt.handle(.passwordRejected) == .stop(.tooManyAttempts))
     }
 
-    @Test func noSignupLooksNothingUp() {
-        var prompt = Prompt(given: .init(login: "alice", allowSignUp: false))
-        #expect(prompt.start() == .ask(.password(login: "alice"), hint: nil))
+    @Test func noSignupSaysAtOnceThatThereIsNoSuchAccount() {
+        var prompt = Prompt(given: .init(login: "alcie", allowSignUp: false))
+        #expect(prompt.start() == .lookUp(login: "alcie"))
+        #expect(prompt.handle(.accountMissing) == .stop(.noAccount(login: "alcie")))
+        var existing = Prompt(given: .init(login: "alice", allowSignUp: false))
+        _ = existing.start()
+        #expect(existing.handle(.accountExists) == .ask(.password(login: "alice"), hint: nil))
+        var unknown = Prompt(given: .init(login: "alice", allowSignUp: false))
+        _ = unknown.start()
+        _ = unknown.handle(.accountUnknown)
+        _ = unknown.handle(.answered("some-pass-1"))
+        #expect(unknown.handle(.passwordRejected) == .ask(.password(login: "alice"), hint: Prompt.wrongPassword),
+                "no sign-up allowed: nothing to offer")
     }
 
     @Test func endOfInputAfterTheLoginAbandons() {

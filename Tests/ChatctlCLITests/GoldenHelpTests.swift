@@ -31,6 +31,12 @@ import Testing
         #expect(usage.err.hasPrefix("chatctl: invalid value 'ascii' for option '--images'; expected one of: auto, symbols, sixel, kitty, none\n"))
     }
 
+    @Test func profileHelp() {
+        let (status, io) = runChatctl(["profile", "--help"])
+        #expect(status == 0)
+        #expect(io.out == Self.profile)
+    }
+
     @Test func readHelp() {
         let (status, io) = runChatctl(["read", "--help"])
         #expect(status == 0)
@@ -193,6 +199,29 @@ OPTIONS:
 """#
 
     /// What every subcommand's help ends with.
+    static let profile = #"""
+OVERVIEW: Show your profile: login, name, email, phone, website, tags, avatar.
+
+'chatctl profile set' changes it, 'chatctl profile delete' removes your account.
+
+USAGE: chatctl profile [--json] [<subcommand>]
+
+OPTIONS:
+  --json                  Print your QuickBlox user object.
+  -h, --help              Show help information.
+
+\#(globalOptions)
+
+SUBCOMMANDS:
+  set                     Change your profile: name, email, phone, website,
+                          tags, custom data, avatar, password.
+  delete                  Delete your account on the server, and its session and
+                          cache here.
+
+  See 'chatctl help profile <subcommand>' for detailed help.
+
+"""#
+
     static let globalOptions = #"""
 GLOBAL OPTIONS:
   --config <PATH>         Config file (default: the profile's, then
