@@ -105,6 +105,26 @@ import TestSupport
         try terminal.waitForPrompt()
     }
 
+    /// On a terminal, `profile delete` asks for the login typed: a wrong one deletes nothing
+    /// (exit 2), the right one deletes the account.
+    @Test func profileDeleteOnATerminalWantsTheLoginTyped() throws {
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        let terminal = try TmuxSession(width: 120, environment: ChatEndToEndTests.environment(alice))
+        try terminal.runAtPrompt("chatctl profile delete", expecting: "Type its login to confirm:")
+        try terminal.type("not-" + alice.login)
+        try terminal.press("Enter")
+        try terminal.waitFor("not deleted: the login typed does not match")
+        try terminal.waitForPrompt()
+        try terminal.runAtPrompt("echo status=$?", expecting: "status=2")
+        #expect(try alice.run(["status"]).status == 0, "still logged in")
+        try terminal.runAtPrompt("chatctl profile delete", expecting: "Type its login to confirm:")
+        try terminal.type(alice.login)
+        try terminal.press("Enter")
+        try terminal.waitFor("Deleted the account \(alice.login).")
+        #expect(try alice.run(["status"]).status == 4, "no session left")
+        #expect(try bob.run(["users", "@" + alice.login]).stderr.contains("no users match"))
+    }
+
     /// The token of the session `user`'s state directory keeps.
     static func sessionToken(of user: ChatUser) throws -> String? {
         let root = user.cli.stateDir.path
