@@ -50,10 +50,13 @@ extension HelpOverlay {
         package var heading: Bool
     }
 
+    /// The box's width on a screen `width` columns wide: at most 64 columns.
+    package static func boxWidth(screenWidth width: Int) -> Int { min(64, width - 2) }
+
     /// The overlay's frame on a `width` × `height` screen: at most 64 columns, as tall as
     /// its rows or the screen allow, over the middle.
     package static func frame(width: Int, height: Int, rowCount: Int) -> (row: Int, column: Int, width: Int, height: Int) {
-        let boxWidth = min(64, width - 2)
+        let boxWidth = Self.boxWidth(screenWidth: width)
         let boxHeight = min(rowCount + 2, height - 3)
         return (max(1, (height - boxHeight) / 2), (width - boxWidth) / 2, boxWidth, boxHeight)
     }
@@ -92,7 +95,7 @@ extension HelpOverlay {
 
     /// How many rows fit inside the frame, and how many there are, on a `width` × `height` screen.
     package static func extent(width: Int, height: Int, unicode: Bool) -> (visible: Int, count: Int) {
-        let boxWidth = min(64, width - 2)
+        let boxWidth = Self.boxWidth(screenWidth: width)
         let count = rows(boxWidth: boxWidth, unicode: unicode).count
         return (max(1, frame(width: width, height: height, rowCount: count).height - 2), count)
     }

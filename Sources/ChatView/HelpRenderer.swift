@@ -5,7 +5,7 @@ struct HelpRenderer {
     let theme: Theme
 
     func draw(into grid: inout CellGrid) {
-        let boxWidth = min(64, grid.width - 2)
+        let boxWidth = HelpOverlay.boxWidth(screenWidth: grid.width)
         let rows = HelpOverlay.rows(boxWidth: boxWidth, unicode: theme.unicode)
         let frame = HelpOverlay.frame(width: grid.width, height: grid.height, rowCount: rows.count)
         guard frame.width >= 20, frame.height >= 3 else { return }

@@ -226,7 +226,7 @@ package struct ScreenUpdate {
             guard let index = model.dialogs.all.firstIndex(where: { $0.id == message.dialogID }) else { return false }
             var dialog = model.dialogs.all[index]
             if message.dateSent >= (dialog.lastMessageDate ?? 0) {
-                dialog.lastMessage = message.text.isEmpty ? message.attachments.first.map { "[\($0.kind)] \($0.name)" } : message.text
+                dialog.lastMessage = message.summary
                 dialog.lastMessageDate = message.dateSent
             }
             let open = model.screen == .conversation && model.conversation?.dialog.id == message.dialogID
@@ -245,7 +245,7 @@ package struct ScreenUpdate {
                 let dialog = model.dialogs.all.first { $0.id == last.dialogID }
                 let name = model.names[last.senderID] ?? last.senderName
                 let title = dialog.map { $0.kind == .private ? name : "\(name) in \($0.title)" } ?? name
-                let body = last.text.isEmpty ? last.attachments.first.map { "[\($0.kind)] \($0.name)" } ?? "" : last.text
+                let body = last.summary ?? ""
                 effects.append(.notify(title: title, body: body))
             } else {
                 let dialogs = Set(news.map(\.dialogID)).count

@@ -31,4 +31,10 @@ package struct ShownMessage: Hashable, Sendable {
     }
 
     package var cursor: MessageCursor { MessageCursor(dateSent: dateSent, id: id) }
+
+    /// One line for a list or a notification: the text, else the first attachment as
+    /// `[image] cat.jpg`; nil when there is neither.
+    package var summary: String? {
+        text.isEmpty ? attachments.first.map { "[\($0.kind)] \($0.name)" } : text
+    }
 }

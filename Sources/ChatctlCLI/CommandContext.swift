@@ -112,14 +112,21 @@ final class CommandContext {
         return p
     }
 
-    /// The first line of `--password-file`, or nil without the option. A file
-    /// that cannot be read or holds no password is bad input (exit 2).
-    func filePassword() throws -> String? {
+    /// What `--password-file` holds, or nil without the option; a file that cannot be read
+    /// is bad input (exit 2).
+    func passwordFileBytes() throws -> [UInt8]? {
         guard let file = globals.passwordFile else { return nil }
         guard let bytes = PrivateFiles.read(file) else {
             throw Failure(.invalidInput, "cannot read password file \(file)",
                           hint: "check the path given to --password-file")
         }
+        return bytes
+    }
+
+    /// The first line of `--password-file`, or nil without the option. A file
+    /// that cannot be read or holds no password is bad input (exit 2).
+    func filePassword() throws -> String? {
+        guard let file = globals.passwordFile, let bytes = try passwordFileBytes() else { return nil }
         let password = LoginCommand.firstLine(bytes)
         guard !password.isEmpty else { throw Failure(.invalidInput, "password file \(file) is empty") }
         return password

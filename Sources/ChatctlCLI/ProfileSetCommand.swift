@@ -91,10 +91,7 @@ struct ProfileSetCommand: Command {
         if passwordStdin && context.globals.passwordFile != nil {
             throw context.usage("--password-stdin and --password-file cannot be used together")
         }
-        if let file = context.globals.passwordFile {
-            guard let bytes = PrivateFiles.read(file) else {
-                throw Failure(.invalidInput, "cannot read password file \(file)", hint: "check the path given to --password-file")
-            }
+        if let bytes = try context.passwordFileBytes() {
             (old, new) = Self.twoLines(bytes)
         } else if passwordStdin {
             guard let bytes = context.io.readAllInput() else { throw Failure(.invalidInput, "cannot read the passwords from standard input") }

@@ -24,9 +24,7 @@ extension ChatEngine {
             }
             emitMessages(.caughtUp(dialogID: dialogID, fresh))
             followedRefreshedAt = .now
-            followedWatermark = try service.cached { () throws(MessageCacheError) in
-                try service.cache.newestMessage(dialogID: dialogID)?.dateSent
-            }
+            followedWatermark = try newestCachedDate(of: dialogID)
             let recent = try service.history(dialogID: dialogID, limit: settings.pageSize, before: nil, since: nil, source: .cacheOnly, markRead: false)
             emitMessages(.changed(recent))
             reportOutbox()
@@ -48,15 +46,11 @@ extension ChatEngine {
         followedRefreshedAt = .now
         do {
             var since = followedWatermark ?? 0
-            if followedWatermark == nil {
-                since = try service.cached { () throws(MessageCacheError) in
-                    try service.cache.newestMessage(dialogID: followed)?.dateSent
-                } ?? 0
-            }
+            if followedWatermark == nil { since = try newestCachedDate(of: followed) ?? 0 }
             let fresh = try service.newMessages(dialogID: followed, since: since - 1)
-            if let newest = try service.cached({ () throws(MessageCacheError) in try service.cache.newestMessage(dialogID: followed) }) {
+            if let newest = try newestCachedDate(of: followed) {
                 // A live message's date is its sender's clock: one running ahead must not skip a gap.
-                followedWatermark = max(since, min(newest.dateSent, Int(Date().timeIntervalSince1970)))
+                followedWatermark = max(since, min(newest, Int(Date().timeIntervalSince1970)))
             }
             if !fresh.isEmpty { emitMessages(.caughtUp(dialogID: followed, fresh)) }
             followedRefreshFailing = false
@@ -65,6 +59,11 @@ extension ChatEngine {
             if !followedRefreshFailing { emit(.notice(.failed(.catchUp, error))) }
             followedRefreshFailing = true
         }
+    }
+
+    /// The `date_sent` of the newest message the cache has of a dialog.
+    private func newestCachedDate(of dialogID: String) throws(Failure) -> Int? {
+        try service.cached { () throws(MessageCacheError) in try service.cache.newestMessage(dialogID: dialogID)?.dateSent }
     }
 
     static let followedQuietAfter = Duration.seconds(60)
