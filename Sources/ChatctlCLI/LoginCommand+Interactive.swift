@@ -10,11 +10,13 @@ import QuickBloxAPI
 /// `chatctl login` typed by a person: the questions of QuickBlox's login screen
 /// (`LoginPrompt` decides them), asked on the terminal, the steps on a status line.
 extension LoginCommand {
-    /// A person at a terminal, and something the command line left to ask.
+    /// A person at a terminal, and something the command line left to ask: the login, the password,
+    /// or the yes a new account needs (an account is never created silently on a terminal; --yes gives it).
     func asksOnTerminal(_ context: CommandContext) throws -> Bool {
         guard context.io.stdinIsTerminal, context.io.stderrIsTerminal, !passwordStdin else { return false }
         guard login != nil else { return true }
-        return try context.filePassword() == nil && context.environmentPassword == nil
+        if try context.filePassword() == nil && context.environmentPassword == nil { return true }
+        return !yes && !noSignup
     }
 
     func runInteractively(_ context: CommandContext) throws -> ExitCode {
@@ -43,10 +45,13 @@ extension LoginCommand {
         var action = prompt.start()
         var refused: Failure?
         var loggedIn = false
+        // Only a login that asked something offers the dialogs: one that only looked first stays a plain login.
+        var asked = false
         do {
             while true {
                 switch action {
                 case .ask(let question, let hint):
+                    asked = true
                     if let hint { io.writeErr("\(hint)\n") }
                     switch io.ask(Self.text(of: question), echo: !Self.isSecret(question)) {
                     case .line(let answer): action = prompt.handle(.answered(answer))
@@ -65,7 +70,7 @@ extension LoginCommand {
                         // Logged in: a chat failure now is the chat's, not the network's (see the catch).
                         loggedIn = true
                         try announce(result, login: attempt.login, context: context)
-                        return try offerDialogs(context)
+                        return asked ? try offerDialogs(context) : .ok
                     case .failure(let failure):
                         status.clear()
                         refused = failure

@@ -1,6 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import AuthFlow
 import CommandLineKit
 import Diagnostics
@@ -14,7 +19,8 @@ struct ProfileDeleteCommand: Command {
         abstract: "Delete your account on the server, and its session and cache here.",
         discussion: """
             Asks you to type your login to confirm (--yes for scripts). Your messages stay in the dialogs of \
-            the people you wrote to; your session ends and this machine's session file and cache go.
+            the people you wrote to; your session ends and this machine's session file, cache and outbox go \
+            (with the pictures kept for the chat view, unless another account here still uses them).
             """)
 
     @Flag("yes", help: "Do not ask for confirmation.")
@@ -32,6 +38,8 @@ struct ProfileDeleteCommand: Command {
         }
         let service = try context.messagingService(source: .server)
         try service.deleteAccount()
+        // The outbox's own copies of files waiting to be sent go with the entries (never the user's originals).
+        for entry in (try? service.pendingOutbox()) ?? [] { _ = try? service.dropFromOutbox(clientMessageID: entry.clientMessageID) }
         // The server forgot the session with the account: only what is here is left to remove.
         let shown = TerminalText.sanitize(name, newlines: .asSpaces)
         let keeper = try context.sessionKeeper()
@@ -39,7 +47,21 @@ struct ProfileDeleteCommand: Command {
             throw Failure(error.kind, "the account \(shown) is deleted; \(error.message)", hint: "remove the session file by hand")
         }
         for path in [login.cachePath, login.cachePath + "-wal", login.cachePath + "-shm"] { _ = unlink(path) }
+        Self.removeSharedPictures(in: keeper.store.directory)
         context.io.writeOut("Deleted the account \(shown).\n")
         return .ok
+    }
+
+    /// Avatars and image previews are kept per state directory, shared by its sessions: they go with
+    /// the last session and cache in it, and stay while another account still uses them.
+    static func removeSharedPictures(in directory: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let othersRemain = names.contains { name in
+            (name.hasPrefix("session-") && name.hasSuffix(".json")) || (name.hasPrefix("cache-") && name.hasSuffix(".sqlite"))
+        }
+        guard !othersRemain else { return }
+        for kept in ["avatars", "previews", "outbox-files"] {
+            try? FileManager.default.removeItem(atPath: directory + "/" + kept)
+        }
     }
 }

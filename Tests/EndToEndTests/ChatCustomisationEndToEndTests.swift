@@ -1,9 +1,6 @@
 import Foundation
-import HTTPTransport
-import QuickBloxAPI
 import Testing
 import TestSupport
-import Transfers
 
 /// Issue 20: the config's `chatView` section in a real terminal (tmux) against the real
 /// sandbox: initials beside incoming cells, the compact layout, a bad key told in one
@@ -73,19 +70,12 @@ import Transfers
         let sandbox = try SandboxProcess()
         let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
         let files = try TemporaryDirectory()
-        // Bob's picture: red on the left, blue on the right, a public blob named as his avatar.
+        // Bob's picture: red on the left, blue on the right, set as his avatar by `profile set --avatar`.
         let picture = files.file("bob.bmp")
         try Data(Chat.splitBMP(width: 64, height: 64)).write(to: URL(fileURLWithPath: picture))
-        let client = QuickBloxClient(apiEndpoint: sandbox.apiEndpoint,
-                                     credentials: AppCredentials(applicationId: sandbox.applicationId, authKey: sandbox.authKey,
-                                                                 authSecret: sandbox.authSecret),
-                                     transport: try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 5)))
-        client.token = try bob.cli.savedToken()
-        let source = try UploadSource.file(at: picture, sniffer: ContentSniffer(), spoolDirectory: files.path)
-        let blob = try BlobUploader(api: client).upload(source, isPublic: true)
-        let set = try sandbox.response(method: "PUT", path: "/users/\(bob.id).json", params: [("user[blob_id]", String(blob.id))],
-                                       token: try bob.cli.savedToken())
-        #expect(set.status == 200, "\(set.body)")
+        let set = try bob.run(["profile", "set", "--avatar", picture])
+        #expect(set.status == 0, "\(set.stderr)")
+        let blobID = try #require(jsonObject(try bob.run(["profile", "--json"]).stdout)?["blob_id"] as? Int)
         #expect(try bob.run(["send", "@" + alice.login, "did the deploy finish?"]).status == 0)
 
         let config = try Self.config(sandbox, chatView: ["avatars": "image"], in: files)
@@ -105,7 +95,7 @@ import Transfers
 
         // Kept in the state directory, private, under Bob's id and the blob's.
         let avatars = alice.cli.stateDir.path + "/state/avatars"
-        let file = avatars + "/\(bob.id)-\(blob.id)"
+        let file = avatars + "/\(bob.id)-\(blobID)"
         let attributes = try FileManager.default.attributesOfItem(atPath: file)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         #expect((try FileManager.default.attributesOfItem(atPath: avatars)[.posixPermissions] as? Int) == 0o700)

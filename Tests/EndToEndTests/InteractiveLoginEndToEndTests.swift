@@ -161,6 +161,29 @@ import TestSupport
         #expect(try Self.lastStatus(terminal) == 75)
     }
 
+    /// Login and password both given (CHATCTL_PASSWORD), on a terminal: a new account still needs a yes;
+    /// an existing one logs in as a script's would, with nothing asked and no dialogs offered.
+    @Test func aTerminalNeverCreatesAnAccountSilentlyEvenWithThePasswordGiven() throws {
+        let sandbox = try SandboxProcess()
+        let alice = try ChatUser("alice", sandbox: sandbox)
+        let state = try TemporaryDirectory(prefix: "chatctl-interactive")
+        let terminal = try Self.terminal(configPath: sandbox.configPath, state: state)
+        let typo = uniqueLogin("alcie")
+        try terminal.runAtPrompt("CHATCTL_PASSWORD=\(Self.password) chatctl login --login \(typo) --full-name Typo",
+                                 expecting: "No account '\(typo)' yet. Create it? [y/N]")
+        try terminal.press("Enter")
+        try terminal.waitFor("chatctl: no account created")
+        #expect(try Self.lastStatus(terminal) == 1)
+        #expect(throws: (any Error).self, "nothing was signed up") {
+            try sandbox.createSession(login: typo, password: Self.password)
+        }
+
+        try terminal.runAtPrompt("clear; CHATCTL_PASSWORD=\(ChatUser.password) chatctl login --login \(alice.login)",
+                                 expecting: "Logged in as \(alice.login) (id ")
+        #expect(try Self.lastStatus(terminal) == 0)
+        #expect(!(try terminal.screen()).contains("Open your dialogs"))
+    }
+
     @Test func thePipedFlagsSignUpWithoutAQuestionAsBefore() throws {
         let sandbox = try SandboxProcess()
         let state = try TemporaryDirectory(prefix: "chatctl-interactive")

@@ -84,9 +84,18 @@ import TestSupport
         let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
         let refused = try alice.run(["profile", "delete"])
         #expect(refused.status == 2, "no terminal, no --yes: nothing deleted")
+        // What the chat view keeps beside the session: another person's avatar, an image's preview.
+        let state = alice.cli.stateDir.path + "/state"
+        for kept in ["avatars", "previews"] {
+            try FileManager.default.createDirectory(atPath: state + "/" + kept, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: state + "/\(kept)/picture", contents: Data("x".utf8))
+        }
         let deleted = try alice.run(["profile", "delete", "--yes"])
         #expect(deleted.status == 0 && deleted.stdout.contains("Deleted the account \(alice.login)"), "stderr: \(deleted.stderr)")
         #expect(try alice.run(["status"]).status == 4, "not logged in")
+        let left = try FileManager.default.contentsOfDirectory(atPath: state)
+        #expect(!left.contains { $0.hasPrefix("session-") || $0.hasPrefix("cache-") || $0 == "avatars" || $0 == "previews" },
+                "nothing of the account is left: \(left)")
         #expect(try bob.run(["users", "@" + alice.login]).stderr.contains("no users match"))
     }
 
