@@ -79,7 +79,7 @@ package struct Chatctl: ParsableCommand {
             io.writeErr(tree.usageMessage(usage))
             return ExitCode.usage.rawValue
         case let failure as Failure:
-            io.warn(failure.description)
+            io.warn(failure.description, details: failure.details)
             return ExitCode(failure.kind).rawValue
         default:
             io.warn("\(error)")

@@ -8,7 +8,7 @@ extension DialogReference: ExpressibleByArgument {
         self = reference
     }
 
-    package static var expectedValue: String? { "a dialog id, @login or an exact dialog name" }
+    package static var expectedValue: String? { "a dialog id, @login, an email address or a dialog name" }
 
     /// The parser's own reason ("'@' needs a login after it, like @alice").
     package static func refusal(of text: String) -> String? {

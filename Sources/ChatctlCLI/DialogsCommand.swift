@@ -49,12 +49,14 @@ struct DialogsCommand: Command {
         // asked of the server again (one request a hundred people), so a name changed since shows.
         let named = Set(dialogs.filter(DialogTitle.isMadeOfOccupants).flatMap(\.occupantIDs)).subtracting([service.me])
         if !offline { try? service.fetchUsers(Array(named), again: true) }
-        let names = service.displayNames(named)
+        // Titles from every cached dialog, not only those listed: a name two dialogs share
+        // is shown with the end of each id, in a form commands accept (issue 22).
+        let titles = try service.dialogNameIndex()
         // MUTED is the cache's flag, set by mute, unmute and show: no request per dialog here.
         var rows = [["NAME", "TYPE", "UNREAD", "MUTED", "LAST", "MESSAGE"]]
         for d in dialogs {
             rows.append([
-                DialogTitle.of( d, me: service.me, names: names),
+                TerminalText.sanitize(titles.shownTitle(of: d), newlines: .asSpaces),
                 MessagingService.typeName(d.type),
                 d.unreadCount > 0 ? String(d.unreadCount) : "",
                 d.muted ? "muted" : "",

@@ -17,7 +17,7 @@ struct DialogsCreateCommand: Command {
 
     @Option("private", metavar: "@LOGIN", help: "The other user of a private dialog.")
     var `private`: String?
-    @Option("group", metavar: "NAME", help: "The name of a new group dialog.")
+    @Option("group", metavar: "NAME", help: "The name of a new group dialog (a warning if you have one so named).")
     var group: String?
     @Option("with", metavar: "@A,@B", help: "The group's other members, comma-separated.")
     var with: String?
@@ -37,13 +37,21 @@ struct DialogsCreateCommand: Command {
         let service = session.service
         let dialog: CachedDialog
         let created: Bool
+        var namesakes: [String] = []
         if let peer = `private` {
             let login = peer.hasPrefix("@") ? String(peer.dropFirst()) : peer
             (dialog, created) = try service.privateDialog(login: login, source: .server, create: true)
         } else {
             let ids = try context.users(try context.logins(with.map { [$0] } ?? [], allowNone: true), service: service).map(\.id)
+            // Group names need not be unique; a second one is made, and said (issue 22).
+            namesakes = try group.map { name throws(Failure) in try service.namesakes(of: name, source: .server) } ?? []
             dialog = try service.createDialog(type: .group, name: group, occupants: ids)
             created = true
+        }
+        if !namesakes.isEmpty {
+            let count = namesakes.count == 1 ? "a dialog" : "\(namesakes.count) dialogs"
+            context.io.warn("warning: you already have \(count) named '\(group ?? "")' (below); the new one is \(dialog.id): name either by its id",
+                            details: namesakes)
         }
         if json {
             context.io.writeOut(dialog.rawJSON + "\n")

@@ -24,6 +24,9 @@ package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
     package var message: String
     /// What to do about it, when there is something to say.
     package var hint: String?
+    /// Lines that follow the message, one per choice a person has (the dialogs an
+    /// ambiguous name matches); not part of `description`.
+    package var details: [String] = []
 
     package init(_ kind: Kind, _ message: String, hint: String? = nil) {
         self.kind = kind; self.message = message; self.hint = hint

@@ -1,7 +1,7 @@
 import Diagnostics
 
-/// How commands name a dialog: its 24-hex `_id`, `@login` (the private dialog
-/// with that user), or its exact name.
+/// How commands name a dialog: its 24-hex `_id`, `@login` or `@email` (the private
+/// dialog with that user), or a name as `chatctl dialogs` shows it (`DialogNameIndex`).
 package enum DialogReference: Sendable, Equatable, CustomStringConvertible {
     case id(String)
     case user(login: String)

@@ -51,7 +51,8 @@ package final class MessagingService {
     }
 
     /// The dialog a reference names. `@login` finds (or, when `createPrivate`,
-    /// creates) the private dialog with that user; a name must match exactly one dialog.
+    /// creates) the private dialog with that user; a name must match exactly one dialog
+    /// (`dialog(named:)`: every name `chatctl dialogs` shows).
     package func resolve(_ reference: DialogReference, source: DataSource, createPrivate: Bool) throws(Failure) -> CachedDialog {
         switch reference {
         case .id(let id):
@@ -62,17 +63,7 @@ package final class MessagingService {
             }
             throw Failure(.invalidInput, "no dialog with id \(id)", hint: source == .cacheOnly ? "it is not in the cache; try without --offline" : "run 'chatctl dialogs' to see yours")
         case .name(let name):
-            var matches = try cached { () throws(MessageCacheError) in try cache.dialogs(named: name) }
-            if matches.isEmpty && source == .server {
-                try syncDialogs()
-                matches = try cached { () throws(MessageCacheError) in try cache.dialogs(named: name) }
-            }
-            if matches.count == 1 { return matches[0] }
-            if matches.isEmpty {
-                throw Failure(.invalidInput, "no dialog named '\(name)'", hint: "run 'chatctl dialogs' to see yours, or use @login for a private dialog")
-            }
-            let candidates = matches.map { "\($0.id) (\(Self.typeName($0.type)))" }.joined(separator: ", ")
-            throw Failure(.invalidInput, "dialog name '\(name)' is ambiguous: \(candidates)", hint: "use the id instead")
+            return try dialog(named: name, source: source, createPrivate: createPrivate)
         case .user(let login):
             return try privateDialog(login: login, source: source, create: createPrivate).dialog
         }
@@ -106,6 +97,8 @@ package final class MessagingService {
 
     package func user(login: String, source: DataSource) throws(Failure) -> CachedUser {
         if let user = try cached({ () throws(MessageCacheError) in try cache.user(login: login) }) { return user }
+        // `@bob@example.com`: an email address names a user as a login does (issue 22).
+        if login.contains("@"), let user = try user(email: login, source: source) { return user }
         if source == .cacheOnly { throw Failure(.invalidInput, "user @\(login) is not in the cache", hint: "try without --offline") }
         let found: QBUser
         do { found = try api.user(login: login) } catch {

@@ -74,8 +74,9 @@ and 'listen'.
 USAGE: chatctl chat [--images <MODE>] [--no-notify] [<DIALOG>]
 
 ARGUMENTS:
-  <DIALOG>                A dialog id, @login (the private dialog with that
-                          user) or an exact dialog name.
+  <DIALOG>                A dialog id, @login or an email address (the private
+                          dialog with that user), or any name 'chatctl dialogs'
+                          shows.
 
 OPTIONS:
   --images <MODE>         Image previews: auto, symbols, sixel, kitty or none.
@@ -99,8 +100,9 @@ warning says so.
 USAGE: chatctl read [--no-chat] <DIALOG>
 
 ARGUMENTS:
-  <DIALOG>                A dialog id, @login (the private dialog with that
-                          user) or an exact dialog name.
+  <DIALOG>                A dialog id, @login or an email address (the private
+                          dialog with that user), or any name 'chatctl dialogs'
+                          shows.
 
 OPTIONS:
   --no-chat               Mark read over REST only; send no markers.

@@ -111,7 +111,7 @@ struct ChatUser {
         for _ in 0..<2 { #expect(try alice.run(["dialogs", "create", "--group", "twins", "--with", "@" + bob.login]).status == 0) }
         let ambiguous = try alice.run(["send", "twins", "hi"])
         #expect(ambiguous.status == 2)
-        #expect(ambiguous.stderr.contains("ambiguous"))
+        #expect(ambiguous.stderr.contains("'twins' names 2 dialogs"))
         let unknown = try alice.run(["history", "no-such-dialog"])
         #expect(unknown.status == 2)
         #expect(try alice.run(["send", "@nosuchuser" + uniqueLogin(), "hi"]).status == 2)

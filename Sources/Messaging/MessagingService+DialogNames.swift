@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Diagnostics
+import MessageCache
+import QuickBloxAPI
+
+/// A dialog named the way `chatctl dialogs` shows it (issue 22): by title, by the other
+/// person's full name, login or email address, or `title (end of id)`.
+extension MessagingService {
+    /// Every cached dialog by the names it answers to.
+    package func dialogNameIndex() throws(Failure) -> DialogNameIndex {
+        let dialogs = try cached { () throws(MessageCacheError) in try cache.dialogs(withRawJSON: false) }
+        let people = Set(dialogs.filter(DialogNameIndex.isMadeOfOccupants).flatMap(\.occupantIDs)).subtracting([me])
+        let names = try cached { () throws(MessageCacheError) in try cache.userNames(ids: people.sorted()) }
+        return DialogNameIndex(dialogs: dialogs, people: names, me: me)
+    }
+
+    /// The one dialog `name` names: from the cache, else after a sync. A name that matches
+    /// none but reads as an email address is the private dialog with that user (created
+    /// when `createPrivate`, as for `@login`); several matches are listed for a person to pick.
+    package func dialog(named name: String, source: DataSource, createPrivate: Bool) throws(Failure) -> CachedDialog {
+        var index = try dialogNameIndex()
+        var matches = index.matches(name)
+        if matches.isEmpty && source == .server {
+            try syncDialogs()
+            index = try dialogNameIndex()
+            matches = index.matches(name)
+        }
+        if matches.count == 1 {
+            return try cached({ () throws(MessageCacheError) in try cache.dialog(id: matches[0].id) }) ?? matches[0]
+        }
+        if matches.isEmpty {
+            if DialogNameIndex.looksLikeEmail(name) { return try privateDialog(login: name, source: source, create: createPrivate).dialog }
+            throw Failure(.invalidInput, "no dialog named '\(name)'",
+                          hint: "run 'chatctl dialogs' to see yours, or use @login for a private dialog")
+        }
+        var failure = Failure(.invalidInput, "'\(name)' names \(matches.count) dialogs; give one by its id (or by the name 'chatctl dialogs' shows):")
+        failure.details = describe(matches, in: index)
+        throw failure
+    }
+
+    /// The dialogs a new group's `name` would also name (exactly, or but for case), one a
+    /// line as an ambiguous name lists them; empty when none. Asked of the server first.
+    package func namesakes(of name: String, source: DataSource) throws(Failure) -> [String] {
+        if source == .server { try syncDialogs() }
+        let index = try dialogNameIndex()
+        let matches = index.matches(name)
+        return describe(matches, in: index)
+    }
+
+    /// The user with email address `email`: from the cache, else (online) from the server;
+    /// nil when nobody has it.
+    package func user(email: String, source: DataSource) throws(Failure) -> CachedUser? {
+        if let user = try cached({ () throws(MessageCacheError) in try cache.user(email: email) }) { return user }
+        guard source == .server else { return nil }
+        let found: QBUser
+        do { found = try api.user(email: email) } catch {
+            if error.status == 404 { return nil }
+            throw Failure(describing: error, doing: "find the user with email \(email)")
+        }
+        let record = CacheRecords.user(found)
+        try cached { () throws(MessageCacheError) in try cache.upsertUsers([record]) }
+        return record
+    }
+
+    private func describe(_ dialogs: [CachedDialog], in index: DialogNameIndex) -> [String] {
+        let names = displayNames(Set(dialogs.flatMap(\.occupantIDs)).subtracting([me]))
+        return index.describe(dialogs, names: names, date: Self.localMinute)
+    }
+
+    /// `2024-05-01 12:30` in the local time zone, as the LAST column of `chatctl dialogs`.
+    static func localMinute(_ unix: Int) -> String {
+        var seconds = time_t(unix)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,152 @@
+import Diagnostics
+import MessageCache
+import QuickBloxAPI
+import Testing
+import TestSupport
+@testable import Messaging
+
+/// Issue 22: every name `chatctl dialogs` shows is a name a command accepts.
+@Suite struct DialogNameIndexTests {
+    static let me = 1
+    static let bob = UserNames(id: 2, login: "bob", fullName: "bob Q", email: "bob@example.com")
+    static let carol = UserNames(id: 3, login: "carol", email: "carol@example.com")
+    static let withBob = dialog("000000000000000000a1b2c3", .private, "", [1, 2], last: 300)
+    static let withCarol = dialog("000000000000000000a1b2c4", .private, "bob Q", [1, 3], last: 200)
+    static let unnamed = dialog("000000000000000000a1b2c5", .group, "", [1, 2, 3], last: 100)
+
+    static func dialog(_ id: String, _ type: DialogType, _ name: String, _ occupants: [Int], last: Int? = nil) -> CachedDialog {
+        CachedDialog(id: id, type: type, name: name, occupantIDs: occupants, lastMessageDateSent: last, updatedAt: 1, rawJSON: "")
+    }
+
+    static func index(_ dialogs: [CachedDialog]) -> DialogNameIndex {
+        DialogNameIndex(dialogs: dialogs, people: [bob, carol], me: me)
+    }
+
+    /// The private dialog with bob by each name he goes by, exactly or but for case; the
+    /// unnamed group by the title `dialogs` shows. Carol's dialog, named "bob Q" by its
+    /// creator's app, is not bob's: a private dialog is named by its other person only.
+    @Test(arguments: [
+        ("bob Q", "000000000000000000a1b2c3"), ("BOB q", "000000000000000000a1b2c3"), ("bob", "000000000000000000a1b2c3"),
+        ("bob@example.com", "000000000000000000a1b2c3"), ("Bob@Example.COM", "000000000000000000a1b2c3"),
+        ("carol", "000000000000000000a1b2c4"), ("bob Q, carol", "000000000000000000a1b2c5"),
+    ])
+    func aNameShownOrTheirsFindsTheDialog(text: String, id: String) {
+        #expect(Self.index([Self.withBob, Self.withCarol, Self.unnamed]).matches(text).map(\.id) == [id])
+    }
+
+    @Test func anExactMatchWinsOverOneThatDiffersInCase() {
+        let upper = Self.dialog("0000000000000000000000aa", .group, "Team", [1, 2])
+        let lower = Self.dialog("0000000000000000000000bb", .group, "team", [1, 3])
+        let index = Self.index([upper, lower])
+        #expect(index.matches("team").map(\.id) == [lower.id])
+        #expect(index.matches("Team").map(\.id) == [upper.id])
+        #expect(index.matches("TEAM").map(\.id) == [upper.id, lower.id])
+        #expect(index.shownTitle(of: upper) == "Team", "distinct as typed: no suffix")
+    }
+
+    @Test func aNameNobodyHasMatchesNothing() {
+        #expect(Self.index([Self.withBob]).matches("robert").isEmpty)
+        #expect(Self.index([Self.withBob]).matches("bob Q (a1b2c4)").isEmpty, "the id's end is not this dialog's")
+    }
+
+    /// Two groups named `team` and a private dialog with someone whose name is `team`: each
+    /// listed with as much of its id's end as tells it apart, and that is what a command takes.
+    @Test func sharedTitlesAreShownWithTheEndOfTheIdAndThatIsTyped() {
+        let first = Self.dialog("5f000000000000000a1234ab", .group, "team", [1, 2], last: 50)
+        let second = Self.dialog("5f000000000000000b1234ab", .group, "team", [1, 2, 3])
+        let person = Self.dialog("5f0000000000000000777777", .private, "", [1, 4], last: 90)
+        let index = DialogNameIndex(dialogs: [person, first, second], people: [UserNames(id: 4, login: "team")], me: 1)
+        #expect(index.matches("team").map(\.id) == [person.id, first.id, second.id])
+        let shown = [person, first, second].map(index.shownTitle)
+        #expect(shown == ["team (777777)", "team (a1234ab)", "team (b1234ab)"])
+        for (dialog, title) in zip([person, first, second], shown) {
+            #expect(index.matches(title).map(\.id) == [dialog.id])
+        }
+        #expect(index.matches("TEAM (b1234ab)").map(\.id) == [second.id], "but for case, too")
+    }
+
+    @Test func eachCandidateLineSaysIdTypeOccupantsAndLastActivity() {
+        let first = Self.dialog("5f000000000000000a1234ab", .group, "team", [1, 2], last: 50)
+        let second = Self.dialog("5f000000000000000b1234ab", .group, "team", [1, 2, 3, 4, 5, 6])
+        let index = Self.index([first, second])
+        let lines = index.describe([first, second], names: [2: "bob Q", 3: "carol", 4: "dan\nthe man"], date: { "at \($0)" })
+        #expect(lines == [
+            "5f000000000000000a1234ab  group  'team (a1234ab)'  2 occupants: you, bob Q  last message at 50",
+            "5f000000000000000b1234ab  group  'team (b1234ab)'  6 occupants: you, bob Q, carol, dan the man, +2 more  no messages",
+        ])
+    }
+
+    @Test(arguments: [("team (a1b2c3)", true), ("team (A1B2C3)", false), ("team (a1b)", false), ("team(a1b2c3)", false), ("(a1b2c3)", false)])
+    func theEndOfAnIdIsReadOnlyInItsShownForm(text: String, read: Bool) {
+        #expect((DialogNameIndex.splitSuffix(text) != nil) == read)
+    }
+
+    @Test(arguments: [("bob@example.com", true), ("@bob", false), ("bob@", false), ("bob Q@x.org", false), ("bob@localhost", false)])
+    func whatReadsAsAnEmailAddress(text: String, email: Bool) {
+        #expect(DialogNameIndex.looksLikeEmail(text) == email)
+    }
+}
+
+/// Names resolved by the service: offline from the cache, and from the server when the cache lacks them.
+@Suite struct DialogNameResolutionTests {
+    static let bobJSON = #"{"id":2,"login":"bob","full_name":"bob Q","email":"bob@example.com"}"#
+
+    /// A cache holding the private dialog with bob (his email only in his JSON) and two groups named `team`.
+    static func seeded(_ script: [ScriptedTransport.Reply] = []) throws -> ScriptedService {
+        let f = try ScriptedService(script)
+        try f.service.cache.upsertUsers([CachedUser(id: 2, login: "bob", fullName: "bob Q", rawJSON: bobJSON)])
+        try f.service.cache.upsertDialogs([
+            CachedDialog(id: "5f00000000000000000000b0", type: .private, name: "", occupantIDs: [1, 2], lastMessageDateSent: 30,
+                         updatedAt: 1, rawJSON: #"{"_id":"5f00000000000000000000b0"}"#),
+            CachedDialog(id: "5f00000000000000000000a1", type: .group, name: "team", occupantIDs: [1, 2], lastMessageDateSent: 20,
+                         updatedAt: 1, rawJSON: "{}"),
+            CachedDialog(id: "5f00000000000000000000a2", type: .group, name: "team", occupantIDs: [1], updatedAt: 1, rawJSON: "{}"),
+        ])
+        return f
+    }
+
+    @Test(arguments: ["bob Q", "bob", "bob@example.com", "BOB@EXAMPLE.COM"])
+    func offlineAPrivateDialogByItsPersonsNames(text: String) throws {
+        let f = try Self.seeded()
+        let dialog = try f.service.resolve(try DialogReference(parsing: text), source: .cacheOnly, createPrivate: false)
+        #expect(dialog.id == "5f00000000000000000000b0")
+        #expect(dialog.rawJSON == #"{"_id":"5f00000000000000000000b0"}"#, "the whole record, JSON and all")
+        #expect(f.transport.requests.isEmpty)
+    }
+
+    @Test func offlineAtAnEmailAddressIsThePrivateDialogWithItsOwner() throws {
+        let f = try Self.seeded()
+        #expect(try f.service.resolve(.user(login: "bob@example.com"), source: .cacheOnly, createPrivate: false).id == "5f00000000000000000000b0")
+    }
+
+    @Test func anAmbiguousNameListsEachCandidateOnALine() throws {
+        let f = try Self.seeded()
+        let error = try #require(throws: Failure.self) { try f.service.resolve(.name("team"), source: .cacheOnly, createPrivate: false) }
+        #expect(error.kind == .invalidInput)
+        #expect(error.message == "'team' names 2 dialogs; give one by its id (or by the name 'chatctl dialogs' shows):")
+        #expect(error.details.count == 2)
+        #expect(error.details[0].hasPrefix("5f00000000000000000000a1  group  'team (0000a1)'  2 occupants: you, bob Q  last message "))
+        #expect(error.details[1] == "5f00000000000000000000a2  group  'team (0000a2)'  1 occupant: you  no messages")
+        #expect(try f.service.resolve(.name("team (0000a2)"), source: .cacheOnly, createPrivate: false).id == "5f00000000000000000000a2")
+    }
+
+    /// An address the cache does not know: the dialogs are synced, then the user is found by
+    /// email (`by_email`) and the private dialog with them is the cached one.
+    @Test func anEmailTheCacheLacksIsAskedOfTheServer() throws {
+        let f = try ScriptedService([
+            reply(200, #"{"total_entries":0,"skip":0,"limit":100,"items":[]}"#),
+            reply(200, #"{"user":{"id":7,"login":"dora","email":"dora@example.com"}}"#),
+        ])
+        try f.service.cache.upsertDialogs([CachedDialog(id: "5f00000000000000000000d7", type: .private, name: "", occupantIDs: [1, 7],
+                                                        updatedAt: 1, rawJSON: "{}")])
+        let dialog = try f.service.resolve(.name("dora@example.com"), source: .server, createPrivate: false)
+        #expect(dialog.id == "5f00000000000000000000d7")
+        #expect(f.transport.requests.last?.url.contains("by_email") == true)
+    }
+
+    @Test func offlineAnUnknownNameSaysSo() throws {
+        let f = try Self.seeded()
+        let error = try #require(throws: Failure.self) { try f.service.resolve(.name("robert"), source: .cacheOnly, createPrivate: false) }
+        #expect(error.message == "no dialog named 'robert'")
+    }
+}
