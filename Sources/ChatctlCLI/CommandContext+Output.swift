@@ -1,0 +1,15 @@
+import Presentation
+
+extension CommandContext {
+    /// Colour unless NO_COLOR is set to something (no-color.org: set but empty
+    /// does not count) or the terminal is `dumb`.
+    static func colorAllowed(by environment: [String: String]) -> Bool {
+        (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+
+    /// Listings (`dialogs`, `users`, …): aligned under a header for a person on a
+    /// terminal, tab-separated rows without a header for a program in a pipe.
+    var listingLayout: Listing.Layout {
+        io.stdoutIsTerminal ? .aligned(width: terminalWidth) : .tabSeparated
+    }
+}
