@@ -12,4 +12,15 @@ extension CommandContext {
     var listingLayout: Listing.Layout {
         io.stdoutIsTerminal ? .aligned(width: terminalWidth) : .tabSeparated
     }
+
+    /// `text` to stdout: through the pager when stdout is a terminal too short
+    /// for it and `pager` allows it; straight out otherwise (a pipe never pages).
+    func writeOut(_ text: String, pager allowed: Bool) {
+        if allowed, io.stdoutIsTerminal, let rows = io.stdoutRows, io.standardOutputDescriptor != nil,
+           Pager.overflows(text, rows: rows, columns: terminalWidth ?? 80), let pager = Pager(environment: environment),
+           pager.run(text, environment: environment) {
+            return
+        }
+        io.writeOut(text)
+    }
 }

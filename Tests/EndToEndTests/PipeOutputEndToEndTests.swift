@@ -63,6 +63,10 @@ import TestSupport
         #expect(hits.first.map { Array($0[0...2]) } == [ids[1], dialogID, bob.login])
         #expect(hits.first?[6] == "an [answer]")
 
+        // A valid range with nothing in it: nothing on stdout, one line on stderr.
+        let none = try alice.run(["history", "@" + bob.login, "--before", "2020-01-01"])
+        #expect(none.status == 0 && none.stdout.isEmpty && none.stderr == "chatctl: no messages in that time range\n", "\(none.stderr)")
+
         // --json stays JSON in a pipe.
         #expect(try alice.run(["dialogs", "--json"]).stdout.hasPrefix("["))
     }
