@@ -33,7 +33,9 @@ extension Chatctl {
 
                 XDG_CONFIG_HOME, XDG_STATE_HOME: where the config and state live by default.
 
-                NO_COLOR: never colour the output.
+                NO_COLOR: set to anything but the empty string, never colour the output.
+
+                CHATCTL_PAGER, PAGER: the pager for a long history on a terminal (default less -R; LESS=FRX when LESS is unset); empty or cat for none.
                 """),
             ManPage.Section(title: "Files", body: """
                 $XDG_CONFIG_HOME/chatctl/config.json (~/.config/chatctl/config.json): the application's credentials and endpoints.

@@ -88,7 +88,5 @@ extension CommandContext {
     var terminalWidth: Int? { io.stdoutColumns }
 
     /// Bold and dim only on a terminal, never with NO_COLOR or TERM=dumb.
-    var useColor: Bool {
-        io.stdoutIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
-    }
+    var useColor: Bool { io.stdoutIsTerminal && Self.colorAllowed(by: environment) }
 }

@@ -9,6 +9,10 @@ struct DialogsCommand: Command {
     static let configuration = CommandConfiguration(
         name: "dialogs",
         abstract: "List your dialogs, newest activity first.",
+        discussion: """
+            In a pipe, a line a dialog, tab-separated, no header: id, name, type, unread count, muted (muted or \
+            empty), time of the last message (ISO 8601 UTC, or empty), the last message.
+            """,
         subcommands: [DialogsCreateCommand.self, DialogsShowCommand.self, DialogsRenameCommand.self, DialogsAddCommand.self,
                       DialogsRemoveCommand.self, DialogsLeaveCommand.self, DialogsDeleteCommand.self, DialogsMuteCommand.self,
                       DialogsUnmuteCommand.self])
@@ -53,18 +57,20 @@ struct DialogsCommand: Command {
         // is shown with the end of each id, in a form commands accept (issue 22).
         let titles = try service.dialogNameIndex()
         // MUTED is the cache's flag, set by mute, unmute and show: no request per dialog here.
-        var rows = [["NAME", "TYPE", "UNREAD", "MUTED", "LAST", "MESSAGE"]]
+        let layout = context.listingLayout
+        var listing = Listing([.inPipes("ID"), "NAME", "TYPE", "UNREAD", "MUTED", "LAST", "MESSAGE"])
         for d in dialogs {
-            rows.append([
+            listing.append([
+                d.id,
                 TerminalText.sanitize(titles.shownTitle(of: d), newlines: .asSpaces),
                 MessagingService.typeName(d.type),
-                d.unreadCount > 0 ? String(d.unreadCount) : "",
+                d.unreadCount > 0 || layout == .tabSeparated ? String(d.unreadCount) : "",
                 d.muted ? "muted" : "",
-                d.lastMessageDateSent.map { TimeText.format(Double($0), "%Y-%m-%d %H:%M", in: .local) } ?? "",
+                layout.time(d.lastMessageDateSent),
                 TerminalText.sanitize(d.lastMessage ?? "", newlines: .asSpaces),
             ])
         }
-        context.io.writeOut(Table.render(rows, width: context.terminalWidth))
+        context.io.writeOut(listing.render(layout))
         return .ok
     }
 

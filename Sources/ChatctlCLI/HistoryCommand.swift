@@ -5,6 +5,7 @@ import Foundation
 #endif
 import CommandLineKit
 import Diagnostics
+import MessageCache
 import Messaging
 import Presentation
 
@@ -20,6 +21,12 @@ struct HistoryCommand: Command {
             --mark-read is given: then the messages shown that others sent are \
             marked read, and their senders are told over chat. Times (T) are unix \
             seconds, 2026-11-30, 2026-11-30T08:00:00Z, or an age like 30m, 2h, 7d.
+
+            Ages combine (2h30m, 1w2d). On a terminal a transcript longer than the screen \
+            goes through $PAGER (less -R when unset; PAGER= or cat for none; --no-pager). \
+            In a pipe, a line a message, tab-separated, no header: message id, when it \
+            was sent (ISO 8601 UTC), sender id, sender name, state of your own message \
+            (sent, delivered, read; empty for others'), the text with its attachments.
             """)
 
     @Argument("DIALOG", help: SharedHelp.dialog)
@@ -36,12 +43,13 @@ struct HistoryCommand: Command {
     var offline: Bool
     @Flag("json", help: SharedHelp.json)
     var json: Bool
+    @Flag("no-pager", help: "Never page the transcript through $PAGER.")
+    var noPager: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let now = Int(Date().timeIntervalSince1970)
         let limit = self.limit ?? 50
-        let before = self.before?.unixTime(now: now)
-        let since = self.since?.unixTime(now: now)
+        let (since, before) = try TimeArgument.range(since: self.since, before: self.before, now: now)
         if markRead && offline {
             throw context.usage("--mark-read tells the server: it cannot be used with --offline")
         }
@@ -53,15 +61,29 @@ struct HistoryCommand: Command {
                                            source: source, markRead: false)
         if json {
             context.io.writeOut(JSONOutput.array(ofRaw: messages.map { JSONOutput.message($0, me: service.me) }))
+        } else if messages.isEmpty {
+            context.io.writeErr("chatctl: no messages\(since != nil || before != nil ? " in that time range" : "")\n")
+        } else if context.listingLayout == .tabSeparated {
+            context.io.writeOut(Listing.tabSeparated(Self.fields(messages, me: service.me,
+                                                                 names: service.displayNames(Set(messages.map(\.senderID))))))
         } else {
             let transcript = Transcript(me: service.me, names: service.displayNames(Set(messages.map(\.senderID))),
                                         width: context.terminalWidth, color: context.useColor)
-            context.io.writeOut(transcript.render(messages))
+            context.writeOut(transcript.render(messages), pager: !noPager)
         }
         // Shown first, then marked: `displayed` says a person has seen them.
         if markRead {
             _ = try ReadMarking(session: session, context: context, overChat: true).mark(messages, dialogID: target.id)
         }
         return .ok
+    }
+
+    /// Each message's fields in a pipe (the help's order): exact values, one line each.
+    static func fields(_ messages: [CachedMessage], me: Int, names: [Int: String]) -> [[String]] {
+        messages.map { m in
+            [m.id, TimeText.iso8601(Double(m.dateSent)), String(m.senderID),
+             TerminalText.sanitize(names[m.senderID] ?? "", newlines: .asSpaces),
+             m.senderID == me ? m.status.rawValue : "", AttachmentLabel.body(of: m)]
+        }
     }
 }

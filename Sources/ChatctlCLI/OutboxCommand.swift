@@ -14,6 +14,9 @@ struct OutboxCommand: Command {
             STATE says what a message waits for: 'to send', or for one with files \
             (send --attach) 'uploading N of M' until every file is up. ID names the \
             message for 'chatctl outbox drop'.
+
+            In a pipe, a line a message, tab-separated, no header: id, dialog id, dialog name, when it was \
+            queued (ISO 8601 UTC), tries, state, the message.
             """,
         subcommands: [OutboxFlushCommand.self, OutboxDropCommand.self])
 
@@ -37,12 +40,23 @@ struct OutboxCommand: Command {
             return .ok
         }
         if entries.isEmpty { context.io.writeErr("chatctl: the outbox is empty\n"); return .ok }
-        var rows = [["ID", "QUEUED", "DIALOG", "TRIES", "STATE", "MESSAGE"]]
-        for e in entries {
-            rows.append([e.clientMessageID, TimeText.format(Double(e.createdAt), "%Y-%m-%d %H:%M:%S", in: .local), e.dialogID, String(e.attempts),
-                         Self.state(e), Self.text(e)])
+        // The dialog by the name a person knows it by; the id where the cache has no such dialog.
+        var dialogNames: [String: String] = [:]
+        for id in Set(entries.map(\.dialogID)) {
+            if let d = try? service.cache.dialog(id: id) {
+                dialogNames[id] = DialogTitle.of(d, me: service.me, names: service.displayNames(Set(d.occupantIDs)))
+            }
         }
-        context.io.writeOut(Table.render(rows, width: context.terminalWidth))
+        let layout = context.listingLayout
+        var listing = Listing(["ID", "QUEUED", .inPipes("DIALOG ID"), "DIALOG", "TRIES", "STATE", "MESSAGE"])
+        for e in entries {
+            let queued = layout == .tabSeparated ? TimeText.iso8601(Double(e.createdAt))
+                : TimeText.format(Double(e.createdAt), "%Y-%m-%d %H:%M:%S", in: .local)
+            let dialog = dialogNames[e.dialogID] ?? (layout == .tabSeparated ? "" : e.dialogID)
+            listing.append([e.clientMessageID, queued, e.dialogID, dialog, String(e.attempts),
+                            Self.state(e), Self.text(e)])
+        }
+        context.io.writeOut(listing.render(layout))
         return .ok
     }
 

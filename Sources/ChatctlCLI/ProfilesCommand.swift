@@ -23,6 +23,10 @@ struct ProfilesCommand: Command {
             message cache live in profiles/NAME in the state directory. Select \
             one with --profile NAME or $CHATCTL_PROFILE; without, chatctl uses \
             config.json. The selected one is marked '*'.
+
+            In a pipe, a line a profile, tab-separated, no header: name (empty for config.json), * or \
+            empty, login (empty when logged out), user id, when the session expires (ISO 8601 UTC), config \
+            file, what is wrong with it (or empty).
             """)
 
     @Flag("json", help: SharedHelp.json)
@@ -57,6 +61,11 @@ struct ProfilesCommand: Command {
             return .ok
         }
         let now = Date().timeIntervalSince1970
+        let layout = context.listingLayout
+        if layout == .tabSeparated {
+            context.io.writeOut(Listing.tabSeparated(rows.map(Self.fields)))
+            return .ok
+        }
         var table = [["", "PROFILE", "LOGGED IN AS", "EXPIRES", "CONFIG"]]
         for row in rows {
             let who: String
@@ -70,6 +79,13 @@ struct ProfilesCommand: Command {
         }
         context.io.writeOut(Table.render(table, width: context.terminalWidth))
         return .ok
+    }
+
+    /// A profile's fields in a pipe: exact values where the table has words for people.
+    static func fields(_ row: Row) -> [String] {
+        [row.name ?? "", row.selected ? "*" : "", TerminalText.sanitize(row.session?.login ?? "", newlines: .asSpaces),
+         row.session.map { String($0.userId) } ?? "", row.session.map { TimeText.iso8601($0.expiresAt) } ?? "",
+         row.configPath, TerminalText.sanitize(row.problem ?? "", newlines: .asSpaces)]
     }
 
     /// One account's config and saved session, read without the network.

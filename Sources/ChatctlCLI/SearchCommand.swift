@@ -21,6 +21,10 @@ struct SearchCommand: Command {
             the names of their attachments. QUERY uses SQLite FTS5 syntax: words, \
             "phrases", prefix*, OR, NOT; a word with punctuation in it, such as a file \
             name (cat.jpg), is taken as a phrase.
+
+            In a pipe, a line a message, tab-separated, no header: message id, dialog id, dialog name, when \
+            it was sent (ISO 8601 UTC), sender id, sender name, the text around the match with matching words \
+            in [brackets].
             """)
 
     @Argument("QUERY", help: "What to look for.")
@@ -58,6 +62,8 @@ struct SearchCommand: Command {
                 dialogNames[d.id] = DialogTitle.of(d, me: service.me, names: service.displayNames(Set(d.occupantIDs)))
             }
         }
+        let pipe = context.listingLayout == .tabSeparated
+        var fields: [[String]] = []
         for hit in hits {
             let m = hit.message
             let who = m.senderID == service.me ? "you" : TerminalText.sanitize(names[m.senderID] ?? "user \(m.senderID)", newlines: .asSpaces)
@@ -67,8 +73,15 @@ struct SearchCommand: Command {
                 : TerminalText.sanitize(hit.snippet, newlines: .asSpaces)
             let time = TimeText.format(Double(m.dateSent), "%Y-%m-%d %H:%M", in: .local)
             let shown = AttachmentLabel.body(of: m, text: snippet).replacing("\n", with: " ")
+            if pipe {
+                let sender = TerminalText.sanitize(names[m.senderID] ?? "", newlines: .asSpaces)
+                fields.append([m.id, m.dialogID, dialogNames[m.dialogID] ?? "", TimeText.iso8601(Double(m.dateSent)),
+                               String(m.senderID), sender, shown])
+                continue
+            }
             context.io.writeOut("\(dialogNames[m.dialogID] ?? m.dialogID)  \(time)  \(who): \(shown)\n")
         }
+        if pipe { context.io.writeOut(Listing.tabSeparated(fields)) }
         return .ok
     }
 }

@@ -28,11 +28,15 @@ package protocol TerminalIO: AnyObject {
     var stderrColumns: Int? { get }
     /// Prompts on the terminal and reads one line, with or without echo, telling ^D from ^C.
     func ask(_ prompt: String, echo: Bool) -> PromptAnswer
+    /// Rows of the terminal on stdout, or nil when it is not a terminal (or will not say):
+    /// whether a transcript needs the pager.
+    var stdoutRows: Int? { get }
 }
 
 extension TerminalIO {
     package var standardOutputDescriptor: Int32? { nil }
     package var stderrColumns: Int? { stderrIsTerminal ? stdoutColumns ?? 80 : nil }
+    package var stdoutRows: Int? { nil }
 }
 
 /// The real terminal: fds 0, 1, 2 and /dev/tty.
@@ -47,6 +51,11 @@ package final class StandardIO: TerminalIO {
     package var standardOutputDescriptor: Int32? { 1 }
     package var stdoutColumns: Int? { Self.columns(of: 1) }
     package var stderrColumns: Int? { Self.columns(of: 2) }
+    package var stdoutRows: Int? {
+        var size = winsize()
+        guard isatty(1) == 1, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
+        return Int(size.ws_row)
+    }
 
     private static func columns(of fd: Int32) -> Int? {
         guard isatty(fd) == 1 else { return nil }

@@ -2,30 +2,49 @@
 import Glibc
 #endif
 import CommandLineKit
+import Diagnostics
 
 /// `--before`/`--since` values: unix seconds, `2026-11-30`, `2026-11-30T08:00[:00][Z]`
-/// (UTC), or an age such as `30s`, `15m`, `2h`, `7d` (that long before now).
-enum TimeArgument: ExpressibleByArgument, Equatable {
-    /// Unix seconds.
-    case at(Int)
-    /// This many seconds before now.
-    case ago(Int)
-
-    init?(argument text: String) {
-        if let unix = Int(text), unix >= 0 { self = .at(unix); return }
-        if let age = Duration.seconds(spelled: text) { self = .ago(age); return }
-        guard let unix = Self.date(text) else { return nil }
-        self = .at(unix)
+/// (UTC), or an age such as `30s`, `15m`, `2h`, `7d`, `1w` or `2h30m` (that long before now).
+struct TimeArgument: ExpressibleByArgument, Equatable {
+    enum Point: Equatable {
+        /// Unix seconds.
+        case at(Int)
+        /// This many seconds before now.
+        case ago(Int)
     }
 
-    static var expectedValue: String? { "a time: unix seconds, 2026-11-30, 2026-11-30T08:00:00Z, or an age like 2h" }
+    let point: Point
+    /// As it was typed, to name it back in an error.
+    let spelling: String
+
+    init?(argument text: String) {
+        spelling = text
+        if let unix = Int(text), unix >= 0 { point = .at(unix); return }
+        if let age = Duration.seconds(spelled: text) { point = .ago(age); return }
+        guard let unix = Self.date(text) else { return nil }
+        point = .at(unix)
+    }
+
+    static var expectedValue: String? { "a time: unix seconds, 2026-11-30, 2026-11-30T08:00:00Z, or an age like 2h, 2h30m or 1w" }
 
     /// Unix seconds, an age counted back from `now`.
     func unixTime(now: Int) -> Int {
-        switch self {
+        switch point {
         case .at(let unix): unix
         case .ago(let seconds): now - seconds
         }
+    }
+
+    /// `--since` and `--before` as unix seconds; a range that nothing can be in
+    /// (since at or after before) is refused, so an empty answer is never a silent typo.
+    static func range(since: TimeArgument?, before: TimeArgument?, now: Int) throws(Failure) -> (since: Int?, before: Int?) {
+        let start = since?.unixTime(now: now), end = before?.unixTime(now: now)
+        if let since, let before, let start, let end, start >= end {
+            let relation = start == end ? "is the same time as" : "is after"
+            throw Failure(.invalidInput, "--since \(since.spelling) \(relation) --before \(before.spelling); nothing can match")
+        }
+        return (start, end)
     }
 
     /// `2026-11-30` or `2026-11-30T08:00[:00][Z]` (UTC) as unix seconds.

@@ -12,6 +12,8 @@ struct UsersCommand: Command {
             Without QUERY, every user of the application, a page at a time. @login finds that login; an address \
             with @ in it finds that email; other text finds that login and full names containing it (3 characters \
             or more). When there are more pages, a line on stderr says how to get the next.
+
+            In a pipe, a line a user, tab-separated, no header: id, login, full name, email, avatar (yes or empty).
             """)
 
     @Arguments("QUERY", help: "@login, an email address, or text (words are joined with spaces).")
@@ -32,12 +34,12 @@ struct UsersCommand: Command {
         if json {
             context.io.writeOut(JSONOutput.array(ofRaw: result.users.map(\.rawJSON)))
         } else if !result.users.isEmpty {
-            var rows = [["ID", "LOGIN", "FULL NAME", "EMAIL", "AVATAR"]]
+            var listing = Listing(["ID", "LOGIN", "FULL NAME", "EMAIL", "AVATAR"])
             for user in result.users {
-                rows.append([String(user.id), user.login ?? "", user.fullName ?? "", user.email ?? "", user.blobID == nil ? "" : "yes"]
+                listing.append([String(user.id), user.login ?? "", user.fullName ?? "", user.email ?? "", user.blobID == nil ? "" : "yes"]
                     .map { TerminalText.sanitize($0, newlines: .asSpaces) })
             }
-            context.io.writeOut(Table.render(rows, width: context.terminalWidth))
+            context.io.writeOut(listing.render(context.listingLayout))
         }
         if result.users.isEmpty {
             context.io.writeErr("chatctl: no users\(search == .everyone ? "" : " match")\(page > 1 ? " on page \(page)" : "")\n")

@@ -42,7 +42,7 @@ import Testing
         let history = try #require(invocation.command as? HistoryCommand)
         #expect(history.dialog == .user(login: "bob"))
         #expect(history.limit == 5 && history.$limit.spelling == "--limit")
-        #expect(history.since == .ago(7200) && history.before == nil)
+        #expect(history.since?.point == .ago(7200) && history.before == nil)
         #expect(history.markRead && !history.offline && !history.json)
         let root = try #require(invocation.command(Chatctl.self))
         #expect(root.config == "/c.json" && root.stateDir == nil && root.verbose)

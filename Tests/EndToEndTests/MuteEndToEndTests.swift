@@ -39,8 +39,9 @@ import TestSupport
         #expect(try serverEnabled(bob, id) == 1, "Bob's setting is his own")
         #expect(try listedMuted(alice, id) == true)
         let table = try alice.run(["dialogs"])
-        #expect(table.stdout.split(separator: "\n").first?.contains("MUTED") == true)
-        #expect(table.stdout.split(separator: "\n").dropFirst().first?.contains("muted") == true, "\(table.stdout)")
+        // In a pipe: id, name, type, unread, muted, … (docs/cli-output.md).
+        let row = table.stdout.split(separator: "\n").first?.split(separator: "\t", omittingEmptySubsequences: false)
+        #expect(row?.first.map(String.init) == id && row?[4] == "muted", "\(table.stdout)")
         #expect(try alice.run(["dialogs", "show", id]).stdout.contains("Muted:     yes\n"))
 
         let unmuted = try alice.run(["dialogs", "unmute", "@" + bob.login, "--json"])

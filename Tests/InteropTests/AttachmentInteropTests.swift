@@ -42,7 +42,7 @@ private let goSendXMPP = "/usr/bin/go-sendxmpp"
 
         // Stored by the sandbox: history from the server shows and gives them.
         let transcript = try alice.run(["history", "@" + bob.login])
-        #expect(transcript.stdout.contains(": [image cat.jpg 1.2 MB]\n") && transcript.stdout.contains("[video demo.mp4]"), "\(transcript.stdout)")
+        #expect(transcript.stdout.contains("\t[image cat.jpg 1.2 MB]\n") && transcript.stdout.contains("[video demo.mp4]"), "\(transcript.stdout)")
         let history = try alice.run(["history", "@" + bob.login, "--json"])
         let items = try #require(try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]], "\(history.stderr)")
         let cat = try #require((items.first?["attachments"] as? [[String: Any]])?.first)
