@@ -120,7 +120,7 @@ struct SendCommand: Command {
                 if !BlankMessage.isBlank(line) { return .lines(reader, first: line) }
             }
             if let error = reader.error { throw Failure(.failure, "reading standard input failed: \(error)") }
-            throw context.usage("standard input has only blank lines: nothing to send")
+            throw context.usage("standard input has only blank lines, so it is blank: nothing to send")
         }
         let message = words.isEmpty ? try wholeInput(context) : words.joined(separator: " ")
         guard !BlankMessage.isBlank(message) else {
