@@ -2,39 +2,35 @@ import Foundation
 import Testing
 import MessageCache
 import Messaging
-import QuickBloxAPI
 @testable import Presentation
 
 /// Issue 22: `history` and `listen` show what a reply quotes and whom a forward is from,
 /// read from the UI Kits' custom parameters; `history --ids` starts each line with the id.
 @Suite struct QuoteLineTests {
-    static let original = QBQuotedMessages.Original(id: "6b0db884edb3b3d9cddf1301", dialogID: "6b0db884c4ca891d2141e1c9",
-                                                    text: "lunch at noon?\nor later", senderID: 3, dateSent: 1_764_460_000)
-
-    /// A message carrying `quoted` as the UI Kits send it (the array as a string).
-    static func message(_ text: String, _ action: QBQuotedMessages.Action, name: String? = "alice\u{1B}[31m") -> CachedMessage {
-        let custom = QBQuotedMessages(action: action, originSenderName: name, originals: [original]).customParameters
-        var members: [String: JSONValue] = ["_id": .string("6b0db884edb3b3d9cddf1330"), "chat_dialog_id": .string("6b0db884c4ca891d2141e1c9"),
-                                            "date_sent": .int(1_764_460_800), "message": .string(text), "sender_id": .int(2)]
-        for (key, value) in custom { members[key] = .string(value) }
+    /// A message carrying a reply or forward as the UI Kits send it: three string
+    /// parameters, the originals a JSON array inside a string.
+    static func message(_ text: String, _ action: String, name: String? = "alice\u{1B}[31m") -> CachedMessage {
+        let originals = #"[{\"_id\":\"6b0db884edb3b3d9cddf1301\",\"chat_dialog_id\":\"6b0db884c4ca891d2141e1c9\",\"message\":\"lunch at noon?\\nor later\",\"sender_id\":3,\"date_sent\":1764460000000}]"#
+        let origin = name.map { #","origin_sender_name":"\#($0.replacingOccurrences(of: "\u{1B}", with: "\\u001b"))""# } ?? ""
+        let raw = #"{"_id":"6b0db884edb3b3d9cddf1330","chat_dialog_id":"6b0db884c4ca891d2141e1c9","date_sent":1764460800,"message":"\#(text)","sender_id":2,"qb_message_action":"\#(action)","qb_original_messages":"\#(originals)"\#(origin)}"#
         return CachedMessage(id: "6b0db884edb3b3d9cddf1330", dialogID: "6b0db884c4ca891d2141e1c9", senderID: 2, dateSent: 1_764_460_800,
-                             text: text, rawJSON: JSONValue.object(members).compactText)
+                             text: text, rawJSON: raw)
     }
 
     @Test func aReplyShowsItsQuoteFirstThenItsWords() {
-        #expect(QuoteLine.body(of: Self.message("sure", .reply), names: [:]) == "↪ alice: lunch at noon?…\nsure")
-        let line = ListenOutput.line(Self.message("sure", .reply), title: "ops", sender: "Bob", outgoing: false, zone: .utc)
+        #expect(QuoteLine.body(of: Self.message("sure", "reply"), names: [:]) == "↪ alice: lunch at noon?…\nsure")
+        let line = ListenOutput.line(Self.message("sure", "reply"), title: "ops", sender: "Bob", outgoing: false, zone: .utc)
         #expect(line == "00:00 [ops] Bob: ↪ alice: lunch at noon?…\n    sure\n")
     }
 
     @Test func aForwardWithoutWordsShowsOnlyWhomItIsFrom() {
-        #expect(QuoteLine.body(of: Self.message(QBQuotedMessages.forwardedText, .forward), names: [:])
+        #expect(QuoteLine.body(of: Self.message("[Forwarded_Message]", "forward"), names: [:])
                 == "↪ forwarded from alice: lunch at noon?…")
-        #expect(QuoteLine.body(of: Self.message("fyi", .forward), names: [:]) == "↪ forwarded from alice: lunch at noon?…\nfyi")
+        #expect(QuoteLine.body(of: Self.message("fyi", "forward"), names: [:]) == "↪ forwarded from alice: lunch at noon?…\nfyi")
     }
 
     @Test func withoutANameTheQuoteNamesTheSenderAsKnown() {
-        #expect(QuoteLine.of(Self.message("sure", .reply, name: nil), names: [3: "Alice A."]) == "↪ Alice A.: lunch at noon?…")
+        #expect(QuoteLine.of(Self.message("sure", "reply", name: nil), names: [3: "Alice A."]) == "↪ Alice A.: lunch at noon?…")
     }
 
     @Test func aPlainMessageIsUnchanged() {
