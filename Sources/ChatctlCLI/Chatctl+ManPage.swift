@@ -10,7 +10,7 @@ extension Chatctl {
 
                 2: a usage error or invalid input (a bad option, login or config file).
 
-                3: some messages were not delivered; they are in the outbox ('chatctl outbox flush').
+                3: some messages were not delivered; they are in the outbox ('chatctl outbox flush'). A message the server refused for good (not an occupant, no such dialog) is not among them: it is reported with the server's reason and not kept.
 
                 4: authentication: bad credentials, not logged in, or the session expired and there was no password to renew it.
 

@@ -23,6 +23,7 @@ package struct Chatctl: ParsableCommand {
             SendCommand.self, ListenCommand.self, ChatCommand.self, OutboxCommand.self, SearchCommand.self, SyncCommand.self,
             ReadCommand.self, ProfilesCommand.self, ProfileCommand.self, EditCommand.self, DeleteCommand.self, UsersCommand.self,
             DownloadCommand.self, CacheCommand.self, CompletionCommand.self,
+            ForwardCommand.self,
         ],
         version: version,
         manual: manual)

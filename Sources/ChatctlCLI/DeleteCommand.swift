@@ -10,7 +10,7 @@ struct DeleteCommand: Command {
         abstract: "Delete a message, for you or for everyone.",
         discussion: "Without --everyone the message goes from your history only; with it, from every occupant's, which only its sender may do. Either way it leaves the cache, so 'search' no longer finds it.")
 
-    @Argument("MESSAGE_ID", help: "The message's 24-hex id (history --json shows it as _id).")
+    @Argument("MESSAGE_ID", help: "The message's 24-hex id (history --ids shows it).")
     var messageID: MessageID
     @Flag("everyone", help: "Delete it for every occupant (its sender only).")
     var everyone: Bool

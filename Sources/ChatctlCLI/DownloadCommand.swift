@@ -24,7 +24,7 @@ struct DownloadCommand: Command {
             download resumes from there when run again. Prints the path of each file saved.
             """)
 
-    @Argument("MESSAGE_ID|UID", help: "A message's 24-hex id (history --json shows it as _id), or a file's uid.")
+    @Argument("MESSAGE_ID|UID", help: "A message's 24-hex id (history --ids shows it), or a file's uid.")
     var target: DownloadTarget
     @Option("output", short: "o", metavar: "PATH",
             help: "Save to PATH: a file, a directory (several attachments need one), or - for standard output.",

@@ -10,7 +10,7 @@ struct EditCommand: Command {
         abstract: "Replace the text of one of your messages.",
         discussion: "The message's dialog comes from the cache (any message 'history' or 'listen' has shown); give --dialog for others. Only a message's sender may edit it.")
 
-    @Argument("MESSAGE_ID", help: "The message's 24-hex id (history --json shows it as _id).")
+    @Argument("MESSAGE_ID", help: "The message's 24-hex id (history --ids shows it).")
     var messageID: MessageID
     @Arguments("TEXT", help: "The new text; words are joined with spaces.", isOptional: false)
     var words: [String]

@@ -20,7 +20,11 @@ struct HistoryCommand: Command {
             terminal). Reading history does not mark messages read unless \
             --mark-read is given: then the messages shown that others sent are \
             marked read, and their senders are told over chat. Times (T) are unix \
-            seconds, 2026-11-30, 2026-11-30T08:00:00Z, or an age like 30m, 2h, 7d.
+            seconds, 2026-11-30, 2026-11-30T08:00:00Z, or an age like 30m, 2h, 7d. \
+            --ids starts each line with the message's id, which edit, delete, \
+            download, forward and send --reply-to take. A reply shows what it \
+            quotes first ('↪ alice: first line…'), a forward whom it is from \
+            ('↪ forwarded from alice: …').
 
             Ages combine (2h30m, 1w2d). On a terminal a transcript longer than the screen \
             goes through $PAGER (less -R when unset; PAGER= or cat for none; --no-pager). \
@@ -45,6 +49,8 @@ struct HistoryCommand: Command {
     var json: Bool
     @Flag("no-pager", help: "Never page the transcript through $PAGER.")
     var noPager: Bool
+    @Flag("ids", help: "Start each line with the message's id.")
+    var ids: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let now = Int(Date().timeIntervalSince1970)
@@ -67,8 +73,11 @@ struct HistoryCommand: Command {
             context.io.writeOut(Listing.tabSeparated(Self.fields(messages, me: service.me,
                                                                  names: service.displayNames(Set(messages.map(\.senderID))))))
         } else {
-            let transcript = Transcript(me: service.me, names: service.displayNames(Set(messages.map(\.senderID))),
+            // The senders, and whom the replies and forwards quote.
+            let people = messages.map(\.senderID) + messages.flatMap { $0.quoted?.originals.map(\.senderID) ?? [] }
+            var transcript = Transcript(me: service.me, names: service.displayNames(Set(people)),
                                         width: context.terminalWidth, color: context.useColor)
+            transcript.showIDs = ids
             context.writeOut(transcript.render(messages), pager: !noPager)
         }
         // Shown first, then marked: `displayed` says a person has seen them.

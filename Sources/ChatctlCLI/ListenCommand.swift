@@ -101,7 +101,7 @@ struct ListenCommand: Command {
                 // Saved before the message is shown, so that its line can say where.
                 let downloaded = item.outgoing ? nil : saver?.save(message)
                 printed += json ? ListenOutput.json(message, outgoing: item.outgoing, me: service.me, downloaded: downloaded)
-                                : ListenOutput.line(message, title: title, sender: sender, outgoing: item.outgoing)
+                                : ListenOutput.line(message, title: title, sender: sender, outgoing: item.outgoing, names: names)
                 if printed.utf8.count >= 65536 { flush() }
                 if let command = exec, !item.outgoing {
                     flush()

@@ -9,7 +9,7 @@ struct MessageID: ExpressibleByArgument, Equatable, CustomStringConvertible {
         text = argument
     }
 
-    static var expectedValue: String? { "a message's 24-hex id (history --json shows it as _id)" }
+    static var expectedValue: String? { "a message's 24-hex id (history --ids shows it)" }
 
     var description: String { text }
 

@@ -16,7 +16,10 @@ struct OutboxFlushCommand: Command {
         discussion: """
             A message whose files were not all uploaded (an interrupted 'send --attach') \
             has them finished first: a file uploaded is only completed, one cut short is \
-            uploaded again; then the message is sent.
+            uploaded again; then the message is sent. What can never be sent leaves \
+            the outbox with a line on stderr saying why, and is not retried: a blank \
+            message, and one the server refuses for good (not an occupant, no such \
+            dialog: then the exit status is 1 unless others still wait, 3).
             """)
 
     @Flag("quiet", short: "q", help: "No progress bar on stderr.")
@@ -39,15 +42,32 @@ struct OutboxFlushCommand: Command {
         let failure = flushed.failure ?? finished
         let delivered = flushed.alreadyThere + engine.deliveredCount
         let undelivered = flushed.notUploaded + engine.undeliveredCount
+        // Left the outbox unsent (issue 22): blank entries, and what the server refused for good.
+        let blank = flushed.dropped.filter { !$0.isPermanent }
+        var refusals = flushed.dropped.filter(\.isPermanent)
+        if engine.refusedCount > 0 {
+            let reason = [finished, flushed.failure].compactMap { $0 }.first(where: \.isPermanent)
+            refusals.append(reason ?? Failure(.failure, "the server refused a message", hint: "the message was not kept in the outbox"))
+        }
+        let refused = flushed.dropped.filter(\.isPermanent).count + engine.refusedCount
+        for dropped in blank { context.io.writeErr("chatctl: \(dropped.message)\n") }
+        for refusal in refusals { context.io.writeErr("chatctl: \(TerminalText.sanitize(refusal.description, newlines: .asSpaces))\n") }
         if json {
-            context.io.writeOut(JSONOutput.line(.object(["delivered": .int(delivered), "undelivered": .int(undelivered)])))
+            context.io.writeOut(JSONOutput.line(.object(["delivered": .int(delivered), "undelivered": .int(undelivered),
+                                                         "refused": .int(refused), "dropped_blank": .int(blank.count)])))
         } else if delivered > 0 || undelivered == 0 {
             context.io.writeErr("chatctl: delivered \(delivered) message\(delivered == 1 ? "" : "s") from the outbox\n")
         }
-        if undelivered > 0 || flushed.failure != nil, let error = failure {
+        let stillWaiting = failure.map { !$0.isPermanent } ?? false
+        if undelivered > 0 || (flushed.failure != nil && stillWaiting), let error = failure {
             let count = max(undelivered, 1)
             throw Failure(.undelivered(count), "\(count) message\(count == 1 ? "" : "s") still not delivered (\(error.message))",
                           hint: "they stay in the outbox; try again later")
+        }
+        if !refusals.isEmpty {
+            let count = refused
+            // Each already said above with the server's reason; the status says not all went well.
+            throw Failure(.failure, "the server refused \(count) message\(count == 1 ? "" : "s"), removed from the outbox")
         }
         return .ok
     }

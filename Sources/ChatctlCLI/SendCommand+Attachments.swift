@@ -78,11 +78,14 @@ extension SendCommand {
             message = try service.deliverViaREST(clientMessageID: ready.clientMessageID, text: ready.text,
                                                  attachments: ready.attachments, dialogID: dialog.id)
         } catch {
+            // Refused for good: already gone from the outbox (issue 22).
             if case .invalidInput = error.kind { throw error }
+            if error.isPermanent { throw error }
             service.noteFailure(clientMessageID: ready.clientMessageID, owner: pipeline.owner, error: error)
             throw undelivered(error)
         }
         if json { context.io.writeOut(JSONOutput.message(message, me: service.me) + "\n") }
+        if printID { context.io.writeOut(message.id + "\n") }
         return .ok
     }
 

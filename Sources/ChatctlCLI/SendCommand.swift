@@ -23,7 +23,16 @@ struct SendCommand: Command {
             then one message carries them all, with TEXT or, without it, \
             '[attachment]'; standard input is read only for --attach -. The files \
             are kept in the outbox with the message until it is delivered, so an \
-            interrupted upload is finished by 'chatctl outbox flush'.
+            interrupted upload is finished by 'chatctl outbox flush'. \
+            An empty or blank message is refused before anything is sent (exit 2); \
+            with --lines blank lines are skipped, and input with none but blank \
+            lines is refused. A message over 32768 bytes goes as several, split at \
+            line breaks, and a line on stderr says so; --no-split refuses it \
+            instead (exit 2). A message the server refuses for good (not an \
+            occupant, no such dialog) is reported with its reason and not kept in \
+            the outbox. --reply-to quotes a message as the QuickBlox apps show \
+            replies. --print-id prints the id of each message the server stored, \
+            one a line.
             """)
 
     @Argument("DIALOG", help: SharedHelp.dialog)
@@ -43,6 +52,20 @@ struct SendCommand: Command {
     var quiet: Bool
     @Flag("json", help: SharedHelp.json)
     var json: Bool
+    @Flag("no-split", help: "Refuse a message over 32768 bytes instead of sending it as several.")
+    var noSplit: Bool
+    @Option("reply-to", metavar: "MESSAGE_ID", help: "Send the message as a reply to this one (quoted as the QuickBlox apps do).")
+    var replyTo: MessageID?
+    @Flag("print-id", help: "Print the id of each message the server stored, one a line.")
+    var printID: Bool
+
+    /// What is sent: the parts of one message (split), or standard input line by line,
+    /// its first line with words already read (so input of only blank lines is refused
+    /// before any request).
+    enum Input {
+        case parts([String])
+        case lines(LineReader, first: String)
+    }
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let words = text
@@ -51,35 +74,72 @@ struct SendCommand: Command {
         if lines && !words.isEmpty {
             throw context.usage("--lines reads standard input; give no TEXT with it")
         }
+        if lines && replyTo != nil { throw context.usage("--reply-to quotes in one message; it cannot be used with --lines") }
+        if json && printID { throw context.usage("--print-id and --json both print the messages sent; give one of them") }
         if words.isEmpty && context.io.stdinIsTerminal {
             throw context.usage("no message: give TEXT, or pipe it in (standard input is a terminal)")
         }
+        let input = try readInput(words: words, context: context)
         let viaChat = sendsViaChat
         let session = try context.messagingSession(source: .server)
         let service = session.service
         let dialog = try service.resolve(self.dialog, source: .server, createPrivate: true)
-        if viaChat { return try sendOverChat(session: session, dialog: dialog, words: words, context: context) }
-        let (io, json, me) = (context.io, json, service.me)
+        let quote = try replyTo.map { try service.quoting($0.text, as: .reply, lookingIn: dialog, replyingIn: dialog) }
+        if viaChat { return try sendOverChat(session: session, dialog: dialog, input: input, quote: quote, context: context) }
+        let (io, json, printID, me) = (context.io, json, printID, service.me)
         var sender = RESTSender(service: service, dialogID: dialog.id) { message in
             if json { io.writeOut(JSONOutput.message(message, me: me) + "\n") }
+            if printID { io.writeOut(message.id + "\n") }
         }
 
-        if lines {
-            var reader = LineReader(fd: 0)
-            while let line = reader.next() {
-                if line.isEmpty { continue }
-                for part in MessageSplitter.split(line) { try sender.send(part) }
+        switch input {
+        case .lines(var reader, let first):
+            var line: String? = first
+            while let text = line {
+                if !BlankMessage.isBlank(text) {
+                    for part in try parts(of: text, context: context) { try sender.send(part) }
+                }
+                line = reader.next()
             }
             if let error = reader.error {
                 context.io.writeErr("chatctl: reading standard input failed: \(error)\n")
             }
-        } else if !words.isEmpty {
-            for part in MessageSplitter.split(words.joined(separator: " ")) { try sender.send(part) }
-        } else {
-            for part in MessageSplitter.split(try wholeInput(context)) { try sender.send(part) }
+        case .parts(let parts):
+            for (index, part) in parts.enumerated() { try sender.send(part, custom: index == 0 ? quote ?? [:] : [:]) }
         }
         if let failure = sender.finish() { throw failure }
         return .ok
+    }
+
+    /// The input, read and checked before any request: a blank message is refused (exit 2)
+    /// on every way in (issue 22), as is one too long for --no-split.
+    func readInput(words: [String], context: CommandContext) throws -> Input {
+        if lines {
+            var reader = LineReader(fd: 0)
+            while let line = reader.next() {
+                if !BlankMessage.isBlank(line) { return .lines(reader, first: line) }
+            }
+            if let error = reader.error { throw Failure(.failure, "reading standard input failed: \(error)") }
+            throw context.usage("standard input has only blank lines, so it is blank: nothing to send")
+        }
+        let message = words.isEmpty ? try wholeInput(context) : words.joined(separator: " ")
+        guard !BlankMessage.isBlank(message) else {
+            throw context.usage(words.isEmpty ? "standard input is blank: nothing to send" : "the message is blank: nothing to send")
+        }
+        return .parts(try parts(of: message, context: context))
+    }
+
+    /// `text` as the messages it goes as: one, or over the limit several (said on stderr),
+    /// or with --no-split a usage error. Parts with nothing but blanks are not sent.
+    func parts(of text: String, context: CommandContext) throws -> [String] {
+        let parts = MessageSplitter.split(text)
+        guard parts.count > 1 else { return parts }
+        let limit = MessageSplitter.defaultLimit
+        if noSplit {
+            throw context.usage("the message is \(text.utf8.count) bytes, over the limit of \(limit); it would go as \(parts.count) messages (leave out --no-split for that)")
+        }
+        context.io.writeErr("chatctl: the message was split into \(parts.count) messages (limit \(limit) bytes); --no-split refuses instead\n")
+        return parts.filter { !BlankMessage.isBlank($0) }
     }
 
     /// One message: REST is one round trip. A stream: chat, acknowledged in batches.
@@ -92,7 +152,6 @@ struct SendCommand: Command {
         }
         var text = String(decoding: bytes, as: UTF8.self)
         if text.hasSuffix("\n") { text.removeLast() }
-        guard !text.isEmpty else { throw context.usage("standard input was empty: nothing to send") }
         return text
     }
 }
@@ -101,26 +160,37 @@ extension SendCommand {
     /// Sends over chat through the outbox, with a chat engine on this thread: stdin is read
     /// as it arrives, between turns of the connection, and every line is queued before it is
     /// sent. A stream outlives a cut connection (docs/protocol.md §7): it reconnects and resends.
-    func sendOverChat(session: MessagingSession, dialog: CachedDialog, words: [String], context: CommandContext) throws -> ExitCode {
+    /// `quote`: a reply's parameters (--reply-to), sent with the first part.
+    func sendOverChat(session: MessagingSession, dialog: CachedDialog, input: Input, quote: [String: String]?,
+                      context: CommandContext) throws -> ExitCode {
         var settings = ChatEngine.Settings()
         settings.reconnect = lines ? .stream : .never
         if let window = try context.sendWindowOverride() { settings.window = window }
         let engine = try context.chatEngine(for: session, settings: settings, handler: sendingEvents(context, me: session.service.me))
         try engine.connect(joining: [dialog])
-        if !words.isEmpty {
-            try engine.perform(.send(MessageSplitter.split(words.joined(separator: " ")), dialogID: dialog.id))
-        } else if lines {
-            var reader = LineReader(fd: 0)
-            while !reader.atEnd {
+        switch input {
+        case .parts(let parts):
+            if let quote {
+                // Queued with its parameters, then sent as entries, as the chat view sends a reply.
+                for (index, part) in parts.enumerated() {
+                    let id = try session.service.enqueue(part, to: dialog.id, owner: Int(getpid()), custom: index == 0 ? quote : [:])
+                    try engine.perform(.deliver(clientID: id, dialogID: dialog.id))
+                }
+            } else {
+                try engine.perform(.send(parts, dialogID: dialog.id))
+            }
+        case .lines(var reader, let first):
+            var waiting = [first]
+            while true {
                 // Each read is one batch: one outbox transaction, one write, one ack asked for.
-                let parts = reader.lines(waitingUpTo: 5).filter { !$0.isEmpty }.flatMap { MessageSplitter.split($0) }
+                let parts = try waiting.filter { !BlankMessage.isBlank($0) }.flatMap { try self.parts(of: $0, context: context) }
                 if !parts.isEmpty { try engine.perform(.send(parts, dialogID: dialog.id)) }
                 // Input paused: what was acknowledged leaves the outbox now, not at the next thousand.
                 engine.pump(settling: parts.isEmpty)
                 engine.waitForRoom()
+                if reader.atEnd { break }
+                waiting = reader.lines(waitingUpTo: 5)
             }
-        } else {
-            try engine.perform(.send(MessageSplitter.split(try wholeInput(context)), dialogID: dialog.id))
         }
         return try finish(engine)
     }
@@ -128,11 +198,13 @@ extension SendCommand {
     /// What a sending command prints of its engine's events: with --json each message as the
     /// server acknowledges it; with --lines the connection's losses and returns on stderr.
     func sendingEvents(_ context: CommandContext, me: Int) -> (ChatEngineEvent) -> Void {
-        let (io, json, lines) = (context.io, json, lines)
+        let (io, json, printID, lines) = (context.io, json, printID, lines)
         return { event in
             switch event {
             case .delivered(let messages) where json:
                 io.writeOut(messages.map { JSONOutput.message($0, me: me) + "\n" }.joined())
+            case .delivered(let messages) where printID:
+                io.writeOut(messages.map { $0.id + "\n" }.joined())
             case .connection(let change) where lines:
                 switch change {
                 case .lost, .retrying(_, _, _?), .connected(_, true):
@@ -149,6 +221,8 @@ extension SendCommand {
     /// Waits for the last acks: exit 0, or 3 with what still waits in the outbox.
     func finish(_ engine: ChatEngine) throws -> ExitCode {
         let failure = engine.finish()
+        // Refused for good: said with the server's reason; it is not in the outbox (issue 22).
+        if engine.undeliveredCount == 0, let failure, failure.isPermanent { throw failure }
         guard engine.undeliveredCount > 0 else { return .ok }
         throw Failure.undelivered(engine.undeliveredCount, delivered: engine.deliveredCount, reason: failure?.message ?? "not acknowledged")
     }

@@ -27,6 +27,9 @@ package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
     /// Lines that follow the message, one per choice a person has (the dialogs an
     /// ambiguous name matches); not part of `description`.
     package var details: [String] = []
+    /// The server refused this for good (a 4xx other than 401, 408, 429): trying again
+    /// cannot help, so a message refused so is never kept in the outbox (issue 22).
+    package var isPermanent = false
 
     package init(_ kind: Kind, _ message: String, hint: String? = nil) {
         self.kind = kind; self.message = message; self.hint = hint

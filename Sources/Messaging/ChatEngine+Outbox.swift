@@ -11,6 +11,8 @@ extension ChatEngine {
     package var deliveredCount: Int { outbox.delivered }
     /// Messages this engine gave back to the outbox (a failure, a lost connection).
     package var undeliveredCount: Int { outbox.undelivered }
+    /// Messages the server refused for good: they left the outbox (issue 22).
+    package var refusedCount: Int { outbox.refused }
 
     /// Queues `texts` (one transaction) and writes them, unless the connection is down (they
     /// wait for the reconnect) or sending has failed (they wait for `outbox flush`).
@@ -45,6 +47,8 @@ extension ChatEngine {
         package var notUploaded = 0
         /// The first failure that left something in the outbox.
         package var failure: Failure?
+        /// Entries that left the outbox unsent, each with why: blank, or refused for good (issue 22).
+        package var dropped: [Failure] = []
     }
 
     /// What waited in the outbox, each exactly once: entries the server already has leave it
@@ -55,7 +59,7 @@ extension ChatEngine {
     @discardableResult
     package func flushOutbox() -> FlushReport {
         var report = FlushReport()
-        let claimed: (alreadyThere: Int, toSend: [(CachedDialog, [OutboxEntry])], failures: [Failure])
+        let claimed: (alreadyThere: Int, toSend: [(CachedDialog, [OutboxEntry])], failures: [Failure], dropped: [Failure])
         do { claimed = try service.claimForFlush(owner: owner) } catch {
             emit(.notice(.failed(.flushOutbox, error)))
             report.failure = error
@@ -63,6 +67,8 @@ extension ChatEngine {
         }
         report.alreadyThere = claimed.alreadyThere
         report.failure = claimed.failures.first
+        report.dropped = claimed.dropped
+        for refusal in claimed.dropped where refusal.isPermanent { emit(.notice(.failed(.flushSome, refusal))) }
         if let failure = claimed.failures.first { emit(.notice(.failed(.flushSome, failure))) }
         var ready: [(CachedDialog, [OutboxEntry])] = []
         let pipeline = AttachPipeline(service: service, owner: owner)

@@ -263,8 +263,8 @@ package final class MessagingService {
                                               custom: custom.mapValues { .string($0) }.merging([Self.clientIDField: .string(clientMessageID)]) { $1 },
                                               attachments: attachments)
             } catch {
-                if error.status == 403 { throw Failure(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
                 let failure = Failure(describing: error, doing: "send")
+                if failure.isPermanent { throw refused(clientMessageID: clientMessageID, dialogID: dialogID, failure, status: error.status) }
                 guard Self.mayHaveBeenStored(error), attempt < retry.maxAttempts else { throw failure }
                 retry.sleep(retry.delay(afterAttempt: attempt, retryAfter: nil))
                 // A history that cannot be read leaves the question open: the entry stays in the outbox.
@@ -316,11 +316,15 @@ extension MessagingService {
     /// it, a reply lost on the way back), so each dialog's history since its
     /// oldest entry is read once, matching by `_id` (chat) or client id (REST).
     /// Returns the rest, by dialog, to be sent again under their own ids.
-    package func claimForFlush(owner: Int) throws(Failure) -> (alreadyThere: Int, toSend: [(CachedDialog, [OutboxEntry])], failures: [Failure]) {
+    /// `dropped`: entries that left the outbox unsent, each with why: a blank one, or one
+    /// whose dialog the server refuses for good (403, 404).
+    package func claimForFlush(owner: Int) throws(Failure) -> (alreadyThere: Int, toSend: [(CachedDialog, [OutboxEntry])], failures: [Failure],
+                                                               dropped: [Failure]) {
         var alreadyThere = 0
         var toSend: [(CachedDialog, [OutboxEntry])] = []
         var failures: [Failure] = []
-        let entries = try cached { () throws(MessageCacheError) in try cache.claim(limit: 10_000, owner: owner) }
+        let (entries, blank) = try dropBlank(try cached { () throws(MessageCacheError) in try cache.claim(limit: 10_000, owner: owner) })
+        var dropped = blank
         for (dialogID, group) in Dictionary(grouping: entries, by: \.dialogID).sorted(by: { $0.key < $1.key }) {
             do {
                 let stored = try storedMessages(dialogID: dialogID, since: group.map(\.createdAt).min() ?? 0)
@@ -335,12 +339,14 @@ extension MessagingService {
                 }
                 guard !remaining.isEmpty else { continue }
                 toSend.append((try resolve(.id(dialogID), source: .server, createPrivate: false), remaining))
+            } catch where error.isPermanent {
+                for entry in group { dropped.append(refused(clientMessageID: entry.clientMessageID, dialogID: dialogID, error, status: nil)) }
             } catch {
                 for entry in group { noteFailure(clientMessageID: entry.clientMessageID, owner: owner, error: error) }
                 failures.append(error)
             }
         }
-        return (alreadyThere, toSend, failures)
+        return (alreadyThere, toSend, failures, dropped)
     }
 
     /// The dialog's messages sent since `since` (less a margin for clock skew),

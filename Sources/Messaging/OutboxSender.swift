@@ -42,6 +42,8 @@ final class OutboxSender {
     private var deliveredRecords: [CachedMessage] = []
     private(set) var delivered = 0
     private(set) var undelivered = 0
+    /// Refused for good by the server: removed from the outbox, never retried (issue 22).
+    private(set) var refused = 0
     /// Markers for messages not in history yet (sent, their ack not recorded): taken once they are.
     private var earlyMarkers: [ChatMarker] = []
     /// Custom parameters of the outbox entries being sent that have any (a reply's, a
@@ -128,8 +130,8 @@ final class OutboxSender {
                                                             custom: customByID.removeValue(forKey: entry.clientMessageID) ?? [:])
                     noteDelivered(stored)
                 } catch {
-                    release(entry.clientMessageID)
-                    undelivered += 1
+                    // A permanent refusal already left the outbox (MessagingService+Refusals.swift).
+                    if error.isPermanent { refused += 1 } else { release(entry.clientMessageID); undelivered += 1 }
                     if failure == nil { failure = error }
                 }
                 continue
@@ -163,11 +165,21 @@ final class OutboxSender {
         case .marker(let marker):
             take(marker)
         case .messageError(let error):
-            // The server refused one message (e.g. not an occupant): it stays in the outbox.
+            // The server refused one message: for good (not an occupant) it leaves the outbox;
+            // a refusal that may pass (wait) keeps it there.
             if let id = error.id.flatMap(ObjectID.init), inFlight.removeValue(forKey: id) != nil {
-                release(id.rawValue)
-                undelivered += 1
-                if failure == nil { failure = Failure(.failure, "the server refused a message: \(error.condition)") }
+                customByID[id.rawValue] = nil
+                var refusal = Failure(.failure, "the server refused a message: \(error.reason)")
+                if error.isPermanent {
+                    _ = try? service.cache.discard(clientMessageID: id.rawValue)
+                    refusal.isPermanent = true
+                    refusal.hint = "the message was not kept in the outbox"
+                    refused += 1
+                } else {
+                    release(id.rawValue)
+                    undelivered += 1
+                }
+                if failure == nil { failure = refusal }
             }
         default:
             break

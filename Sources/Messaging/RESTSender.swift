@@ -23,20 +23,22 @@ package struct RESTSender {
     }
 
     /// Queues `text` and delivers it, unless an earlier one failed. Throws only what ends
-    /// the command: input the server refuses, and a session that is gone (exit 4; this
-    /// message waits in the outbox).
-    package mutating func send(_ text: String) throws(Failure) {
-        let id = try service.enqueue(text, to: dialogID, owner: owner)
+    /// the command: input the server refuses (for good: the message leaves the outbox,
+    /// issue 22), and a session that is gone (exit 4; this message waits in the outbox).
+    /// `custom`: a reply's or a forward's parameters (`MessagingService.quoting`).
+    package mutating func send(_ text: String, custom: [String: String] = [:]) throws(Failure) {
+        let id = try service.enqueue(text, to: dialogID, owner: owner, custom: custom)
         if let error = firstError {
             service.noteFailure(clientMessageID: id, owner: owner, error: error)
             undelivered += 1
             return
         }
         do {
-            let message = try service.deliverViaREST(clientMessageID: id, text: text, dialogID: dialogID)
+            let message = try service.deliverViaREST(clientMessageID: id, text: text, dialogID: dialogID, custom: custom)
             delivered += 1
             told(message)
         } catch {
+            if error.isPermanent { throw error }
             if case .invalidInput = error.kind { throw error }
             service.noteFailure(clientMessageID: id, owner: owner, error: error)
             if case .authentication = error.kind {

@@ -12,11 +12,12 @@ import QuickBloxAPI
 /// `"outgoing":true` added); and the notices about dialogs that system
 /// notifications brought, for stderr. Names and text from others are sanitized.
 package enum ListenOutput {
+    /// `names`: who the quoted originals' senders are, when the quote does not name them.
     package static func line(_ message: CachedMessage, title: String, sender: String, outgoing: Bool,
-                     zone: TimeText.Zone = .local) -> String {
+                     zone: TimeText.Zone = .local, names: [Int: String] = [:]) -> String {
         let time = TimeText.format(Double(message.dateSent), "%H:%M", in: zone)
         let name = outgoing ? "you" : TerminalText.sanitize(sender, newlines: .asSpaces)
-        let text = AttachmentLabel.body(of: message).replacing("\n", with: "\n    ")
+        let text = QuoteLine.body(of: message, names: names).replacing("\n", with: "\n    ")
         return "\(time) [\(TerminalText.sanitize(title, newlines: .asSpaces))] \(name): \(text)\n"
     }
 

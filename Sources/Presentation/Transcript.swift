@@ -12,6 +12,8 @@ package struct Transcript {
     package let names: [Int: String]
     package let width: Int?
     package let color: Bool
+    /// Each line starts with its message's id (`history --ids`), for edit, delete, download, --reply-to and forward.
+    package var showIDs = false
 
     package init(me: Int, names: [Int: String], width: Int?, color: Bool) {
         self.me = me; self.names = names; self.width = width; self.color = color
@@ -41,9 +43,10 @@ package struct Transcript {
     private func line(_ message: CachedMessage, time: String) -> String {
         let mine = message.senderID == me
         let name = mine ? "you" : TerminalText.sanitize(names[message.senderID] ?? "user \(message.senderID)", newlines: .asSpaces)
-        let prefix = "\(time) \(mine ? "»" : " ") \(name): "
-        let styledPrefix = color ? "\(time) \(mine ? "»" : " ") \u{1B}[1m\(name)\u{1B}[22m: " : prefix
-        let text = AttachmentLabel.body(of: message)
+        let id = showIDs ? message.id + " " : ""
+        let prefix = "\(id)\(time) \(mine ? "»" : " ") \(name): "
+        let styledPrefix = color ? "\(id)\(time) \(mine ? "»" : " ") \u{1B}[1m\(name)\u{1B}[22m: " : prefix
+        let text = QuoteLine.body(of: message, names: names)
         let indent = min(prefix.count, 24)
         var body = wrap(text, firstColumn: prefix.count, indent: indent)
         if mine {

@@ -49,8 +49,9 @@ extension Failure {
                 // A redirect of the API (to another host, say) is not followed: the
                 // token would go with it. Waiting will not change it.
                 self.init(.failure, text, hint: "chatctl does not follow redirects; check endpoints.api in the config")
-            case 400..<500 where status != 429:
+            case 400..<500 where status != 429 && status != 408:
                 self.init(.failure, text)
+                self.isPermanent = true
             default:
                 self.init(.temporary, text, hint: "the server is unavailable; try again later")
             }

@@ -164,6 +164,7 @@ SUBCOMMANDS:
   download                Save a message's attachments, or a file by its uid.
   cache                   Check the message cache or rebuild it from the server.
   completion              Print a shell completion script.
+  forward                 Forward a message to one or more dialogs.
 
   See 'chatctl help <subcommand>' for detailed help.
 

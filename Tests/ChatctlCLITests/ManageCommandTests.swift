@@ -7,11 +7,11 @@ import Testing
     static let id = "6b0db887c4ca891d2141e1cb"
 
     @Test(arguments: [
-        (["edit", "nothex", "text"], "chatctl: invalid value 'nothex' for MESSAGE_ID; expected a message's 24-hex id (history --json shows it as _id)"),
+        (["edit", "nothex", "text"], "chatctl: invalid value 'nothex' for MESSAGE_ID; expected a message's 24-hex id (history --ids shows it)"),
         (["edit", id, " ", "  "], "chatctl: TEXT is empty: nothing to put in its place"),
         (["edit", id], "chatctl: missing argument TEXT"),
-        (["delete", id + "0"], "chatctl: invalid value '\(id)0' for MESSAGE_ID; expected a message's 24-hex id (history --json shows it as _id)"),
-        (["delete", "x\u{1B}[2J"], "chatctl: invalid value 'x\\u{1B}[2J' for MESSAGE_ID; expected a message's 24-hex id (history --json shows it as _id)"),
+        (["delete", id + "0"], "chatctl: invalid value '\(id)0' for MESSAGE_ID; expected a message's 24-hex id (history --ids shows it)"),
+        (["delete", "x\u{1B}[2J"], "chatctl: invalid value 'x\\u{1B}[2J' for MESSAGE_ID; expected a message's 24-hex id (history --ids shows it)"),
         (["users", "--per-page", "101"], "chatctl: invalid value '101' for option '--per-page'; expected a whole number from 1 to 100"),
         (["users", "--page", "0"], "chatctl: invalid value '0' for option '--page'; expected a whole number from 1 to 1000000"),
         (["dialogs", "rename", "ops", " "], "chatctl: NAME needs a name"),

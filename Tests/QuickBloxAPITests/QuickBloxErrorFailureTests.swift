@@ -23,4 +23,21 @@ import QuickBloxAPI
             #expect(described.hint?.contains(way) == true, "hint lacks \(way)")
         }
     }
+
+    /// Issue 22: a refusal that can never succeed (403, 404, 422…) is permanent, so a message
+    /// refused so is not kept in the outbox; 401, 408, 429 and 5xx may pass, so they are not.
+    @Test(arguments: [(400, true), (403, true), (404, true), (413, true), (422, true),
+                      (401, false), (408, false), (429, false), (500, false), (503, false)])
+    func onlyARefusalThatCannotSucceedIsPermanent(status: Int, permanent: Bool) {
+        let error = QuickBloxError(kind: .http(status: status), request: "POST https://api.example.com/chat/Message.json",
+                                   reasons: ["You don't have appropriate permissions to perform this operation"])
+        let described = Failure(describing: error, doing: "send")
+        #expect(described.isPermanent == permanent)
+        if status == 408 { #expect(described.kind == .temporary) }
+    }
+
+    @Test func aNetworkFailureIsNotPermanent() {
+        let error = QuickBloxError(kind: .transport(.cannotConnect), request: "POST https://api.example.com/chat/Message.json", reasons: [])
+        #expect(!Failure(describing: error, doing: "send").isPermanent)
+    }
 }

@@ -1,0 +1,23 @@
+import XMPPTransport
+
+/// Whether a message the chat server bounced may pass if sent again (issue 22). RFC 6120
+/// §8.3.2: `wait` says try later; these conditions say the message itself or its sender is
+/// refused. `not-acceptable` is not among them: the server also says it for a room not
+/// joined yet, which a resend after the join cures.
+extension ChatMessageError {
+    var isPermanent: Bool {
+        guard type != "wait" else { return false }
+        return Self.permanentConditions.contains(condition)
+    }
+
+    static let permanentConditions: Set<String> = [
+        "forbidden", "item-not-found", "not-allowed", "bad-request", "policy-violation", "jid-malformed",
+        "feature-not-implemented", "registration-required", "gone",
+    ]
+
+    /// The condition and the server's text, for a person.
+    var reason: String {
+        guard let text, !text.isEmpty else { return condition }
+        return "\(condition) (\(text))"
+    }
+}
