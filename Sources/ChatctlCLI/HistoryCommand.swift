@@ -20,7 +20,13 @@ struct HistoryCommand: Command {
             --mark-read is given: then the messages shown that others sent are \
             marked read, and their senders are told over chat. Times (T) are unix \
             seconds, 2026-11-30, 2026-11-30T08:00:00Z, or an age like 30m, 2h, 7d.
-            """)
+            """,
+        examples: [
+            Example("The last 20 messages with bob", "chatctl history @bob -n 20"),
+            Example("What ops said in the last two hours, marking it read", "chatctl history ops --since 2h --mark-read"),
+            Example("November's messages, from the cache only", "chatctl history ops --since 2026-11-01 --before 2026-12-01 --offline"),
+            Example("As JSON: each message's id is its _id", "chatctl history ops -n 5 --json"),
+        ])
 
     @Argument("DIALOG", help: SharedHelp.dialog)
     var dialog: DialogReference

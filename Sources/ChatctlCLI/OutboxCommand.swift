@@ -15,7 +15,11 @@ struct OutboxCommand: Command {
             (send --attach) 'uploading N of M' until every file is up. ID names the \
             message for 'chatctl outbox drop'.
             """,
-        subcommands: [OutboxFlushCommand.self, OutboxDropCommand.self])
+        subcommands: [OutboxFlushCommand.self, OutboxDropCommand.self],
+        examples: [
+            Example("What waits to be delivered, and for what", "chatctl outbox"),
+            Example("As JSON", "chatctl outbox --json"),
+        ])
 
     @Flag("json", help: SharedHelp.json)
     var json: Bool

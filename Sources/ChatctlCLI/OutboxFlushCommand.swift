@@ -17,7 +17,11 @@ struct OutboxFlushCommand: Command {
             A message whose files were not all uploaded (an interrupted 'send --attach') \
             has them finished first: a file uploaded is only completed, one cut short is \
             uploaded again; then the message is sent.
-            """)
+            """,
+        examples: [
+            Example("Deliver what waits, each message exactly once", "chatctl outbox flush"),
+            Example("From cron: no progress bar, what was sent as JSON", "chatctl outbox flush --quiet --json"),
+        ])
 
     @Flag("quiet", short: "q", help: "No progress bar on stderr.")
     var quiet: Bool

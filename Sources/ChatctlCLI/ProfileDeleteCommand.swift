@@ -15,7 +15,11 @@ struct ProfileDeleteCommand: Command {
         discussion: """
             Asks you to type your login to confirm (--yes for scripts). Your messages stay in the dialogs of \
             the people you wrote to; your session ends and this machine's session file and cache go.
-            """)
+            """,
+        examples: [
+            Example("Delete your account (asks you to type your login)", "chatctl profile delete"),
+            Example("From a script, without asking", "chatctl profile delete --yes"),
+        ])
 
     @Flag("yes", help: "Do not ask for confirmation.")
     var yes: Bool

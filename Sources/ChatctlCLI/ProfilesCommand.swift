@@ -23,7 +23,12 @@ struct ProfilesCommand: Command {
             message cache live in profiles/NAME in the state directory. Select \
             one with --profile NAME or $CHATCTL_PROFILE; without, chatctl uses \
             config.json. The selected one is marked '*'.
-            """)
+            """,
+        examples: [
+            Example("The accounts kept here, and who is logged in to each", "chatctl profiles"),
+            Example("The same, with work selected (it is marked '*')", "CHATCTL_PROFILE=work chatctl profiles"),
+            Example("As JSON", "chatctl profiles --json"),
+        ])
 
     @Flag("json", help: SharedHelp.json)
     var json: Bool
@@ -53,7 +58,7 @@ struct ProfilesCommand: Command {
             return .ok
         }
         if rows.isEmpty {
-            context.io.writeErr("chatctl: no profiles and no \(defaultPath) (copy config.example.json there, or to \(Profile.directory(environment: context.environment))/NAME.json)\n")
+            context.io.writeErr("chatctl: no profiles and no \(defaultPath) (copy \(ExampleConfig.path() ?? "config.example.json") there, or to \(Profile.directory(environment: context.environment))/NAME.json)\n")
             return .ok
         }
         let now = Date().timeIntervalSince1970

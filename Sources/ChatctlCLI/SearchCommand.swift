@@ -21,7 +21,13 @@ struct SearchCommand: Command {
             the names of their attachments. QUERY uses SQLite FTS5 syntax: words, \
             "phrases", prefix*, OR, NOT; a word with punctuation in it, such as a file \
             name (cat.jpg), is taken as a phrase.
-            """)
+            """,
+        examples: [
+            Example("Cached messages that mention the deploy, best first", "chatctl search deploy"),
+            Example("A phrase, in ops only", "chatctl search '\"release notes\"' --dialog ops"),
+            Example("Attachments by name", "chatctl search cat.jpg"),
+            Example("Fill the cache first, then the best 5 as JSON", "chatctl sync && chatctl search invoice -n 5 --json"),
+        ])
 
     @Argument("QUERY", help: "What to look for.")
     var query: String
