@@ -12,7 +12,7 @@ struct DialogsRenameCommand: Command {
         discussion: "Groups only (a private dialog has no name of its own). The server decides who may: on the sandbox, the group's owner.",
         examples: [
             Example("Rename the group ops", "chatctl dialogs rename ops 'ops team'"),
-            Example("Rename it back, and print the dialog as JSON", "chatctl dialogs rename 'ops team' ops --json"),
+            Example("Rename it, and print the renamed dialog as JSON", "chatctl dialogs rename ops ops-2026 --json"),
         ])
 
     @Argument("DIALOG", help: SharedHelp.dialog)

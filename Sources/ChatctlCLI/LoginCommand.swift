@@ -22,8 +22,8 @@ struct LoginCommand: Command {
         examples: [
             Example("Log in, or sign up when alice has no account yet (asks on a terminal)", "chatctl login --login alice"),
             Example("From a script: the password on standard input", "printf '%s\\n' \"$PASS\" | chatctl login -l alice --password-stdin"),
-            Example("Log in only, never sign up, with the password in a file", "chatctl login -l alice --no-signup --password-file ~/.alice-pw"),
-            Example("Log in without connecting to chat, and print the user as JSON", "chatctl login -l alice --no-chat --json"),
+            Example("Log in only, never create an account; the password from CHATCTL_PASSWORD", "CHATCTL_PASSWORD=$(pass show qb) chatctl login -l alice --no-signup"),
+            Example("Log in without connecting to chat, and print the user as JSON", "chatctl login -l alice --no-chat --json --password-file ~/.alice-pw"),
         ],
         // The value after --password is never read: it is not to be quoted back either.
         refusedOptions: [RefusedOption("password", message: """

@@ -29,7 +29,7 @@ struct SendCommand: Command {
             Example("Send bob a message", "chatctl send @bob 'lunch at noon?'"),
             Example("Send a file, with a caption", "chatctl send ops --attach report.pdf 'the report'"),
             Example("Send a command's output as one message", "uptime | chatctl send ops"),
-            Example("One message per line, as each line arrives", "tail -f /var/log/syslog | chatctl send ops --lines"),
+            Example("One message per line, as each line arrives", "tail -f app.log | chatctl send ops --lines"),
         ])
 
     @Argument("DIALOG", help: SharedHelp.dialog)

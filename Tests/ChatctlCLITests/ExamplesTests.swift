@@ -50,7 +50,7 @@ import Testing
               uptime | chatctl send ops
 
               # One message per line, as each line arrives
-              tail -f /var/log/syslog | chatctl send ops --lines
+              tail -f app.log | chatctl send ops --lines
 
             """))
         #expect(runChatctl(["send", "--help"]).1.out == io.out)

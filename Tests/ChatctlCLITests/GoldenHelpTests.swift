@@ -239,11 +239,11 @@ EXAMPLES:
   # From a script: the password on standard input
   printf '%s\n' "$PASS" | chatctl login -l alice --password-stdin
 
-  # Log in only, never sign up, with the password in a file
-  chatctl login -l alice --no-signup --password-file ~/.alice-pw
+  # Log in only, never create an account; the password from CHATCTL_PASSWORD
+  CHATCTL_PASSWORD=$(pass show qb) chatctl login -l alice --no-signup
 
   # Log in without connecting to chat, and print the user as JSON
-  chatctl login -l alice --no-chat --json
+  chatctl login -l alice --no-chat --json --password-file ~/.alice-pw
 
 """#
 
