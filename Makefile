@@ -8,6 +8,8 @@ MANDIR      ?= $(PREFIX)/share/man/man1
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+# config.example.json, which chatctl's "no config" error names when it is here.
+DOCDIR      ?= $(PREFIX)/share/doc/chatctl
 PROGRAMS    := chatctl chatctl-sandbox
 SWIFT    ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 # No $ORIGIN rpath: the binaries need no library of their own, and the loader would
@@ -99,8 +101,9 @@ install: release
 # what the binaries themselves print, so they always match the program.
 BIN ?= $(BIN_REL)
 install-built:
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(DOCDIR)
 	install -m 0755 $(addprefix $(BIN)/,$(PROGRAMS)) $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 config.example.json $(DESTDIR)$(DOCDIR)/config.example.json
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	for p in $(PROGRAMS); do \
 		$(BIN)/$$p help --man > "$$tmp/$$p.1"; \
@@ -119,6 +122,8 @@ uninstall:
 		rm -f $(DESTDIR)$(PREFIX)/bin/$$p $(DESTDIR)$(MANDIR)/$$p.1 $(DESTDIR)$(BASHCOMPDIR)/$$p \
 		      $(DESTDIR)$(ZSHCOMPDIR)/_$$p $(DESTDIR)$(FISHCOMPDIR)/$$p.fish; \
 	done
+	rm -f $(DESTDIR)$(DOCDIR)/config.example.json
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:
 	rm -rf .build .build-fuzz .build-asan .build-tsan

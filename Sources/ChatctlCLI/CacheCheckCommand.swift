@@ -15,7 +15,11 @@ struct CacheCheckCommand: Command {
             counts the outbox. Nothing is changed. Exit 0 when the cache is sound (or \
             there is none yet), 1 when it is damaged or was written by a newer chatctl: \
             then 'chatctl cache rebuild'. No network.
-            """)
+            """,
+        examples: [
+            Example("Check the cache (exit 1 when damaged)", "chatctl cache check"),
+            Example("As JSON", "chatctl cache check --json"),
+        ])
 
     @Flag("json", help: SharedHelp.json)
     var json: Bool

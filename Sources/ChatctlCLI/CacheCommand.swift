@@ -14,7 +14,11 @@ struct CacheCommand: Command {
             cache rebuild' moves it aside and fills a fresh one from the server, keeping \
             the outbox. Without a subcommand, prints the cache file's path.
             """,
-        subcommands: [CacheCheckCommand.self, CacheRebuildCommand.self])
+        subcommands: [CacheCheckCommand.self, CacheRebuildCommand.self],
+        examples: [
+            Example("Where the cache is", "chatctl cache"),
+            Example("The path of the profile work's cache, as JSON", "chatctl -p work cache --json"),
+        ])
 
     @Flag("json", help: SharedHelp.json)
     var json: Bool

@@ -21,12 +21,18 @@ struct CacheRebuildCommand: Command {
             a fresh cache gets the outbox back and then your dialogs and their recent \
             messages from the server. It says how many outbox messages could not be \
             saved. Stop other chatctl processes of this account first.
-            """)
+            """,
+        examples: [
+            Example("Rebuild it from the server, keeping the outbox", "chatctl cache rebuild"),
+            Example("Without the network: the outbox only, then fill it", "chatctl cache rebuild --offline && chatctl sync"),
+        ])
 
     @Option("limit", short: "n", metavar: "N", help: "Messages per dialog to fetch (default 100).", range: 1...1_000_000)
     var limit: Int?
     @Flag("offline", help: "Only rebuild with the outbox; fill it later with 'chatctl sync'.")
     var offline: Bool
+    @Flag("quiet", short: "q", help: "No progress line on stderr.")
+    var quiet: Bool
     @Flag("json", help: SharedHelp.json)
     var json: Bool
 
@@ -49,7 +55,7 @@ struct CacheRebuildCommand: Command {
                 try service.syncDialogs()
                 let dialogs = try service.dialogs(type: nil, limit: nil, source: .cacheOnly)
                 dialogCount = dialogs.count
-                messageCount = try SyncCommand.fetchHistory(of: dialogs, limit: limit, service: service, context: context)
+                messageCount = try SyncCommand.fetchHistory(of: dialogs, limit: limit, service: service, context: context, quiet: quiet)
             } catch let error as Failure {
                 throw Failure(
                     error.kind, "the cache was rebuilt with its outbox, but filling it from the server failed: \(error.message)",

@@ -33,7 +33,12 @@ struct ChatCommand: Command {
             in the window title. The config's chatView section sets avatars, labels, time format, colours and \
             the compact layout. It opens from the cache when the server cannot be reached. Needs a terminal: \
             for scripts, use 'history' and 'listen'.
-            """)
+            """,
+        examples: [
+            Example("Pick a dialog from the list, then chat in it", "chatctl chat"),
+            Example("Open the dialog with bob at once", "chatctl chat @bob"),
+            Example("Without image previews", "chatctl chat ops --images none"),
+        ])
 
     @OptionalArgument("DIALOG", help: SharedHelp.dialog)
     var dialog: DialogReference?

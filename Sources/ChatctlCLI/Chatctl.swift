@@ -22,11 +22,18 @@ package struct Chatctl: ParsableCommand {
             LoginCommand.self, StatusCommand.self, LogoutCommand.self, DialogsCommand.self, HistoryCommand.self,
             SendCommand.self, ListenCommand.self, ChatCommand.self, OutboxCommand.self, SearchCommand.self, SyncCommand.self,
             ReadCommand.self, ProfilesCommand.self, ProfileCommand.self, EditCommand.self, DeleteCommand.self, UsersCommand.self,
-            DownloadCommand.self, CacheCommand.self, CompletionCommand.self,
+            DownloadCommand.self, CacheCommand.self, CompletionCommand.self, VersionCommand.self,
             ForwardCommand.self,
         ],
         version: version,
-        manual: manual)
+        manual: manual,
+        examples: [
+            Example("Log in, or sign up when alice has no account yet (asks on a terminal)", "chatctl login --login alice"),
+            Example("Send bob a message", "chatctl send @bob 'lunch at noon?'"),
+            Example("Print messages as they arrive, in all your dialogs", "chatctl listen"),
+            Example("Chat in the full-screen view", "chatctl chat"),
+        ],
+        commonCommands: ["login", "chat", "dialogs", "send", "history", "listen", "search", "status"])
 
     @Option("config", metavar: "PATH", help: "Config file (default: the profile's, then $CHATCTL_CONFIG, then $XDG_CONFIG_HOME/chatctl/config.json).",
             completion: .file, inherited: true)
@@ -55,7 +62,13 @@ package struct Chatctl: ParsableCommand {
     /// usage errors never need it (start-up time).
     package static func run(arguments: [String], environment: @autoclosure () -> [String: String], io: any TerminalIO) -> Int32 {
         let invocation: Invocation
-        switch tree.dispatch(arguments, out: io.writeOut, err: io.writeErr) {
+        // The environment only for `help --man` (its PATH): it never escapes the dispatch.
+        let dispatch = withoutActuallyEscaping(environment) { environment in
+            tree.dispatch(arguments, out: io.writeOut, err: io.writeErr) { page in
+                ManualPageViewer.show(page, io: io, environment: environment())
+            }
+        }
+        switch dispatch {
         case .finished(let status): return status
         case .run(let named): invocation = named
         }

@@ -48,7 +48,7 @@ final class CommandContext {
         let path = ClientConfig.resolvePath(explicit: globals.config, profile: profile, environment: environment)
         if let profile, globals.config == nil, !FileManager.default.fileExists(atPath: path) {
             throw Failure(.invalidInput, "there is no profile '\(profile.name)' (no file \(path))",
-                                hint: "create it, e.g. from config.example.json; 'chatctl profiles' lists the profiles")
+                                hint: "create it, e.g. from \(ExampleConfig.path() ?? "config.example.json"); 'chatctl profiles' lists the profiles")
         }
         let file = try ConfigFile.read(path)
         let lookup = try file.endpointLookup()

@@ -8,7 +8,11 @@ struct DeleteCommand: Command {
     static let configuration = CommandConfiguration(
         name: "delete",
         abstract: "Delete a message, for you or for everyone.",
-        discussion: "Without --everyone the message goes from your history only; with it, from every occupant's, which only its sender may do. Either way it leaves the cache, so 'search' no longer finds it.")
+        discussion: "Without --everyone the message goes from your history only; with it, from every occupant's, which only its sender may do. Either way it leaves the cache, so 'search' no longer finds it.",
+        examples: [
+            Example("Delete a message from your history", "chatctl delete 6560a3f1c2b4e90012ab34cd"),
+            Example("Delete your message for everyone", "chatctl delete 6560a3f1c2b4e90012ab34cd --everyone"),
+        ])
 
     @Argument("MESSAGE_ID", help: "The message's 24-hex id (history --ids shows it).")
     var messageID: MessageID

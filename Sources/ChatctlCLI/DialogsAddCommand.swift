@@ -10,10 +10,14 @@ struct DialogsAddCommand: Command {
         name: "add",
         abstract: "Add people to a group dialog.",
         discussion: """
-            For example: chatctl dialogs add ops @carol,@dave. Everyone in the group is told over chat, as the \
+            Everyone in the group is told over chat, as the \
             QuickBlox apps tell them; if chat cannot be reached the people are still added, with a warning (exit 0). \
             Someone already in the group is skipped.
-            """)
+            """,
+        examples: [
+            Example("Add carol and dave to ops (everyone in it is told)", "chatctl dialogs add ops @carol,@dave"),
+            Example("The same, space-separated; print the group as JSON", "chatctl dialogs add ops @carol @dave --json"),
+        ])
 
     @Argument("DIALOG", help: SharedHelp.dialog)
     var dialog: DialogReference

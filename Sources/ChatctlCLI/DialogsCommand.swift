@@ -15,7 +15,13 @@ struct DialogsCommand: Command {
             """,
         subcommands: [DialogsCreateCommand.self, DialogsShowCommand.self, DialogsRenameCommand.self, DialogsAddCommand.self,
                       DialogsRemoveCommand.self, DialogsLeaveCommand.self, DialogsDeleteCommand.self, DialogsMuteCommand.self,
-                      DialogsUnmuteCommand.self])
+                      DialogsUnmuteCommand.self],
+        examples: [
+            Example("Your dialogs, newest activity first", "chatctl dialogs"),
+            Example("Only groups, at most 10", "chatctl dialogs --type group -n 10"),
+            Example("From the cache, without the network", "chatctl dialogs --offline"),
+            Example("Every dialog as a QuickBlox dialog object", "chatctl dialogs --json"),
+        ])
 
     @Option("type", metavar: "TYPE", help: "Only dialogs of this type.")
     var type: DialogType?

@@ -10,10 +10,14 @@ struct DialogsCreateCommand: Command {
         name: "create",
         abstract: "Create a private or a group dialog.",
         discussion: """
-            For example: chatctl dialogs create --private @bob, or chatctl dialogs create --group ops --with @alice,@bob. \
             The other occupants are told over chat, as the QuickBlox apps tell them; if chat cannot be reached \
             the dialog is still created, with a warning (exit 0).
-            """)
+            """,
+        examples: [
+            Example("A private dialog with bob", "chatctl dialogs create --private @bob"),
+            Example("A group called ops, with alice and bob in it", "chatctl dialogs create --group ops --with @alice,@bob"),
+            Example("A group with nobody else yet, printed as JSON (its id is _id)", "chatctl dialogs create --group notes --json"),
+        ])
 
     @Option("private", metavar: "@LOGIN", help: "The other user of a private dialog.")
     var `private`: String?

@@ -9,7 +9,11 @@ struct DialogsDeleteCommand: Command {
     static let configuration = CommandConfiguration(
         name: "delete",
         abstract: "Delete a dialog, for you or for everyone.",
-        discussion: "Without --everyone the dialog goes for you only (on the sandbox you leave it). With --everyone it goes for every occupant, messages included; only its owner may.")
+        discussion: "Without --everyone the dialog goes for you only (on the sandbox you leave it). With --everyone it goes for every occupant, messages included; only its owner may.",
+        examples: [
+            Example("Delete the dialog with bob, for you only", "chatctl dialogs delete @bob"),
+            Example("Delete ops for everyone, messages included (its owner only)", "chatctl dialogs delete ops --everyone"),
+        ])
 
     @Argument("DIALOG", help: SharedHelp.dialog)
     var dialog: DialogReference

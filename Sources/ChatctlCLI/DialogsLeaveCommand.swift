@@ -8,7 +8,11 @@ struct DialogsLeaveCommand: Command {
     static let configuration = CommandConfiguration(
         name: "leave",
         abstract: "Leave a group dialog.",
-        discussion: "You stop being an occupant (the others see you go) and the dialog leaves your cache. A private dialog cannot be left; 'chatctl dialogs delete' removes it for you.")
+        discussion: "You stop being an occupant (the others see you go) and the dialog leaves your cache. A private dialog cannot be left; 'chatctl dialogs delete' removes it for you.",
+        examples: [
+            Example("Leave the group ops", "chatctl dialogs leave ops"),
+            Example("Leave it, and print the dialog as the server left it", "chatctl dialogs leave ops --json"),
+        ])
 
     @Argument("DIALOG", help: SharedHelp.dialog)
     var dialog: DialogReference

@@ -11,7 +11,11 @@ struct DialogsMuteCommand: Command {
             Turns the dialog's notifications off on the server (for you only, on every device), and \
             'chatctl dialogs' marks it muted. Its messages still arrive and count as unread; \
             'chatctl dialogs unmute' turns them on again.
-            """)
+            """,
+        examples: [
+            Example("No notifications of ops's messages", "chatctl dialogs mute ops"),
+            Example("Mute the dialog with bob, and print it with \"muted\"", "chatctl dialogs mute @bob --json"),
+        ])
 
     @Argument("DIALOG", help: SharedHelp.dialog)
     var dialog: DialogReference

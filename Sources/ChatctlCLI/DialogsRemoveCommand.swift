@@ -9,7 +9,11 @@ struct DialogsRemoveCommand: Command {
     static let configuration = CommandConfiguration(
         name: "remove",
         abstract: "Remove people from a group dialog.",
-        discussion: "Removing others is the group owner's (the server decides); to remove yourself, use 'chatctl dialogs leave'.")
+        discussion: "Removing others is the group owner's (the server decides); to remove yourself, use 'chatctl dialogs leave'.",
+        examples: [
+            Example("Take dave out of ops (its owner only)", "chatctl dialogs remove ops @dave"),
+            Example("Take two people out, and print the group as JSON", "chatctl dialogs remove ops @carol,@dave --json"),
+        ])
 
     @Argument("DIALOG", help: SharedHelp.dialog)
     var dialog: DialogReference

@@ -9,7 +9,11 @@ struct DialogsRenameCommand: Command {
     static let configuration = CommandConfiguration(
         name: "rename",
         abstract: "Rename a group dialog.",
-        discussion: "Groups only (a private dialog has no name of its own). The server decides who may: on the sandbox, the group's owner.")
+        discussion: "Groups only (a private dialog has no name of its own). The server decides who may: on the sandbox, the group's owner.",
+        examples: [
+            Example("Rename the group ops", "chatctl dialogs rename ops 'ops team'"),
+            Example("Rename it, and print the renamed dialog as JSON", "chatctl dialogs rename ops ops-2026 --json"),
+        ])
 
     @Argument("DIALOG", help: SharedHelp.dialog)
     var dialog: DialogReference

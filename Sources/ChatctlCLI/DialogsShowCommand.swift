@@ -15,7 +15,12 @@ struct DialogsShowCommand: Command {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show one dialog in full, its occupants by name.",
-        discussion: "Asks the server for the dialog as it is now and whether you muted it (and caches both), unless --offline.")
+        discussion: "Asks the server for the dialog as it is now and whether you muted it (and caches both), unless --offline.",
+        examples: [
+            Example("One group in full: owner, occupants, unread, muted", "chatctl dialogs show ops"),
+            Example("The private dialog with bob, as the cache has it", "chatctl dialogs show @bob --offline"),
+            Example("As the QuickBlox dialog object", "chatctl dialogs show ops --json"),
+        ])
 
     @Argument("DIALOG", help: SharedHelp.dialog)
     var dialog: DialogReference

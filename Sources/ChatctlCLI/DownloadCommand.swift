@@ -22,7 +22,13 @@ struct DownloadCommand: Command {
             file's uid (history --json lists them under attachments), saved under that uid unless -o names it. \
             A file that exists is replaced only with --force. The bytes go to NAME.part first; an interrupted \
             download resumes from there when run again. Prints the path of each file saved.
-            """)
+            """,
+        examples: [
+            Example("Save a message's attachments here", "chatctl download 6560a3f1c2b4e90012ab34cd"),
+            Example("Into a directory", "chatctl download 6560a3f1c2b4e90012ab34cd -o ~/Downloads/"),
+            Example("A message's only file, to standard output", "chatctl download 6560a3f1c2b4e90012ab34cd -o - | file -"),
+            Example("A file by its uid, with what was saved as JSON", "chatctl download 8f14e45fceea467fa0b5e4c2d1f0a9b8 --json"),
+        ])
 
     @Argument("MESSAGE_ID|UID", help: "A message's 24-hex id (history --ids shows it), or a file's uid.")
     var target: DownloadTarget
@@ -36,6 +42,8 @@ struct DownloadCommand: Command {
     var force: Bool
     @Flag("quiet", short: "q", help: "No progress bar on stderr.")
     var quiet: Bool
+    @Flag("json", help: "A JSON line for each file saved: path, uid, name, size, message_id.")
+    var json: Bool
 
     /// One file to save.
     struct Item {
@@ -50,6 +58,7 @@ struct DownloadCommand: Command {
         let isMessageID = target.mayBeMessage
         if output == "" { throw context.usage("-o needs a path, or - for standard output") }
         if dialog != nil && !isMessageID { throw context.usage("--dialog goes with a message id, not a file uid") }
+        if json && output == "-" { throw context.usage("--json describes files saved; -o - writes the file itself to standard output") }
         let service = try context.messagingService(source: .server)
 
         // Which files: a message's attachments, or one uid.
@@ -82,9 +91,16 @@ struct DownloadCommand: Command {
             defer { meter?.finish() }
             do {
                 if let path = item.path {
-                    try downloader.download(uid: item.uid, to: path, overwrite: force) { meter?.update($0) }
+                    let size = try downloader.download(uid: item.uid, to: path, overwrite: force) { meter?.update($0) }
                     meter?.finish()
-                    context.io.writeOut(path + "\n")
+                    if json {
+                        context.io.writeOut(JSONOutput.line(.object([
+                            "path": .string(path), "uid": .string(item.uid), "name": item.name.map(JSONValue.string) ?? .null,
+                            "size": .int(Int(size)), "message_id": fromMessage ? .string(target.text) : .null,
+                        ])))
+                    } else {
+                        context.io.writeOut(path + "\n")
+                    }
                 } else {
                     guard let fd = context.io.standardOutputDescriptor else {
                         throw Failure(.failure, "standard output cannot take a file here")

@@ -8,7 +8,11 @@ struct EditCommand: Command {
     static let configuration = CommandConfiguration(
         name: "edit",
         abstract: "Replace the text of one of your messages.",
-        discussion: "The message's dialog comes from the cache (any message 'history' or 'listen' has shown); give --dialog for others. Only a message's sender may edit it.")
+        discussion: "The message's dialog comes from the cache (any message 'history' or 'listen' has shown); give --dialog for others. Only a message's sender may edit it.",
+        examples: [
+            Example("Replace the text of one of your messages", "chatctl edit 6560a3f1c2b4e90012ab34cd 'meet at 10, not 11'"),
+            Example("A message the cache has not seen: name its dialog", "chatctl edit 6560a3f1c2b4e90012ab34cd --dialog ops 'fixed'"),
+        ])
 
     @Argument("MESSAGE_ID", help: "The message's 24-hex id (history --ids shows it).")
     var messageID: MessageID

@@ -31,7 +31,13 @@ struct HistoryCommand: Command {
             In a pipe, a line a message, tab-separated, no header: message id, when it \
             was sent (ISO 8601 UTC), sender id, sender name, state of your own message \
             (sent, delivered, read; empty for others'), the text with its attachments.
-            """)
+            """,
+        examples: [
+            Example("The last 20 messages with bob", "chatctl history @bob -n 20"),
+            Example("What ops said in the last two hours, marking it read", "chatctl history ops --since 2h --mark-read"),
+            Example("November's messages, from the cache only", "chatctl history ops --since 2026-11-01 --before 2026-12-01 --offline"),
+            Example("As JSON: each message's id is its _id", "chatctl history ops -n 5 --json"),
+        ])
 
     @Argument("DIALOG", help: SharedHelp.dialog)
     var dialog: DialogReference

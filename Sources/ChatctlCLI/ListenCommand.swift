@@ -38,11 +38,17 @@ struct ListenCommand: Command {
             with a 'received' marker. On a terminal a printed message counts as \
             read: it is marked read and its sender gets a 'displayed' marker; \
             into a pipe or a file nothing is marked read.
-            """)
+            """,
+        examples: [
+            Example("Print messages as they arrive, in all your dialogs", "chatctl listen"),
+            Example("Wait at most a minute for one message in the dialog with bob", "chatctl listen @bob -n 1 --timeout 1m"),
+            Example("Save the files sent to ops as they arrive", "chatctl listen ops --download ~/Downloads"),
+            Example("Run a command for each message: the text on its standard input", "chatctl listen --exec 'notify-send \"$CHATCTL_SENDER_NAME\" \"$(cat)\"'"),
+        ])
 
     @Arguments("DIALOG", help: "Dialogs to follow (default: all).")
     var dialogs: [DialogReference]
-    @Option("count", metavar: "N", help: "Exit after N messages from others.", range: 1...)
+    @Option("limit", short: "n", metavar: "N", help: "Exit after N messages from others.", range: 1..., aliases: ["count"])
     var count: Int?
     @Option("timeout", metavar: "DURATION", help: "Exit after this long, e.g. 30s, 5m, 2h.")
     var timeout: Duration?

@@ -18,7 +18,18 @@ struct LoginCommand: Command {
             command line leaves out is asked for as a login screen does: a new \
             account only after a yes (or --yes) and its password twice, a wrong \
             password up to three times; then your dialogs are offered.
-            """)
+            """,
+        examples: [
+            Example("Log in, or sign up when alice has no account yet (asks on a terminal)", "chatctl login --login alice"),
+            Example("From a script: the password on standard input", "printf '%s\\n' \"$PASS\" | chatctl login -l alice --password-stdin"),
+            Example("Log in only, never create an account; the password from CHATCTL_PASSWORD", "CHATCTL_PASSWORD=$(pass show qb) chatctl login -l alice --no-signup"),
+            Example("Log in without connecting to chat, and print the user as JSON", "chatctl login -l alice --no-chat --json --password-file ~/.alice-pw"),
+        ],
+        // The value after --password is never read: it is not to be quoted back either.
+        refusedOptions: [RefusedOption("password", message: """
+            login takes no password on the command line, where other users see it (ps, /proc): \
+            use --password-stdin, --password-file PATH or CHATCTL_PASSWORD, or a terminal's prompt
+            """)])
 
     @Option("login", short: "l", metavar: "NAME", help: "QuickBlox login or email (prompted for on a terminal).")
     var login: String?

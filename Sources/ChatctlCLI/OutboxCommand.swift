@@ -18,7 +18,11 @@ struct OutboxCommand: Command {
             In a pipe, a line a message, tab-separated, no header: id, dialog id, dialog name, when it was \
             queued (ISO 8601 UTC), tries, state, the message.
             """,
-        subcommands: [OutboxFlushCommand.self, OutboxDropCommand.self])
+        subcommands: [OutboxFlushCommand.self, OutboxDropCommand.self],
+        examples: [
+            Example("What waits to be delivered, and for what", "chatctl outbox"),
+            Example("As JSON", "chatctl outbox --json"),
+        ])
 
     @Flag("json", help: SharedHelp.json)
     var json: Bool

@@ -16,7 +16,11 @@ struct OutboxDropCommand: Command {
             are enough when no other message starts with them). The outbox's own \
             copies of its files go with it; the files you named stay. A message \
             that another chatctl is sending right now is left alone.
-            """)
+            """,
+        examples: [
+            Example("Give up on a message: its id as 'chatctl outbox' shows it, or its start", "chatctl outbox drop 3f9a2c"),
+            Example("Give up on two, and print what was dropped as JSON", "chatctl outbox drop 3f9a2c 71be04 --json"),
+        ])
 
     @Arguments("ID", help: "Outbox message ids (client_message_id), or unique prefixes of them.")
     var ids: [String]

@@ -20,7 +20,11 @@ struct OutboxFlushCommand: Command {
             the outbox with a line on stderr saying why, and is not retried: a blank \
             message, and one the server refuses for good (not an occupant, no such \
             dialog: then the exit status is 1 unless others still wait, 3).
-            """)
+            """,
+        examples: [
+            Example("Deliver what waits, each message exactly once", "chatctl outbox flush"),
+            Example("From cron: no progress bar, what was sent as JSON", "chatctl outbox flush --quiet --json"),
+        ])
 
     @Flag("quiet", short: "q", help: "No progress bar on stderr.")
     var quiet: Bool

@@ -10,7 +10,11 @@ struct ProfileCommand: Command {
         name: "profile",
         abstract: "Show your profile: login, name, email, phone, website, tags, avatar.",
         discussion: "'chatctl profile set' changes it, 'chatctl profile delete' removes your account.",
-        subcommands: [ProfileSetCommand.self, ProfileDeleteCommand.self])
+        subcommands: [ProfileSetCommand.self, ProfileDeleteCommand.self],
+        examples: [
+            Example("Your profile", "chatctl profile"),
+            Example("Your QuickBlox user object, e.g. for your id", "chatctl profile --json"),
+        ])
 
     @Flag("json", help: "Print your QuickBlox user object.")
     var json: Bool

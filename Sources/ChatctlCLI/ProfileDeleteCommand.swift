@@ -21,7 +21,11 @@ struct ProfileDeleteCommand: Command {
             Asks you to type your login to confirm (--yes for scripts). Your messages stay in the dialogs of \
             the people you wrote to; your session ends and this machine's session file, cache and outbox go \
             (with the pictures kept for the chat view, unless another account here still uses them).
-            """)
+            """,
+        examples: [
+            Example("Delete your account (asks you to type your login)", "chatctl profile delete"),
+            Example("From a script, without asking", "chatctl profile delete --yes"),
+        ])
 
     @Flag("yes", help: "Do not ask for confirmation.")
     var yes: Bool

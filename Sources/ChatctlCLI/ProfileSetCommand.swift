@@ -17,7 +17,12 @@ struct ProfileSetCommand: Command {
             asks for the current and the new password on a terminal; a script gives both, the current on the \
             first line and the new on the second, with --password-file PATH or --password-stdin. The password \
             changes last, after everything else given, and the session is renewed with it.
-            """)
+            """,
+        examples: [
+            Example("Change your display name", "chatctl profile set --full-name 'Alice Liddell'"),
+            Example("A new avatar", "chatctl profile set --avatar ~/me.png"),
+            Example("Change your password from a script: the file holds the current one, then the new", "chatctl profile set --password --password-file ~/pw-change"),
+        ])
 
     @Option("full-name", metavar: "NAME", help: "Your display name.")
     var fullName: String?

@@ -27,7 +27,12 @@ struct ProfilesCommand: Command {
             In a pipe, a line a profile, tab-separated, no header: name (empty for config.json), * or \
             empty, login (empty when logged out), user id, when the session expires (ISO 8601 UTC), config \
             file, what is wrong with it (or empty).
-            """)
+            """,
+        examples: [
+            Example("The accounts kept here, and who is logged in to each", "chatctl profiles"),
+            Example("The same, with work selected (it is marked '*')", "CHATCTL_PROFILE=work chatctl profiles"),
+            Example("As JSON", "chatctl profiles --json"),
+        ])
 
     @Flag("json", help: SharedHelp.json)
     var json: Bool
@@ -57,7 +62,7 @@ struct ProfilesCommand: Command {
             return .ok
         }
         if rows.isEmpty {
-            context.io.writeErr("chatctl: no profiles and no \(defaultPath) (copy config.example.json there, or to \(Profile.directory(environment: context.environment))/NAME.json)\n")
+            context.io.writeErr("chatctl: no profiles and no \(defaultPath) (copy \(ExampleConfig.path() ?? "config.example.json") there, or to \(Profile.directory(environment: context.environment))/NAME.json)\n")
             return .ok
         }
         let now = Date().timeIntervalSince1970

@@ -25,7 +25,13 @@ struct SearchCommand: Command {
             In a pipe, a line a message, tab-separated, no header: message id, dialog id, dialog name, when \
             it was sent (ISO 8601 UTC), sender id, sender name, the text around the match with matching words \
             in [brackets].
-            """)
+            """,
+        examples: [
+            Example("Cached messages that mention the deploy, best first", "chatctl search deploy"),
+            Example("A phrase, in ops only", "chatctl search '\"release notes\"' --dialog ops"),
+            Example("Attachments by name", "chatctl search cat.jpg"),
+            Example("Fill the cache first, then the best 5 as JSON", "chatctl sync && chatctl search invoice -n 5 --json"),
+        ])
 
     @Argument("QUERY", help: "What to look for.")
     var query: String

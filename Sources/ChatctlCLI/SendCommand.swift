@@ -33,7 +33,13 @@ struct SendCommand: Command {
             the outbox. --reply-to quotes a message as the QuickBlox apps show \
             replies. --print-id prints the id of each message the server stored, \
             one a line.
-            """)
+            """,
+        examples: [
+            Example("Send bob a message", "chatctl send @bob 'lunch at noon?'"),
+            Example("Send a file, with a caption", "chatctl send ops --attach report.pdf 'the report'"),
+            Example("Send a command's output as one message", "uptime | chatctl send ops"),
+            Example("One message per line, as each line arrives", "tail -f app.log | chatctl send ops --lines"),
+        ])
 
     @Argument("DIALOG", help: SharedHelp.dialog)
     var dialog: DialogReference
@@ -41,7 +47,10 @@ struct SendCommand: Command {
     var text: [String]
     @Flag("lines", help: "One message per line of standard input.")
     var lines: Bool
-    @Option("via", metavar: "WAY", help: "chat or rest (default: rest for one message, chat for --lines).")
+    @Flag("no-chat", help: "Send over REST only, --lines too (default: REST for one message, chat for --lines).")
+    var noChat: Bool
+    /// The old spelling: `--via rest` is `--no-chat`; `--via chat` sends one message over chat.
+    @Option("via", metavar: "WAY", help: "chat or rest.", hidden: true)
     var via: SendRoute?
     @Option("attach", metavar: "PATH", help: "Attach a file, - for standard input; give it again for more.",
             completion: .file, repeatable: true)
@@ -68,6 +77,7 @@ struct SendCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
+        if noChat && via == .chat { throw context.usage("--no-chat and --via chat cannot be used together") }
         let words = text
         if !$attach.values.isEmpty { return try sendAttachments($attach.values, words: words, context: context) }
         if name != nil { throw context.usage("--name names the file read with --attach -; give it with --attach -") }
@@ -143,7 +153,7 @@ struct SendCommand: Command {
     }
 
     /// One message: REST is one round trip. A stream: chat, acknowledged in batches.
-    var sendsViaChat: Bool { (via ?? (lines ? .chat : .rest)) == .chat }
+    var sendsViaChat: Bool { (via ?? (lines && !noChat ? .chat : .rest)) == .chat }
 
     /// All of standard input as one message (without its final line break).
     func wholeInput(_ context: CommandContext) throws -> String {

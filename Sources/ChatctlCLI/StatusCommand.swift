@@ -19,7 +19,12 @@ struct StatusCommand: Command {
             extended one. A session the server has forgotten is renewed with the \
             password (--password-file, $CHATCTL_PASSWORD or a prompt); exits 4 \
             when not logged in, or when it has expired and cannot be renewed.
-            """)
+            """,
+        examples: [
+            Example("Who is logged in, and until when", "chatctl status"),
+            Example("The session as JSON", "chatctl status --json"),
+            Example("In a script: log in when there is no session (status exits 4)", "chatctl status > /dev/null || chatctl login -l alice"),
+        ])
 
     @Flag("json", help: SharedHelp.json)
     var json: Bool

@@ -14,13 +14,19 @@ struct UsersCommand: Command {
             or more). When there are more pages, a line on stderr says how to get the next.
 
             In a pipe, a line a user, tab-separated, no header: id, login, full name, email, avatar (yes or empty).
-            """)
+            """,
+        examples: [
+            Example("Every user, 20 a page", "chatctl users"),
+            Example("Find bob by login", "chatctl users @bob"),
+            Example("Those whose full name contains smith", "chatctl users smith"),
+            Example("The second page of 50", "chatctl users --page 2 -n 50"),
+        ])
 
     @Arguments("QUERY", help: "@login, an email address, or text (words are joined with spaces).")
     var query: [String]
     @Option("page", metavar: "N", help: "Which page (default 1).", range: 1...1_000_000)
     var page: Int?
-    @Option("per-page", metavar: "N", help: "Users per page, 1 to 100 (default 20).", range: 1...100)
+    @Option("limit", short: "n", metavar: "N", help: "Users per page, 1 to 100 (default 20).", range: 1...100, aliases: ["per-page"])
     var perPage: Int?
     @Flag("json", help: "Print an array of QuickBlox user objects.")
     var json: Bool

@@ -17,8 +17,7 @@ package struct ConfigFile: Sendable {
 
     package static func read(_ path: String) throws(Failure) -> ConfigFile {
         guard let bytes = contents(of: path) else {
-            throw Failure(.invalidInput, "cannot read config file \(path)",
-                                     hint: "pass --config PATH, set CHATCTL_CONFIG, or copy config.example.json there")
+            throw Failure(.invalidInput, "cannot read config file \(path)", hint: ExampleConfig.hint(configPath: path))
         }
         do { return ConfigFile(path: path, root: try JSONValue(parsing: bytes)) } catch {
             throw Failure(.invalidInput, "config file \(path) is not valid JSON", hint: "check its syntax")

@@ -1,6 +1,7 @@
 /// What a command type says about itself beyond its options: its name, help
-/// text and the command types below it; for a program's root, also its
-/// version and what its man page says beyond the commands.
+/// text, examples and the command types below it; for a program's root, also
+/// its version, the commands a bare run lists, and what its man page says
+/// beyond the commands.
 package struct CommandConfiguration: Sendable {
     package var name: String
     package var abstract: String
@@ -11,6 +12,13 @@ package struct CommandConfiguration: Sendable {
     /// The root's man page: the date in its footer and the sections after COMMANDS
     /// (EXIT STATUS, ENVIRONMENT, ...).
     package var manual: Manual?
+    /// Uses of the command, shown under EXAMPLES in its help and in the man page.
+    package var examples: [Example]
+    /// Options this command answers with an error that says why (see `RefusedOption`).
+    package var refusedOptions: [RefusedOption]
+    /// The root's: the subcommands a bare run of the program lists, most used
+    /// first. Empty: a bare run of a root that only groups commands is a usage error.
+    package var commonCommands: [String]
 
     package struct Manual: Sendable {
         package var date: String
@@ -19,8 +27,10 @@ package struct CommandConfiguration: Sendable {
     }
 
     package init(name: String, abstract: String, discussion: String? = nil, subcommands: [any ParsableCommand.Type] = [],
-                version: String? = nil, manual: Manual? = nil) {
+                version: String? = nil, manual: Manual? = nil, examples: [Example] = [], refusedOptions: [RefusedOption] = [],
+                commonCommands: [String] = []) {
         self.name = name; self.abstract = abstract; self.discussion = discussion; self.subcommands = subcommands
-        self.version = version; self.manual = manual
+        self.version = version; self.manual = manual; self.examples = examples; self.refusedOptions = refusedOptions
+        self.commonCommands = commonCommands
     }
 }

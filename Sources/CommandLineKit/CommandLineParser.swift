@@ -67,17 +67,22 @@ private struct Binder {
 
     func fail(_ message: String) -> UsageError { UsageError(message: message, path: path) }
 
-    func option(long name: String) -> OptionSpec? { options.first { $0.long == name } }
+    func option(long name: String) -> OptionSpec? { options.first { $0.isSpelt(name) } }
     func option(short c: Character) -> OptionSpec? { options.first { $0.short == c } }
     func isHelp(short c: Character) -> Bool { c == "h" && option(short: "h") == nil }
+    /// `-V`: the root's `--version`, unless the root took the letter itself.
+    func isVersion(short c: Character) -> Bool { c == "V" && isRoot && option(short: "V") == nil }
+    func refused(long name: String) -> RefusedOption? { current.refusedOptions.first { $0.long == name } }
+    /// Long spellings a "did you mean" may suggest: hidden options and old names are never offered.
+    var suggestions: [String] { options.filter { !$0.isHidden }.map(\.longSpelling) + ["--help"] }
 
     /// Whether this element would be read as an option here (so it is not a value).
     func isKnownOption(_ token: ArgumentToken) -> Bool {
         switch token.kind {
         case .long(let name, _):
-            return option(long: name) != nil || name == "help" || (name == "version" && isRoot)
+            return option(long: name) != nil || refused(long: name) != nil || name == "help" || (name == "version" && isRoot)
         case .short(let chars):
-            return option(short: chars[0]) != nil || isHelp(short: chars[0])
+            return option(short: chars[0]) != nil || isHelp(short: chars[0]) || isVersion(short: chars[0])
         case .terminator:
             return true
         case .value:
@@ -126,7 +131,9 @@ private struct Binder {
             if !helpRequested { return .version }
             return nil
         }
-        var candidates = options.map(\.longSpelling) + ["--help"]
+        // Stops at the name: a value after it (a password) is never read, nor quoted back.
+        if let refusal = refused(long: name) { throw fail(refusal.message) }
+        var candidates = suggestions
         if isRoot { candidates.append("--version") }
         throw fail(Self.unknown("option", "--" + name, candidates))
     }
@@ -146,12 +153,13 @@ private struct Binder {
                 try record(spec, spelling: "-" + String(c), inline: nil)
             } else if isHelp(short: c) {
                 helpRequested = true
+            } else if isVersion(short: c) {
+                if !helpRequested { return .version }
             } else if chars.count == 1 {
                 throw fail("unknown option \(Self.quoted(raw))")
             } else {
                 // `-json` is most likely a long option typed with one dash.
-                let candidates = options.map(\.longSpelling) + ["--help"]
-                let message = Self.unknown("option", raw, candidates)
+                let message = Self.unknown("option", raw, suggestions)
                 if message.hasSuffix("?)") { throw fail(message) }
                 throw fail("unknown option \(Self.quoted("-" + String(c))) in \(Self.quoted(raw))")
             }

@@ -9,12 +9,18 @@ package struct CommandSpec: Sendable, Equatable {
     package var subcommands: [CommandSpec]
     /// Options accepted by this command and every command below it (e.g. --config).
     package var inheritedOptions: [OptionSpec]
+    /// Uses of the command, for its help and the man page.
+    package var examples: [Example] = []
+    /// Options it answers with an error that says why; shown nowhere.
+    package var refusedOptions: [RefusedOption] = []
     /// For a command declared by a type: its options and arguments, made only
     /// when a parse or a document reaches it (see `ParsableCommand.outline`).
     var pendingMembers: PendingMembers?
-    package init(name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], subcommands: [CommandSpec] = [], inheritedOptions: [OptionSpec] = []) {
+    package init(name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], subcommands: [CommandSpec] = [], inheritedOptions: [OptionSpec] = [],
+                 examples: [Example] = [], refusedOptions: [RefusedOption] = []) {
         self.name = name; self.abstract = abstract; self.discussion = discussion; self.arguments = arguments
         self.options = options; self.subcommands = subcommands; self.inheritedOptions = inheritedOptions
+        self.examples = examples; self.refusedOptions = refusedOptions
     }
 
     /// Whether naming this command runs it even though it has subcommands
@@ -77,10 +83,13 @@ extension Array where Element == CommandSpec {
         return result
     }
 
-    /// Inherited options coming from ancestors (not the last command's own).
+    /// Inherited options coming from ancestors (not the last command's own), as help shows them.
     var globalOptions: [OptionSpec] {
         var result: [OptionSpec] = []
         for command in dropLast().reversed() { result += command.inheritedOptions }
-        return result
+        return result.filter { !$0.isHidden }
     }
+
+    /// `validOptions` without the hidden ones: what completions offer.
+    var shownOptions: [OptionSpec] { validOptions.filter { !$0.isHidden } }
 }

@@ -65,16 +65,25 @@ extension CommandTree {
     }
 
     /// Parses argv (without the program name) and answers `--help`, `help
-    /// CMD`, `--version`, `help --man`, `completion SHELL` and usage errors
-    /// the same way for every program of the house: data on `out`, errors on
-    /// `err` (one line, then the usage; status 2). Bare `PROGRAM` of a root
-    /// that only groups commands is a usage error that shows the help.
-    package func dispatch(_ arguments: [String], out: (String) -> Void, err: (String) -> Void) -> Dispatch {
+    /// CMD`, `--version` (`-V`, `version`), `help --man`, `completion SHELL`
+    /// and usage errors the same way for every program of the house: data on
+    /// `out`, errors on `err` (one line, then the usage; status 2). Bare
+    /// `PROGRAM` of a root that only groups commands prints a short usage with
+    /// its `commonCommands` (status 0), or without them is a usage error that
+    /// shows the help. `showManual` shows the man page's roff (a program may
+    /// render it on a terminal); by default it is printed on `out`.
+    package func dispatch(_ arguments: [String], out: (String) -> Void, err: (String) -> Void,
+                          showManual: ((String) -> Void)? = nil) -> Dispatch {
         let configuration = root.configuration
         // `PROGRAM --version` needs the root's name and version only, not the tree:
         // the answer the parse would give, unless the root took the name itself.
-        if arguments == ["--version"], !root.declarations.declares(long: "version") {
-            out("\(configuration.name) \(configuration.version ?? "")\n")
+        if arguments == ["--version"] || arguments == ["-V"], !root.declarations.declares(long: "version"),
+           !root.declarations.options.contains(where: { $0.short == "V" }) {
+            out(versionLine)
+            return .finished(status: 0)
+        }
+        if arguments.isEmpty, !configuration.commonCommands.isEmpty {
+            out(shortUsage())
             return .finished(status: 0)
         }
         let parser = self.parser
@@ -85,10 +94,11 @@ extension CommandTree {
         }
         switch outcome {
         case .version:
-            out("\(configuration.name) \(configuration.version ?? "")\n")
+            out(versionLine)
         case .manual:
-            out(ManPage.render(root: spec, version: configuration.version ?? "", date: configuration.manual?.date ?? "",
-                               extraSections: configuration.manual?.sections ?? []))
+            let page = ManPage.render(root: spec, version: configuration.version ?? "", date: configuration.manual?.date ?? "",
+                                      extraSections: configuration.manual?.sections ?? [])
+            if let showManual { showManual(page) } else { out(page) }
         case .help(let path):
             if arguments.isEmpty {
                 err(parser.help(for: path) + "\n")
@@ -96,10 +106,35 @@ extension CommandTree {
             }
             out(parser.help(for: path) + "\n")
         case .run(let invocation):
-            guard let completion = invocation.command as? CompletionCommand else { return .run(invocation) }
-            out(completion.script(for: self))
+            if invocation.command is VersionCommand {
+                out(versionLine)
+            } else if let completion = invocation.command as? CompletionCommand {
+                out(completion.script(for: self))
+            } else {
+                return .run(invocation)
+            }
         }
         return .finished(status: 0)
+    }
+
+    /// "chatctl 0.1.0\n": what `--version`, `-V` and `version` print.
+    var versionLine: String { "\(root.configuration.name) \(root.configuration.version ?? "")\n" }
+
+    /// What a bare `PROGRAM` prints: the usage, the common commands with their
+    /// abstracts, and where the rest is.
+    package func shortUsage() -> String {
+        let configuration = root.configuration
+        let program = configuration.name
+        var lines = ["usage: \(program) <command> [<options>]", "", configuration.abstract, "", "Common commands:"]
+        for name in configuration.commonCommands {
+            guard let type = configuration.subcommands.first(where: { $0.configuration.name == name }) else {
+                preconditionFailure("commonCommands names '\(name)', which is not a subcommand of \(program)")
+            }
+            lines.append(HelpFormatter.row(name, type.configuration.abstract))
+        }
+        lines += ["", TextWrapping.wrap("'\(program) help' lists every command; '\(program) help <command>' "
+                                        + "(or '\(program) <command> --help') shows one, with examples.", indent: 0)]
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// "PROGRAM: what was wrong\nusage: PROGRAM CMD [<options>]\n"

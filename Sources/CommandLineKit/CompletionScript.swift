@@ -29,11 +29,11 @@ package enum CompletionScript {
     /// Every spelling of the options valid at the end of `chain` (plus the built-ins).
     static func spellings(_ chain: [CommandSpec]) -> [String] {
         var words: [String] = []
-        for option in chain.validOptions {
+        for option in chain.shownOptions {
             words.append(option.longSpelling)
             if let short = option.short { words.append("-" + String(short)) }
         }
-        if chain.count == 1 { words.append("--version") }
+        if chain.count == 1 { words += ["--version", "-V"] }
         words += ["--help", "-h"]
         return words
     }
@@ -41,7 +41,7 @@ package enum CompletionScript {
     /// Spellings of the value-taking options valid at the end of `chain`.
     static func valueSpellings(_ chain: [CommandSpec]) -> [(spelling: String, option: OptionSpec)] {
         var result: [(spelling: String, option: OptionSpec)] = []
-        for option in chain.validOptions where option.takesValue {
+        for option in chain.shownOptions where option.takesValue {
             result.append((option.longSpelling, option))
             if let short = option.short { result.append(("-" + String(short), option)) }
         }

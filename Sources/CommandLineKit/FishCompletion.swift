@@ -88,7 +88,7 @@ struct FishCompletion {
             for sub in command.subcommands {
                 out += "\(head) -a \(q(sub.name)) -d \(q(sub.abstract))\n"
             }
-            var options = chain.validOptions
+            var options = chain.shownOptions
             if path.count == 1 { options.append(HelpFormatter.versionOption) }
             options.append(HelpFormatter.helpOption)
             for option in options {

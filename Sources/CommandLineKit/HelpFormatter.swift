@@ -9,11 +9,11 @@ struct HelpFormatter {
     var path: [String] { chain.map(\.name) }
     var isRoot: Bool { chain.count == 1 }
 
-    /// Options shown in this command's own OPTIONS section (and its usage).
-    var ownOptions: [OptionSpec] { command.options + command.inheritedOptions }
+    /// Options shown in this command's own OPTIONS section (and its usage); hidden ones never are.
+    var ownOptions: [OptionSpec] { (command.options + command.inheritedOptions).filter { !$0.isHidden } }
 
     static let helpOption = OptionSpec("help", short: "h", help: "Show help information.")
-    static let versionOption = OptionSpec("version", help: "Show the version.")
+    static let versionOption = OptionSpec("version", short: "V", help: "Show the version.")
 
     static func usageFragment(_ option: OptionSpec) -> String {
         var text = option.longSpelling
@@ -105,9 +105,24 @@ struct HelpFormatter {
         }
         if !command.subcommands.isEmpty {
             sections.append((["SUBCOMMANDS:"] + command.subcommands.map { Self.row($0.name, $0.abstract) }).joined(separator: "\n"))
+        }
+        if !command.examples.isEmpty {
+            sections.append("EXAMPLES:\n" + Self.examples(command.examples))
+        }
+        if !command.subcommands.isEmpty {
             let helpPath = ([path[0], "help"] + path.dropFirst()).joined(separator: " ")
             sections.append("  See '\(helpPath) <subcommand>' for detailed help.")
         }
         return sections.joined(separator: "\n\n")
+    }
+
+    /// Each example as a shell comment over its command line, ready to paste:
+    /// the comment wraps, the command never does.
+    static func examples(_ examples: [Example]) -> String {
+        examples.map { example in
+            let comment = TextWrapping.wrap(example.comment, width: width - 4, indent: 0)
+                .split(separator: "\n").map { "  # " + $0 }.joined(separator: "\n")
+            return comment + "\n  " + example.command
+        }.joined(separator: "\n\n")
     }
 }

@@ -24,7 +24,7 @@ package enum ManPage {
         lines.append(".SH DESCRIPTION")
         lines += paragraphs(root.discussion ?? root.abstract)
         lines.append(".SH OPTIONS")
-        var rootOptions = root.options + root.inheritedOptions
+        var rootOptions = (root.options + root.inheritedOptions).filter { !$0.isHidden }
         rootOptions.append(HelpFormatter.versionOption)
         rootOptions.append(HelpFormatter.helpOption)
         for option in rootOptions { lines += item(option) }
@@ -41,14 +41,34 @@ package enum ManPage {
                     lines.append("\\fI" + escaped(argument.name) + "\\fR" + (argument.isRepeating ? " ..." : ""))
                     lines.append(escaped(argument.help))
                 }
-                for option in command.options + command.inheritedOptions { lines += item(option) }
+                for option in command.options + command.inheritedOptions where !option.isHidden { lines += item(option) }
             }
         }
-        for section in extraSections {
-            lines.append(".SH \(quoted(section.title.uppercased()))")
-            lines += paragraphs(section.body)
-        }
+        // EXAMPLES goes just before SEE ALSO, where man-pages(7) puts it.
+        let seeAlso = extraSections.firstIndex { $0.title.uppercased() == "SEE ALSO" } ?? extraSections.count
+        for section in extraSections[..<seeAlso] { lines += sectionLines(section) }
+        lines += examples(root.allCommands())
+        for section in extraSections[seeAlso...] { lines += sectionLines(section) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func sectionLines(_ section: Section) -> [String] {
+        [".SH \(quoted(section.title.uppercased()))"] + paragraphs(section.body)
+    }
+
+    /// One EXAMPLES section, a subsection per command that has examples: each
+    /// example's comment, then its command line unfilled and indented.
+    static func examples(_ commands: [(path: [String], chain: [CommandSpec])]) -> [String] {
+        let documented = commands.filter { !$0.chain[$0.chain.count - 1].examples.isEmpty }
+        guard !documented.isEmpty else { return [] }
+        var lines = [".SH EXAMPLES"]
+        for (path, chain) in documented {
+            lines.append(".SS \(quoted(path.joined(separator: " ")))")
+            for example in chain[chain.count - 1].examples {
+                lines += [".PP", escaped(example.comment), ".RS 4", ".nf", escaped(example.command), ".fi", ".RE"]
+            }
+        }
+        return lines
     }
 
     static func synopsis(_ path: [String], _ chain: [CommandSpec]) -> String {

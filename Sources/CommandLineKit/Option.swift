@@ -15,32 +15,38 @@ package struct Option<Value: ExpressibleByArgument> {
     ///     `.choices` also restricts the value.
     ///   - inherited: also accepted by every command below this one (e.g. `--config`).
     ///   - repeatable: meant to be given several times (`$name.values`).
+    ///   - aliases: old long names still read as this option, shown nowhere.
+    ///   - hidden: read, but shown nowhere (an old option kept working).
     package init(_ name: String, short: Character? = nil, metavar: String, help: String,
-                 completion: CompletionKind? = nil, inherited: Bool = false, repeatable: Bool = false) {
+                 completion: CompletionKind? = nil, inherited: Bool = false, repeatable: Bool = false,
+                 aliases: [String] = [], hidden: Bool = false) {
         self.init(name, short: short, metavar: metavar, help: help, completion: completion, inherited: inherited,
-                  repeatable: repeatable, rule: ValueRule.of(Value.self))
+                  repeatable: repeatable, rule: ValueRule.of(Value.self), aliases: aliases, hidden: hidden)
     }
 
     /// An option whose values must lie in `range`, e.g. `range: 1...100`.
     package init(_ name: String, short: Character? = nil, metavar: String, help: String, range: ClosedRange<Value>,
-                 completion: CompletionKind? = nil, inherited: Bool = false, repeatable: Bool = false)
+                 completion: CompletionKind? = nil, inherited: Bool = false, repeatable: Bool = false,
+                 aliases: [String] = [], hidden: Bool = false)
         where Value: Comparable & Sendable {
         self.init(name, short: short, metavar: metavar, help: help, completion: completion, inherited: inherited,
-                  repeatable: repeatable, rule: ValueRule.of(Value.self, from: range.lowerBound, to: range.upperBound))
+                  repeatable: repeatable, rule: ValueRule.of(Value.self, from: range.lowerBound, to: range.upperBound),
+                  aliases: aliases, hidden: hidden)
     }
 
     /// An option whose values must be at least `range`'s bound, e.g. `range: 1...`.
     package init(_ name: String, short: Character? = nil, metavar: String, help: String, range: PartialRangeFrom<Value>,
-                 completion: CompletionKind? = nil, inherited: Bool = false, repeatable: Bool = false)
+                 completion: CompletionKind? = nil, inherited: Bool = false, repeatable: Bool = false,
+                 aliases: [String] = [], hidden: Bool = false)
         where Value: Comparable & Sendable {
         self.init(name, short: short, metavar: metavar, help: help, completion: completion, inherited: inherited,
-                  repeatable: repeatable, rule: ValueRule.of(Value.self, from: range.lowerBound, to: nil))
+                  repeatable: repeatable, rule: ValueRule.of(Value.self, from: range.lowerBound, to: nil), aliases: aliases, hidden: hidden)
     }
 
     private init(_ name: String, short: Character?, metavar: String, help: String, completion: CompletionKind?,
-                 inherited: Bool, repeatable: Bool, rule: ValueRule?) {
+                 inherited: Bool, repeatable: Bool, rule: ValueRule?, aliases: [String], hidden: Bool) {
         spec = OptionSpec(name, short: short, kind: .value(metavar: metavar), help: help, completion: .of(Value.self, given: completion),
-                          isRepeatable: repeatable, rule: rule)
+                          isRepeatable: repeatable, rule: rule, aliases: aliases, isHidden: hidden)
         MemberRegistry.register(.option(spec, inherited: inherited)) { [spec, bound] parsed in
             bound.value = parsed.values(spec.long).map(Value.accepted)
         }

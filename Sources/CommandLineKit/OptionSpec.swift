@@ -22,21 +22,32 @@ package struct OptionSpec: Sendable, Equatable {
     package var isRepeatable: Bool
     /// What a value must be beyond `completion`'s choices (a typed option's); nil: any text.
     package var rule: ValueRule?
+    /// Old long names (without dashes) still read as this option, shown nowhere:
+    /// a renamed option keeps working (`--count` for `--limit`).
+    package var aliases: [String]
+    /// Read, but shown nowhere (help, man page, completions): an old option kept working.
+    package var isHidden: Bool
     package init(_ long: String, short: Character? = nil, kind: Kind = .flag, help: String, completion: CompletionKind = .none,
-                isRepeatable: Bool = false, rule: ValueRule? = nil) {
-        self.init(long, short: short, kind: kind, help: help, completion: CompletionSource(completion), isRepeatable: isRepeatable, rule: rule)
+                isRepeatable: Bool = false, rule: ValueRule? = nil, aliases: [String] = [], isHidden: Bool = false) {
+        self.init(long, short: short, kind: kind, help: help, completion: CompletionSource(completion), isRepeatable: isRepeatable, rule: rule,
+                  aliases: aliases, isHidden: isHidden)
     }
 
     /// A typed option's: its completion asked of the type only when wanted (`CompletionSource`).
-    init(_ long: String, short: Character?, kind: Kind, help: String, completion: CompletionSource, isRepeatable: Bool, rule: ValueRule?) {
+    init(_ long: String, short: Character?, kind: Kind, help: String, completion: CompletionSource, isRepeatable: Bool, rule: ValueRule?,
+         aliases: [String], isHidden: Bool) {
         self.long = OptionSpec.bareName(long); self.short = short; self.kind = kind; self.help = help; completionSource = completion
-        self.isRepeatable = isRepeatable; self.rule = rule
+        self.isRepeatable = isRepeatable; self.rule = rule; self.aliases = aliases.map(OptionSpec.bareName); self.isHidden = isHidden
     }
 
     package static func == (lhs: OptionSpec, rhs: OptionSpec) -> Bool {
         lhs.long == rhs.long && lhs.short == rhs.short && lhs.kind == rhs.kind && lhs.help == rhs.help
             && lhs.completion == rhs.completion && lhs.isRepeatable == rhs.isRepeatable && lhs.rule == rhs.rule
+            && lhs.aliases == rhs.aliases && lhs.isHidden == rhs.isHidden
     }
+
+    /// Whether `--name` is this option, by its name or an old one.
+    func isSpelt(_ name: String) -> Bool { long == name || aliases.contains(name) }
 
     /// `--login`
     package var longSpelling: String { "--" + long }

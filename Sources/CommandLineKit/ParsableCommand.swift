@@ -11,34 +11,47 @@ package protocol ParsableCommand: ParsableArguments, SendableMetatype {
     /// command named is a call through the witness table: casting to that
     /// protocol instead scans every conformance in the binary (start-up time).
     func perform(with context: AnyObject) throws -> Int32?
+
+    /// Its examples in the tree of `program`: the configuration's, unless a
+    /// command every program lists (`completion`) writes them for each program.
+    static func examples(program: String) -> [Example]
 }
 
 extension ParsableCommand {
     package func perform(with context: AnyObject) throws -> Int32? { nil }
 
-    /// The declaration of this command and every command below it, as data.
-    package static var spec: CommandSpec {
-        var spec = outline
-        spec.subcommands = configuration.subcommands.map { $0.spec }
+    package static func examples(program: String) -> [Example] { configuration.examples }
+
+    /// The declaration of this command and every command below it, as data
+    /// (called on a program's root).
+    package static var spec: CommandSpec { spec(program: configuration.name) }
+
+    static func spec(program: String) -> CommandSpec {
+        var spec = outline(program: program)
+        spec.subcommands = configuration.subcommands.map { $0.spec(program: program) }
         return spec
     }
 
     /// This command with its members, and the commands below it named only:
     /// their members are filled in when a parse reaches them, so a run makes
     /// only the commands it names (each one made costs start-up time).
-    package static var outline: CommandSpec {
+    package static var outline: CommandSpec { outline(program: configuration.name) }
+
+    static func outline(program: String) -> CommandSpec {
         let members = declarations
         return CommandSpec(name: configuration.name, abstract: configuration.abstract,
                            discussion: configuration.discussion, arguments: members.arguments,
-                           options: members.options, subcommands: configuration.subcommands.map { $0.stub },
-                           inheritedOptions: members.inheritedOptions)
+                           options: members.options, subcommands: configuration.subcommands.map { $0.stub(program: program) },
+                           inheritedOptions: members.inheritedOptions, examples: examples(program: program),
+                           refusedOptions: configuration.refusedOptions)
     }
 
-    /// Name and help text only; the members come with `resolved()`.
-    static var stub: CommandSpec {
+    /// Name, help text and examples only; the members come with `resolved()`.
+    static func stub(program: String) -> CommandSpec {
         var spec = CommandSpec(name: configuration.name, abstract: configuration.abstract,
-                               discussion: configuration.discussion, subcommands: configuration.subcommands.map { $0.stub })
-        spec.pendingMembers = PendingMembers { outline }
+                               discussion: configuration.discussion, subcommands: configuration.subcommands.map { $0.stub(program: program) },
+                               examples: examples(program: program), refusedOptions: configuration.refusedOptions)
+        spec.pendingMembers = PendingMembers { outline(program: program) }
         return spec
     }
 

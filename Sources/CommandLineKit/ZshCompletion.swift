@@ -29,8 +29,8 @@ struct ZshCompletion {
     func commandFunction(_ path: [String], _ chain: [CommandSpec]) -> String {
         let command = chain[chain.count - 1]
         var specs: [String] = []
-        for option in chain.validOptions { specs += Self.specs(for: option) }
-        if chain.count == 1 { specs.append("'(- *)--version[Show the version.]'") }
+        for option in chain.shownOptions { specs += Self.specs(for: option) }
+        if chain.count == 1 { specs += ["'(- *)-V[Show the version.]'", "'(- *)--version[Show the version.]'"] }
         specs += Self.specs(for: HelpFormatter.helpOption)
         if command.subcommands.isEmpty {
             for argument in command.arguments {

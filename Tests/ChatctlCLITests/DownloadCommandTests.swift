@@ -11,7 +11,7 @@ import Testing
 
             A message id (24 hex) saves every attachment of that message, each under its own
             """))
-        #expect(io.out.contains("USAGE: chatctl download [--output <PATH>] [--dialog <DIALOG>] [--force]\n                        [--quiet] <MESSAGE_ID|UID>\n"))
+        #expect(io.out.contains("USAGE: chatctl download [--output <PATH>] [--dialog <DIALOG>] [--force]\n                        [--quiet] [--json] <MESSAGE_ID|UID>\n"))
         #expect(io.out.contains("  -o, --output <PATH>     Save to PATH: a file, a directory (several attachments\n"))
     }
 

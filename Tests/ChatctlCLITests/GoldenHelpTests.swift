@@ -46,7 +46,7 @@ import Testing
     @Test func readWithoutADialogAndMarkingOfflineAreUsageErrors() {
         let (status, io) = runChatctl(["read"])
         #expect(status == 2)
-        #expect(io.err == "chatctl: missing argument DIALOG\nusage: chatctl read [--no-chat] <DIALOG>\n")
+        #expect(io.err == "chatctl: missing argument DIALOG\nusage: chatctl read [--no-chat] [--json] <DIALOG>\n")
         let (offline, marking) = runChatctl(["history", "@bob", "--mark-read", "--offline"])
         #expect(offline == 2)
         #expect(marking.err.hasPrefix("chatctl: --mark-read tells the server: it cannot be used with --offline\n"))
@@ -74,9 +74,8 @@ and 'listen'.
 USAGE: chatctl chat [--images <MODE>] [--no-notify] [<DIALOG>]
 
 ARGUMENTS:
-  <DIALOG>                A dialog id, @login or an email address (the private
-                          dialog with that user), or any name 'chatctl dialogs'
-                          shows.
+  <DIALOG>                A dialog id, @login (the private dialog with that
+                          user) or an exact dialog name.
 
 OPTIONS:
   --images <MODE>         Image previews: auto, symbols, sixel, kitty or none.
@@ -85,6 +84,16 @@ OPTIONS:
   -h, --help              Show help information.
 
 \#(globalOptions)
+
+EXAMPLES:
+  # Pick a dialog from the list, then chat in it
+  chatctl chat
+
+  # Open the dialog with bob at once
+  chatctl chat @bob
+
+  # Without image previews
+  chatctl chat ops --images none
 
 """#
 
@@ -97,18 +106,29 @@ a 'displayed' marker over chat. Chat is connected only when there is such a
 marker to send; if it cannot be reached, the messages stay marked read and a
 warning says so.
 
-USAGE: chatctl read [--no-chat] <DIALOG>
+USAGE: chatctl read [--no-chat] [--json] <DIALOG>
 
 ARGUMENTS:
-  <DIALOG>                A dialog id, @login or an email address (the private
-                          dialog with that user), or any name 'chatctl dialogs'
-                          shows.
+  <DIALOG>                A dialog id, @login (the private dialog with that
+                          user) or an exact dialog name.
 
 OPTIONS:
   --no-chat               Mark read over REST only; send no markers.
+  --json                  Print the dialog's id and how many were marked read,
+                          as JSON.
   -h, --help              Show help information.
 
 \#(globalOptions)
+
+EXAMPLES:
+  # Mark what others sent in ops read, and tell them
+  chatctl read ops
+
+  # Over REST only: no read receipts over chat
+  chatctl read @bob --no-chat
+
+  # How many were marked, as JSON
+  chatctl read ops --json
 
 """#
 
@@ -137,7 +157,7 @@ OPTIONS:
   --password-file <PATH>  Read the password from the first line of a file: to
                           log in, or to renew an expired session (profile set
                           --password: current, then new, on two lines).
-  --version               Show the version.
+  -V, --version           Show the version.
   -h, --help              Show help information.
 
 SUBCOMMANDS:
@@ -164,7 +184,20 @@ SUBCOMMANDS:
   download                Save a message's attachments, or a file by its uid.
   cache                   Check the message cache or rebuild it from the server.
   completion              Print a shell completion script.
-  forward                 Forward a message to one or more dialogs.
+  version                 Show the version.
+
+EXAMPLES:
+  # Log in, or sign up when alice has no account yet (asks on a terminal)
+  chatctl login --login alice
+
+  # Send bob a message
+  chatctl send @bob 'lunch at noon?'
+
+  # Print messages as they arrive, in all your dialogs
+  chatctl listen
+
+  # Chat in the full-screen view
+  chatctl chat
 
   See 'chatctl help <subcommand>' for detailed help.
 
@@ -199,6 +232,19 @@ OPTIONS:
 
 \#(globalOptions)
 
+EXAMPLES:
+  # Log in, or sign up when alice has no account yet (asks on a terminal)
+  chatctl login --login alice
+
+  # From a script: the password on standard input
+  printf '%s\n' "$PASS" | chatctl login -l alice --password-stdin
+
+  # Log in only, never create an account; the password from CHATCTL_PASSWORD
+  CHATCTL_PASSWORD=$(pass show qb) chatctl login -l alice --no-signup
+
+  # Log in without connecting to chat, and print the user as JSON
+  chatctl login -l alice --no-chat --json --password-file ~/.alice-pw
+
 """#
 
     /// What every subcommand's help ends with.
@@ -220,6 +266,13 @@ SUBCOMMANDS:
                           tags, custom data, avatar, password.
   delete                  Delete your account on the server, and its session and
                           cache here.
+
+EXAMPLES:
+  # Your profile
+  chatctl profile
+
+  # Your QuickBlox user object, e.g. for your id
+  chatctl profile --json
 
   See 'chatctl help profile <subcommand>' for detailed help.
 

@@ -14,7 +14,7 @@ struct HelpTests {
                                   ~/.config/chatctl/config).
           --state-dir <DIR>       Directory for the session and message cache.
           -v, --verbose           Log HTTP and XMPP traffic to stderr, secrets redacted.
-          --version               Show the version.
+          -V, --version           Show the version.
           -h, --help              Show help information.
 
         SUBCOMMANDS:

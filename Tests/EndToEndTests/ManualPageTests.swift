@@ -38,7 +38,7 @@ import TestSupport
         let text = try groff(["-P-cbou"], page: printed.stdout).stdout
         for (path, chain) in spec.allCommands() {
             #expect(text.contains(path.joined(separator: " ")), "\(program) man page lacks '\(path.joined(separator: " "))'")
-            for option in chain[chain.count - 1].options + chain[chain.count - 1].inheritedOptions {
+            for option in chain[chain.count - 1].options + chain[chain.count - 1].inheritedOptions where !option.isHidden {
                 #expect(text.contains(option.longSpelling), "\(program) man page lacks \(option.longSpelling)")
                 if let short = option.short { #expect(text.contains("-\(short), \(option.longSpelling)")) }
             }
@@ -46,6 +46,7 @@ import TestSupport
                 #expect(text.contains(argument.name), "\(program) man page lacks \(argument.name)")
             }
         }
+        if program == "chatctl" { #expect(text.contains("\nEXAMPLES\n"), "chatctl man page lacks EXAMPLES") }
         for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "EXIT STATUS", "SEE ALSO"] {
             #expect(text.contains("\n\(section)\n"), "\(program) man page lacks \(section)")
         }
@@ -58,6 +59,9 @@ import TestSupport
                                   timeout: 120)
         #expect(make.status == 0, "make: \(make.stderr)")
         let root = destination.path + "/usr"
+        // The example the "no config" error names (ExampleConfig).
+        let example = try FileManager.default.attributesOfItem(atPath: root + "/share/doc/chatctl/config.example.json")
+        #expect((example[.posixPermissions] as? Int) == 0o644)
         for program in Self.programs.map(\.name) {
             let files = ["bin/\(program)": 0o755, "share/man/man1/\(program).1": 0o644,
                          "share/bash-completion/completions/\(program)": 0o644,
