@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ChatView
 import CommandLineKit
 import Diagnostics
 import MessageCache
@@ -26,6 +32,7 @@ struct DialogsCommand: Command {
         let limit = self.limit ?? 100
         let source: DataSource = offline ? .cacheOnly : .server
         let service = try context.messagingService(source: source)
+        if source == .server { context.endExpiredMutes(service) }
         // The table shows columns only: the dialogs' JSON is read for --json alone.
         var dialogs = try service.dialogs(type: type, limit: limit, source: source, withRawJSON: json)
         if source == .server {
@@ -52,12 +59,13 @@ struct DialogsCommand: Command {
         let names = service.displayNames(named)
         // MUTED is the cache's flag, set by mute, unmute and show: no request per dialog here.
         var rows = [["NAME", "TYPE", "UNREAD", "MUTED", "LAST", "MESSAGE"]]
+        let now = Int(Date().timeIntervalSince1970), clock = TimeLabels(utcOffset: ChatCommand.utcOffset)
         for d in dialogs {
             rows.append([
                 DialogTitle.of( d, me: service.me, names: names),
                 MessagingService.typeName(d.type),
                 d.unreadCount > 0 ? String(d.unreadCount) : "",
-                d.muted ? "muted" : "",
+                MuteLabel.column(d, now: now, clock: clock),
                 d.lastMessageDateSent.map { TimeText.format(Double($0), "%Y-%m-%d %H:%M", in: .local) } ?? "",
                 TerminalText.sanitize(d.lastMessage ?? "", newlines: .asSpaces),
             ])
