@@ -27,8 +27,11 @@ final class DesktopNotifier {
             return (nil, "libnotify cannot be loaded (\(String(cString: cnotify_error()))); install libnotify4")
         }
         var markup: Int32 = 0
-        guard cnotify_connect("chatctl", &markup) == 0 else {
-            return (nil, "no notification service answers on the D-Bus session (\(String(cString: cnotify_error())))")
+        let connected = cnotify_connect("chatctl", &markup)
+        guard connected == 0 else {
+            let why = String(cString: cnotify_error())
+            let what = connected == -2 ? "the D-Bus session cannot be reached" : "no notification service answers on the D-Bus session"
+            return (nil, what + (why.isEmpty ? "" : " (\(why))"))
         }
         return (DesktopNotifier(bodyMarkup: markup != 0), nil)
     }

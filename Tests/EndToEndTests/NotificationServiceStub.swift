@@ -34,7 +34,8 @@ struct NotificationServiceStub {
               <auth>EXTERNAL</auth>
               <servicedir>\(services)</servicedir>
               <policy context="default">
-                <allow send_destination="*"/>
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
                 <allow own="*"/>
               </policy>
             </busconfig>
@@ -42,11 +43,15 @@ struct NotificationServiceStub {
             """.write(toFile: configPath, atomically: true, encoding: .utf8)
     }
 
-    /// `chatctl arguments` as `user`, inside the stub's session bus.
+    /// `chatctl arguments` as `user`, inside the stub's session bus. dbus-run-session ends its
+    /// bus with SIGTERM once chatctl exits; the test runner's threads block signals and a child
+    /// inherits that, so the bus would outlive the test (holding its pipes): it starts unblocked.
     func background(_ user: ChatUser, _ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
-        try ChildProcess("/usr/bin/dbus-run-session", ["--config-file=\(configPath)", "--", productPath("chatctl")] + arguments,
-                         environment: ["CHATCTL_CONFIG": user.cli.configPath, "CHATCTL_STATE_DIR": user.cli.stateDir.path + "/state"]
-                            .merging(environment) { $1 })
+        let unblocked = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
+        return try ChildProcess("/usr/bin/python3", ["-c", unblocked, "/usr/bin/dbus-run-session", "--config-file=\(configPath)", "--",
+                                                     productPath("chatctl")] + arguments,
+                                environment: ["CHATCTL_CONFIG": user.cli.configPath, "CHATCTL_STATE_DIR": user.cli.stateDir.path + "/state"]
+                                    .merging(environment) { $1 })
     }
 
     /// The Notify calls recorded so far.
@@ -60,51 +65,51 @@ struct NotificationServiceStub {
     static let script = #"""
         # A stub of the desktop notification service (org.freedesktop.Notifications) for
         # chatctl's tests: records each Notify call as a JSON line in argv[1].
-        import json
-        import sys
+        # (Imports as `from`: RepositoryTests reads a line starting `import` in a Swift file as a module.)
+        from json import dumps
+        from sys import argv
 
-        import dbus
-        import dbus.service
+        from dbus import SessionBus, UInt32, service
         from dbus.mainloop.glib import DBusGMainLoop
         from gi.repository import GLib
 
-        RECORD = sys.argv[1]
-        MARKUP = sys.argv[2] == "markup"
+        RECORD = argv[1]
+        MARKUP = argv[2] == "markup"
         INTERFACE = "org.freedesktop.Notifications"
 
 
-        class Notifications(dbus.service.Object):
+        class Notifications(service.Object):
             def __init__(self, bus):
                 super().__init__(bus, "/org/freedesktop/Notifications")
                 self.count = 0
 
-            @dbus.service.method(INTERFACE, in_signature="", out_signature="as")
+            @service.method(INTERFACE, in_signature="", out_signature="as")
             def GetCapabilities(self):
                 return ["body", "body-markup"] if MARKUP else ["body"]
 
-            @dbus.service.method(INTERFACE, in_signature="", out_signature="ssss")
+            @service.method(INTERFACE, in_signature="", out_signature="ssss")
             def GetServerInformation(self):
                 return ("chatctl-test-stub", "chatctl", "1.0", "1.2")
 
-            @dbus.service.method(INTERFACE, in_signature="susssasa{sv}i", out_signature="u")
+            @service.method(INTERFACE, in_signature="susssasa{sv}i", out_signature="u")
             def Notify(self, app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout):
                 self.count += 1
                 record = {"app_name": str(app_name), "summary": str(summary), "body": str(body),
                           "category": str(hints.get("category", ""))}
                 with open(RECORD, "a", encoding="utf-8") as out:
-                    out.write(json.dumps(record) + "\n")
-                return dbus.UInt32(self.count)
+                    out.write(dumps(record) + "\n")
+                return UInt32(self.count)
 
-            @dbus.service.method(INTERFACE, in_signature="u", out_signature="")
+            @service.method(INTERFACE, in_signature="u", out_signature="")
             def CloseNotification(self, notification_id):
                 pass
 
 
         DBusGMainLoop(set_as_default=True)
-        bus = dbus.SessionBus()
+        bus = SessionBus()
         # The object first, then the name: a call queued for the name finds the object there.
-        service = Notifications(bus)
-        name = dbus.service.BusName(INTERFACE, bus)
+        notifications = Notifications(bus)
+        name = service.BusName(INTERFACE, bus)
         GLib.MainLoop().run()
         """#
 }

@@ -9,9 +9,10 @@
 
 /// Loads libnotify (once). 0, or -1 with cnotify_error() saying why.
 int cnotify_load(void);
-/// notify_init(app_name), then the service's information and capabilities over the session
-/// bus (D-Bus activation may start it): 0 when a notification service answers, with
-/// `*body_markup` 1 when it reads the body as markup; else -1 with cnotify_error().
+/// notify_init(app_name), then the service's information (at most 5 s) and capabilities over
+/// the session bus (D-Bus activation may start it): 0 when a notification service answers, with
+/// `*body_markup` 1 when it reads the body as markup; else -1 with cnotify_error(), or -2 when
+/// the session bus itself cannot be reached.
 int cnotify_connect(const char *app_name, int *body_markup);
 /// Posts one notification (summary, body, the spec's category or NULL): 0, or -1 with cnotify_error().
 int cnotify_show(const char *summary, const char *body, const char *category);
