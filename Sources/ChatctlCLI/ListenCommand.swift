@@ -35,7 +35,7 @@ struct ListenCommand: Command {
             cat-2.jpg); --json adds their paths as "downloaded" (null for one that \
             could not be saved, which stderr explains) and --exec gets them in \
             CHATCTL_ATTACHMENTS, one a line. With --notify, each message from others \
-            but in a muted dialog is also a desktop notification (through the D-Bus session's \
+            outside muted dialogs is also a desktop notification (through the D-Bus session's \
             notification service; without one, a line on standard error says so and listen \
             goes on). Each message that asks for markers is answered \
             with a 'received' marker. On a terminal a printed message counts as \
@@ -54,7 +54,7 @@ struct ListenCommand: Command {
     @Option("download", metavar: "DIR", help: "Save the attachments of others' messages into DIR as they arrive.",
             completion: .directory)
     var download: String?
-    @Flag("notify", help: "Post a desktop notification for each message from others, but in muted dialogs.")
+    @Flag("notify", help: "Post a desktop notification for each message from others, except in muted dialogs.")
     var notify: Bool
     @Flag("json", help: SharedHelp.json)
     var json: Bool

@@ -222,4 +222,19 @@ import TestSupport
         let bad = try alice.run(["dialogs", "mute", id, "--for", "soon"])
         #expect(bad.status == 2 && bad.stderr.contains("--for"), "stderr: \(bad.stderr)")
     }
+
+    /// The chat view looks too, before it takes the screen: the list it opens on is unmuted.
+    @Test func aMuteThatEndedIsUndoneWhenChatOpens() throws {
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        #expect(try bob.run(["send", "@" + alice.login, "hi"]).status == 0)
+        let id = try createdID(try alice.run(["dialogs", "create", "--private", "@" + bob.login, "--json"]))
+        #expect(try alice.run(["dialogs", "mute", id, "--for", "8h"]).status == 0)
+        try endMute(alice, id)
+        let terminal = try TmuxSession(environment: ChatEndToEndTests.environment(alice))
+        try terminal.startChatctl("chat", waitingFor: bob.login)
+        #expect(try serverEnabled(alice, id) == 1)
+        #expect(try listed(alice, id, offline: true)?["muted"] as? Bool == false)
+        try terminal.press("q")
+        try terminal.waitForPrompt()
+    }
 }
