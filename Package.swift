@@ -54,6 +54,8 @@ let package = Package(
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets"),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd"),
         .target(name: "CNcurses", dependencies: ["CLibraryLoading"]),
+        // libnotify (desktop notifications, `listen --notify`), loaded only when asked.
+        .target(name: "CNotify", dependencies: ["CLibraryLoading"]),
         // The client's libcrypto (the session signature's HMAC), loaded on first use; the sandbox links CCrypto.
         .target(name: "CCryptoShim", dependencies: ["CLibraryLoading"]),
         // SQLite linked statically (Debian's libsqlite3.a): nothing to load or resolve at start (csqlite.h says why).
@@ -93,7 +95,7 @@ let package = Package(
         // How data is shown to a person or a script: sanitized terminal text, tables, transcripts,
         // JSON Lines, the chat view's records of cached dialogs and messages.
         .target(name: "Presentation", dependencies: ["ChatView", "MessageCache", "Messaging", "QuickBloxAPI", "Diagnostics", "HTTPTransport"], swiftSettings: swiftSettings),
-        .target(name: "ChatctlCLI", dependencies: ["Diagnostics", "Threads", "Presentation", "CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses", "TerminalImages"], swiftSettings: swiftSettings),
+        .target(name: "ChatctlCLI", dependencies: ["Diagnostics", "Threads", "Presentation", "CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses", "TerminalImages", "CNotify"], swiftSettings: swiftSettings),
         // Linked by lld with packed relative relocations (DT_RELR, glibc 2.36+): the loader
         // reads a few KB instead of ~1 MB of .rela.dyn entries at every start; nothing is
         // exported (no plugin loads chatctl's symbols); the code that --version, help and

@@ -63,6 +63,8 @@ struct ChatCommand: Command {
         if let dialog { opened = try resolve(dialog, view: view, context: context) }
         let chatPassword = try chatPassword(context, session: view)
         let network = try context.quietMessagingSession()
+        // Before the screen is taken: a line about a mute not undone stays readable.
+        context.endExpiredMutes(network.service)
         let files = try context.quietMessagingSession()
         let outboxDirectory = try context.outboxFilesDirectory()
         // Diagnostics would scribble over the screen: --verbose goes only where stderr is not the terminal.

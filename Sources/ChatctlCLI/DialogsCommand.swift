@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ChatView
 import CommandLineKit
 import Diagnostics
 import MessageCache
@@ -36,6 +42,7 @@ struct DialogsCommand: Command {
         let limit = self.limit ?? 100
         let source: DataSource = offline ? .cacheOnly : .server
         let service = try context.messagingService(source: source)
+        if source == .server { context.endExpiredMutes(service) }
         // The table shows columns only: the dialogs' JSON is read for --json alone.
         var dialogs = try service.dialogs(type: type, limit: limit, source: source, withRawJSON: json)
         if source == .server {
@@ -65,13 +72,14 @@ struct DialogsCommand: Command {
         // MUTED is the cache's flag, set by mute, unmute and show: no request per dialog here.
         let layout = context.listingLayout
         var listing = Listing([.inPipes("ID"), "NAME", "TYPE", "UNREAD", "MUTED", "LAST", "MESSAGE"])
+        let now = Int(Date().timeIntervalSince1970), clock = TimeLabels(utcOffset: ChatCommand.utcOffset)
         for d in dialogs {
             listing.append([
                 d.id,
                 TerminalText.sanitize(titles.shownTitle(of: d), newlines: .asSpaces),
                 MessagingService.typeName(d.type),
                 d.unreadCount > 0 || layout == .tabSeparated ? String(d.unreadCount) : "",
-                d.muted ? "muted" : "",
+                MuteLabel.column(d, now: now, clock: clock),
                 layout.time(d.lastMessageDateSent),
                 TerminalText.sanitize(d.lastMessage ?? "", newlines: .asSpaces),
             ])

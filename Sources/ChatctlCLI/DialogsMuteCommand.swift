@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import CommandLineKit
 import Messaging
 import Presentation
@@ -10,31 +15,38 @@ struct DialogsMuteCommand: Command {
         discussion: """
             Turns the dialog's notifications off on the server (for you only, on every device), and \
             'chatctl dialogs' marks it muted. Its messages still arrive and count as unread; \
-            'chatctl dialogs unmute' turns them on again.
+            'chatctl dialogs unmute' turns them on again. With --for, the mute ends after that long: \
+            the server keeps no end, so chatctl does, and the first 'dialogs', 'listen' or 'chat' \
+            after it unmutes the dialog.
             """,
         examples: [
             Example("No notifications of ops's messages", "chatctl dialogs mute ops"),
+            Example("Quiet for the night: ops unmutes itself after 8 hours", "chatctl dialogs mute ops --for 8h"),
             Example("Mute the dialog with bob, and print it with \"muted\"", "chatctl dialogs mute @bob --json"),
         ])
 
     @Argument("DIALOG", help: SharedHelp.dialog)
     var dialog: DialogReference
-    @Flag("json", help: "Print the dialog as JSON, with \"muted\".")
+    @Option("for", metavar: "DURATION", help: "Unmute after this long, e.g. 45m, 8h, 7d.")
+    var duration: Duration?
+    @Flag("json", help: "Print the dialog as JSON, with \"muted\" and \"muted_until\".")
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        try Self.set(muted: true, dialog, json: json, context)
+        let until = duration.map { Int(Date().timeIntervalSince1970) + Int($0.components.seconds) }
+        return try Self.set(muted: true, dialog, until: until, json: json, context)
     }
 
     /// What mute and unmute share: the dialog named, its setting changed, what the server holds shown.
-    static func set(muted: Bool, _ reference: DialogReference, json: Bool, _ context: CommandContext) throws -> ExitCode {
+    static func set(muted: Bool, _ reference: DialogReference, until: Int? = nil, json: Bool, _ context: CommandContext) throws -> ExitCode {
         let service = try context.messagingService(source: .server)
         let named = try service.resolve(reference, source: .server, createPrivate: false)
-        let changed = try service.setMuted(muted, named)
+        let changed = try service.setMuted(muted, named, until: until)
         if json {
             context.io.writeOut(JSONOutput.dialog(changed) + "\n")
         } else {
-            context.io.writeOut("\(changed.muted ? "Muted" : "Unmuted") \(DialogsShowCommand.label(changed)).\n")
+            let end = changed.mutedUntil.map { " until " + MuteLabel.until($0) } ?? ""
+            context.io.writeOut("\(changed.muted ? "Muted" : "Unmuted") \(DialogsShowCommand.label(changed))\(end).\n")
         }
         return .ok
     }

@@ -26,7 +26,7 @@ struct DialogsShowCommand: Command {
     var dialog: DialogReference
     @Flag("offline", help: SharedHelp.offline)
     var offline: Bool
-    @Flag("json", help: "Print the QuickBlox dialog object, with \"muted\".")
+    @Flag("json", help: "Print the QuickBlox dialog object, with \"muted\" and \"muted_until\".")
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
@@ -35,12 +35,13 @@ struct DialogsShowCommand: Command {
         if offline {
             shown = try service.resolve(dialog, source: .cacheOnly, createPrivate: false)
         } else {
+            context.endExpiredMutes(service)
             shown = try context.currentDialog(dialog, service: service)
             // One dialog is cheap to ask about; the list shows the flag this leaves in the cache.
             do throws(Failure) { shown = try service.refreshMuted(shown) } catch {
                 context.io.warn("whether it is muted was not read (\(error.message)); showing the cache's")
                 // The dialog just fetched is the server's object, which carries no flag.
-                if let cached = try? service.cache.dialog(id: shown.id) { shown.muted = cached.muted }
+                if let cached = try? service.cache.dialog(id: shown.id) { (shown.muted, shown.mutedUntil) = (cached.muted, cached.mutedUntil) }
             }
         }
         if json {
@@ -65,7 +66,7 @@ struct DialogsShowCommand: Command {
         lines.append(("Created:", time(object?.createdAt)))
         lines.append(("Updated:", time(object?.updatedAt)))
         lines.append(("Unread:", String(shown.unreadCount)))
-        lines.append(("Muted:", shown.muted ? "yes" : "no"))
+        lines.append(("Muted:", MuteLabel.detail(shown)))
         if let sent = shown.lastMessageDateSent {
             let text = TerminalText.sanitize(shown.lastMessage ?? "", newlines: .asSpaces)
             lines.append(("Last:", "\(TimeText.format(Double(sent), "%Y-%m-%d %H:%M", in: .local))  \(text)"))

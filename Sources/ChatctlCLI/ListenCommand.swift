@@ -34,7 +34,10 @@ struct ListenCommand: Command {
             name made safe and never over a file that exists (cat.jpg, then \
             cat-2.jpg); --json adds their paths as "downloaded" (null for one that \
             could not be saved, which stderr explains) and --exec gets them in \
-            CHATCTL_ATTACHMENTS, one a line. Each message that asks for markers is answered \
+            CHATCTL_ATTACHMENTS, one a line. With --notify, each message from others \
+            outside muted dialogs is also a desktop notification (through the D-Bus session's \
+            notification service; without one, a line on standard error says so and listen \
+            goes on). Each message that asks for markers is answered \
             with a 'received' marker. On a terminal a printed message counts as \
             read: it is marked read and its sender gets a 'displayed' marker; \
             into a pipe or a file nothing is marked read.
@@ -57,6 +60,8 @@ struct ListenCommand: Command {
     @Option("download", metavar: "DIR", help: "Save the attachments of others' messages into DIR as they arrive.",
             completion: .directory)
     var download: String?
+    @Flag("notify", help: "Post a desktop notification for each message from others, except in muted dialogs.")
+    var notify: Bool
     @Flag("json", help: SharedHelp.json)
     var json: Bool
 
@@ -70,6 +75,8 @@ struct ListenCommand: Command {
         let dialogIDs = try dialogs.map { reference in
             try service.resolve(reference, source: .server, createPrivate: false).id
         }
+        context.endExpiredMutes(service)
+        let notifications = notify ? ListenNotifications.start(service: service, context: context) : nil
         var settings = ChatEngine.Settings()
         settings.dialogs = dialogIDs.isEmpty ? .all : .only(dialogIDs)
         settings.reconnect = .forever
@@ -109,6 +116,7 @@ struct ListenCommand: Command {
                 printed += json ? ListenOutput.json(message, outgoing: item.outgoing, me: service.me, downloaded: downloaded)
                                 : ListenOutput.line(message, title: title, sender: sender, outgoing: item.outgoing, names: names)
                 if printed.utf8.count >= 65536 { flush() }
+                notifications?.heard(item, sender: sender, dialogTitle: title)
                 if let command = exec, !item.outgoing {
                     flush()
                     MessageHook.run(command, message: message, senderName: sender, dialogName: title,

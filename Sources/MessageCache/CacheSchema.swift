@@ -202,6 +202,11 @@ package enum CacheSchema {
         Migration("6 dialog muted", sql: """
             ALTER TABLE dialogs ADD COLUMN muted INTEGER NOT NULL DEFAULT 0;
             """),
+        // Issue 22: when a mute with `--for` ends (Unix seconds; NULL: until unmuted). QuickBlox's
+        // setting has no expiry, so chatctl keeps it and unmutes once it has passed (docs/protocol.md §5).
+        Migration("7 dialog muted until", sql: """
+            ALTER TABLE dialogs ADD COLUMN muted_until INTEGER;
+            """),
     ])
 
     /// The ids of the raw JSON's list `key` as comma-separated text.

@@ -19,10 +19,14 @@ package struct CachedDialog: Hashable, Sendable {
     /// The user muted it (its notification settings, docs/protocol.md §5); kept by the
     /// cache apart from the server's object, which does not carry it (`setDialogMuted`).
     package var muted: Bool
+    /// When a mute for a while (`dialogs mute --for`) ends, Unix seconds; nil: until unmuted.
+    /// chatctl's own (docs/protocol.md §5): the server's setting has no expiry.
+    package var mutedUntil: Int?
 
     package init(
         id: String, type: DialogType, name: String, occupantIDs: [Int], lastMessage: String? = nil,
-        lastMessageDateSent: Int? = nil, unreadCount: Int = 0, updatedAt: Int, rawJSON: String, muted: Bool = false
+        lastMessageDateSent: Int? = nil, unreadCount: Int = 0, updatedAt: Int, rawJSON: String, muted: Bool = false,
+        mutedUntil: Int? = nil
     ) {
         self.id = id
         self.type = type
@@ -34,5 +38,6 @@ package struct CachedDialog: Hashable, Sendable {
         self.updatedAt = updatedAt
         self.rawJSON = rawJSON
         self.muted = muted
+        self.mutedUntil = mutedUntil
     }
 }

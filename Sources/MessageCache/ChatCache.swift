@@ -34,9 +34,9 @@ package final class ChatCache {
     // MARK: dialogs
 
     static let dialogColumns =
-        "d.id, d.type, d.name, d.occupant_ids, d.last_message, d.last_message_date_sent, d.unread_count, d.updated_at, d.raw_json, d.muted"
+        "d.id, d.type, d.name, d.occupant_ids, d.last_message, d.last_message_date_sent, d.unread_count, d.updated_at, d.raw_json, d.muted, d.muted_until"
     static let dialogColumnsWithoutRawJSON =
-        "d.id, d.type, d.name, d.occupant_ids, d.last_message, d.last_message_date_sent, d.unread_count, d.updated_at, '', d.muted"
+        "d.id, d.type, d.name, d.occupant_ids, d.last_message, d.last_message_date_sent, d.unread_count, d.updated_at, '', d.muted, d.muted_until"
 
     static func dialog(_ row: Statement) -> CachedDialog {
         CachedDialog(
@@ -49,7 +49,8 @@ package final class ChatCache {
             unreadCount: row.int(6),
             updatedAt: row.int(7),
             rawJSON: row.string(8) ?? "",
-            muted: row.int(9) != 0)
+            muted: row.int(9) != 0,
+            mutedUntil: row.optionalInt(10))
     }
 
     /// Inserts or updates `dialogs` in one transaction. A dialog older

@@ -36,17 +36,20 @@ extension JSONOutput {
 
     /// A cached dialog as `--json` shows it: the server's object, with
     /// `unread_messages_count` from `GET /chat/Message/unread.json` when that was asked,
-    /// and `muted` (true or false), the cache's flag (docs/protocol.md §5, "Notification settings").
+    /// `muted` (true or false), the cache's flag (docs/protocol.md §5, "Notification settings"),
+    /// and `muted_until`, when a mute for a while ends (Unix seconds, else null).
     package static func dialog(_ dialog: CachedDialog) -> String {
         let raw = dialog.rawJSON
         guard var object = object(raw) else { return raw }
+        let until = dialog.mutedUntil.map(String.init) ?? "null"
         if object["unread_messages_count"]?.intValue == dialog.unreadCount, object["muted"] == nil,
            let close = raw.lastIndex(of: "}") {
-            // The server's text as it was (never empty: it has the count), one member added at its end.
-            return raw[..<close] + #","muted":\#(dialog.muted)"# + raw[close...]
+            // The server's text as it was (never empty: it has the count), our members added at its end.
+            return raw[..<close] + #","muted":\#(dialog.muted),"muted_until":\#(until)"# + raw[close...]
         }
         object["unread_messages_count"] = .int(dialog.unreadCount)
         object["muted"] = .bool(dialog.muted)
+        object["muted_until"] = dialog.mutedUntil.map(JSONValue.int) ?? .null
         return text(.object(object))
     }
 

@@ -40,7 +40,7 @@ import MessageCache
         #expect(shown["unread_messages_count"] as? Int == 2)
         #expect(shown["type"] as? Int == 2)
         let same = CachedDialog(id: "d1", type: .group, name: "", occupantIDs: [], unreadCount: 5, updatedAt: 1, rawJSON: raw)
-        #expect(JSONOutput.dialog(same) == #"{"_id":"d1","type":2,"unread_messages_count":5,"muted":false}"#,
+        #expect(JSONOutput.dialog(same) == #"{"_id":"d1","type":2,"unread_messages_count":5,"muted":false,"muted_until":null}"#,
                 "the server's text when they agree, and muted")
     }
 
@@ -49,14 +49,24 @@ import MessageCache
         let raw = #"{"_id":"d1","type":2,"unread_messages_count":5}"#
         var dialog = CachedDialog(id: "d1", type: .group, name: "", occupantIDs: [], unreadCount: 5, updatedAt: 1, rawJSON: raw,
                                   muted: true)
-        #expect(JSONOutput.dialog(dialog) == #"{"_id":"d1","type":2,"unread_messages_count":5,"muted":true}"#)
+        #expect(JSONOutput.dialog(dialog) == #"{"_id":"d1","type":2,"unread_messages_count":5,"muted":true,"muted_until":null}"#)
         dialog.unreadCount = 1
         let lagging = try Self.object(JSONOutput.dialog(dialog))
         #expect(lagging["muted"] as? Bool == true && lagging["unread_messages_count"] as? Int == 1)
         dialog.rawJSON = #"{}"#
         dialog.unreadCount = 0
-        #expect(JSONOutput.dialog(dialog) == #"{"muted":true,"unread_messages_count":0}"#, "an object without members")
+        #expect(JSONOutput.dialog(dialog) == #"{"muted":true,"muted_until":null,"unread_messages_count":0}"#, "an object without members")
         dialog.rawJSON = #"{"_id":"d1","muted":false,"unread_messages_count":0}"#
         #expect(try Self.object(JSONOutput.dialog(dialog))["muted"] as? Bool == true, "the cache's flag, never twice")
+    }
+
+    /// Issue 22: a mute for a while (`dialogs mute --for`) says when it ends, in Unix seconds.
+    @Test func aMuteForAWhileSaysWhenItEnds() throws {
+        let raw = #"{"_id":"d1","type":2,"unread_messages_count":5}"#
+        var dialog = CachedDialog(id: "d1", type: .group, name: "", occupantIDs: [], unreadCount: 5, updatedAt: 1, rawJSON: raw,
+                                  muted: true, mutedUntil: 1_750_000_000)
+        #expect(JSONOutput.dialog(dialog) == #"{"_id":"d1","type":2,"unread_messages_count":5,"muted":true,"muted_until":1750000000}"#)
+        dialog.unreadCount = 1
+        #expect(try Self.object(JSONOutput.dialog(dialog))["muted_until"] as? Int == 1_750_000_000)
     }
 }
