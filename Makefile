@@ -23,8 +23,9 @@ BUILD_PACKAGES := pkg-config libcurl4-openssl-dev libsqlite3-dev libstrophe-dev 
 # chromium and libjs-strophe: a web chat client (Strophe.js) for the XMPP-over-WebSocket test;
 # curl: the multipart uploads and ranged downloads of the sandbox's storage tests;
 # python3-slixmpp: a standard XMPP client library for the sandbox's conformance suite;
-# tmux: a real terminal for the chat view's end-to-end tests.
-TEST_PACKAGES  := prosody go-sendxmpp sqlite3 fish zsh groff-base chromium libjs-strophe curl python3-slixmpp tmux
+# tmux: a real terminal for the chat view's end-to-end tests;
+# python3-jsonschema: checks the sandbox's answers against QuickBlox's REST reference.
+TEST_PACKAGES  := prosody go-sendxmpp sqlite3 fish zsh groff-base chromium libjs-strophe curl python3-slixmpp tmux python3-jsonschema
 BENCH_PACKAGES := hyperfine go-sendxmpp sqlite3 curl python3 gnuplot-nox
 DOCS_PACKAGES  := graphviz
 
