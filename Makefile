@@ -25,10 +25,11 @@ BUILD_PACKAGES := pkg-config libcurl4-openssl-dev libsqlite3-dev libstrophe-dev 
 # chromium and libjs-strophe: a web chat client (Strophe.js) for the XMPP-over-WebSocket test;
 # curl: the multipart uploads and ranged downloads of the sandbox's storage tests;
 # python3-slixmpp: a standard XMPP client library for the sandbox's conformance suite;
-# tmux: a real terminal for the chat view's end-to-end tests.
+# tmux: a real terminal for the chat view's end-to-end tests;
 # libnotify4 (loaded by `listen --notify` alone, so no build needs it), dbus (dbus-run-session),
-# python3-dbus and python3-gi: listen --notify's test, with a stub notification service.
-TEST_PACKAGES  := prosody go-sendxmpp sqlite3 fish zsh groff-base chromium libjs-strophe curl python3-slixmpp tmux libnotify4 dbus python3-dbus python3-gi
+# python3-dbus and python3-gi: listen --notify's test, with a stub notification service;
+# python3-jsonschema: checks the sandbox's answers against QuickBlox's REST reference.
+TEST_PACKAGES  := prosody go-sendxmpp sqlite3 fish zsh groff-base chromium libjs-strophe curl python3-slixmpp tmux libnotify4 dbus python3-dbus python3-gi python3-jsonschema
 BENCH_PACKAGES := hyperfine go-sendxmpp sqlite3 curl python3 gnuplot-nox
 DOCS_PACKAGES  := graphviz
 

@@ -20,6 +20,9 @@ package struct StorageSettings: Sendable {
     var cors = CORSPolicy.storage(.any)
     var now: @Sendable () -> Double = { SandboxTime.now() }
     var log: SandboxLog
+    /// The scheme of the `Location` a successful upload answers (`https` when clients reach
+    /// the storage over TLS).
+    package var locationScheme = "http"
 
     package init(signer: StorageSigner, files: BlobFiles, maximumUpload: Int, cors: CORSPolicy = .storage(.any), log: SandboxLog) {
         self.signer = signer
@@ -144,7 +147,14 @@ final class StorageRequestHandler: Sendable {
         do throws(StorageError) {
             let status = try receiver.finish()
             settings.log.log(.info, "storage: stored \(receiver.key ?? "?") (\(receiver.storedBytes) bytes)")
-            return exchange.respond(connection, status: status)
+            let etag = receiver.etag.map { [("ETag", $0)] } ?? []
+            guard status == 201, let key = receiver.key else { return exchange.respond(connection, status: status, headers: etag) }
+            // S3 answers `success_action_status` 201 with a PostResponse document; 200 and 204 with nothing.
+            let posted = PostResponse(location: "\(settings.locationScheme)://\(Self.header(connection, "Host") ?? "localhost")"
+                                          + StorageSigner.downloadPrefix + key,
+                                      bucket: PostResponse.bucket, key: key, etag: receiver.etag ?? "")
+            return exchange.respond(connection, status: status, body: Array(posted.xml.utf8),
+                                    headers: [("Content-Type", "application/xml")] + etag)
         } catch {
             settings.log.log(.info, "storage: upload refused: \(error.code): \(error.message)")
             return exchange.respond(connection, error)
@@ -253,8 +263,8 @@ final class StorageExchange {
                 headers: [("Content-Type", "application/xml")] + headers)
     }
 
-    func respond(_ connection: OpaquePointer, status: Int, headers: [(String, String)] = []) -> MHD_Result {
-        respond(connection, status: UInt32(status), body: [], headers: headers)
+    func respond(_ connection: OpaquePointer, status: Int, body: [UInt8] = [], headers: [(String, String)] = []) -> MHD_Result {
+        respond(connection, status: UInt32(status), body: body, headers: headers)
     }
 
     private func respond(_ connection: OpaquePointer, status: UInt32, body: [UInt8], headers: [(String, String)]) -> MHD_Result {

@@ -1,4 +1,5 @@
 // One upload to the storage endpoint as its form streams in (docs/protocol.md §8).
+import SandboxCrypto
 
 /// The fields of a multipart upload, piece by piece as the parser hands them over:
 /// fields before `file` are collected, the policy is checked when `file` begins, the
@@ -16,6 +17,8 @@ final class UploadReceiver {
     private var fieldBytes = 0
     private var grant: UploadGrant?
     private var writer: BlobFileWriter?
+    /// The MD5 of the file's bytes so far: S3's ETag of the object.
+    private var digest: StreamingDigest?
     private var fileStarted = false
     private var fileEnded = false
     /// Why the upload is refused; once set, nothing more is written.
@@ -58,6 +61,7 @@ final class UploadReceiver {
                     let granted = try signer.checkUpload(fields.map { ($0.0, String(decoding: $0.1, as: UTF8.self)) }, now: now())
                     grant = granted
                     writer = try files.makeWriter(for: granted.key)
+                    digest = StreamingDigest()
                 } catch {
                     fail(error)
                     return false
@@ -73,6 +77,7 @@ final class UploadReceiver {
                 fail(error)
                 return false
             }
+            digest?.update(bytes)
             return true
         }
         if fileStarted {
@@ -109,6 +114,8 @@ final class UploadReceiver {
             throw error
         }
         storedBytes = writer.count
+        etag = digest.map { "\"\($0.hexDigest())\"" }
+        digest = nil
         self.writer = nil
         return grant.successStatus
     }
@@ -121,6 +128,8 @@ final class UploadReceiver {
 
     /// The size of the file `finish()` stored.
     private(set) var storedBytes = 0
+    /// The stored file's ETag as S3 quotes it (its MD5 in hex), once `finish()` stored it.
+    private(set) var etag: String?
 }
 
 @available(*, unavailable) extension UploadReceiver: Sendable {}

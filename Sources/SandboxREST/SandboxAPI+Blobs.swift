@@ -37,7 +37,7 @@ package struct StorageEndpointAccess {
 
 extension SandboxAPI {
     /// The storage endpoint; a 500 if the sandbox was built without one.
-    private func storageEndpoint() throws(RESTError) -> StorageEndpointAccess {
+    func storageEndpoint() throws(RESTError) -> StorageEndpointAccess {
         guard let blobStorage else { throw .internalError }
         return blobStorage
     }
@@ -50,20 +50,8 @@ extension SandboxAPI {
         let endpoint = try storageEndpoint()
         let contentType = r.parameter("blob[content_type]") ?? ""
         let name = r.parameter("blob[name]") ?? ""
-        var problems: [(String, JSONNode)] = []
+        var problems = Self.blobFieldProblems(contentType: contentType, name: name)
         func problem(_ key: String, _ message: String) { problems.append((key, .array([.string(message)]))) }
-        if contentType.isEmpty {
-            problem("content_type", "can't be blank")
-        } else if contentType.utf8.count > 255 || !contentType.contains("/")
-                    || !contentType.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            // It comes back as a Content-Type header: printable ASCII only.
-            problem("content_type", "is invalid")
-        }
-        if name.isEmpty {
-            problem("name", "can't be blank")
-        } else if name.utf8.count > 1024 || name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            problem("name", "is invalid")
-        }
         var isPublic = false
         if let text = r.parameter("blob[public]"), !text.isEmpty {
             switch text.lowercased() {
@@ -75,8 +63,13 @@ extension SandboxAPI {
         guard problems.isEmpty else { throw RESTError(status: 422, errors: .object(problems)) }
         let me = context.session?.userId ?? 0
         let blob = try storage { try blobs.create(ownerId: me, contentType: contentType, name: name, isPublic: isPublic) }
+        return .json(201, .object([("blob", try withUploadAccess(blob, endpoint))]))
+    }
+
+    /// The blob object with its `blob_object_access`: a new upload policy, as `params`.
+    func withUploadAccess(_ blob: BlobRecord, _ endpoint: StorageEndpointAccess) throws(RESTError) -> JSONNode {
         let t = now()
-        let params = endpoint.uploadURL(blob.id, blob.uid, contentType, isPublic, t)
+        let params = endpoint.uploadURL(blob.id, blob.uid, blob.contentType, blob.isPublic, t)
         let access = JSONNode.object([
             ("id", .int(blob.id)),
             ("blob_id", .int(blob.id)),
@@ -86,7 +79,30 @@ extension SandboxAPI {
         ])
         guard case .object(var members) = blob.json else { throw .internalError }
         members.append(("blob_object_access", access))
-        return .json(201, .object([("blob", .object(members))]))
+        return .object(members)
+    }
+
+    /// What is wrong with a blob's content type and name (given ones: nil is not checked).
+    static func blobFieldProblems(contentType: String?, name: String?) -> [(String, JSONNode)] {
+        var problems: [(String, JSONNode)] = []
+        func problem(_ key: String, _ message: String) { problems.append((key, .array([.string(message)]))) }
+        if let contentType {
+            if contentType.isEmpty {
+                problem("content_type", "can't be blank")
+            } else if contentType.utf8.count > 255 || !contentType.contains("/")
+                        || !contentType.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+                // It comes back as a Content-Type header: printable ASCII only.
+                problem("content_type", "is invalid")
+            }
+        }
+        if let name {
+            if name.isEmpty {
+                problem("name", "can't be blank")
+            } else if name.utf8.count > 1024 || name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                problem("name", "is invalid")
+            }
+        }
+        return problems
     }
 
     /// `PUT /blobs/{id}/complete.json` with `blob[size]` (or `size`): the owner declares the
@@ -137,7 +153,7 @@ extension SandboxAPI {
     }
 
     /// The blob `{id}` names, which must be the session user's (404 unknown, 403 someone else's).
-    private func ownedBlob(_ context: RESTContext) throws(RESTError) -> BlobRecord {
+    func ownedBlob(_ context: RESTContext) throws(RESTError) -> BlobRecord {
         guard let id = context.request.pathParameters["id"].flatMap({ Int($0) }),
               let blob = try storage({ try blobs.blob(id: id) }) else { throw .notFound }
         guard blob.ownerId == context.session?.userId else { throw .forbidden }

@@ -39,7 +39,7 @@ extension SandboxAPI {
     }
 
     /// Integers from `name` (comma-separated, spaces allowed) and `name[]` (arrays, JSON or form).
-    private func integerList(_ request: RESTRequest, _ name: String) throws(RESTError) -> [Int] {
+    func integerList(_ request: RESTRequest, _ name: String) throws(RESTError) -> [Int] {
         var out: [Int] = []
         for raw in request.parameters(name) + request.parameters(name + "[]") {
             for part in raw.split(separator: ",") {
@@ -82,8 +82,18 @@ extension SandboxAPI {
 
     private static let dialogSortColumns: [String: String] = [
         "last_message_date_sent": "d.last_message_date_sent", "updated_at": "d.updated_at", "created_at": "d.created_at",
-        "_id": "d.seq", "name": "d.name", "type": "d.type",
+        "_id": "d.seq", "name": "d.name", "type": "d.type", "user_id": "d.user_id",
+        "last_message_user_id": "d.last_message_user_id",
     ]
+
+    /// `sort_desc`/`sort_asc` of a history: the column, ties in send order.
+    private static let messageSortColumns: [String: String] = [
+        "date_sent": "m.date_sent", "_id": "m.id", "created_at": "m.created_at", "updated_at": "m.updated_at",
+        "sender_id": "m.sender_id",
+    ]
+
+    /// `count=1` (or `true`): the list answers `{"items_count": N}` only, as the service does.
+    private func wantsCount(_ request: RESTRequest) -> Bool { ["1", "true"].contains(request.parameter("count") ?? "") }
 
     func listDialogs(_ context: RESTContext) throws(RESTError) -> RESTResponse {
         let r = context.request
@@ -95,9 +105,11 @@ extension SandboxAPI {
         }
         let filters = try Self.filters(r.parameters, fields: ChatStore.dialogFields)
         let user = userId(context)
+        let counting = wantsCount(r)
         let (total, items) = try storage {
-            try chat.dialogs(for: user, filters: filters, sort: sort, limit: limit, skip: skip)
+            try chat.dialogs(for: user, filters: filters, sort: sort, limit: counting ? 0 : limit, skip: counting ? 0 : skip)
         }
+        if counting { return .json(200, .object([("items_count", .int(total))])) }
         return .json(200, .object([
             ("total_entries", .int(total)), ("skip", .int(skip)), ("limit", .int(limit)),
             ("items", .array(items.map(dialogJSON))),
@@ -209,15 +221,19 @@ extension SandboxAPI {
         let me = userId(context)
         let dialog = try namedDialog(r, userId: me)
         let (limit, skip) = try paging(r)
-        if let field = r.parameter("sort_desc") ?? r.parameter("sort_asc"),
-           !["date_sent", "_id", "created_at"].contains(field) {
-            throw .field(422, "sort", "unsupported field '\(field)'")
+        var column = "m.date_sent"
+        if let field = r.parameter("sort_desc") ?? r.parameter("sort_asc") {
+            guard let chosen = SandboxAPI.messageSortColumns[field] else { throw .field(422, "sort", "unsupported field '\(field)'") }
+            column = chosen
         }
-        let descending = r.parameter("sort_desc") != nil
+        let sort = RecordSort(column: column, descending: r.parameter("sort_desc") != nil)
         let filters = try Self.filters(r.parameters, fields: ChatStore.messageFields)
+        if wantsCount(r) {
+            let total = try storage { try chat.messageCount(dialogId: dialog.id, filters: filters, viewer: me) }
+            return .json(200, .object([("items_count", .int(total))]))
+        }
         let page = { () throws in
-            try self.chat.messages(dialogId: dialog.id, filters: filters, descending: descending, limit: limit, skip: skip,
-                                   viewer: me)
+            try self.chat.messages(dialogId: dialog.id, filters: filters, sort: sort, limit: limit, skip: skip, viewer: me)
         }
         var items = try storage(page)
         if r.parameter("mark_as_read") != "0" && !items.isEmpty {
@@ -266,7 +282,15 @@ extension SandboxAPI {
     func sendMessage(_ context: RESTContext) throws(RESTError) -> RESTResponse {
         let r = context.request
         let me = userId(context)
-        let dialog = try namedDialog(r, userId: me)
+        let dialog = try messageDialog(r, userId: me)
+        var dateSent: Int?
+        if let text = r.parameter("date_sent")?.trimmingCharacters(" "), !text.isEmpty {
+            // The client's clock, kept as the service keeps it (a fraction is cut to seconds).
+            guard let value = Double(text), value.isFinite, value > 0, value < 1e15 else {
+                throw .field(422, "date_sent", "is not a number")
+            }
+            dateSent = Int(value)
+        }
         let body = r.parameter("message") ?? ""
         if body.utf8.count > ChatStore.maxMessageBytes {
             throw .field(422, "message", "is too long (maximum is \(ChatStore.maxMessageBytes) bytes)")
@@ -280,12 +304,42 @@ extension SandboxAPI {
         let markable = ["1", "true"].contains(r.parameter("markable") ?? "")
         let stored = try storage {
             try chat.insertMessage(NewMessage(id: nil, dialogId: dialog.id, body: body, senderId: me, attachments: files,
-                                              markable: markable, custom: custom), in: dialog)
+                                              markable: markable, custom: custom, dateSent: dateSent), in: dialog)
         }
         if ["1", "true"].contains(r.parameter("send_to_chat") ?? "") {
             liveDelivery?(stored, dialog)
         }
         return .json(201, stored.json)
+    }
+
+    /// The dialog of a new message: `chat_dialog_id`, or with `recipient_id` alone the private
+    /// dialog of the caller and that user, made when they have none (as the service does).
+    private func messageDialog(_ request: RESTRequest, userId me: Int) throws(RESTError) -> DialogRecord {
+        if let dialogId = request.parameter("chat_dialog_id"), !dialogId.isEmpty { return try usableDialog(dialogId, userId: me) }
+        guard let text = request.parameter("recipient_id")?.trimmingCharacters(" "), !text.isEmpty else {
+            throw .field(422, "chat_dialog_id", "can't be blank")
+        }
+        guard let peer = Int(text), peer > 0 else { throw .field(422, "recipient_id", "is not a number") }
+        guard peer != me else { throw .field(422, "recipient_id", "is the sender") }
+        guard try storage({ try chat.existingUsers([peer]) }).contains(peer) else {
+            throw .field(422, "recipient_id", "is not a user: \(peer)")
+        }
+        if let existing = try storage({ try chat.privateDialog(between: me, peer, viewer: me) }) { return existing }
+        return try storage { try chat.createDialog(type: .privateChat, name: nil, photo: nil, ownerId: me, occupants: [peer]) }
+    }
+
+    /// `PUT /chat/Message.json` (no id, as the JavaScript SDK's `message.update(null, …)` sends it)
+    /// with `chat_dialog_id` and `read=1` and/or `delivered=1`: every message of the dialog. 200, empty.
+    func updateAllMessages(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+        let r = context.request
+        let me = userId(context)
+        let dialog = try namedDialog(r, userId: me)
+        let read = ["1", "true"].contains(r.parameter("read") ?? "")
+        let delivered = ["1", "true"].contains(r.parameter("delivered") ?? "")
+        guard read || delivered else { throw .field(422, "read", "give read=1 or delivered=1 to mark every message of the dialog") }
+        if read { try storage { try chat.markRead(dialogId: dialog.id, ids: nil, userId: me) } }
+        if delivered { try storage { try chat.markDelivered(dialogId: dialog.id, ids: nil, userId: me) } }
+        return .empty(200)
     }
 
     /// `read=1` (or `delivered=1`) for messages of dialogs the caller may use;
@@ -332,7 +386,7 @@ extension SandboxAPI {
 
     /// Without `force=1` the messages are hidden from the caller only; with it their
     /// sender deletes them for everyone (others' ids go to `WrongPermissions`). Always
-    /// answers the id lists; unknown, hidden and foreign messages are `NotFound`.
+    /// answers the three id lists; unknown, hidden and foreign messages are `NotFound`.
     func deleteMessages(_ context: RESTContext) throws(RESTError) -> RESTResponse {
         let me = userId(context)
         let force = context.request.parameter("force") == "1"
@@ -350,12 +404,12 @@ extension SandboxAPI {
             }
             deleted.append(id)
         }
-        var members: [(String, JSONNode)] = [
+        // All three lists always, as the reference's DeleteMessagesResponse has them.
+        return .json(200, .object([
             ("SuccessfullyDeleted", .object([("ids", .array(deleted.map { .string($0) }))])),
             ("NotFound", .object([("ids", .array(notFound.map { .string($0) }))])),
-        ]
-        if !refused.isEmpty { members.append(("WrongPermissions", .object([("ids", .array(refused.map { .string($0) }))]))) }
-        return .json(200, .object(members))
+            ("WrongPermissions", .object([("ids", .array(refused.map { .string($0) }))])),
+        ]))
     }
 
     func unreadCounts(_ context: RESTContext) throws(RESTError) -> RESTResponse {

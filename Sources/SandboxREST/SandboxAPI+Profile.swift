@@ -52,15 +52,10 @@ extension SandboxAPI {
         changes.customData = field("custom_data")
         changes.externalUserId = number("external_user_id")
         changes.blobId = number("blob_id")
-        // `tag_list` as a form's `a,b` or JSON's array (flattened to `tag_list[]`).
-        let listed = r.parameters("user[tag_list][]")
-        if let text = r.parameter("user[tag_list]") ?? (listed.isEmpty ? nil : listed.joined(separator: ",")) {
-            var tags: [String] = []
-            for tag in text.split(separator: ",").map({ String($0.trimmingSpaces) }) where !tag.isEmpty && !tags.contains(tag) {
-                tags.append(tag)
-            }
-            changes.tags = tags
-        }
+        changes.tags = Self.tagList(r)
+        changes.facebookId = field("facebook_id")
+        changes.twitterId = field("twitter_id")
+        changes.twitterDigitsId = field("twitter_digits_id")
         if let password = r.parameter("user[password]") {
             if let message = SandboxAPI.passwordProblem(password) {
                 problem("password", message)
@@ -78,6 +73,18 @@ extension SandboxAPI {
         guard problems.isEmpty else { throw RESTError(status: 422, errors: .object(problems)) }
         guard let user = try storage({ try database.updateUser(id: id, changes) }) else { throw .notFound }
         return .json(200, .object([("user", user.json)]))
+    }
+
+    /// `user[tag_list]` as a form's `a,b` or JSON's array (flattened to `tag_list[]`), each tag
+    /// once; nil when not sent.
+    static func tagList(_ r: RESTRequest) -> [String]? {
+        let listed = r.parameters("user[tag_list][]")
+        guard let text = r.parameter("user[tag_list]") ?? (listed.isEmpty ? nil : listed.joined(separator: ",")) else { return nil }
+        var tags: [String] = []
+        for tag in text.split(separator: ",").map({ String($0.trimmingSpaces) }) where !tag.isEmpty && !tags.contains(tag) {
+            tags.append(tag)
+        }
+        return tags
     }
 
     /// `DELETE /users/{id}.json`: the session's user removes their account; their sessions

@@ -64,6 +64,10 @@ package final class SandboxAPI {
         router.add(RESTRoute("GET", "/users/by_email.json", .session) { [unowned self] (c) throws(RESTError) in try self.userByEmail(c) })
         router.add(RESTRoute("GET", "/users/by_full_name.json", .session) { [unowned self] (c) throws(RESTError) in try self.usersByFullName(c) })
         router.add(RESTRoute("GET", "/users/by_tags.json", .session) { [unowned self] (c) throws(RESTError) in try self.usersByTags(c) })
+        // Before `/users/{id}.json`, which would take `by_facebook_id` for an id.
+        for kind in SocialIdKind.allCases {
+            router.add(RESTRoute("GET", "/users/by_\(kind.rawValue).json", .session, userBySocialId(kind)))
+        }
         router.add(RESTRoute("GET", "/users/external/{id}.json", .session) { [unowned self] (c) throws(RESTError) in try self.userByExternalId(c) })
         router.add(RESTRoute("DELETE", "/users/external/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteUserByExternalId(c) })
         router.add(RESTRoute("GET", "/password/reset.json", .session) { [unowned self] (c) throws(RESTError) in try self.resetPassword(c) })
@@ -85,6 +89,14 @@ package final class SandboxAPI {
         router.add(RESTRoute("DELETE", "/blobs/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteBlob(c) })
         router.add(RESTRoute("GET", "/chat/Dialog/{id}/notifications.json", .user) { [unowned self] (c) throws(RESTError) in try self.notificationSettings(c) })
         router.add(RESTRoute("PUT", "/chat/Dialog/{id}/notifications.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateNotificationSettings(c) })
+        // Issue 23: the rest of the reference's operations.
+        router.add(RESTRoute("POST", "/chat/Dialogs/add_occupants.json", .user) { [unowned self] (c) throws(RESTError) in try self.addOccupants(c) })
+        router.add(RESTRoute("POST", "/chat/Dialogs/remove_occupants.json", .user) { [unowned self] (c) throws(RESTError) in try self.removeOccupants(c) })
+        router.add(RESTRoute("PUT", "/chat/Message.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateAllMessages(c) })
+        router.add(RESTRoute("GET", "/blobs.json", .user) { [unowned self] (c) throws(RESTError) in try self.listBlobs(c) })
+        router.add(RESTRoute("PUT", "/blobs/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateBlob(c) })
+        // The JavaScript SDK's spelling of the reset (`users/password/reset`).
+        router.add(RESTRoute("GET", "/users/password/reset.json", .session) { [unowned self] (c) throws(RESTError) in try self.resetPassword(c) })
         return router
     }
 
@@ -198,10 +210,16 @@ package final class SandboxAPI {
             guard let v = Int(text) else { throw .field(422, "external_user_id", "is not a number") }
             externalId = v
         }
+        var blobId: Int?
+        if let text = field("blob_id") {
+            if let v = Int(text), v > 0 { blobId = v } else { problem("blob_id", "is not a number") }
+        }
         guard problems.isEmpty else { throw RESTError(status: 422, errors: .object(problems)) }
         let new = NewUser(login: login, password: password,
                           profile: UserProfile(fullName: field("full_name"), email: email, phone: field("phone"), website: field("website"),
-                                               externalUserId: externalId, customData: field("custom_data")))
+                                               externalUserId: externalId, customData: field("custom_data"), blobId: blobId,
+                                               tags: Self.tagList(r) ?? [], facebookId: field("facebook_id"),
+                                               twitterId: field("twitter_id"), twitterDigitsId: field("twitter_digits_id")))
         let user = try storage { try database.insertUser(new) }
         return .json(201, .object([("user", user.json)]))
     }
@@ -249,22 +267,6 @@ package final class SandboxAPI {
         ]))
     }
 
-    /// `page`, `per_page` (≤ 100) and `filter[]=number id in 1,2,3`.
-    private func listUsers(_ context: RESTContext) throws(RESTError) -> RESTResponse {
-        let r = context.request
-        let (page, perPage) = userPaging(r)
-        var ids: [Int]?
-        for filter in r.parameters("filter[]") {
-            let parts = filter.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true).map(String.init)
-            guard parts.count == 4, parts[1] == "id", parts[2] == "in" || parts[2] == "eq" else {
-                throw .field(422, "filter", "is not supported: \(filter)")
-            }
-            let values = parts[3].split(separator: ",").compactMap { Int($0.trimmingSpaces) }
-            ids = ids.map { current in current.filter(values.contains) } ?? values
-        }
-        let (total, items) = try storage { try database.users(page: page, perPage: perPage, ids: ids) }
-        return userPage(page: page, perPage: perPage, total: total, items: items)
-    }
 }
 
 @available(*, unavailable) extension SandboxAPI: Sendable {}

@@ -19,7 +19,8 @@ package struct BlobRecord {
 
     package var isComplete: Bool { completedAt != nil }
 
-    /// The `blob` object with the service's keys (`blob_object_access` is added on creation).
+    /// The `blob` object with the reference's keys (`blob_object_access` is added on creation);
+    /// no `ref_count` or `lifetime`, which the reference's FileObject no longer has.
     package var json: JSONNode {
         .object([
             ("id", .int(id)),
@@ -29,8 +30,6 @@ package struct BlobRecord {
             ("size", .optionalInt(size)),
             ("blob_status", isComplete ? .string("complete") : .null),
             ("public", .bool(isPublic)),
-            ("ref_count", .int(1)),
-            ("lifetime", .int(0)),
             ("set_completed_at", completedAt.map { .string(SandboxTime.iso8601($0)) } ?? .null),
             ("last_read_access_ts", .null),
             ("created_at", .string(SandboxTime.iso8601(createdAt))),

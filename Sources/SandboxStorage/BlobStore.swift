@@ -6,14 +6,14 @@ import SandboxCrypto
 /// Blob metadata and who may read it. Lives on the event-loop thread (not Sendable).
 package final class BlobStore {
     let db: Database
-    private let now: () -> Double
+    let now: () -> Double
 
     package init(database: SandboxDatabase, now: @escaping () -> Double = SandboxTime.now) {
         db = database.db
         self.now = now
     }
 
-    private static func blob(from row: Statement) -> BlobRecord {
+    static func blob(from row: Statement) -> BlobRecord {
         BlobRecord(id: row["id"].intValue ?? 0, uid: row["uid"].textValue ?? "", ownerId: row["owner_id"].intValue ?? 0,
                    contentType: row["content_type"].textValue ?? "", name: row["name"].textValue ?? "",
                    isPublic: row["public"].intValue == 1, size: row["size"].intValue,

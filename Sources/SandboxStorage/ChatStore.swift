@@ -83,9 +83,12 @@ package final class ChatStore {
         "type": FilterableField(column: "d.type", kind: .integer),
         "name": FilterableField(column: "d.name", kind: .text),
         "user_id": FilterableField(column: "d.user_id", kind: .integer),
-        "created_at": FilterableField(column: "d.created_at", kind: .real),
-        "updated_at": FilterableField(column: "d.updated_at", kind: .real),
+        "created_at": FilterableField(column: "d.created_at", kind: .date),
+        "updated_at": FilterableField(column: "d.updated_at", kind: .date),
         "last_message_date_sent": FilterableField(column: "d.last_message_date_sent", kind: .integer),
+        "last_message": FilterableField(column: "d.last_message", kind: .text),
+        "last_message_user_id": FilterableField(column: "d.last_message_user_id", kind: .integer),
+        "occupants_ids": FilterableField(items: "dialog_occupants fo WHERE fo.dialog_id = d.id", value: "fo.user_id", kind: .integer),
     ]
 
     /// A dialog row's own columns; occupants and the unread count come from `completed`.
@@ -215,8 +218,12 @@ package final class ChatStore {
         "date_sent": FilterableField(column: "m.date_sent", kind: .integer),
         "sender_id": FilterableField(column: "m.sender_id", kind: .integer),
         "recipient_id": FilterableField(column: "m.recipient_id", kind: .integer),
-        "created_at": FilterableField(column: "m.created_at", kind: .real),
-        "updated_at": FilterableField(column: "m.updated_at", kind: .real),
+        "created_at": FilterableField(column: "m.created_at", kind: .date),
+        "updated_at": FilterableField(column: "m.updated_at", kind: .date),
+        "message": FilterableField(column: "m.body", kind: .text),
+        // Attachments are stored as `[[["type","image"],["id","…"]],…]` (`encodePairsList`).
+        "attachments.type": FilterableField(items: "json_each(m.attachments) fa, json_each(fa.value) fp WHERE json_extract(fp.value, '$[0]') = 'type'",
+                                            value: "json_extract(fp.value, '$[1]')", kind: .text),
     ]
 
     /// A message row's own columns; who read it and who has it come from `completed`.
@@ -319,7 +326,7 @@ package final class ChatStore {
         case .unknown: taken = try senderOfMessage(id: id) != nil
         }
         if taken { id = ids.next(at: t) }
-        let dateSent = Int(t.rounded(.down))
+        let dateSent = new.dateSent ?? Int(t.rounded(.down))
         let recipient = dialog.peer(of: new.senderId) ?? 0
         let blobs = Set(new.attachments.compactMap(\.blobUID))
         var currentOriginId: String? { new.originId.flatMap { $0.isEmpty || $0 == id ? nil : $0 } }
@@ -395,6 +402,30 @@ package final class ChatStore {
     /// messages `viewer` deleted for themselves.
     package func messages(dialogId: String, filters: [RecordFilter], descending: Bool, limit: Int, skip: Int,
                   viewer: Int? = nil) throws -> [MessageRecord] {
+        try messages(dialogId: dialogId, filters: filters, sort: RecordSort(column: "m.date_sent", descending: descending),
+                     limit: limit, skip: skip, viewer: viewer)
+    }
+
+    /// One page of a dialog's history ordered by `sort`'s column, ties in send order.
+    package func messages(dialogId: String, filters: [RecordFilter], sort: RecordSort, limit: Int, skip: Int,
+                  viewer: Int? = nil) throws -> [MessageRecord] {
+        let (whereClause, arguments) = messageConditions(dialogId: dialogId, filters: filters, viewer: viewer)
+        let direction = sort.descending ? "DESC" : "ASC"
+        let page = try db.query("""
+            SELECT m.* FROM messages m WHERE \(whereClause)
+            ORDER BY \(sort.column) \(direction), m.seq \(direction) LIMIT ? OFFSET ?
+            """, arguments + [.int(limit), .int(skip)], Self.messageColumns)
+        return try page.map(completed)
+    }
+
+    /// How many messages of the dialog `messages` would page through (`count=1`).
+    package func messageCount(dialogId: String, filters: [RecordFilter], viewer: Int?) throws -> Int {
+        let (whereClause, arguments) = messageConditions(dialogId: dialogId, filters: filters, viewer: viewer)
+        return try db.queryFirst("SELECT COUNT(*) FROM messages m WHERE \(whereClause)", arguments) { $0.int(0) } ?? 0
+    }
+
+    /// The WHERE clause of a history query: the dialog, not hidden from `viewer`, the filters.
+    private func messageConditions(dialogId: String, filters: [RecordFilter], viewer: Int?) -> (String, [SQLiteValue]) {
         var conditions = ["m.dialog_id = ?"]
         var arguments: [SQLiteValue] = [.text(dialogId)]
         if let viewer {
@@ -406,12 +437,7 @@ package final class ChatStore {
             conditions.append(sql)
             arguments += args
         }
-        let direction = descending ? "DESC" : "ASC"
-        let page = try db.query("""
-            SELECT m.* FROM messages m WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY m.date_sent \(direction), m.seq \(direction) LIMIT ? OFFSET ?
-            """, arguments + [.int(limit), .int(skip)], Self.messageColumns)
-        return try page.map(completed)
+        return (conditions.joined(separator: " AND "), arguments)
     }
 
     /// Marks messages of a dialog read (and so delivered) by `userId`; `ids` nil: all of them.
@@ -420,7 +446,8 @@ package final class ChatStore {
         try mark(table: "message_deliveries", dialogId: dialogId, ids: ids, userId: userId)
     }
 
-    package func markDelivered(dialogId: String, ids: [String], userId: Int) throws {
+    /// Marks messages of a dialog delivered to `userId`; `ids` nil: all of them.
+    package func markDelivered(dialogId: String, ids: [String]?, userId: Int) throws {
         try mark(table: "message_deliveries", dialogId: dialogId, ids: ids, userId: userId)
     }
 

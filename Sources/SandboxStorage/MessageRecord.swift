@@ -78,9 +78,12 @@ package struct NewMessage {
     package var attachments: [MessageAttachment] = []
     package var markable = false
     package var custom: [(String, String)] = []
+    /// The sending client's `date_sent`, kept as the service keeps it; nil: the server's clock.
+    package var dateSent: Int?
 
     package init(id: String?, originId: String? = nil, dialogId: String, body: String, senderId: Int,
-                 attachments: [MessageAttachment] = [], markable: Bool = false, custom: [(String, String)] = []) {
+                 attachments: [MessageAttachment] = [], markable: Bool = false, custom: [(String, String)] = [],
+                 dateSent: Int? = nil) {
         self.id = id
         self.originId = originId
         self.dialogId = dialogId
@@ -89,6 +92,7 @@ package struct NewMessage {
         self.attachments = attachments
         self.markable = markable
         self.custom = custom
+        self.dateSent = dateSent
     }
 }
 

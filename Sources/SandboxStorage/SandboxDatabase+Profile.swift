@@ -17,6 +17,9 @@ extension SandboxDatabase {
         if let externalUserId = changes.externalUserId { set("external_user_id", .optional(externalUserId)) }
         if let blobId = changes.blobId { set("blob_id", .optional(blobId)) }
         if let tags = changes.tags { set("tags", .optional(UserProfile.stored(tags: tags))) }
+        if let facebookId = changes.facebookId { set("facebook_id", .optional(facebookId)) }
+        if let twitterId = changes.twitterId { set("twitter_id", .optional(twitterId)) }
+        if let twitterDigitsId = changes.twitterDigitsId { set("twitter_digits_id", .optional(twitterDigitsId)) }
         if let password = changes.password {
             let hash = PasswordHash(password: password, iterations: passwordIterations)
             set("password_salt", .blob(hash.salt)); set("password_hash", .blob(hash.hash)); set("password_iterations", .int(hash.iterations))

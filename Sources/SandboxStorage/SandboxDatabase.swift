@@ -134,6 +134,12 @@ package final class SandboxDatabase {
         Migration("user-blob-id", sql: "ALTER TABLE users ADD COLUMN blob_id INTEGER"),
         // Issue 21: a user's tags (`user[tag_list]`), stored as `,a,b,` so one LIKE finds a tag.
         Migration("user-tags", sql: "ALTER TABLE users ADD COLUMN tags TEXT"),
+        // Issue 23: the reference's social ids, which `GET /users/by_facebook_id.json` and the like find.
+        Migration("user-social-ids", sql: """
+            ALTER TABLE users ADD COLUMN facebook_id TEXT;
+            ALTER TABLE users ADD COLUMN twitter_id TEXT;
+            ALTER TABLE users ADD COLUMN twitter_digits_id TEXT;
+            """),
     ])
 
     /// A step that a database file of an earlier sandbox, which recorded its steps
@@ -179,7 +185,7 @@ package final class SandboxDatabase {
 
     static let userColumns = """
         id, login, email, full_name, phone, website, external_user_id, custom_data,
-        created_at, updated_at, last_request_at, blob_id, tags
+        created_at, updated_at, last_request_at, blob_id, tags, facebook_id, twitter_id, twitter_digits_id
         """
 
     static func user(from row: Statement) -> UserRecord {
@@ -187,7 +193,9 @@ package final class SandboxDatabase {
                    profile: UserProfile(fullName: row["full_name"].textValue, email: row["email"].textValue, phone: row["phone"].textValue,
                                         website: row["website"].textValue, externalUserId: row["external_user_id"].intValue,
                                         customData: row["custom_data"].textValue, blobId: row["blob_id"].intValue,
-                                        tags: UserProfile.tags(stored: row["tags"].textValue)),
+                                        tags: UserProfile.tags(stored: row["tags"].textValue),
+                                        facebookId: row["facebook_id"].textValue, twitterId: row["twitter_id"].textValue,
+                                        twitterDigitsId: row["twitter_digits_id"].textValue),
                    createdAt: row["created_at"].doubleValue ?? 0, updatedAt: row["updated_at"].doubleValue ?? 0,
                    lastRequestAt: row["last_request_at"].doubleValue)
     }
@@ -206,12 +214,14 @@ package final class SandboxDatabase {
         let t = now()
         try db.run("""
             INSERT INTO users (login, email, full_name, phone, website, external_user_id, custom_data,
-                password_salt, password_hash, password_iterations, created_at, updated_at, blob_id, tags)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                password_salt, password_hash, password_iterations, created_at, updated_at, blob_id, tags,
+                facebook_id, twitter_id, twitter_digits_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [.optional(new.login), .optional(new.profile.email), .optional(new.profile.fullName), .optional(new.profile.phone),
                   .optional(new.profile.website), .optional(new.profile.externalUserId), .optional(new.profile.customData),
                   .blob(hash.salt), .blob(hash.hash), .int(hash.iterations), .real(t), .real(t),
-                  .optional(new.profile.blobId), .optional(UserProfile.stored(tags: new.profile.tags))])
+                  .optional(new.profile.blobId), .optional(UserProfile.stored(tags: new.profile.tags)),
+                  .optional(new.profile.facebookId), .optional(new.profile.twitterId), .optional(new.profile.twitterDigitsId)])
         let id = Int(db.lastInsertRowID)
         guard let user = try user(id: id) else {
             throw SQLiteError(extendedCode: .error, message: "the user just inserted (id \(id)) cannot be read back")

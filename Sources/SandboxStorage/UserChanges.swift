@@ -10,6 +10,9 @@ package struct UserChanges {
     package var externalUserId: Int??
     package var blobId: Int??
     package var tags: [String]?
+    package var facebookId: String??
+    package var twitterId: String??
+    package var twitterDigitsId: String??
     /// A new password, already checked against the old one and the rule.
     package var password: String?
 
@@ -18,5 +21,6 @@ package struct UserChanges {
     package var isEmpty: Bool {
         login == nil && email == nil && fullName == nil && phone == nil && website == nil && customData == nil
             && externalUserId == nil && blobId == nil && tags == nil && password == nil
+            && facebookId == nil && twitterId == nil && twitterDigitsId == nil
     }
 }

@@ -13,11 +13,17 @@ package struct UserProfile {
     package var blobId: Int?
     /// `user[tag_list]`, in the order given; empty for none.
     package var tags: [String]
+    /// Ids on other services, as given (text): the reference's look-ups find a user by them.
+    package var facebookId: String?
+    package var twitterId: String?
+    package var twitterDigitsId: String?
 
     package init(fullName: String? = nil, email: String? = nil, phone: String? = nil, website: String? = nil,
-                 externalUserId: Int? = nil, customData: String? = nil, blobId: Int? = nil, tags: [String] = []) {
+                 externalUserId: Int? = nil, customData: String? = nil, blobId: Int? = nil, tags: [String] = [],
+                 facebookId: String? = nil, twitterId: String? = nil, twitterDigitsId: String? = nil) {
         self.fullName = fullName; self.email = email; self.phone = phone; self.website = website
         self.externalUserId = externalUserId; self.customData = customData; self.blobId = blobId; self.tags = tags
+        self.facebookId = facebookId; self.twitterId = twitterId; self.twitterDigitsId = twitterDigitsId
     }
 
     /// The `tags` column: `,a,b,` (so that `LIKE '%,a,%'` finds one tag), nil for none.
@@ -49,7 +55,11 @@ package struct UserRecord {
             ("email", .optionalString(profile.email)),
             ("phone", .optionalString(profile.phone)),
             ("website", .optionalString(profile.website)),
+            // An integer, as the hosted service answers it (the reference says string; docs/protocol.md §11).
             ("external_user_id", .optionalInt(profile.externalUserId)),
+            ("facebook_id", .optionalString(profile.facebookId)),
+            ("twitter_id", .optionalString(profile.twitterId)),
+            ("twitter_digits_id", .optionalString(profile.twitterDigitsId)),
             ("custom_data", .optionalString(profile.customData)),
             ("blob_id", .optionalInt(profile.blobId)),
             ("created_at", .string(SandboxTime.iso8601(createdAt))),

@@ -287,7 +287,8 @@ final class MUCService {
             stored = router.storage({
                 try $0.insertMessage(NewMessage(id: stanza[attribute: "id"], originId: XMPPStanzaRouter.senderId(of: stanza),
                                                 dialogId: dialogId, body: body, senderId: sender, attachments: attachments,
-                                                markable: markable, custom: custom), in: dialog, idOwner: idOwner)
+                                                markable: markable, custom: custom,
+                                                dateSent: XMPPStanzaRouter.clientDateSent(stanza)), in: dialog, idOwner: idOwner)
             })
             guard let stored else { return router.bounce(stanza, to: connection, XMPPStanzaRouter.notStored) }
             dateSent = stored.dateSent

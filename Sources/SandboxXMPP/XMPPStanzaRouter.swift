@@ -117,6 +117,14 @@ final class XMPPStanzaRouter {
     /// message (docs/protocol.md §7).
     static func isPlain(_ stanza: XMPPElement) -> Bool { extraParams(stanza) == nil }
 
+    /// The `date_sent` the sending client put in `extraParams` (unix seconds; a fraction is cut),
+    /// which the service keeps as the message's; nil when absent or not a number.
+    static func clientDateSent(_ stanza: XMPPElement) -> Int? {
+        guard let text = extraParams(stanza)?.childText("date_sent")?.trimmingCharacters(" "),
+              let value = Double(text), value.isFinite, value > 0, value < 1e15 else { return nil }
+        return Int(value)
+    }
+
     /// Attachments and custom keys of `extraParams`, as stored.
     static func content(of stanza: XMPPElement) -> (attachments: [MessageAttachment], custom: [(String, String)]) {
         guard let params = extraParams(stanza) else { return ([], []) }
@@ -282,7 +290,8 @@ final class XMPPStanzaRouter {
             do {
                 stored = try store?.insertMessage(NewMessage(id: stanza[attribute: "id"], originId: Self.senderId(of: stanza),
                                                              dialogId: dialog.id, body: body, senderId: sender, attachments: attachments,
-                                                             markable: markable, custom: custom),
+                                                             markable: markable, custom: custom,
+                                                             dateSent: Self.clientDateSent(stanza)),
                                                   in: dialog, idOwner: idOwner)
             } catch is ChatStore.AlreadyStored {
                 return alreadyStored()

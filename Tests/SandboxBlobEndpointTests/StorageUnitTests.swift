@@ -245,6 +245,17 @@ private func refusal(_ body: () throws -> Void) -> StorageError? {
         _ = Array("zzz".utf8).withUnsafeBytes { r.receive(name: "file", offset: 0, bytes: $0) }
         #expect(try r.finish() == 201)
         #expect(try Data(contentsOf: URL(fileURLWithPath: files.path(of: Self.key))) == Data("abcdef".utf8))
+        #expect(r.etag == "\"e80b5017098950fc58aad83c8c14978e\"", "S3's ETag: the stored bytes' MD5, quoted")
+    }
+
+    @Test func aPostResponseIsS3sDocument() {
+        let posted = PostResponse(location: "http://127.0.0.1:9/files/\(Self.key)", bucket: "sandbox", key: Self.key,
+                                  etag: "\"e80b5017098950fc58aad83c8c14978e\"")
+        #expect(posted.xml == """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <PostResponse><Location>http://127.0.0.1:9/files/\(Self.key)</Location><Bucket>sandbox</Bucket>\
+            <Key>\(Self.key)</Key><ETag>"e80b5017098950fc58aad83c8c14978e"</ETag></PostResponse>
+            """)
     }
 
     @Test func aFileOverThePolicysRangeIsRefusedAndRemoved() {

@@ -378,10 +378,10 @@ struct ChatMessageRESTTests {
         let first = try f.send(dialog, "keep", token: ann.token)["_id"] as! String
         let second = try f.send(dialog, "drop", token: ann.token)["_id"] as! String
         let strangers = try f.call("DELETE", "/chat/Message/\(second).json", token: eve.token)
-        #expect(strangers.text == #"{"SuccessfullyDeleted":{"ids":[]},"NotFound":{"ids":["\#(second)"]}}"#)
+        #expect(strangers.text == #"{"SuccessfullyDeleted":{"ids":[]},"NotFound":{"ids":["\#(second)"]},"WrongPermissions":{"ids":[]}}"#)
         let reply = try f.call("DELETE", "/chat/Message/\(second),0123456789abcdef01234567.json", query: "force=1", token: ann.token)
         #expect(reply.status == 200)
-        #expect(reply.text == #"{"SuccessfullyDeleted":{"ids":["\#(second)"]},"NotFound":{"ids":["0123456789abcdef01234567"]}}"#)
+        #expect(reply.text == #"{"SuccessfullyDeleted":{"ids":["\#(second)"]},"NotFound":{"ids":["0123456789abcdef01234567"]},"WrongPermissions":{"ids":[]}}"#)
         let history = try f.call("GET", "/chat/Message.json", query: "chat_dialog_id=\(dialog)", token: ann.token)
         #expect(history.items.compactMap { $0["_id"] as? String } == [first])
         let listed = try f.call("GET", "/chat/Dialog.json", token: ann.token).items.first
