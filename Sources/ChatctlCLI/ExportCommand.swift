@@ -18,20 +18,23 @@ struct ExportCommand: Command {
         name: "export",
         abstract: "Write a whole dialog as Markdown, HTML or JSON Lines.",
         discussion: """
-            Every message of DIALOG, oldest first: its history is first fetched from the server into the cache, \
-            all of it (not with --offline), then written from the cache a page at a time. md: a heading per day, \
-            each message its sender, time and (your own) state, then its text; html: one file that needs nothing \
-            else, image attachments inside it up to --inline-limit; jsonl: the message objects of history --json, \
-            one a line. Replies and forwards show their original as a quote. Other users' text is escaped for the \
-            format, so no message can change the document's structure. With --attachments DIR each file is saved \
-            into DIR (as listen --download saves it) and linked; without it, files are named but not fetched \
-            (HTML still inlines images). -o writes a file in one step once whole; a file that cannot be fetched \
-            is one line on stderr, the export goes on and exits 1.
-            Examples:
-            chatctl export ops > ops.md
-            chatctl export @bob --format html --attachments bob-files -o bob.html
-            chatctl export ops --format jsonl --since 7d | jq -r .message
-            """)
+            Every message of DIALOG, oldest first. The cache is first filled with the dialog's whole history \
+            from the server (not with --offline), then read and written a page at a time, so a dialog of any \
+            length takes little memory. md: a heading a day, each message's sender, time and (your own) state, \
+            then its text; html: one self-contained file, images inside it up to --inline-limit; jsonl: the \
+            message objects of history --json, one a line. Replies and forwards quote their original. Other \
+            users' text is escaped for the format. --attachments DIR saves each file into DIR and links to it; \
+            without it files are only named (HTML still inlines images). With -o the file is replaced only \
+            once the export is whole. A file that cannot be fetched is a line on stderr: the export goes on, \
+            and exits 1.
+            """ + "\n\nExamples:\n" + examples.joined(separator: "\n"))
+
+    /// Taken from real use (README, Commands).
+    static let examples = [
+        "chatctl export ops > ops.md",
+        "chatctl export @bob --format html --attachments bob-files -o bob.html",
+        "chatctl export ops --format jsonl --since 7d | jq -r .message",
+    ]
 
     /// The inline limit unless --inline-limit says.
     static let defaultInlineLimit = 2 * 1024 * 1024
@@ -60,6 +63,8 @@ struct ExportCommand: Command {
         let now = Int(Date().timeIntervalSince1970)
         let since = self.since?.unixTime(now: now), before = self.before?.unixTime(now: now)
         try check(format: format, since: since, before: before, context: context)
+        // Made first: a place the export cannot be written is said before anything is fetched.
+        let file = try output.map { path throws(Failure) in try AtomicOutputFile(path: path) }
 
         let source: DataSource = offline ? .cacheOnly : .server
         let service = try context.messagingService(source: source)
@@ -82,7 +87,6 @@ struct ExportCommand: Command {
             api: offline ? nil : service.api, scratchBase: context.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp",
             io: context.io)
 
-        let file = try output.map { path throws(Failure) in try AtomicOutputFile(path: path) }
         let write: (String) throws -> Void = { text in
             guard !text.isEmpty else { return }
             if let file { try file.write(text) } else { context.io.writeOut(text) }
