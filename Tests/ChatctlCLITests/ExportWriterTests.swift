@@ -115,6 +115,16 @@ import MessageCache
         #expect(writer.end(count: 1) == "</main>\n<footer>1 message.</footer>\n</body>\n</html>\n")
     }
 
+    @Test func htmlQuotesAForwardsOriginalWithoutTheAppsPlaceholder() {
+        let original = #"[{\"_id\":\"m0\",\"message\":\"<the> notes\",\"sender_id\":2,\"date_sent\":1796025600000},{\"_id\":\"m9\",\"message\":\"more\"}]"#
+        let raw = #"{"_id":"m4","message":"[Forwarded_Message]","sender_id":2,"qb_message_action":"forward","qb_original_messages":"\#(original)"}"#
+        var writer = HTMLExportWriter(zone: .utc)
+        let shown = writer.message(ExportedMessage(Self.message("[Forwarded_Message]", id: "m4", raw: raw), me: 1, names: Self.names,
+                                                   attachments: []))
+        #expect(shown.contains("<blockquote class=\"forward\"><p class=\"quoted-head\">↪ forwarded from <span class=\"who\">bob *the* builder</span></p><p>&lt;the&gt; notes</p><p>and 1 more</p></blockquote>\n</article>"), "\(shown)")
+        #expect(!shown.contains("Forwarded_Message"))
+    }
+
     @Test func htmlInlinesImagesLinksSavedFilesAndSaysWhyOthersAreMissing() {
         let attachments = #"[{"type":"image","id":"u1","name":"a\"b.png","size":70,"content-type":"image/png"},{"type":"file","id":"u2","name":"x y.pdf"},{"type":"file","id":"u3","name":"z.zip"}]"#
         let message = Self.message("[attachment]", from: 1, attachmentsJSON: attachments, readIDs: [1, 2])

@@ -20,6 +20,17 @@ import TestSupport
         return (alice, bob)
     }
 
+    /// Alice's app replies to bob's first message the UI Kits' way (docs/protocol.md §6).
+    static func reply(_ sandbox: SandboxProcess, from alice: ChatUser, to bob: ChatUser) throws {
+        let original = try #require(try bob.history("@" + alice.login, offline: true).first)
+        let token = try sandbox.createSession(login: alice.login, password: ChatUser.password)
+        let dialog = try #require(original["chat_dialog_id"] as? String)
+        let originals = #"[{"_id":"\#(original["_id"] as? String ?? "")","chat_dialog_id":"\#(dialog)","message":"hello <b>alice</b>","sender_id":\#(bob.id),"date_sent":1700117172000}]"#
+        _ = try sandbox.sendMessage(token: token, dialogId: dialog, text: "hi <i>bob</i>", extra: [
+            ("qb_message_action", "reply"), ("origin_sender_name", "Bob & co"), ("qb_original_messages", originals),
+        ])
+    }
+
     @Test func aDialogWithTextAndAnImageExportsToMarkdownJSONLinesAndHTML() throws {
         let sandbox = try SandboxProcess()
         defer { sandbox.stop() }
@@ -37,13 +48,14 @@ import TestSupport
         #expect(markdown.stdout.contains("look\n\n- red dot.png (image, 73 B): not saved (export with --attachments DIR to save it)"), "\(markdown.stdout)")
         #expect(markdown.stdout.hasSuffix("2 messages.\n"))
         #expect(markdown.stderr == "chatctl: 1 attachment was not saved; give --attachments DIR to save them\n")
+        try Self.reply(sandbox, from: alice, to: bob)
 
         // JSON Lines into a file: history --json's objects, one a line.
         let jsonl = try bob.run(["export", dialog, "--format", "jsonl", "-o", here.file("chat.jsonl")])
         #expect(jsonl.status == 0 && jsonl.stdout.isEmpty, "\(jsonl.stderr)")
         #expect(jsonl.stderr == """
             chatctl: 1 attachment was not saved; give --attachments DIR to save them
-            chatctl: exported 2 messages to \(here.file("chat.jsonl"))
+            chatctl: exported 3 messages to \(here.file("chat.jsonl"))
 
             """)
         let lines = try String(contentsOfFile: here.file("chat.jsonl"), encoding: .utf8).split(separator: "\n")
@@ -51,18 +63,20 @@ import TestSupport
         let history = try bob.history(dialog, offline: true)
         #expect(exported.map { $0["_id"] as? String } == history.map { $0["_id"] as? String })
         #expect(exported.map { Set($0.keys) } == history.map { Set($0.keys) }, "the keys of history --json")
-        #expect(exported.map { $0["message"] as? String } == ["hello <b>alice</b>\n# not a heading", "look"])
+        #expect(exported.map { $0["message"] as? String } == ["hello <b>alice</b>\n# not a heading", "look", "hi <i>bob</i>"])
+        #expect(exported.last?["qb_message_action"] as? String == "reply")
 
         // HTML with the files saved beside it: the image inside the page, and linked.
         let html = try bob.run(["export", dialog, "--format", "html", "--attachments", here.file("files"), "-o", here.file("chat.html")])
         #expect(html.status == 0, "\(html.stderr)")
-        #expect(html.stderr == "chatctl: exported 2 messages to \(here.file("chat.html")), 1 file in \(here.file("files"))\n")
+        #expect(html.stderr == "chatctl: exported 3 messages to \(here.file("chat.html")), 1 file in \(here.file("files"))\n")
         #expect(FileManager.default.contents(atPath: here.file("files/red dot.png")) == Self.dot)
         let page = try String(contentsOfFile: here.file("chat.html"), encoding: .utf8)
         #expect(page.contains("<img src=\"data:image/png;base64,\(Self.dot.base64EncodedString())\" alt=\"red dot.png\">"))
         #expect(page.contains("<a href=\"files/red%20dot.png\">red dot.png</a>"))
         #expect(page.contains("hello &lt;b&gt;alice&lt;/b&gt;\n# not a heading"))
-        #expect(!page.contains("<b>alice"))
+        #expect(!page.contains("<b>alice") && !page.contains("<i>bob"))
+        #expect(page.contains("<blockquote class=\"reply\"><p class=\"quoted-head\">↪ in reply to <span class=\"who\">Bob &amp; co</span></p><p>hello &lt;b&gt;alice&lt;/b&gt;</p></blockquote>\n<p class=\"text\">hi &lt;i&gt;bob&lt;/i&gt;</p>"), "\(page)")
 
         // A real browser draws the image from the page alone.
         #expect(try Self.imageSizes(in: here.file("chat.html"), scratch: here) == ["3x2"])
