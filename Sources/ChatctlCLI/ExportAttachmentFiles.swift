@@ -94,7 +94,7 @@ final class ExportAttachmentFiles {
         }
         do {
             let path = try scratchDirectory() + "/\(uid)"
-            defer { unlink(path) }
+            defer { unlink(path); unlink(path + ".part") } // a failed fetch leaves its part
             try downloader.download(uid: uid, to: path, overwrite: true)
             item.inline = inline(path, note: &item.note)
             if item.inline == nil && item.note == nil { item.note = "not saved (export with --attachments DIR to save it)" }
