@@ -22,7 +22,7 @@ package struct Chatctl: ParsableCommand {
             LoginCommand.self, StatusCommand.self, LogoutCommand.self, DialogsCommand.self, HistoryCommand.self,
             SendCommand.self, ListenCommand.self, ChatCommand.self, OutboxCommand.self, SearchCommand.self, SyncCommand.self,
             ReadCommand.self, ProfilesCommand.self, ProfileCommand.self, EditCommand.self, DeleteCommand.self, UsersCommand.self,
-            DownloadCommand.self, CacheCommand.self, CompletionCommand.self, VersionCommand.self,
+            DownloadCommand.self, ExportCommand.self, CacheCommand.self, CompletionCommand.self, VersionCommand.self,
             ForwardCommand.self,
         ],
         version: version,

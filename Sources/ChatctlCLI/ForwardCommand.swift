@@ -19,7 +19,12 @@ struct ForwardCommand: Command {
             its text or, without it, '[Forwarded_Message]' as the apps send it. The \
             dialogs are sent to in order, each through the outbox; one refused for \
             good (not an occupant) stops the rest.
-            """)
+            """,
+        examples: [
+            Example("Forward a message (its id from history --ids) to ops", "chatctl forward 65a1f0c2e4b0a1b2c3d4e5f6 ops"),
+            Example("To two dialogs, with a word of your own", "chatctl forward 65a1f0c2e4b0a1b2c3d4e5f6 ops @carol --comment 'see this'"),
+            Example("A message not in the cache: name its dialog", "chatctl forward 65a1f0c2e4b0a1b2c3d4e5f6 ops --from @bob"),
+        ])
 
     @Argument("MESSAGE_ID", help: "The message's 24-hex id (history --ids shows it).")
     var messageID: MessageID

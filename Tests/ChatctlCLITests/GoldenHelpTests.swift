@@ -182,6 +182,7 @@ SUBCOMMANDS:
   delete                  Delete a message, for you or for everyone.
   users                   List users, or find them by login, full name or email.
   download                Save a message's attachments, or a file by its uid.
+  export                  Write a whole dialog as Markdown, HTML or JSON Lines.
   cache                   Check the message cache or rebuild it from the server.
   completion              Print a shell completion script.
   version                 Show the version.
