@@ -154,8 +154,16 @@ package final class HTTPServer {
         guard length >= added else { return }
         var position = evbuffer_ptr()
         guard evbuffer_ptr_set(output, &position, length - added, EVBUFFER_PTR_SET) == 0 else { return }
-        var bytes = [UInt8](repeating: 0, count: added)
-        guard evbuffer_copyout_from(output, &position, &bytes, added) == added,
+        // evbuffer_peek, not evbuffer_copyout_from, which refuses a buffer whose start is frozen
+        // (a kept-alive connection's output between answers).
+        var pieces = [iovec](repeating: iovec(), count: 4)   // evbuffer_iovec is iovec on Linux
+        let count = Int(evbuffer_peek(output, added, &position, &pieces, Int32(pieces.count)))
+        var bytes: [UInt8] = []
+        for piece in pieces.prefix(min(count, pieces.count)) where bytes.count < added {
+            guard let base = piece.iov_base else { continue }
+            bytes += UnsafeRawBufferPointer(start: base, count: min(piece.iov_len, added - bytes.count))
+        }
+        guard bytes.count == added,
               let status = LibraryRefusal.statusCode(ofStatusLine: bytes) else { return }
         answering = true
         for (header, value) in refusalHeaders {

@@ -29,6 +29,22 @@ import TestSupport
         #expect(own.status == 401 && own.headers["access-control-allow-origin"] == (https ? "http://localhost:3000" : "*"))
     }
 
+    /// On a connection kept alive after an answer of ours (as a browser's is), too.
+    @Test func aRefusalAfterAnotherAnswerOnTheSameConnectionHasTheHeader() throws {
+        let s = try BlobSandbox()
+        let (host, port) = s.sandbox.apiHostPort
+        let body = [UInt8](repeating: 0x20, count: 2 << 20)
+        let requests = "GET /chat/Dialog.json HTTP/1.1\r\nHost: \(host)\r\n\r\n"
+            + "POST /chat/Message.json HTTP/1.1\r\nHost: \(host)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+        let (data, _) = try rawTCPExchange(host: host, port: port, bytes: Array(requests.utf8) + body, timeout: 30)
+        let text = String(decoding: data, as: UTF8.self)
+        let second = try #require(text.range(of: "HTTP/1.1 413"), "\(text.prefix(600))")
+        let refusal = try parseHTTPResponse(Array(text[second.lowerBound...].utf8))
+        #expect(refusal.status == 413)
+        #expect(refusal.headers["access-control-allow-origin"] == "*", "\(refusal.headers)")
+        #expect(text.hasPrefix("HTTP/1.1 401"), "our own answer came first: \(text.prefix(200))")
+    }
+
     @Test func aBadRequestLineIsAnsweredWithTheCORSHeader() throws {
         let s = try BlobSandbox()
         let (host, port) = s.sandbox.apiHostPort
