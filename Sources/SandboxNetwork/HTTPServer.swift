@@ -62,9 +62,6 @@ package final class HTTPServer {
         evhttp_set_max_body_size(http, maximumBodySize)
         evhttp_set_max_headers_size(http, maximumHeadersSize)
         evhttp_set_timeout(http, Int32(max(1, timeout)))
-        // A body over the limit is read (and dropped) before the 413: a browser still sending
-        // it would otherwise see the connection reset, not the answer.
-        _ = evhttp_set_flags(http, Int32(EVHTTP_SERVER_LINGERING_CLOSE))
         // libevent answers methods it is told to refuse with 501; letting them through gets them
         // the service's own answer (REST's 405 in QuickBlox's shape); OPTIONS is a browser's
         // preflight (docs/protocol.md §10).
