@@ -32,3 +32,19 @@ static inline struct MHD_Daemon *sandbox_mhd_start(int listen_fd, MHD_AccessHand
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
                             MHD_OPTION_END);
 }
+
+/// The same with TLS (`chatctl-sandbox --https`), by libmicrohttpd's own GnuTLS: `key_pem`
+/// and `cert_pem` (the certificate, then its chain) must outlive the daemon.
+static inline struct MHD_Daemon *sandbox_mhd_start_tls(int listen_fd, MHD_AccessHandlerCallback handler,
+                                                       void *handler_cls, MHD_RequestCompletedCallback completed,
+                                                       void *completed_cls, unsigned int timeout_seconds,
+                                                       size_t memory_limit, const char *key_pem, const char *cert_pem) {
+    return MHD_start_daemon(MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_TLS, 0, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_LISTEN_SOCKET, (MHD_socket) listen_fd,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+                            MHD_OPTION_HTTPS_MEM_KEY, key_pem,
+                            MHD_OPTION_HTTPS_MEM_CERT, cert_pem,
+                            MHD_OPTION_END);
+}

@@ -41,20 +41,34 @@ package final class StorageServer {
     package let boundPort: Int
     private var daemon: OpaquePointer?       // struct MHD_Daemon*
     private let handler: StorageRequestHandler
+    /// The key and certificate with TLS: libmicrohttpd keeps the pointers, not copies.
+    private var tlsStrings: [UnsafeMutablePointer<CChar>] = []
 
     /// `socket`: listening on `host`, port `bound` (libmicrohttpd owns it from now on, and
-    /// closes it when stopped); `timeout`: seconds a connection may sit idle before it is dropped.
+    /// closes it when stopped); `timeout`: seconds a connection may sit idle before it is dropped;
+    /// `tls`: serve HTTPS (libmicrohttpd's GnuTLS) with this certificate and key.
     package init(listeningSocket socket: Int32, host: String, port bound: Int, settings: StorageSettings,
-                 timeout: Int) throws(BlobEndpointError) {
+                 timeout: Int, tls: TLSCredentials? = nil) throws(BlobEndpointError) {
         handler = StorageRequestHandler(settings: settings)
         let me = Unmanaged.passUnretained(handler).toOpaque()
         // The read buffer lives in the per-connection pool: 256 KiB keeps a gigabyte upload cheap in calls.
-        guard let daemon = sandbox_mhd_start(socket, storageAccessHandler, me, storageRequestCompleted, me,
-                                             UInt32(max(1, timeout)), 256 * 1024) else {
+        let started: OpaquePointer?
+        var strings: [UnsafeMutablePointer<CChar>] = []
+        if let tls {
+            strings = [strdup(tls.keyPEM)!, strdup(tls.certificatePEM)!]
+            started = sandbox_mhd_start_tls(socket, storageAccessHandler, me, storageRequestCompleted, me,
+                                            UInt32(max(1, timeout)), 256 * 1024, strings[0], strings[1])
+        } else {
+            started = sandbox_mhd_start(socket, storageAccessHandler, me, storageRequestCompleted, me,
+                                        UInt32(max(1, timeout)), 256 * 1024)
+        }
+        guard let daemon = started else {
             Glibc.close(socket)
-            throw BlobEndpointError("cannot start the storage endpoint on \(host):\(bound)")
+            strings.forEach { free($0) }
+            throw BlobEndpointError("cannot start the storage endpoint on \(host):\(bound)\(tls == nil ? "" : " with TLS")")
         }
         self.daemon = daemon
+        tlsStrings = strings
         boundPort = bound
     }
 
@@ -66,6 +80,8 @@ package final class StorageServer {
         guard let daemon else { return }
         self.daemon = nil
         MHD_stop_daemon(daemon)
+        tlsStrings.forEach { free($0) }
+        tlsStrings = []
     }
 }
 

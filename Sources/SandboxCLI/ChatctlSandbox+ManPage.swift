@@ -14,6 +14,8 @@ extension ChatctlSandbox {
                 chatctl-sandbox --log-level warning > /tmp/sandbox.json &
 
                 CHATCTL_CONFIG=/tmp/sandbox.json chatctl login --login alice
+
+                chatctl-sandbox --https --ws-port 5291 > /tmp/sandbox.json &  (https:// and wss://; clients trust the caFile it names)
                 """),
             ManPage.Section(title: "See also", body: "chatctl(1)"),
         ])

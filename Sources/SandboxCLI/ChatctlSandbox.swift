@@ -62,7 +62,7 @@ package struct ChatctlSandbox: SandboxCommand {
     var loginAttempts: Int?
     @Option("password-iterations", metavar: "N", help: "PBKDF2-HMAC-SHA256 rounds for new passwords (default 10000; OWASP suggests 600000).", range: 1000...10_000_000)
     var passwordIterations: Int?
-    @Flag("no-chat", help: "Serve REST only (no XMPP listener, no caFile).")
+    @Flag("no-chat", help: "Serve REST only (no XMPP listener; no caFile without --https).")
     var noChat: Bool
     @Option("storage-port", metavar: "PORT", help: "Port of the storage endpoint (blob uploads and downloads); 0 picks a free one (default 0).", range: 0...65535)
     var storagePort: Int?
@@ -77,6 +77,8 @@ package struct ChatctlSandbox: SandboxCommand {
             help: "Only web pages from ORIGIN (e.g. http://localhost:3000, or null for a file) may call the sandbox; repeat it for more (default: any origin).",
             repeatable: true)
     var corsOrigin: String?
+    @Flag("https", help: "Serve the REST API, the storage endpoint and --ws-port over TLS (https://, wss://), with the certificate in caFile.")
+    var https: Bool
 
     package init() {}
 
@@ -141,6 +143,7 @@ package struct ChatctlSandbox: SandboxCommand {
             throw SandboxUsageError("\($corsOrigin.spelling) \(error)")
         }
         options.chatEnabled = !noChat
+        options.https = https
         if noChat && (chatTLSPort != nil || wsPort != nil) {
             throw SandboxUsageError("--no-chat leaves no chat for --chat-tls-port or --ws-port")
         }

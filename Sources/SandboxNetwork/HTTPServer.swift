@@ -31,17 +31,29 @@ package final class HTTPServer {
     private var requestDeadlines: [OpaquePointer: Double] = [:]
     /// A timer that drops connections past their deadline and lets go of closed ones.
     private var sweep: LoopEvent?
+    /// With TLS (`--https`): each connection's OpenSSL stream, from `tls`'s context.
+    private let tls: TLSIdentity?
+    /// Added to an answer libevent writes on its own (a request too large or malformed).
+    private let refusalHeaders: [(String, String)]
+    /// The hook on each connection's output that sees libevent's own answers begin.
+    private var refusalWatches: [OpaquePointer: OpaquePointer] = [:]
+    /// True while our own answer is written: the hook leaves it alone.
+    private var answering = false
 
     /// `name`: the service, as its errors and log lines call it ("REST"); `timeout`: seconds a
     /// connection may stay idle or half-sent before libevent drops it; `requestTimeout`: seconds
     /// for each whole request; bodies over `maximumBodySize` and headers over
     /// `maximumHeadersSize` get 413 from libevent itself; `defaultContentType`: of an answer
-    /// that names none.
+    /// that names none; `tls`: serve HTTPS with this identity; `refusalHeaders`: added to the
+    /// answers libevent writes by itself (its 400s and 413s), which no service sees.
     package init(loop: EventLoop, name: String, host: String, port: Int, timeout: Int, requestTimeout: Double = 10,
-                 maximumBodySize: Int, maximumHeadersSize: Int, defaultContentType: String, log: SandboxLog,
+                 maximumBodySize: Int, maximumHeadersSize: Int, defaultContentType: String, tls: TLSIdentity? = nil,
+                 refusalHeaders: [(String, String)] = [], log: SandboxLog,
                  service: @escaping (HTTPRequest) -> HTTPAnswer) throws(NetworkError) {
         guard let http = evhttp_new(loop.base) else { throw NetworkError("evhttp_new failed") }
         self.loop = loop
+        self.tls = tls
+        self.refusalHeaders = refusalHeaders
         self.name = name
         self.service = service
         self.maximumBodySize = maximumBodySize
@@ -91,16 +103,72 @@ package final class HTTPServer {
         evhttp_free(http)
         self.http = nil
         // evhttp has let go of every connection: ours are the last references.
-        for bufferEvent in requestDeadlines.keys { bufferevent_decref(bufferEvent) }
+        for bufferEvent in requestDeadlines.keys { release(bufferEvent) }
         requestDeadlines = [:]
     }
 
-    /// A new connection's bufferevent (evhttp gives it the socket), with its first deadline.
+    /// A new connection's bufferevent (evhttp gives it the socket), TLS's when serving HTTPS,
+    /// with its first deadline and the hook that sees libevent's own answers.
     private func connectionBegins(_ base: OpaquePointer) -> OpaquePointer? {
-        guard let bufferEvent = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return nil }
+        let options = Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)
+        let made: OpaquePointer?
+        if let tls {
+            // It frees the SSL itself when it cannot be made (BEV_OPT_CLOSE_ON_FREE).
+            guard let ssl = tls.makeSSL() else { return nil }
+            made = bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING, options)
+            // A browser may hang up without TLS's close_notify: an end, not an error.
+            if let made { bufferevent_openssl_set_allow_dirty_shutdown(made, 1) }
+        } else {
+            made = bufferevent_socket_new(base, -1, options)
+        }
+        guard let bufferEvent = made else { return nil }
         bufferevent_incref(bufferEvent)
         requestDeadlines[bufferEvent] = SandboxTime.monotonic() + requestTimeout
+        if !refusalHeaders.isEmpty, let output = bufferevent_get_output(bufferEvent),
+           let watch = evbuffer_add_cb(output, { buffer, info, arg in
+               guard let buffer, let info, let arg, info.pointee.n_added > 0 else { return }
+               Unmanaged<HTTPServer>.fromOpaque(arg).takeUnretainedValue().outputGrew(buffer, by: info.pointee.n_added)
+           }, Unmanaged.passUnretained(self).toOpaque()) {
+            refusalWatches[bufferEvent] = watch
+        }
         return bufferEvent
+    }
+
+    /// Our reference to a connection's bufferevent, and its hook, let go.
+    private func release(_ bufferEvent: OpaquePointer) {
+        if let watch = refusalWatches.removeValue(forKey: bufferEvent), let output = bufferevent_get_output(bufferEvent) {
+            _ = evbuffer_remove_cb_entry(output, watch)
+        }
+        bufferevent_decref(bufferEvent)
+    }
+
+    /// libevent 2.1 has no hook for the answers it writes itself (a request too large, a bad
+    /// request line): each is written at once, its status line first, so when a status line
+    /// that is not ours has just been added, our headers go right after it.
+    private func outputGrew(_ output: OpaquePointer, by added: Int) {
+        guard !answering, added <= 256 else { return }
+        let length = evbuffer_get_length(output)
+        guard length >= added else { return }
+        var position = evbuffer_ptr()
+        guard evbuffer_ptr_set(output, &position, length - added, EVBUFFER_PTR_SET) == 0 else { return }
+        // evbuffer_peek, not evbuffer_copyout_from, which refuses a buffer whose start is frozen
+        // (a kept-alive connection's output between answers).
+        var pieces = [iovec](repeating: iovec(), count: 4)   // evbuffer_iovec is iovec on Linux
+        let count = Int(evbuffer_peek(output, added, &position, &pieces, Int32(pieces.count)))
+        var bytes: [UInt8] = []
+        for piece in pieces.prefix(min(count, pieces.count)) where bytes.count < added {
+            guard let base = piece.iov_base else { continue }
+            bytes += UnsafeRawBufferPointer(start: base, count: min(piece.iov_len, added - bytes.count))
+        }
+        guard bytes.count == added,
+              let status = LibraryRefusal.statusCode(ofStatusLine: bytes) else { return }
+        answering = true
+        for (header, value) in refusalHeaders {
+            let line = Array("\(header): \(value)\r\n".utf8)
+            line.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
+        }
+        answering = false
+        log.log(.info, "\(name.lowercased()): libevent refused a request with \(status)")
     }
 
     /// Lets go of connections evhttp has closed (it clears their callbacks when it frees them),
@@ -112,7 +180,7 @@ package final class HTTPServer {
             bufferevent_getcb(bufferEvent, nil, nil, &eventCallback, nil)
             if eventCallback == nil {
                 requestDeadlines[bufferEvent] = nil
-                bufferevent_decref(bufferEvent)
+                release(bufferEvent)
             } else if now >= deadline {
                 let socket = bufferevent_getfd(bufferEvent)
                 if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
@@ -193,7 +261,9 @@ package final class HTTPServer {
             return
         }
         if !answer.body.isEmpty { answer.body.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) } }
+        answering = true
         evhttp_send_reply(request, Int32(answer.status), Self.reason(answer.status), buffer)
+        answering = false
         evbuffer_free(buffer)
     }
 

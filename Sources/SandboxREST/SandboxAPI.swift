@@ -86,6 +86,8 @@ package final class SandboxAPI {
         router.add(RESTRoute("POST", "/blobs.json", .user) { [unowned self] (c) throws(RESTError) in try self.createBlob(c) })
         router.add(RESTRoute("PUT", "/blobs/{id}/complete.json", .user) { [unowned self] (c) throws(RESTError) in try self.completeBlob(c) })
         router.add(RESTRoute("GET", "/blobs/{ref}.json", .optionalSession) { [unowned self] (c) throws(RESTError) in try self.readBlob(c) })
+        // What the JS SDK's QB.content.privateUrl(uid) builds: the same download, without `.json`.
+        router.add(RESTRoute("GET", "/blobs/{ref}", .optionalSession) { [unowned self] (c) throws(RESTError) in try self.readBlob(c) })
         router.add(RESTRoute("DELETE", "/blobs/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteBlob(c) })
         router.add(RESTRoute("GET", "/chat/Dialog/{id}/notifications.json", .user) { [unowned self] (c) throws(RESTError) in try self.notificationSettings(c) })
         router.add(RESTRoute("PUT", "/chat/Dialog/{id}/notifications.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateNotificationSettings(c) })

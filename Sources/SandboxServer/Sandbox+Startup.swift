@@ -1,6 +1,7 @@
 // How a sandbox starts: one builder per part, in the order the parts need each other
 // (storage, REST, the storage endpoint, chat with its listeners, the config line).
 import SandboxBlobEndpoint
+import SandboxHTTP
 import SandboxJSON
 import SandboxLogging
 import SandboxNetwork
@@ -20,7 +21,7 @@ extension Sandbox {
     /// The REST API, listening on the loop, and the group commit of chat's writes: one
     /// transaction per turn of the loop, committed before a REST request is handled and at
     /// the end of the turn (docs/protocol.md §7).
-    static func startREST(_ options: SandboxOptions, loop: EventLoop, database: SandboxDatabase,
+    static func startREST(_ options: SandboxOptions, loop: EventLoop, database: SandboxDatabase, tls: TLSIdentity?,
                           log: SandboxLog) throws -> (api: SandboxAPI, server: HTTPServer, turn: TurnCommit) {
         let api = SandboxAPI(database: database, credentials: ApplicationCredentials(
             applicationId: options.applicationId, authKey: options.authKey, authSecret: options.authSecret,
@@ -30,7 +31,8 @@ extension Sandbox {
         let server = try HTTPServer(loop: loop, name: "REST", host: options.host, port: options.apiPort,
                                     timeout: Int(options.httpTimeout.rounded(.up)), requestTimeout: options.requestTimeout,
                                     maximumBodySize: RESTService.maximumBodySize, maximumHeadersSize: RESTService.maximumHeadersSize,
-                                    defaultContentType: "application/json", log: log, service: service.answer)
+                                    defaultContentType: "application/json", tls: tls, refusalHeaders: LibraryRefusal.headers,
+                                    log: log, service: service.answer)
         log.log(.info, "cors: web pages from \(options.corsOrigins.summary) may call the sandbox")
         let turn = TurnCommit(loop: loop, store: api.chat, log: log)
         service.beforeEachRequest = { turn.finish() }
@@ -39,7 +41,7 @@ extension Sandbox {
 
     /// The storage endpoint of the content API (docs/protocol.md §8) on a thread of its own,
     /// its files in `directory`; the API learns how to reach it.
-    static func startStorageEndpoint(_ options: SandboxOptions, api: SandboxAPI, directory: String,
+    static func startStorageEndpoint(_ options: SandboxOptions, api: SandboxAPI, directory: String, tls: TLSIdentity?,
                                      log: SandboxLog) throws -> StorageServer {
         let files = try BlobFiles.prepare(directory: directory)
         let signer = StorageSigner(secret: try api.blobs.storageSecret())
@@ -47,8 +49,10 @@ extension Sandbox {
         let server = try StorageServer(listeningSocket: socket, host: options.host, port: port,
                                        settings: StorageSettings(signer: signer, files: files, maximumUpload: options.maximumUpload,
                                                                  cors: .storage(options.corsOrigins), log: log),
-                                       timeout: Int(options.httpTimeout.rounded(.up)))
-        let endpoint = StorageEndpoint(baseURL: options.storagePublicURL ?? "http://\(urlHost(options.host)):\(server.boundPort)",
+                                       timeout: Int(options.httpTimeout.rounded(.up)),
+                                       tls: try tls.map { TLSCredentials(certificatePEM: $0.certificatePEM, keyPEM: try $0.privateKeyPEM()) })
+        let scheme = tls == nil ? "http" : "https"
+        let endpoint = StorageEndpoint(baseURL: options.storagePublicURL ?? "\(scheme)://\(urlHost(options.host)):\(server.boundPort)",
                                        signer: signer, maximumUpload: options.maximumUpload, urlLifetime: options.signedURLLifetime)
         api.blobStorage = StorageEndpointAccess(uploadURL: endpoint.uploadURL(blobId:key:contentType:isPublic:now:),
                                                 downloadURL: endpoint.downloadURL(key:contentType:now:),
@@ -63,27 +67,27 @@ extension Sandbox {
         var server: XMPPServer
         /// The config's `endpoints` keys and URLs, STARTTLS's (`chat`) first.
         var endpoints: [(key: String, url: String)]
-        /// The certificate clients should trust, when the sandbox made it or was given it.
-        var caFile: String?
     }
 
-    /// Chat: its TLS identity (given, or made once and kept in the database), the XMPP server
-    /// on the loop with its STARTTLS listener, and the direct-TLS and WebSocket ones asked for.
-    static func startChat(_ options: SandboxOptions, loop: EventLoop, database: SandboxDatabase, api: SandboxAPI,
-                          turn: TurnCommit, files: SandboxFiles, log: SandboxLog) throws -> Chat {
-        let identity: TLSIdentity
-        let caFile: String?
+    /// The identity chat's TLS and `--https` serve: given (`--tls-cert`), or made once and kept
+    /// in the database; and the certificate file clients are told to trust (the config's `caFile`).
+    static func tlsIdentity(_ options: SandboxOptions, database: SandboxDatabase, files: SandboxFiles,
+                            log: SandboxLog) throws -> (identity: TLSIdentity, caFile: String?) {
         if let cert = options.tlsCertPath {
             guard let key = options.tlsKeyPath else { throw SandboxError("--tls-cert needs --tls-key") }
-            identity = try TLSIdentity.load(certificatePath: cert, keyPath: key)
-            caFile = cert
-        } else {
-            var names = ["localhost"]
-            if options.chatDomain != "localhost" { names.append(options.chatDomain) }
-            // Kept in the database: a restart on the same --db serves the same certificate.
-            identity = try database.keptTLSIdentity(dnsNames: names, ipAddresses: [options.host], log: log)
-            caFile = try files.keepCertificate(identity.certificatePEM)
+            return (try TLSIdentity.load(certificatePath: cert, keyPath: key), cert)
         }
+        var names = ["localhost"]
+        if options.chatDomain != "localhost" { names.append(options.chatDomain) }
+        // Kept in the database: a restart on the same --db serves the same certificate.
+        let identity = try database.keptTLSIdentity(dnsNames: names, ipAddresses: [options.host], log: log)
+        return (identity, try files.keepCertificate(identity.certificatePEM))
+    }
+
+    /// Chat: the XMPP server on the loop with its STARTTLS listener (TLS with `identity`), and
+    /// the direct-TLS and WebSocket ones asked for.
+    static func startChat(_ options: SandboxOptions, loop: EventLoop, database: SandboxDatabase, api: SandboxAPI,
+                          turn: TurnCommit, identity: TLSIdentity, log: SandboxLog) throws -> Chat {
         let server = try XMPPServer(loop: loop, host: options.host, port: options.chatPort, domain: options.chatDomain,
                                     applicationId: options.applicationId, tls: identity, authenticator: database, log: log,
                                     store: api.chat, turn: turn)
@@ -94,12 +98,12 @@ extension Sandbox {
             endpoints.append((key: "chatDirectTLS", url: "xmpps://\(host):\(bound)"))
         }
         if let port = options.webSocketPort {
-            let bound = try server.listenForWebSockets(host: options.host, port: port, origins: options.corsOrigins)
-            endpoints.append((key: "chatWebSocket", url: "ws://\(host):\(bound)"))
+            let bound = try server.listenForWebSockets(host: options.host, port: port, origins: options.corsOrigins, secure: options.https)
+            endpoints.append((key: "chatWebSocket", url: "\(options.https ? "wss" : "ws")://\(host):\(bound)"))
         }
         // Only once every listener is up: a failure above releases the server before the loop.
         api.liveDelivery = { [weak server] message, dialog in server?.deliver(message, in: dialog) }
-        return Chat(server: server, endpoints: endpoints, caFile: caFile)
+        return Chat(server: server, endpoints: endpoints)
     }
 
     /// The one-line JSON chatctl config: credentials, endpoints, chat domain, CA file.

@@ -41,18 +41,22 @@ package final class Sandbox {
         var storageEndpoint: StorageServer?
         do {
             let database = try Self.openDatabase(options)
-            let (api, rest, turn) = try Self.startREST(options, loop: loop, database: database, log: log)
             let madeFiles = try SandboxFiles(databasePath: options.databasePath, log: log)
             files = madeFiles
-            storageEndpoint = try Self.startStorageEndpoint(options, api: api, directory: madeFiles.blobDirectory, log: log)
-            let chat = options.chatEnabled
-                ? try Self.startChat(options, loop: loop, database: database, api: api, turn: turn, files: madeFiles, log: log)
-                : nil
-            let apiURL = "http://\(Self.urlHost(options.host)):\(rest.boundPort)"
+            let tls = options.chatEnabled || options.https
+                ? try Self.tlsIdentity(options, database: database, files: madeFiles, log: log) : nil
+            let https = options.https ? tls?.identity : nil
+            let (api, rest, turn) = try Self.startREST(options, loop: loop, database: database, tls: https, log: log)
+            storageEndpoint = try Self.startStorageEndpoint(options, api: api, directory: madeFiles.blobDirectory, tls: https, log: log)
+            var chat: Chat?
+            if options.chatEnabled, let tls {
+                chat = try Self.startChat(options, loop: loop, database: database, api: api, turn: turn, identity: tls.identity, log: log)
+            }
+            let apiURL = "\(https == nil ? "http" : "https")://\(Self.urlHost(options.host)):\(rest.boundPort)"
             // endpoints.chat stays the STARTTLS one, which every chatctl config names; the
             // other listeners get keys of their own (docs/protocol.md §1).
             api.accountEndpoints = AccountEndpoints(api: apiURL, chat: chat?.endpoints.first { $0.key == "chat" }?.url)
-            configLine = Self.configLine(options, apiURL: apiURL, chatEndpoints: chat?.endpoints ?? [], caFile: chat?.caFile)
+            configLine = Self.configLine(options, apiURL: apiURL, chatEndpoints: chat?.endpoints ?? [], caFile: tls?.caFile)
             self.api = api
             self.rest = rest
             xmpp = chat?.server

@@ -58,5 +58,8 @@ package struct SandboxOptions: Sendable {
     /// Which web pages may use the REST API, the storage endpoint and the WebSocket port
     /// (`--cors-origin`, docs/protocol.md §10); any by default, as the sandbox listens on loopback.
     package var corsOrigins = CORSOrigins.any
+    /// `--https`: the REST API, the storage endpoint and the WebSocket port speak TLS, with the
+    /// identity chat's TLS uses (`https://`, `wss://`; docs/protocol.md §1).
+    package var https = false
     package init() {}
 }

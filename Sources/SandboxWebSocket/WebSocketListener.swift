@@ -32,17 +32,19 @@ package final class WebSocketListener {
     /// `host` is a numeric address or a name that resolves to one.
     /// `upgradeTimeout`: seconds a client may take over the HTTP upgrade, or sit idle before sending one.
     /// `origins`: the web pages whose upgrades are taken (a browser sends its page's `Origin`;
-    /// WebSockets have no CORS, the server checks it).
+    /// WebSockets have no CORS, the server checks it). `tls`: serve `wss://` (libwebsockets' OpenSSL).
     package init(host: String, port: Int, maxMessageBytes: Int, upgradeTimeout: Int, origins: CORSOrigins = .any,
-                 log: SandboxLog) throws(WebSocketError) {
+                 tls: TLSCredentials? = nil, log: SandboxLog) throws(WebSocketError) {
         let address = try Self.numericAddress(host)
         mailbox = try WebSocketMailbox()
         service = WebSocketService(mailbox: mailbox, maxMessageBytes: maxMessageBytes, origins: origins, log: log)
         WebSocketService.libraryLog.withLock { $0 = log }
         lws_set_log_level(Int32(LLL_ERR | LLL_WARN | LLL_NOTICE), libwebsocketsLogLine)
 
-        let httpName = strdup("http-only")!, xmppName = strdup("xmpp")!, interface = strdup(address)!
-        cStrings = [httpName, xmppName, interface]
+        let httpName = strdup("http-only")!, xmppName = strdup("xmpp")!, interface = strdup(address)!, alpn = strdup("http/1.1")!
+        // lws reads the certificate and key while it makes the vhost; they live as long as we do anyway.
+        let certificate = tls.map { strdup($0.certificatePEM)! }, key = tls.map { strdup($0.keyPEM)! }
+        cStrings = [httpName, xmppName, interface, alpn] + [certificate, key].compactMap { $0 }
         protocols = .allocate(capacity: 3)
         protocols.initialize(repeating: lws_protocols(), count: 3)
         // Index 0 is where plain HTTP and upgrades without a subprotocol land.
@@ -54,7 +56,7 @@ package final class WebSocketListener {
         protocols[1].rx_buffer_size = 64 * 1024
 
         var info = lws_context_creation_info()
-        info.options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS)
+        info.options = UInt64(LWS_SERVER_OPTION_EXPLICIT_VHOSTS) | (tls == nil ? 0 : UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT))
         info.gid = -1
         info.uid = -1
         info.user = Unmanaged.passUnretained(service).toOpaque()
@@ -76,10 +78,21 @@ package final class WebSocketListener {
         // A client that connects and sends nothing holds an "ah" (header buffer) idle: 10 s unless set.
         vhostInfo.timeout_secs_ah_idle = UInt32(max(1, upgradeTimeout))
         vhostInfo.keepalive_timeout = Int32(max(1, upgradeTimeout))
+        if let certificate, let key {
+            // lws reads this option from each vhost's info too: without it the vhost stays plain.
+            vhostInfo.options |= UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT)
+            // RFC 7395's upgrade is HTTP/1.1's: no h2 offered in TLS's ALPN.
+            vhostInfo.alpn = UnsafePointer(alpn)
+            // Lengths with the terminating NUL: lws then takes the buffers as PEM text.
+            vhostInfo.server_ssl_cert_mem = UnsafeRawPointer(certificate)
+            vhostInfo.server_ssl_cert_mem_len = UInt32(strlen(certificate) + 1)
+            vhostInfo.server_ssl_private_key_mem = UnsafeRawPointer(key)
+            vhostInfo.server_ssl_private_key_mem_len = UInt32(strlen(key) + 1)
+        }
         guard let vhost = lws_create_vhost(context, &vhostInfo) else {
             lws_context_destroy(context)
             Self.release(protocols, cStrings)
-            throw WebSocketError("cannot listen for XMPP over WebSocket on \(host):\(port)")
+            throw WebSocketError("cannot listen for XMPP over WebSocket on \(host):\(port)\(tls == nil ? "" : " with TLS")")
         }
         boundPort = Int(lws_get_vhost_listen_port(vhost))
         self.context = context
@@ -98,7 +111,7 @@ package final class WebSocketListener {
             throw WebSocketError("cannot start the WebSocket thread")
         }
         self.thread = thread
-        log.log(.info, "xmpp: listening for WebSocket (RFC 7395) on \(host):\(boundPort)")
+        log.log(.info, "xmpp: listening for WebSocket (RFC 7395\(tls == nil ? "" : ", TLS")) on \(host):\(boundPort)")
     }
 
     deinit {

@@ -109,10 +109,13 @@ package final class XMPPServer {
     }
 
     /// Also serves XMPP over WebSocket (RFC 7395) on `port`, to pages from `origins`; returns the port bound.
-    package func listenForWebSockets(host: String, port: Int, origins: CORSOrigins = .any) throws -> Int {
+    /// `secure`: `wss://`, with the server's own TLS identity (`chatctl-sandbox --https`).
+    package func listenForWebSockets(host: String, port: Int, origins: CORSOrigins = .any, secure: Bool = false) throws -> Int {
         precondition(webSocketListener == nil, "one WebSocket listener per server")
+        let credentials = secure ? TLSCredentials(certificatePEM: tls.certificatePEM, keyPEM: try tls.privateKeyPEM()) : nil
         let listener = try WebSocketListener(host: host, port: port, maxMessageBytes: limits.maxElementBytes,
-                                             upgradeTimeout: limits.webSocketUpgradeTimeout, origins: origins, log: log)
+                                             upgradeTimeout: limits.webSocketUpgradeTimeout, origins: origins,
+                                             tls: credentials, log: log)
         guard let event = LoopEvent(loop: loop, .readable(descriptor: listener.mailbox.loopWakeReader, persistent: true), action: {
             [unowned self] in self.webSocketEventsArrived()
         }) else {

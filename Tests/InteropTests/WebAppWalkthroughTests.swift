@@ -8,7 +8,9 @@ import TestSupport
 /// restricted to that origin (docs/protocol.md §10). It signs a session, signs up, meets the
 /// 422, logs in, lists dialogs, sends over REST, uploads a Blob through `params`, downloads it
 /// back through the 301, is refused by a sandbox restricted elsewhere, and chats with a
-/// chatctl user, who receives all of it and downloads the file, and answers with one.
+/// chatctl user, who receives all of it and downloads the file, and answers with one. Once over
+/// http:// and ws://, once against `--https`: https:// and wss://, the sandboxes' certificates
+/// trusted by the browser's profile, nothing rewritten.
 @Suite(.serialized) struct WebAppWalkthroughTests {
     static let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Resources/web-app-walkthrough.html")
@@ -31,14 +33,19 @@ import TestSupport
         }
     }
 
-    @Test func aBrowserAppUsesTheSandboxAndTalksToAChatctlUser() throws {
+    @Test(arguments: [false, true])
+    func aBrowserAppUsesTheSandboxAndTalksToAChatctlUser(https: Bool) throws {
         let server = try Self.pageServer()
         defer { server.stop() }
         let origin = server.baseURL()
-        let sandbox = try SandboxProcess(arguments: ["--ws-port", "0", "--cors-origin", origin, "--log-level", "debug"])
-        let elsewhere = try SandboxProcess(arguments: ["--no-chat", "--cors-origin", "http://203.0.113.7:8080"])
+        let tls = https ? ["--https"] : []
+        let sandbox = try SandboxProcess(arguments: tls + ["--ws-port", "0", "--cors-origin", origin, "--log-level", "debug"])
+        let elsewhere = try SandboxProcess(arguments: tls + ["--no-chat", "--cors-origin", "http://203.0.113.7:8080"])
         let endpoints = try #require(sandbox.config["endpoints"] as? [String: Any])
         let webSocket = try #require(endpoints["chatWebSocket"] as? String)
+        #expect(webSocket.hasPrefix(https ? "wss://" : "ws://") && sandbox.apiEndpoint.hasPrefix(https ? "https://" : "http://"))
+        // Each sandbox has a certificate of its own: the profile trusts both (the refusal below must be CORS's).
+        let trusted = https ? [sandbox, elsewhere].compactMap { $0.config["caFile"] as? String } : []
 
         let bob = try Peer("bob", config: sandbox.configPath)
         // Two messages over REST and one over chat, all live.
@@ -55,7 +62,7 @@ import TestSupport
             URLQueryItem(name: "login", value: webLogin), URLQueryItem(name: "password", value: "web-walk-123"),
             URLQueryItem(name: "peer", value: String(bob.id)), URLQueryItem(name: "deny", value: elsewhere.apiEndpoint),
         ]
-        let browser = try HeadlessChromium(url: url.string!)
+        let browser = try HeadlessChromium(url: url.string!, trusting: trusted)
         defer { browser.stop() }
         let said = { browser.console(prefix: "WALK ").joined(separator: "\n") }
         let sent = try browser.waitForConsole("the page to reach chat", prefix: "WALK ", timeout: 60) {
@@ -67,14 +74,16 @@ import TestSupport
         let steps = browser.console(prefix: "WALK ok ").map { $0.split(separator: " ").dropFirst(2) }
         #expect(steps.compactMap(\.first) == ["session", "signup", "taken", "login", "dialog", "dialogs", "rest-message", "blob",
                                               "upload", "complete", "attachment-message", "download", "download-with-header",
-                                              "refused", "chat", "chat-sent"], "\(said())")
+                                              "refused", "too-large", "chat", "chat-sent"], "\(said())")
         func detail(_ step: Substring) -> String { steps.first { $0.first == step }?.dropFirst().joined(separator: " ") ?? "" }
         #expect(detail("session").hasPrefix("expires "), "QB-Token-ExpirationDate was readable")
         #expect(detail("taken") == "422 has already been taken")
         #expect(detail("upload") == "201")
-        #expect(detail("download").hasPrefix("http://127.0.0.1:") && detail("download").contains("/files/"), "it followed the 301 to the storage")
+        #expect(detail("download").hasPrefix(https ? "https://127.0.0.1:" : "http://127.0.0.1:") && detail("download").contains("/files/"),
+                "it followed the 301 to the storage")
         #expect(detail("download-with-header").hasPrefix("bytes 0-5/"))
         #expect(detail("refused") == "TypeError")
+        #expect(detail("too-large") == "413", "libevent's own refusal was readable")
         let webId = try #require(Int(detail("login")))
         let blobUID = detail("blob")
         // The browser's preflights reached the sandbox (and were not answered by anything else).
@@ -105,6 +114,8 @@ import TestSupport
         #expect(finished == "WALK done", "\(said())")
         #expect(browser.console(prefix: "WALK received") == ["WALK received hello back from chatctl"])
         #expect(browser.console(prefix: "WALK got-file") == ["WALK got-file reply.txt a file from chatctl"])
+        #expect(sandbox.stderr.range(of: #"GET /blobs/[0-9a-f]+ -> 301"#, options: .regularExpression) != nil,
+                "the file came by its privateUrl, without .json")
 
         // The file the browser uploaded is the one chatctl downloads.
         let messageId = try #require(messages.dropFirst().first?["_id"] as? String)

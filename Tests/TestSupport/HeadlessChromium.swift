@@ -22,13 +22,31 @@ package final class HeadlessChromium: @unchecked Sendable {
     private let process: ChildProcess
 
     /// Opens `url` (a `file://` page may load other files; `--no-sandbox` because tests run as root).
-    package init(url: String) throws {
+    /// `trusting`: PEM certificate files whose keys this profile trusts for TLS (a sandbox's caFile).
+    package init(url: String, trusting certificates: [String] = []) throws {
         try Self.requireInstalled()
         profile = try TemporaryDirectory(prefix: "chromium-profile")
+        var trust: [String] = []
+        if !certificates.isEmpty {
+            // Exactly these keys, and only with a profile of its own (--user-data-dir), as README says.
+            trust = ["--ignore-certificate-errors-spki-list=" + (try certificates.map { try Self.publicKeyHash(ofCertificate: $0) }.joined(separator: ","))]
+        }
         process = try ChildProcess(Self.executable, [
             "--headless=new", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files", "--no-first-run",
-            "--user-data-dir=\(profile.path)", "--enable-logging=stderr", "--v=0", url,
-        ])
+            "--user-data-dir=\(profile.path)", "--enable-logging=stderr", "--v=0",
+        ] + trust + [url])
+    }
+
+    /// The base64 SHA-256 of a PEM certificate's public key (its SPKI), by README's openssl pipeline.
+    package static func publicKeyHash(ofCertificate file: String) throws -> String {
+        let quoted = "'" + file.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        let pipeline = "openssl x509 -in \(quoted) -noout -pubkey | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"
+        let run = try runProcess("/bin/bash", ["-o", "pipefail", "-c", pipeline], timeout: 30)
+        let hash = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard run.status == 0, hash.count == 44 else {
+            throw TestSupportError("cannot hash the key of \(file): \(run.stderr)")
+        }
+        return hash
     }
 
     /// Everything Chromium wrote on stderr so far, its log and the page's console lines.
