@@ -46,9 +46,12 @@ extension Sandbox {
         let files = try BlobFiles.prepare(directory: directory)
         let signer = StorageSigner(secret: try api.blobs.storageSecret())
         let (socket, port) = try ListeningAddress.listeningSocket(for: "storage", host: options.host, port: options.storagePort)
+        var settings = StorageSettings(signer: signer, files: files, maximumUpload: options.maximumUpload,
+                                       cors: .storage(options.corsOrigins), log: log)
+        // A successful upload's Location (S3's PostResponse) names the scheme clients reached it by.
+        if tls != nil { settings.locationScheme = "https" }
         let server = try StorageServer(listeningSocket: socket, host: options.host, port: port,
-                                       settings: StorageSettings(signer: signer, files: files, maximumUpload: options.maximumUpload,
-                                                                 cors: .storage(options.corsOrigins), log: log),
+                                       settings: settings,
                                        timeout: Int(options.httpTimeout.rounded(.up)),
                                        tls: try tls.map { TLSCredentials(certificatePEM: $0.certificatePEM, keyPEM: try $0.privateKeyPEM()) })
         let scheme = tls == nil ? "http" : "https"
