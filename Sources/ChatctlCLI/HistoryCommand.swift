@@ -30,7 +30,8 @@ struct HistoryCommand: Command {
             goes through $PAGER (less -R when unset; PAGER= or cat for none; --no-pager). \
             In a pipe, a line a message, tab-separated, no header: message id, when it \
             was sent (ISO 8601 UTC), sender id, sender name, state of your own message \
-            (sent, delivered, read; empty for others'), the text with its attachments.
+            (sent, delivered, read; empty for others'), the text with its attachments, \
+            what a reply quotes or whom a forward is from ('↪ alice: first line…'; empty for others).
             """,
         examples: [
             Example("The last 20 messages with bob", "chatctl history @bob -n 20"),
@@ -76,8 +77,8 @@ struct HistoryCommand: Command {
         } else if messages.isEmpty {
             context.io.writeErr("chatctl: no messages\(since != nil || before != nil ? " in that time range" : "")\n")
         } else if context.listingLayout == .tabSeparated {
-            context.io.writeOut(Listing.tabSeparated(Self.fields(messages, me: service.me,
-                                                                 names: service.displayNames(Set(messages.map(\.senderID))))))
+            let people = messages.map(\.senderID) + messages.flatMap { $0.quoted?.originals.map(\.senderID) ?? [] }
+            context.io.writeOut(Listing.tabSeparated(Self.fields(messages, me: service.me, names: service.displayNames(Set(people)))))
         } else {
             // The senders, and whom the replies and forwards quote.
             let people = messages.map(\.senderID) + messages.flatMap { $0.quoted?.originals.map(\.senderID) ?? [] }
@@ -98,7 +99,9 @@ struct HistoryCommand: Command {
         messages.map { m in
             [m.id, TimeText.iso8601(Double(m.dateSent)), String(m.senderID),
              TerminalText.sanitize(names[m.senderID] ?? "", newlines: .asSpaces),
-             m.senderID == me ? m.status.rawValue : "", AttachmentLabel.body(of: m)]
+             m.senderID == me ? m.status.rawValue : "", AttachmentLabel.body(of: m),
+             // Last, so the fields before keep their places: a reply's quote, a forward's origin.
+             QuoteLine.of(m, names: names) ?? ""]
         }
     }
 }

@@ -29,18 +29,14 @@ inlines images). With -o the file is replaced only once the export is whole. A
 file that cannot be fetched is a line on stderr: the export goes on, and exits
 1.
 
-Examples:
-chatctl export ops > ops.md
-chatctl export @bob --format html --attachments bob-files -o bob.html
-chatctl export ops --format jsonl --since 7d | jq -r .message
-
 USAGE: chatctl export [--format <FORMAT>] [--output <FILE>]
                       [--attachments <DIR>] [--inline-limit <SIZE>]
                       [--since <T>] [--before <T>] [--offline] <DIALOG>
 
 ARGUMENTS:
-  <DIALOG>                A dialog id, @login (the private dialog with that
-                          user) or an exact dialog name.
+  <DIALOG>                A dialog id, @login or an email address (the private
+                          dialog with that user), or any name 'chatctl dialogs'
+                          shows.
 
 OPTIONS:
   --format <FORMAT>       md (the default), html or jsonl.
@@ -56,6 +52,16 @@ OPTIONS:
   -h, --help              Show help information.
 
 \#(GoldenHelpTests.globalOptions)
+
+EXAMPLES:
+  # The dialog ops as Markdown
+  chatctl export ops > ops.md
+
+  # One HTML page of the dialog with bob, its files saved beside it
+  chatctl export @bob --format html --attachments bob-files -o bob.html
+
+  # The last week's texts, one a line
+  chatctl export ops --format jsonl --since 7d | jq -r .message
 
 """#
 

@@ -74,8 +74,9 @@ and 'listen'.
 USAGE: chatctl chat [--images <MODE>] [--no-notify] [<DIALOG>]
 
 ARGUMENTS:
-  <DIALOG>                A dialog id, @login (the private dialog with that
-                          user) or an exact dialog name.
+  <DIALOG>                A dialog id, @login or an email address (the private
+                          dialog with that user), or any name 'chatctl dialogs'
+                          shows.
 
 OPTIONS:
   --images <MODE>         Image previews: auto, symbols, sixel, kitty or none.
@@ -109,8 +110,9 @@ warning says so.
 USAGE: chatctl read [--no-chat] [--json] <DIALOG>
 
 ARGUMENTS:
-  <DIALOG>                A dialog id, @login (the private dialog with that
-                          user) or an exact dialog name.
+  <DIALOG>                A dialog id, @login or an email address (the private
+                          dialog with that user), or any name 'chatctl dialogs'
+                          shows.
 
 OPTIONS:
   --no-chat               Mark read over REST only; send no markers.
@@ -167,6 +169,7 @@ SUBCOMMANDS:
   dialogs                 List your dialogs, newest activity first.
   history                 Show a dialog's messages, oldest first.
   send                    Send a message: the arguments, or standard input.
+  forward                 Forward a message to one or more dialogs.
   listen                  Print messages as they arrive.
   chat                    Chat in a full-screen view: your dialogs, then one
                           dialog live.

@@ -141,11 +141,13 @@ import TestSupport
         #expect(ids.count == 1)
     }
 
+    /// A password on the command line is refused with a pointer to the ways that keep it out of argv, never echoed.
     @Test func aPasswordFlagDoesNotExist() throws {
         let cli = try ChatctlRunner(configPath: sandbox.configPath)
         let result = try cli.run(["login", "--login", uniqueLogin(), "--password", "secret-pass-8"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("unknown option '--password'"))
+        #expect(result.stderr.contains("login takes no password on the command line") && result.stderr.contains("--password-stdin"))
+        #expect(!result.stderr.contains("secret-pass-8"))
     }
 
     @Test func noPasswordSourceIsAUsageErrorNotAHang() throws {

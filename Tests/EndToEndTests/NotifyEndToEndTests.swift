@@ -124,16 +124,17 @@ import TestSupport
 
         let table = try alice.run(["users", "--per-page", "100"])
         #expect(table.status == 0)
-        let rows = table.stdout.split(separator: "\n").map(String.init)
-        #expect(rows.first?.hasSuffix("PRESENCE") == true, "\(table.stdout)")
-        #expect(rows.first { $0.contains(bob.login) }?.hasSuffix("online") == true)
-        #expect(rows.first { $0.contains(carol.login) }?.contains("last seen ") == true)
-        #expect(rows.first { $0.contains(eve.login) }?.hasSuffix("offline") == true)
-        #expect(rows.first { $0.contains(dave.login) }.map { !$0.contains("online") && !$0.contains("seen") } == true)
+        // In a pipe: tab-separated rows, presence the sixth field.
+        let rows = table.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        func presence(_ user: ChatUser) -> String? { rows.first { $0.count == 6 && $0[0] == String(user.id) }?[5] }
+        #expect(presence(bob) == "online", "\(table.stdout)")
+        #expect(presence(carol)?.hasPrefix("last seen ") == true)
+        #expect(presence(eve) == "offline")
+        #expect(presence(dave) == "", "no shared dialog: not told")
 
         let online = try alice.run(["users", "--online"])
         #expect(online.status == 0, "stderr: \(online.stderr)")
-        #expect(online.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: " ").first.map(String.init) } == [String(bob.id)],
+        #expect(online.stdout.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) } == [String(bob.id)],
                 "\(online.stdout)")
         let onlineQuery = try alice.run(["users", "--online", "--json", carol.login])
         #expect(onlineQuery.stdout == "[]\n" && onlineQuery.stderr.contains("no users online among those found"), "\(onlineQuery.stderr)")

@@ -27,10 +27,10 @@ import TestSupport
         #expect(try blank.run(["profile", "set", "--full-name", "", "--website", "https://example.com"]).status == 0)
         let shaped = try piped(viewer, ["users", "@" + blank.login], into: #"awk -F'\t' '{ print NF "|" $1 "|" $2 "|" $3 "|" $4 }'"#)
         #expect(shaped.status == 0, "\(shaped.stderr)")
-        #expect(shaped.stdout == "5|\(blank.id)|\(blank.login)||\n", "no header, five fields, the blank one empty")
+        #expect(shaped.stdout == "6|\(blank.id)|\(blank.login)||\n", "no header, six fields, the blank one empty")
 
         let table = try viewer.run(["users", "@" + blank.login])
-        #expect(Self.fields(table.stdout) == [[String(blank.id), blank.login, "", "", ""]])
+        #expect(Self.fields(table.stdout) == [[String(blank.id), blank.login, "", "", "", ""]])
     }
 
     @Test func dialogsHistoryAndSearchInAPipeStartWithIds() throws {
@@ -51,7 +51,7 @@ import TestSupport
         let history = try alice.run(["history", "@" + bob.login])
         #expect(history.status == 0, "\(history.stderr)")
         let lines = Self.fields(history.stdout)
-        #expect(lines.map { $0.count } == [6, 6], "one line a message, even the one with a line break: \(history.stdout)")
+        #expect(lines.map { $0.count } == [7, 7], "one line a message, even the one with a line break: \(history.stdout)")
         #expect(lines.map { $0[0] } == ids)
         #expect(lines[0][2] == String(alice.id) && lines[0][4] == "sent" && lines[0][5] == "first line second line")
         #expect(lines[1][2] == String(bob.id) && lines[1][3] == bob.login && lines[1][4] == "" && lines[1][5] == "an answer")
