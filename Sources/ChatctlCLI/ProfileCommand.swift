@@ -9,7 +9,10 @@ struct ProfileCommand: Command {
     static let configuration = CommandConfiguration(
         name: "profile",
         abstract: "Show your profile: login, name, email, phone, website, tags, avatar.",
-        discussion: "'chatctl profile set' changes it, 'chatctl profile delete' removes your account.",
+        discussion: """
+            'chatctl profile set' changes it, 'chatctl profile delete' removes your account. \
+            (The accounts kept side by side with --profile NAME are listed by 'chatctl profiles'.)
+            """,
         subcommands: [ProfileSetCommand.self, ProfileDeleteCommand.self],
         examples: [
             Example("Your profile", "chatctl profile"),

@@ -178,7 +178,8 @@ SUBCOMMANDS:
   sync                    Fill the local cache with dialogs and their recent
                           messages.
   read                    Mark a dialog's messages read.
-  profiles                List the profiles and who is logged in to each.
+  profiles                List the accounts kept side by side (--profile NAME)
+                          and who is logged in to each.
   profile                 Show your profile: login, name, email, phone, website,
                           tags, avatar.
   edit                    Replace the text of one of your messages.
@@ -256,6 +257,8 @@ EXAMPLES:
 OVERVIEW: Show your profile: login, name, email, phone, website, tags, avatar.
 
 'chatctl profile set' changes it, 'chatctl profile delete' removes your account.
+(The accounts kept side by side with --profile NAME are listed by 'chatctl
+profiles'.)
 
 USAGE: chatctl profile [--json] [<subcommand>]
 
