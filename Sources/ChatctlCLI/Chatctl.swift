@@ -7,8 +7,6 @@ import Transfers
 /// The root of the command tree and the front end: parse, dispatch, and map
 /// every error to one line on stderr and a documented exit code, in one place.
 package struct Chatctl: ParsableCommand {
-    package static let version = "0.1.0"
-
     package static let configuration = CommandConfiguration(
         name: "chatctl",
         abstract: "A command-line chat client for QuickBlox.",
