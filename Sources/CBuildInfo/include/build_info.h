@@ -1,8 +1,8 @@
 // Why this shim exists: the version, commit and Swift version a release carries come
 // from git and the toolchain at build time, which Swift code cannot take as values. The
 // Makefile writes them into a header this target's one C file includes (scripts/build-stamp.sh);
-// a plain `swift build` has none and reports the defaults. Only that file recompiles
-// when the stamp changes: no Swift module sees the values, so none is rebuilt for them.
+// a plain `swift build` has none and reports the defaults. A new stamp rebuilds that file,
+// the two modules that read it and the links; -D flags instead would rebuild every module.
 #ifndef BUILD_INFO_H
 #define BUILD_INFO_H
 
