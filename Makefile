@@ -14,7 +14,9 @@ PROGRAMS    := chatctl chatctl-sandbox
 SWIFT    ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 # No $ORIGIN rpath: the binaries need no library of their own, and the loader would
 # search that directory (and its glibc-hwcaps subdirectories) at every start.
-RELEASE  := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
+# -I: the header scripts/build-stamp.sh writes, with the version from git, for Sources/CBuildInfo.
+STAMP_DIR := $(CURDIR)/.build/stamp
+RELEASE  := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath -Xcc -I$(STAMP_DIR)
 BIN_REL  := .build/release
 
 # libsqlite3-dev also holds the libsqlite3.a chatctl links (GCC's libstdc++.a comes with
@@ -32,8 +34,12 @@ BUILD_PACKAGES := pkg-config libcurl4-openssl-dev libsqlite3-dev libstrophe-dev 
 TEST_PACKAGES  := prosody go-sendxmpp sqlite3 fish zsh groff-base chromium libjs-strophe curl python3-slixmpp tmux libnotify4 dbus python3-dbus python3-gi python3-jsonschema
 BENCH_PACKAGES := hyperfine go-sendxmpp sqlite3 curl python3 gnuplot-nox
 DOCS_PACKAGES  := graphviz
+# make deb and make test-package: Debian's packaging tools, adduser (the sandbox's
+# postinst), and what the install test runs (man -w, systemd-analyze verify).
+DEB_PACKAGES   := dpkg-dev lintian adduser man-db systemd
+DEB_OUT        ?= dist
 
-.PHONY: all build release demo test bench fuzz sanitize docs install install-built uninstall clean deps-build deps-test deps-bench deps-docs
+.PHONY: all build release demo test bench fuzz sanitize docs install install-built uninstall clean deps-build deps-test deps-bench deps-docs deb test-package deps-deb
 
 all: build
 
@@ -55,12 +61,23 @@ deps-bench: deps-build
 	$(call apt_install,$(BENCH_PACKAGES))
 deps-docs:
 	$(call apt_install,$(DOCS_PACKAGES))
+deps-deb:
+	$(call apt_install,$(DEB_PACKAGES))
 
 build: deps-build
 	$(SWIFT) build
 
 release: deps-build
+	@scripts/build-stamp.sh $(STAMP_DIR) $(SWIFT)
 	$(RELEASE)
+
+# chatctl and chatctl-sandbox as Debian packages in $(DEB_OUT), checked by lintian.
+deb: deps-deb release
+	@scripts/build-deb.sh $(BIN_REL) $(DEB_OUT)
+
+# Installs the packages into this machine, uses them, removes and purges them (.ci/run).
+test-package: deb
+	@scripts/test-package.sh $(DEB_OUT)
 
 # Starts a sandbox, shows the whole login flow, stops the sandbox.
 demo: release
@@ -130,3 +147,4 @@ uninstall:
 
 clean:
 	rm -rf .build .build-fuzz .build-asan .build-tsan
+	rm -f $(DEB_OUT)/chatctl_*.deb $(DEB_OUT)/chatctl-sandbox_*.deb

@@ -60,6 +60,8 @@ let package = Package(
         .target(name: "CCryptoShim", dependencies: ["CLibraryLoading"]),
         // SQLite linked statically (Debian's libsqlite3.a): nothing to load or resolve at start (csqlite.h says why).
         .target(name: "CSQLite", linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libsqlite3.a"]), .linkedLibrary("m")]),
+        // The version, commit and Swift version of a release build (build_info.h says how they get in).
+        .target(name: "CBuildInfo"),
         // libstrophe (with its OpenSSL and expat) loaded on first use: only commands that chat need it.
         .target(name: "CStrophe", dependencies: ["CLibraryLoading"]),
         // The CAs libstrophe's TLS trusts, parsed once per process: it defines SSL_CTX_set_default_verify_paths
@@ -95,7 +97,7 @@ let package = Package(
         // How data is shown to a person or a script: sanitized terminal text, tables, transcripts,
         // JSON Lines, the chat view's records of cached dialogs and messages.
         .target(name: "Presentation", dependencies: ["ChatView", "MessageCache", "Messaging", "QuickBloxAPI", "Diagnostics", "HTTPTransport"], swiftSettings: swiftSettings),
-        .target(name: "ChatctlCLI", dependencies: ["Diagnostics", "Threads", "Presentation", "CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses", "TerminalImages", "CNotify"], swiftSettings: swiftSettings),
+        .target(name: "ChatctlCLI", dependencies: ["Diagnostics", "Threads", "Presentation", "CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses", "TerminalImages", "CNotify", "CBuildInfo"], swiftSettings: swiftSettings),
         // Linked by lld with packed relative relocations (DT_RELR, glibc 2.36+): the loader
         // reads a few KB instead of ~1 MB of .rela.dyn entries at every start; nothing is
         // exported (no plugin loads chatctl's symbols); the code that --version, help and
@@ -136,7 +138,7 @@ let package = Package(
         .target(name: "SandboxBlobEndpoint", dependencies: ["CMicroHTTPD", "SandboxClock", "SandboxCrypto", "SandboxHTTP", "SandboxJSON", "SandboxLogging", "SandboxXML"], swiftSettings: swiftSettings),
         .target(name: "SandboxXMPP", dependencies: ["SandboxClock", "SandboxCrypto", "SandboxHTTP", "SandboxLogging", "SandboxNetwork", "SandboxStorage", "SandboxWebSocket", "SandboxXML"], swiftSettings: swiftSettings),
         .target(name: "SandboxServer", dependencies: ["SandboxBlobEndpoint", "SandboxHTTP", "SandboxJSON", "SandboxLogging", "SandboxNetwork", "SandboxREST", "SandboxStorage", "SandboxXMPP"], swiftSettings: swiftSettings),
-        .target(name: "SandboxCLI", dependencies: ["CommandLineKit", "SandboxHTTP", "SandboxServer"], swiftSettings: swiftSettings),
+        .target(name: "SandboxCLI", dependencies: ["CommandLineKit", "SandboxHTTP", "SandboxServer", "CBuildInfo"], swiftSettings: swiftSettings),
         .executableTarget(name: "ChatctlSandboxMain", dependencies: ["SandboxCLI"], swiftSettings: swiftSettings),
 
         // MARK: tests

@@ -7,9 +7,7 @@ import Transfers
 /// The root of the command tree and the front end: parse, dispatch, and map
 /// every error to one line on stderr and a documented exit code, in one place.
 package struct Chatctl: ParsableCommand {
-    package static let version = "0.1.0"
-
-    package static let configuration = CommandConfiguration(
+    package static let configuration = withBuildDetails(CommandConfiguration(
         name: "chatctl",
         abstract: "A command-line chat client for QuickBlox.",
         discussion: """
@@ -32,7 +30,14 @@ package struct Chatctl: ParsableCommand {
             Example("Print messages as they arrive, in all your dialogs", "chatctl listen"),
             Example("Chat in the full-screen view", "chatctl chat"),
         ],
-        commonCommands: ["login", "chat", "dialogs", "send", "history", "listen", "search", "status"])
+        commonCommands: ["login", "chat", "dialogs", "send", "history", "listen", "search", "status"]))
+
+    /// `chatctl version` also says what the build was made from (`buildDetails`).
+    private static func withBuildDetails(_ configuration: CommandConfiguration) -> CommandConfiguration {
+        var configuration = configuration
+        configuration.versionDetails = buildDetails
+        return configuration
+    }
 
     @Option("config", metavar: "PATH", help: "Config file (default: the profile's, then $CHATCTL_CONFIG, then $XDG_CONFIG_HOME/chatctl/config.json).",
             completion: .file, inherited: true)

@@ -19,6 +19,9 @@ package struct CommandConfiguration: Sendable {
     /// The root's: the subcommands a bare run of the program lists, most used
     /// first. Empty: a bare run of a root that only groups commands is a usage error.
     package var commonCommands: [String]
+    /// Lines `PROGRAM version` adds under the version line (the build's commit, its toolchain);
+    /// `--version` and `-V` stay one line, for scripts that read it.
+    package var versionDetails: [String] = []
 
     package struct Manual: Sendable {
         package var date: String

@@ -107,7 +107,7 @@ extension CommandTree {
             out(parser.help(for: path) + "\n")
         case .run(let invocation):
             if invocation.command is VersionCommand {
-                out(versionLine)
+                out(versionLine + root.configuration.versionDetails.map { $0 + "\n" }.joined())
             } else if let completion = invocation.command as? CompletionCommand {
                 out(completion.script(for: self))
             } else {

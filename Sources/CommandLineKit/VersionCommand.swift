@@ -4,7 +4,7 @@ package struct VersionCommand: ParsableCommand {
     package static let configuration = CommandConfiguration(
         name: "version",
         abstract: "Show the version.",
-        discussion: "The same line as --version and -V: the program's name and version.")
+        discussion: "The program's name and version, as --version and -V print them, then what the build was made from.")
 
     package init() {}
 

@@ -9,8 +9,6 @@ import Glibc
 /// help, usage errors, completion and man page come from CommandLineKit, as
 /// chatctl's do.
 package struct ChatctlSandbox: SandboxCommand {
-    package static let version = "0.1.0"
-
     package static let configuration = CommandConfiguration(
         name: "chatctl-sandbox",
         abstract: "A local QuickBlox-compatible backend (REST + XMPP).",
@@ -79,6 +77,9 @@ package struct ChatctlSandbox: SandboxCommand {
     var corsOrigin: String?
     @Flag("https", help: "Serve the REST API, the storage endpoint and --ws-port over TLS (https://, wss://), with the certificate in caFile.")
     var https: Bool
+    @Option("write-config", metavar: "PATH",
+            help: "Also write the config line to PATH (mode 0640: the credentials are for a group), once listening.", completion: .file)
+    var writeConfig: NonEmptyText?
 
     package init() {}
 
@@ -105,6 +106,10 @@ package struct ChatctlSandbox: SandboxCommand {
             sandbox = try Sandbox(options: options)
         } catch {
             StandardStreams.err("chatctl-sandbox: error: \(error)\n")
+            return 1
+        }
+        if let writeConfig, let problem = ConfigLineFile.write(sandbox.configLine, to: writeConfig.text) {
+            StandardStreams.err("chatctl-sandbox: error: \(problem)\n")
             return 1
         }
         // One unbuffered write: the parent reads this line as soon as we listen.

@@ -45,12 +45,13 @@ struct SandboxFiles {
         return String(cString: cwd) + "/" + path
     }
 
-    /// Writes `contents` to `file` (0600) through a rename, so a reader never sees half of it;
+    /// Writes `contents` to `file` (0640: a service's clients read it as its group, as they read
+    /// its --write-config file) through a rename, so a reader never sees half of it;
     /// left alone when it already holds exactly that. Returns `file`.
     private static func replaceFile(_ file: String, contents: String) throws -> String {
         if let current = try? String(contentsOfFile: file, encoding: .utf8), current == contents { return file }
         let temporary = file + ".new-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
         guard fd >= 0 else { throw SandboxError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
         let bytes = Array(contents.utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

@@ -37,11 +37,13 @@ import Presentation
             """)
     }
 
+    /// `--version` and `-V` are the one line scripts read; `version` adds the commit and the toolchain.
     @Test(arguments: [["--version"], ["-V"], ["version"]])
     func versionHasThreeSpellingsAndOneAnswer(arguments: [String]) {
         let (status, io) = runChatctl(arguments)
         #expect(status == 0)
-        #expect(io.out == "chatctl \(Chatctl.version)\n")
+        let details = arguments == ["version"] ? "commit \(Chatctl.commit)\nSwift \(Chatctl.swiftVersion)\n" : ""
+        #expect(io.out == "chatctl \(Chatctl.version)\n" + details)
         #expect(io.err.isEmpty)
     }
 
