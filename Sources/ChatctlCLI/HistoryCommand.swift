@@ -30,8 +30,8 @@ struct HistoryCommand: Command {
             goes through $PAGER (less -R when unset; PAGER= or cat for none; --no-pager). \
             In a pipe, a line a message, tab-separated, no header: message id, when it \
             was sent (ISO 8601 UTC), sender id, sender name, state of your own message \
-            (sent, delivered, read; empty for others'), the text with its attachments, \
-            what a reply quotes or whom a forward is from ('↪ alice: first line…'; empty for others).
+            (sent, delivered, read; empty for others'), what a reply quotes or whom a \
+            forward is from ('↪ alice: first line…'; empty for others), the text with its attachments.
             """,
         examples: [
             Example("The last 20 messages with bob", "chatctl history @bob -n 20"),
@@ -99,9 +99,9 @@ struct HistoryCommand: Command {
         messages.map { m in
             [m.id, TimeText.iso8601(Double(m.dateSent)), String(m.senderID),
              TerminalText.sanitize(names[m.senderID] ?? "", newlines: .asSpaces),
-             m.senderID == me ? m.status.rawValue : "", AttachmentLabel.body(of: m),
-             // Last, so the fields before keep their places: a reply's quote, a forward's origin.
-             QuoteLine.of(m, names: names) ?? ""]
+             m.senderID == me ? m.status.rawValue : "",
+             // A reply's quote or a forward's origin before the text, so the free text stays last.
+             QuoteLine.of(m, names: names) ?? "", AttachmentLabel.body(of: m)]
         }
     }
 }

@@ -83,8 +83,8 @@ final class TerminalStdout: TerminalIO {
         let theirs = CachedMessage(id: "m2", dialogID: "d", senderID: 2, dateSent: 1_764_460_860, text: "two\nlines", rawJSON: "{}")
         let text = Listing.tabSeparated(HistoryCommand.fields([mine, theirs], me: 1, names: [1: "Ann", 2: "Bob"]))
         #expect(text == """
-            m1\t2025-11-30T00:00:00Z\t1\tAnn\tsent\thi there
-            m2\t2025-11-30T00:01:00Z\t2\tBob\t\ttwo lines
+            m1\t2025-11-30T00:00:00Z\t1\tAnn\tsent\t\thi there
+            m2\t2025-11-30T00:01:00Z\t2\tBob\t\t\ttwo lines
 
             """)
     }

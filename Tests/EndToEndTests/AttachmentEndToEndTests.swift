@@ -31,7 +31,7 @@ import TestSupport
         #expect(lines.last?.hasSuffix(": the notes [file notes v2.txt 12 B] [audio]") == true, "\(lines)")
 
         let transcript = try alice.run(["history", "@" + bob.login, "--offline"])
-        #expect(transcript.stdout.contains("\t\(bob.login)\t\t[image cat.jpg 1.2 MB]\n"), "\(transcript.stdout)")
+        #expect(transcript.stdout.contains("\t\(bob.login)\t\t\t[image cat.jpg 1.2 MB]\n"), "\(transcript.stdout)")
         let items = try alice.history("@" + bob.login)
         let first = try #require((items.first?["attachments"] as? [[String: Any]]))
         #expect(first.count == 1 && first[0]["content_type"] as? String == "image/jpeg" && first[0]["content-type"] as? String == "image/jpeg")

@@ -53,8 +53,8 @@ import TestSupport
         let lines = Self.fields(history.stdout)
         #expect(lines.map { $0.count } == [7, 7], "one line a message, even the one with a line break: \(history.stdout)")
         #expect(lines.map { $0[0] } == ids)
-        #expect(lines[0][2] == String(alice.id) && lines[0][4] == "sent" && lines[0][5] == "first line second line")
-        #expect(lines[1][2] == String(bob.id) && lines[1][3] == bob.login && lines[1][4] == "" && lines[1][5] == "an answer")
+        #expect(lines[0][2] == String(alice.id) && lines[0][4] == "sent" && lines[0][6] == "first line second line")
+        #expect(lines[1][2] == String(bob.id) && lines[1][3] == bob.login && lines[1][4] == "" && lines[1][6] == "an answer")
 
         let search = try alice.run(["search", "answer"])
         #expect(search.status == 0, "\(search.stderr)")

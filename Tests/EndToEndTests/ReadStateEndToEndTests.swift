@@ -42,7 +42,7 @@ import TestSupport
                 "only what listen handed on is answered")
         let transcript = try alice.run(["history", "@" + bob.login]).stdout
         // In a pipe, the state is a field of its own (docs/cli-output.md).
-        #expect(transcript.contains("\t\(alice.id)\t") && transcript.contains("\tdelivered\tare you there\n"), "\(transcript)")
+        #expect(transcript.contains("\t\(alice.id)\t") && transcript.contains("\tdelivered\t\tare you there\n"), "\(transcript)")
         #expect(transcript.contains("\tsent\tbefore listening\n"), "\(transcript)")
 
         // Bob's history without --mark-read changes nothing either.
@@ -74,7 +74,7 @@ import TestSupport
         _ = listener.finish(timeout: 10)
 
         let transcript = try alice.run(["history", "@" + bob.login]).stdout
-        #expect(transcript.contains("\tread\tone\n") && transcript.contains("\tread\ttwo\n"), "\(transcript)")
+        #expect(transcript.contains("\tread\t\tone\n") && transcript.contains("\tread\t\ttwo\n"), "\(transcript)")
         #expect(try unread(bob) == 0)
         let again = try bob.run(["read", "@" + alice.login])
         #expect(again.status == 0 && again.stderr == "chatctl: 0 messages marked read\n", "stderr: \(again.stderr)")

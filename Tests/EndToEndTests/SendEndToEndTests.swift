@@ -170,11 +170,11 @@ import TestSupport
         #expect(Set(forwards.compactMap { $0["message"] as? String }) == ["fyi", "[Forwarded_Message]"] && forwards.count == 2)
         for forward in forwards { try expectQuote(forward, action: "forward", original: original, text: "lunch at noon?", from: alice.id) }
 
-        // In a pipe, the quote is the row's last field.
+        // In a pipe, the quote is the row's sixth field, before the text.
         let aliceRows = PipeOutputEndToEndTests.fields(try alice.run(["history", "@" + bob.login]).stdout)
-        #expect(aliceRows.filter { $0.last == "↪ \(alice.login): lunch at noon?" }.count == 2, "\(aliceRows)")
+        #expect(aliceRows.filter { $0.count == 7 && $0[5] == "↪ \(alice.login): lunch at noon?" }.count == 2, "\(aliceRows)")
         let carolRows = PipeOutputEndToEndTests.fields(try carol.run(["history", "@" + bob.login]).stdout)
-        #expect(carolRows.filter { $0.last == "↪ forwarded from \(alice.login): lunch at noon?" }.count == 2, "\(carolRows)")
+        #expect(carolRows.filter { $0.count == 7 && $0[5] == "↪ forwarded from \(alice.login): lunch at noon?" }.count == 2, "\(carolRows)")
     }
 
     /// The three custom parameters as the kits send them: strings, the originals a JSON array.
