@@ -3,6 +3,7 @@
 import Glibc
 #endif
 import SandboxCrypto
+import SandboxLogging
 
 /// One directory of files named by blob uid. A file appears under its uid only once
 /// its upload is complete (it streams into `.upload-{uid}-{random}` and is renamed),
@@ -142,8 +143,14 @@ final class BlobFileWriter {
         while offset < bytes.count {
             let n = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
-                if errno == EINTR { continue }
-                throw .internalError("cannot store the file: \(String(cString: strerror(errno)))")
+                let code = errno
+                if code == EINTR { continue }
+                // A full disk (or the file-size limit): 507, and the caller removes the partial file.
+                if [ENOSPC, EFBIG, EDQUOT].contains(code) {
+                    SpaceNotice.process.short("an upload", reason: String(cString: strerror(code)))
+                    throw .insufficientStorage
+                }
+                throw .internalError("cannot store the file: \(String(cString: strerror(code)))")
             }
             offset += n
         }

@@ -53,4 +53,7 @@ struct StorageError: Error, Equatable {
         StorageError(status: 416, code: "InvalidRange", message: "The requested range is not satisfiable (the object has \(size) bytes).")
     }
     static func internalError(_ message: String) -> StorageError { StorageError(status: 500, code: "InternalError", message: message) }
+    /// The disk is full: nothing of the upload is kept (S3 has no such answer; WebDAV's 507 says it).
+    static let insufficientStorage = StorageError(
+        status: 507, code: "InsufficientStorage", message: "The server's disk is full; nothing was stored. Try again later.")
 }

@@ -8,7 +8,11 @@ extension ChatctlSandbox {
 
                 1: could not start (a port in use, an unreadable certificate or database).
 
-                2: a usage error.
+                2: a usage error (backup: OUT exists).
+
+                backup: 0 when copied, 1 when the database cannot be read or the copy cannot be written (nothing is left behind).
+
+                A full disk stops nothing: what cannot be stored is answered 507 (REST, storage) or resource-constraint (chat), with one line on standard error a minute.
                 """),
             ManPage.Section(title: "Examples", body: """
                 chatctl-sandbox --log-level warning > /tmp/sandbox.json &
@@ -16,6 +20,8 @@ extension ChatctlSandbox {
                 CHATCTL_CONFIG=/tmp/sandbox.json chatctl login --login alice
 
                 chatctl-sandbox --https --ws-port 5291 > /tmp/sandbox.json &  (https:// and wss://; clients trust the caFile it names)
+
+                chatctl-sandbox backup --db team.db team-copy.db  (while it runs; chatctl-sandbox --db team-copy.db serves the copy)
                 """),
             ManPage.Section(title: "See also", body: "chatctl(1)"),
         ])

@@ -18,7 +18,7 @@ package struct ChatctlSandbox: SandboxCommand {
             standard output: a complete chatctl config for itself. Logs go to \
             standard error; SIGINT or SIGTERM stop it.
             """,
-        subcommands: [CompletionCommand.self],
+        subcommands: [CompletionCommand.self, BackupCommand.self],
         version: version,
         manual: manual)
 

@@ -30,6 +30,8 @@ package struct RESTError: Error {
     static let noApplication = RESTError.field(422, "base", "No application found")
     static let needUser = RESTError.field(422, "base", "Forbidden. Need user.")
     static let internalError = RESTError.list(500, "Internal server error")
+    /// The disk is full (or the file-size limit reached): nothing of the request was stored.
+    static let insufficientStorage = RESTError.list(507, "Insufficient storage: the server's disk is full; try again later")
     /// Too many wrong passwords for one user lately (docs/protocol.md §2).
     static func tooManyAttempts(retryAfter seconds: Int) -> RESTError {
         var error = RESTError.list(429, "Too many failed login attempts, retry in \(seconds) seconds")

@@ -99,7 +99,7 @@ package struct RESTRouter {
                         if route.access == .optionalSession { return try route.handler(RESTContext(request: request, session: nil)) }
                         throw .tokenRequired
                     }
-                    do { session = try resolveSession(token) } catch { throw .internalError }
+                    do { session = try resolveSession(token) } catch let error as RESTError { throw error } catch { throw .internalError }
                     guard let live = session else { throw .sessionMissing }
                     if route.access == .user && live.userId == 0 { throw .needUser }
                 }

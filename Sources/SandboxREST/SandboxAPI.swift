@@ -2,6 +2,7 @@
 import SandboxClock
 import SandboxHTTP
 import SandboxJSON
+import SandboxLogging
 import SandboxStorage
 
 /// Application credentials the sandbox accepts.
@@ -51,7 +52,7 @@ package final class SandboxAPI {
     /// The route table.
     package func makeRouter() -> RESTRouter {
         let db = database
-        var router = RESTRouter(resolveSession: { token in try db.useSession(token: token) })
+        var router = RESTRouter(resolveSession: { [unowned self] token in try self.storage { try db.useSession(token: token) } })
         router.add(RESTRoute("GET", "/account_settings.json", .open) { [unowned self] (c) throws(RESTError) in try self.accountSettings(c) })
         router.add(RESTRoute("POST", "/session.json", .open) { [unowned self] (c) throws(RESTError) in try self.createSession(c) })
         router.add(RESTRoute("GET", "/session.json", .session) { (c) throws(RESTError) in .json(200, .object([("session", c.session!.json)])) })
@@ -102,9 +103,24 @@ package final class SandboxAPI {
         return router
     }
 
-    /// Runs a storage call, turning an SQLite failure into a 500.
+    /// Runs a storage call, turning an SQLite failure into a 500, or a 507 when the disk is full
+    /// (SQLite has rolled the statement or its transaction back: nothing half-written).
     func storage<T>(_ body: () throws -> T) throws(RESTError) -> T {
-        do { return try body() } catch { throw .internalError }
+        let space = database.space
+        let changesBefore = space.isShort ? database.totalChanges : 0
+        do {
+            let result = try body()
+            if space.isShort && database.totalChanges != changesBefore {
+                space.isShort = false
+                SpaceNotice.process.returned()
+            }
+            return result
+        } catch {
+            guard let reason = StorageSpace.shortage(in: error) else { throw .internalError }
+            space.isShort = true
+            SpaceNotice.process.short("the database", reason: reason)
+            throw .insufficientStorage
+        }
     }
 
     // MARK: sessions

@@ -34,6 +34,9 @@ package final class Sandbox {
 
     package init(options: SandboxOptions) throws {
         signal(SIGPIPE, SIG_IGN)
+        // A file-size limit (what a full disk looks like to one process) would kill us at the
+        // first write past it: ignored, the write fails with EFBIG and is answered 507.
+        signal(SIGXFSZ, SIG_IGN)
         log = SandboxLog(minimum: options.logLevel.level)
         let loop: EventLoop
         do { loop = try EventLoop() } catch { throw SandboxError("\(error)") }

@@ -17,6 +17,8 @@ package final class ChatStore {
     /// What routing keeps between messages; shared by every store on the same database, so a
     /// change made through one (REST) reaches the next message routed through another.
     private let routing: RoutingCache
+    /// The database's: whether the disk was full at the last write.
+    package let space: StorageSpace
     /// While a turn's transaction is open (`TurnCommit`), a dialog's last message is written
     /// once at the end of the turn, not once per message stored in it.
     private(set) var defersLastMessages = false
@@ -34,6 +36,7 @@ package final class ChatStore {
     package init(database: SandboxDatabase, applicationId: Int, chatDomain: String, now: @escaping () -> Double = SandboxTime.now) {
         db = database.db
         routing = database.routingCache
+        space = database.space
         self.applicationId = applicationId
         self.chatDomain = chatDomain.lowercased()
         self.now = now

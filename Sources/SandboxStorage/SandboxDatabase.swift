@@ -165,6 +165,8 @@ package final class SandboxDatabase {
     package var passwordIterations = PasswordHash.defaultIterations
     /// What chat routing keeps between messages, for every `ChatStore` on this database.
     let routingCache = RoutingCache()
+    /// Whether the disk was full at the last write, for every store on this database.
+    package let space = StorageSpace()
 
     /// `path` nil: in memory. Files use WAL and are private to the user (0600).
     package init(path: String?, tokenTTL: Double, now: @escaping () -> Double = SandboxTime.now) throws {

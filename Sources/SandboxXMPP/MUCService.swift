@@ -290,7 +290,7 @@ final class MUCService {
                                                 markable: markable, custom: custom,
                                                 dateSent: XMPPStanzaRouter.clientDateSent(stanza)), in: dialog, idOwner: idOwner)
             })
-            guard let stored else { return router.bounce(stanza, to: connection, XMPPStanzaRouter.notStored) }
+            guard let stored else { return router.bounce(stanza, to: connection, router.notStoredError) }
             dateSent = stored.dateSent
         }
         let id = router.deliveryId(stored: stored?.id, stanza: stanza)

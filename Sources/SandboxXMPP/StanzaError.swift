@@ -12,6 +12,7 @@ struct StanzaError: Equatable {
         case jidMalformed = "jid-malformed"
         case notAcceptable = "not-acceptable"
         case registrationRequired = "registration-required"
+        case resourceConstraint = "resource-constraint"
         case serviceUnavailable = "service-unavailable"
         case unexpectedRequest = "unexpected-request"
 

@@ -39,7 +39,9 @@ package final class TurnCommit {
 
     /// Before chat writes anything this turn: opens the turn's transaction if none is open.
     func beginWriting() {
-        guard !isOpen, let store, !store.isInTransaction else { return }
+        // While the disk is full, each write commits on its own, so a message that cannot be
+        // stored is answered at once with a stanza error instead of ending every stream.
+        guard !isOpen, let store, !store.isInTransaction, !store.space.isShort else { return }
         do {
             try store.beginTurn()
             isOpen = true
@@ -100,6 +102,10 @@ package final class TurnCommit {
             try store.commitTurn()
             return true
         } catch {
+            if let reason = StorageSpace.shortage(in: error) {
+                store.space.isShort = true
+                SpaceNotice.process.short("the database", reason: reason)
+            }
             log.log(.error, "xmpp: commit failed, ending the streams it would have answered: \(error)")
             return false
         }

@@ -3,6 +3,7 @@
 // sent with `save_to_history=1` or by a plain XMPP client; group chat, presence and IQs to
 // MUC rooms `{appId}_{dialogId}@muc.{domain}` go to the `MUCService`.
 import SandboxClock
+import SandboxLogging
 import SandboxStorage
 import SandboxXML
 
@@ -32,14 +33,36 @@ final class XMPPStanzaRouter {
     func userJID(_ id: Int) -> String { "\(id)-\(applicationId)@\(domain)" }
     func roomJID(_ dialogId: String) -> String { "\(applicationId)_\(dialogId)@muc.\(domain)" }
 
-    /// Runs a storage call; a failure is logged and reported as nil.
+    /// Runs a storage call; a failure is logged and reported as nil (a full disk once a minute).
     func storage<T>(_ body: (ChatStore) throws -> T) -> T? {
         guard let store else { return nil }
-        do { return try body(store) } catch {
-            server.log.log(.error, "xmpp: storage failed: \(error)")
+        let changesBefore = store.space.isShort ? store.totalChanges : 0
+        do {
+            let result = try body(store)
+            // Outside a turn's transaction (the disk was full), a write that worked means room again.
+            if store.space.isShort && !store.isInTransaction && store.totalChanges != changesBefore {
+                store.space.isShort = false
+                SpaceNotice.process.returned()
+            }
+            return result
+        } catch {
+            noteStorageFailure(error)
             return nil
         }
     }
+
+    /// Logs a failed write; a full disk is flagged (chat stops group commit) and said once a minute.
+    func noteStorageFailure(_ error: any Error) {
+        guard let reason = StorageSpace.shortage(in: error) else {
+            return server.log.log(.error, "xmpp: storage failed: \(error)")
+        }
+        store?.space.isShort = true
+        SpaceNotice.process.short("the database", reason: reason)
+    }
+
+    /// What a message that could not be stored is bounced with: resource-constraint while the
+    /// disk is full (RFC 6120 §8.3.3.18, try later), internal-server-error otherwise.
+    var notStoredError: StanzaError { store?.space.isShort == true ? Self.diskFull : Self.notStored }
 
     /// A storage lookup; a failure is logged and reported as nil.
     func find<T>(_ body: (ChatStore) throws -> T?) -> T? {
@@ -105,6 +128,8 @@ final class XMPPStanzaRouter {
                                          text: "The message body is longer than \(ChatStore.maxMessageBytes) bytes")
     /// Storage failed: the client may try again.
     static let notStored = StanzaError(condition: .internalServerError, type: .wait)
+    /// The disk is full: the client may try again later.
+    static let diskFull = StanzaError(condition: .resourceConstraint, type: .wait, text: "The server's disk is full; try again later")
 
     static func extraParams(_ stanza: XMPPElement) -> XMPPElement? { stanza.child("extraParams") }
 
@@ -284,7 +309,7 @@ final class XMPPStanzaRouter {
             if dialog == nil {
                 dialog = storage { try $0.createDialog(type: .privateChat, name: nil, photo: nil, ownerId: sender, occupants: [recipient]) }
             }
-            guard let dialog else { return bounce(stanza, to: connection, Self.notStored) }
+            guard let dialog else { return bounce(stanza, to: connection, notStoredError) }
             let (attachments, custom) = Self.content(of: stanza)
             let markable = stanza.hasChild("markable", namespace: XMPPNamespace.chatMarkers)
             do {
@@ -296,9 +321,13 @@ final class XMPPStanzaRouter {
             } catch is ChatStore.AlreadyStored {
                 return alreadyStored()
             } catch {
-                server.log.log(.error, "xmpp: storage failed: \(error)")
+                noteStorageFailure(error)
             }
-            guard let stored else { return bounce(stanza, to: connection, Self.notStored) }
+            guard let stored else { return bounce(stanza, to: connection, notStoredError) }
+            if store?.space.isShort == true && store?.isInTransaction == false {
+                store?.space.isShort = false
+                SpaceNotice.process.returned()
+            }
             dateSent = stored.dateSent
         }
         // Every message with a body reaches its recipient with an ObjectId, so it can be filed and marked.

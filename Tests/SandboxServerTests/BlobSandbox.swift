@@ -30,11 +30,13 @@ final class BlobSandbox {
     let database: String
     var blobDirectory: String { database + ".blobs" }
 
-    init(_ arguments: [String] = [], directory: TemporaryDirectory? = nil) throws {
+    /// `chat`: with XMPP (and so a certificate) too; `launch`: inside a limit (`SandboxProcess`).
+    init(_ arguments: [String] = [], directory: TemporaryDirectory? = nil, database name: String = "sandbox.sqlite", chat: Bool = false,
+         launch: ((String, [String]) -> (path: String, arguments: [String]))? = nil) throws {
         let directory = try directory ?? TemporaryDirectory(prefix: "chatctl-blobs")
         self.directory = directory
-        database = directory.file("sandbox.sqlite")
-        sandbox = try SandboxProcess(arguments: ["--no-chat", "--db", database] + arguments)
+        database = directory.file(name)
+        sandbox = try SandboxProcess(arguments: (chat ? [] : ["--no-chat"]) + ["--db", database] + arguments, launch: launch)
     }
 
     /// Signs `login` up and opens a user session; its id and token.

@@ -13,12 +13,14 @@ package final class SandboxProcess: @unchecked Sendable {
 
     /// Ports 0 let the sandbox pick; fixed ones let a test restart it in place.
     /// `environment` is added to the child's (e.g. a `TMPDIR` of the test's own).
+    /// `launch` runs it inside a limit (a file-size limit, say: `Confinement`); its pid stays the sandbox's (exec).
     package init(arguments: [String] = [], apiPort: Int = 0, chatPort: Int = 0, environment: [String: String] = [:],
-                startTimeout: Double = 20) throws {
+                startTimeout: Double = 20, launch: ((String, [String]) -> (path: String, arguments: [String]))? = nil) throws {
         directory = try TemporaryDirectory(prefix: "chatctl-sandbox")
-        child = try ChildProcess(productPath("chatctl-sandbox"),
-                                 ["--host", "127.0.0.1", "--api-port", String(apiPort), "--chat-port", String(chatPort)] + arguments,
-                                 environment: environment)
+        let program = productPath("chatctl-sandbox")
+        let given = ["--host", "127.0.0.1", "--api-port", String(apiPort), "--chat-port", String(chatPort)] + arguments
+        let (path, all) = launch?(program, given) ?? (program, given)
+        child = try ChildProcess(path, all, environment: environment)
         process = child.process
         // The ready signal: its config line on stdout.
         let first: String
