@@ -43,7 +43,7 @@ import TestSupport
         let transcript = try alice.run(["history", "@" + bob.login]).stdout
         // In a pipe, the state is a field of its own (docs/cli-output.md).
         #expect(transcript.contains("\t\(alice.id)\t") && transcript.contains("\tdelivered\t\tare you there\n"), "\(transcript)")
-        #expect(transcript.contains("\tsent\tbefore listening\n"), "\(transcript)")
+        #expect(transcript.contains("\tsent\t\tbefore listening\n"), "\(transcript)")
 
         // Bob's history without --mark-read changes nothing either.
         #expect(try unread(bob) == 2)
