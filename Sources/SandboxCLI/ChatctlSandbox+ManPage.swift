@@ -17,6 +17,16 @@ extension ChatctlSandbox {
 
                 chatctl-sandbox --https --ws-port 5291 > /tmp/sandbox.json &  (https:// and wss://; clients trust the caFile it names)
                 """),
+            ManPage.Section(title: "Credentials", body: """
+                On loopback (127.0.0.0/8, ::1, localhost) the published sandbox-auth-key, \
+                sandbox-auth-secret and sandbox-account-key. On any other --host, each one \
+                not given by --auth-key, --auth-secret or --account-key is random, kept in \
+                --db (the same after a restart) and printed in the config line; stderr says so.
+
+                Wrong passwords are limited per user (--login-attempts) and per client \
+                address (--login-attempts-per-address), loopback included: 429 with \
+                Retry-After, or SASL temporary-auth-failure.
+                """),
             ManPage.Section(title: "See also", body: "chatctl(1)"),
         ])
 }

@@ -30,7 +30,7 @@ package struct RESTError: Error {
     static let noApplication = RESTError.field(422, "base", "No application found")
     static let needUser = RESTError.field(422, "base", "Forbidden. Need user.")
     static let internalError = RESTError.list(500, "Internal server error")
-    /// Too many wrong passwords for one user lately (docs/protocol.md §2).
+    /// Too many wrong passwords for one user or from one address lately (docs/protocol.md §4).
     static func tooManyAttempts(retryAfter seconds: Int) -> RESTError {
         var error = RESTError.list(429, "Too many failed login attempts, retry in \(seconds) seconds")
         error.headers = [("Retry-After", String(seconds))]
