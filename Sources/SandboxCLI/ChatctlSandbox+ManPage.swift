@@ -23,6 +23,16 @@ extension ChatctlSandbox {
 
                 chatctl-sandbox backup --db team.db team-copy.db  (while it runs; chatctl-sandbox --db team-copy.db serves the copy)
                 """),
+            ManPage.Section(title: "Credentials", body: """
+                On loopback (127.0.0.0/8, ::1, localhost) the published sandbox-auth-key, \
+                sandbox-auth-secret and sandbox-account-key. On any other --host, each one \
+                not given by --auth-key, --auth-secret or --account-key is random, kept in \
+                --db (the same after a restart) and printed in the config line; stderr says so.
+
+                Wrong passwords are limited per user (--login-attempts) and per client \
+                address (--login-attempts-per-address), loopback included: 429 with \
+                Retry-After, or SASL temporary-auth-failure.
+                """),
             ManPage.Section(title: "See also", body: "chatctl(1)"),
         ])
 }

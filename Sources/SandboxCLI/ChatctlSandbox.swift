@@ -80,6 +80,10 @@ package struct ChatctlSandbox: SandboxCommand {
     @Option("write-config", metavar: "PATH",
             help: "Also write the config line to PATH (mode 0640: the credentials are for a group), once listening.", completion: .file)
     var writeConfig: NonEmptyText?
+    @Option("login-attempts-per-address", metavar: "N",
+            help: "Wrong passwords from one client address a minute before its password logins get 429, loopback too (default 30).",
+            range: 1...1_000_000)
+    var loginAttemptsPerAddress: Int?
 
     package init() {}
 
@@ -108,6 +112,7 @@ package struct ChatctlSandbox: SandboxCommand {
             StandardStreams.err("chatctl-sandbox: error: \(error)\n")
             return 1
         }
+        if let notice = sandbox.credentialNotice { StandardStreams.err(notice + "\n") }
         if let writeConfig, let problem = ConfigLineFile.write(sandbox.configLine, to: writeConfig.text) {
             StandardStreams.err("chatctl-sandbox: error: \(problem)\n")
             return 1
@@ -128,9 +133,9 @@ package struct ChatctlSandbox: SandboxCommand {
         options.webSocketPort = wsPort
         if let db { options.databasePath = db.text }
         if let appId { options.applicationId = appId }
-        if let authKey { options.authKey = authKey.text }
-        if let authSecret { options.authSecret = authSecret.text }
-        if let accountKey { options.accountKey = accountKey.text }
+        if let authKey { options.authKey = authKey.text; options.givenCredentials.insert(.authKey) }
+        if let authSecret { options.authSecret = authSecret.text; options.givenCredentials.insert(.authSecret) }
+        if let accountKey { options.accountKey = accountKey.text; options.givenCredentials.insert(.accountKey) }
         if let chatDomain { options.chatDomain = chatDomain.text }
         if let tokenTTL { options.tokenTTL = tokenTTL.value }
         options.tlsCertPath = tlsCert?.text
@@ -149,6 +154,7 @@ package struct ChatctlSandbox: SandboxCommand {
         }
         options.chatEnabled = !noChat
         options.https = https
+        if let loginAttemptsPerAddress { options.passwordAttemptsPerAddressPerMinute = loginAttemptsPerAddress }
         if noChat && (chatTLSPort != nil || wsPort != nil) {
             throw SandboxUsageError("--no-chat leaves no chat for --chat-tls-port or --ws-port")
         }

@@ -23,6 +23,8 @@ package struct HTTPRequest {
     package var path: Result<String, Problem>
     package var query: String?
     package var body: Result<[UInt8], Problem>
+    /// The client's address without its port (what wrong passwords are counted against); nil: unknown.
+    package var peerAddress: String?
 
     package init(method: Method, headers: [String: String], rawPath: String?, path: Result<String, Problem>,
                  query: String?, body: Result<[UInt8], Problem>) {

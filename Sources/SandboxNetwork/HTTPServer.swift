@@ -222,9 +222,20 @@ package final class HTTPServer {
         } else {
             path = .failure(.malformedURI)
         }
-        return HTTPRequest(method: method, headers: Self.inputHeaders(request), rawPath: rawPath.map { String(cString: $0) },
-                           path: path, query: uri.flatMap { evhttp_uri_get_query($0) }.map { String(cString: $0) },
-                           body: body(of: request))
+        var read = HTTPRequest(method: method, headers: Self.inputHeaders(request), rawPath: rawPath.map { String(cString: $0) },
+                               path: path, query: uri.flatMap { evhttp_uri_get_query($0) }.map { String(cString: $0) },
+                               body: body(of: request))
+        read.peerAddress = Self.peerAddress(of: request)
+        return read
+    }
+
+    /// The client's address as evhttp took it from `getpeername` (no port).
+    private static func peerAddress(of request: OpaquePointer) -> String? {
+        guard let connection = evhttp_request_get_connection(request) else { return nil }
+        var address: UnsafeMutablePointer<CChar>?
+        var port: UInt16 = 0
+        evhttp_connection_get_peer(connection, &address, &port)
+        return address.map { String(cString: $0) }
     }
 
     /// The request's headers, names lowercased (a repeated one: its last value).

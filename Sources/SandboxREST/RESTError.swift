@@ -32,7 +32,7 @@ package struct RESTError: Error {
     static let internalError = RESTError.list(500, "Internal server error")
     /// The disk is full (or the file-size limit reached): nothing of the request was stored.
     static let insufficientStorage = RESTError.list(507, "Insufficient storage: the server's disk is full; try again later")
-    /// Too many wrong passwords for one user lately (docs/protocol.md §2).
+    /// Too many wrong passwords for one user or from one address lately (docs/protocol.md §4).
     static func tooManyAttempts(retryAfter seconds: Int) -> RESTError {
         var error = RESTError.list(429, "Too many failed login attempts, retry in \(seconds) seconds")
         error.headers = [("Retry-After", String(seconds))]

@@ -13,6 +13,8 @@ package struct RESTRequest {
     var json: JSONNode?
     /// Values captured from the route pattern (`{id}`).
     var pathParameters: [String: String] = [:]
+    /// The client's address (no port), which wrong passwords count against; nil: not counted by address.
+    package var peerAddress: String?
 
     /// The first value of `name`, if present.
     func parameter(_ name: String) -> String? { parameters.first { $0.0 == name }?.1 }

@@ -82,7 +82,9 @@ package final class RESTService {
         case .failure(.bodyTooLarge): throw .list(413, "Request entity too large")
         case .failure: throw .badRequest("Unreadable request body")
         }
-        return try RESTRequest(method: method, path: path, headers: request.headers, query: request.query, body: body)
+        var parsed = try RESTRequest(method: method, path: path, headers: request.headers, query: request.query, body: body)
+        parsed.peerAddress = request.peerAddress
+        return parsed
     }
 }
 

@@ -61,7 +61,7 @@ extension SandboxAPI {
                 problem("password", message)
             } else if let old = r.parameter("user[old_password]"), !old.isEmpty {
                 // The old password proves it is the person, not a session left open.
-                switch try storage({ try database.verifyPassword(userId: id, old) }) {
+                switch try storage({ try database.verifyPassword(userId: id, old, from: r.peerAddress) }) {
                 case .accepted: changes.password = password
                 case .refused: problem("old_password", "is incorrect")
                 case .throttled(let seconds): throw .tooManyAttempts(retryAfter: seconds)

@@ -143,7 +143,7 @@ package final class SandboxAPI {
         var userId = 0
         if let password = request.parameter("user[password]") {
             userId = try authenticate(login: request.parameter("user[login]"), email: request.parameter("user[email]"),
-                                      password: password).id
+                                      password: password, from: request.peerAddress).id
         }
         let session = try storage {
             try database.createSession(applicationId: credentials.applicationId, userId: userId, nonce: nonce,
@@ -161,8 +161,9 @@ package final class SandboxAPI {
         return response
     }
 
-    /// The user with that login (or email) and password; 401 otherwise.
-    private func authenticate(login: String?, email: String?, password: String) throws(RESTError) -> UserRecord {
+    /// The user with that login (or email) and password; 401 otherwise, 429 while too many
+    /// wrong ones came for the user or from `address` (docs/protocol.md §4).
+    private func authenticate(login: String?, email: String?, password: String, from address: String?) throws(RESTError) -> UserRecord {
         let found: UserRecord?
         if let login, !login.isEmpty {
             found = try storage { try database.user(login: login) }
@@ -171,8 +172,11 @@ package final class SandboxAPI {
         } else {
             found = nil
         }
-        guard let user = found else { throw .unauthorized }
-        switch try storage({ try database.verifyPassword(userId: user.id, password) }) {
+        guard let user = found else {
+            if case .throttled(let seconds) = database.refuseUnknownLogin(from: address) { throw .tooManyAttempts(retryAfter: seconds) }
+            throw .unauthorized
+        }
+        switch try storage({ try database.verifyPassword(userId: user.id, password, from: address) }) {
         case .accepted: return user
         case .refused: throw .unauthorized
         case .throttled(let seconds): throw .tooManyAttempts(retryAfter: seconds)
@@ -183,7 +187,7 @@ package final class SandboxAPI {
         let r = context.request
         let user = try authenticate(login: r.parameter("login") ?? r.parameter("user[login]"),
                                     email: r.parameter("email") ?? r.parameter("user[email]"),
-                                    password: r.parameter("password") ?? r.parameter("user[password]") ?? "")
+                                    password: r.parameter("password") ?? r.parameter("user[password]") ?? "", from: r.peerAddress)
         try storage { try database.setSessionUser(sessionId: context.session!.id, userId: user.id) }
         let fresh = try storage { try database.user(id: user.id) } ?? user
         return .json(202, .object([("user", fresh.json)]))

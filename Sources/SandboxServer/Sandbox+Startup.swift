@@ -13,7 +13,8 @@ extension Sandbox {
     /// The database, in a file or in memory, with the login limits of `options`.
     static func openDatabase(_ options: SandboxOptions) throws -> SandboxDatabase {
         let database = try SandboxDatabase(path: options.databasePath, tokenTTL: options.tokenTTL)
-        database.passwordAttempts = PasswordAttempts(limit: options.passwordAttemptsPerMinute, window: 60)
+        database.passwordAttempts = PasswordAttempts(limit: options.passwordAttemptsPerMinute, window: 60,
+                                                     addressLimit: options.passwordAttemptsPerAddressPerMinute)
         database.passwordIterations = options.passwordIterations
         return database
     }

@@ -17,6 +17,8 @@ import SandboxXMPP
 package final class Sandbox {
     /// The one-line JSON chatctl config for this sandbox (what the binary prints on stdout).
     package let configLine: String
+    /// Off loopback, the line that says the credentials were made at random (for stderr).
+    package let credentialNotice: String?
     /// How another thread (or a signal's) asks the loop to finish.
     package let stopHandle: SandboxStopHandle
     private let log: SandboxLog
@@ -44,6 +46,9 @@ package final class Sandbox {
         var storageEndpoint: StorageServer?
         do {
             let database = try Self.openDatabase(options)
+            // From here on, the credentials served (off loopback: random unless given).
+            let (options, notice) = try Self.servingCredentials(options, database: database)
+            credentialNotice = notice
             let madeFiles = try SandboxFiles(databasePath: options.databasePath, log: log)
             files = madeFiles
             let tls = options.chatEnabled || options.https

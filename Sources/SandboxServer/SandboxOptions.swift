@@ -61,5 +61,11 @@ package struct SandboxOptions: Sendable {
     /// `--https`: the REST API, the storage endpoint and the WebSocket port speak TLS, with the
     /// identity chat's TLS uses (`https://`, `wss://`; docs/protocol.md §1).
     package var https = false
+    /// Wrong passwords (and logins of nobody) from one client address within a minute before
+    /// its password logins are refused like the per-user limit's (`--login-attempts-per-address`).
+    package var passwordAttemptsPerAddressPerMinute = PasswordAttempts.defaultAddressLimit
+    /// Which of `authKey`, `authSecret`, `accountKey` were given (`--auth-key`, …): off loopback
+    /// the others are not the published defaults but random, kept in the database (`Sandbox+Credentials.swift`).
+    package var givenCredentials: Set<SandboxCredential> = []
     package init() {}
 }

@@ -2,6 +2,6 @@
 package enum ChatAuthentication: Equatable {
     case accepted
     case refused
-    /// Too many wrong passwords for this user lately: not checked (SASL `temporary-auth-failure`).
+    /// Too many wrong passwords for this user or from this address lately: not checked (SASL `temporary-auth-failure`).
     case throttled
 }

@@ -282,12 +282,24 @@ package final class SandboxDatabase {
         return (total, users)
     }
 
-    /// Whether `password` is the user's, or too many wrong ones came lately (then it is not
-    /// even checked: each check costs a key derivation). A wrong one counts.
-    package func verifyPassword(userId: Int, _ password: String) throws -> PasswordVerdict {
+    /// Whether `password` is the user's, or too many wrong ones came lately for the user or
+    /// from `address` (then it is not even checked: each check costs a key derivation). A
+    /// wrong one counts against both; a right one against neither.
+    package func verifyPassword(userId: Int, _ password: String, from address: String? = nil) throws -> PasswordVerdict {
+        if let address, let seconds = passwordAttempts.retryAfter(address: address, now: now()) { return .throttled(retryAfter: seconds) }
         if let seconds = passwordAttempts.retryAfter(userId: userId, now: now()) { return .throttled(retryAfter: seconds) }
         if try checkPassword(userId: userId, password) { return .accepted }
         passwordAttempts.recordFailure(userId: userId, now: now())
+        if let address { passwordAttempts.recordFailure(address: address, now: now()) }
+        return .refused
+    }
+
+    /// A login of nobody (no such login, email or id) from `address`: refused, and counted
+    /// against the address like a wrong password; throttled while the address is.
+    package func refuseUnknownLogin(from address: String?) -> PasswordVerdict {
+        guard let address else { return .refused }
+        if let seconds = passwordAttempts.retryAfter(address: address, now: now()) { return .throttled(retryAfter: seconds) }
+        passwordAttempts.recordFailure(address: address, now: now())
         return .refused
     }
 
@@ -372,15 +384,21 @@ package final class SandboxDatabase {
 
     /// A token is always checked; a password only while the user is not rate limited.
     package func checkChatCredentials(userId: Int, secret: String) -> ChatAuthentication {
+        checkChatCredentials(userId: userId, secret: secret, from: nil)
+    }
+
+    /// As `checkChatCredentials(userId:secret:)`, wrong passwords counted against `address`
+    /// too (the client's; nil: by user only).
+    package func checkChatCredentials(userId: Int, secret: String, from address: String?) -> ChatAuthentication {
         do {
             if secret.utf8.count == 40, userId != 0,
                try db.queryFirst("SELECT user_id FROM sessions WHERE token = ?", [.text(secret)], { $0.int(0) }) == userId,
                try useSession(token: secret) != nil {
                 return .accepted
             }
-            // An unknown user has no password to guess: refused, and nothing to count.
-            guard try user(id: userId) != nil else { return .refused }
-            switch try verifyPassword(userId: userId, secret) {
+            // An unknown user has no password to guess: counted against the address only.
+            guard try user(id: userId) != nil else { return refuseUnknownLogin(from: address) == .refused ? .refused : .throttled }
+            switch try verifyPassword(userId: userId, secret, from: address) {
             case .accepted: return .accepted
             case .refused: return .refused
             case .throttled: return .throttled
@@ -413,7 +431,7 @@ extension SandboxDatabase {
 package enum PasswordVerdict: Equatable {
     case accepted
     case refused
-    /// Too many wrong passwords for this user lately; try again in `retryAfter` seconds.
+    /// Too many wrong passwords for this user or from this address lately; try again in `retryAfter` seconds.
     case throttled(retryAfter: Int)
 }
 

@@ -7,11 +7,17 @@ package protocol ChatAuthenticator: AnyObject {
     func authenticateChat(userId: Int, secret: String) -> Bool
     /// As `authenticateChat`, telling a wrong secret from too many wrong passwords.
     func checkChatCredentials(userId: Int, secret: String) -> ChatAuthentication
+    /// As above, wrong passwords counted against the client's `address` too.
+    func checkChatCredentials(userId: Int, secret: String, from address: String?) -> ChatAuthentication
 }
 
 extension ChatAuthenticator {
     package func checkChatCredentials(userId: Int, secret: String) -> ChatAuthentication {
         authenticateChat(userId: userId, secret: secret) ? .accepted : .refused
+    }
+
+    package func checkChatCredentials(userId: Int, secret: String, from address: String?) -> ChatAuthentication {
+        checkChatCredentials(userId: userId, secret: secret)
     }
 }
 

@@ -215,11 +215,11 @@ final class XMPPClientConnection {
                 // Each WebSocket message is parsed on its own; the next <open/> starts the new stream.
                 if transport != .webSocket { pendingRestart = .stream }
             case .authenticate(let userId, let secret):
-                let outcome = server.authenticator.checkChatCredentials(userId: userId, secret: secret)
+                let outcome = server.authenticator.checkChatCredentials(userId: userId, secret: secret, from: peerAddress)
                 switch outcome {
                 case .accepted: server.log.log(.info, "xmpp #\(number): user \(userId) authenticated")
                 case .refused: server.log.log(.warning, "xmpp #\(number): user \(userId) failed to authenticate")
-                case .throttled: server.log.log(.warning, "xmpp #\(number): user \(userId) refused: too many wrong passwords lately")
+                case .throttled: server.log.log(.warning, "xmpp #\(number): user \(userId) refused: too many wrong passwords lately (for the user or from \(peerAddress))")
                 }
                 perform(session.handle(outcome == .throttled ? .authenticationThrottled(userId: userId)
                                                              : .authenticationChecked(userId: userId, accepted: outcome == .accepted)))
