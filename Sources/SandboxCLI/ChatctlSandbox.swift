@@ -79,6 +79,12 @@ package struct ChatctlSandbox: SandboxCommand {
     var corsOrigin: String?
     @Flag("https", help: "Serve the REST API, the storage endpoint and --ws-port over TLS (https://, wss://), with the certificate in caFile.")
     var https: Bool
+    @Option("max-pending", metavar: "N",
+            help: "Connections an address may keep on each port not yet logged in (chat) or waiting for a request (HTTP); past it the oldest is closed (default 32).",
+            range: 1...100_000)
+    var maxPending: Int?
+    @Option("auth-timeout", metavar: "SECONDS", help: "Close chat streams not logged in this long after connecting; fractions allowed (default 30).")
+    var authTimeout: Seconds?
 
     package init() {}
 
@@ -144,6 +150,8 @@ package struct ChatctlSandbox: SandboxCommand {
         }
         options.chatEnabled = !noChat
         options.https = https
+        if let maxPending { options.maximumPendingPerAddress = maxPending }
+        if let authTimeout { options.authTimeout = authTimeout.value }
         if noChat && (chatTLSPort != nil || wsPort != nil) {
             throw SandboxUsageError("--no-chat leaves no chat for --chat-tls-port or --ws-port")
         }

@@ -61,5 +61,11 @@ package struct SandboxOptions: Sendable {
     /// `--https`: the REST API, the storage endpoint and the WebSocket port speak TLS, with the
     /// identity chat's TLS uses (`https://`, `wss://`; docs/protocol.md §1).
     package var https = false
+    /// Connections one address may keep open on each port without being of use yet: chat
+    /// streams not yet authenticated, HTTP connections waiting for a request. Past it the
+    /// oldest of them is closed, not the newcomer (`--max-pending`, docs/protocol.md §7).
+    package var maximumPendingPerAddress = 32
+    /// Seconds a chat stream may take to authenticate and bind (`--auth-timeout`).
+    package var authTimeout: Double = 30
     package init() {}
 }
