@@ -113,7 +113,9 @@ package final class XMPPServer {
         let credentials = secure ? TLSCredentials(certificatePEM: tls.certificatePEM, keyPEM: try tls.privateKeyPEM()) : nil
         let listener = try WebSocketListener(host: host, port: port, maxMessageBytes: limits.maxElementBytes,
                                              upgradeTimeout: limits.webSocketUpgradeTimeout, origins: origins,
-                                             tls: credentials, log: log)
+                                             tls: credentials,
+                                             maximumWaiting: (limits.maxUnauthenticatedPerAddress, max(limits.maxUnauthenticatedPerAddress, 512)),
+                                             log: log)
         guard let event = LoopEvent(loop: loop, .readable(descriptor: listener.mailbox.loopWakeReader, persistent: true), action: {
             [unowned self] in self.webSocketEventsArrived()
         }) else {

@@ -30,14 +30,17 @@ import TestSupport
 
     @Test func twoHundredHalfOpenConnectionsOnEachPortLockNobodyOut() throws {
         // The flood's sockets must outlive the test's own steps: no timeout ends them first.
-        let sandbox = try SandboxProcess(arguments: ["--request-timeout", "120", "--http-timeout", "120", "--auth-timeout", "120"])
+        let sandbox = try SandboxProcess(arguments: ["--request-timeout", "120", "--http-timeout", "120", "--auth-timeout", "120",
+                                                          "--ws-port", "0"])
         let bob = try ChatUser("bob", sandbox: sandbox)
         let rest = try Self.port(of: sandbox.apiEndpoint), chat = try Self.port(of: sandbox.chatEndpoint)
         let storage = try Self.storagePort(of: sandbox)
+        let webSocket = try Self.port(of: try #require((sandbox.config["endpoints"] as? [String: Any])?["chatWebSocket"] as? String))
 
         let floods = [
             ("REST", try Self.flood(200, port: rest, opening: "GET /session.json HTTP/1.1\r\nHost: 127.0.0.1\r\n")),
             ("storage", try Self.flood(200, port: storage, opening: "GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\n")),
+            ("WebSocket", try Self.flood(200, port: webSocket, opening: "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")),
             ("chat", try Self.flood(200, port: chat, opening:
                 "<?xml version='1.0'?><stream:stream to='localhost' xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams' version='1.0'>")),
         ]
@@ -66,6 +69,12 @@ import TestSupport
         download.send(Array("GET /nothing-here HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
         let answer = download.readUntilClosed(timeout: 30)
         #expect(String(decoding: answer.data, as: UTF8.self).hasPrefix("HTTP/1.1 "))
+
+        // A WebSocket client upgrades and gets its stream's features.
+        let page = try WebSocketTestClient(port: webSocket)
+        #expect(page.status == 101)
+        page.sendText("<open xmlns='urn:ietf:params:xml:ns:xmpp-framing' to='localhost' version='1.0'/>")
+        #expect(page.receiveTexts(until: { $0.contains("features") }).matched)
 
         // And all the while the flood's newest sockets stayed open.
         for (port, connections) in floods {

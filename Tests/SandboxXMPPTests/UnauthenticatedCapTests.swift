@@ -46,3 +46,24 @@ import TestSupport
         }
     }
 }
+
+/// The WebSocket port caps its connections not upgraded yet the same way (issue 24).
+@Suite(.serialized) struct WebSocketUpgradeCapTests {
+    @Test func aNewcomerPastTheCapShutsTheOldestWaitingConnection() throws {
+        var limits = XMPPServer.Limits()
+        limits.maxUnauthenticatedPerAddress = 3
+        let server = try XMPPTestServer(limits: limits, webSockets: true)
+        var halfOpen: [TCPConnection] = []
+        for _ in 0..<4 {
+            let connection = try TCPConnection(host: "127.0.0.1", port: server.webSocketPort)
+            connection.send(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
+            halfOpen.append(connection)
+        }
+        #expect(halfOpen[0].readUntilClosed(timeout: 5).closedByPeer, "the oldest makes room")
+        let client = try WebSocketTestClient(port: server.webSocketPort)
+        #expect(client.status == 101, "a newcomer still upgrades")
+        try waitUntil("its stream", timeout: 5) { server.query { $0.openConnectionCount } == 1 }
+        #expect(halfOpen[1].readUntilClosed(timeout: 5).closedByPeer, "and the next oldest made room for it")
+        #expect(!halfOpen[3].isClosedByPeer())
+    }
+}
