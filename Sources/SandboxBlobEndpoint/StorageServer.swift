@@ -8,6 +8,7 @@ import Glibc
 import SandboxClock
 import SandboxHTTP
 import SandboxLogging
+import Synchronization
 
 /// What the storage thread needs, all immutable: it never touches SQLite (which stays
 /// on the event loop's thread), only the signer's secret, the clock and the files.
@@ -23,6 +24,9 @@ package struct StorageSettings: Sendable {
     /// The scheme of the `Location` a successful upload answers (`https` when clients reach
     /// the storage over TLS).
     package var locationScheme = "http"
+    /// Connections one address (and all together) may keep waiting for a request; past it the
+    /// oldest waiting one is dropped, not the newcomer (docs/protocol.md §8).
+    package var maximumWaiting: (perAddress: Int, overall: Int) = (32, 512)
 
     package init(signer: StorageSigner, files: BlobFiles, maximumUpload: Int, cors: CORSPolicy = .storage(.any), log: SandboxLog) {
         self.signer = signer
@@ -57,10 +61,10 @@ package final class StorageServer {
         if let tls {
             strings = [strdup(tls.keyPEM)!, strdup(tls.certificatePEM)!]
             started = sandbox_mhd_start_tls(socket, storageAccessHandler, me, storageRequestCompleted, me,
-                                            UInt32(max(1, timeout)), 256 * 1024, strings[0], strings[1])
+                                            storageConnectionNotice, me, UInt32(max(1, timeout)), 256 * 1024, strings[0], strings[1])
         } else {
             started = sandbox_mhd_start(socket, storageAccessHandler, me, storageRequestCompleted, me,
-                                        UInt32(max(1, timeout)), 256 * 1024)
+                                        storageConnectionNotice, me, UInt32(max(1, timeout)), 256 * 1024)
         }
         guard let daemon = started else {
             Glibc.close(socket)
@@ -92,8 +96,41 @@ final class StorageRequestHandler: Sendable {
     /// Headroom over `--max-upload` for the form's other fields and its boundaries.
     static let formOverhead = 1 << 20
     let settings: StorageSettings
+    /// Connections waiting for a request. libmicrohttpd calls us on its one thread; the lock
+    /// only makes that visible to the compiler.
+    let waiting: Mutex<WaitingConnections>
 
-    init(settings: StorageSettings) { self.settings = settings }
+    init(settings: StorageSettings) {
+        self.settings = settings
+        waiting = Mutex(WaitingConnections(perAddress: settings.maximumWaiting.perAddress, overall: settings.maximumWaiting.overall))
+    }
+
+    /// A connection opened (`socket` from `address`), or answered and kept alive: it waits for
+    /// a request, as the youngest. The oldest past the cap have their sockets shut down, which
+    /// libmicrohttpd then closes as a vanished client.
+    fileprivate func connectionWaits(_ connection: OpaquePointer, socket: Int32? = nil) {
+        let key = Int(bitPattern: UnsafeRawPointer(connection))
+        let (evicted, address): ([Int32], String?) = waiting.withLock { state in
+            if let socket { state.open(key, socket: socket) }
+            return (state.waits(key), state.address(of: key))
+        }
+        for socket in evicted { shutdown(socket, Int32(SHUT_RDWR)) }
+        // The first of each hundred: a flood logs a few lines, not one per connection.
+        if let dropped = waiting.withLock({ $0.countDropped(evicted.count) }) {
+            settings.log.log(.warning, "storage: \(address ?? "?") has \(settings.maximumWaiting.perAddress) connections waiting for a request; dropping the oldest for a new one (\(dropped) so far)")
+        }
+    }
+
+    /// A request's headers arrived: the connection is busy until it is answered.
+    fileprivate func connectionBusy(_ connection: OpaquePointer) {
+        let key = Int(bitPattern: UnsafeRawPointer(connection))
+        waiting.withLock { $0.busy(key) }
+    }
+
+    fileprivate func connectionClosed(_ connection: OpaquePointer) {
+        let key = Int(bitPattern: UnsafeRawPointer(connection))
+        waiting.withLock { $0.close(key) }
+    }
 
     /// One call of the access handler: the headers (first call, `exchange` new), a piece
     /// of the body, or the end of the body.
@@ -101,6 +138,7 @@ final class StorageRequestHandler: Sendable {
                             data: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>,
                             exchange: StorageExchange, isFirstCall: Bool) -> MHD_Result {
         if isFirstCall {
+            connectionBusy(connection)
             let origin = Self.header(connection, "Origin")
             exchange.corsHeaders = settings.cors.responseHeaders(origin: origin).map { ($0.name, $0.value) }
             switch method {
@@ -320,7 +358,10 @@ private let storageAccessHandler: MHD_AccessHandlerCallback = { cls, connection,
 }
 
 /// Called once per request however it ended (answered, the client gone, the server stopping).
-private let storageRequestCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in
+private let storageRequestCompleted: MHD_RequestCompletedCallback = { cls, connection, state, _ in
+    if let cls, let connection {
+        Unmanaged<StorageRequestHandler>.fromOpaque(cls).takeUnretainedValue().connectionWaits(connection)
+    }
     guard let state, let raw = state.pointee else { return }
     state.pointee = nil
     Unmanaged<StorageExchange>.fromOpaque(raw).takeRetainedValue().end()
@@ -332,4 +373,16 @@ private let storageFormField: MHD_PostDataIterator = { cls, _, key, _, _, _, dat
     let receiver = Unmanaged<UploadReceiver>.fromOpaque(cls).takeUnretainedValue()
     let bytes = UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size)
     return receiver.receive(name: String(cString: key), offset: offset, bytes: bytes) ? MHD_Result.YES : MHD_Result.NO
+}
+
+/// libmicrohttpd's word that a connection began or ended: each is counted against the cap on
+/// connections waiting for a request.
+private let storageConnectionNotice: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+    guard let cls, let connection else { return }
+    let handler = Unmanaged<StorageRequestHandler>.fromOpaque(cls).takeUnretainedValue()
+    if code.rawValue == 0 {   // MHD_CONNECTION_NOTIFY_STARTED
+        handler.connectionWaits(connection, socket: sandbox_mhd_connection_socket(connection))
+    } else {
+        handler.connectionClosed(connection)
+    }
 }

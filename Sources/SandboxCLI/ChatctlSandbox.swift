@@ -84,6 +84,12 @@ package struct ChatctlSandbox: SandboxCommand {
             help: "Wrong passwords from one client address a minute before its password logins get 429, loopback too (default 30).",
             range: 1...1_000_000)
     var loginAttemptsPerAddress: Int?
+    @Option("max-pending", metavar: "N",
+            help: "Connections an address may keep on each port not yet logged in (chat) or waiting for a request (HTTP); past it the oldest is closed (default 32).",
+            range: 1...100_000)
+    var maxPending: Int?
+    @Option("auth-timeout", metavar: "SECONDS", help: "Close chat streams not logged in this long after connecting; fractions allowed (default 30).")
+    var authTimeout: Seconds?
 
     package init() {}
 
@@ -155,6 +161,8 @@ package struct ChatctlSandbox: SandboxCommand {
         options.chatEnabled = !noChat
         options.https = https
         if let loginAttemptsPerAddress { options.passwordAttemptsPerAddressPerMinute = loginAttemptsPerAddress }
+        if let maxPending { options.maximumPendingPerAddress = maxPending }
+        if let authTimeout { options.authTimeout = authTimeout.value }
         if noChat && (chatTLSPort != nil || wsPort != nil) {
             throw SandboxUsageError("--no-chat leaves no chat for --chat-tls-port or --ws-port")
         }

@@ -39,19 +39,32 @@ package final class HTTPServer {
     private var refusalWatches: [OpaquePointer: OpaquePointer] = [:]
     /// True while our own answer is written: the hook leaves it alone.
     private var answering = false
+    /// Connections waiting for a whole request, oldest first per address: past the cap the
+    /// oldest is dropped, not the newcomer (a half-open flood cannot lock out the next client).
+    private var waiting: IdleConnections<OpaquePointer>
+    /// Each connection's peer address, once known.
+    private var peerAddresses: [OpaquePointer: String] = [:]
+    /// Connections begun whose socket evhttp has not handed over yet (it does right after).
+    private var unplaced: [OpaquePointer] = []
+    /// Counts the connections in `unplaced` once this turn's callbacks are done.
+    private var placement: LoopEvent?
+    /// Connections dropped for newer ones since a connection came without (to log a few, not each).
+    private var droppedInARow = 0
 
     /// `name`: the service, as its errors and log lines call it ("REST"); `timeout`: seconds a
     /// connection may stay idle or half-sent before libevent drops it; `requestTimeout`: seconds
     /// for each whole request; bodies over `maximumBodySize` and headers over
     /// `maximumHeadersSize` get 413 from libevent itself; `defaultContentType`: of an answer
     /// that names none; `tls`: serve HTTPS with this identity; `refusalHeaders`: added to the
-    /// answers libevent writes by itself (its 400s and 413s), which no service sees.
+    /// answers libevent writes by itself (its 400s and 413s), which no service sees;
+    /// `maximumWaiting`: connections per address (and all together) waiting for a request.
     package init(loop: EventLoop, name: String, host: String, port: Int, timeout: Int, requestTimeout: Double = 10,
                  maximumBodySize: Int, maximumHeadersSize: Int, defaultContentType: String, tls: TLSIdentity? = nil,
-                 refusalHeaders: [(String, String)] = [], log: SandboxLog,
-                 service: @escaping (HTTPRequest) -> HTTPAnswer) throws(NetworkError) {
+                 refusalHeaders: [(String, String)] = [], maximumWaiting: (perAddress: Int, overall: Int) = (32, 512),
+                 log: SandboxLog, service: @escaping (HTTPRequest) -> HTTPAnswer) throws(NetworkError) {
         guard let http = evhttp_new(loop.base) else { throw NetworkError("evhttp_new failed") }
         self.loop = loop
+        waiting = IdleConnections(perAddress: max(1, maximumWaiting.perAddress), overall: max(1, maximumWaiting.overall))
         self.tls = tls
         self.refusalHeaders = refusalHeaders
         self.name = name
@@ -89,6 +102,7 @@ package final class HTTPServer {
         }, Unmanaged.passUnretained(self).toOpaque())
         sweep = LoopEvent(loop: loop, .repeatingTimer) { [unowned self] in self.dropLateConnections() }
         sweep?.schedule(after: 0.25)
+        placement = LoopEvent(loop: loop, .afterTurn) { [unowned self] in self.placeNewConnections() }
     }
 
     deinit {
@@ -99,12 +113,16 @@ package final class HTTPServer {
     /// Stops listening and drops every connection. Idempotent.
     package func close() {
         sweep = nil
+        placement = nil
         guard let http else { return }
         evhttp_free(http)
         self.http = nil
         // evhttp has let go of every connection: ours are the last references.
         for bufferEvent in requestDeadlines.keys { release(bufferEvent) }
         requestDeadlines = [:]
+        unplaced = []
+        peerAddresses = [:]
+        waiting = IdleConnections(perAddress: waiting.perAddress, overall: waiting.overall)
     }
 
     /// A new connection's bufferevent (evhttp gives it the socket), TLS's when serving HTTPS,
@@ -124,6 +142,8 @@ package final class HTTPServer {
         guard let bufferEvent = made else { return nil }
         bufferevent_incref(bufferEvent)
         requestDeadlines[bufferEvent] = SandboxTime.monotonic() + requestTimeout
+        unplaced.append(bufferEvent)
+        placement?.activate()
         if !refusalHeaders.isEmpty, let output = bufferevent_get_output(bufferEvent),
            let watch = evbuffer_add_cb(output, { buffer, info, arg in
                guard let buffer, let info, let arg, info.pointee.n_added > 0 else { return }
@@ -134,8 +154,39 @@ package final class HTTPServer {
         return bufferEvent
     }
 
+    /// Counts the new connections against the cap on those waiting for a request, by their
+    /// peer's address; past it, the oldest waiting ones are dropped.
+    private func placeNewConnections() {
+        let placing = unplaced
+        unplaced = []
+        for bufferEvent in placing where requestDeadlines[bufferEvent].map({ $0 < .infinity }) == true {
+            let address = PeerAddress.host(ofSocket: bufferevent_getfd(bufferEvent)) ?? "?"
+            peerAddresses[bufferEvent] = address
+            let evicted = waiting.becameIdle(bufferEvent, address: address)
+            if evicted.isEmpty { droppedInARow = 0 }
+            for oldest in evicted {
+                // The first of each hundred: a flood logs a few lines, not one per connection.
+                if droppedInARow % 100 == 0 {
+                    log.log(.warning, "\(name.lowercased()): \(address) has \(waiting.perAddress) connections waiting for a request; dropping the oldest for a new one (\(droppedInARow + 1) so far)")
+                }
+                droppedInARow += 1
+                drop(oldest)
+            }
+        }
+    }
+
+    /// Shuts a connection's socket down; evhttp then closes it as a vanished client.
+    private func drop(_ bufferEvent: OpaquePointer) {
+        let socket = bufferevent_getfd(bufferEvent)
+        if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
+        requestDeadlines[bufferEvent] = .infinity
+        waiting.remove(bufferEvent)
+    }
+
     /// Our reference to a connection's bufferevent, and its hook, let go.
     private func release(_ bufferEvent: OpaquePointer) {
+        waiting.remove(bufferEvent)
+        peerAddresses[bufferEvent] = nil
         if let watch = refusalWatches.removeValue(forKey: bufferEvent), let output = bufferevent_get_output(bufferEvent) {
             _ = evbuffer_remove_cb_entry(output, watch)
         }
@@ -182,9 +233,7 @@ package final class HTTPServer {
                 requestDeadlines[bufferEvent] = nil
                 release(bufferEvent)
             } else if now >= deadline {
-                let socket = bufferevent_getfd(bufferEvent)
-                if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
-                requestDeadlines[bufferEvent] = .infinity
+                drop(bufferEvent)
                 log.log(.info, "\(name.lowercased()): dropped a connection that sent no whole request within \(requestTimeout.rounded() == requestTimeout ? String(Int(requestTimeout)) : String(requestTimeout)) s")
             }
         }
@@ -195,6 +244,10 @@ package final class HTTPServer {
         if let connection = evhttp_request_get_connection(request), let bufferEvent = evhttp_connection_get_bufferevent(connection),
            requestDeadlines[bufferEvent] != nil {
             requestDeadlines[bufferEvent] = SandboxTime.monotonic() + requestTimeout
+            // Answered at once, it waits for its next request as the youngest.
+            if let address = peerAddresses[bufferEvent] {
+                for oldest in waiting.becameIdle(bufferEvent, address: address) { drop(oldest) }
+            }
         }
         send(service(read(request)), to: request)
     }

@@ -33,7 +33,7 @@ extension Sandbox {
                                     timeout: Int(options.httpTimeout.rounded(.up)), requestTimeout: options.requestTimeout,
                                     maximumBodySize: RESTService.maximumBodySize, maximumHeadersSize: RESTService.maximumHeadersSize,
                                     defaultContentType: "application/json", tls: tls, refusalHeaders: LibraryRefusal.headers,
-                                    log: log, service: service.answer)
+                                    maximumWaiting: pendingCaps(options), log: log, service: service.answer)
         log.log(.info, "cors: web pages from \(options.corsOrigins.summary) may call the sandbox")
         let turn = TurnCommit(loop: loop, store: api.chat, log: log)
         service.beforeEachRequest = { turn.finish() }
@@ -51,6 +51,7 @@ extension Sandbox {
                                        cors: .storage(options.corsOrigins), log: log)
         // A successful upload's Location (S3's PostResponse) names the scheme clients reached it by.
         if tls != nil { settings.locationScheme = "https" }
+        settings.maximumWaiting = pendingCaps(options)
         let server = try StorageServer(listeningSocket: socket, host: options.host, port: port,
                                        settings: settings,
                                        timeout: Int(options.httpTimeout.rounded(.up)),
@@ -92,9 +93,12 @@ extension Sandbox {
     /// the direct-TLS and WebSocket ones asked for.
     static func startChat(_ options: SandboxOptions, loop: EventLoop, database: SandboxDatabase, api: SandboxAPI,
                           turn: TurnCommit, identity: TLSIdentity, log: SandboxLog) throws -> Chat {
+        var limits = XMPPServer.Limits()
+        limits.maxUnauthenticatedPerAddress = options.maximumPendingPerAddress
+        limits.preAuthTimeout = options.authTimeout
         let server = try XMPPServer(loop: loop, host: options.host, port: options.chatPort, domain: options.chatDomain,
                                     applicationId: options.applicationId, tls: identity, authenticator: database, log: log,
-                                    store: api.chat, turn: turn)
+                                    limits: limits, store: api.chat, turn: turn)
         let host = urlHost(options.host)
         var endpoints = [(key: "chat", url: "xmpp://\(host):\(server.boundPort)")]
         if let port = options.chatTLSPort {
@@ -124,6 +128,12 @@ extension Sandbox {
         ]
         if let caFile { members.append(("caFile", .string(caFile))) }
         return JSONNode.object(members).serialized
+    }
+
+    /// Connections waiting for a request an HTTP port keeps per address, and in all: the
+    /// overall cap stays well under the descriptors a process gets by default (1024).
+    static func pendingCaps(_ options: SandboxOptions) -> (perAddress: Int, overall: Int) {
+        (options.maximumPendingPerAddress, max(options.maximumPendingPerAddress, 512))
     }
 
     static func urlHost(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }

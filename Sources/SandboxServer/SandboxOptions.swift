@@ -67,5 +67,11 @@ package struct SandboxOptions: Sendable {
     /// Which of `authKey`, `authSecret`, `accountKey` were given (`--auth-key`, …): off loopback
     /// the others are not the published defaults but random, kept in the database (`Sandbox+Credentials.swift`).
     package var givenCredentials: Set<SandboxCredential> = []
+    /// Connections one address may keep open on each port without being of use yet: chat
+    /// streams not yet authenticated, HTTP connections waiting for a request. Past it the
+    /// oldest of them is closed, not the newcomer (`--max-pending`, docs/protocol.md §7).
+    package var maximumPendingPerAddress = 32
+    /// Seconds a chat stream may take to authenticate and bind (`--auth-timeout`).
+    package var authTimeout: Double = 30
     package init() {}
 }

@@ -33,11 +33,14 @@ package final class WebSocketListener {
     /// `upgradeTimeout`: seconds a client may take over the HTTP upgrade, or sit idle before sending one.
     /// `origins`: the web pages whose upgrades are taken (a browser sends its page's `Origin`;
     /// WebSockets have no CORS, the server checks it). `tls`: serve `wss://` (libwebsockets' OpenSSL).
+    /// `maximumWaiting`: connections per address (and all together) not upgraded yet.
     package init(host: String, port: Int, maxMessageBytes: Int, upgradeTimeout: Int, origins: CORSOrigins = .any,
-                 tls: TLSCredentials? = nil, log: SandboxLog) throws(WebSocketError) {
+                 tls: TLSCredentials? = nil, maximumWaiting: (perAddress: Int, overall: Int) = (32, 512),
+                 log: SandboxLog) throws(WebSocketError) {
         let address = try Self.numericAddress(host)
         mailbox = try WebSocketMailbox()
         service = WebSocketService(mailbox: mailbox, maxMessageBytes: maxMessageBytes, origins: origins, log: log)
+        service.waiting = WaitingUpgrades(perAddress: maximumWaiting.perAddress, overall: maximumWaiting.overall, log: log)
         WebSocketService.libraryLog.withLock { $0 = log }
         lws_set_log_level(Int32(LLL_ERR | LLL_WARN | LLL_NOTICE), libwebsocketsLogLine)
 
@@ -181,6 +184,8 @@ final class WebSocketService {
     private var oversized: Set<Int> = []
     /// Why a WebSocket is closing, for the `.closed` event.
     private var closeReasons: [Int: String] = [:]
+    /// Connections not upgraded yet, capped per address.
+    var waiting: WaitingUpgrades?
 
     init(mailbox: WebSocketMailbox, maxMessageBytes: Int, origins: CORSOrigins, log: SandboxLog) {
         self.mailbox = mailbox
@@ -240,6 +245,9 @@ final class WebSocketService {
                 return -1
             }
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED, LWS_CALLBACK_WSI_DESTROY:
+            if reason == LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED { waiting?.accepted(wsi) } else { waiting?.left(wsi) }
+            fallthrough
         default:
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         }
@@ -253,6 +261,7 @@ final class WebSocketService {
         let id = slot?.pointee ?? 0
         switch reason {
         case LWS_CALLBACK_ESTABLISHED:
+            waiting?.left(wsi)
             nextId += 1
             slot?.pointee = nextId
             sockets[nextId] = wsi

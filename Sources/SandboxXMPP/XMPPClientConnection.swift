@@ -255,6 +255,16 @@ final class XMPPClientConnection {
         if let grace { closeDeadline = min(closeDeadline, SandboxTime.monotonic() + grace) }
     }
 
+    /// Closes a stream that never authenticated to make room for a newer one from its address
+    /// (`XMPPServer.Limits.maxUnauthenticatedPerAddress`).
+    func evict() {
+        guard !isClosing else { return }
+        closeReason = "the oldest of \(server.limits.maxUnauthenticatedPerAddress) connections from its address not yet authenticated, closed for a new one"
+        // Before the TLS handshake nothing can be said: just hang up.
+        if transport == .directTLS && !handshakeDone { return finish() }
+        terminate(.policyViolation, grace: 0.5)
+    }
+
     /// Pushes queued output to the socket now (through OpenSSL when filtered),
     /// for when the loop may not run again (shutdown).
     func flushNow() {

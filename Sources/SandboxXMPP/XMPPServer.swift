@@ -22,15 +22,15 @@ package final class XMPPServer {
         var maxElementBytes = 512 * 1024
         /// Element nesting, counting the stream element.
         var maxDepth = 32
-        /// A client must have bound a resource this many seconds after connecting.
-        var preAuthTimeout = 30.0
+        /// A client must have bound a resource this many seconds after connecting (`--auth-timeout`).
+        package var preAuthTimeout = 30.0
         /// A session that sends nothing (not even a whitespace ping) this long is closed.
         var idleTimeout = 600.0
         /// SASL failures before the stream is closed with not-authorized.
         var maxFailedAuthentications = 3
-        /// Connections from one address not yet authenticated; more are closed at once, unread
-        /// (a flood of them cannot crowd out the clients that log in).
-        var maxUnauthenticatedPerAddress = 32
+        /// Connections from one address not yet authenticated; a new one past it closes the
+        /// oldest of them (a flood of them cannot crowd out the clients that log in).
+        package var maxUnauthenticatedPerAddress = 32
         /// How long a closing stream may take to flush its last bytes.
         var closeGrace = 2.0
         /// Seconds a WebSocket client may take over its HTTP upgrade, or sit idle before it.
@@ -64,13 +64,11 @@ package final class XMPPServer {
     /// WebSocket connections by the WebSocket listener's id.
     private var webSockets: [Int: XMPPClientConnection] = [:]
     private var connectionCount = 0
-    /// Connections refused by the per-address cap since the last one admitted (to log a few, not each).
-    private var refusedInARow = 0
-    /// Connections not yet authenticated, by address, and the address each of them counts
-    /// under (by connection number): the cap is checked for every connection accepted, so
-    /// it is counted as they come and go, not by walking every connection.
-    private var unauthenticatedByHost: [String: Int] = [:]
-    private var unauthenticatedHost: [Int: String] = [:]
+    /// Connections closed by the per-address cap since one was admitted without (to log a few, not each).
+    private var evictedInARow = 0
+    /// Connections not yet authenticated, by connection number, oldest first per address.
+    private lazy var unauthenticated = IdleConnections<Int>(perAddress: max(1, limits.maxUnauthenticatedPerAddress),
+                                                            overall: max(limits.maxUnauthenticatedPerAddress, 512))
     /// Bound sessions: user id → resource → connection (message routing reads this).
     private(set) var boundSessions: [Int: [String: XMPPClientConnection]] = [:]
     /// Sessions that may be resumed (XEP-0198 §5), live or hibernating, by their resumption id.
@@ -115,7 +113,9 @@ package final class XMPPServer {
         let credentials = secure ? TLSCredentials(certificatePEM: tls.certificatePEM, keyPEM: try tls.privateKeyPEM()) : nil
         let listener = try WebSocketListener(host: host, port: port, maxMessageBytes: limits.maxElementBytes,
                                              upgradeTimeout: limits.webSocketUpgradeTimeout, origins: origins,
-                                             tls: credentials, log: log)
+                                             tls: credentials,
+                                             maximumWaiting: (limits.maxUnauthenticatedPerAddress, max(limits.maxUnauthenticatedPerAddress, 512)),
+                                             log: log)
         guard let event = LoopEvent(loop: loop, .readable(descriptor: listener.mailbox.loopWakeReader, persistent: true), action: {
             [unowned self] in self.webSocketEventsArrived()
         }) else {
@@ -177,10 +177,6 @@ package final class XMPPServer {
     var openConnectionCount: Int { connections.count }
 
     private func accept(_ socket: Int32, peer: String, transport: XMPPClientConnection.Transport) {
-        guard admits(peer) else {
-            close(socket)
-            return
-        }
         connectionCount += 1
         do {
             let connection = try XMPPClientConnection(server: self, loop: loop, socket: socket, transport: transport,
@@ -204,10 +200,6 @@ package final class XMPPServer {
                     channel.close(reason: "the server is shutting down")
                     continue
                 }
-                guard admits(peer) else {
-                    channel.close(reason: "too many connections from your address")
-                    continue
-                }
                 connectionCount += 1
                 let connection = XMPPClientConnection(server: self, loop: loop, webSocket: channel, number: connectionCount, peer: peer)
                 connections[connectionCount] = connection
@@ -224,33 +216,28 @@ package final class XMPPServer {
         }
     }
 
-    /// Whether one more connection from `peer` ("host:port") stays under the cap on
-    /// unauthenticated ones; logs the first refusal of each burst.
-    private func admits(_ peer: String) -> Bool {
-        let host = Self.host(of: peer)
-        let pending = unauthenticatedByHost[host] ?? 0
-        guard pending >= limits.maxUnauthenticatedPerAddress else {
-            refusedInARow = 0
-            return true
-        }
-        if refusedInARow % 100 == 0 {
-            log.log(.warning, "xmpp: \(host) has \(pending) connections not yet authenticated; closing new ones (\(refusedInARow + 1) so far)")
-        }
-        refusedInARow += 1
-        return false
-    }
-
+    /// Counts a new connection against its address's cap on unauthenticated ones; past the
+    /// cap the oldest of them is closed, not the newcomer (docs/protocol.md §7). Logs the
+    /// first of each burst.
     private func countUnauthenticated(_ connection: XMPPClientConnection) {
         let host = Self.host(of: connection.peer)
-        unauthenticatedByHost[host, default: 0] += 1
-        unauthenticatedHost[connection.number] = host
+        let evicted = unauthenticated.becameIdle(connection.number, address: host)
+        guard !evicted.isEmpty else {
+            evictedInARow = 0
+            return
+        }
+        for number in evicted {
+            if evictedInARow % 100 == 0 {
+                log.log(.warning, "xmpp: \(host) has \(limits.maxUnauthenticatedPerAddress) connections not yet authenticated; closing the oldest, #\(number), for #\(connection.number) (\(evictedInARow + 1) so far)")
+            }
+            evictedInARow += 1
+            connections[number]?.evict()
+        }
     }
 
     /// `connection` no longer counts against its address's cap (it authenticated, or it is gone).
     func stopCountingUnauthenticated(_ connection: XMPPClientConnection) {
-        guard let host = unauthenticatedHost.removeValue(forKey: connection.number) else { return }
-        let left = (unauthenticatedByHost[host] ?? 1) - 1
-        unauthenticatedByHost[host] = left > 0 ? left : nil
+        unauthenticated.remove(connection.number)
     }
 
     /// "127.0.0.1:5222" → "127.0.0.1", "::1:5222" → "::1".

@@ -191,8 +191,9 @@ final class HostileTarget {
         try target.expectRecovered("a 1 MB stanza")
     }
 
-    /// 500 connections from one address (127.0.0.2) that never log in: 32 are kept (until the
-    /// pre-auth timeout), the rest closed at once; a client from elsewhere still logs in.
+    /// 500 connections from one address (127.0.0.2) that never log in: the newest 32 are kept
+    /// (until the pre-auth timeout), each older one closed as a newer one comes; a client from
+    /// elsewhere still logs in.
     @Test func anUnauthenticatedFloodIsCappedPerAddress() throws {
         let target = try HostileTarget()
         var flood: [TCPConnection] = []
