@@ -126,7 +126,8 @@ import TestSupport
         try terminal.waitForPrompt()
         try terminal.runAtPrompt("echo status=$?", expecting: "status=2")
         #expect(try alice.run(["status"]).status == 0, "still logged in")
-        try terminal.runAtPrompt("chatctl profile delete", expecting: "Type its login to confirm:")
+        // A clear screen first: the first question still showing would let the login be typed before the second.
+        try terminal.runAtPrompt("clear; chatctl profile delete", expecting: "Type its login to confirm:")
         try terminal.type(alice.login)
         try terminal.press("Enter")
         try terminal.waitFor("Deleted the account \(alice.login).")
