@@ -127,7 +127,9 @@ import TestSupport
         try terminal.runAtPrompt("echo status=$?", expecting: "status=2")
         #expect(try alice.run(["status"]).status == 0, "still logged in")
         // A clear screen first: the first question still showing would let the login be typed before the second.
-        try terminal.runAtPrompt("clear; chatctl profile delete", expecting: "Type its login to confirm:")
+        try terminal.type("clear; chatctl profile delete")
+        try terminal.press("Enter")
+        try terminal.waitForScreen("the second question alone") { $0.contains("Type its login to confirm:") && !$0.contains("not deleted") }
         try terminal.type(alice.login)
         try terminal.press("Enter")
         try terminal.waitFor("Deleted the account \(alice.login).")
