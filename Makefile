@@ -32,8 +32,10 @@ BUILD_PACKAGES := pkg-config libcurl4-openssl-dev libsqlite3-dev libstrophe-dev 
 TEST_PACKAGES  := prosody go-sendxmpp sqlite3 fish zsh groff-base chromium libjs-strophe curl python3-slixmpp tmux libnotify4 dbus python3-dbus python3-gi python3-jsonschema
 BENCH_PACKAGES := hyperfine go-sendxmpp sqlite3 curl python3 gnuplot-nox
 DOCS_PACKAGES  := graphviz
+# tmux: the soak's two chat views; jq: reading the listens' JSON Lines.
+SOAK_PACKAGES  := tmux jq
 
-.PHONY: all build release demo test bench fuzz sanitize docs install install-built uninstall clean deps-build deps-test deps-bench deps-docs
+.PHONY: all build release demo test bench fuzz soak sanitize docs install install-built uninstall clean deps-build deps-test deps-bench deps-docs deps-soak
 
 all: build
 
@@ -55,6 +57,8 @@ deps-bench: deps-build
 	$(call apt_install,$(BENCH_PACKAGES))
 deps-docs:
 	$(call apt_install,$(DOCS_PACKAGES))
+deps-soak: deps-build
+	$(call apt_install,$(SOAK_PACKAGES))
 
 build: deps-build
 	$(SWIFT) build
@@ -78,11 +82,21 @@ bench: deps-bench release
 	@scripts/bench.sh $(BIN_REL)
 
 # libFuzzer targets (Fuzz/Targets, with AddressSanitizer) run FUZZ_SECONDS each over
-# their committed seed corpus (Fuzz/Corpus); new inputs and crashes go to .build-fuzz.
+# their committed corpus (Fuzz/Corpus), FUZZ_JOBS at a time; crashes go to .build-fuzz, and
+# the inputs that add coverage join Fuzz/Corpus/<target> (FUZZ_MERGE=0: they stay in .build-fuzz).
 FUZZ_SECONDS ?= 60
+FUZZ_JOBS    ?= 1
+FUZZ_MERGE   ?= 1
 FUZZ_TARGETS := FuzzSandboxJSON FuzzSandboxXML FuzzSandboxREST FuzzClientResponses FuzzClientStanzas FuzzArguments
 fuzz: deps-build
-	@SWIFT=$(SWIFT) scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@SWIFT=$(SWIFT) FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_MERGE=$(FUZZ_MERGE) scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# SOAK_MINUTES (30) of chat views, listens, a send --lines trickle and attachments against a
+# sandbox restarted every five minutes, then checks of delivery, files, memory and descriptors
+# (not part of make test: README, "Soak").
+SOAK_MINUTES ?= 30
+soak: deps-soak release
+	@SOAK_MINUTES=$(SOAK_MINUTES) scripts/soak.sh $(BIN_REL)
 
 # The unit suites under AddressSanitizer and under ThreadSanitizer, each in a build
 # directory of its own (not part of make test: README says how long it takes).
