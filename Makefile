@@ -38,8 +38,10 @@ DOCS_PACKAGES  := graphviz
 # postinst), and what the install test runs (man -w, systemd-analyze verify).
 DEB_PACKAGES   := dpkg-dev lintian adduser man-db systemd
 DEB_OUT        ?= dist
+# tmux: the soak's two chat views; jq: reading the listens' JSON Lines.
+SOAK_PACKAGES  := tmux jq
 
-.PHONY: all build release demo test bench fuzz sanitize docs install install-built uninstall clean deps-build deps-test deps-bench deps-docs deb test-package deps-deb
+.PHONY: all build release demo test bench fuzz soak sanitize docs install install-built uninstall clean deps-build deps-test deps-bench deps-docs deb test-package deps-deb deps-soak
 
 all: build
 
@@ -63,6 +65,8 @@ deps-docs:
 	$(call apt_install,$(DOCS_PACKAGES))
 deps-deb:
 	$(call apt_install,$(DEB_PACKAGES))
+deps-soak: deps-build
+	$(call apt_install,$(SOAK_PACKAGES))
 
 build: deps-build
 	$(SWIFT) build
@@ -95,11 +99,21 @@ bench: deps-bench release
 	@scripts/bench.sh $(BIN_REL)
 
 # libFuzzer targets (Fuzz/Targets, with AddressSanitizer) run FUZZ_SECONDS each over
-# their committed seed corpus (Fuzz/Corpus); new inputs and crashes go to .build-fuzz.
+# their committed corpus (Fuzz/Corpus), FUZZ_JOBS at a time; crashes go to .build-fuzz, and
+# the inputs that add coverage join Fuzz/Corpus/<target> (FUZZ_MERGE=0: they stay in .build-fuzz).
 FUZZ_SECONDS ?= 60
+FUZZ_JOBS    ?= 1
+FUZZ_MERGE   ?= 1
 FUZZ_TARGETS := FuzzSandboxJSON FuzzSandboxXML FuzzSandboxREST FuzzClientResponses FuzzClientStanzas FuzzArguments
 fuzz: deps-build
-	@SWIFT=$(SWIFT) scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@SWIFT=$(SWIFT) FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_MERGE=$(FUZZ_MERGE) scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# SOAK_MINUTES (30) of chat views, listens, a send --lines trickle and attachments against a
+# sandbox restarted every five minutes, then checks of delivery, files, memory and descriptors
+# (not part of make test: README, "Soak").
+SOAK_MINUTES ?= 30
+soak: deps-soak release
+	@SOAK_MINUTES=$(SOAK_MINUTES) scripts/soak.sh $(BIN_REL)
 
 # The unit suites under AddressSanitizer and under ThreadSanitizer, each in a build
 # directory of its own (not part of make test: README says how long it takes).

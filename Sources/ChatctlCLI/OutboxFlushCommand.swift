@@ -40,9 +40,22 @@ struct OutboxFlushCommand: Command {
         let engine = try context.chatEngine(for: session, settings: ChatEngine.Settings()) { event in
             if case .transfer(let update) = event { bars.update(update) }
         }
-        let flushed = engine.flushOutbox()
+        // One flush claims at most 10,000 entries (MessagingService.claimForFlush): rounds follow
+        // while the last one moved something and nothing failed, so a flush empties the outbox.
+        var flushed = engine.flushOutbox()
+        var finished = engine.finish()
+        var moved = flushed.alreadyThere + engine.deliveredCount + flushed.dropped.count
+        while flushed.failure == nil, finished == nil, flushed.notUploaded == 0, moved > 0 {
+            let deliveredBefore = engine.deliveredCount
+            let round = engine.flushOutbox()
+            finished = engine.finish()
+            flushed.alreadyThere += round.alreadyThere
+            flushed.notUploaded += round.notUploaded
+            flushed.failure = round.failure
+            flushed.dropped += round.dropped
+            moved = round.alreadyThere + engine.deliveredCount - deliveredBefore + round.dropped.count
+        }
         bars.finish()
-        let finished = engine.finish()
         let failure = flushed.failure ?? finished
         let delivered = flushed.alreadyThere + engine.deliveredCount
         let undelivered = flushed.notUploaded + engine.undeliveredCount
