@@ -7,7 +7,9 @@
 # JSON and their histories), every file whole (sha256), no long-lived process grown by
 # more than 10 % resident (VmRSS after SOAK_WARMUP_SECONDS against the end; the sandbox
 # per run, after a minute against just before its restart) nor holding more descriptors
-# (/proc/PID/fd, 2 of slack for a request in flight at the warm-up sample). Prints a table
+# (/proc/PID/fd: the fewest held in the minute after the warm-up against the fewest in
+# the last minute, so connections that come and go are not counted as a leak while a
+# leak, which never goes, still raises the floor; 2 of slack). Prints a table
 # of figures; exits 1 when a check fails (the work directory is then kept).
 #   usage: scripts/soak.sh BIN_DIR
 set -uo pipefail
@@ -53,10 +55,12 @@ start_sandbox() {
         log "the sandbox did not start; its log:"; tail -20 "$work/sandbox.log" >&2; exit 1
     fi
     sandbox_started=$(date +%s)
-    sandbox_warm_rss=""; sandbox_warm_fd=""
+    sandbox_warm_rss=""; sandbox_warm_fd=""; sandbox_recent_fd=""
 }
 rss_of() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
 fds_of() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
+# fewer A B: the smaller count, A when B is empty.
+fewer() { if [ -z "$1" ] || { [ -n "$2" ] && [ "$2" -lt "$1" ]; }; then echo "$2"; else echo "$1"; fi; }
 
 start_sandbox 0 0
 head -1 "$work/sandbox.1.out" >"$work/config.json"
@@ -133,14 +137,14 @@ warmed=0
 sandbox_table=""
 sample_sandbox_end() {
     local rss fd
-    rss=$(rss_of "$sandbox_pid"); fd=$(fds_of "$sandbox_pid")
+    rss=$(rss_of "$sandbox_pid"); fd=$(fewer "$sandbox_recent_fd" "$(fds_of "$sandbox_pid")")
     sandbox_table+="sandbox run $sandbox_runs|${sandbox_warm_rss:-?}|${rss:-?}|${sandbox_warm_fd:-?}|${fd:-?}"$'\n'
 }
 while :; do
     now=$(date +%s)
     if [ "$now" -ge "$deadline" ]; then
         # The end samples of the clients, while the trickle's send is still running.
-        for name in "${!pid_of[@]}"; do end_rss[$name]=$(rss_of "${pid_of[$name]}"); end_fd[$name]=$(fds_of "${pid_of[$name]}"); done
+        for name in "${!pid_of[@]}"; do end_rss[$name]=$(rss_of "${pid_of[$name]}"); end_fd[$name]=$(fewer "${end_fd[$name]:-}" "$(fds_of "${pid_of[$name]}")"); done
         touch "$work/stop-trickle"
         break
     fi
@@ -150,8 +154,20 @@ while :; do
         done
         warmed=1; log "warm-up samples taken"
     fi
+    # Descriptor floors: the fewest in the minute after the warm-up, and in the last minute.
+    if [ "$warmed" = 1 ] && [ "$now" -lt $((start + warmup + 60)) ]; then
+        for name in "${!pid_of[@]}"; do samples_fd[$name]=$(fewer "${samples_fd[$name]:-}" "$(fds_of "${pid_of[$name]}")"); done
+    fi
+    if [ "$now" -ge $((deadline - 60)) ]; then
+        for name in "${!pid_of[@]}"; do end_fd[$name]=$(fewer "${end_fd[$name]:-}" "$(fds_of "${pid_of[$name]}")"); done
+    fi
     if [ -z "$sandbox_warm_rss" ] && [ "$now" -ge $((sandbox_started + 60)) ]; then
         sandbox_warm_rss=$(rss_of "$sandbox_pid"); sandbox_warm_fd=$(fds_of "$sandbox_pid")
+    elif [ -n "$sandbox_warm_rss" ] && [ "$now" -lt $((sandbox_started + 120)) ]; then
+        sandbox_warm_fd=$(fewer "$sandbox_warm_fd" "$(fds_of "$sandbox_pid")")
+    fi
+    if [ "$now" -ge $((next_restart - 60)) ]; then
+        sandbox_recent_fd=$(fewer "$sandbox_recent_fd" "$(fds_of "$sandbox_pid")")
     fi
     if [ "$now" -ge "$next_restart" ] && [ $((deadline - now)) -gt 60 ]; then
         sample_sandbox_end
