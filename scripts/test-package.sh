@@ -40,7 +40,8 @@ expect_equal "$(/usr/bin/chatctl --version)" "chatctl $version" "chatctl --versi
 expect_equal "$(/usr/bin/chatctl-sandbox --version)" "chatctl-sandbox $version" "chatctl-sandbox --version"
 expect_equal "$(man -w chatctl)" /usr/share/man/man1/chatctl.1.gz "man -w chatctl"
 expect_equal "$(man -w chatctl-sandbox)" /usr/share/man/man1/chatctl-sandbox.1.gz "man -w chatctl-sandbox"
-zcat /usr/share/man/man1/chatctl.1.gz | head -n 1 | grep -qF "\"chatctl $version\"" || fail "chatctl.1's .TH line lacks the version $version"
+# sed reads the whole page: head would close the pipe early, and zcat's SIGPIPE fail it under pipefail.
+zcat /usr/share/man/man1/chatctl.1.gz | sed -n 1p | grep -qF "\"chatctl $version\"" || fail "chatctl.1's .TH line lacks the version $version"
 completion=$(bash -c 'source /usr/share/bash-completion/completions/chatctl && complete -p chatctl')
 case $completion in "complete -F "*" chatctl") ;; *) fail "bash completion: '$completion'" ;; esac
 say "versions, man pages and bash completion: ok"
