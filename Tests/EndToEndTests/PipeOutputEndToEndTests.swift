@@ -121,17 +121,18 @@ import TestSupport
         try terminal.waitForPrompt()
         #expect(try terminal.screen().contains("PAGED:") && terminal.screen().contains("message 40"))
 
-        try terminal.runAtPrompt("clear; chatctl history --no-pager @\(bob.login); echo status=$?", expecting: "status=0")
+        // Each command ends with its own marker: the last one's still on the screen must not be taken for it.
+        try terminal.runAtPrompt("clear; chatctl history --no-pager @\(bob.login); echo unpaged=$?", expecting: "unpaged=0")
         var screen = try terminal.screen()
         #expect(screen.contains("message 40") && !screen.contains("PAGED:"), "--no-pager: \(screen)")
 
-        try terminal.runAtPrompt("clear; chatctl history @\(bob.login) | tail -n 3; echo status=$?", expecting: "status=0")
+        try terminal.runAtPrompt("clear; chatctl history @\(bob.login) | tail -n 3; echo piped=$?", expecting: "piped=0")
         screen = try terminal.screen()
         #expect(screen.contains("\tmessage 40") || screen.contains("message 40"))
         #expect(!screen.contains("PAGED:"), "a pipe is never paged: \(screen)")
 
         // A short one fits: no pager.
-        try terminal.runAtPrompt("clear; chatctl history -n 3 @\(bob.login); echo status=$?", expecting: "status=0")
+        try terminal.runAtPrompt("clear; chatctl history -n 3 @\(bob.login); echo short=$?", expecting: "short=0")
         #expect(!(try terminal.screen()).contains("PAGED:"))
     }
 
