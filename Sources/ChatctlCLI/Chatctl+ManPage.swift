@@ -29,7 +29,7 @@ extension Chatctl {
 
                 CHATCTL_NETWORK_TIMEOUT: for tests only: seconds each REST request and each chat connect may take (default 30 and 15).
 
-                CHATCTL_SESSION_REFRESH_EVERY: for tests and benchmarks only: listen refreshes its session at least this often (seconds).
+                CHATCTL_SESSION_REFRESH_EVERY: for tests and benchmarks only: listen and send --lines refresh their session at least this often (seconds).
 
                 XDG_CONFIG_HOME, XDG_STATE_HOME: where the config and state live by default.
 

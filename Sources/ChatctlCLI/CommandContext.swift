@@ -132,7 +132,7 @@ final class CommandContext {
         return password
     }
 
-    /// `CHATCTL_SESSION_REFRESH_EVERY`: `listen` refreshes its session at least
+    /// `CHATCTL_SESSION_REFRESH_EVERY`: `listen` and `send --lines` refresh their session at least
     /// this often (seconds). For tests and `make bench` only, to see many
     /// refreshes in little time; unset, the session's own lifetime decides.
     func sessionRefreshOverride() throws(Failure) -> Double? {

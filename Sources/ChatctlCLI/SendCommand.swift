@@ -175,6 +175,7 @@ extension SendCommand {
                       context: CommandContext) throws -> ExitCode {
         var settings = ChatEngine.Settings()
         settings.reconnect = lines ? .stream : .never
+        if lines { settings.maximumRefreshInterval = try context.sessionRefreshOverride() }
         if let window = try context.sendWindowOverride() { settings.window = window }
         let engine = try context.chatEngine(for: session, settings: settings, handler: sendingEvents(context, me: session.service.me))
         try engine.connect(joining: [dialog])
@@ -206,7 +207,7 @@ extension SendCommand {
     }
 
     /// What a sending command prints of its engine's events: with --json each message as the
-    /// server acknowledges it; with --lines the connection's losses and returns on stderr.
+    /// server acknowledges it; with --lines the connection's losses and returns, and the session's upkeep, on stderr.
     func sendingEvents(_ context: CommandContext, me: Int) -> (ChatEngineEvent) -> Void {
         let (io, json, printID, lines) = (context.io, json, printID, lines)
         return { event in
@@ -219,6 +220,14 @@ extension SendCommand {
                 switch change {
                 case .lost, .retrying(_, _, _?), .connected(_, true):
                     io.writeErr("chatctl: \(TerminalText.sanitize(change.description, newlines: .asSpaces))\n")
+                default:
+                    break
+                }
+            // A stream outlives its token: keeping the session, or failing to, is said too.
+            case .notice(let notice) where lines:
+                switch notice {
+                case .failed(.keepSessionAlive, _), .sessionKeptAlive:
+                    io.writeErr("chatctl: \(TerminalText.sanitize(notice.description, newlines: .asSpaces))\n")
                 default:
                     break
                 }

@@ -125,11 +125,12 @@ extension ChatEngine {
     // MARK: a command that sends and ends
 
     /// Runs the connection once without waiting: what is queued goes out, acks are processed,
-    /// a lost connection is made again as the policy says. `settling`: what was acknowledged
-    /// leaves the outbox now (input paused), not at the next thousand.
+    /// a lost connection is made again as the policy says, the session kept alive when due.
+    /// `settling`: what was acknowledged leaves the outbox now (input paused), not at the next thousand.
     package func pump(settling: Bool = false) {
         link.pump(timeout: 0, sliceMilliseconds: 10, until: nil)
         recoverIfLost()
+        keepSessionAliveWhileSending()
         if settling || outbox.hasManyAcknowledged { settle() }
     }
 

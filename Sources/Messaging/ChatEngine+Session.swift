@@ -27,6 +27,21 @@ extension ChatEngine {
         _ = try refreshSession()
     }
 
+    /// Between the batches of a command that sends for long (`send --lines`): the session is
+    /// kept as `listen` keeps it, but one that cannot be kept (no password to renew it) does
+    /// not end the command. The open connection goes on without it; only a reconnect needs it,
+    /// and then what waits goes to the outbox. Told once, tried again after a minute (a
+    /// `chatctl login` elsewhere meanwhile is taken over).
+    func keepSessionAliveWhileSending() {
+        do {
+            try keepSessionAlive()
+        } catch {
+            if !sessionRefreshFailing { emit(.notice(.failed(.keepSessionAlive, error))) }
+            sessionRefreshFailing = true
+            refreshSchedule.refused(at: Date().timeIntervalSince1970)
+        }
+    }
+
     /// Asks the server now; true when the session is alive (renewed if it had to be). A
     /// temporary failure is told once per run of failures and retried later.
     @discardableResult

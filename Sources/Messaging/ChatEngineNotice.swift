@@ -55,6 +55,8 @@ package enum ChatEngineStep: Sendable, Equatable {
         case .joinRoom(let name): return "could not join \(name): \(why)"
         case .lookUpNotifiedDialog(let id): return "could not look up dialog \(id) from a notification: \(why)"
         case .fileMessage(let user): return "could not file a message from user \(user): \(why)"
+        // Only `send --lines` goes on without its session (listen ends): the stream lasts as long as the connection.
+        case .keepSessionAlive where failure.kind == .authentication: return "\(failure.description); sending goes on while the connection lasts"
         case .keepSessionAlive: return "\(why); trying again"
         case .send: return "could not send: \(why)"
         case .flushOutbox: return "the outbox could not be sent: \(why)"

@@ -1,4 +1,4 @@
-/// When a long `listen` asks the server to keep its REST session (docs/protocol.md §2).
+/// When a long `listen` (or `send --lines`) asks the server to keep its REST session (docs/protocol.md §2).
 /// The session lives a fixed time after its last request, so a cheap request once
 /// half of the remaining lifetime is gone always finds it alive, with half to
 /// spare for a retry. Pure: times are passed in (seconds since the epoch).
@@ -33,6 +33,15 @@ package struct SessionRefreshSchedule: Sendable, Equatable {
     package mutating func failed(at now: Double, expiresAt: Double) {
         schedule(at: now, interval: min(Self.retryInterval, (expiresAt - now) / 4))
     }
+
+    /// The server refused to keep the session at `now` (it is gone and cannot be renewed): a
+    /// command that goes on without it asks again only after `refusedInterval`.
+    package mutating func refused(at now: Double) {
+        schedule(at: now, interval: Self.refusedInterval)
+    }
+
+    /// After a refusal: another chatctl may log in meanwhile, but nothing changes sooner.
+    package static let refusedInterval = 60.0
 
     private mutating func schedule(at now: Double, interval: Double) {
         var wait = max(Self.minimumInterval, interval)

@@ -144,6 +144,58 @@ import TestSupport
         #expect(jsonObject(heard.stdout)?["message"] as? String == "after the reconnect")
     }
 
+    // MARK: send --lines
+
+    /// A stream fed for longer than the session's lifetime over chat alone (which does not
+    /// slide it), then a reconnect: the session was kept alive between batches, so the
+    /// reconnect authenticates with it and the stream goes on. No password is at hand, so
+    /// a session let go would have left the second line in the outbox (exit 3).
+    @Test func sendLinesKeepsItsSessionAliveForTheReconnect() throws {
+        let chat = try RestartableChat(extraArguments: ["--token-ttl", "3"])
+        _ = try Self.privateDialog(of: chat.alice, with: chat.bob, on: chat.sandbox)
+        let token = try chat.alice.cli.savedToken()
+        let sender = try chat.alice.cli.background(["send", "@" + chat.bob.login, "--lines"], input: .pipe)
+        try sender.write("before the token's lifetime\n")
+        try chat.bob.waitUntilServerHas("before the token's lifetime", on: chat.sandbox, timeout: 30)
+        Thread.sleep(forTimeInterval: 7)
+        try chat.restartSandbox()
+        try sender.write("after the reconnect\n")
+        sender.closeInput()
+        let sent = sender.finish(timeout: 60)
+        #expect(sent.status == 0, "stderr: \(sent.stderr)")
+        #expect(sent.stderr.contains("reconnected"), "the connection was made again: \(sent.stderr)")
+        #expect(try chat.alice.cli.savedToken() == token, "kept, never renewed")
+        let bobsToken = try chat.sandbox.createSession(login: chat.bob.login, password: ChatUser.password)
+        let dialog = try #require(try chat.sandbox.dialogIDs(token: bobsToken).first)
+        #expect(try chat.sandbox.messageTexts(token: bobsToken, dialogID: dialog) == ["before the token's lifetime", "after the reconnect"])
+    }
+
+    /// The session ended behind the stream's back, no password at hand: said once, and the
+    /// lines still go over the open connection (only a reconnect would need the session).
+    @Test func sendLinesWithoutItsSessionSaysSoOnceAndGoesOn() throws {
+        let sandbox = try SandboxProcess()
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        _ = try Self.privateDialog(of: alice, with: bob, on: sandbox)
+        let sender = try alice.cli.background(["send", "@" + bob.login, "--lines"], input: .pipe,
+                                              environment: ["CHATCTL_SESSION_REFRESH_EVERY": "0.2"])
+        try sender.write("with a session\n")
+        try bob.waitUntilServerHas("with a session", on: sandbox, timeout: 30)
+        #expect(try sandbox.request(method: "DELETE", path: "/session.json", token: try alice.cli.savedToken()).status == 200)
+        try sender.stderr.waitForLine(containing: "keep the session alive", timeout: 20)
+        // Several refresh intervals pass: the refusal is not asked about, or told, again.
+        Thread.sleep(forTimeInterval: 1)
+        try sender.write("without one\n")
+        sender.closeInput()
+        let sent = sender.finish(timeout: 30)
+        #expect(sent.status == 0, "stderr: \(sent.stderr)")
+        let lines = sent.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "one line: \(sent.stderr)")
+        #expect(lines.first?.hasPrefix("chatctl: keep the session alive: the session has expired") == true)
+        #expect(lines.first?.contains("CHATCTL_PASSWORD") == true)
+        #expect(lines.first?.hasSuffix("sending goes on while the connection lasts") == true)
+        try bob.waitUntilServerHas("without one", on: sandbox, timeout: 30)
+    }
+
     @Test func withoutAPasswordListenSaysOnceThatTheSessionIsGoneAndExits4() throws {
         let sandbox = try SandboxProcess()
         let bob = try ChatUser("bob", sandbox: sandbox)

@@ -35,6 +35,16 @@ import Messaging
         #expect(schedule.dueAt == 1001)
     }
 
+    /// `send --lines` goes on without a session it cannot keep: asking every second would be a
+    /// request a second for nothing, so a refusal waits a minute.
+    @Test func aRefusalIsAskedAgainAfterAMinute() {
+        var schedule = SessionRefreshSchedule()
+        schedule.refused(at: 1000)
+        #expect(!schedule.isDue(at: 1059))
+        #expect(schedule.isDue(at: 1000 + SessionRefreshSchedule.refusedInterval))
+        #expect(SessionRefreshSchedule.refusedInterval == 60)
+    }
+
     @Test func theTestAndBenchCapWins() {
         var schedule = SessionRefreshSchedule(maximumInterval: 0.02)
         schedule.refreshed(at: 1000, expiresAt: 1000 + 7200)
