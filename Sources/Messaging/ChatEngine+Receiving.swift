@@ -268,11 +268,15 @@ extension ChatEngine {
         for dialogID in dialogs.keys.sorted() {
             guard !handingEnded else { break }
             let since = lastSeen[dialogID] ?? 0
-            guard let missed = try? service.newMessages(dialogID: dialogID, since: since - 1, alsoCachedSince: startedAt) else { continue }
-            for message in missed where message.senderID != link.me && !handed.contains(message.id) {
+            guard let missed = try? service.missedMessages(dialogID: dialogID, since: since - 1, alsoCachedSince: startedAt,
+                                                           excludedSender: link.me) else { continue }
+            for message in missed.messages where !handed.contains(message.id) {
                 hand(message)
                 if handingEnded { break }
             }
+            // The server had nothing else up to its newest: the next gap starts there, so a
+            // stream's own lines are not fetched again at every reconnect (dates are the server's).
+            if !handingEnded, let newest = missed.newest { lastSeen[dialogID] = max(lastSeen[dialogID] ?? 0, newest) }
         }
         tellHeard()
     }

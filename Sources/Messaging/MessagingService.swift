@@ -170,32 +170,52 @@ package final class MessagingService {
     /// (another process of the account may have cached them first; the caller knows
     /// which it has seen).
     package func newMessages(dialogID: String, since: Int, alsoCachedSince: Int? = nil) throws(Failure) -> [CachedMessage] {
-        let records = try messagesSent(dialogID: dialogID, after: since, doing: "fetch missed messages").map(CacheRecords.message)
-        let fresh = try cached { () throws(MessageCacheError) in
-            var unseen: [CachedMessage] = []
-            for record in records {
-                if record.dateSent >= (alsoCachedSince ?? Int.max) { unseen.append(record); continue }
-                if try cache.message(id: record.id) == nil { unseen.append(record) }
+        try missedMessages(dialogID: dialogID, since: since, alsoCachedSince: alsoCachedSince).messages
+    }
+
+    /// `newMessages`, a page at a time, so a long gap costs a page of memory, not the whole
+    /// of it: only the messages not sent by `excludedSender` are kept (a stream's own lines,
+    /// thousands of them, are cached and dropped), with the newest date the server had
+    /// (how far the gap is known to be filled).
+    package func missedMessages(dialogID: String, since: Int, alsoCachedSince: Int? = nil,
+                                excludedSender: Int? = nil) throws(Failure) -> (messages: [CachedMessage], newest: Int?) {
+        var kept: [CachedMessage] = []
+        var newest: Int?
+        try forEachPageSent(dialogID: dialogID, after: since, doing: "fetch missed messages") { (page) throws(Failure) in
+            let records = page.map(CacheRecords.message)
+            newest = records.reduce(newest) { max($0 ?? $1.dateSent, $1.dateSent) }
+            try cached { () throws(MessageCacheError) in
+                for record in records where record.senderID != excludedSender {
+                    if record.dateSent >= (alsoCachedSince ?? Int.max) { kept.append(record); continue }
+                    if try cache.message(id: record.id) == nil { kept.append(record) }
+                }
+                _ = try cache.upsertMessages(records)
             }
-            _ = try cache.upsertMessages(records)
-            return unseen
         }
-        return fresh.sorted { ($0.dateSent, $0.id) < ($1.dateSent, $1.id) }
+        return (kept.sorted { ($0.dateSent, $0.id) < ($1.dateSent, $1.id) }, newest)
     }
 
     /// Every message of the dialog sent after `after`, however many pages that
     /// takes (bounded, in case a server ignores `skip`).
     func messagesSent(dialogID: String, after: Int, doing what: String) throws(Failure) -> [QBMessage] {
         var messages: [QBMessage] = []
+        try forEachPageSent(dialogID: dialogID, after: after, doing: what) { messages += $0 }
+        return messages
+    }
+
+    /// `messagesSent` a page at a time, each handed to `body` and then let go.
+    func forEachPageSent(dialogID: String, after: Int, doing what: String,
+                         _ body: ([QBMessage]) throws(Failure) -> Void) throws(Failure) {
+        var skip = 0
         for _ in 0..<1000 {
             let page: QBMessagePage
-            do { page = try api.messages(MessageQuery(dialogId: dialogID, limit: 100, skip: messages.count, sentAfter: after)) } catch {
+            do { page = try api.messages(MessageQuery(dialogId: dialogID, limit: 100, skip: skip, sentAfter: after)) } catch {
                 throw Failure(describing: error, doing: what)
             }
-            messages += page.items
+            try body(page.items)
+            skip += page.items.count
             if page.items.count < 100 { break }
         }
-        return messages
     }
 
     package func history(dialogID: String, limit: Int, before: Int?, since: Int?, source: DataSource, markRead: Bool) throws(Failure) -> [CachedMessage] {

@@ -284,3 +284,33 @@ extension ChatEngineTests {
         #expect(asks() == 2, "the view left the dialog: nothing asked")
     }
 }
+
+extension ChatEngineTests {
+    /// A stream's reconnect fills the gap from where the last fill ended, by the server's
+    /// dates: its own lines, thousands in a long `send --lines`, are not fetched again at every
+    /// reconnect (the soak saw a sender's memory grow with each one), and only what others
+    /// said is kept and handed on.
+    @Test func aSecondReconnectAsksOnlyAfterWhatTheFirstFillSaw() throws {
+        let t = Int(Date().timeIntervalSince1970)
+        var settings = ChatEngine.Settings()
+        settings.reconnect = Self.quick(.stream)
+        let f = try F(known: [F.withBob], script: [
+            reply(200, Self.messagePage([Self.stored("6b0db884edb3b3d9cddf1801", text: "mine", at: t + 5, sender: 1),
+                                         Self.stored("6b0db884edb3b3d9cddf1802", text: "from bob", at: t + 6),
+                                         Self.stored("6b0db884edb3b3d9cddf1803", text: "mine again", at: t + 7, sender: 1)])),
+            reply(200, Self.messagePage([])),
+        ], settings: settings)
+        try f.engine.connect(joining: [F.withBob])
+        f.link.cut()
+        f.engine.pump()
+        f.link.cut()
+        f.engine.pump()
+        #expect(f.link.connectCount == 3)
+        let asks = f.transport.requests.filter { $0.url.contains("Message.json") }.map(\.url)
+        #expect(asks.count == 2, "\(asks)")
+        #expect(asks.last.map { $0.contains("date_sent%5Bgt%5D=\(t + 6)") || $0.contains("date_sent[gt]=\(t + 6)") } == true,
+                "from a second before the newest the first fill saw: \(asks)")
+        #expect(f.messages.map(\.text) == ["from bob"])
+        #expect(try f.cached("6b0db884edb3b3d9cddf1801")?.text == "mine", "what was fetched is cached")
+    }
+}

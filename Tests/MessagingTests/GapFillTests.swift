@@ -10,9 +10,10 @@ import TestSupport
 final class HistoryServer: HTTPTransporting {
     let messages: [String]
     var requests = 0
-    init(count: Int) {
+    /// `sender`: who sent message `i` (user 2 unless told).
+    init(count: Int, sender: (Int) -> Int = { _ in 2 }) {
         messages = (0..<count).map { i in
-            #"{"_id":"\#(String(format: "%024x", 0x5e00_0000 + i))","chat_dialog_id":"d1","message":"m\#(i)","sender_id":2,"date_sent":\#(1_700_000_000 + i)}"#
+            #"{"_id":"\#(String(format: "%024x", 0x5e00_0000 + i))","chat_dialog_id":"d1","message":"m\#(i)","sender_id":\#(sender(i)),"date_sent":\#(1_700_000_000 + i)}"#
         }
     }
     func perform(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
@@ -41,5 +42,22 @@ final class HistoryServer: HTTPTransporting {
         #expect(server.requests == 2)
         // Seen once: asking again finds nothing new.
         #expect(try service.newMessages(dialogID: "d1", since: 1_600_000_000).isEmpty)
+    }
+
+    /// The gap fill of a stream: every page is cached, only others' messages are kept (the
+    /// stream's own, most of them, are let go page by page), with the newest date seen.
+    @Test func aGapFillKeepsOnlyWhatOthersSaidAndTellsHowFarItSaw() throws {
+        let temporary = try TemporaryDirectory()
+        let server = HistoryServer(count: 250) { $0 % 50 == 7 ? 2 : 1 }
+        let api = QuickBloxClient(apiEndpoint: "http://127.0.0.1:9", credentials: AppCredentials(applicationId: 1, authKey: "k", authSecret: "s"),
+                                  transport: server)
+        api.retryPolicy = .never
+        let cache = try ChatCache(path: temporary.path + "/cache.sqlite")
+        let service = MessagingService(api: api, cache: cache, me: 1)
+        let missed = try service.missedMessages(dialogID: "d1", since: 1_600_000_000, excludedSender: 1)
+        #expect(missed.messages.map(\.text) == ["m7", "m57", "m107", "m157", "m207"])
+        #expect(missed.newest == 1_700_000_249)
+        #expect(server.requests == 3)
+        #expect(try cache.message(id: String(format: "%024x", 0x5e00_0000 + 100))?.text == "m100", "our own are cached all the same")
     }
 }
