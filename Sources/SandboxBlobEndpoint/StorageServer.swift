@@ -110,13 +110,12 @@ final class StorageRequestHandler: Sendable {
     /// libmicrohttpd then closes as a vanished client.
     fileprivate func connectionWaits(_ connection: OpaquePointer, socket: Int32? = nil) {
         let key = Int(bitPattern: UnsafeRawPointer(connection))
-        let (evicted, address): ([Int32], String?) = waiting.withLock { state in
+        let (evicted, address, toLog): ([Int32], String?, Int?) = waiting.withLock { state in
             if let socket { state.open(key, socket: socket) }
-            return (state.waits(key), state.address(of: key))
+            return (state.waits(key), state.address(of: key), state.droppedToLog)
         }
         for socket in evicted { shutdown(socket, Int32(SHUT_RDWR)) }
-        // The first of each hundred: a flood logs a few lines, not one per connection.
-        if let dropped = waiting.withLock({ $0.countDropped(evicted.count) }) {
+        if let dropped = toLog {
             settings.log.log(.warning, "storage: \(address ?? "?") has \(settings.maximumWaiting.perAddress) connections waiting for a request; dropping the oldest for a new one (\(dropped) so far)")
         }
     }

@@ -25,20 +25,8 @@ struct WaitingConnections: Sendable {
         return idle.becameIdle(key, address: address).compactMap { sockets[$0] }
     }
 
-    /// Connections dropped for newer ones since a connection came without.
-    private var droppedInARow = 0
-
-    /// Counts `dropped` more (none: a burst is over); returns the running count when a log
-    /// line is due (the first of each hundred).
-    mutating func countDropped(_ dropped: Int) -> Int? {
-        guard dropped > 0 else {
-            droppedInARow = 0
-            return nil
-        }
-        let before = droppedInARow
-        droppedInARow += dropped
-        return before / 100 != droppedInARow / 100 || before == 0 ? droppedInARow : nil
-    }
+    /// After `waits`: the flood's running count when it is worth a log line (IdleConnections).
+    var droppedToLog: Int? { idle.evictionsToLog }
 
     mutating func busy(_ key: Int) { idle.remove(key) }
 

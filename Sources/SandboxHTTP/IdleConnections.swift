@@ -12,6 +12,13 @@ package struct IdleConnections<Key: Hashable> {
     private var byAddress: [String: [Key: UInt64]] = [:]
     private var addressOf: [Key: String] = [:]
     private var clock: UInt64 = 0
+    /// Connections evicted since one last became idle without costing another its place:
+    /// a flood's running count.
+    package private(set) var evictedInARow = 0
+    /// After `becameIdle`: the running count when its evictions are worth a log line (the
+    /// first of a flood, then the first of each hundred: a flood logs a few lines, not one per
+    /// connection), else nil. Every port logs its floods by this one rule.
+    package private(set) var evictionsToLog: Int?
 
     package init(perAddress: Int, overall: Int = .max) {
         precondition(perAddress >= 1 && overall >= 1, "a cap admits at least one connection")
@@ -44,6 +51,9 @@ package struct IdleConnections<Key: Hashable> {
             remove(oldest)
             evicted.append(oldest)
         }
+        let before = evictedInARow
+        evictedInARow = evicted.isEmpty ? 0 : before + evicted.count
+        evictionsToLog = !evicted.isEmpty && (before == 0 || before / 100 != evictedInARow / 100) ? evictedInARow : nil
         return evicted
     }
 

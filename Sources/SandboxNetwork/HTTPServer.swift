@@ -49,7 +49,6 @@ package final class HTTPServer {
     /// Counts the connections in `unplaced` once this turn's callbacks are done.
     private var placement: LoopEvent?
     /// Connections dropped for newer ones since a connection came without (to log a few, not each).
-    private var droppedInARow = 0
 
     /// `name`: the service, as its errors and log lines call it ("REST"); `timeout`: seconds a
     /// connection may stay idle or half-sent before libevent drops it; `requestTimeout`: seconds
@@ -163,15 +162,10 @@ package final class HTTPServer {
             let address = PeerAddress.host(ofSocket: bufferevent_getfd(bufferEvent)) ?? "?"
             peerAddresses[bufferEvent] = address
             let evicted = waiting.becameIdle(bufferEvent, address: address)
-            if evicted.isEmpty { droppedInARow = 0 }
-            for oldest in evicted {
-                // The first of each hundred: a flood logs a few lines, not one per connection.
-                if droppedInARow % 100 == 0 {
-                    log.log(.warning, "\(name.lowercased()): \(address) has \(waiting.perAddress) connections waiting for a request; dropping the oldest for a new one (\(droppedInARow + 1) so far)")
-                }
-                droppedInARow += 1
-                drop(oldest)
+            if let dropped = waiting.evictionsToLog {
+                log.log(.warning, "\(name.lowercased()): \(address) has \(waiting.perAddress) connections waiting for a request; dropping the oldest for a new one (\(dropped) so far)")
             }
+            for oldest in evicted { drop(oldest) }
         }
     }
 

@@ -14,8 +14,6 @@ final class WaitingUpgrades {
     private var idle: IdleConnections<OpaquePointer>
     /// Each waiting connection's socket (`struct lws*` → descriptor), to shut it down.
     private var sockets: [OpaquePointer: Int32] = [:]
-    /// Connections dropped for newer ones since one came without (to log a few, not each).
-    private var droppedInARow = 0
     private let log: SandboxLog
 
     init(perAddress: Int, overall: Int, log: SandboxLog) {
@@ -30,12 +28,10 @@ final class WaitingUpgrades {
         let address = PeerAddress.host(ofSocket: socket) ?? "?"
         sockets[wsi] = socket
         let evicted = idle.becameIdle(wsi, address: address)
-        if evicted.isEmpty { droppedInARow = 0 }
+        if let dropped = idle.evictionsToLog {
+            log.log(.warning, "ws: \(address) has \(idle.perAddress) connections not upgraded yet; dropping the oldest for a new one (\(dropped) so far)")
+        }
         for oldest in evicted {
-            if droppedInARow % 100 == 0 {
-                log.log(.warning, "ws: \(address) has \(idle.perAddress) connections not upgraded yet; dropping the oldest for a new one (\(droppedInARow + 1) so far)")
-            }
-            droppedInARow += 1
             // libwebsockets then reads the end of the stream and closes it.
             if let socket = sockets.removeValue(forKey: oldest) { shutdown(socket, Int32(SHUT_RDWR)) }
         }

@@ -64,8 +64,6 @@ package final class XMPPServer {
     /// WebSocket connections by the WebSocket listener's id.
     private var webSockets: [Int: XMPPClientConnection] = [:]
     private var connectionCount = 0
-    /// Connections closed by the per-address cap since one was admitted without (to log a few, not each).
-    private var evictedInARow = 0
     /// Connections not yet authenticated, by connection number, oldest first per address.
     private lazy var unauthenticated = IdleConnections<Int>(perAddress: max(1, limits.maxUnauthenticatedPerAddress),
                                                             overall: max(limits.maxUnauthenticatedPerAddress, 512))
@@ -222,17 +220,10 @@ package final class XMPPServer {
     private func countUnauthenticated(_ connection: XMPPClientConnection) {
         let host = Self.host(of: connection.peer)
         let evicted = unauthenticated.becameIdle(connection.number, address: host)
-        guard !evicted.isEmpty else {
-            evictedInARow = 0
-            return
+        if let closed = unauthenticated.evictionsToLog, let oldest = evicted.first {
+            log.log(.warning, "xmpp: \(host) has \(limits.maxUnauthenticatedPerAddress) connections not yet authenticated; closing the oldest, #\(oldest), for #\(connection.number) (\(closed) so far)")
         }
-        for number in evicted {
-            if evictedInARow % 100 == 0 {
-                log.log(.warning, "xmpp: \(host) has \(limits.maxUnauthenticatedPerAddress) connections not yet authenticated; closing the oldest, #\(number), for #\(connection.number) (\(evictedInARow + 1) so far)")
-            }
-            evictedInARow += 1
-            connections[number]?.evict()
-        }
+        for number in evicted { connections[number]?.evict() }
     }
 
     /// `connection` no longer counts against its address's cap (it authenticated, or it is gone).

@@ -81,6 +81,15 @@ import TestSupport
             let open = connections.filter { !$0.isClosedByPeer() }.count
             #expect(open >= 20, "\(port): \(open) of the flood still open")
         }
+
+        // Each port tells its flood in a few lines, by one rule: the first eviction and the hundredth
+        // (then each later newcomer that makes room is the first of a run of its own).
+        let told = sandbox.stderr.split(separator: "\n").filter { $0.contains("dropping the oldest") || $0.contains("closing the oldest") }
+        for prefix in ["rest: ", "storage: ", "ws: ", "xmpp: "] {
+            let counts = told.filter { $0.contains(prefix) }.map { $0.split(separator: "(").last.map(String.init) ?? "" }
+            #expect(counts.prefix(2) == ["1 so far)", "100 so far)"] && counts.count < 10 && !counts.contains("168 so far)"),
+                    "\(prefix)\(counts)")
+        }
     }
 
     @Test func aChatStreamThatNeverAuthenticatesIsClosedAfterTheAuthTimeout() throws {

@@ -34,6 +34,25 @@ import SandboxHTTP
         #expect(idle.count == 3)
     }
 
+    /// Every port logs a flood by one rule: its first eviction, then the first of each
+    /// hundred; a connection admitted without evicting ends the flood.
+    @Test func aFloodIsWorthALogLineAtItsStartAndEachHundred() {
+        var idle = IdleConnections<Int>(perAddress: 1)
+        _ = idle.becameIdle(0, address: "a")
+        #expect(idle.evictionsToLog == nil, "nothing evicted")
+        var logged: [Int] = []
+        for key in 1...250 {
+            _ = idle.becameIdle(key, address: "a")
+            if let count = idle.evictionsToLog { logged.append(count) }
+        }
+        #expect(logged == [1, 100, 200])
+        #expect(idle.evictedInARow == 250)
+        _ = idle.becameIdle(1000, address: "b")
+        #expect(idle.evictedInARow == 0 && idle.evictionsToLog == nil, "a newcomer that evicted nobody ends the flood")
+        _ = idle.becameIdle(251, address: "a")
+        #expect(idle.evictionsToLog == 1, "the next flood is told from its start")
+    }
+
     @Test func aCapOfOneKeepsTheNewcomer() {
         var idle = IdleConnections<Int>(perAddress: 1, overall: 1)
         _ = idle.becameIdle(1, address: "a")
