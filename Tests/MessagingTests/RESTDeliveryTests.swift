@@ -10,18 +10,11 @@ import TestSupport
 /// docs/protocol.md §4, §6: a message POST that may have been stored is never
 /// sent again before history says it is not there.
 @Suite struct RESTDeliveryTests {
-    let directory: TemporaryDirectory
-    let transport = ScriptedTransport([])
-    let service: MessagingService
+    let scripted: ScriptedService
+    var transport: ScriptedTransport { scripted.transport }
+    var service: MessagingService { scripted.service }
 
-    init() throws {
-        directory = try TemporaryDirectory()
-        let api = QuickBloxClient(apiEndpoint: "http://127.0.0.1:9", credentials: AppCredentials(applicationId: 1, authKey: "k", authSecret: "s"),
-                                  transport: transport)
-        api.retryPolicy = .immediate
-        api.token = "t"
-        service = MessagingService(api: api, cache: try ChatCache(path: directory.file("cache.sqlite")), me: 1)
-    }
+    init() throws { scripted = try ScriptedService(retryPolicy: .immediate) }
 
     static func message(_ id: String, clientID: String?) -> String {
         let custom = clientID.map { #","chatctl_client_id":"\#($0)""# } ?? ""

@@ -12,18 +12,11 @@ import XMPPTransport
 /// other than 401, 408, 429) is said with the server's reason and the message leaves the
 /// outbox; a failure that may pass keeps it there; a blank entry is dropped by a flush.
 @Suite struct RefusedMessageTests {
-    let directory: TemporaryDirectory
-    let transport = ScriptedTransport([])
-    let service: MessagingService
+    let scripted: ScriptedService
+    var transport: ScriptedTransport { scripted.transport }
+    var service: MessagingService { scripted.service }
 
-    init() throws {
-        directory = try TemporaryDirectory()
-        let api = QuickBloxClient(apiEndpoint: "http://127.0.0.1:9", credentials: AppCredentials(applicationId: 1, authKey: "k", authSecret: "s"),
-                                  transport: transport)
-        api.retryPolicy = .immediate
-        api.token = "t"
-        service = MessagingService(api: api, cache: try ChatCache(path: directory.file("cache.sqlite")), me: 1)
-    }
+    init() throws { scripted = try ScriptedService(retryPolicy: .immediate) }
 
     static let permissions = #"{"errors":["You don't have appropriate permissions to perform this operation"]}"#
 

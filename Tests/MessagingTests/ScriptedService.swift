@@ -10,12 +10,13 @@ final class ScriptedService {
     let transport: ScriptedTransport
     let service: MessagingService
 
-    init(_ script: [ScriptedTransport.Reply]) throws {
+    /// `retryPolicy`: `.immediate` to see the client's retries without their waits.
+    init(_ script: [ScriptedTransport.Reply] = [], retryPolicy: RetryPolicy = .never) throws {
         directory = try TemporaryDirectory()
         transport = ScriptedTransport(script)
         let api = QuickBloxClient(apiEndpoint: "http://127.0.0.1:9", credentials: AppCredentials(applicationId: 1, authKey: "k", authSecret: "s"),
                                   transport: transport)
-        api.retryPolicy = .never
+        api.retryPolicy = retryPolicy
         api.token = "tok"
         service = MessagingService(api: api, cache: try ChatCache(path: directory.file("cache.sqlite")), me: Self.me)
     }

@@ -12,16 +12,8 @@ import TestSupport
         // SIGXFSZ at its default: the sandbox must ignore it itself.
         let sandbox = try SandboxProcess(arguments: ["--db", database, "--password-iterations", "1000", "--log-level", "warning"],
                                          launch: { ("/bin/sh", ["-c", "exec prlimit --fsize=\(2 << 20):unlimited -- \"$0\" \"$@\"", $0] + $1) })
-        let ann = try signUpUser(on: sandbox, login: "ann-chatfull", password: "password-ann")
-        let bob = try signUpUser(on: sandbox, login: "bob-chatfull", password: "password-bob")
-        let annToken = try sandbox.createSession(login: "ann-chatfull", password: "password-ann")
-        let dialogId = try #require(try sandbox.createDialog(token: annToken, type: 3, occupantIds: [bob])["_id"] as? String)
-        let app = sandbox.applicationId
-        let chatPort = try #require(sandbox.chatEndpoint.split(separator: ":").last.flatMap { Int($0) })
-        let client = try RawXMPPClient(port: chatPort)
-        #expect(client.authenticate(as: "\(ann)-\(app)", password: "password-ann"))
-        client.send("<iq type='set' id='b'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'/></iq><enable xmlns='urn:xmpp:sm:3'/>")
-        #expect(client.read(untilContains: "<enabled"))
+        let pair = try AnnStreamsToBob(on: sandbox, suffix: "chatfull")
+        let (client, dialogId, annToken) = (pair.client, pair.dialogId, pair.annToken)
 
         // Fill the database over REST until it answers 507.
         var full = false
@@ -34,9 +26,7 @@ import TestSupport
         }
         try #require(full, "the limit was never reached")
 
-        func message(_ id: String, _ text: String) -> String {
-            "<message type='chat' to='\(bob)-\(app)@localhost' id='\(id)'><body>\(text)</body><extraParams xmlns='jabber:client'><save_to_history>1</save_to_history><dialog_id>\(dialogId)</dialog_id></extraParams></message><r xmlns='urn:xmpp:sm:3'/>"
-        }
+        func message(_ id: String, _ text: String) -> String { pair.message(id: id, text) + "<r xmlns='urn:xmpp:sm:3'/>" }
         client.clear()
         client.send(message("m-full", "not stored " + String(repeating: "z", count: 30_000)))
         #expect(client.read(untilContains: "</message>", timeout: 20))

@@ -11,17 +11,8 @@ import TestSupport
         let database = directory.file("sandbox.db")
         let arguments = ["--db", database, "--password-iterations", "1000", "--log-level", "warning"]
         let sandbox = try SandboxProcess(arguments: arguments)
-        let ann = try signUpUser(on: sandbox, login: "ann-crash", password: "password-ann")
-        let bob = try signUpUser(on: sandbox, login: "bob-crash", password: "password-bob")
-        let annToken = try sandbox.createSession(login: "ann-crash", password: "password-ann")
-        let dialogId = try #require(try sandbox.createDialog(token: annToken, type: 3, occupantIds: [bob])["_id"] as? String)
-        let app = sandbox.applicationId
-        let chatPort = try #require(sandbox.chatEndpoint.split(separator: ":").last.flatMap { Int($0) })
-
-        let client = try RawXMPPClient(port: chatPort)
-        #expect(client.authenticate(as: "\(ann)-\(app)", password: "password-ann"))
-        client.send("<iq type='set' id='b'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'/></iq><enable xmlns='urn:xmpp:sm:3'/>")
-        #expect(client.read(untilContains: "<enabled"))
+        let pair = try AnnStreamsToBob(on: sandbox, suffix: "crash")
+        let (client, dialogId) = (pair.client, pair.dialogId)
         client.clear()
 
         // Batches of 50, an ack asked for after each, up to 400 in flight; killed mid-stream.
@@ -34,7 +25,7 @@ import TestSupport
             var batch = ""
             for _ in 0..<50 {
                 sent += 1
-                batch += "<message type='chat' to='\(bob)-\(app)@localhost' id='c-\(sent)'><body>crash \(sent)</body><extraParams xmlns='jabber:client'><save_to_history>1</save_to_history><dialog_id>\(dialogId)</dialog_id></extraParams></message>"
+                batch += pair.message(id: "c-\(sent)", "crash \(sent)")
             }
             client.send(batch + "<r xmlns='urn:xmpp:sm:3'/>")
         }

@@ -139,3 +139,38 @@ final class XMPPTestServer: @unchecked Sendable {
 
 /// Set-up failures in these tests are TestSupport's one error type.
 typealias TestFailure = TestSupportError
+
+/// Ann and Bob signed up on a running sandbox with a private dialog, and Ann's raw chat
+/// stream authenticated, bound and with stream management on: where the process tests of
+/// the chat port's storage (a crash, a full disk) start.
+struct AnnStreamsToBob {
+    let annLogin: String
+    let annToken: String
+    let bob: Int
+    let dialogId: String
+    let client: RawXMPPClient
+    let app: Int
+
+    /// `suffix` keeps the logins apart from other tests' ("ann-\(suffix)").
+    init(on sandbox: SandboxProcess, suffix: String) throws {
+        annLogin = "ann-\(suffix)"
+        let ann = try signUpUser(on: sandbox, login: annLogin, password: "password-ann")
+        bob = try signUpUser(on: sandbox, login: "bob-\(suffix)", password: "password-bob")
+        annToken = try sandbox.createSession(login: annLogin, password: "password-ann")
+        guard let dialog = try sandbox.createDialog(token: annToken, type: 3, occupantIds: [bob])["_id"] as? String,
+              let chatPort = sandbox.chatEndpoint.split(separator: ":").last.flatMap({ Int($0) }) else {
+            throw TestSupportError("no dialog, or no chat port in \(sandbox.chatEndpoint)")
+        }
+        dialogId = dialog
+        app = sandbox.applicationId
+        client = try RawXMPPClient(port: chatPort)
+        guard client.authenticate(as: "\(ann)-\(app)", password: "password-ann") else { throw TestSupportError("ann could not authenticate") }
+        client.send("<iq type='set' id='b'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'/></iq><enable xmlns='urn:xmpp:sm:3'/>")
+        guard client.read(untilContains: "<enabled") else { throw TestSupportError("stream management was not enabled: \(client.received)") }
+    }
+
+    /// A chat message to Bob, saved to history.
+    func message(id: String, _ text: String) -> String {
+        "<message type='chat' to='\(bob)-\(app)@localhost' id='\(id)'><body>\(text)</body><extraParams xmlns='jabber:client'><save_to_history>1</save_to_history><dialog_id>\(dialogId)</dialog_id></extraParams></message>"
+    }
+}
