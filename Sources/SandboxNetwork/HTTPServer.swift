@@ -48,7 +48,6 @@ package final class HTTPServer {
     private var unplaced: [OpaquePointer] = []
     /// Counts the connections in `unplaced` once this turn's callbacks are done.
     private var placement: LoopEvent?
-    /// Connections dropped for newer ones since a connection came without (to log a few, not each).
 
     /// `name`: the service, as its errors and log lines call it ("REST"); `timeout`: seconds a
     /// connection may stay idle or half-sent before libevent drops it; `requestTimeout`: seconds
