@@ -21,6 +21,13 @@ extension ChatCache {
         }
     }
 
+    /// When the first mute for a while still running ends (Unix seconds), if any.
+    package func nextMuteEnd() throws(MessageCacheError) -> Int? {
+        try wrapping {
+            try database.queryFirst("SELECT MIN(muted_until) FROM dialogs WHERE muted = 1 AND muted_until IS NOT NULL") { $0.optionalInt(0) } ?? nil
+        }
+    }
+
     /// The muted dialogs whose mute ended at or before `now` (Unix seconds): to unmute on the server.
     package func dialogsWithMuteEnded(now: Int) throws(MessageCacheError) -> [CachedDialog] {
         try wrapping {

@@ -111,6 +111,10 @@ package final class ChatEngine {
     /// When the REST session is next refreshed (ChatEngine+Session.swift).
     var refreshSchedule: SessionRefreshSchedule
     var sessionRefreshFailing = false
+    /// When the first mute for a while ends, as the cache last said (ChatEngine+Muting.swift).
+    var muteEndsAt: Int?
+    var muteEndsReadAt: ContinuousClock.Instant?
+    var muteEndFailing = false
 
     // MARK: receiving (ChatEngine+Receiving.swift)
     var dialogs: [String: CachedDialog] = [:]
@@ -238,6 +242,7 @@ package final class ChatEngine {
         }
         storeArrivals()
         try keepSessionAlive()
+        endMutesIfDue()
         takeCommands()
         refreshFollowedIfDue()
         settle()

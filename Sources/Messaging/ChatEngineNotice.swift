@@ -32,6 +32,7 @@ package enum ChatEngineStep: Sendable, Equatable {
     case lookUpNotifiedDialog(String)
     case fileMessage(fromUser: Int)
     case keepSessionAlive
+    case endMute
     case send
     case flushOutbox
     case flushSome
@@ -58,6 +59,7 @@ package enum ChatEngineStep: Sendable, Equatable {
         // Only `send --lines` goes on without its session (listen ends): the stream lasts as long as the connection.
         case .keepSessionAlive where failure.kind == .authentication: return "\(failure.description); sending goes on while the connection lasts"
         case .keepSessionAlive: return "\(why); trying again"
+        case .endMute: return "a mute that ended is not undone on the server yet (\(why)); trying again"
         case .send: return "could not send: \(why)"
         case .flushOutbox: return "the outbox could not be sent: \(why)"
         case .flushSome: return "some of the outbox could not be sent: \(why)"

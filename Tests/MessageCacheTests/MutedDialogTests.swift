@@ -52,6 +52,21 @@ struct MutedDialogTests {
         #expect(try cache.dialog(id: peer.id)?.muted == true, "one dialog's flag only")
     }
 
+    /// What the chat engine waits for: the first end of a mute for a while, not of one
+    /// until unmuted, and none once it is unmuted.
+    @Test func theNextMuteEndIsTheFirstOfTheTimedOnes() throws {
+        let cache = try fixture.open()
+        let a = dialog(1, last: 50), b = dialog(2, last: 40), c = dialog(3, last: 30)
+        try cache.upsertDialogs([a, b, c])
+        #expect(try cache.nextMuteEnd() == nil)
+        try cache.setDialogMuted(id: a.id, until: 2_000)
+        try cache.setDialogMuted(id: b.id, until: 1_000)
+        try cache.setDialogMuted(id: c.id, until: nil)
+        #expect(try cache.nextMuteEnd() == 1_000)
+        try cache.setDialogMuted(id: b.id, false)
+        #expect(try cache.nextMuteEnd() == 2_000)
+    }
+
     @Test func anUncachedDialogIsNotRecorded() throws {
         let cache = try fixture.open()
         #expect(try cache.setDialogMuted(id: hexID(9, prefix: "d"), true) == false)

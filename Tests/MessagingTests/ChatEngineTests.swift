@@ -178,7 +178,7 @@ struct ChatEngineTests {
         var settings = ChatEngine.Settings()
         settings.pageSize = 50
         let f = try F(known: [F.withBob], script: [reply(200, Self.messagePage(server))], settings: settings)
-        try f.service.cache.upsertMessagesReportingNew(same.enumerated().map { n, id in
+        _ = try f.service.cache.upsertMessagesReportingNew(same.enumerated().map { n, id in
             CachedMessage(sentID: id, dialogID: F.privateID, sender: 2, recipient: 1, text: "same \(n)", dateSent: t)
         })
 
@@ -202,7 +202,7 @@ struct ChatEngineTests {
         settings.readMarkRetrySeconds = 0.05
         let f = try F(known: [F.withBob], script: [reply(503, #"{"errors":["busy"]}"#), reply(200, "")], settings: settings)
         let ids = ["6b0db884edb3b3d9cddf1701", "6b0db884edb3b3d9cddf1702"]
-        try f.service.cache.upsertMessagesReportingNew(ids.map {
+        _ = try f.service.cache.upsertMessagesReportingNew(ids.map {
             CachedMessage(sentID: $0, dialogID: F.privateID, sender: 2, recipient: 1, text: "seen", dateSent: F.now)
         })
         try f.engine.connect(joining: [])
@@ -234,7 +234,7 @@ extension ChatEngineTests {
         let mine = "6b0db884edb3b3d9cddf1701"
         let f = try F(known: [F.withBob], script: [reply(200, Self.messagePage([Self.stored(mine, text: "from my phone", at: t, sender: 1)])),
                                                    reply(200, Self.messagePage([]))], settings: settings)
-        try f.service.cache.upsertMessagesReportingNew([
+        _ = try f.service.cache.upsertMessagesReportingNew([
             CachedMessage(sentID: "6b0db884edb3b3d9cddf1700", dialogID: F.privateID, sender: 2, recipient: 1, text: "earlier", dateSent: t - 10)])
         try f.engine.connect(joining: [])
         f.engine.followed = F.privateID
@@ -312,5 +312,37 @@ extension ChatEngineTests {
                 "from a second before the newest the first fill saw: \(asks)")
         #expect(f.messages.map(\.text) == ["from bob"])
         #expect(try f.cached("6b0db884edb3b3d9cddf1801")?.text == "mine", "what was fetched is cached")
+    }
+}
+
+extension ChatEngineTests {
+    static let notificationsOn = #"{"notifications":{"enabled":1}}"#
+
+    /// `dialogs mute --for` ends while the chat view is open: the engine unmutes the dialog on
+    /// the server then and tells the dialog list again, so its messages ring from that moment,
+    /// not from the view's next start. A failure is told once and tried again.
+    @Test func aMuteThatEndsWhileTheViewIsOpenIsUndoneThen() throws {
+        var settings = ChatEngine.Settings()
+        settings.reportsDialogList = true
+        let f = try F(known: [F.withBob], script: [reply(503, #"{"errors":["busy"]}"#), reply(200, Self.notificationsOn)], settings: settings)
+        let now = Int(Date().timeIntervalSince1970)
+        try f.service.cache.setDialogMuted(id: F.privateID, until: now + 3600)
+        f.engine.endMutesIfDue()
+        #expect(f.transport.requests.isEmpty, "a mute still running is left alone")
+
+        try f.service.cache.setDialogMuted(id: F.privateID, until: now - 1)
+        f.engine.muteEndsReadAt = nil  // as after the next read of the cache
+        f.engine.endMutesIfDue()
+        #expect(f.heard.notices.count == 1 && f.heard.notices.first?.hasPrefix("a mute that ended is not undone on the server yet") == true,
+                "\(f.heard.notices)")
+        f.engine.muteEndsReadAt = nil
+        f.engine.endMutesIfDue()
+        #expect(f.heard.notices.count == 1, "told once")
+        let puts = f.transport.requests.filter { $0.method == "PUT" }.map(\.url)
+        #expect(puts.count == 2 && puts.allSatisfy { $0.hasSuffix("/chat/Dialog/\(F.privateID)/notifications.json") }, "\(puts)")
+        #expect(try f.service.cache.dialog(id: F.privateID)?.muted == false)
+        let told = f.heard.events.compactMap { event -> [CachedDialog]? in if case .dialogs(let all) = event { all } else { nil } }
+        #expect(told.last?.first { $0.id == F.privateID }?.muted == false, "the list is told again, unmuted")
+        #expect(f.engine.dialogs[F.privateID]?.muted == false)
     }
 }
