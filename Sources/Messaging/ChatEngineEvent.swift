@@ -27,7 +27,9 @@ package enum ChatEngineEvent: Sendable, Equatable {
     /// A system notification brought a dialog: "alice added you to ops".
     case dialogNotice(DialogNotice)
     /// The dialogs as the cache has them now (with `Settings.reportsDialogList`).
-    case dialogs([CachedDialog])
+    /// `shownTitles`: the titles other dialogs share, with the end of the id after them, as
+    /// `chatctl dialogs` shows them (`DialogNameIndex.suffixedTitles`).
+    case dialogs([CachedDialog], shownTitles: [String: String])
     /// Display names learnt for the user ids the events name (before the event that needs them).
     case names([Int: String])
     /// An attachment's transfer moved on.

@@ -81,6 +81,17 @@ package struct DialogNameIndex: Sendable {
         return "\(title) (\(dialog.id.suffix(length)))"
     }
 
+    /// The titles that need the end of their id, by dialog id (`shownTitle` of each dialog
+    /// whose title others share): what the chat view's list shows instead of the bare title.
+    package func suffixedTitles() -> [String: String] {
+        var found: [String: String] = [:]
+        for dialog in dialogs {
+            let shown = shownTitle(of: dialog)
+            if shown != titles[dialog.id] { found[dialog.id] = shown }
+        }
+        return found
+    }
+
     /// One line per dialog a name matched, so a person can pick one: id, type, occupants
     /// (a few by name) and last activity. `date` formats a unix time.
     package func describe(_ candidates: [CachedDialog], names: [Int: String], date: (Int) -> String) -> [String] {

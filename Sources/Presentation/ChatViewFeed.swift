@@ -43,9 +43,9 @@ package final class ChatViewFeed: Sendable {
             return .pendingChanged(dialogID: dialogID, entries.map { ChatViewRecords.pending($0, me: me, inFlight: inFlight) })
         case .typing(let user, let dialogID, let state):
             return TypingState(rawValue: state.rawValue).map { .typing(userID: user, dialogID: dialogID, $0) }
-        case .dialogs(let dialogs):
+        case .dialogs(let dialogs, let shownTitles):
             let known = names.withLock { $0 }
-            return .dialogsLoaded(dialogs.map { ChatViewRecords.dialog($0, me: me, names: known) })
+            return .dialogsLoaded(dialogs.map { ChatViewRecords.dialog($0, me: me, names: known, shownTitle: shownTitles[$0.id]) })
         case .names(let learnt):
             names.withLock { $0.merge(learnt) { $1 } }
             return .names(learnt.mapValues { TerminalText.sanitize($0, newlines: .asSpaces) })

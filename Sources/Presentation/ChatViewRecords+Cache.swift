@@ -9,14 +9,16 @@ extension ChatViewRecords {
     package static func dialogsLoaded(from service: MessagingService) -> ScreenEvent {
         let dialogs = (try? service.dialogs(type: nil, limit: nil, source: .cacheOnly)) ?? []
         let names = service.displayNames(Set(dialogs.flatMap(\.occupantIDs)))
-        return .dialogsLoaded(dialogs.map { dialog($0, me: service.me, names: names) })
+        let shownTitles = (try? service.dialogNameIndex())?.suffixedTitles() ?? [:]
+        return .dialogsLoaded(dialogs.map { dialog($0, me: service.me, names: names, shownTitle: shownTitles[$0.id]) })
     }
 
     package static func conversationLoaded(_ id: String, from service: MessagingService) -> ScreenEvent {
         guard let found = try? service.cache.dialog(id: id) else { return .notice("dialog \(id) is not in the cache") }
         let messages = (try? service.cache.history(dialogID: id, limit: Conversation.pageSize)) ?? []
         let names = service.displayNames(Set(found.occupantIDs + messages.map(\.senderID)))
-        return .conversationLoaded(dialog(found, me: service.me, names: names),
+        let shownTitle = (try? service.dialogNameIndex())?.suffixedTitles()[id]
+        return .conversationLoaded(dialog(found, me: service.me, names: names, shownTitle: shownTitle),
                                    messages: messages.map { message($0, me: service.me, names: names) },
                                    pending: pending(of: id, inFlight: [], from: service),
                                    names: names.mapValues { TerminalText.sanitize($0, newlines: .asSpaces) })

@@ -59,7 +59,8 @@ package enum ChatViewRecords {
         return ShownAttachment(kind: clean(attachment.type), name: clean(attachment.name), size: attachment.size, uid: attachment.id)
     }
 
-    package static func dialog(_ dialog: CachedDialog, me: Int, names: [Int: String]) -> DialogSummary {
+    /// `shownTitle`: the title with the end of the id, when other dialogs share it (issue 22).
+    package static func dialog(_ dialog: CachedDialog, me: Int, names: [Int: String], shownTitle: String? = nil) -> DialogSummary {
         let kind: DialogSummary.Kind
         switch dialog.type {
         case .private: kind = .private
@@ -67,7 +68,8 @@ package enum ChatViewRecords {
         default: kind = .group
         }
         let last = dialog.lastMessage.map { TerminalText.sanitize($0, newlines: .asSpaces) }
-        return DialogSummary(id: dialog.id, title: DialogTitle.of(dialog, me: me, names: names), kind: kind,
+        let title = shownTitle.map { TerminalText.sanitize($0, newlines: .asSpaces) } ?? DialogTitle.of(dialog, me: me, names: names)
+        return DialogSummary(id: dialog.id, title: title, kind: kind,
                              unread: dialog.unreadCount, lastMessage: last, lastMessageDate: dialog.lastMessageDateSent,
                              peerID: dialog.type == .private ? dialog.occupantIDs.first { $0 != me } : nil,
                              occupantIDs: dialog.occupantIDs, muted: dialog.muted)

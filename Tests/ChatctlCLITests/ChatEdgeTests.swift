@@ -37,6 +37,17 @@ import Messaging
                 == .offline("cannot reach 127.0.0.1:5222", retryAt: 12))
     }
 
+    /// Two groups named alike are told apart in the view's list as `dialogs` tells them apart,
+    /// by the end of the id; the shown title is made safe like any other.
+    @Test func theListShowsASharedTitleWithTheEndOfTheId() {
+        let feed = ChatViewFeed(me: 1) { _ in }
+        let dialog = { (id: String) in CachedDialog(id: id, type: .group, name: "team\u{1B}[2J", occupantIDs: [1, 2], updatedAt: 1, rawJSON: "") }
+        let event = feed.screenEvent(for: .dialogs([dialog("5f000000000000000a1234ab"), dialog("5f000000000000000c0ffee0")],
+                                                  shownTitles: ["5f000000000000000a1234ab": "team\u{1B}[2J (a1234ab)"]))
+        guard case .dialogsLoaded(let list) = event else { Issue.record("\(String(describing: event))"); return }
+        #expect(list.map(\.title) == ["team (a1234ab)", "team"])
+    }
+
     @Test func aMessageOfOnlyAttachmentsShowsNoPlaceholderText() {
         let json = #"[{"type":"image","id":"u1","name":"cat.jpg","size":1024}]"#
         let message = CachedMessage(id: "m2", dialogID: "d1", senderID: 1, dateSent: 100, text: "[attachment]", rawJSON: "{}",

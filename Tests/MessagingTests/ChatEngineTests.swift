@@ -341,7 +341,7 @@ extension ChatEngineTests {
         let puts = f.transport.requests.filter { $0.method == "PUT" }.map(\.url)
         #expect(puts.count == 2 && puts.allSatisfy { $0.hasSuffix("/chat/Dialog/\(F.privateID)/notifications.json") }, "\(puts)")
         #expect(try f.service.cache.dialog(id: F.privateID)?.muted == false)
-        let told = f.heard.events.compactMap { event -> [CachedDialog]? in if case .dialogs(let all) = event { all } else { nil } }
+        let told = f.heard.events.compactMap { event -> [CachedDialog]? in if case .dialogs(let all, _) = event { all } else { nil } }
         #expect(told.last?.first { $0.id == F.privateID }?.muted == false, "the list is told again, unmuted")
         #expect(f.engine.dialogs[F.privateID]?.muted == false)
     }

@@ -44,6 +44,15 @@ import TestSupport
         #expect(index.shownTitle(of: upper) == "Team", "distinct as typed: no suffix")
     }
 
+    /// The chat view's list shows what `dialogs` shows: the titles others share with the end
+    /// of the id, and no other.
+    @Test func onlyTheSharedTitlesNeedTheirIdsEnd() {
+        let first = Self.dialog("5f000000000000000a1234ab", .group, "team", [1, 2])
+        let second = Self.dialog("5f000000000000000b1234ab", .group, "team", [1, 3])
+        let index = Self.index([Self.withBob, first, second])
+        #expect(index.suffixedTitles() == [first.id: "team (a1234ab)", second.id: "team (b1234ab)"])
+    }
+
     @Test func aNameNobodyHasMatchesNothing() {
         #expect(Self.index([Self.withBob]).matches("robert").isEmpty)
         #expect(Self.index([Self.withBob]).matches("bob Q (a1b2c4)").isEmpty, "the id's end is not this dialog's")
