@@ -5,7 +5,8 @@ import Diagnostics
 
 /// `export -o FILE`: written into a temporary file beside FILE, then renamed over it
 /// in one step once whole, so FILE is never half written: a failure or an interrupt
-/// leaves whatever was there before (and no temporary file, unless killed).
+/// leaves whatever was there before, and no temporary file. (SIGINT, SIGTERM and SIGHUP,
+/// when they would end the process, first remove it; only SIGKILL leaves it behind.)
 final class AtomicOutputFile {
     let path: String
     let temporaryPath: String
@@ -24,6 +25,7 @@ final class AtomicOutputFile {
             if fd >= 0 {
                 temporaryPath = candidate
                 fileDescriptor = fd
+                TemporaryFileOnSignal.watch(candidate)
                 return
             }
             let code = errno
@@ -60,11 +62,52 @@ final class AtomicOutputFile {
             throw Failure(.failure, "cannot rename \(temporaryPath) to \(path): \(String(cString: strerror(errno)))")
         }
         committed = true
+        TemporaryFileOnSignal.forget()
     }
 
     deinit {
         if fileDescriptor >= 0 { close(fileDescriptor) }
         if !committed { unlink(temporaryPath) }
+        TemporaryFileOnSignal.forget()
+    }
+}
+
+/// The one temporary file a signal that ends the process removes first (one export runs
+/// per process). The handler does only what a signal handler may: `unlink`, then the
+/// signal again at its default, so the process still ends by it (a shell sees 130 for ^C).
+private enum TemporaryFileOnSignal {
+    static let signals = [SIGINT, SIGTERM, SIGHUP]
+    /// A C string made before the handler can run, freed after it no longer can.
+    nonisolated(unsafe) static var path: UnsafeMutablePointer<CChar>?
+    nonisolated(unsafe) static var previous: [Int32: sigaction] = [:]
+
+    static func watch(_ temporary: String) {
+        forget()
+        path = strdup(temporary)
+        for number in signals {
+            var current = sigaction()
+            sigaction(number, nil, &current)
+            // An ignored signal (nohup's SIGHUP) or one handled already stays as it is.
+            guard current.__sigaction_handler.sa_handler == nil else { continue }
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                if let path = TemporaryFileOnSignal.path { unlink(path) }
+                signal(number, SIG_DFL)
+                raise(number)
+            }
+            sigemptyset(&action.sa_mask)
+            if sigaction(number, &action, &current) == 0 { previous[number] = current }
+        }
+    }
+
+    static func forget() {
+        for (number, action) in previous {
+            var action = action
+            sigaction(number, &action, nil)
+        }
+        previous = [:]
+        free(path)
+        path = nil
     }
 }
 

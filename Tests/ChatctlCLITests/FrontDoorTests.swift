@@ -146,7 +146,7 @@ import Presentation
         let bin = try TemporaryPrefix()
         let record = bin.path + "/record"
         let script = "#!/bin/sh\nprintf '%s\\n' \"$*\" > '\(record).args'\ncat > '\(record).page'\n"
-        FileManager.default.createFile(atPath: bin.path + "/man", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
+        _ = FileManager.default.createFile(atPath: bin.path + "/man", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
         let io = TerminalOutput()
         #expect(Chatctl.run(arguments: ["help", "--man"], environment: ["PATH": bin.path], io: io) == 0)
         #expect(io.out.isEmpty)

@@ -132,4 +132,22 @@ import TestSupport
         guard said.hasPrefix("EXPORT images") else { throw TestSupportError("the page said: \(said)\n\(browser.log)") }
         return said.dropFirst("EXPORT images ".count).split(separator: ",").map(String.init)
     }
+
+    /// `-o FILE` is written beside FILE first: an export ended by ^C, SIGTERM or a hang-up
+    /// (the server silent, so it is surely still at work) removes that temporary file and
+    /// still ends by the signal; FILE, which was never made, is not there either.
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func anExportEndedByASignalLeavesNoTemporaryFile(signal: Int32) throws {
+        let pair = try ProxiedPair()
+        let out = try TemporaryDirectory(prefix: "export-signal")
+        pair.backend.rest.mode = .blackHole
+        let export = try pair.alice.cli.background(["export", "@" + pair.bob.login, "-o", out.file("bob.md")])
+        let listing = { try FileManager.default.contentsOfDirectory(atPath: out.path) }
+        try waitUntil("the temporary file beside bob.md", timeout: 30) { try listing().contains { $0.hasPrefix(".bob.md.") } }
+        export.signal(signal)
+        let ended = export.finish(timeout: 30)
+        #expect(!ended.timedOut && ended.status == signal, "ended by the signal: \(ended.status) \(ended.stderr)")
+        let left = try listing()
+        #expect(left.isEmpty, "nothing left: \(left)")
+    }
 }

@@ -17,7 +17,7 @@ import TestSupport
 
     /// Everything the terminal was sent (the status line's steps are rewritten, so the screen keeps only the last).
     static func record(_ terminal: TmuxSession, into file: String) throws {
-        FileManager.default.createFile(atPath: file, contents: nil)
+        _ = FileManager.default.createFile(atPath: file, contents: nil)
         try terminal.tmux(["pipe-pane", "-t", "0", "-o", "cat >> \(file)"])
     }
 
