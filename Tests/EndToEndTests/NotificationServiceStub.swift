@@ -46,9 +46,13 @@ struct NotificationServiceStub {
     /// `chatctl arguments` as `user`, inside the stub's session bus. dbus-run-session ends its
     /// bus with SIGTERM once chatctl exits; the test runner's threads block signals and a child
     /// inherits that, so the bus would outlive the test (holding its pipes): it starts unblocked.
-    func background(_ user: ChatUser, _ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
+    /// `hiding`: a file made empty for chatctl alone (bound over by /dev/null in a mount
+    /// namespace of its own: we are root), as on a machine without that library.
+    func background(_ user: ChatUser, _ arguments: [String], environment: [String: String] = [:],
+                    hiding: String? = nil) throws -> ChildProcess {
         let unblocked = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
-        return try ChildProcess("/usr/bin/python3", ["-c", unblocked, "/usr/bin/dbus-run-session", "--config-file=\(configPath)", "--",
+        let hider = hiding.map { ["/usr/bin/unshare", "-m", "/bin/sh", "-c", "mount --bind /dev/null \"$0\" && exec \"$@\"", $0] } ?? []
+        return try ChildProcess("/usr/bin/python3", ["-c", unblocked] + hider + ["/usr/bin/dbus-run-session", "--config-file=\(configPath)", "--",
                                                      productPath("chatctl")] + arguments,
                                 environment: ["CHATCTL_CONFIG": user.cli.configPath, "CHATCTL_STATE_DIR": user.cli.stateDir.path + "/state"]
                                     .merging(environment) { $1 })

@@ -60,6 +60,26 @@ import TestSupport
         #expect(!heard.stderr.contains("libnotify.so"), "libnotify is loaded only when a bus can take its notifications")
     }
 
+    /// A machine without libnotify (the library made empty for chatctl alone): one line says
+    /// so and how to get it, and listen goes on.
+    @Test func withoutLibnotifyOneLineAndListenGoesOn() throws {
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        #expect(try alice.run(["send", "@" + bob.login, "hello"]).status == 0)
+        let library = URL(fileURLWithPath: "/usr/lib/x86_64-linux-gnu/libnotify.so.4").resolvingSymlinksInPath().path
+        let bus = try NotificationServiceStub()
+        let listener = try bus.background(bob, ["listen", "--notify", "--count", "1", "--timeout", "120s"], hiding: library)
+        try listener.waitUntilListening()
+        #expect(try alice.run(["send", "@" + bob.login, "still heard"]).status == 0)
+        let heard = listener.finish(timeout: 60)
+        #expect(heard.status == 0, "stderr: \(heard.stderr)")
+        #expect(heard.stdout.contains("still heard"))
+        let note = heard.stderr.split(separator: "\n").filter { $0.contains("--notify") }
+        #expect(note.count == 1 && note[0].hasPrefix("chatctl: --notify: libnotify cannot be loaded (") && note[0].contains("install libnotify4")
+                    && note[0].hasSuffix("; listening without desktop notifications"),
+                "stderr: \(heard.stderr)")
+        #expect(try bus.notifications().isEmpty)
+    }
+
     /// A session bus without a notification service: one line (libnotify's own warning kept
     /// off stderr), listen goes on; libnotify was loaded then, once running, not at start.
     @Test func withoutANotificationServiceOneLineAndListenGoesOn() throws {
