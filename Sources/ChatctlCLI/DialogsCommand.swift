@@ -68,7 +68,7 @@ struct DialogsCommand: Command {
         if !offline { try? service.fetchUsers(Array(named), again: true) }
         // Titles from every cached dialog, not only those listed: a name two dialogs share
         // is shown with the end of each id, in a form commands accept (issue 22).
-        let titles = try service.dialogNameIndex()
+        let titles = try service.dialogNameIndex(showing: dialogs)
         // MUTED is the cache's flag, set by mute, unmute and show: no request per dialog here.
         let layout = context.listingLayout
         var listing = Listing([.inPipes("ID"), "NAME", "TYPE", "UNREAD", "MUTED", "LAST", "MESSAGE"])

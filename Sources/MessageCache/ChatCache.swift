@@ -38,6 +38,9 @@ package final class ChatCache {
     static let dialogColumnsWithoutRawJSON =
         "d.id, d.type, d.name, d.occupant_ids, d.last_message, d.last_message_date_sent, d.unread_count, d.updated_at, '', d.muted, d.muted_until"
 
+    /// What names a dialog and orders the list, alone (`dialogsForNaming`).
+    static let dialogNamingColumns = "d.id, d.type, d.name, d.occupant_ids, NULL, d.last_message_date_sent, 0, 0, '', 0, NULL"
+
     static func dialog(_ row: Statement) -> CachedDialog {
         CachedDialog(
             id: row.string(0) ?? "",
@@ -95,6 +98,15 @@ package final class ChatCache {
     /// Dialogs, most recent last message first (dialogs without messages last).
     /// `withRawJSON: false` leaves each `rawJSON` empty, for a caller that shows only
     /// the columns (a table): reading and checking ~300 bytes a dialog is then saved.
+    /// Every dialog with what names it (id, type, name, occupants) and its last activity, in
+    /// the list's order; nothing else is read (the name index reads them all for each `dialogs`).
+    package func dialogsForNaming() throws(MessageCacheError) -> [CachedDialog] {
+        try wrapping {
+            try database.query("SELECT \(Self.dialogNamingColumns) FROM dialogs d ORDER BY d.last_message_date_sent DESC, d.id DESC",
+                               [], Self.dialog)
+        }
+    }
+
     package func dialogs(type: DialogType? = nil, limit: Int? = nil, withRawJSON: Bool = true) throws(MessageCacheError) -> [CachedDialog] {
         try wrapping {
             let limit = Int64(try Self.checkedLimit(limit))

@@ -10,10 +10,48 @@ import QuickBloxAPI
 extension MessagingService {
     /// Every cached dialog by the names it answers to.
     package func dialogNameIndex() throws(Failure) -> DialogNameIndex {
-        let dialogs = try cached { () throws(MessageCacheError) in try cache.dialogs(withRawJSON: false) }
+        let dialogs = try cached { () throws(MessageCacheError) in try cache.dialogsForNaming() }
         let people = Set(dialogs.filter(DialogNameIndex.isMadeOfOccupants).flatMap(\.occupantIDs)).subtracting([me])
         let names = try cached { () throws(MessageCacheError) in try cache.userNames(ids: people.sorted()) }
         return DialogNameIndex(dialogs: dialogs, people: names, me: me)
+    }
+
+    /// The index `dialogs` needs to show `listed` (`shownTitle`): those dialogs and every cached
+    /// one that could share a title with them, found through the cache's indexes (groups so
+    /// named, private dialogs with someone going by it, unnamed groups) rather than by reading
+    /// every cached dialog, which a page of a long list would otherwise pay for. It shows each
+    /// listed dialog as the whole index does; it is not for matching (`matches`).
+    package func dialogNameIndex(showing listed: [CachedDialog]) throws(Failure) -> DialogNameIndex {
+        try cached { () throws(MessageCacheError) in try cache.reading { () throws(MessageCacheError) in
+            let listedPeople = Set(listed.filter(DialogNameIndex.isMadeOfOccupants).flatMap(\.occupantIDs)).subtracting([me])
+            let names = Dictionary(try cache.userNames(ids: listedPeople.sorted()).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+            let titles = Set(listed.map { DialogNameIndex.key(DialogNameIndex.title(of: $0, me: me, names: names)) })
+            // A name with a line break shows it as a space: looked for under what comes before
+            // the first space of a title that has one.
+            let prefixes = Set(titles.compactMap { title in title.firstIndex(of: " ").map { String(title[..<$0]) } })
+            let lineBroken = try cache.dialogNames(startingWith: prefixes.sorted()).filter { titles.contains(DialogNameIndex.key($0)) && !titles.contains($0) }
+            let goingBy = try cache.allUserNames().filter { person in
+                [person.login, person.fullName ?? "", person.email ?? "", person.displayName].contains { !$0.isEmpty && titles.contains(DialogNameIndex.key($0)) }
+            }
+            // A listed group's namesakes by name are only there when its name is shared (or shown
+            // otherwise, with a line break); a title made of people may be some group's name.
+            let shared = try cache.sharedDialogNames(among: listed.filter { !DialogNameIndex.isMadeOfOccupants($0) }.map(\.name))
+            let byName = listed.compactMap { dialog -> String? in
+                let title = DialogNameIndex.key(DialogNameIndex.title(of: dialog, me: me, names: names))
+                let worthAsking = DialogNameIndex.isMadeOfOccupants(dialog) || shared.contains(dialog.name) || title != dialog.name
+                return worthAsking ? title : nil
+            }
+            var found = listed
+            found += try cache.dialogsForNaming(named: Set(byName).sorted() + lineBroken)
+            found += try cache.privateDialogsForNaming(with: goingBy.map(\.id).filter { $0 != me })
+            found += try cache.dialogsForNaming(named: [""], groupsOnly: true)
+            var seen = Set<String>()
+            let dialogs = found.filter { seen.insert($0.id).inserted }.sorted {
+                ($0.lastMessageDateSent ?? Int.min, $0.id) > ($1.lastMessageDateSent ?? Int.min, $1.id)
+            }
+            let people = Set(dialogs.filter(DialogNameIndex.isMadeOfOccupants).flatMap(\.occupantIDs)).subtracting([me])
+            return DialogNameIndex(dialogs: dialogs, people: try cache.userNames(ids: people.sorted()), me: me)
+        } }
     }
 
     /// The one dialog `name` names: from the cache, else after a sync. A name that matches

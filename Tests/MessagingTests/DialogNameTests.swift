@@ -159,3 +159,74 @@ import TestSupport
         #expect(error.message == "no dialog named 'robert'")
     }
 }
+
+/// `dialogs` shows a page of dialogs with an index of only those that could share their
+/// titles (found through the cache's indexes, issue 24's bench): for every listed dialog it
+/// must show what the index of every cached dialog shows. Random caches where names collide
+/// on purpose: groups and people named from one small pool, line breaks, unnamed groups.
+@Suite struct ShownTitleIndexTests {
+    static let pool = ["team", "Team", "ops", "bob", "Bob Q", "bob@example.com", "alice, bob", "te\nam", "te am", "ops\r\n", "ops "]
+
+    @Test(arguments: 1...40)
+    func aPageShowsWhatTheWholeIndexShows(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        let scripted = try ScriptedService()
+        let cache = scripted.service.cache
+        let users = (2...9).map { id in
+            let login = random.pick(["bob", "carol", "dan\(id)", "team", "ops"]) + (random.next() % 3 == 0 ? "" : "\(id)")
+            let fullName = random.next() % 2 == 0 ? random.pick(Self.pool) : nil
+            let email = random.next() % 3 == 0 ? #","email":"\#(random.pick(["bob@example.com", "team", "x\(id)@example.com"]))""# : ""
+            return CachedUser(id: id, login: login, fullName: fullName, rawJSON: #"{"id":\#(id),"login":"\#(login)"\#(email)}"#)
+        }
+        try cache.upsertUsers(users)
+        let dialogs = (0..<40).map { n -> CachedDialog in
+            let id = String(format: "5f00000000000000%08x", n * 7919 % 65536)
+            switch random.next() % 3 {
+            case 0:
+                return CachedDialog(id: id, type: .private, name: random.next() % 2 == 0 ? "" : random.pick(Self.pool),
+                                    occupantIDs: [1, Int(2 + random.next() % 8)], lastMessageDateSent: Int(random.next() % 100), updatedAt: 1, rawJSON: "{}")
+            case 1:
+                return CachedDialog(id: id, type: .group, name: "", occupantIDs: [1, Int(2 + random.next() % 8), Int(2 + random.next() % 8)],
+                                    lastMessageDateSent: Int(random.next() % 100), updatedAt: 1, rawJSON: "{}")
+            default:
+                return CachedDialog(id: id, type: .group, name: random.pick(Self.pool), occupantIDs: [1, 2],
+                                    lastMessageDateSent: Int(random.next() % 100), updatedAt: 1, rawJSON: "{}")
+            }
+        }
+        try cache.upsertDialogs(dialogs)
+        let whole = try scripted.service.dialogNameIndex()
+        let page = Array(try cache.dialogs(limit: 10))
+        let shown = try scripted.service.dialogNameIndex(showing: page)
+        #expect(page.map(shown.shownTitle) == page.map(whole.shownTitle))
+        #expect(page.contains { whole.shownTitle(of: $0).hasSuffix(")") }, "the seed makes at least one shared title on the page")
+    }
+}
+
+extension ShownTitleIndexTests {
+    /// A name with a line break shows as one with a space: an old group `te\nam` past the page
+    /// still makes the listed `te am` show the end of its id, as the whole index does.
+    @Test func aNameWithALineBreakPastThePageIsANamesake() throws {
+        let scripted = try ScriptedService()
+        let listed = CachedDialog(id: "5f000000000000000000aaaa", type: .group, name: "te am", occupantIDs: [1, 2],
+                                  lastMessageDateSent: 50, updatedAt: 1, rawJSON: "{}")
+        let older = CachedDialog(id: "5f000000000000000000bbbb", type: .group, name: "te\r\nam", occupantIDs: [1, 2],
+                                 lastMessageDateSent: 10, updatedAt: 1, rawJSON: "{}")
+        try scripted.service.cache.upsertDialogs([listed, older])
+        let shown = try scripted.service.dialogNameIndex(showing: [listed])
+        #expect(shown.shownTitle(of: listed) == "te am (00aaaa)")
+    }
+}
+
+/// A small deterministic generator for the random caches above.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
+}
