@@ -99,7 +99,8 @@ package final class ChatCache {
     /// `withRawJSON: false` leaves each `rawJSON` empty, for a caller that shows only
     /// the columns (a table): reading and checking ~300 bytes a dialog is then saved.
     /// Every dialog with what names it (id, type, name, occupants) and its last activity, in
-    /// the list's order; nothing else is read (the name index reads them all for each `dialogs`).
+    /// the list's order; nothing else is read (the index of every dialog's names: matching a name,
+    /// the chat view's list).
     package func dialogsForNaming() throws(MessageCacheError) -> [CachedDialog] {
         try wrapping {
             try database.query("SELECT \(Self.dialogNamingColumns) FROM dialogs d ORDER BY d.last_message_date_sent DESC, d.id DESC",
