@@ -95,9 +95,6 @@ package final class ChatCache {
         }
     }
 
-    /// Dialogs, most recent last message first (dialogs without messages last).
-    /// `withRawJSON: false` leaves each `rawJSON` empty, for a caller that shows only
-    /// the columns (a table): reading and checking ~300 bytes a dialog is then saved.
     /// Every dialog with what names it (id, type, name, occupants) and its last activity, in
     /// the list's order; nothing else is read (the index of every dialog's names: matching a name,
     /// the chat view's list).
@@ -108,6 +105,9 @@ package final class ChatCache {
         }
     }
 
+    /// Dialogs, most recent last message first (dialogs without messages last).
+    /// `withRawJSON: false` leaves each `rawJSON` empty, for a caller that shows only
+    /// the columns (a table): reading and checking ~300 bytes a dialog is then saved.
     package func dialogs(type: DialogType? = nil, limit: Int? = nil, withRawJSON: Bool = true) throws(MessageCacheError) -> [CachedDialog] {
         try wrapping {
             let limit = Int64(try Self.checkedLimit(limit))
