@@ -98,6 +98,6 @@ extension ChatEngine {
         guard settings.reportsDialogList, let all = try? service.dialogs(type: nil, limit: nil, source: .cacheOnly) else { return }
         let learnt = names.learn(Set(all.flatMap(\.occupantIDs)), service: service, online: false)
         if !learnt.isEmpty { emit(.names(learnt)) }
-        emit(.dialogs(all, shownTitles: (try? service.dialogNameIndex())?.suffixedTitles() ?? [:]))
+        emit(.dialogs(all, shownTitles: (try? service.dialogNameIndex(of: all))?.suffixedTitles() ?? [:]))
     }
 }

@@ -10,10 +10,19 @@ import QuickBloxAPI
 extension MessagingService {
     /// Every cached dialog by the names it answers to.
     package func dialogNameIndex() throws(Failure) -> DialogNameIndex {
-        let dialogs = try cached { () throws(MessageCacheError) in try cache.dialogsForNaming() }
+        try cached { () throws(MessageCacheError) in try index(of: try cache.dialogsForNaming()) }
+    }
+
+    /// The same, for a caller that has just read every cached dialog (the chat view's list):
+    /// they are not read again.
+    package func dialogNameIndex(of dialogs: [CachedDialog]) throws(Failure) -> DialogNameIndex {
+        try cached { () throws(MessageCacheError) in try index(of: dialogs) }
+    }
+
+    /// `dialogs` by their names, with the names of the people their titles are made of.
+    private func index(of dialogs: [CachedDialog]) throws(MessageCacheError) -> DialogNameIndex {
         let people = Set(dialogs.filter(DialogNameIndex.isMadeOfOccupants).flatMap(\.occupantIDs)).subtracting([me])
-        let names = try cached { () throws(MessageCacheError) in try cache.userNames(ids: people.sorted()) }
-        return DialogNameIndex(dialogs: dialogs, people: names, me: me)
+        return DialogNameIndex(dialogs: dialogs, people: try cache.userNames(ids: people.sorted()), me: me)
     }
 
     /// The index `dialogs` needs to show `listed` (`shownTitle`): those dialogs and every cached
@@ -49,8 +58,7 @@ extension MessagingService {
             let dialogs = found.filter { seen.insert($0.id).inserted }.sorted {
                 ($0.lastMessageDateSent ?? Int.min, $0.id) > ($1.lastMessageDateSent ?? Int.min, $1.id)
             }
-            let people = Set(dialogs.filter(DialogNameIndex.isMadeOfOccupants).flatMap(\.occupantIDs)).subtracting([me])
-            return DialogNameIndex(dialogs: dialogs, people: try cache.userNames(ids: people.sorted()), me: me)
+            return try index(of: dialogs)
         } }
     }
 

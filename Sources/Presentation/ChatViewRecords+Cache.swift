@@ -9,7 +9,7 @@ extension ChatViewRecords {
     package static func dialogsLoaded(from service: MessagingService) -> ScreenEvent {
         let dialogs = (try? service.dialogs(type: nil, limit: nil, source: .cacheOnly)) ?? []
         let names = service.displayNames(Set(dialogs.flatMap(\.occupantIDs)))
-        let shownTitles = (try? service.dialogNameIndex())?.suffixedTitles() ?? [:]
+        let shownTitles = (try? service.dialogNameIndex(of: dialogs))?.suffixedTitles() ?? [:]
         return .dialogsLoaded(dialogs.map { dialog($0, me: service.me, names: names, shownTitle: shownTitles[$0.id]) })
     }
 
@@ -17,7 +17,7 @@ extension ChatViewRecords {
         guard let found = try? service.cache.dialog(id: id) else { return .notice("dialog \(id) is not in the cache") }
         let messages = (try? service.cache.history(dialogID: id, limit: Conversation.pageSize)) ?? []
         let names = service.displayNames(Set(found.occupantIDs + messages.map(\.senderID)))
-        let shownTitle = (try? service.dialogNameIndex())?.suffixedTitles()[id]
+        let shownTitle = (try? service.dialogNameIndex(showing: [found]))?.suffixedTitles()[id]
         return .conversationLoaded(dialog(found, me: service.me, names: names, shownTitle: shownTitle),
                                    messages: messages.map { message($0, me: service.me, names: names) },
                                    pending: pending(of: id, inFlight: [], from: service),
