@@ -122,15 +122,20 @@ final class RestartableChat {
     var sandbox: SandboxProcess
     let alice: ChatUser, bob: ChatUser
 
-    /// `extraArguments` go to every start of the sandbox (e.g. `--token-ttl`).
-    init(extraArguments: [String] = []) throws {
+    /// `extraArguments` go to every start of the sandbox (e.g. `--token-ttl`); `tls`: a
+    /// certificate of its own, so a restart serves the same one.
+    init(extraArguments: [String] = [], tls: Bool = true) throws {
         directory = try TemporaryDirectory()
-        let key = directory.file("key.pem"), cert = directory.file("cert.pem")
-        let made = try runProcess("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                                                       "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost",
-                                                       "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
-        guard made.status == 0 else { throw TestSupportError("openssl: \(made.stderr)") }
-        arguments = ["--db", directory.file("sandbox.db"), "--tls-cert", cert, "--tls-key", key] + extraArguments
+        var identity: [String] = []
+        if tls {
+            let key = directory.file("key.pem"), cert = directory.file("cert.pem")
+            let made = try runProcess("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                                                           "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost",
+                                                           "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
+            guard made.status == 0 else { throw TestSupportError("openssl: \(made.stderr)") }
+            identity = ["--tls-cert", cert, "--tls-key", key]
+        }
+        arguments = ["--db", directory.file("sandbox.db")] + identity + extraArguments
         sandbox = try SandboxProcess(arguments: arguments)
         let configPath = directory.file("config.json")
         try sandbox.configLine.write(toFile: configPath, atomically: true, encoding: .utf8)
@@ -140,8 +145,16 @@ final class RestartableChat {
 
     /// Stops the sandbox and starts it again on the same ports.
     func restartSandbox() throws {
-        let api = URL(string: sandbox.apiEndpoint)!, chat = URL(string: sandbox.chatEndpoint)!
         sandbox.stop()
+        try startSandboxAgain()
+    }
+
+    /// Kills the sandbox with SIGKILL: nothing of its shutdown runs.
+    func crashSandbox() { sandbox.crash() }
+
+    /// Starts the sandbox again on the same `--db` and ports, once it is gone.
+    func startSandboxAgain() throws {
+        let api = URL(string: sandbox.apiEndpoint)!, chat = URL(string: sandbox.chatEndpoint)!
         sandbox = try SandboxProcess(arguments: arguments, apiPort: api.port!, chatPort: chat.port!)
     }
 }

@@ -9,26 +9,21 @@ import TestSupport
 /// holds each line exactly once, in order.
 @Suite(.serialized) struct SandboxKilledMidStreamEndToEndTests {
     @Test func hundredThousandLinesSurviveASandboxKillNine() throws {
-        let directory = try TemporaryDirectory()
-        let dbPath = directory.file("sandbox.db")
-        var sandbox = try SandboxProcess(arguments: ["--db", dbPath])
-        // The users' config outlives the first sandbox process.
-        let configPath = directory.file("config.json")
-        try sandbox.configLine.write(toFile: configPath, atomically: true, encoding: .utf8)
-        let alice = try ChatUser("alice", configPath: configPath), bob = try ChatUser("bob", configPath: configPath)
-        let api = URL(string: sandbox.apiEndpoint)!, chat = URL(string: sandbox.chatEndpoint)!
+        // Without TLS, as the other rows of the fault table: the stream's speed is the sandbox's.
+        let restartable = try RestartableChat(tls: false)
+        let (alice, bob) = (restartable.alice, restartable.bob)
 
         let lines = (0..<100_000).map { "kill9 line \($0)" }
         let sender = try alice.cli.background(["send", "@" + bob.login, "--lines"], input: .pipe)
         // A fifth of the stream first; the kill comes once the server has stored part of it,
         // so some lines are acknowledged, some in flight and most not read yet.
         try sender.write(lines[..<20_000].joined(separator: "\n") + "\n")
-        try bob.waitUntilServerHas("kill9 line 999", on: sandbox, timeout: 60)
-        sandbox.crash()
+        try bob.waitUntilServerHas("kill9 line 999", on: restartable.sandbox, timeout: 60)
+        restartable.crashSandbox()
         // Same database, same ports, at once: the sender reconnects (its bound is 30 s without
         // progress) and goes on; the sessions and what was acknowledged are still there.
-        sandbox = try SandboxProcess(arguments: ["--db", dbPath], apiPort: api.port!, chatPort: chat.port!)
-        try sandbox.configLine.write(toFile: configPath, atomically: true, encoding: .utf8)
+        try restartable.startSandboxAgain()
+        let sandbox = restartable.sandbox
         try sender.write(lines[20_000...].joined(separator: "\n") + "\n")
         sender.closeInput()
         let sent = sender.finish(timeout: 300)
@@ -55,27 +50,22 @@ import TestSupport
     /// One flush claims at most 10,000 entries: with more waiting, `outbox flush` used to
     /// deliver 10,000, exit 0 and leave the rest. It goes on in rounds until the outbox is empty.
     @Test func aFlushOfMoreThanTenThousandEmptiesTheOutbox() throws {
-        let directory = try TemporaryDirectory()
-        let dbPath = directory.file("sandbox.db")
-        var sandbox = try SandboxProcess(arguments: ["--db", dbPath])
-        let configPath = directory.file("config.json")
-        try sandbox.configLine.write(toFile: configPath, atomically: true, encoding: .utf8)
-        let alice = try ChatUser("alice", configPath: configPath), bob = try ChatUser("bob", configPath: configPath)
-        let api = URL(string: sandbox.apiEndpoint)!, chat = URL(string: sandbox.chatEndpoint)!
+        let restartable = try RestartableChat(tls: false)
+        let (alice, bob) = (restartable.alice, restartable.bob)
         #expect(try alice.run(["send", "@" + bob.login, "start"]).status == 0)
         // A sender on chat, then no server: every line it reads waits in the outbox.
         let sender = try alice.cli.background(["send", "@" + bob.login, "--lines"], input: .pipe)
         let lines = (0...10_050).map { "queued \($0)" }
         try sender.write(lines[0] + "\n")
-        try bob.waitUntilServerHas(lines[0], on: sandbox)
-        sandbox.crash()
+        try bob.waitUntilServerHas(lines[0], on: restartable.sandbox)
+        restartable.crashSandbox()
         try sender.write(lines.dropFirst().joined(separator: "\n") + "\n")
         sender.closeInput()
         let queued = sender.finish(timeout: 120)
         #expect(queued.status == 3, "all of it waits in the outbox; stderr: \(queued.stderr)")
 
-        sandbox = try SandboxProcess(arguments: ["--db", dbPath], apiPort: api.port!, chatPort: chat.port!)
-        try sandbox.configLine.write(toFile: configPath, atomically: true, encoding: .utf8)
+        try restartable.startSandboxAgain()
+        let sandbox = restartable.sandbox
         let flush = try alice.run(["outbox", "flush"], timeout: 300)
         #expect(flush.status == 0, "stderr: \(flush.stderr)")
         #expect(flush.stderr.contains("delivered 10050 messages"), "stderr: \(flush.stderr)")
