@@ -178,6 +178,8 @@ extension SandboxAPI {
         try storage {
             try chat.updateDialog(id: dialog.id, name: name, photo: photo, push: push, pull: pull)
         }
+        let removed = pull.filter(dialog.occupantIds.contains)
+        if !removed.isEmpty { occupantsRemoved?(dialog.id, removed, me) }
         guard let updated = try storage({ try chat.dialog(id: dialog.id, viewer: me) }) else { throw .notFound }
         return .json(200, dialogJSON(updated))
     }

@@ -43,6 +43,8 @@ extension SandboxAPI {
             guard allowed else { refused.append(id); continue }
             if !found.isEmpty {
                 try storage { try chat.updateDialog(id: dialog.id, name: nil, photo: nil, push: adding ? found : [], pull: adding ? [] : found) }
+                let removed = adding ? [] : found.filter(dialog.occupantIds.contains)
+                if !removed.isEmpty { occupantsRemoved?(dialog.id, removed, me) }
             }
             changed.append(id)
         }

@@ -47,6 +47,8 @@ final class MUCService {
     private enum Status {
         static let nonAnonymous = 100
         static let selfPresence = 110
+        /// Removed from the room (banned, in XEP-0045's words): how QuickBlox marks a kick.
+        static let removed = 301
         static let nickChanged = 210
     }
 
@@ -84,6 +86,13 @@ final class MUCService {
         case "unavailable": leave(dialogId, userId: sender, connection: connection, notifySelf: true)
         default: break
         }
+    }
+
+    /// A refused join: the condition says why, and the legacy code is 500 whatever the reason, as
+    /// the hosted service answers and QuickBlox's SDK suite expects of an unknown dialog and of a
+    /// non-occupant alike (docs/protocol.md §7 "Group dialogs").
+    private static func joinRefused(_ condition: StanzaError.Condition, _ type: StanzaError.ErrorType, _ text: String) -> StanzaError {
+        StanzaError(condition: condition, type: type, text: text, legacyCode: 500)
     }
 
     private func presenceError(_ stanza: XMPPElement, to connection: XMPPClientConnection, _ error: StanzaError) {
@@ -142,15 +151,16 @@ final class MUCService {
     private func join(_ dialogId: String, nick: String, stanza: XMPPElement, connection: XMPPClientConnection, userId: Int) {
         guard let me = connection.session.fullJID else { return }
         guard let dialog = router.find({ try $0.routingDialog(id: dialogId) }), dialog.type.isGroup else {
-            return presenceError(stanza, to: connection, StanzaError(condition: .itemNotFound))
+            return presenceError(stanza, to: connection, Self.joinRefused(.itemNotFound, .cancel, "No such dialog"))
         }
         guard dialog.admits(userId) else {
-            return presenceError(stanza, to: connection, StanzaError(condition: .registrationRequired, type: .auth))
+            return presenceError(stanza, to: connection, Self.joinRefused(.registrationRequired, .auth, "You are not an occupant of this dialog"))
         }
         let room = roomJID(dialogId)
         let details = Self.presenceDetails(stanza)
         let mine = affiliation(of: userId, in: dialog)
-        var selfStatuses = [Status.nonAnonymous, Status.selfPresence]
+        // 110 first: QuickBlox's SDKs read only the first <status/> of a join's answer.
+        var selfStatuses = [Status.selfPresence, Status.nonAnonymous]
         if nick != String(userId) { selfStatuses.append(Status.nickChanged) }
 
         if rooms[dialogId]?[userId]?[connection.number] != nil {
@@ -183,7 +193,14 @@ final class MUCService {
         connection.send(occupantPresence(room: room, userId: userId, to: me, affiliation: mine, jid: me,
                                          statuses: selfStatuses, id: stanza[attribute: "id"], details: details))
         sendHistory(of: dialog, to: connection, as: userId, request: RoomHistoryRequest(join: stanza, now: router.now()))
-        sendSubject(of: dialog, to: me, connection: connection)
+        if !Self.isQuickBloxJoin(stanza) { sendSubject(of: dialog, to: me, connection: connection) }
+    }
+
+    /// A join by QuickBlox's SDKs, whose own handlers know it by the `:join` ending of its id. It
+    /// gets no subject, as from the hosted service: the SDK hands every groupchat message, a
+    /// subject too, to the app as a chat message from nobody (docs/protocol.md §7 "Group dialogs").
+    static func isQuickBloxJoin(_ stanza: XMPPElement) -> Bool {
+        stanza[attribute: "id"]?.hasSuffix(":join") ?? false
     }
 
     /// `userId`'s presence to every other user's joined connections (written once, addressed to each).
@@ -247,6 +264,32 @@ final class MUCService {
                                                        unavailable: true))
             }
         }
+    }
+
+    /// Users removed from the dialog while joined (XEP-0045 §9.1, as QuickBlox's SDKs read it):
+    /// each of their connections gets its own unavailable presence with status 301 and the
+    /// remover as `<actor/>`; the other occupants see them leave, as any leave reads.
+    func removeOccupants(_ users: [Int], from dialogId: String, by actor: Int) {
+        let room = roomJID(dialogId)
+        let actorJID = router.userJID(actor)
+        for userId in users {
+            guard let seats = rooms[dialogId]?.removeValue(forKey: userId) else { continue }
+            for seat in seats.values {
+                guard let me = seat.connection.session.fullJID else { continue }
+                var text = "<presence from='\(XMLEscaping.attribute(room + "/" + String(userId)))' to='\(XMLEscaping.attribute(me))' type='unavailable'>"
+                text += "<x xmlns='\(XMPPNamespace.mucUser)'><item affiliation='none' role='none'><actor jid='\(XMLEscaping.attribute(actorJID))'/></item>"
+                text += "<status code='\(Status.removed)'/></x></presence>"
+                seat.connection.send(text)
+            }
+            let jid = seats.values.first?.connection.session.fullJID
+            for (_, others) in rooms[dialogId] ?? [:] {
+                for other in others.values {
+                    guard let to = other.connection.session.fullJID else { continue }
+                    other.connection.send(occupantPresence(room: room, userId: userId, to: to, affiliation: "none", jid: jid, unavailable: true))
+                }
+            }
+        }
+        if rooms[dialogId]?.isEmpty == true { rooms[dialogId] = nil }
     }
 
     // MARK: group chat

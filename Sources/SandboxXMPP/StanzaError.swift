@@ -29,10 +29,13 @@ struct StanzaError: Equatable {
     var condition: Condition
     var type: ErrorType = .cancel
     var text: String?
+    /// The pre-RFC numeric `code` attribute (XEP-0086), for the few errors whose readers still
+    /// compare it: QuickBlox's SDKs read a failed group join's code from it.
+    var legacyCode: Int?
 
-    /// `<error type='…'><condition …/><text …>…</text></error>`.
+    /// `<error [code='…'] type='…'><condition …/><text …>…</text></error>`.
     var xml: String {
-        var out = "<error type='\(type.rawValue)'>\(condition.element)"
+        var out = "<error" + (legacyCode.map { " code='\($0)'" } ?? "") + " type='\(type.rawValue)'>\(condition.element)"
         if let text { out += "<text xmlns='\(XMPPNamespace.stanzaErrors)'>\(XMLEscaping.text(text))</text>" }
         return out + "</error>"
     }

@@ -312,6 +312,12 @@ package final class XMPPServer {
     package func deliver(_ message: MessageRecord, in dialog: DialogRecord) {
         router.deliver(message, in: dialog)
     }
+
+    /// `users` are no longer occupants of `dialogId` (removed over REST by `actor`): their
+    /// seats in its room go, and everyone there hears of it.
+    package func removeFromRoom(_ dialogId: String, users: [Int], by actor: Int) {
+        router.muc.removeOccupants(users, from: dialogId, by: actor)
+    }
 }
 
 @available(*, unavailable) extension XMPPServer: Sendable {}

@@ -3,7 +3,7 @@
 import Foundation
 import Testing
 import SandboxStorage
-import SandboxXMPP
+@testable import SandboxXMPP
 
 @Suite(.serialized) struct RoutingDialogCacheTests {
     static func join(_ f: MessagingFixture, _ client: RawXMPPClient, _ dialogId: String, as userId: Int) -> Bool {
@@ -32,8 +32,19 @@ import SandboxXMPP
         a.send(Self.post("one", to: f.room(dialog)))
         #expect(b.read(untilContains: "<body>one</body>") && c.read(untilContains: "<body>one</body>"))
 
+        a.clear()
+        b.clear()
+        c.clear()
         let (status, _) = try f.rest("PUT", "/chat/Dialog/\(dialog).json", form: "pull_all[occupants_ids][]=\(cat)&name=after", as: ann)
         #expect(status == 200)
+        // Cat is shown out as QuickBlox's SDKs read a kick: 301, with Ann, who removed her, as the actor ...
+        #expect(c.read(untilContains: "type='unavailable'") && c.read(untilContains: "</presence>"))
+        #expect(c.received.contains("<presence from='\(f.room(dialog))/\(cat)' to='\(f.jid(cat))/c' type='unavailable'><x xmlns='http://jabber.org/protocol/muc#user'><item affiliation='none' role='none'><actor jid='\(f.jid(ann))'/></item><status code='301'/></x></presence>"))
+        // ... and the others see her leave, as any leave reads.
+        #expect(a.read(untilContains: "type='unavailable'") && b.read(untilContains: "type='unavailable'"))
+        #expect(b.received.contains("<presence from='\(f.room(dialog))/\(cat)' to='\(f.jid(bob))/b' type='unavailable'>"))
+        #expect(!b.received.contains("code='301'"))
+        #expect(try f.server.withStorage { _, _, xmpp in xmpp.router.muc.joinedUsers(dialog) } == [ann, bob])
         a.send(Self.post("two", to: f.room(dialog)))
         #expect(b.read(untilContains: "<body>two</body>"))
         #expect(Self.drained(c))

@@ -97,6 +97,7 @@ final class MessagingFixture {
             let api = SandboxAPI(database: database, credentials: ApplicationCredentials(applicationId: C.applicationId, authKey: "k", authSecret: "s"),
                                  chatDomain: C.domain)
             api.liveDelivery = { message, dialog in xmpp.deliver(message, in: dialog) }
+            api.occupantsRemoved = { dialogId, users, actor in xmpp.removeFromRoom(dialogId, users: users, by: actor) }
             let token = try database.createSession(applicationId: C.applicationId, userId: userId, nonce: 1, timestamp: 1).token
             var headers = ["QB-Token": token]
             if form != nil { headers["Content-Type"] = "application/x-www-form-urlencoded" }
@@ -372,7 +373,7 @@ struct XMPPGroupChatTests {
         #expect(join(f, a, dialog, as: ann))
         #expect(a.received.contains("from='\(f.room(dialog))/\(ann)'"))
         // Ann owns the dialog; the room is non-anonymous (100) and this is her own presence (110).
-        #expect(a.received.contains("<x xmlns='http://jabber.org/protocol/muc#user'><item affiliation='owner' role='participant' jid='\(f.jid(ann))/a'/><status code='100'/><status code='110'/></x>"))
+        #expect(a.received.contains("<x xmlns='http://jabber.org/protocol/muc#user'><item affiliation='owner' role='participant' jid='\(f.jid(ann))/a'/><status code='110'/><status code='100'/></x>"), "110 first: QuickBlox's SDKs read only the first status")
         a.clear()
         #expect(join(f, b, dialog, as: bob))
         // Bob hears about Ann before his own presence; Ann hears about Bob.
@@ -390,10 +391,17 @@ struct XMPPGroupChatTests {
         let ann = try f.user("ann"), eve = try f.user("eve")
         let dialog = try f.group(owner: ann, [])
         let e = try f.connect(eve, "eve", resource: "e")
-        e.send("<presence to='\(f.room(dialog))/\(eve)'><x xmlns='http://jabber.org/protocol/muc'/></presence>")
+        e.send("<presence id='p1:join' to='\(f.room(dialog))/\(eve)'><x xmlns='http://jabber.org/protocol/muc'/></presence>")
         #expect(e.read(untilContains: "</presence>"))
         #expect(e.received.contains("type='error'") && e.received.contains("<registration-required xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/>"))
         #expect(!e.received.contains("code='110'"))
+        // What QuickBlox's SDK reads of a refused join: its own id, the MUC <x/>, the legacy code 500 and a text.
+        #expect(e.received.contains("id='p1:join'><x xmlns='http://jabber.org/protocol/muc'/><error code='500' type='auth'>"))
+        #expect(e.received.contains("<text xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'>You are not an occupant of this dialog</text>"))
+        e.clear()
+        e.send("<presence id='p2:join' to='\(f.room("0123456789abcdef01234567"))/\(eve)'><x xmlns='http://jabber.org/protocol/muc'/></presence>")
+        #expect(e.read(untilContains: "</presence>"))
+        #expect(e.received.contains("id='p2:join'><x xmlns='http://jabber.org/protocol/muc'/><error code='500' type='cancel'><item-not-found"))
         e.clear()
         e.send("<message type='groupchat' to='\(f.room(dialog))' id='\(objectId(5))'><body>let me in</body><extraParams xmlns='jabber:client'><save_to_history>1</save_to_history></extraParams></message>")
         #expect(e.read(untilContains: "</message>"))
