@@ -108,13 +108,26 @@ package final class ChatStore {
 
     /// `viewer` nil: no unread count (it scans the dialog's messages; routing a
     /// message needs only the occupants, and paying it per message made a
-    /// stream of N messages cost O(N²)).
+    /// stream of N messages cost O(N²)) and no private dialog's name.
     private func completed(_ dialog: DialogRecord, viewer: Int?) throws -> DialogRecord {
         var dialog = dialog
         dialog.occupantIds = try db.query(
             "SELECT user_id FROM dialog_occupants WHERE dialog_id = ? ORDER BY position", [.text(dialog.id)]) { $0.int(0) }
-        if let viewer { dialog.unreadCount = try unreadCount(dialogId: dialog.id, userId: viewer) }
+        if let viewer {
+            dialog.unreadCount = try unreadCount(dialogId: dialog.id, userId: viewer)
+            if let peer = dialog.peer(of: viewer) { dialog.name = try displayName(of: peer) }
+        }
         return dialog
+    }
+
+    /// What a private dialog is called for one of its occupants: the other one's full name, else
+    /// their login, else their email, as the hosted service names it; their id once the account is
+    /// gone. Never null: QuickBlox's web sample reads a person's name from it (docs/protocol.md §5).
+    private func displayName(of userId: Int) throws -> String {
+        let name = try db.queryFirst("SELECT COALESCE(NULLIF(full_name, ''), login, email) FROM users WHERE id = ?", [.int(userId)]) {
+            $0.string(0)
+        }
+        return (name ?? nil) ?? String(userId)
     }
 
     /// The dialog with `id`, its unread count as `viewer` sees it (none without a viewer).
@@ -155,7 +168,9 @@ package final class ChatStore {
         return (total, try page.map { try completed($0, viewer: userId) })
     }
 
+    /// A private dialog keeps no name or photo of its own: its name is the other occupant's (`completed`).
     package func createDialog(type: DialogKind, name: String?, photo: String?, ownerId: Int, occupants: [Int]) throws -> DialogRecord {
+        let name = type == .privateChat ? nil : name, photo = type == .privateChat ? nil : photo
         let t = now()
         let id = ids.next(at: t)
         var all = [ownerId]

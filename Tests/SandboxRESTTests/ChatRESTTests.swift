@@ -94,6 +94,33 @@ struct ChatDialogRESTTests {
         #expect(again.object["_id"] as? String == dialog["_id"] as? String)
     }
 
+    /// A private dialog is called after the other occupant, for each of the two (their full name,
+    /// else login): never null, as QuickBlox's web sample reads a person's name from it. A name or
+    /// photo given for one is ignored, as the hosted service ignores them.
+    @Test func aPrivateDialogIsNamedAfterTheOtherOccupant() throws {
+        let f = try ChatAPIFixture()
+        var profile = UserProfile()
+        profile.fullName = "Ann Example"
+        let annUser = try f.database.insertUser(NewUser(login: "ann", password: "password-ann", profile: profile))
+        let ann = (id: annUser.id, token: try f.database.createSession(applicationId: ChatAPIFixture.applicationId, userId: annUser.id,
+                                                                       nonce: 1, timestamp: 1).token)
+        let bob = try f.user("bob")
+        let created = try f.createDialog("type=3&occupants_ids=\(bob.id)&name=Chosen&photo=123", token: ann.token)
+        #expect(created["name"] as? String == "bob", "ann sees bob, who has no full name, by his login")
+        #expect(created["photo"] is NSNull)
+        let id = try #require(created["_id"] as? String)
+        let seenByBob = try f.call("GET", "/chat/Dialog.json", query: "_id=\(id)", token: bob.token).items.first
+        #expect(seenByBob?["name"] as? String == "Ann Example")
+        let seenByAnn = try f.call("GET", "/chat/Dialog.json", token: ann.token).items.first
+        #expect(seenByAnn?["name"] as? String == "bob")
+        // A new full name shows at the next read.
+        #expect(try f.call("PUT", "/users/\(bob.id).json", form: "user[full_name]=Bob%20B", token: bob.token).status == 200)
+        #expect(try f.call("GET", "/chat/Dialog.json", token: ann.token).items.first?["name"] as? String == "Bob B")
+        // A group keeps the name it was given.
+        let group = try f.createDialog("type=2&occupants_ids=\(bob.id)&name=team", token: ann.token)
+        #expect(group["name"] as? String == "team")
+    }
+
     @Test(arguments: ["occupants_ids=%@", "occupants_ids=%@&occupants_ids=", "json"])
     func groupAcceptsEveryOccupantsForm(style: String) throws {
         let f = try ChatAPIFixture()
