@@ -402,6 +402,12 @@ struct XMPPSession {
                address.userId(applicationId: applicationId, domain: domain) != nil {
                 return [.route(iq, .iq)]
             }
+            // An address of this domain that names no user (`-1-1@…`): no answer, as from the hosted
+            // service, whose SDK suite pings such an address and expects silence (docs/protocol.md §7).
+            if let to = iq[attribute: "to"], let address = XMPPAddress(to), address.domain == domain, address.local != nil,
+               address.userId(applicationId: applicationId, domain: domain) == nil {
+                return []
+            }
             return [.send(error(for: iq, StanzaError(condition: .serviceUnavailable)))]
         }
         switch (type, payload.namespace, payload.name) {

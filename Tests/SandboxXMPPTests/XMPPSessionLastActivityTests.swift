@@ -41,7 +41,6 @@ struct XMPPSessionLastActivityTests {
         ("get", "7-3@localhost/phone", "jabber:iq:last"),   // a client's idle time: not the server's to answer
         ("set", "7-3@localhost", "jabber:iq:last"),
         ("get", "7-3@localhost", "jabber:iq:version"),
-        ("get", "7-4@localhost", "jabber:iq:last"),         // another application's user
     ])
     func otherIQsToUsersAreRefusedAtOnce(type: String, to: String, namespace: String) {
         var session = established()
@@ -49,5 +48,17 @@ struct XMPPSessionLastActivityTests {
         #expect(actions.count == 1)
         guard case .send(let reply)? = actions.first else { Issue.record("no reply: \(actions)"); return }
         #expect(reply.contains("type='error'") && reply.contains("service-unavailable"))
+    }
+
+    /// An address of the domain that is no user of the application gets no answer, as from the
+    /// hosted service: QuickBlox's SDK suite pings `-1-{app}@{domain}` and expects silence.
+    @Test(arguments: [
+        ("get", "-1-7@localhost", "urn:xmpp:ping", "ping"),
+        ("get", "7-4@localhost", "jabber:iq:last", "query"),   // another application's user
+        ("get", "nobody@localhost/phone", "urn:xmpp:ping", "ping"),
+    ])
+    func iqsToAddressesThatNameNoUserGoUnanswered(type: String, to: String, namespace: String, name: String) {
+        var session = established()
+        #expect(session.handle(.element(iq(type, to: to, XMPPElement(name: name, namespace: namespace)))) == [])
     }
 }
