@@ -30,8 +30,9 @@ extension ChatctlSandbox {
                 --db (the same after a restart) and printed in the config line; stderr says so.
 
                 Wrong passwords are limited per user (--login-attempts) and per client \
-                address (--login-attempts-per-address), loopback included: 429 with \
-                Retry-After, or SASL temporary-auth-failure.
+                address off loopback (--login-attempts-per-address): 429 with \
+                Retry-After, or SASL temporary-auth-failure. Loopback, which a test \
+                suite's clients share, is limited per user only.
                 """),
             ManPage.Section(title: "See also", body: "chatctl(1)"),
         ])

@@ -81,7 +81,7 @@ package struct ChatctlSandbox: SandboxCommand {
             help: "Also write the config line to PATH (mode 0640: the credentials are for a group), once listening.", completion: .file)
     var writeConfig: NonEmptyText?
     @Option("login-attempts-per-address", metavar: "N",
-            help: "Wrong passwords from one client address a minute before its password logins get 429, loopback too (default 30).",
+            help: "Wrong passwords from one client address off loopback a minute before its password logins get 429 (default 30).",
             range: 1...1_000_000)
     var loginAttemptsPerAddress: Int?
     @Option("max-pending", metavar: "N",

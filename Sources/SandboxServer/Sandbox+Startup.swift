@@ -13,8 +13,10 @@ extension Sandbox {
     /// The database, in a file or in memory, with the login limits of `options`.
     static func openDatabase(_ options: SandboxOptions) throws -> SandboxDatabase {
         let database = try SandboxDatabase(path: options.databasePath, tokenTTL: options.tokenTTL)
+        // Loopback is limited per user only: a test suite's clients all share it (docs/protocol.md §4).
         database.passwordAttempts = PasswordAttempts(limit: options.passwordAttemptsPerMinute, window: 60,
-                                                     addressLimit: options.passwordAttemptsPerAddressPerMinute)
+                                                     addressLimit: options.passwordAttemptsPerAddressPerMinute,
+                                                     exempting: PeerAddress.isLoopback)
         database.passwordIterations = options.passwordIterations
         return database
     }
@@ -111,6 +113,7 @@ extension Sandbox {
         }
         // Only once every listener is up: a failure above releases the server before the loop.
         api.liveDelivery = { [weak server] message, dialog in server?.deliver(message, in: dialog) }
+        api.occupantsRemoved = { [weak server] dialogId, users, actor in server?.removeFromRoom(dialogId, users: users, by: actor) }
         return Chat(server: server, endpoints: endpoints)
     }
 

@@ -1,5 +1,5 @@
 /// Wrong passwords per user and per client address: after `limit` of them for one user, or
-/// `addressLimit` from one address, within `window` seconds, every password for that user or
+/// `addressLimit` from one address (but an exempt one), within `window` seconds, every password for that user or
 /// from that address is refused unchecked (REST 429 with `Retry-After`, SASL
 /// `temporary-auth-failure`) until the oldest leaves the window (docs/protocol.md §4, §7).
 /// Session tokens are not limited: a client already logged in carries on. Pure: the clock is passed in.
@@ -13,14 +13,18 @@ package struct PasswordAttempts {
     let limit: Int
     let addressLimit: Int
     let window: Double
+    /// Addresses not limited as addresses (the sandbox's loopback: docs/protocol.md §4); their
+    /// wrong passwords still count against each user.
+    let isExempt: (String) -> Bool
     private var byUser: RecentFailures<Int>
     private var byAddress: RecentFailures<String>
 
     package init(limit: Int = PasswordAttempts.defaultLimit, window: Double = PasswordAttempts.defaultWindow,
-                 addressLimit: Int = PasswordAttempts.defaultAddressLimit) {
+                 addressLimit: Int = PasswordAttempts.defaultAddressLimit, exempting isExempt: @escaping (String) -> Bool = { _ in false }) {
         self.limit = max(1, limit)
         self.addressLimit = max(1, addressLimit)
         self.window = window
+        self.isExempt = isExempt
         byUser = RecentFailures(window: window)
         byAddress = RecentFailures(window: window)
     }
@@ -32,7 +36,7 @@ package struct PasswordAttempts {
 
     /// Whole seconds until a password from `address` is checked again; nil when it is now.
     mutating func retryAfter(address: String, now: Double) -> Int? {
-        byAddress.retryAfter(address, limit: addressLimit, now: now)
+        isExempt(address) ? nil : byAddress.retryAfter(address, limit: addressLimit, now: now)
     }
 
     mutating func recordFailure(userId: Int, now: Double) {
@@ -41,7 +45,7 @@ package struct PasswordAttempts {
 
     /// A wrong password (or a login nobody has) from `address`.
     mutating func recordFailure(address: String, now: Double) {
-        byAddress.record(address, now: now)
+        if !isExempt(address) { byAddress.record(address, now: now) }
     }
 
     /// How many users have recent failures (tests check memory stays bounded).

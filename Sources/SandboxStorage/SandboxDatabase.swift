@@ -391,10 +391,19 @@ package final class SandboxDatabase {
     /// too (the client's; nil: by user only).
     package func checkChatCredentials(userId: Int, secret: String, from address: String?) -> ChatAuthentication {
         do {
-            if secret.utf8.count == 40, userId != 0,
-               try db.queryFirst("SELECT user_id FROM sessions WHERE token = ?", [.text(secret)], { $0.int(0) }) == userId,
-               try useSession(token: secret) != nil {
-                return .accepted
+            if SessionRecord.looksLikeToken(secret), userId != 0 {
+                if try db.queryFirst("SELECT user_id FROM sessions WHERE token = ?", [.text(secret)], { $0.int(0) }) == userId,
+                   try useSession(token: secret) != nil {
+                    return .accepted
+                }
+                // A session token that has ended (a client reconnecting with the token it logged in
+                // with, as QuickBlox's SDKs do every few seconds): nobody guessed a password, so it
+                // is refused without counting; a user whose password has a token's shape still
+                // gets in with it while not limited.
+                if passwordAttempts.retryAfter(userId: userId, now: now()) == nil, try checkPassword(userId: userId, secret) {
+                    return .accepted
+                }
+                return .refused
             }
             // An unknown user has no password to guess: counted against the address only.
             guard try user(id: userId) != nil else { return refuseUnknownLogin(from: address) == .refused ? .refused : .throttled }

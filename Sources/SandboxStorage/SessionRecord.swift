@@ -13,6 +13,11 @@ package struct SessionRecord {
     package var updatedAt: Double
     package var expiresAt: Double
 
+    /// True for text of a session token's shape: 40 lowercase hex digits (`SecureRandom.token`).
+    package static func looksLikeToken(_ text: String) -> Bool {
+        text.utf8.count == 40 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
     package var json: JSONNode {
         .object([
             ("_id", .string(String(id))),

@@ -45,4 +45,38 @@ import Testing
         let session = try database.createSession(applicationId: 1, userId: ids[3], nonce: 1, timestamp: 1)
         #expect(database.checkChatCredentials(userId: ids[3], secret: session.token, from: "127.0.0.1") == .accepted)
     }
+
+    /// The sandbox exempts loopback as an address (docs/protocol.md §4): a test suite's clients all
+    /// share it. Its wrong passwords still count against each user.
+    @Test func anExemptAddressIsLimitedPerUserOnly() {
+        var attempts = PasswordAttempts(limit: 2, window: 60, addressLimit: 3, exempting: { $0 == "127.0.0.1" })
+        for user in 1...5 {
+            attempts.recordFailure(userId: user, now: 0)
+            attempts.recordFailure(address: "127.0.0.1", now: 0)
+        }
+        #expect(attempts.retryAfter(address: "127.0.0.1", now: 1) == nil, "five users' mistakes from it: not limited as an address")
+        #expect(attempts.trackedAddresses == 0)
+        #expect(attempts.retryAfter(userId: 6, now: 1) == nil)
+        attempts.recordFailure(userId: 1, now: 1)
+        #expect(attempts.retryAfter(userId: 1, now: 1) == 59, "two wrong passwords of one user: that user waits, loopback or not")
+    }
+
+    /// A client that reconnects with the session token it logged in with, after the session ended,
+    /// guesses nothing: however often it tries, the user's password still opens the chat.
+    @Test func anEndedSessionTokenIsRefusedWithoutCountingAsAWrongPassword() throws {
+        let database = try SandboxDatabase(path: nil, tokenTTL: 60)
+        database.passwordAttempts = PasswordAttempts(limit: 3, window: 60, addressLimit: 3)
+        let id = try database.insertUser(NewUser(login: "reconnecting", password: "password-1")).id
+        let session = try database.createSession(applicationId: 1, userId: id, nonce: 1, timestamp: 1)
+        #expect(database.checkChatCredentials(userId: id, secret: session.token, from: "10.0.0.9") == .accepted)
+        try database.deleteSession(id: session.id)
+        for _ in 0..<20 {
+            #expect(database.checkChatCredentials(userId: id, secret: session.token, from: "10.0.0.9") == .refused)
+        }
+        #expect(database.checkChatCredentials(userId: id, secret: "password-1", from: "10.0.0.9") == .accepted)
+        // Text of a token's shape that is no token is still checked as the password it may be.
+        let tokenShaped = String(repeating: "ab", count: 20)
+        let other = try database.insertUser(NewUser(login: "hexpassword", password: tokenShaped)).id
+        #expect(database.checkChatCredentials(userId: other, secret: tokenShaped, from: "10.0.0.9") == .accepted)
+    }
 }

@@ -14,16 +14,25 @@ final class RawXMPPClient {
     /// The server ended TLS with close_notify (not only by closing the socket).
     private(set) var tlsCloseNotified = false
 
-    init(port: Int) throws {
+    /// Connects to `host`:`port` (IPv4), from `source` when given (another local address, to play
+    /// another client machine).
+    init(port: Int, host: String = "127.0.0.1", source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        func address(_ host: String, _ port: Int) -> sockaddr_in {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr(host)
+            return address
         }
-        if status != 0 { close(fd); throw TestFailure("connect failed: \(errno)") }
+        func call(_ host: String, _ port: Int, _ function: (Int32, UnsafePointer<sockaddr>?, socklen_t) -> Int32) -> Int32 {
+            var target = address(host, port)
+            return withUnsafePointer(to: &target) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { function(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
+        if let source, call(source, 0, bind) != 0 { close(fd); throw TestFailure("bind \(source) failed: \(errno)") }
+        if call(host, port, connect) != 0 { close(fd); throw TestFailure("connect failed: \(errno)") }
     }
 
     deinit {
