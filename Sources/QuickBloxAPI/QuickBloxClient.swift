@@ -82,8 +82,10 @@ package final class QuickBloxClient {
         guard let members = json.objectValue else {
             throw invalidResponse("GET /account_settings.json", "no settings object")
         }
+        // `chat_url` is chatctl-sandbox's own: where its chat listens, which its `chat_endpoint`
+        // (the chat domain, as the hosted service names it) cannot say (docs/protocol.md §1).
         return QBAccountSettings(apiEndpoint: json["api_endpoint"]?.stringValue,
-                                 chatEndpoint: json["chat_endpoint"]?.stringValue, raw: members)
+                                 chatEndpoint: json["chat_url"]?.stringValue ?? json["chat_endpoint"]?.stringValue, raw: members)
     }
 
     // MARK: - Sign-up and log-in (user lookups are in +Users)

@@ -63,7 +63,8 @@ package final class Sandbox {
             let apiURL = "\(https == nil ? "http" : "https")://\(Self.urlHost(options.host)):\(rest.boundPort)"
             // endpoints.chat stays the STARTTLS one, which every chatctl config names; the
             // other listeners get keys of their own (docs/protocol.md §1).
-            api.accountEndpoints = AccountEndpoints(api: apiURL, chat: chat?.endpoints.first { $0.key == "chat" }?.url)
+            api.accountEndpoints = AccountEndpoints(api: apiURL, chat: chat?.endpoints.first { $0.key == "chat" }?.url,
+                                                    chatDomain: options.chatDomain)
             configLine = Self.configLine(options, apiURL: apiURL, chatEndpoints: chat?.endpoints ?? [], caFile: tls?.caFile)
             self.api = api
             self.rest = rest

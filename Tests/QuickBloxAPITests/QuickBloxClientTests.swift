@@ -253,4 +253,13 @@ import TestSupport
         #expect(transport.requests[0].header("QB-Account-Key") == "acc-key")
         #expect(transport.requests[0].url == "https://api.quickblox.com/account_settings.json")
     }
+
+    /// chatctl-sandbox names its chat domain in `chat_endpoint` (as the service names its host) and
+    /// where its chat listens in `chat_url`: the URL wins.
+    @Test func theSandboxsChatURLWinsOverItsChatDomain() throws {
+        let transport = ScriptedTransport([reply(200, #"{"api_endpoint":"http://127.0.0.1:4000","chat_endpoint":"localhost","turnserver_endpoint":null,"chat_url":"xmpp://127.0.0.1:4001"}"#)])
+        let api = QuickBloxClient(apiEndpoint: "http://127.0.0.1:4000", credentials: QuickBloxClientTests.app, transport: transport)
+        let settings = try api.accountSettings(accountKey: "acc-key")
+        #expect(settings.chatEndpoint == "xmpp://127.0.0.1:4001")
+    }
 }
