@@ -34,8 +34,11 @@ package final class SandboxAPI {
     package var blobStorage: StorageEndpointAccess?
     /// Hands a message stored with `send_to_chat=1` to the chat side, when chat is enabled.
     package var liveDelivery: ((MessageRecord, DialogRecord) -> Void)?
+    /// Tells the chat side that `users` left dialog `dialogId` because `actor` removed them (or
+    /// themselves), so the room can show them out (docs/protocol.md §7 "Group dialogs").
+    package var occupantsRemoved: ((_ dialogId: String, _ users: [Int], _ actor: Int) -> Void)?
     /// What `GET /account_settings.json` answers: the sandbox's own endpoints, known once it listens.
-    package var accountEndpoints = AccountEndpoints(api: "", chat: nil)
+    package var accountEndpoints = AccountEndpoints(api: "", chat: nil, chatDomain: "")
     /// Where a line for the log goes (a password reset asked for, an account removed).
     package var notice: (String) -> Void = { _ in }
     let now: () -> Double
@@ -55,7 +58,9 @@ package final class SandboxAPI {
         var router = RESTRouter(resolveSession: { [unowned self] token in try self.storage { try db.useSession(token: token) } })
         router.add(RESTRoute("GET", "/account_settings.json", .open) { [unowned self] (c) throws(RESTError) in try self.accountSettings(c) })
         router.add(RESTRoute("POST", "/session.json", .open) { [unowned self] (c) throws(RESTError) in try self.createSession(c) })
-        router.add(RESTRoute("GET", "/session.json", .session) { (c) throws(RESTError) in .json(200, .object([("session", c.session!.json)])) })
+        // Bare, as the reference has it and QuickBlox's JS SDK hands it to the app (`QB.getSession`);
+        // creating one answers `{"session":{…}}` (docs/protocol.md §2).
+        router.add(RESTRoute("GET", "/session.json", .session) { (c) throws(RESTError) in .json(200, c.session!.json) })
         router.add(RESTRoute("DELETE", "/session.json", .session) { [unowned self] (c) throws(RESTError) in try self.deleteSession(c) })
         router.add(RESTRoute("POST", "/login.json", .session) { [unowned self] (c) throws(RESTError) in try self.logIn(c) })
         router.add(RESTRoute("DELETE", "/login.json", .session) { [unowned self] (c) throws(RESTError) in try self.logOut(c) })
@@ -96,6 +101,8 @@ package final class SandboxAPI {
         router.add(RESTRoute("POST", "/chat/Dialogs/add_occupants.json", .user) { [unowned self] (c) throws(RESTError) in try self.addOccupants(c) })
         router.add(RESTRoute("POST", "/chat/Dialogs/remove_occupants.json", .user) { [unowned self] (c) throws(RESTError) in try self.removeOccupants(c) })
         router.add(RESTRoute("PUT", "/chat/Message.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateAllMessages(c) })
+        // The reference's `PUT /chat/Message/{message_id}.json` with no message id: the same.
+        router.add(RESTRoute("PUT", "/chat/Message/.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateAllMessages(c) })
         router.add(RESTRoute("GET", "/blobs.json", .user) { [unowned self] (c) throws(RESTError) in try self.listBlobs(c) })
         router.add(RESTRoute("PUT", "/blobs/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateBlob(c) })
         // The JavaScript SDK's spelling of the reset (`users/password/reset`).

@@ -33,21 +33,24 @@ struct ReferenceOperationsRESTTests {
         #expect(blank.status == 422 && blank.text == #"{"errors":{"users_ids":["can't be blank"],"dialogs_ids":["can't be blank"]}}"#)
     }
 
-    @Test func aPutWithoutAnIdMarksTheWholeDialogRead() throws {
+    /// The JavaScript SDK's spelling (`/chat/Message.json`) and the reference's, an empty message id
+    /// (`/chat/Message/.json`), mean the same.
+    @Test(arguments: ["/chat/Message.json", "/chat/Message/.json"])
+    func aPutWithoutAnIdMarksTheWholeDialogRead(path: String) throws {
         let f = try ChatAPIFixture()
         let ann = try f.user("ann"), bob = try f.user("bob")
         let dialog = try f.createDialog("type=3&occupants_ids=\(ann.id)", token: bob.token)["_id"] as! String
         for text in ["one", "two", "three"] { _ = try f.send(dialog, text, token: bob.token) }
         #expect(try f.call("GET", "/chat/Message/unread.json", token: ann.token).object["total"] as? Int == 3)
-        let marked = try f.call("PUT", "/chat/Message.json", form: "chat_dialog_id=\(dialog)&read=1", token: ann.token)
+        let marked = try f.call("PUT", path, form: "chat_dialog_id=\(dialog)&read=1", token: ann.token)
         #expect(marked.status == 200 && marked.text.isEmpty)
         #expect(try f.call("GET", "/chat/Message/unread.json", token: ann.token).object["total"] as? Int == 0)
         let items = try f.call("GET", "/chat/Message.json", query: "chat_dialog_id=\(dialog)&mark_as_read=0", token: bob.token).items
         #expect(items.allSatisfy { ($0["read_ids"] as? [Int])?.contains(ann.id) == true && ($0["delivered_ids"] as? [Int])?.contains(ann.id) == true })
-        #expect(try f.call("PUT", "/chat/Message.json", form: "chat_dialog_id=\(dialog)", token: ann.token).status == 422)
-        #expect(try f.call("PUT", "/chat/Message.json", form: "read=1", token: ann.token).status == 422)
+        #expect(try f.call("PUT", path, form: "chat_dialog_id=\(dialog)", token: ann.token).status == 422)
+        #expect(try f.call("PUT", path, form: "read=1", token: ann.token).status == 422)
         let stranger = try f.user("eve")
-        #expect(try f.call("PUT", "/chat/Message.json", form: "chat_dialog_id=\(dialog)&read=1", token: stranger.token).status == 403)
+        #expect(try f.call("PUT", path, form: "chat_dialog_id=\(dialog)&read=1", token: stranger.token).status == 403)
     }
 
     @Test func aMessageToARecipientFindsOrMakesTheirPrivateDialogAndKeepsItsDate() throws {

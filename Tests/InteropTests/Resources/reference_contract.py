@@ -31,7 +31,6 @@ import jsonschema
 KNOWN = {
     # The hosted service wraps the session and the logged-in user, as the JavaScript SDK reads them.
     "Create_Session_Id": {"envelope": "session"},
-    "Retrieve_Session_Info_Id": {"envelope": "session"},
     "102_Sign_In_Id": {"envelope": "user", "status": 202},
     # The reference says 201 for reading a blob's metadata; the service answers 200.
     "105_Retrieve_File": {"status": 200},
