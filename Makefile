@@ -30,8 +30,9 @@ BUILD_PACKAGES := pkg-config libcurl4-openssl-dev libsqlite3-dev libstrophe-dev 
 # tmux: a real terminal for the chat view's end-to-end tests;
 # libnotify4 (loaded by `listen --notify` alone, so no build needs it), dbus (dbus-run-session),
 # python3-dbus and python3-gi: listen --notify's test, with a stub notification service;
-# python3-jsonschema: checks the sandbox's answers against QuickBlox's REST reference.
-TEST_PACKAGES  := prosody go-sendxmpp sqlite3 fish zsh groff-base chromium libjs-strophe curl python3-slixmpp tmux libnotify4 dbus python3-dbus python3-gi python3-jsonschema
+# python3-jsonschema: checks the sandbox's answers against QuickBlox's REST reference;
+# node-jasmine: jasmine-core, which runs QuickBlox's own SDK suite in Chromium.
+TEST_PACKAGES  := prosody go-sendxmpp sqlite3 fish zsh groff-base chromium libjs-strophe curl python3-slixmpp tmux libnotify4 dbus python3-dbus python3-gi python3-jsonschema node-jasmine
 BENCH_PACKAGES := hyperfine go-sendxmpp sqlite3 curl python3 gnuplot-nox
 DOCS_PACKAGES  := graphviz
 # make deb and make test-package: Debian's packaging tools, adduser (the sandbox's

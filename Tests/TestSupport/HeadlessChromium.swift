@@ -23,7 +23,8 @@ package final class HeadlessChromium: @unchecked Sendable {
 
     /// Opens `url` (a `file://` page may load other files; `--no-sandbox` because tests run as root).
     /// `trusting`: PEM certificate files whose keys this profile trusts for TLS (a sandbox's caFile).
-    package init(url: String, trusting certificates: [String] = []) throws {
+    /// `arguments`: more switches (`--host-resolver-rules=…`, say).
+    package init(url: String, trusting certificates: [String] = [], arguments: [String] = []) throws {
         try Self.requireInstalled()
         profile = try TemporaryDirectory(prefix: "chromium-profile")
         var trust: [String] = []
@@ -34,7 +35,7 @@ package final class HeadlessChromium: @unchecked Sendable {
         process = try ChildProcess(Self.executable, [
             "--headless=new", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files", "--no-first-run",
             "--user-data-dir=\(profile.path)", "--enable-logging=stderr", "--v=0",
-        ] + trust + [url])
+        ] + trust + arguments + [url])
     }
 
     /// The base64 SHA-256 of a PEM certificate's public key (its SPKI), by README's openssl pipeline.
