@@ -196,6 +196,16 @@ def run(contract):
     suffix = str(random.randint(10000, 99999))
     password = "contract-password-1"
 
+    # Endpoints: the sandbox names its own (docs/protocol.md §1), with no session.
+    status, _, body = s.call("GET", "/account_settings.json", headers={"QB-Account-Key": s.config["accountKey"]})
+    settings = json.loads(body) if status == 200 else {}
+    problems = []
+    if settings.get("api_endpoint") != s.config["endpoints"]["api"]:
+        problems.append(f"api_endpoint {settings.get('api_endpoint')!r}, not the sandbox's {s.config['endpoints']['api']!r}")
+    if settings.get("chat_endpoint") != s.config.get("chatDomain"):
+        problems.append(f"chat_endpoint {settings.get('chat_endpoint')!r}, not the chat domain {s.config.get('chatDomain')!r}")
+    c.check("Retrieve_Endpoints_Id", status, body, extra_problems=problems)
+
     # Session
     status, _, body = s.call("POST", "/session.json", s.signed_session())
     c.check("Create_Session_Id", status, body)
