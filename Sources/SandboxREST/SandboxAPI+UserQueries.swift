@@ -35,8 +35,14 @@ extension SandboxAPI {
     }
 
     /// One `filter[]` value as filters (two for `between`); a 422 on `filter` saying what is wrong.
+    /// A filter with nothing after its operator (`string full_name in `) filters nothing:
+    /// QuickBlox's web chat sample lists every user that way before anything is searched for.
     static func userFilters(_ text: String) throws(RESTError) -> [RecordFilter] {
         let parts = text.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true).map(String.init)
+        if parts.count == 3, ["number", "string", "date"].contains(parts[0]), SandboxDatabase.userFields[parts[1]] != nil,
+           userOperators[parts[2]] != nil || parts[2] == "between" {
+            return []
+        }
         guard parts.count == 4, ["number", "string", "date"].contains(parts[0]) else {
             throw .field(422, "filter", "must be '{number|string|date} {field} {operator} {value}': \(text)")
         }

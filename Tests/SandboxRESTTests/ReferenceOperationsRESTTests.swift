@@ -156,6 +156,9 @@ struct UserQueriesRESTTests {
         #expect(try logins("filter%5B%5D=number+id+between+\(ann.id),\(bob.id)") == ["ann", "bob"])
         #expect(try logins("filter%5B%5D=date+created_at+ge+2023-11-14T22:13:20Z&filter%5B%5D=string+login+ne+ann") == ["bob", "cat"])
         #expect(try logins("order=desc+number+id&per_page=2&page=1") == ["cat", "bob"])
+        // Nothing after the operator filters nothing: QuickBlox's web chat sample lists every user so.
+        #expect(try logins("filter%5B%5D=string+full_name+in+&per_page=100") == ["ann", "bob", "cat"])
+        #expect(try f.call("GET", "/users.json", query: "filter%5B%5D=string+full_name", token: ann.token).status == 422)
         let badField = try f.call("GET", "/users.json", query: "filter%5B%5D=string+password+eq+x", token: ann.token)
         #expect(badField.status == 422 && badField.text == #"{"errors":{"filter":["has no field 'password' to filter by"]}}"#)
         let badOperator = try f.call("GET", "/users.json", query: "filter%5B%5D=string+login+like+a", token: ann.token)
