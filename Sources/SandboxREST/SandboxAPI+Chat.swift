@@ -230,6 +230,14 @@ extension SandboxAPI {
         return .json(200, try dialogJSON(updated))
     }
 
+    /// Deletes or leaves a dialog (`change`); when that deleted it, its custom data goes too.
+    private func removingDialog(_ id: String, _ change: () throws -> Void) throws(RESTError) {
+        let files = try storage {
+            try objects.removingDialog(id, change, exists: { try chat.dialog(id: id, viewer: nil) != nil })
+        }
+        removeFiles(files)
+    }
+
     /// The owner with `force=1` deletes for everyone (anyone else is refused); without
     /// it the caller leaves the dialog.
     func deleteDialogs(_ context: RESTContext) throws(RESTError) -> RESTResponse {
@@ -241,9 +249,9 @@ extension SandboxAPI {
             guard let dialog = try storage({ try chat.dialog(id: id, viewer: me) }) else { notFound.append(id); continue }
             if force {
                 guard dialog.ownerId == me else { refused.append(id); continue }
-                try storage { try chat.deleteDialog(id: id) }
+                try removingDialog(id) { try chat.deleteDialog(id: id) }
             } else if dialog.occupantIds.contains(me) {
-                try storage { try chat.leaveDialog(id: id, userId: me) }
+                try removingDialog(id) { try chat.leaveDialog(id: id, userId: me) }
             } else {
                 refused.append(id)
                 continue

@@ -35,6 +35,18 @@ extension CustomObjectStore {
         return (cls, record)
     }
 
+    /// Runs `change` (deleting or leaving the dialog); when the dialog is gone after it, its
+    /// custom data goes too, with the record's children, all or nothing. The uids of the files
+    /// that went (the caller removes the files).
+    package func removingDialog(_ dialogId: String, _ change: () throws -> Void, exists: () throws -> Bool) throws -> [String] {
+        try db.transaction {
+            let data = try dialogData(dialogId)?.record.id
+            try change()
+            guard let data, try !exists() else { return [] }
+            return try deleteWithChildren([data])
+        }
+    }
+
     /// Sets the dialog's custom data from `input`: its record changed when it is of `className`
     /// (or `className` is nil), else a new record of `className` owned by the caller, the old one
     /// deleted. Whether the caller may change the dialog is the dialog's rule, checked before.

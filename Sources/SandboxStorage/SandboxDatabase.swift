@@ -142,7 +142,7 @@ package final class SandboxDatabase {
             """),
         // Issue 31: custom objects. A class's fields are made by the first values written to
         // them; a record keeps its fields and permissions as JSON. A dialog's custom data is a
-        // record (`data_id`), deleted with the dialog.
+        // record (`data_id`).
         Migration("custom-objects", sql: """
             CREATE TABLE custom_classes (name TEXT PRIMARY KEY, fields TEXT NOT NULL, created_at REAL NOT NULL);
             CREATE TABLE custom_objects (
@@ -158,9 +158,6 @@ package final class SandboxDatabase {
             CREATE INDEX custom_objects_class ON custom_objects(class_name, seq);
             CREATE INDEX custom_objects_parent ON custom_objects(parent_id) WHERE parent_id IS NOT NULL;
             ALTER TABLE dialogs ADD COLUMN data_id TEXT;
-            CREATE TRIGGER dialogs_data_deleted AFTER DELETE ON dialogs WHEN OLD.data_id IS NOT NULL BEGIN
-                DELETE FROM custom_objects WHERE id = OLD.data_id;
-            END;
             """),
     ])
 

@@ -32,10 +32,16 @@ struct DialogCustomDataTests {
         #expect((updated.object["data"] as? [String: Any])?["age"] as? Int == 41)
         #expect((updated.object["data"] as? [String: Any])?["title"] as? String == "other")
         #expect(try f.call("PUT", "/chat/Dialog/\(second["_id"]!).json", json: #"{"data":{"age":1}}"#, token: bob.token).status == 403)
-        // The data is a record of its class, and goes with the dialog.
+        // The data is a record of its class, and goes with the dialog, children and all.
         #expect(try f.count("Advert", token: ann.token) == 2)
+        _ = try f.record("Notes", #"{"_parent_id":"\#(try recordId(data))","text":"x"}"#, token: ann.token)
         #expect(try f.call("DELETE", "/chat/Dialog/\(first["_id"]!).json", query: "force=1", token: ann.token).status == 200)
+        #expect(try f.count("Advert", token: ann.token) == 1 && f.count("Notes", token: ann.token) == 0)
+        // So when its last occupant leaves it.
+        #expect(try f.call("DELETE", "/chat/Dialog/\(second["_id"]!).json", token: bob.token).status == 200)
         #expect(try f.count("Advert", token: ann.token) == 1)
+        #expect(try f.call("DELETE", "/chat/Dialog/\(second["_id"]!).json", token: ann.token).status == 200)
+        #expect(try f.count("Advert", token: ann.token) == 0)
     }
 
     @Test func badDataIsRefusedAndStoresNoDialog() throws {
