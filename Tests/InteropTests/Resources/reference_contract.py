@@ -199,6 +199,18 @@ def multipart(fields, file_name, content_type, data):
     return out, f"multipart/form-data; boundary={boundary}"
 
 
+def redirect_problems(sandbox, headers, payload):
+    """What is wrong with a download's redirect: no Location, or one that does not answer 200 with `payload`."""
+    location = headers.get("location")
+    if not location:
+        return ["no Location"]
+    target = urllib.parse.urlsplit(location)
+    got = sandbox.call("GET", target.path + ("?" + target.query if target.query else ""), host=target.hostname, port=target.port)
+    if got[0] != 200 or got[2] != payload:
+        return [f"Location answered {got[0]} with {len(got[2])} bytes, not the file"]
+    return []
+
+
 def run(contract):
     s = contract.sandbox
     c = contract
@@ -348,15 +360,7 @@ def run(contract):
     status, _, body = s.call("GET", f"/blobs/{blob['id']}.json", token=token)
     c.check("105_Retrieve_File", status, body)
     status, headers, body = s.call("GET", f"/blobs/{blob['uid']}.json", token=token)
-    problems = []
-    location = headers.get("location")
-    if not location:
-        problems.append("no Location")
-    else:
-        target = urllib.parse.urlsplit(location)
-        got = s.call("GET", target.path + ("?" + target.query if target.query else ""), host=target.hostname, port=target.port)
-        if got[0] != 200 or got[2] != payload:
-            problems.append(f"Location answered {got[0]} with {len(got[2])} bytes, not the file")
+    problems = redirect_problems(s, headers, payload)
     c.check("106_Download_File", status, body, extra_problems=problems)
     status, _, body = s.call("PUT", f"/blobs/{blob['id']}.json", [("blob[content_type]", "image/png"), ("blob[name]", "GreatPlace")],
                              token=token)
@@ -411,15 +415,7 @@ def run(contract):
                              headers={"Content-Type": form_type})
     c.check("111_Upload_file", status, body)
     status, headers, body = s.call("GET", f"/data/{cls}/{record1['_id']}/file.json", [("field_name", "user_avatar")], token=token)
-    problems = []
-    location = headers.get("location")
-    if not location:
-        problems.append("no Location")
-    else:
-        target = urllib.parse.urlsplit(location)
-        got = s.call("GET", target.path + ("?" + target.query if target.query else ""), host=target.hostname, port=target.port)
-        if got[0] != 200 or got[2] != payload:
-            problems.append(f"Location answered {got[0]} with {len(got[2])} bytes, not the file")
+    problems = redirect_problems(s, headers, payload)
     c.check("112_Download_file", status, body, extra_problems=problems)
     status, _, body = s.call("DELETE", f"/data/{cls}/{record1['_id']}/file.json", [("field_name", "user_avatar")], token=token)
     c.check("113_Delete_file", status, body)
