@@ -3,7 +3,7 @@
 import Foundation
 import Testing
 import TestSupport
-import SandboxREST
+@testable import SandboxREST
 import SandboxStorage
 
 extension ChatAPIFixture {
@@ -415,6 +415,22 @@ struct CustomObjectFileTests {
         // A text field sent back as it was read leaves the file field alone (the SDK's update).
         _ = try f.multipart("POST", "/data/cars/\(id)/file.json", fields: [("field_name", "motors")], file: ("a", "text/plain", [7]), token: ann.token)
         #expect(try f.call("PUT", "/data/cars/\(id).json", json: #"{"motors":null,"make":"Audi"}"#, token: ann.token).object["motors"] is [String: Any])
+    }
+
+    @Test func aMultipartBodyThatDoesNotEndWellIs400() throws {
+        let headers = ["Content-Type": "multipart/form-data; boundary=XyZ"]
+        for body in ["--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1", "no boundary at all", "--XyZ\r\nno headers\r\n--XyZ--"] {
+            #expect(throws: RESTError.self) {
+                _ = try RESTRequest(method: "POST", path: "/data/cars/aaaaaaaaaaaaaaaaaaaaaaaa/file.json", headers: headers, query: nil, body: Array(body.utf8))
+            }
+        }
+        // A quoted boundary, a text field and a file part, as browsers send them.
+        let body = "--XyZ\r\nContent-Disposition: form-data; name=\"field_name\"\r\n\r\nmotors\r\n"
+            + "--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n\u{0}\r\n\u{1}\r\n--XyZ--\r\n"
+        let request = try RESTRequest(method: "POST", path: "/x", headers: ["Content-Type": "multipart/form-data; boundary=\"XyZ\""], query: nil,
+                                      body: Array(body.utf8))
+        #expect(request.parameter("field_name") == "motors")
+        #expect(request.files.map(\.bytes) == [[0, 13, 10, 1]] && request.files.first?.fileName == "a.bin")
     }
 
     @Test func aFileOverTheLimitIs413AndDeletingTheRecordDeletesItsFiles() throws {
