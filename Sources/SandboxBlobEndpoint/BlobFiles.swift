@@ -63,6 +63,32 @@ package struct BlobFiles: Sendable {
         return (fd, Int(status.st_size))
     }
 
+    /// How storing a whole file (`store`) ended.
+    package enum StoreOutcome: Equatable {
+        case stored
+        /// The disk is full, or the file-size limit reached.
+        case noSpace
+        case failed(String)
+    }
+
+    /// Keeps `bytes` as `key`'s complete file, as an upload does: written aside, then renamed,
+    /// so that no reader sees half of it; nothing is left when it fails.
+    package func store(_ key: String, bytes: [UInt8]) -> StoreOutcome {
+        guard Self.isValidKey(key) else { return .failed("not a file key: \(key)") }
+        do throws(StorageError) {
+            let writer = try makeWriter(for: key)
+            var failure: StorageError?
+            bytes.withUnsafeBytes { raw in
+                do throws(StorageError) { try writer.append(raw) } catch { failure = error }
+            }
+            if let failure { throw failure }
+            try writer.commit()
+            return .stored
+        } catch {
+            return error == .insufficientStorage ? .noSpace : .failed(error.message)
+        }
+    }
+
     /// A new temporary file for `key`'s upload.
     func makeWriter(for key: String) throws(StorageError) -> BlobFileWriter {
         let temporary = directory + "/" + Self.temporaryPrefix + key + "-" + Hex.string(SecureRandom.bytes(6))

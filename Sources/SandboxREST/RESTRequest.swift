@@ -11,6 +11,8 @@ package struct RESTRequest {
     var parameters: [(String, String)]
     /// The parsed JSON body, when the body was JSON.
     var json: JSONNode?
+    /// The files of a `multipart/form-data` body (its text fields are among `parameters`).
+    var files: [UploadedFile] = []
     /// Values captured from the route pattern (`{id}`).
     var pathParameters: [String: String] = [:]
     /// The client's address (no port), which wrong passwords count against; nil: not counted by address.
@@ -31,6 +33,10 @@ package struct RESTRequest {
         let trimmed = body.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
         if trimmed.isEmpty {
             // A form Content-Type on a bodiless GET/DELETE is fine.
+        } else if let boundary = MultipartForm.boundary(contentType: self.headers["content-type"] ?? "") {
+            guard let form = MultipartForm.parse(body, boundary: boundary) else { throw RESTError.badRequest("Malformed multipart body") }
+            parameters += form.fields
+            files = form.files
         } else if contentType.hasPrefix("application/json") || (!contentType.contains("form") && trimmed.first == UInt8(ascii: "{")) {
             let value: JSONNode
             do { value = try JSONParser.parse(body) } catch let error as JSONParseError {

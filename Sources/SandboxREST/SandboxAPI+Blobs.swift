@@ -19,20 +19,37 @@ package struct StorageEndpointAccess {
     var storedSize: (_ key: String) -> Int?
     /// Deletes `key`'s file (a download already under way finishes).
     var remove: (_ key: String) -> Void
+    /// Keeps `bytes` as `key`'s complete file (a custom object's file field, which arrives
+    /// through the REST API rather than by an upload to the endpoint).
+    var store: (_ key: String, _ bytes: [UInt8]) -> StoredBytes
+    /// `--max-upload`: the largest file kept.
+    var maximumUpload: Int
     /// Seconds an upload policy or a download URL stays valid.
     var urlLifetime: Double
 
     package init(uploadURL: @escaping (Int, String, String, Bool, Double) -> String,
                  downloadURL: @escaping (String, String, Double) -> String,
                  isKey: @escaping (String) -> Bool, storedSize: @escaping (String) -> Int?,
-                 remove: @escaping (String) -> Void, urlLifetime: Double) {
+                 remove: @escaping (String) -> Void, store: @escaping (String, [UInt8]) -> StoredBytes,
+                 maximumUpload: Int, urlLifetime: Double) {
         self.uploadURL = uploadURL
         self.downloadURL = downloadURL
         self.isKey = isKey
         self.storedSize = storedSize
         self.remove = remove
+        self.store = store
+        self.maximumUpload = maximumUpload
         self.urlLifetime = urlLifetime
     }
+}
+
+/// What became of bytes given to `StorageEndpointAccess.store`.
+package enum StoredBytes {
+    case stored
+    /// The disk is full (or the file-size limit reached): nothing kept.
+    case noSpace
+    /// Another failure, which the endpoint has logged: nothing kept.
+    case failed
 }
 
 extension SandboxAPI {

@@ -20,8 +20,42 @@ extension SandboxAPI {
 
     private func userId(_ context: RESTContext) -> Int { context.session?.userId ?? 0 }
 
-    private func dialogJSON(_ dialog: DialogRecord) -> JSONNode {
-        dialog.json(applicationId: chat.applicationId, chatDomain: chat.chatDomain)
+    /// The dialog object, with its custom data as `data` when it has some: `{"class_name":…,
+    /// "_id":…, field: value, …}` (the fields that hold a value).
+    private func dialogJSON(_ dialog: DialogRecord) throws(RESTError) -> JSONNode {
+        let json = dialog.json(applicationId: chat.applicationId, chatDomain: chat.chatDomain)
+        guard let data = try storage({ try objects.dialogData(dialog.id) }), case .object(var members) = json else { return json }
+        let fields = data.record.fields.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) }
+        members.append(("data", .object([("class_name", .string(data.cls.name)), ("_id", .string(data.record.id))] + fields)))
+        return .object(members)
+    }
+
+    /// A dialog's custom data in a request (docs/protocol.md §5): `data[class_name]` and
+    /// `data[field]=value` in a form, or a JSON `data` object; nil when there is none.
+    private func dialogData(_ request: RESTRequest) throws(RESTError) -> (className: String?, input: RecordInput)? {
+        let (tree, fromForm) = FormTree.of(request)
+        guard let data = tree["data"] else { return nil }
+        guard case .object(let members) = data else { throw .field(422, "data", "takes data[class_name]=… and data[field]=…") }
+        let className = members.first { $0.0 == "class_name" }?.1.text
+        if let className, !CustomClass.isValidName(className) {
+            throw .field(422, "data[class_name]", "is not a name a class may have: \(className)")
+        }
+        let input = try recordStorage { try RecordInput(members.filter { $0.0 != "class_name" }, fromForm: fromForm) }
+        return (className, input)
+    }
+
+    /// `data[class_name]=X&data[field][op]=value` of a dialog list; nil when none is given.
+    private func dialogDataFilter(_ request: RESTRequest) throws(RESTError) -> DialogDataFilter? {
+        guard let data = FormTree.build(request.parameters)["data"] else { return nil }
+        let className = data["class_name"]?.text
+        let conditions = try Self.conditions(data.members.filter { $0.0 != "class_name" })
+        if className == nil && !conditions.isEmpty {
+            // The fields are the class's: without it, no value could be read as its type.
+            throw .field(422, "data[class_name]", "can't be blank when data[field] is given")
+        }
+        let cls = try className.map { (name) throws(RESTError) in try storage { try objects.customClass(name) } } ?? nil
+        let criteria = try recordStorage { try RecordCriteria.parse(conditions, in: cls, columns: .dialogData) }
+        return DialogDataFilter(className: className, criteria: criteria)
     }
 
     /// `limit` and `skip`, validated.
@@ -104,15 +138,17 @@ extension SandboxAPI {
             sort = RecordSort(column: column, descending: r.parameter("sort_desc") != nil)
         }
         let filters = try Self.filters(r.parameters, fields: ChatStore.dialogFields)
+        let customData = try dialogDataFilter(r)
         let user = userId(context)
         let counting = wantsCount(r)
         let (total, items) = try storage {
-            try chat.dialogs(for: user, filters: filters, sort: sort, limit: counting ? 0 : limit, skip: counting ? 0 : skip)
+            try chat.dialogs(for: user, filters: filters, customData: customData, sort: sort, limit: counting ? 0 : limit,
+                             skip: counting ? 0 : skip)
         }
         if counting { return .json(200, .object([("items_count", .int(total))])) }
         return .json(200, .object([
             ("total_entries", .int(total)), ("skip", .int(skip)), ("limit", .int(limit)),
-            ("items", .array(items.map(dialogJSON))),
+            ("items", .array(try items.map { (dialog) throws(RESTError) in try dialogJSON(dialog) })),
         ]))
     }
 
@@ -129,25 +165,31 @@ extension SandboxAPI {
         }
         let name = r.parameter("name").flatMap { $0.isEmpty ? nil : $0 }
         let photo = r.parameter("photo").flatMap { $0.isEmpty ? nil : $0 }
+        let data = try dialogData(r)
+        let occupants: [Int]
         switch type {
         case .privateChat:
             guard others.count == 1, let peer = others.first else {
                 throw .field(422, "occupants_ids", "a private dialog needs exactly one other occupant")
             }
             if let existing = try storage({ try chat.privateDialog(between: me, peer, viewer: me) }) {
-                return .json(200, dialogJSON(existing))
+                return .json(200, try dialogJSON(existing))
             }
-            let dialog = try storage {
-                try chat.createDialog(type: .privateChat, name: name, photo: photo, ownerId: me, occupants: [peer])
-            }
-            return .json(201, dialogJSON(dialog))
+            occupants = [peer]
         case .group, .publicGroup:
-            guard let name else { throw .field(422, "name", "can't be blank") }
-            let dialog = try storage {
-                try chat.createDialog(type: type, name: name, photo: photo, ownerId: me, occupants: type == .group ? others : [])
-            }
-            return .json(201, dialogJSON(dialog))
+            guard name != nil else { throw .field(422, "name", "can't be blank") }
+            occupants = type == .group ? others : []
         }
+        let caller = try recordCaller(context)
+        // The dialog and its custom data together, or neither (a bad value stores no dialog).
+        let dialog = try recordStorage {
+            try objects.atomically {
+                let made = try chat.createDialog(type: type, name: name, photo: photo, ownerId: me, occupants: occupants)
+                if let data { _ = try objects.setDialogData(made.id, className: data.className, data.input, caller: caller) }
+                return made
+            }
+        }
+        return .json(201, try dialogJSON(dialog))
     }
 
     func updateDialog(_ context: RESTContext) throws(RESTError) -> RESTResponse {
@@ -161,27 +203,41 @@ extension SandboxAPI {
         let pull = try integerList(r, "pull_all[occupants_ids]")
         let name = r.parameter("name").flatMap { $0.isEmpty ? nil : $0 }
         let photo = r.parameter("photo")
+        let data = try dialogData(r)
         let isOwner = dialog.ownerId == me
         if dialog.type == .privateChat {
             if !(push.isEmpty && pull.isEmpty) { throw .field(422, "occupants_ids", "cannot be changed in a private dialog") }
             if name != nil { throw .field(422, "name", "cannot be set for a private dialog") }
         }
-        // A group's name and photo are its owner's; a public group is wholly its owner's.
-        // Any occupant of a group may add others and leave; only the owner removes others.
-        if (name != nil || photo != nil) && !isOwner { throw .forbidden }
+        // A group's name, photo and custom data are its owner's; a public group is wholly its
+        // owner's. Any occupant of a group may add others and leave; only the owner removes others.
+        if (name != nil || photo != nil || data != nil) && !isOwner { throw .forbidden }
         if dialog.type == .publicGroup && !isOwner && !(push.isEmpty && pull == [me]) { throw .forbidden }
         if pull.contains(where: { $0 != me }) && !isOwner { throw .forbidden }
         let known = try storage { try chat.existingUsers(push) }
         if let unknown = push.first(where: { !known.contains($0) }) {
             throw .field(422, "occupants_ids", "contains an unknown user: \(unknown)")
         }
-        try storage {
-            try chat.updateDialog(id: dialog.id, name: name, photo: photo, push: push, pull: pull)
+        let caller = try recordCaller(context)
+        let replacedFiles = try recordStorage {
+            try objects.atomically {
+                try chat.updateDialog(id: dialog.id, name: name, photo: photo, push: push, pull: pull)
+                return try data.map { try objects.setDialogData(dialog.id, className: $0.className, $0.input, caller: caller) } ?? []
+            }
         }
+        removeFiles(replacedFiles)
         let removed = pull.filter(dialog.occupantIds.contains)
         if !removed.isEmpty { occupantsRemoved?(dialog.id, removed, me) }
         guard let updated = try storage({ try chat.dialog(id: dialog.id, viewer: me) }) else { throw .notFound }
-        return .json(200, dialogJSON(updated))
+        return .json(200, try dialogJSON(updated))
+    }
+
+    /// Deletes or leaves a dialog (`change`); when that deleted it, its custom data goes too.
+    private func removingDialog(_ id: String, _ change: () throws -> Void) throws(RESTError) {
+        let files = try storage {
+            try objects.removingDialog(id, change, exists: { try chat.dialog(id: id, viewer: nil) != nil })
+        }
+        removeFiles(files)
     }
 
     /// The owner with `force=1` deletes for everyone (anyone else is refused); without
@@ -195,9 +251,9 @@ extension SandboxAPI {
             guard let dialog = try storage({ try chat.dialog(id: id, viewer: me) }) else { notFound.append(id); continue }
             if force {
                 guard dialog.ownerId == me else { refused.append(id); continue }
-                try storage { try chat.deleteDialog(id: id) }
+                try removingDialog(id) { try chat.deleteDialog(id: id) }
             } else if dialog.occupantIds.contains(me) {
-                try storage { try chat.leaveDialog(id: id, userId: me) }
+                try removingDialog(id) { try chat.leaveDialog(id: id, userId: me) }
             } else {
                 refused.append(id)
                 continue

@@ -1,4 +1,5 @@
-// The REST endpoints of docs/protocol.md §2–6 and §8 (sessions, users, dialogs, messages, blobs), as route-table rows.
+// The REST endpoints of docs/protocol.md §2–6, §8 and §13 (sessions, users, dialogs, messages, blobs, custom
+// objects), as route-table rows.
 import SandboxClock
 import SandboxHTTP
 import SandboxJSON
@@ -30,6 +31,7 @@ package final class SandboxAPI {
     let credentials: ApplicationCredentials
     package let chat: ChatStore
     package let blobs: BlobStore
+    package let objects: CustomObjectStore
     /// Where uploads and downloads go, known once the storage endpoint listens.
     package var blobStorage: StorageEndpointAccess?
     /// Hands a message stored with `send_to_chat=1` to the chat side, when chat is enabled.
@@ -50,6 +52,7 @@ package final class SandboxAPI {
         self.now = now
         chat = ChatStore(database: database, applicationId: credentials.applicationId, chatDomain: chatDomain, now: now)
         blobs = BlobStore(database: database, now: now)
+        objects = CustomObjectStore(database: database, now: now)
     }
 
     /// The route table.
@@ -107,6 +110,8 @@ package final class SandboxAPI {
         router.add(RESTRoute("PUT", "/blobs/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateBlob(c) })
         // The JavaScript SDK's spelling of the reset (`users/password/reset`).
         router.add(RESTRoute("GET", "/users/password/reset.json", .session) { [unowned self] (c) throws(RESTError) in try self.resetPassword(c) })
+        // Issue 31: custom objects.
+        for route in customObjectRoutes() { router.add(route) }
         return router
     }
 

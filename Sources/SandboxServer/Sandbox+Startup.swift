@@ -64,7 +64,16 @@ extension Sandbox {
         api.blobStorage = StorageEndpointAccess(uploadURL: endpoint.uploadURL(blobId:key:contentType:isPublic:now:),
                                                 downloadURL: endpoint.downloadURL(key:contentType:now:),
                                                 isKey: BlobFiles.isValidKey, storedSize: files.size(of:), remove: files.remove,
-                                                urlLifetime: endpoint.urlLifetime)
+                                                store: { key, bytes in
+                                                    switch files.store(key, bytes: bytes) {
+                                                    case .stored: return .stored
+                                                    case .noSpace: return .noSpace
+                                                    case .failed(let why):
+                                                        log.log(.error, "storage: cannot keep a custom object's file: \(why)")
+                                                        return .failed
+                                                    }
+                                                },
+                                                maximumUpload: options.maximumUpload, urlLifetime: endpoint.urlLifetime)
         log.log(.info, "storage: \(endpoint.baseURL), files in \(directory)")
         return server
     }

@@ -23,7 +23,7 @@ package final class BlobStore {
 
     /// A new uid: 32 random hex digits and `00`, redrawn in the (one in three million)
     /// case that it has no letter.
-    static func newUID() -> String {
+    package static func newUID() -> String {
         while true {
             let uid = Hex.string(SecureRandom.bytes(16)) + "00"
             if uid.utf8.contains(where: { $0 >= 97 }) { return uid }

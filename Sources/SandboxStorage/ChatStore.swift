@@ -148,13 +148,13 @@ package final class ChatStore {
             """, [.int(a), .int(b)], Self.dialogColumns).map { try completed($0, viewer: viewer) }
     }
 
-    /// Dialogs `userId` occupies, filtered, sorted (then by creation) and paged; with the total count.
-    package func dialogs(for userId: Int, filters: [RecordFilter], sort: RecordSort, limit: Int, skip: Int) throws
-        -> (total: Int, items: [DialogRecord]) {
+    /// Dialogs `userId` occupies, filtered (by their custom data too), sorted (then by creation)
+    /// and paged; with the total count.
+    package func dialogs(for userId: Int, filters: [RecordFilter], customData: DialogDataFilter? = nil, sort: RecordSort,
+                         limit: Int, skip: Int) throws -> (total: Int, items: [DialogRecord]) {
         var conditions = ["EXISTS (SELECT 1 FROM dialog_occupants o WHERE o.dialog_id = d.id AND o.user_id = ?)"]
         var arguments: [SQLiteValue] = [.int(userId)]
-        for filter in filters {
-            let (sql, args) = filter.sql
+        for (sql, args) in filters.map(\.sql) + (customData.map { [$0.sql] } ?? []) {
             conditions.append(sql)
             arguments += args
         }

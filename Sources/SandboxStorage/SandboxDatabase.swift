@@ -140,6 +140,25 @@ package final class SandboxDatabase {
             ALTER TABLE users ADD COLUMN twitter_id TEXT;
             ALTER TABLE users ADD COLUMN twitter_digits_id TEXT;
             """),
+        // Issue 31: custom objects. A class's fields are made by the first values written to
+        // them; a record keeps its fields and permissions as JSON. A dialog's custom data is a
+        // record (`data_id`).
+        Migration("custom-objects", sql: """
+            CREATE TABLE custom_classes (name TEXT PRIMARY KEY, fields TEXT NOT NULL, created_at REAL NOT NULL);
+            CREATE TABLE custom_objects (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                id TEXT NOT NULL UNIQUE,
+                class_name TEXT NOT NULL,
+                user_id INTEGER NOT NULL,
+                parent_id TEXT,
+                fields TEXT NOT NULL,
+                permissions TEXT NOT NULL,
+                created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+            );
+            CREATE INDEX custom_objects_class ON custom_objects(class_name, seq);
+            CREATE INDEX custom_objects_parent ON custom_objects(parent_id) WHERE parent_id IS NOT NULL;
+            ALTER TABLE dialogs ADD COLUMN data_id TEXT;
+            """),
     ])
 
     /// A step that a database file of an earlier sandbox, which recorded its steps

@@ -203,7 +203,8 @@ struct BlobListingRESTTests {
         f.api.blobStorage = StorageEndpointAccess(
             uploadURL: { id, key, _, _, _ in "http://storage.invalid/blobs/\(id)/upload/?key=\(key)" },
             downloadURL: { key, _, _ in "http://storage.invalid/files/\(key)" },
-            isKey: { _ in true }, storedSize: { _ in nil }, remove: { storage.removed.append($0) }, urlLifetime: 3600)
+            isKey: { _ in true }, storedSize: { _ in nil }, remove: { storage.removed.append($0) }, store: { _, _ in .failed },
+            maximumUpload: 1 << 20, urlLifetime: 3600)
         return (f, storage)
     }
 
