@@ -135,6 +135,12 @@ extension SandboxAPI {
         }
     }
 
+    /// When the next event is due (unix seconds), if any is.
+    package func nextPushDue() -> Int? { (try? push.nextDue()) ?? nil }
+
+    /// Seconds from now until `time` (unix seconds), on the API's clock.
+    package func seconds(until time: Int) -> Double { Double(time) - now() }
+
     // MARK: occurrences
 
     /// One occurrence of `event`: a delivery to each of `targets` with its channel's payload,

@@ -1,4 +1,3 @@
-import SandboxClock
 import SandboxNetwork
 import SandboxREST
 import SandboxXMPP
@@ -14,7 +13,7 @@ final class PushSchedule {
         self.api = api
         self.turn = turn
         timer = LoopEvent(loop: loop, .timer) { [unowned self] in self.deliver() }
-        api.pushScheduleChanged = { [unowned self] in self.arm((try? self.api.push.nextDue()) ?? nil) }
+        api.pushScheduleChanged = { [unowned self] in self.arm(self.api.nextPushDue()) }
     }
 
     deinit { api.pushScheduleChanged = {} }
@@ -28,7 +27,7 @@ final class PushSchedule {
 
     private func arm(_ next: Int?) {
         guard let next else { return }
-        timer?.schedule(after: Double(next) - SandboxTime.now())
+        timer?.schedule(after: api.seconds(until: next))
     }
 }
 
