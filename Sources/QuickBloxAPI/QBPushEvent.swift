@@ -28,7 +28,7 @@ package struct QBPushEvent: Sendable, Equatable {
 
     /// From an event object, bare or as `{"event":{…}}`; nil without an `id`.
     package init?(json: JSONValue) {
-        let event = json["event"]?.objectValue != nil ? json["event"]! : json
+        let event = json.unwrapping("event")
         guard let members = event.objectValue, let id = event["id"]?.looseInt else { return nil }
         self.id = id
         eventType = event["event_type"]?.looseString

@@ -12,7 +12,7 @@ package struct QBPushSubscription: Sendable, Equatable {
 
     /// From a subscription object, bare or as `{"subscription":{…}}`; nil without an `id`.
     package init?(json: JSONValue) {
-        let subscription = json["subscription"]?.objectValue != nil ? json["subscription"]! : json
+        let subscription = json.unwrapping("subscription")
         guard let members = subscription.objectValue, let id = subscription["id"]?.looseInt else { return nil }
         self.id = id
         channel = subscription["notification_channel"]?["name"]?.looseString

@@ -18,14 +18,7 @@ extension SandboxAPI {
         let r = context.request
         let me = context.session?.userId ?? 0
         let udid = try addressBookUDID(r)
-        var force = false
-        if let text = r.parameter("force")?.trimmingSpaces.lowercased(), !text.isEmpty {
-            switch text {
-            case "1", "true": force = true
-            case "0", "false": force = false
-            default: throw .field(422, "force", "must be 0 or 1")
-            }
-        }
+        let force = try r.flag("force") ?? false
         guard let contacts = Self.contacts(r) else {
             throw .field(422, "contacts", "must be an array of contacts, each {\"name\", \"phone\"} and \"destroy\": 1 to remove one")
         }
@@ -62,14 +55,7 @@ extension SandboxAPI {
         let r = context.request
         let me = context.session?.userId ?? 0
         let udid = try addressBookUDID(r)
-        var compact = false
-        if let text = r.parameter("compact")?.trimmingSpaces.lowercased(), !text.isEmpty {
-            switch text {
-            case "1", "true": compact = true
-            case "0", "false": compact = false
-            default: throw .field(422, "compact", "must be 0 or 1")
-            }
-        }
+        let compact = try r.flag("compact") ?? false
         guard try !storage({ try database.addressBook(userId: me, udid: udid) }).isEmpty else { throw Self.emptyAddressBook }
         let users = try storage { try database.registeredUsers(inAddressBookOf: me, udid: udid) }
         return .json(200, .object([("items", .array(users.map { user in

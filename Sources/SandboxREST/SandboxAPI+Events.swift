@@ -75,14 +75,7 @@ extension SandboxAPI {
     func updateEvent(_ context: RESTContext) throws(RESTError) -> RESTResponse {
         let event = try ownEvent(context)
         let draft = try eventDraft(context.request, changing: event)
-        var reactivate: Bool?
-        if let text = context.request.parameter("event[active]")?.trimmingSpaces.lowercased(), !text.isEmpty {
-            switch text {
-            case "true", "1": reactivate = true
-            case "false", "0": reactivate = false
-            default: throw .field(422, "active", "must be true or false")
-            }
-        }
+        let reactivate = try context.request.flag("event[active]", field: "active")
         let time = Int(now())
         let nextAt: Int?
         switch reactivate {

@@ -94,7 +94,7 @@ struct AddressBookRESTTests {
          #"{"contacts":["must be an array of contacts, each {\"name\", \"phone\"} and \"destroy\": 1 to remove one"]}"#),
         (#"{"contacts":["1000000001"]}"#,
          #"{"contacts":["must be an array of contacts, each {\"name\", \"phone\"} and \"destroy\": 1 to remove one"]}"#),
-        (#"{"contacts":[{"name":"A","phone":"1000000001"}],"force":"yes"}"#, #"{"force":["must be 0 or 1"]}"#),
+        (#"{"contacts":[{"name":"A","phone":"1000000001"}],"force":"yes"}"#, #"{"force":["must be 0 or 1 (or true or false)"]}"#),
     ])
     func aBadUploadIsA422NamingTheFieldAndStoresNothing(body: String, errors: String) throws {
         let f = try PushFixture()
