@@ -23,7 +23,7 @@ package struct RESTRequest {
     func parameters(_ name: String) -> [String] { parameters.filter { $0.0 == name }.map(\.1) }
     func header(_ name: String) -> String? { headers[name.lowercased()] }
     /// A yes-or-no parameter: `1` or `true`, `0` or `false` (any case); nil when not given or
-    /// empty, else a 422 on `field` (the name without its brackets).
+    /// empty, else a 422 on `field` (default: `name`).
     func flag(_ name: String, field: String? = nil) throws(RESTError) -> Bool? {
         guard let text = parameter(name)?.trimmingSpaces.lowercased(), !text.isEmpty else { return nil }
         switch text {

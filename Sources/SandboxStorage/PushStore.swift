@@ -90,14 +90,16 @@ package final class PushStore {
                                createdAt: row["created_at"].doubleValue ?? 0, updatedAt: row["updated_at"].doubleValue ?? 0)
     }
 
-    /// A new event, active, to occur at `nextAt` (nil: not by itself).
+    /// A new event, to occur at `nextAt`; a one-shot event is active until it occurs, a dated
+    /// one as long as it has a date ahead.
     package func createEvent(userId: Int, _ draft: PushEventDraft, nextAt: Int?) throws -> PushEventRecord {
         let t = now()
+        let active = draft.eventType == .oneShot || nextAt != nil
         try db.run("""
             INSERT INTO push_events (user_id, notification_type, push_type, environment, event_type, message, name, date,
                 end_date, period, recipients, active, occurred_count, next_at, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?)
-            """, [.int(userId)] + Self.draftValues(draft) + [.optional(nextAt), .real(t), .real(t)])
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
+            """, [.int(userId)] + Self.draftValues(draft) + [.int(active ? 1 : 0), .optional(nextAt), .real(t), .real(t)])
         guard let event = try event(id: Int(db.lastInsertRowID)) else {
             throw SQLiteError(extendedCode: .error, message: "the event just stored cannot be read back")
         }
