@@ -19,8 +19,8 @@ struct PushSendCommand: Command {
             environment unless --production. A push that reaches no device is refused by the \
             server and not sent (exit 1).
 
-            Prints the event's id; --json prints the QuickBlox event object. In a pipe, one \
-            line, tab-separated: the event id, then as 'chatctl push events' shows an event.
+            Says which event it made; --json prints the QuickBlox event object. In a pipe, one \
+            line, tab-separated: the event's fields as 'chatctl push events' prints them.
             """,
         examples: [
             Example("Tell bob and carol on every device of theirs", "chatctl push send 'Build 142 is ready' --to @bob,@carol"),
