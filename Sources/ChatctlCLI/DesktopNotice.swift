@@ -51,7 +51,8 @@ struct DesktopNotice: Equatable {
     }
 }
 
-private extension Substring {
+extension Substring {
+    /// Without spaces and tabs at either end.
     func trimmingBlanks() -> String {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }

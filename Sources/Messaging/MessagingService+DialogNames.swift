@@ -105,9 +105,7 @@ extension MessagingService {
             if error.status == 404 { return nil }
             throw Failure(describing: error, doing: "find the user with email \(email)")
         }
-        let record = CacheRecords.user(found)
-        try cached { () throws(MessageCacheError) in try cache.upsertUsers([record]) }
-        return record
+        return try remember(found)
     }
 
     private func describe(_ dialogs: [CachedDialog], in index: DialogNameIndex) -> [String] {

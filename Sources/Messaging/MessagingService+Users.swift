@@ -52,3 +52,54 @@ extension MessagingService {
         do { return try body() } catch where error.status == 404 { return nil }
     }
 }
+
+extension MessagingService {
+    /// The user a word names, as commands name people: `@login` or a login, an email address,
+    /// an id (digits: no login starts with one), or else a full name that one user has
+    /// exactly (case aside). Each found user is cached for names.
+    package func user(named word: String) throws(Failure) -> CachedUser {
+        if word.hasPrefix("@") { return try user(login: String(word.dropFirst()), source: .server) }
+        if !word.isEmpty, word.utf8.allSatisfy({ (48...57).contains($0) }) {
+            guard let id = Int(word), id > 0 else { throw Failure(.invalidInput, "'\(word)' is no user id") }
+            if let user = try cached({ () throws(MessageCacheError) in try cache.user(id: id) }) { return user }
+            let found: QBUser
+            do { found = try api.user(id: id) } catch {
+                if error.status == 404 { throw Failure(.invalidInput, "no user with id \(id)") }
+                throw Failure(describing: error, doing: "find user \(id)")
+            }
+            return try remember(found)
+        }
+        if word.contains("@") { return try user(login: word, source: .server) }
+        if let user = try cached({ () throws(MessageCacheError) in try cache.user(login: word) }) { return user }
+        let byLogin: QBUser?
+        do { byLogin = try api.user(login: word) } catch {
+            guard error.status == 404 else { throw Failure(describing: error, doing: "find user \(word)") }
+            byLogin = nil
+        }
+        if let byLogin { return try remember(byLogin) }
+        var namesakes: [QBUser] = []
+        if word.count >= UserSearch.shortestFullName {
+            do {
+                namesakes = try api.users(fullName: word, page: 1, perPage: 100).users
+                    .filter { $0.fullName?.lowercased() == word.lowercased() }
+            } catch {
+                throw Failure(describing: error, doing: "find user \(word)")
+            }
+        }
+        switch namesakes.count {
+        case 1: return try remember(namesakes[0])
+        case 0: throw Failure(.invalidInput, "no user '\(word)'", hint: "name a user by login, @login, id or full name; 'chatctl users \(word)' searches")
+        default:
+            var failure = Failure(.invalidInput, "\(namesakes.count) users are named '\(word)'", hint: "name one by @login or id")
+            failure.details = namesakes.map { "\($0.id)  @\($0.login ?? $0.email ?? "")" }
+            throw failure
+        }
+    }
+
+    /// Caches a user the server answered, for names, and returns it as cached.
+    func remember(_ user: QBUser) throws(Failure) -> CachedUser {
+        let record = CacheRecords.user(user)
+        try cached { () throws(MessageCacheError) in try cache.upsertUsers([record]) }
+        return record
+    }
+}

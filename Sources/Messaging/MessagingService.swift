@@ -105,9 +105,7 @@ package final class MessagingService {
             if error.status == 404 { throw Failure(.invalidInput, "no user with login '\(login)'") }
             throw Failure(describing: error, doing: "find user @\(login)")
         }
-        let record = CacheRecords.user(found)
-        try cached { () throws(MessageCacheError) in try cache.upsertUsers([record]) }
-        return record
+        return try remember(found)
     }
 
     /// Display names (full name, else login) for user ids, from the cache.

@@ -41,6 +41,13 @@ package enum JSONValue: Sendable, Equatable, Codable {
         return nil
     }
 
+    /// The object under `key` when there is one, else this value: what the service sends
+    /// bare or wrapped (`{"blob":{…}}`).
+    package func unwrapping(_ key: String) -> JSONValue {
+        if let inner = self[key], inner.objectValue != nil { return inner }
+        return self
+    }
+
     package var objectValue: [String: JSONValue]? {
         if case .object(let members) = self { return members }
         return nil

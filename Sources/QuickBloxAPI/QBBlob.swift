@@ -29,7 +29,7 @@ package struct QBBlob: Sendable, Equatable {
 
     /// From a blob object, bare or as `{"blob":{…}}`; nil without an `id` and a `uid`.
     package init?(json: JSONValue) {
-        let blob = json["blob"]?.objectValue != nil ? json["blob"]! : json
+        let blob = json.unwrapping("blob")
         guard let members = blob.objectValue, let id = blob["id"]?.looseInt,
               let uid = blob["uid"]?.looseString, !uid.isEmpty else { return nil }
         let access = blob["blob_object_access"]

@@ -1,4 +1,5 @@
 // A parsed REST request and its reply, independent of libevent (handlers are testable without sockets).
+import SandboxHTTP
 import SandboxJSON
 
 /// A request as handlers see it: method, path, headers and every parameter (query + body).
@@ -23,6 +24,28 @@ package struct RESTRequest {
     /// Every value of `name` (e.g. `filter[]`).
     func parameters(_ name: String) -> [String] { parameters.filter { $0.0 == name }.map(\.1) }
     func header(_ name: String) -> String? { headers[name.lowercased()] }
+    /// A yes-or-no parameter: `1` or `true`, `0` or `false` (any case); nil when not given or
+    /// empty, else a 422 on `field` (default: `name`).
+    func flag(_ name: String, field: String? = nil) throws(RESTError) -> Bool? {
+        guard let text = parameter(name)?.trimmingSpaces.lowercased(), !text.isEmpty else { return nil }
+        switch text {
+        case "1", "true": return true
+        case "0", "false": return false
+        default: throw .field(422, field ?? name, "must be 0 or 1 (or true or false)")
+        }
+    }
+
+    /// A list given as `name=a,b`, else as `name[]=a&name[]=b` (a JSON array): split on commas,
+    /// trimmed, empty items and repeats dropped; nil when neither is given.
+    func list(_ name: String) -> [String]? {
+        let listed = parameters(name + "[]")
+        guard let text = parameter(name) ?? (listed.isEmpty ? nil : listed.joined(separator: ",")) else { return nil }
+        var items: [String] = []
+        for item in text.split(separator: ",").map({ String($0.trimmingSpaces) }) where !item.isEmpty && !items.contains(item) {
+            items.append(item)
+        }
+        return items
+    }
 
     package init(method: String, path: String, headers: [String: String], query: String?, body: [UInt8]) throws(RESTError) {
         self.method = method

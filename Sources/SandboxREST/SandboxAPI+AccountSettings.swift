@@ -23,10 +23,7 @@ extension SandboxAPI {
     /// WebSocket on its port 5291). `chat_url`, the sandbox's own member, says where its chat
     /// really listens, which chatctl prefers; there is no TURN server.
     func accountSettings(_ context: RESTContext) throws(RESTError) -> RESTResponse {
-        guard let key = context.request.header("QB-Account-Key"), !key.isEmpty else {
-            throw .list(401, "Account key is required")
-        }
-        guard key == credentials.accountKey else { throw .notFound }
+        try requireAccountKey(context)
         var members: [(String, JSONNode)] = [
             ("api_endpoint", .string(accountEndpoints.api)),
             ("chat_endpoint", accountEndpoints.chat == nil ? .null : .string(accountEndpoints.chatDomain)),
@@ -34,5 +31,14 @@ extension SandboxAPI {
         ]
         if let chat = accountEndpoints.chat { members.append(("chat_url", .string(chat))) }
         return .json(200, .object(members))
+    }
+
+    /// The account key in `QB-Account-Key`, what the routes for the account's developer take
+    /// instead of a session: 401 without one, 404 for another account's.
+    func requireAccountKey(_ context: RESTContext) throws(RESTError) {
+        guard let key = context.request.header("QB-Account-Key"), !key.isEmpty else {
+            throw .list(401, "Account key is required")
+        }
+        guard key == credentials.accountKey else { throw .notFound }
     }
 }

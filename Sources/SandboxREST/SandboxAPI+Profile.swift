@@ -77,15 +77,7 @@ extension SandboxAPI {
 
     /// `user[tag_list]` as a form's `a,b` or JSON's array (flattened to `tag_list[]`), each tag
     /// once; nil when not sent.
-    static func tagList(_ r: RESTRequest) -> [String]? {
-        let listed = r.parameters("user[tag_list][]")
-        guard let text = r.parameter("user[tag_list]") ?? (listed.isEmpty ? nil : listed.joined(separator: ",")) else { return nil }
-        var tags: [String] = []
-        for tag in text.split(separator: ",").map({ String($0.trimmingSpaces) }) where !tag.isEmpty && !tags.contains(tag) {
-            tags.append(tag)
-        }
-        return tags
-    }
+    static func tagList(_ r: RESTRequest) -> [String]? { r.list("user[tag_list]") }
 
     /// `DELETE /users/{id}.json`: the session's user removes their account; their sessions
     /// (this one too) end. 200, empty.

@@ -1,5 +1,5 @@
-// The REST endpoints of docs/protocol.md §2–6, §8 and §13 (sessions, users, dialogs, messages, blobs, custom
-// objects), as route-table rows.
+// The REST endpoints of docs/protocol.md §2–6, §8 and §13–15 (sessions, users, dialogs, messages, blobs, custom
+// objects, push notifications, address books), as route-table rows.
 import SandboxClock
 import SandboxHTTP
 import SandboxJSON
@@ -32,6 +32,7 @@ package final class SandboxAPI {
     package let chat: ChatStore
     package let blobs: BlobStore
     package let objects: CustomObjectStore
+    package let push: PushStore
     /// Where uploads and downloads go, known once the storage endpoint listens.
     package var blobStorage: StorageEndpointAccess?
     /// Hands a message stored with `send_to_chat=1` to the chat side, when chat is enabled.
@@ -41,8 +42,11 @@ package final class SandboxAPI {
     package var occupantsRemoved: ((_ dialogId: String, _ users: [Int], _ actor: Int) -> Void)?
     /// What `GET /account_settings.json` answers: the sandbox's own endpoints, known once it listens.
     package var accountEndpoints = AccountEndpoints(api: "", chat: nil, chatDomain: "")
-    /// Where a line for the log goes (a password reset asked for, an account removed).
+    /// Where a line for the log goes (a password reset asked for, an account removed, a push delivered).
     package var notice: (String) -> Void = { _ in }
+    /// Told when an event's schedule may have changed (created, changed, deleted), so that
+    /// whoever runs `deliverDueEvents` looks again at when the next is due.
+    package var pushScheduleChanged: () -> Void = {}
     let now: () -> Double
 
     package init(database: SandboxDatabase, credentials: ApplicationCredentials, chatDomain: String = "localhost",
@@ -53,6 +57,7 @@ package final class SandboxAPI {
         chat = ChatStore(database: database, applicationId: credentials.applicationId, chatDomain: chatDomain, now: now)
         blobs = BlobStore(database: database, now: now)
         objects = CustomObjectStore(database: database, now: now)
+        push = PushStore(database: database, now: now)
     }
 
     /// The route table.
@@ -112,6 +117,20 @@ package final class SandboxAPI {
         router.add(RESTRoute("GET", "/users/password/reset.json", .session) { [unowned self] (c) throws(RESTError) in try self.resetPassword(c) })
         // Issue 31: custom objects.
         for route in customObjectRoutes() { router.add(route) }
+        // Issue 31: push notifications and the address book; and what the sandbox pushed.
+        router.add(RESTRoute("POST", "/subscriptions.json", .user) { [unowned self] (c) throws(RESTError) in try self.subscribe(c) })
+        router.add(RESTRoute("GET", "/subscriptions.json", .user) { [unowned self] (c) throws(RESTError) in try self.listSubscriptions(c) })
+        router.add(RESTRoute("DELETE", "/subscriptions/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.unsubscribe(c) })
+        router.add(RESTRoute("POST", "/events.json", .session) { [unowned self] (c) throws(RESTError) in try self.createEvent(c) })
+        router.add(RESTRoute("GET", "/events.json", .session) { [unowned self] (c) throws(RESTError) in try self.listEvents(c) })
+        router.add(RESTRoute("GET", "/events/{id}/status.json", .session) { [unowned self] (c) throws(RESTError) in try self.eventStatus(c) })
+        router.add(RESTRoute("GET", "/events/{id}.json", .session) { [unowned self] (c) throws(RESTError) in try self.readEvent(c) })
+        router.add(RESTRoute("PUT", "/events/{id}.json", .session) { [unowned self] (c) throws(RESTError) in try self.updateEvent(c) })
+        router.add(RESTRoute("DELETE", "/events/{id}.json", .session) { [unowned self] (c) throws(RESTError) in try self.deleteEvent(c) })
+        router.add(RESTRoute("POST", "/address_book.json", .user) { [unowned self] (c) throws(RESTError) in try self.uploadAddressBook(c) })
+        router.add(RESTRoute("GET", "/address_book.json", .user) { [unowned self] (c) throws(RESTError) in try self.readAddressBook(c) })
+        router.add(RESTRoute("GET", "/address_book/registered_users.json", .user) { [unowned self] (c) throws(RESTError) in try self.registeredUsers(c) })
+        router.add(RESTRoute("GET", "/sandbox/push_deliveries.json", .open) { [unowned self] (c) throws(RESTError) in try self.pushDeliveries(c) })
         return router
     }
 

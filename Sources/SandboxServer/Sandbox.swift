@@ -27,6 +27,7 @@ package final class Sandbox {
     private let api: SandboxAPI
     private var rest: HTTPServer?
     private var xmpp: XMPPServer?
+    private var pushSchedule: PushSchedule?
     private var storageEndpoint: StorageServer?
     /// Our private temp dir (`ca.pem`, the blobs) when there is no database file; removed on shutdown.
     private var scratch: ScratchDirectory?
@@ -69,6 +70,7 @@ package final class Sandbox {
             self.api = api
             self.rest = rest
             xmpp = chat?.server
+            pushSchedule = PushSchedule(loop: loop, api: api, turn: turn)
         } catch {
             storageEndpoint?.close()
             files?.scratch?.remove()
@@ -114,6 +116,7 @@ package final class Sandbox {
             }
         }
         log.log(.info, "listening: \(configLine)")
+        pushSchedule?.deliver()
         loop.run()
         tearDown()
     }
@@ -134,6 +137,7 @@ package final class Sandbox {
         xmpp = nil
         rest?.close()
         rest = nil
+        pushSchedule = nil
         // Its thread ends every transfer (an upload cut short leaves no file) before the files go.
         storageEndpoint?.close()
         storageEndpoint = nil

@@ -35,6 +35,10 @@ extension SandboxDatabase {
         try db.run("DELETE FROM sessions WHERE user_id = ?", [.int(id)])
         try db.run("DELETE FROM dialog_muted WHERE user_id = ?", [.int(id)])
         try db.run("DELETE FROM chat_last_seen WHERE user_id = ?", [.int(id)])
+        // Nothing more is pushed to them, nor on their behalf; what was pushed stays on record.
+        try db.run("DELETE FROM push_subscriptions WHERE user_id = ?", [.int(id)])
+        try db.run("DELETE FROM push_events WHERE user_id = ?", [.int(id)])
+        try db.run("DELETE FROM address_book WHERE user_id = ?", [.int(id)])
         try db.run("DELETE FROM users WHERE id = ?", [.int(id)])
     }
 
@@ -57,18 +61,22 @@ extension SandboxDatabase {
     package func users(taggedWithAny tags: [String], page: Int, perPage: Int) throws -> (total: Int, items: [UserRecord]) {
         guard !tags.isEmpty else { return (0, []) }
         let condition = "WHERE " + tags.map { _ in "tags LIKE ? ESCAPE '\\'" }.joined(separator: " OR ")
-        let patterns = tags.map { tag -> SQLiteValue in
-            var pattern = "%,"
-            for character in tag {
-                if character == "\\" || character == "%" || character == "_" { pattern.append("\\") }
-                pattern.append(character)
-            }
-            return .text(pattern + ",%")
-        }
+        let patterns = tags.map(Self.tagPattern)
         let total = try db.queryFirst("SELECT COUNT(*) FROM users \(condition)", patterns) { $0.int(0) } ?? 0
         let users = try db.query(
             "SELECT \(Self.userColumns) FROM users \(condition) ORDER BY id LIMIT ? OFFSET ?",
             patterns + [.int(perPage), .int((page - 1) * perPage)], Self.user(from:))
         return (total, users)
+    }
+
+    /// What `tags LIKE ? ESCAPE '\\'` finds one whole tag of the `tags` column (`,a,b,`) with,
+    /// `%` and `_` taken literally.
+    static func tagPattern(_ tag: String) -> SQLiteValue {
+        var pattern = "%,"
+        for character in tag {
+            if character == "\\" || character == "%" || character == "_" { pattern.append("\\") }
+            pattern.append(character)
+        }
+        return .text(pattern + ",%")
     }
 }

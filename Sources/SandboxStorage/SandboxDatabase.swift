@@ -159,6 +159,48 @@ package final class SandboxDatabase {
             CREATE INDEX custom_objects_parent ON custom_objects(parent_id) WHERE parent_id IS NOT NULL;
             ALTER TABLE dialogs ADD COLUMN data_id TEXT;
             """),
+        // Issue 31: push subscriptions (one per device and channel), events, every delivery
+        // the sandbox made in place of APNs, FCM or mail (kept when their event is deleted:
+        // they are what was pushed), and the address books, one global and one per device.
+        Migration("push-address-book", sql: """
+            CREATE TABLE push_subscriptions (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                user_id INTEGER NOT NULL,
+                channel TEXT NOT NULL, environment TEXT NOT NULL, platform TEXT NOT NULL,
+                udid TEXT NOT NULL, token TEXT NOT NULL, bundle_identifier TEXT,
+                created_at REAL NOT NULL, updated_at REAL NOT NULL,
+                UNIQUE (udid, channel)
+            );
+            CREATE INDEX push_subscriptions_user ON push_subscriptions(user_id);
+            CREATE TABLE push_events (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                user_id INTEGER NOT NULL,
+                notification_type TEXT NOT NULL, push_type TEXT, environment TEXT NOT NULL,
+                event_type TEXT NOT NULL, message TEXT NOT NULL, name TEXT,
+                date INTEGER, end_date INTEGER, period INTEGER,
+                recipients TEXT NOT NULL,
+                active INTEGER NOT NULL, occurred_count INTEGER NOT NULL,
+                next_at INTEGER, last_occurred_at REAL, last_delivery_count INTEGER NOT NULL DEFAULT 0,
+                created_at REAL NOT NULL, updated_at REAL NOT NULL
+            );
+            CREATE INDEX push_events_user ON push_events(user_id);
+            CREATE INDEX push_events_due ON push_events(next_at) WHERE next_at IS NOT NULL;
+            CREATE TABLE push_deliveries (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                event_id INTEGER NOT NULL, subscription_id INTEGER NOT NULL, user_id INTEGER NOT NULL,
+                channel TEXT NOT NULL, environment TEXT NOT NULL, platform TEXT NOT NULL,
+                udid TEXT NOT NULL, token TEXT NOT NULL, payload TEXT NOT NULL,
+                delivered_at REAL NOT NULL
+            );
+            CREATE INDEX push_deliveries_event ON push_deliveries(event_id);
+            CREATE INDEX push_deliveries_user ON push_deliveries(user_id);
+            CREATE TABLE address_book (
+                user_id INTEGER NOT NULL,
+                udid TEXT NOT NULL,
+                phone TEXT NOT NULL, name TEXT NOT NULL,
+                PRIMARY KEY (user_id, udid, phone)
+            );
+            """),
     ])
 
     /// A step that a database file of an earlier sandbox, which recorded its steps

@@ -185,6 +185,7 @@ SUBCOMMANDS:
   edit                    Replace the text of one of your messages.
   delete                  Delete a message, for you or for everyone.
   users                   List users, or find them by login, full name or email.
+  push                    List your devices that get push notifications.
   download                Save a message's attachments, or a file by its uid.
   export                  Write a whole dialog as Markdown, HTML or JSON Lines.
   cache                   Check the message cache or rebuild it from the server.

@@ -299,3 +299,49 @@ extension GoldenVectors {
         id.utf8.count == 24 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 }
+
+// MARK: - Push messages
+
+extension GoldenVectors {
+    /// A push's text and custom parameters (docs/protocol.md §14) and the `event[message]`
+    /// of each form: universal (what chatctl sends without a channel, which the sandbox keeps
+    /// as it is), APNs's and GCM's (what chatctl sends for that channel, and what the sandbox
+    /// makes of the universal form for it). Parameter keys sort after `aps` and `message`,
+    /// where chatctl's writer (keys sorted) and the sandbox's (keys in order) agree.
+    package struct PushMessage: Sendable, CustomStringConvertible {
+        package let name: String
+        package let text: String
+        package let data: [(key: String, value: String)]
+        package let universal: String
+        package let apns: String
+        package let gcm: String
+        package var description: String { name }
+    }
+
+    package static let pushMessages: [PushMessage] = [
+        PushMessage(name: "the JavaScript SDK's spec", text: "hello QuickBlox!", data: [],
+                    universal: "aGVsbG8gUXVpY2tCbG94IQ==",
+                    apns: "payload=eyJhcHMiOnsiYWxlcnQiOiJoZWxsbyBRdWlja0Jsb3ghIn19",
+                    gcm: "data.message=aGVsbG8rUXVpY2tCbG94JTIx"),
+        PushMessage(name: "the documentation's example", text: "I love M&M's! Especially red one!", data: [],
+                    universal: "SSBsb3ZlIE0mTSdzISBFc3BlY2lhbGx5IHJlZCBvbmUh",
+                    apns: "payload=eyJhcHMiOnsiYWxlcnQiOiJJIGxvdmUgTSZNJ3MhIEVzcGVjaWFsbHkgcmVkIG9uZSEifX0=",
+                    gcm: "data.message=SStsb3ZlK00lMjZNJTI3cyUyMStFc3BlY2lhbGx5K3JlZCtvbmUlMjE="),
+        PushMessage(name: "non-ASCII", text: "Привет, мир 👋", data: [],
+                    universal: "0J/RgNC40LLQtdGCLCDQvNC40YAg8J+Riw==",
+                    apns: "payload=eyJhcHMiOnsiYWxlcnQiOiLQn9GA0LjQstC10YIsINC80LjRgCDwn5GLIn19",
+                    gcm: "data.message=JUQwJTlGJUQxJTgwJUQwJUI4JUQwJUIyJUQwJUI1JUQxJTgyJTJDKyVEMCVCQyVEMCVCOCVEMSU4MCslRjAlOUYlOTElOEI="),
+        PushMessage(name: "quotes, a backslash and a line break", text: "say \"hi\"\nback\\slash", data: [],
+                    universal: "c2F5ICJoaSIKYmFja1xzbGFzaA==",
+                    apns: "payload=eyJhcHMiOnsiYWxlcnQiOiJzYXkgXCJoaVwiXG5iYWNrXFxzbGFzaCJ9fQ==",
+                    gcm: "data.message=c2F5KyUyMmhpJTIyJTBBYmFjayU1Q3NsYXNo"),
+        PushMessage(name: "custom parameters", text: "New order", data: [(key: "order_id", value: "1234"), (key: "user_id", value: "234")],
+                    universal: "eyJtZXNzYWdlIjoiTmV3IG9yZGVyIiwib3JkZXJfaWQiOiIxMjM0IiwidXNlcl9pZCI6IjIzNCJ9",
+                    apns: "payload=eyJhcHMiOnsiYWxlcnQiOiJOZXcgb3JkZXIifSwib3JkZXJfaWQiOiIxMjM0IiwidXNlcl9pZCI6IjIzNCJ9",
+                    gcm: "data.message=TmV3K29yZGVy&data.order_id=MTIzNA==&data.user_id=MjM0"),
+        PushMessage(name: "a parameter that needs escaping", text: "Ping", data: [(key: "url", value: "https://example.com/a?b=c&d=e f")],
+                    universal: "eyJtZXNzYWdlIjoiUGluZyIsInVybCI6Imh0dHBzOi8vZXhhbXBsZS5jb20vYT9iPWMmZD1lIGYifQ==",
+                    apns: "payload=eyJhcHMiOnsiYWxlcnQiOiJQaW5nIn0sInVybCI6Imh0dHBzOi8vZXhhbXBsZS5jb20vYT9iPWMmZD1lIGYifQ==",
+                    gcm: "data.message=UGluZw==&data.url=aHR0cHMlM0ElMkYlMkZleGFtcGxlLmNvbSUyRmElM0ZiJTNEYyUyNmQlM0RlK2Y="),
+    ]
+}

@@ -13,6 +13,7 @@ Writes one JSON line per operation ({"operation", "status", "ok", "problems"}) a
 when any operation failed or was not exercised.
 """
 
+import base64
 import copy
 import hashlib
 import hmac
@@ -39,9 +40,20 @@ KNOWN = {
     # A custom object's file is served by the storage endpoint, as a blob's is: 301 to a signed
     # URL there (which answers 200 with the bytes; checked below), not the bytes themselves.
     "112_Download_file": {"status": 301},
+    # The hosted service answers an array of {"subscription": …}, one per subscription, which the
+    # JavaScript SDK reads (res[0].subscription); each is the reference's SubscriptionsResponse.
+    "101_Create_Subscription": {"array": True},
+    "102_Retrieve_Subscriptions": {"array": True},
+    # The hosted service answers the contacts as a bare array, which the SDK hands on as it is.
+    "102_Retrieve_Address_Book_Id": {"bare_items": True},
 }
 # Schemas whose listed keys are examples, not keys every answer has.
-EXAMPLE_KEYS = {"Chat.UnreadMessagesCountResponse": {"53aabe15e4b077ddd43e7fd6", "23aabe15e4b077ddd43e7fd1"}}
+EXAMPLE_KEYS = {"Chat.UnreadMessagesCountResponse": {"53aabe15e4b077ddd43e7fd6", "23aabe15e4b077ddd43e7fd1"},
+                # An upload's rejected contacts are keyed by their index in it.
+                "AddressBook.AddressBookRejectedObject": {"5", "6", "8"}}
+# Page items the service wraps, {"user": {…}}, by the schema of what they wrap.
+WRAPPED_ITEMS = (("Users.UserObject", "user"), ("Content.FileObject", "blob"), ("AddressBook.UserObject", "user"),
+                 ("PushNotifications.EventObject", "event"))
 
 
 class Sandbox:
@@ -90,7 +102,8 @@ class Reference:
     def resolve(self, api, schema):
         """The schema with every `#/definitions/X` replaced by the API's `Api.X`, each
         property's type also allowing null (the service keeps null for unset fields), and
-        `external_user_id` an integer too (the service and the SDKs' examples)."""
+        `external_user_id` and an event's `date` and `end_date` an integer too (the service and
+        the SDKs' examples)."""
         schema = copy.deepcopy(schema)
         if "$ref" in schema:
             name = f"{api}.{schema['$ref'].split('/')[-1]}"
@@ -101,7 +114,7 @@ class Reference:
             value = self.resolve(api, value)
             if isinstance(value.get("type"), str):
                 value["type"] = [value["type"], "null"]
-            if key == "external_user_id":
+            if key == "external_user_id" or (api == "PushNotifications" and key in ("date", "end_date")):
                 value["type"] = ["string", "integer", "null"]
             schema["properties"][key] = value
         if "items" in schema:
@@ -155,6 +168,17 @@ class Contract:
                     parsed = json.loads(body)
                 except ValueError as error:
                     problems.append(f"body is not JSON ({error}): {body[:200]!r}")
+            if parsed is not None and known.get("array"):
+                if not isinstance(parsed, list) or not parsed:
+                    problems.append(f"expected a non-empty array, got {body[:200]!r}")
+                else:
+                    for item in parsed:
+                        problems += self.schema_problems(schema, item)
+                parsed = None
+            if parsed is not None and known.get("bare_items"):
+                if not isinstance(parsed, list):
+                    problems.append(f"expected a bare array of items, got {body[:200]!r}")
+                parsed = {"items": parsed}
             if parsed is not None:
                 envelope = known.get("envelope")
                 if envelope:
@@ -162,19 +186,24 @@ class Contract:
                         problems.append(f"no '{envelope}' envelope: {body[:200]!r}")
                     else:
                         parsed = parsed[envelope]
-                for item_key, wrapper in (("Users.UserObject", "user"), ("Content.FileObject", "blob")):
-                    # The service wraps each user and blob of a page: {"user": {…}}.
+                for item_key, wrapper in WRAPPED_ITEMS:
+                    # The service wraps each user, blob and event of a page: {"user": {…}}.
                     if isinstance(parsed, dict) and schema.get("properties", {}).get("items", {}).get("items", {}).get("x-name") == item_key:
                         items = parsed.get("items", [])
                         if not all(isinstance(i, dict) and wrapper in i for i in items):
                             problems.append(f"page items are not {{'{wrapper}': …}}")
                         else:
                             parsed = dict(parsed, items=[i[wrapper] for i in items])
-                for error in jsonschema.Draft4Validator(schema).iter_errors(parsed):
-                    problems.append(f"schema: {'/'.join(map(str, error.path))}: {error.message}")
-                problems += missing_keys(schema, parsed)
+                problems += self.schema_problems(schema, parsed)
         self.results[operation_id] = {"operation": operation_id, "method": op["method"], "path": op["path"],
                                       "status": status, "ok": not problems, "problems": problems}
+
+    @staticmethod
+    def schema_problems(schema, value):
+        """`value` against `schema`, and every key the schema documents present."""
+        problems = [f"schema: {'/'.join(map(str, error.path))}: {error.message}"
+                    for error in jsonschema.Draft4Validator(schema).iter_errors(value)]
+        return problems + missing_keys(schema, value)
 
     def fail(self, operation_id, problem):
         """Marks a checked operation failed for a reason of its own (a value, not a shape)."""
@@ -437,6 +466,68 @@ def run(contract):
     c.check("110_Delete_objects_by_criteria", status, body)
     if status == 200 and json.loads(body).get("total_deleted") != 2:
         c.fail("110_Delete_objects_by_criteria", f"not the two records: {body!r}")
+
+    # Push notifications: ann's device subscribed, an event delivered to it at once (the
+    # sandbox's record of deliveries says so) and a dated one changed and deleted.
+    status, _, body = s.call("POST", "/subscriptions.json", [("notification_channel", "apns"), ("push_token[environment]", "development"),
+                                                             ("push_token[bundle_identifier]", "com.quickblox.supresample"),
+                                                             ("push_token[client_identification_sequence]", "aa557232bc237245ba67686"),
+                                                             ("device[platform]", "ios"), ("device[udid]", "2343af3433aa3a4fsv")], token=token)
+    c.check("101_Create_Subscription", status, body)
+    subscription = c.json_of(status, body, "subscription")[0]["subscription"]
+    status, _, body = s.call("GET", "/subscriptions.json", token=token)
+    c.check("102_Retrieve_Subscriptions", status, body)
+    payload = base64.b64encode(json.dumps({"aps": {"alert": "Reference contract", "badge": 1}}).encode()).decode()
+    status, _, body = s.call("POST", "/events.json", [("event[notification_type]", "push"), ("event[push_type]", "apns"),
+                                                      ("event[environment]", "development"), ("event[event_type]", "one_shot"),
+                                                      ("event[message]", "payload=" + payload), ("event[user][ids]", str(ann["id"])),
+                                                      ("event[name]", "my event")], token=token)
+    problems = []
+    if status == 200:
+        sent = json.loads(body)["event"]["id"]
+        deliveries = json.loads(s.call("GET", "/sandbox/push_deliveries.json", [("event_id", str(sent))],
+                                       headers={"QB-Account-Key": s.config["accountKey"]})[2])
+        if [d.get("udid") for d in deliveries.get("items", [])] != ["2343af3433aa3a4fsv"]:
+            problems.append(f"the event's deliveries are {deliveries!r}, not one to the subscribed device")
+    c.check("104_Create_Event", status, body, extra_problems=problems)
+    event = c.json_of(status, body, "event")["event"]
+    future = int(time.time()) + 86400
+    dated = c.json_of(*s.call("POST", "/events.json", [("event[notification_type]", "push"), ("event[environment]", "development"),
+                                                       ("event[message]", base64.b64encode(b"Every day").decode()),
+                                                       ("event[date]", str(future)), ("event[end_date]", str(future + 7 * 86400)),
+                                                       ("event[period]", "86400"), ("event[user][tags][any]", "man,car"),
+                                                       ("event[user][tags][exclude]", "ugly")], token=token)[::2], "dated event")["event"]
+    status, _, body = s.call("GET", "/events.json", [("page", "1"), ("per_page", "10")], token=token)
+    c.check("105_Retrieve_Events", status, body)
+    status, _, body = s.call("GET", f"/events/{event['id']}.json", token=token)
+    c.check("106_Retrieve_Event", status, body)
+    status, _, body = s.call("PUT", f"/events/{dated['id']}.json", [("event[active]", "true"), ("event[message]", base64.b64encode(b"Weekly").decode()),
+                                                                    ("event[date]", str(future + 60)), ("event[period]", "604800"),
+                                                                    ("event[name]", "my event")], token=token)
+    c.check("107_Edit_Event", status, body)
+    status, _, body = s.call("DELETE", f"/events/{dated['id']}.json", token=token)
+    c.check("108_Delete_Event", status, body)
+    status, _, body = s.call("DELETE", f"/subscriptions/{subscription['id']}.json", token=token)
+    c.check("103_Remove_Subscription", status, body)
+
+    # Address book: a device's book with a registered user's phone in it and a contact the
+    # service rejects (its phone too short), read back and matched.
+    status, _, body = s.call("POST", "/users.json", [("user[login]", "gus" + suffix), ("user[password]", password),
+                                                     ("user[phone]", "6278336065")], token=app_token)
+    gus = c.json_of(status, body, "sign-up of gus")["user"]
+    udid = "D337E8A4-80AD-8ABA-9F5D-579EFF6BACAB"
+    status, _, body = s.call("POST", "/address_book.json", [("contacts[0][name]", "Frederic Cartwright"), ("contacts[0][phone]", "8879108395"),
+                                                            ("contacts[1][name]", "Gus"), ("contacts[1][phone]", gus["phone"]),
+                                                            ("contacts[2][name]", "Too short"), ("contacts[2][phone]", "12345"),
+                                                            ("force", "1"), ("udid", udid)], token=token)
+    c.check("101_Upload_Address_Book_Id", status, body)
+    status, _, body = s.call("GET", "/address_book.json", [("udid", udid)], token=token)
+    c.check("102_Retrieve_Address_Book_Id", status, body)
+    status, _, body = s.call("GET", "/address_book/registered_users.json", [("udid", udid), ("compact", "0")], token=token)
+    problems = []
+    if status == 200 and [i.get("user", {}).get("id") for i in json.loads(body).get("items", [])] != [gus["id"]]:
+        problems.append(f"registered users {body[:300]!r}, not gus alone")
+    c.check("103_Retrieve_Already_Registered_Contact", status, body, extra_problems=problems)
 
     # Deleting dialogs, users and sessions
     status, _, body = s.call("DELETE", f"/chat/Dialog/{second['_id']}.json", [("force", "1")], token=token)
