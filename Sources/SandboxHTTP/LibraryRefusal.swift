@@ -1,6 +1,8 @@
 // An answer the HTTP library writes by itself (libevent's evhttp refuses a request too large
 // or malformed before any service sees it): how to recognise its status line as it is written,
-// and the CORS header a browser needs to show the page the real error (docs/protocol.md §10).
+// the CORS header a browser needs to show the page the real error (docs/protocol.md §10), and
+// the rest of the answer written in place of the library's HTML page: QuickBlox's error shape
+// (§4), as JSON, which a client reading every error as JSON (QuickBlox's SDKs) reads too.
 
 /// What the HTTP server adds to an answer its library writes on its own.
 package enum LibraryRefusal {
@@ -21,5 +23,32 @@ package enum LibraryRefusal {
         guard digits.allSatisfy({ $0 >= 48 && $0 <= 57 }), line[12] == 32 else { return nil }
         let code = digits.reduce(0) { $0 * 10 + Int($1 - 48) }
         return (200...599).contains(code) ? code : nil
+    }
+
+    /// What follows a refusal's status line in the sandbox's answer: `extraHeaders`, then
+    /// `{"errors":["…"]}` as JSON, the connection to be closed (as the library closes it).
+    package static func remainder(status: Int, statusLine: [UInt8], extraHeaders: [(String, String)]) -> [UInt8] {
+        let reason = reason(status, statusLine: String(decoding: statusLine, as: UTF8.self))
+        // The phrase is the library's: only a quote or a backslash needs escaping in JSON text.
+        let escaped = reason.map { $0 == "\"" || $0 == "\\" ? "\\\($0)" : String($0) }.joined()
+        let body = Array("{\"errors\":[\"\(escaped)\"]}".utf8)
+        var out: [UInt8] = []
+        for (name, value) in extraHeaders { out += Array("\(name): \(value)\r\n".utf8) }
+        out += Array("Content-Type: application/json; charset=utf-8\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
+        return out + body
+    }
+
+    /// The `errors` text of a refusal: the sandbox's own words where it has them (§4).
+    static func reason(_ status: Int, statusLine: String) -> String {
+        switch status {
+        case 413: return "Request entity too large"
+        case 400: return "Bad request"
+        case 501: return "Not implemented"
+        default:
+            // "HTTP/1.1 NNN Reason phrase\r\n": the phrase, as the library gave it.
+            let phrase = statusLine.split(separator: " ", maxSplits: 2).dropFirst(2).first ?? ""
+            let trimmed = phrase.filter { !$0.isNewline }.trimmingSpaces
+            return trimmed.isEmpty ? "HTTP \(status)" : String(trimmed)
+        }
     }
 }

@@ -187,14 +187,28 @@ package final class HTTPServer {
     }
 
     /// libevent 2.1 has no hook for the answers it writes itself (a request too large, a bad
-    /// request line): each is written at once, its status line first, so when a status line
-    /// that is not ours has just been added, our headers go right after it.
+    /// request line): each is written at once, its status line first, then its header lines
+    /// and an HTML page, and the connection is closed after it. When a status line that is not
+    /// ours has just been added, the rest of the sandbox's answer follows it at once (the CORS
+    /// header, a JSON body), and the buffer's end is frozen, so that what libevent then adds
+    /// (its headers, its page) is refused; it stays frozen until the connection goes.
     private func outputGrew(_ output: OpaquePointer, by added: Int) {
-        guard !answering, added <= 256 else { return }
+        guard !answering, added <= 256, let bytes = lastBytes(of: output, count: added),
+              let status = LibraryRefusal.statusCode(ofStatusLine: bytes) else { return }
+        answering = true
+        let rest = LibraryRefusal.remainder(status: status, statusLine: bytes, extraHeaders: refusalHeaders)
+        rest.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
+        _ = evbuffer_freeze(output, 0)
+        answering = false
+        log.log(.info, "\(name.lowercased()): libevent refused a request with \(status)")
+    }
+
+    /// The last `count` bytes of `output`; nil when they cannot be read.
+    private func lastBytes(of output: OpaquePointer, count added: Int) -> [UInt8]? {
         let length = evbuffer_get_length(output)
-        guard length >= added else { return }
+        guard length >= added else { return nil }
         var position = evbuffer_ptr()
-        guard evbuffer_ptr_set(output, &position, length - added, EVBUFFER_PTR_SET) == 0 else { return }
+        guard evbuffer_ptr_set(output, &position, length - added, EVBUFFER_PTR_SET) == 0 else { return nil }
         // evbuffer_peek, not evbuffer_copyout_from, which refuses a buffer whose start is frozen
         // (a kept-alive connection's output between answers).
         var pieces = [iovec](repeating: iovec(), count: 4)   // evbuffer_iovec is iovec on Linux
@@ -204,15 +218,7 @@ package final class HTTPServer {
             guard let base = piece.iov_base else { continue }
             bytes += UnsafeRawBufferPointer(start: base, count: min(piece.iov_len, added - bytes.count))
         }
-        guard bytes.count == added,
-              let status = LibraryRefusal.statusCode(ofStatusLine: bytes) else { return }
-        answering = true
-        for (header, value) in refusalHeaders {
-            let line = Array("\(header): \(value)\r\n".utf8)
-            line.withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
-        }
-        answering = false
-        log.log(.info, "\(name.lowercased()): libevent refused a request with \(status)")
+        return bytes.count == added ? bytes : nil
     }
 
     /// Lets go of connections evhttp has closed (it clears their callbacks when it frees them),

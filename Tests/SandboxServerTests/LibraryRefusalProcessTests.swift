@@ -18,11 +18,15 @@ import TestSupport
                                                 "\(s.sandbox.apiEndpoint)/users.json"])
         #expect(tooLarge.status == 413, "\(tooLarge.status) \(tooLarge.stderr)")
         #expect(tooLarge.headers["access-control-allow-origin"] == "*", "\(tooLarge.headers)")
+        // In QuickBlox's error shape, as JSON, as every other refusal: the SDKs read each so.
+        #expect(tooLarge.body == #"{"errors":["Request entity too large"]}"#, "\(tooLarge.body)")
+        #expect(tooLarge.headers["content-type"] == "application/json; charset=utf-8")
         // Headers over the 16 KiB limit: libevent's 400.
         let cookie = "Cookie: " + String(repeating: "a", count: 20_000)
         let headers = try s.curl(ca + origin + ["-H", cookie, "\(s.sandbox.apiEndpoint)/chat/Dialog.json"])
         #expect(headers.status == 400, "\(headers.status) \(headers.stderr)")
         #expect(headers.headers["access-control-allow-origin"] == "*", "\(headers.headers)")
+        #expect(headers.body == #"{"errors":["Bad request"]}"#, "\(headers.body)")
         try s.sandbox.waitForLog(containing: "rest: libevent refused a request with 413")
         // The sandbox's own answers are unchanged (a named origin echoed when restricted).
         let own = try s.curl(ca + origin + ["\(s.sandbox.apiEndpoint)/chat/Dialog.json"])
@@ -42,7 +46,9 @@ import TestSupport
         let refusal = try parseHTTPResponse(Array(text[second.lowerBound...].utf8))
         #expect(refusal.status == 413)
         #expect(refusal.headers["access-control-allow-origin"] == "*", "\(refusal.headers)")
+        #expect(refusal.body == #"{"errors":["Request entity too large"]}"#, "\(refusal.body)")
         #expect(text.hasPrefix("HTTP/1.1 401"), "our own answer came first: \(text.prefix(200))")
+        #expect(try parseHTTPResponse(data).body == #"{"errors":["Token is required"]}"#, "and whole: \(text.prefix(400))")
     }
 
     @Test func aBadRequestLineIsAnsweredWithTheCORSHeader() throws {
@@ -52,6 +58,7 @@ import TestSupport
         let answer = try parseHTTPResponse(data)
         #expect(answer.status == 400)
         #expect(answer.headers["access-control-allow-origin"] == "*", "\(answer.headers)")
+        #expect(answer.body == #"{"errors":["Bad request"]}"#, "\(answer.body)")
         // Exactly one: the header is not repeated into the answer's other lines.
         #expect(String(decoding: data, as: UTF8.self).components(separatedBy: "Access-Control-Allow-Origin").count == 2)
     }
