@@ -35,14 +35,16 @@ package struct RESTRequest {
         }
     }
 
-    /// A list given as `name=a,b`, else as `name[]=a&name[]=b` (a JSON array): split on commas,
-    /// trimmed, empty items and repeats dropped; nil when neither is given.
+    /// A list given as `name=a,b` and/or `name[]=a&name[]=b` (a JSON array), each value split
+    /// on commas, trimmed, empty items and repeats dropped; nil when neither is given.
     func list(_ name: String) -> [String]? {
-        let listed = parameters(name + "[]")
-        guard let text = parameter(name) ?? (listed.isEmpty ? nil : listed.joined(separator: ",")) else { return nil }
+        let given = parameters(name) + parameters(name + "[]")
+        guard !given.isEmpty else { return nil }
         var items: [String] = []
-        for item in text.split(separator: ",").map({ String($0.trimmingSpaces) }) where !item.isEmpty && !items.contains(item) {
-            items.append(item)
+        for text in given {
+            for item in text.split(separator: ",").map({ String($0.trimmingSpaces) }) where !item.isEmpty && !items.contains(item) {
+                items.append(item)
+            }
         }
         return items
     }

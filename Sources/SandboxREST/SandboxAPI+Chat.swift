@@ -127,7 +127,7 @@ extension SandboxAPI {
     ]
 
     /// `count=1` (or `true`): the list answers `{"items_count": N}` only, as the service does.
-    private func wantsCount(_ request: RESTRequest) -> Bool { ["1", "true"].contains(request.parameter("count") ?? "") }
+    func wantsCount(_ request: RESTRequest) -> Bool { ["1", "true"].contains(request.parameter("count") ?? "") }
 
     func listDialogs(_ context: RESTContext) throws(RESTError) -> RESTResponse {
         let r = context.request

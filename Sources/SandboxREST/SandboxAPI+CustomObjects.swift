@@ -128,7 +128,7 @@ extension SandboxAPI {
             }
         }
         let criteria = try searchCriteria(conditions, in: name)
-        if ["1", "true"].contains(r.parameter("count") ?? "") {
+        if wantsCount(r) {
             let total = try recordStorage { try objects.count(name, where: criteria, caller: caller) }
             return .json(200, .object([("class_name", .string(name)), ("items_count", .int(total))]))
         }

@@ -23,7 +23,7 @@ extension SandboxAPI {
         let r = context.request
         let me = context.session?.userId ?? 0
         let users = try integerList(r, "users_ids")
-        let dialogIds = Self.textList(r, "dialogs_ids")
+        let dialogIds = r.list("dialogs_ids") ?? []
         var problems: [(String, JSONNode)] = []
         if users.isEmpty { problems.append(("users_ids", .array([.string("can't be blank")]))) }
         if dialogIds.isEmpty { problems.append(("dialogs_ids", .array([.string("can't be blank")]))) }
@@ -60,17 +60,5 @@ extension SandboxAPI {
             ("users", lists(userResults.done, userResults.refused, users.filter { !known.contains($0) }) { .int($0) }),
             ("dialogs", lists(changed, refused, missing) { .string($0) }),
         ]))
-    }
-
-    /// Texts from `name` (comma-separated) and `name[]` (arrays, JSON or form), each once.
-    static func textList(_ request: RESTRequest, _ name: String) -> [String] {
-        var out: [String] = []
-        for raw in request.parameters(name) + request.parameters(name + "[]") {
-            for part in raw.split(separator: ",") {
-                let text = String(part).trimmingCharacters(" ")
-                if !text.isEmpty && !out.contains(text) { out.append(text) }
-            }
-        }
-        return out
     }
 }
