@@ -14,7 +14,7 @@ PROGRAMS    := chatctl chatctl-sandbox
 SWIFT    ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 # No $ORIGIN rpath: the binaries need no library of their own, and the loader would
 # search that directory (and its glibc-hwcaps subdirectories) at every start.
-# -I: the header scripts/build-stamp.sh writes, with the version from git, for Sources/CBuildInfo.
+# -I: the header scripts/build-stamp.sh writes, with the version from git, for Sources/Shims/CBuildInfo.
 STAMP_DIR := $(CURDIR)/.build/stamp
 RELEASE  := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath -Xcc -I$(STAMP_DIR)
 BIN_REL  := .build/release

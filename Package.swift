@@ -43,61 +43,61 @@ let package = Package(
     targets: [
         // MARK: C modules
         // Loading a library on first use (dlopen), shared by the shims below that do.
-        .target(name: "CLibraryLoading", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
-        .target(name: "CCurlShim", dependencies: ["CLibraryLoading"]),
-        .target(name: "CMagic", dependencies: ["CLibraryLoading"]),
-        .target(name: "CStbImage", dependencies: ["CLibraryLoading"]),
-        .target(name: "CChafa", dependencies: ["CLibraryLoading"], cSettings: chafaHeaders),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto"),
-        .systemLibrary(name: "CEvent", pkgConfig: "libevent_openssl"),
-        .systemLibrary(name: "CExpat", pkgConfig: "expat"),
-        .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets"),
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd"),
-        .target(name: "CNcurses", dependencies: ["CLibraryLoading"]),
+        .target(name: "CLibraryLoading", path: "Sources/Shims/CLibraryLoading", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        .target(name: "CCurlShim", dependencies: ["CLibraryLoading"], path: "Sources/Shims/CCurlShim"),
+        .target(name: "CMagic", dependencies: ["CLibraryLoading"], path: "Sources/Shims/CMagic"),
+        .target(name: "CStbImage", dependencies: ["CLibraryLoading"], path: "Sources/Shims/CStbImage"),
+        .target(name: "CChafa", dependencies: ["CLibraryLoading"], path: "Sources/Shims/CChafa", cSettings: chafaHeaders),
+        .systemLibrary(name: "CCrypto", path: "Sources/Shims/CCrypto", pkgConfig: "libcrypto"),
+        .systemLibrary(name: "CEvent", path: "Sources/Shims/CEvent", pkgConfig: "libevent_openssl"),
+        .systemLibrary(name: "CExpat", path: "Sources/Shims/CExpat", pkgConfig: "expat"),
+        .systemLibrary(name: "CWebSockets", path: "Sources/Shims/CWebSockets", pkgConfig: "libwebsockets"),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/Shims/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
+        .target(name: "CNcurses", dependencies: ["CLibraryLoading"], path: "Sources/Shims/CNcurses"),
         // libnotify (desktop notifications, `listen --notify`), loaded only when asked.
-        .target(name: "CNotify", dependencies: ["CLibraryLoading"]),
+        .target(name: "CNotify", dependencies: ["CLibraryLoading"], path: "Sources/Shims/CNotify"),
         // The client's libcrypto (the session signature's HMAC), loaded on first use; the sandbox links CCrypto.
-        .target(name: "CCryptoShim", dependencies: ["CLibraryLoading"]),
+        .target(name: "CCryptoShim", dependencies: ["CLibraryLoading"], path: "Sources/Shims/CCryptoShim"),
         // SQLite linked statically (Debian's libsqlite3.a): nothing to load or resolve at start (csqlite.h says why).
-        .target(name: "CSQLite", linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libsqlite3.a"]), .linkedLibrary("m")]),
+        .target(name: "CSQLite", path: "Sources/Shims/CSQLite", linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libsqlite3.a"]), .linkedLibrary("m")]),
         // The version, commit and Swift version of a release build (build_info.h says how they get in).
-        .target(name: "CBuildInfo"),
+        .target(name: "CBuildInfo", path: "Sources/Shims/CBuildInfo"),
         // libstrophe (with its OpenSSL and expat) loaded on first use: only commands that chat need it.
-        .target(name: "CStrophe", dependencies: ["CLibraryLoading"]),
+        .target(name: "CStrophe", dependencies: ["CLibraryLoading"], path: "Sources/Shims/CStrophe"),
         // The CAs libstrophe's TLS trusts, parsed once per process: it defines SSL_CTX_set_default_verify_paths
         // in the executable, which must therefore export it (strophetrust.h says why).
-        .target(name: "CStropheTrust", linkerSettings: [
+        .target(name: "CStropheTrust", path: "Sources/Shims/CStropheTrust", linkerSettings: [
             .linkedLibrary("dl"), .linkedLibrary("pthread"),
             .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=SSL_CTX_set_default_verify_paths"]),
         ]),
 
         // MARK: client
         // The one user-facing failure (what went wrong, what to do, the exit class) every client module throws.
-        .target(name: "Diagnostics", swiftSettings: swiftSettings),
+        .target(name: "Diagnostics", path: "Sources/Client/Diagnostics", swiftSettings: swiftSettings),
         // WorkerThread: the one way a thread of its own is run (the chat engine's, its files', a login's head start).
-        .target(name: "Threads", swiftSettings: swiftSettings),
-        .target(name: "HTTPTransport", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
-        .target(name: "XMPPTransport", dependencies: ["Diagnostics", "CStrophe", "CStropheTrust"], swiftSettings: swiftSettings),
-        .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
-        .target(name: "MessageCache", dependencies: ["Diagnostics", "SQLiteStore"], swiftSettings: swiftSettings),
-        .target(name: "QuickBloxAPI", dependencies: ["Diagnostics", "HTTPTransport", "CCryptoShim"], swiftSettings: swiftSettings),
+        .target(name: "Threads", path: "Sources/Shared/Threads", swiftSettings: swiftSettings),
+        .target(name: "HTTPTransport", dependencies: ["CCurlShim"], path: "Sources/Client/HTTPTransport", swiftSettings: swiftSettings),
+        .target(name: "XMPPTransport", dependencies: ["Diagnostics", "CStrophe", "CStropheTrust"], path: "Sources/Client/XMPPTransport", swiftSettings: swiftSettings),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite"], path: "Sources/Shared/SQLiteStore", swiftSettings: swiftSettings),
+        .target(name: "MessageCache", dependencies: ["Diagnostics", "SQLiteStore"], path: "Sources/Client/MessageCache", swiftSettings: swiftSettings),
+        .target(name: "QuickBloxAPI", dependencies: ["Diagnostics", "HTTPTransport", "CCryptoShim"], path: "Sources/Client/QuickBloxAPI", swiftSettings: swiftSettings),
         // The config file and what follows from it: endpoints, chat connection, failure hints.
-        .target(name: "ClientConfiguration", dependencies: ["Diagnostics", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
-        .target(name: "AuthFlow", dependencies: ["Diagnostics", "Threads", "ClientConfiguration", "QuickBloxAPI", "XMPPTransport", "HTTPTransport"], swiftSettings: swiftSettings),
+        .target(name: "ClientConfiguration", dependencies: ["Diagnostics", "QuickBloxAPI", "XMPPTransport"], path: "Sources/Client/ClientConfiguration", swiftSettings: swiftSettings),
+        .target(name: "AuthFlow", dependencies: ["Diagnostics", "Threads", "ClientConfiguration", "QuickBloxAPI", "XMPPTransport", "HTTPTransport"], path: "Sources/Client/AuthFlow", swiftSettings: swiftSettings),
         // Files on the content API: blob upload and download, content types (libmagic).
-        .target(name: "Transfers", dependencies: ["Diagnostics", "QuickBloxAPI", "HTTPTransport", "CMagic"], swiftSettings: swiftSettings),
+        .target(name: "Transfers", dependencies: ["Diagnostics", "QuickBloxAPI", "HTTPTransport", "CMagic"], path: "Sources/Client/Transfers", swiftSettings: swiftSettings),
         // Transfers: a message's files go up through the outbox before the message does.
-        .target(name: "Messaging", dependencies: ["Diagnostics", "Threads", "ClientConfiguration", "AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "MessageCache", "Transfers"], swiftSettings: swiftSettings),
+        .target(name: "Messaging", dependencies: ["Diagnostics", "Threads", "ClientConfiguration", "AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "MessageCache", "Transfers"], path: "Sources/Client/Messaging", swiftSettings: swiftSettings),
         // Image previews for the chat view: decoded by stb_image, drawn by chafa as symbols, sixels or kitty
         // graphics, for ChatView's `drawPreview` effect, answered by its `previewDrawn` event (ChatPreviewDrawer).
-        .target(name: "TerminalImages", dependencies: ["Diagnostics", "ChatView", "CStbImage", "CChafa"], swiftSettings: swiftSettings),
-        .target(name: "CommandLineKit", swiftSettings: swiftSettings),
+        .target(name: "TerminalImages", dependencies: ["Diagnostics", "ChatView", "CStbImage", "CChafa"], path: "Sources/Client/TerminalImages", swiftSettings: swiftSettings),
+        .target(name: "CommandLineKit", path: "Sources/Shared/CommandLineKit", swiftSettings: swiftSettings),
         // The chat view as a value: model, events, one pure update, one pure renderer; no terminal, no network.
-        .target(name: "ChatView", swiftSettings: swiftSettings),
+        .target(name: "ChatView", path: "Sources/Client/ChatView", swiftSettings: swiftSettings),
         // How data is shown to a person or a script: sanitized terminal text, tables, transcripts,
         // JSON Lines, the chat view's records of cached dialogs and messages.
-        .target(name: "Presentation", dependencies: ["ChatView", "MessageCache", "Messaging", "QuickBloxAPI", "Diagnostics", "HTTPTransport"], swiftSettings: swiftSettings),
-        .target(name: "ChatctlCLI", dependencies: ["Diagnostics", "Threads", "Presentation", "CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses", "TerminalImages", "CNotify", "CBuildInfo"], swiftSettings: swiftSettings),
+        .target(name: "Presentation", dependencies: ["ChatView", "MessageCache", "Messaging", "QuickBloxAPI", "Diagnostics", "HTTPTransport"], path: "Sources/Client/Presentation", swiftSettings: swiftSettings),
+        .target(name: "ChatctlCLI", dependencies: ["Diagnostics", "Threads", "Presentation", "CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses", "TerminalImages", "CNotify", "CBuildInfo"], path: "Sources/Client/ChatctlCLI", swiftSettings: swiftSettings),
         // Linked by lld with packed relative relocations (DT_RELR, glibc 2.36+): the loader
         // reads a few KB instead of ~1 MB of .rela.dyn entries at every start; nothing is
         // exported (no plugin loads chatctl's symbols); the code that --version, help and
@@ -105,41 +105,41 @@ let package = Package(
         // scripts/startup-order.sh), so they touch fewer pages; the C++ runtime linked in
         // statically like the Swift runtime it serves (link/libstdc++.so says how and why).
         // Start-up time: issue 11.
-        .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], exclude: ["startup.order", "link"], swiftSettings: swiftSettings,
+        .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], path: "Sources/Client/chatctl", exclude: ["startup.order", "link"], swiftSettings: swiftSettings,
                           linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                                                         "-L", "\(Context.packageDirectory)/Sources/chatctl/link",
+                                                         "-L", "\(Context.packageDirectory)/Sources/Client/chatctl/link",
                                                          "-Xlinker", "--no-export-dynamic",
-                                                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/chatctl/startup.order",
+                                                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/Client/chatctl/startup.order",
                                                          "-Xlinker", "--no-warn-symbol-ordering"])]),
         // Dev-only: fills a large cache for `make bench` (and its test).
-        .target(name: "BenchmarkData", dependencies: ["MessageCache"], swiftSettings: swiftSettings),
-        .executableTarget(name: "BenchFixture", dependencies: ["BenchmarkData", "MessageCache"], swiftSettings: swiftSettings),
+        .target(name: "BenchmarkData", dependencies: ["MessageCache"], path: "Sources/Tools/BenchmarkData", swiftSettings: swiftSettings),
+        .executableTarget(name: "BenchFixture", dependencies: ["BenchmarkData", "MessageCache"], path: "Sources/Tools/BenchFixture", swiftSettings: swiftSettings),
         // Dev-only: the sandbox's load driver for `make bench` (its router rate, many users at once):
         // chatctl's wire steps over libevent and OpenSSL (the sandbox's own SandboxNetwork: the
         // libevent layer, no protocol code), its users made over REST (QuickBloxAPI).
-        .target(name: "LoadDriver", dependencies: ["SandboxNetwork", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
-        .executableTarget(name: "BenchLoad", dependencies: ["LoadDriver", "CommandLineKit"], swiftSettings: swiftSettings),
+        .target(name: "LoadDriver", dependencies: ["SandboxNetwork", "QuickBloxAPI", "HTTPTransport"], path: "Sources/Tools/LoadDriver", swiftSettings: swiftSettings),
+        .executableTarget(name: "BenchLoad", dependencies: ["LoadDriver", "CommandLineKit"], path: "Sources/Tools/BenchLoad", swiftSettings: swiftSettings),
 
         // MARK: sandbox
         // Split as Prosody and ejabberd are (house rule 15): leaves first (log, clock, crypto, JSON,
         // XML, HTTP values and CORS), then storage, REST, the libevent layer, WebSocket, the storage
         // endpoint, XMPP, and the composition root. Each C library behind one module.
-        .target(name: "SandboxLogging", swiftSettings: swiftSettings),
-        .target(name: "SandboxClock", swiftSettings: swiftSettings),
-        .target(name: "SandboxCrypto", dependencies: ["CCrypto"], swiftSettings: swiftSettings),
-        .target(name: "SandboxJSON", swiftSettings: swiftSettings),
-        .target(name: "SandboxXML", dependencies: ["CExpat"], swiftSettings: swiftSettings),
-        .target(name: "SandboxHTTP", swiftSettings: swiftSettings),
-        .target(name: "SandboxStorage", dependencies: ["SQLiteStore", "SandboxClock", "SandboxCrypto", "SandboxJSON"], swiftSettings: swiftSettings),
-        .target(name: "SandboxREST", dependencies: ["SandboxClock", "SandboxCrypto", "SandboxHTTP", "SandboxJSON", "SandboxLogging", "SandboxStorage"], swiftSettings: swiftSettings),
+        .target(name: "SandboxLogging", path: "Sources/Sandbox/SandboxLogging", swiftSettings: swiftSettings),
+        .target(name: "SandboxClock", path: "Sources/Sandbox/SandboxClock", swiftSettings: swiftSettings),
+        .target(name: "SandboxCrypto", dependencies: ["CCrypto"], path: "Sources/Sandbox/SandboxCrypto", swiftSettings: swiftSettings),
+        .target(name: "SandboxJSON", path: "Sources/Sandbox/SandboxJSON", swiftSettings: swiftSettings),
+        .target(name: "SandboxXML", dependencies: ["CExpat"], path: "Sources/Sandbox/SandboxXML", swiftSettings: swiftSettings),
+        .target(name: "SandboxHTTP", path: "Sources/Sandbox/SandboxHTTP", swiftSettings: swiftSettings),
+        .target(name: "SandboxStorage", dependencies: ["SQLiteStore", "SandboxClock", "SandboxCrypto", "SandboxJSON"], path: "Sources/Sandbox/SandboxStorage", swiftSettings: swiftSettings),
+        .target(name: "SandboxREST", dependencies: ["SandboxClock", "SandboxCrypto", "SandboxHTTP", "SandboxJSON", "SandboxLogging", "SandboxStorage"], path: "Sources/Sandbox/SandboxREST", swiftSettings: swiftSettings),
         // libevent and OpenSSL: the loop, its events, listeners, connections and TLS, and the evhttp server.
-        .target(name: "SandboxNetwork", dependencies: ["CEvent", "SandboxClock", "SandboxHTTP", "SandboxLogging"], swiftSettings: swiftSettings),
-        .target(name: "SandboxWebSocket", dependencies: ["CWebSockets", "SandboxClock", "SandboxHTTP", "SandboxLogging", "SandboxXML"], swiftSettings: swiftSettings),
-        .target(name: "SandboxBlobEndpoint", dependencies: ["CMicroHTTPD", "SandboxClock", "SandboxCrypto", "SandboxHTTP", "SandboxJSON", "SandboxLogging", "SandboxXML"], swiftSettings: swiftSettings),
-        .target(name: "SandboxXMPP", dependencies: ["SandboxClock", "SandboxCrypto", "SandboxHTTP", "SandboxLogging", "SandboxNetwork", "SandboxStorage", "SandboxWebSocket", "SandboxXML"], swiftSettings: swiftSettings),
-        .target(name: "SandboxServer", dependencies: ["SandboxBlobEndpoint", "SandboxHTTP", "SandboxJSON", "SandboxLogging", "SandboxNetwork", "SandboxREST", "SandboxStorage", "SandboxXMPP"], swiftSettings: swiftSettings),
-        .target(name: "SandboxCLI", dependencies: ["CommandLineKit", "SandboxHTTP", "SandboxServer", "CBuildInfo"], swiftSettings: swiftSettings),
-        .executableTarget(name: "ChatctlSandboxMain", dependencies: ["SandboxCLI"], swiftSettings: swiftSettings),
+        .target(name: "SandboxNetwork", dependencies: ["CEvent", "SandboxClock", "SandboxHTTP", "SandboxLogging"], path: "Sources/Sandbox/SandboxNetwork", swiftSettings: swiftSettings),
+        .target(name: "SandboxWebSocket", dependencies: ["CWebSockets", "SandboxClock", "SandboxHTTP", "SandboxLogging", "SandboxXML"], path: "Sources/Sandbox/SandboxWebSocket", swiftSettings: swiftSettings),
+        .target(name: "SandboxBlobEndpoint", dependencies: ["CMicroHTTPD", "SandboxClock", "SandboxCrypto", "SandboxHTTP", "SandboxJSON", "SandboxLogging", "SandboxXML"], path: "Sources/Sandbox/SandboxBlobEndpoint", swiftSettings: swiftSettings),
+        .target(name: "SandboxXMPP", dependencies: ["SandboxClock", "SandboxCrypto", "SandboxHTTP", "SandboxLogging", "SandboxNetwork", "SandboxStorage", "SandboxWebSocket", "SandboxXML"], path: "Sources/Sandbox/SandboxXMPP", swiftSettings: swiftSettings),
+        .target(name: "SandboxServer", dependencies: ["SandboxBlobEndpoint", "SandboxHTTP", "SandboxJSON", "SandboxLogging", "SandboxNetwork", "SandboxREST", "SandboxStorage", "SandboxXMPP"], path: "Sources/Sandbox/SandboxServer", swiftSettings: swiftSettings),
+        .target(name: "SandboxCLI", dependencies: ["CommandLineKit", "SandboxHTTP", "SandboxServer", "CBuildInfo"], path: "Sources/Sandbox/SandboxCLI", swiftSettings: swiftSettings),
+        .executableTarget(name: "ChatctlSandboxMain", dependencies: ["SandboxCLI"], path: "Sources/Sandbox/ChatctlSandboxMain", swiftSettings: swiftSettings),
 
         // MARK: tests
         // One home for what tests share: processes, waits for signals, files, sockets, doubles.

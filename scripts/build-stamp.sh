@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes DIR/chatctl_build_stamp.h, the version, commit and Swift version that
-# Sources/CBuildInfo compiles in (the Makefile's release build puts DIR on the include
+# Sources/Shims/CBuildInfo compiles in (the Makefile's release build puts DIR on the include
 # path). Left untouched when nothing changed, so a rebuild does not recompile it.
 # Usage: scripts/build-stamp.sh DIR SWIFT
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates Sources/chatctl/startup.order, the function order lld lays chatctl's
+# Regenerates Sources/Client/chatctl/startup.order, the function order lld lays chatctl's
 # code out in (--symbol-ordering-file): every function that `--version`, help,
 # completion scripts and the offline queries run, placed together, so that starting
 # them touches a few hundred KB of code instead of pages spread over 11 MB (each
@@ -9,7 +9,7 @@
 # Usage: scripts/startup-order.sh BIN_DIR [OUT]   (valgrind: apt-get install valgrind)
 set -euo pipefail
 bin=$(cd "${1:-.build/release}" && pwd)
-out=${2:-$(cd "$(dirname "$0")/.." && pwd)/Sources/chatctl/startup.order}
+out=${2:-$(cd "$(dirname "$0")/.." && pwd)/Sources/Client/chatctl/startup.order}
 command -v valgrind >/dev/null || { echo "startup-order: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
 SANDBOX_LOG_LEVEL=error
 . "$(dirname "$0")/sandbox-session.sh"

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Writes Sources/ChatView/WidthTable.swift: the display width of every Unicode
+"""Writes Sources/Client/ChatView/WidthTable.swift: the display width of every Unicode
 scalar as glibc's wcwidth(3) gives it under a UTF-8 locale, as compact ranges.
 
 ncursesw measures text with that same wcwidth, so a chat view laid out with this
 table and drawn through ncurses never disagrees with it about where a character
 ends. Regenerate after a glibc upgrade (Tests/ChatViewTests checks the table
-against the running glibc): python3 scripts/width-table.py > Sources/ChatView/WidthTable.swift
+against the running glibc): python3 scripts/width-table.py > Sources/Client/ChatView/WidthTable.swift
 """
 import ctypes
 import sys

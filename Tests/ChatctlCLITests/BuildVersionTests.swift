@@ -1,7 +1,7 @@
 import ChatctlCLI
 import Testing
 
-/// What a build says it is (Sources/CBuildInfo): the tests run a plain `swift build`,
+/// What a build says it is (Sources/Shims/CBuildInfo): the tests run a plain `swift build`,
 /// which has no stamp from `make release`, so the defaults show.
 @Suite struct BuildVersionTests {
     @Test func aPlainBuildSaysItIsADevelopmentBuild() {

@@ -5,7 +5,7 @@ import Testing
 @Test func commandLineKitImportsNothing() throws {
     let sources = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/CommandLineKit")
+        .appendingPathComponent("Sources/Shared/CommandLineKit")
     let files = try FileManager.default.contentsOfDirectory(at: sources, includingPropertiesForKeys: nil)
         .filter { $0.pathExtension == "swift" }
     #expect(files.count > 5)

@@ -76,7 +76,7 @@ import Testing
         #expect(value(of: "--db")?.hasPrefix("/var/lib/chatctl-sandbox/") == true)
         #expect(value(of: "--write-config") == "/run/chatctl-sandbox/config.json")
         // Every option the line gives is one chatctl-sandbox declares.
-        let declarations = try DocumentationTests.text("Sources/SandboxCLI/ChatctlSandbox.swift")
+        let declarations = try DocumentationTests.text("Sources/Sandbox/SandboxCLI/ChatctlSandbox.swift")
         for option in words where option.hasPrefix("--") {
             #expect(declarations.contains("@Option(\"\(option.dropFirst(2))\"") || declarations.contains("@Flag(\"\(option.dropFirst(2))\""),
                     "the unit passes \(option), which chatctl-sandbox does not declare")

@@ -48,6 +48,24 @@ import Testing
         #expect(picture.subtracting(package).sorted() == [], "in docs/modules.dot, not in Package.swift")
     }
 
+    /// Each box of the picture is a folder of `Sources/`: the cluster labelled `Layer/:` holds
+    /// exactly the modules in `Sources/Layer`.
+    @Test func theModulePicturesBoxesAreTheSourceFolders() throws {
+        let dot = try Self.text("docs/modules.dot")
+        let clusters = try Self.matches(#"subgraph \w+ \{\s*label="(\w+)/:[^"]*";([^}]*)\}"#, in: dot)
+        #expect(clusters.count == 5)
+        for cluster in clusters {
+            let statements = cluster[2].split(separator: ";").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            let drawn = Set(statements.compactMap { statement -> String? in
+                guard let name = statement.split(separator: " ").first.map(String.init),
+                      name.first?.isUppercase == true || name == "chatctl" else { return nil }
+                return name.contains("=") ? nil : name
+            })
+            let folder = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Sources/\(cluster[1])").path)
+            #expect(drawn == Set(folder), "docs/modules.dot's \(cluster[1])/ box against Sources/\(cluster[1])")
+        }
+    }
+
     @Test func theRenderedPictureShowsEveryModule() throws {
         let svg = try Self.text("docs/modules.svg")
         for module in Set(try Self.pictureEdges().flatMap { $0.components(separatedBy: " -> ") }) {
@@ -58,9 +76,13 @@ import Testing
     @Test func theReadmeLayoutNamesEverySourceModule() throws {
         let readme = try Self.text("README.md")
         let layout = try #require(readme.range(of: "## Layout").map { String(readme[$0.upperBound...]) })
-        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Sources").path)
-        #expect(modules.count > 15)
-        for module in modules {
+        let layers = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Sources").path)
+        #expect(layers.sorted() == ["Client", "Sandbox", "Shared", "Shims", "Tools"])
+        let modules = try layers.flatMap { layer in
+            try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Sources/\(layer)").path)
+        }
+        #expect(modules.count > 40)
+        for module in layers + modules {
             #expect(try !Self.matches(#"\b\#(module)\b"#, in: layout).isEmpty, "README Layout lacks \(module)")
         }
     }

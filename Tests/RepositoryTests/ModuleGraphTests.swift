@@ -73,6 +73,41 @@ import Testing
         }
     }
 
+    /// `Sources/` is grouped by layer, `Sources/<layer>/<module>`. The C shims import nothing of
+    /// ours; what both programs share imports only shims; the client and the sandbox never
+    /// import each other (each checks the other, so neither may lean on the other's code); the
+    /// bench's tools may use anything.
+    static let layerMayImport: [String: Set<String>] = [
+        "Shims": ["Shims"],
+        "Shared": ["Shims", "Shared"],
+        "Client": ["Shims", "Shared", "Client"],
+        "Sandbox": ["Shims", "Shared", "Sandbox"],
+        "Tools": ["Shims", "Shared", "Client", "Sandbox", "Tools"],
+    ]
+
+    @Test func everyModuleSitsInItsLayerAndImportsNothingAboveIt() throws {
+        let targets = try Self.targets().filter { $0.directory.hasPrefix("Sources/") }
+        #expect(targets.count > 40)
+        var layerOf: [String: String] = [:]
+        for target in targets {
+            let parts = target.directory.split(separator: "/").map(String.init)
+            #expect(parts.count == 3 && parts[2] == target.name, "\(target.name) is at \(target.directory), not Sources/<layer>/\(target.name)")
+            #expect(Self.layerMayImport[parts[1]] != nil, "\(target.name) is in \(parts[1]), which is not a layer")
+            layerOf[target.name] = parts[1]
+        }
+        // The C modules declared as system libraries (no Swift target row of their own here).
+        let shims = try FileManager.default.contentsOfDirectory(atPath: DocumentationTests.root.appendingPathComponent("Sources/Shims").path)
+        for shim in shims { layerOf[shim] = "Shims" }
+        for target in targets {
+            let layer = layerOf[target.name] ?? ""
+            for dependency in target.dependencies {
+                let theirs = layerOf[dependency] ?? "?"
+                #expect(Self.layerMayImport[layer]?.contains(theirs) == true,
+                        "\(target.name) (\(layer)) depends on \(dependency) (\(theirs))")
+            }
+        }
+    }
+
     @Test func nothingIsPublicInAPackageOfExecutables() throws {
         let sources = DocumentationTests.root.appendingPathComponent("Sources")
         let walker = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
