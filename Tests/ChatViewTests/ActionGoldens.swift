@@ -1,5 +1,5 @@
 /// Golden screens of replies and forwards (MessageActionsTests), trailing blanks trimmed. A change
-/// here is a change of what users see: look at it before accepting it (`show()` refreshes them).
+/// here is a change of what users see: look at it before accepting it (a failing test writes the new screen to paste: GoldenScreen.swift).
 enum ActionGoldens {
     static let replies80x24 = """
      bob · private · connected                                 ✉ 2 unread elsewhere

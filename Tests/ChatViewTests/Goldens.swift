@@ -1,5 +1,5 @@
 /// The golden screens (`ScreenRenderer` snapshots, trailing blanks trimmed). A change here is a change
-/// of what users see: look at it before accepting it (Tests/ChatViewTests/PrintScreens.swift refreshes them).
+/// of what users see: look at it before accepting it (a failing test writes the new screen to paste: GoldenScreen.swift).
 enum Goldens {
     static let deploy80x24 = """
      bob · private · connected                                 ✉ 2 unread elsewhere

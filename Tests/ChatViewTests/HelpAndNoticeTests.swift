@@ -29,7 +29,7 @@ import Testing
         ("notice 40×12", notice(width: 40, height: 12).screen, HelpGoldens.notice40x12),
     ])
     func screen(name: String, screen: String, golden: String) {
-        #expect(screen == golden, "\(name)")
+        expectGolden(name, screen: screen, golden: golden)
     }
 
     @Test func slashHelpAndF1OpenItEscClosesItAndKeysDoNotReachTheInput() {
@@ -80,27 +80,6 @@ import Testing
         let rows = session.screen.components(separatedBy: "\n")
         let notice = rows.filter { $0.contains("this message has no attachment") }
         #expect(notice.count == 1)
-    }
-}
-
-/// Writes the help and notice scenes to /tmp/chatview-help-goldens, to look at and paste into
-/// HelpGoldens.swift: `CHATVIEW_GOLDENS=1 swift test --skip-build --filter PrintHelpScreens`.
-@Suite struct PrintHelpScreens {
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["CHATVIEW_GOLDENS"] != nil))
-    func show() throws {
-        let scenes: [(String, String)] = [
-            ("help80x24", HelpAndNoticeTests.help().screen),
-            ("help40x12", HelpAndNoticeTests.help(width: 40, height: 12).screen),
-            ("help40x12Scrolled", HelpAndNoticeTests.help(width: 40, height: 12, top: 60).screen),
-            ("notice80x24", HelpAndNoticeTests.notice().screen),
-            ("notice40x12", HelpAndNoticeTests.notice(width: 40, height: 12).screen),
-        ]
-        var out = "enum HelpGoldens {\n"
-        for (name, screen) in scenes {
-            out += "    static let \(name) = \"\"\"\n" + screen.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n") + "\n    \"\"\"\n\n"
-        }
-        out += "}\n"
-        try out.write(toFile: "/tmp/chatview-help-goldens", atomically: true, encoding: .utf8)
     }
 }
 

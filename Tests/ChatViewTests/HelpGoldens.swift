@@ -1,5 +1,5 @@
 /// The help overlay's and notices' golden screens (HelpAndNoticeTests.swift). A change here is a change
-/// of what users see: look at it before accepting it (PrintHelpScreens refreshes them).
+/// of what users see: look at it before accepting it (a failing test writes the new screen to paste: GoldenScreen.swift).
 enum HelpGoldens {
     static let help80x24 = """
      bob · private · connected                                 ✉ 2 unread elsewhere

@@ -164,15 +164,6 @@ import Testing
         ("forward 40×12", Scenes.forward(width: 40, height: 12).screen, ActionGoldens.forward40x12),
     ])
     func golden(name: String, screen: String, golden: String) {
-        #expect(screen == golden, "\(name)")
-    }
-
-    /// `CHATVIEW_GOLDENS=1 swift test --skip-build --filter MessageActionsTests`: the scenes
-    /// to /tmp/chatview-action-goldens, to look at and paste into ActionGoldens.swift.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["CHATVIEW_GOLDENS"] != nil))
-    func show() throws {
-        let scenes = [("replies80x24", Scenes.replies().screen), ("replies40x12", Scenes.replies(width: 40, height: 12).screen),
-                      ("forward80x24", Scenes.forward().screen), ("forward40x12", Scenes.forward(width: 40, height: 12).screen)]
-        try scenes.map { "=== \($0.0)\n\($0.1)\n" }.joined().write(toFile: "/tmp/chatview-action-goldens", atomically: true, encoding: .utf8)
+        expectGolden(name, screen: screen, golden: golden)
     }
 }

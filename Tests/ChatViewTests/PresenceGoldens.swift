@@ -1,5 +1,5 @@
 /// The presence scenes' golden screens (PresenceScenes.swift; trailing blanks trimmed). A change here
-/// is a change of what users see: look at it before accepting it (PrintPresenceScreens refreshes them).
+/// is a change of what users see: look at it before accepting it (a failing test writes the new screen to paste: GoldenScreen.swift).
 enum PresenceGoldens {
     static let lastSeen80x24 = """
      bob · private · last seen 5 min ago · connected           ✉ 2 unread elsewhere

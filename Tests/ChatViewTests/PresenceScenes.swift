@@ -36,23 +36,3 @@ enum PresenceScenes {
         return session
     }
 }
-
-/// Writes the presence scenes to /tmp/chatview-presence-goldens, to look at and paste into
-/// PresenceGoldens.swift: `CHATVIEW_GOLDENS=1 swift test --skip-build --filter PrintPresenceScreens`.
-@Suite struct PrintPresenceScreens {
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["CHATVIEW_GOLDENS"] != nil))
-    func show() throws {
-        let ascii = RenderProfile(unicode: false, colors: 0, images: .none)
-        let scenes: [(String, String)] = [
-            ("lastSeen80x24", PresenceScenes.privateDialog(.lastSeen(at: Fixture.t0 + 30 - 300)).screen),
-            ("online40x12", PresenceScenes.privateDialog(.online, width: 40, height: 12).screen),
-            ("group80x24", PresenceScenes.group().screen),
-            ("group40x12", PresenceScenes.group(width: 40, height: 12).screen),
-            ("dialogs80x24", PresenceScenes.dialogs().screen),
-            ("dialogs40x12Ascii", PresenceScenes.dialogs(width: 40, height: 12, profile: ascii).screen),
-        ]
-        var out = ""
-        for (name, screen) in scenes { out += "=== \(name)\n\(screen)\n" }
-        try out.write(toFile: "/tmp/chatview-presence-goldens", atomically: true, encoding: .utf8)
-    }
-}

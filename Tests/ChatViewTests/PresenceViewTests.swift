@@ -16,7 +16,7 @@ import Testing
          PresenceGoldens.dialogs40x12Ascii),
     ])
     func screen(name: String, screen: String, golden: String) {
-        #expect(screen == golden, "\(name)")
+        expectGolden(name, screen: screen, golden: golden)
     }
 
     @Test(arguments: [

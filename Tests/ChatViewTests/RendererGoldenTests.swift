@@ -15,7 +15,7 @@ import Testing
         ("dialogs 40×12", Scenes.dialogs(width: 40, height: 12).screen, Goldens.dialogs40x12),
     ])
     func screen(name: String, screen: String, golden: String) {
-        #expect(screen == golden, "\(name)")
+        expectGolden(name, screen: screen, golden: golden)
     }
 
     @Test func incomingCellsHugTheLeftAndOutgoingTheRight() {

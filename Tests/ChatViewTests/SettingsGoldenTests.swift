@@ -25,7 +25,7 @@ import Testing
         let goldens = [SettingsGoldens.avatars80x24, SettingsGoldens.avatars40x12, SettingsGoldens.compact80x24,
                        SettingsGoldens.compact40x12, SettingsGoldens.hidden80x24, SettingsGoldens.hidden40x12]
         for ((name, screen), golden) in zip(Self.scenes, goldens) {
-            #expect(screen == golden, "\(name)")
+            expectGolden(name, screen: screen, golden: golden)
         }
     }
 }

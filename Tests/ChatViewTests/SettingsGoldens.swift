@@ -1,5 +1,5 @@
 /// The settings' golden screens (see Goldens.swift: a change here is a change of what users see;
-/// PrintSettingsScreens in SettingsScenes.swift refreshes them).
+/// a failing test writes the new screen to paste: GoldenScreen.swift).
 enum SettingsGoldens {
     static let avatars80x24 = """
      ops · group · connected

@@ -37,14 +37,3 @@ enum SettingsScenes {
         return session
     }
 }
-
-/// Writes the settings' golden scenes to /tmp/chatview-settings-goldens, to look at and
-/// paste into SettingsGoldens.swift: `CHATVIEW_GOLDENS=1 swift test --skip-build --filter PrintSettingsScreens`.
-@Suite struct PrintSettingsScreens {
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["CHATVIEW_GOLDENS"] != nil))
-    func show() throws {
-        var out = ""
-        for (name, screen) in SettingsGoldenTests.scenes { out += "=== \(name)\n\(screen)\n" }
-        try out.write(toFile: "/tmp/chatview-settings-goldens", atomically: true, encoding: .utf8)
-    }
-}
