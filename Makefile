@@ -42,7 +42,7 @@ DEB_OUT        ?= dist
 # tmux: the soak's two chat views; jq: reading the listens' JSON Lines.
 SOAK_PACKAGES  := tmux jq
 
-.PHONY: all build release demo test bench fuzz soak sanitize docs install install-built uninstall clean deps-build deps-test deps-bench deps-docs deb test-package deps-deb deps-soak
+.PHONY: all build release demo test bench bench-cache fuzz soak sanitize docs install install-built uninstall clean deps-build deps-test deps-bench deps-docs deb test-package deps-deb deps-soak
 
 all: build
 
@@ -98,6 +98,12 @@ bench: deps-bench release
 	$(RELEASE) --product BenchFixture
 	$(RELEASE) --product BenchLoad
 	@scripts/bench.sh $(BIN_REL)
+
+# The cache's own calls timed in-process over a million messages (no chatctl around them):
+# where bench's dialogs, history and search figures stand against the SQLite work under them.
+bench-cache: deps-build release
+	$(RELEASE) --product BenchFixture
+	$(BIN_REL)/BenchFixture --timings $${TMPDIR:-/tmp}/chatctl-bench-cache.sqlite
 
 # libFuzzer targets (Fuzz/Targets, with AddressSanitizer) run FUZZ_SECONDS each over
 # their committed corpus (Fuzz/Corpus), FUZZ_JOBS at a time; crashes go to .build-fuzz, and

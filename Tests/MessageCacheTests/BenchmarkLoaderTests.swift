@@ -30,42 +30,4 @@ struct BenchmarkLoaderTests {
         #expect(try cache.database.queryFirst("PRAGMA integrity_check") { $0.string(0) } == "ok")
         #expect(try cache.database.queryFirst("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')") { _ in 1 } == nil)
     }
-
-    /// Timings for the report; run with CHATCTL_CACHE_BENCH=1 (optionally
-    /// CHATCTL_CACHE_BENCH_PATH=/dir/for/file). Measures, asserts nothing about speed.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["CHATCTL_CACHE_BENCH"] != nil))
-    func timings() throws {
-        let directory = try TemporaryDirectory()
-        let path = (ProcessInfo.processInfo.environment["CHATCTL_CACHE_BENCH_PATH"] ?? directory.path) + "/bench.sqlite"
-        try? FileManager.default.removeItem(atPath: path)
-        let clock = ContinuousClock()
-        let cache = try ChatCache(path: path)
-        let load = try clock.measure { try SyntheticHistory(dialogs: 1000, messagesPerDialog: 1000).load(into: cache) }
-        print("BENCH populate 1000 dialogs x 1000 messages: \(load)")
-        try cache.close()
-
-        func best(_ label: String, _ body: () throws -> Void) rethrows {
-            var times: [Duration] = []
-            for _ in 0..<7 { times.append(try clock.measure(body)) }
-            print("BENCH \(label): best \(times.min()!) median \(times.sorted()[3])")
-        }
-        try best("open (migrated)") { try ChatCache(path: path).close() }
-        let warm = try ChatCache(path: path)
-        try best("dialogs (all 1000)") { _ = try warm.dialogs() }
-        try best("history limit 50") { _ = try warm.history(dialogID: SyntheticHistory.dialogID(500), limit: 50) }
-        try best("open + history limit 50") {
-            let c = try ChatCache(path: path)
-            _ = try c.history(dialogID: SyntheticHistory.dialogID(501), limit: 50)
-        }
-        for query in ["zeta0042", "hello", "deploy outage", "zeta00a1 OR zeta0b00", "\"deploy outage\""] {
-            var hits = 0
-            try best("search \(query) limit 20") { hits = try warm.search(query, limit: 20).count }
-            print("BENCH   hits \(hits)")
-        }
-        try best("search hello in one dialog") {
-            _ = try warm.search("hello", dialogID: SyntheticHistory.dialogID(7), limit: 20)
-        }
-        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        print("BENCH file size \(size / 1_000_000) MB")
-    }
 }

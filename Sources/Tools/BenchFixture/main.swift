@@ -1,6 +1,8 @@
 // Builds a large message cache for `make bench` (not installed): the
 // dialogs/history/search figures are measured against what this writes.
 // Usage: BenchFixture CACHE_PATH DIALOGS MESSAGES_PER_DIALOG
+//        BenchFixture --timings CACHE_PATH   (`make bench-cache`: the cache's own
+//        calls timed in-process, without chatctl around them; figures only, no verdict)
 import BenchmarkData
 import MessageCache
 #if canImport(Glibc)
@@ -14,10 +16,14 @@ func fail(_ message: String, _ code: Int32) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4, let dialogs = Int(arguments[2]), let perDialog = Int(arguments[3]), dialogs >= 0, perDialog >= 0 else {
-    fail("usage: BenchFixture CACHE_PATH DIALOGS MESSAGES_PER_DIALOG", 2)
-}
 do {
+    if arguments.count == 3, arguments[1] == "--timings" {
+        try CacheTimings(path: arguments[2]).run()
+        exit(0)
+    }
+    guard arguments.count == 4, let dialogs = Int(arguments[2]), let perDialog = Int(arguments[3]), dialogs >= 0, perDialog >= 0 else {
+        fail("usage: BenchFixture CACHE_PATH DIALOGS MESSAGES_PER_DIALOG | BenchFixture --timings CACHE_PATH", 2)
+    }
     let cache = try ChatCache(path: arguments[1])
     let count = try SyntheticHistory(dialogs: dialogs, messagesPerDialog: perDialog).load(into: cache)
     try cache.close()
