@@ -83,7 +83,7 @@ import TestSupport
             screen = try terminal.screen()
             if screen.contains("history line 1 ") { break }
             // Each Home reaches the top of what is loaded, which asks for the page before it.
-            _ = try? terminal.waitForScreen("an older page", timeout: 2) { !$0.contains("loading older") && $0 != screen }
+            try terminal.waitForScreen("an older page", timeout: 20) { !$0.contains("loading older") && $0 != screen }
         }
         #expect(screen.contains("│ history line 1 "), "the first message, from the server: \(screen)")
 

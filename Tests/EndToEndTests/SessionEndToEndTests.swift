@@ -151,13 +151,15 @@ import TestSupport
     /// reconnect authenticates with it and the stream goes on. No password is at hand, so
     /// a session let go would have left the second line in the outbox (exit 3).
     @Test func sendLinesKeepsItsSessionAliveForTheReconnect() throws {
-        let chat = try RestartableChat(extraArguments: ["--token-ttl", "3"])
+        let chat = try RestartableChat(extraArguments: ["--token-ttl", "3", "--log-level", "debug"])
         _ = try Self.privateDialog(of: chat.alice, with: chat.bob, on: chat.sandbox)
         let token = try chat.alice.cli.savedToken()
         let sender = try chat.alice.cli.background(["send", "@" + chat.bob.login, "--lines"], input: .pipe)
         try sender.write("before the token's lifetime\n")
         try chat.bob.waitUntilServerHas("before the token's lifetime", on: chat.sandbox, timeout: 30)
-        Thread.sleep(forTimeInterval: 7)
+        // Five refreshes at least a second apart (SessionRefreshSchedule.minimumInterval) span
+        // more than the 3 s lifetime: only they kept the session.
+        try chat.sandbox.waitForRefreshes(5, answered: "200")
         try chat.restartSandbox()
         try sender.write("after the reconnect\n")
         sender.closeInput()
@@ -173,7 +175,7 @@ import TestSupport
     /// The session ended behind the stream's back, no password at hand: said once, and the
     /// lines still go over the open connection (only a reconnect would need the session).
     @Test func sendLinesWithoutItsSessionSaysSoOnceAndGoesOn() throws {
-        let sandbox = try SandboxProcess()
+        let sandbox = try SandboxProcess(arguments: ["--log-level", "debug"])
         let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
         _ = try Self.privateDialog(of: alice, with: bob, on: sandbox)
         let sender = try alice.cli.background(["send", "@" + bob.login, "--lines"], input: .pipe,
@@ -182,8 +184,8 @@ import TestSupport
         try bob.waitUntilServerHas("with a session", on: sandbox, timeout: 30)
         #expect(try sandbox.request(method: "DELETE", path: "/session.json", token: try alice.cli.savedToken()).status == 200)
         try sender.stderr.waitForLine(containing: "keep the session alive", timeout: 20)
-        // Several refresh intervals pass: the refusal is not asked about, or told, again.
-        Thread.sleep(forTimeInterval: 1)
+        // Refused again and again (each refresh interval): told once all the same.
+        try sandbox.waitForRefreshes(3, answered: "401")
         try sender.write("without one\n")
         sender.closeInput()
         let sent = sender.finish(timeout: 30)
@@ -218,5 +220,18 @@ import TestSupport
         let result = try bob.cli.run(["listen", "--timeout", "5s"], environment: ["CHATCTL_SESSION_REFRESH_EVERY": value])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("chatctl: CHATCTL_SESSION_REFRESH_EVERY must be a positive number of seconds, not '\(value)'"))
+    }
+}
+
+extension SandboxProcess {
+    /// Waits until the sandbox has answered `count` more session look-ups (`GET /session.json`,
+    /// what a long-running chatctl refreshes its session with) with `status`, counted in its
+    /// debug log from now on.
+    func waitForRefreshes(_ count: Int, answered status: String, timeout: Double = 30) throws {
+        let line = "GET /session.json -> \(status)"
+        let before = stderr.components(separatedBy: line).count
+        try waitUntil("\(count) session refreshes answered \(status)", timeout: timeout, every: 0.05) {
+            stderr.components(separatedBy: line).count >= before + count
+        }
     }
 }
