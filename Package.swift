@@ -1,14 +1,19 @@
 // swift-tools-version:6.0
 // chatctl: a command-line QuickBlox chat client, and chatctl-sandbox, a local
-// QuickBlox-compatible backend. Layers (house style rule 1), bottom to top:
-//   C modules -> HTTPTransport, XMPPTransport, SQLiteStore -> QuickBloxAPI,
-//   MessageCache -> ClientConfiguration -> AuthFlow, Transfers -> Messaging
-//   -> CommandLineKit, ChatView (pure), ChatctlCLI -> chatctl
-// The sandbox, bottom to top (house rule 15): C modules -> SandboxLogging, SandboxClock,
-//   SandboxCrypto, SandboxJSON, SandboxXML, SandboxHTTP -> SandboxStorage, SandboxNetwork,
-//   SandboxWebSocket, SandboxBlobEndpoint -> SandboxREST, SandboxXMPP -> SandboxServer
-//   -> SandboxCLI -> chatctl-sandbox. It shares no protocol code with the client, only
-//   infrastructure: the C modules, SQLiteStore and CommandLineKit.
+// QuickBlox-compatible backend. Sources/ is grouped by layer, and a module imports
+// nothing from a layer above its own (ModuleGraphTests holds it to that):
+//   Sources/Shims   one module per C library
+//   Sources/Shared  what both programs use: CommandLineKit, SQLiteStore, Threads
+//   Sources/Client  chatctl, bottom to top: HTTPTransport, XMPPTransport -> QuickBloxAPI,
+//                   MessageCache -> ClientConfiguration -> AuthFlow, Transfers -> Messaging
+//                   -> ChatView (pure), Presentation, TerminalImages -> ChatctlCLI -> chatctl
+//   Sources/Sandbox chatctl-sandbox, bottom to top: SandboxLogging, SandboxClock,
+//                   SandboxCrypto, SandboxJSON, SandboxXML, SandboxHTTP -> SandboxStorage,
+//                   SandboxNetwork, SandboxWebSocket, SandboxBlobEndpoint -> SandboxREST,
+//                   SandboxXMPP -> SandboxServer -> SandboxCLI -> ChatctlSandboxMain
+//   Sources/Tools   make bench only
+// The client and the sandbox share no protocol code, only Shims and Shared: each checks
+// the other.
 import PackageDescription
 
 // Concrete generic types' metadata through accessor calls, not mangled names that
@@ -121,7 +126,7 @@ let package = Package(
         .executableTarget(name: "BenchLoad", dependencies: ["LoadDriver", "CommandLineKit"], path: "Sources/Tools/BenchLoad", swiftSettings: swiftSettings),
 
         // MARK: sandbox
-        // Split as Prosody and ejabberd are (house rule 15): leaves first (log, clock, crypto, JSON,
+        // Split as Prosody and ejabberd are, so each part can be read and tested alone: leaves first (log, clock, crypto, JSON,
         // XML, HTTP values and CORS), then storage, REST, the libevent layer, WebSocket, the storage
         // endpoint, XMPP, and the composition root. Each C library behind one module.
         .target(name: "SandboxLogging", path: "Sources/Sandbox/SandboxLogging", swiftSettings: swiftSettings),

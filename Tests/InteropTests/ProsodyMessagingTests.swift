@@ -191,7 +191,7 @@ struct ProsodyMessagingTests {
         #expect(result.error == nil, "\(result.error ?? "")")
         #expect(result.acked == count)
         #expect(received == count, "bob received \(received) of \(count)")
-        // Speed is measured by `make bench`, never asserted here (house rule).
+        // Speed is measured by `make bench`, never asserted here: a timed assertion fails on a busy machine.
         _ = receiveSeconds
     }
 

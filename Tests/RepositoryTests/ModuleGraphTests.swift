@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The module graph is honest (house style rule 14): every module, production or test,
+/// The module graph is honest: every module, production or test,
 /// imports exactly the modules its target declares (no import of an undeclared module that
 /// happens to be built, no declared dependency nothing uses), and nothing is `public`, since
 /// the package ships only executables. docs/modules.dot against Package.swift is
@@ -121,6 +121,6 @@ import Testing
                 }
             }
         }
-        #expect(offenders == [], "package access, not public (house style rule 14)")
+        #expect(offenders == [], "package access, not public: the package ships only executables")
     }
 }

@@ -1,5 +1,5 @@
 // One table of golden vectors for the twins the client and the sandbox keep on
-// purpose (house rule 1): JSON, XML escaping and ObjectIds. Each side runs its own
+// purpose (so that each checks the other: docs/architecture.md): JSON, XML escaping and ObjectIds. Each side runs its own
 // implementation against it from its own test target; neither imports the other's
 // code, so each checks the other through this table. Data only.
 

@@ -7,7 +7,7 @@ import XMPPTransport
 /// The chat half of `chatctl login` with a head start (docs/protocol.md §7): `prepare()` starts
 /// a thread of its own (a `WorkerThread`) that connects and sets TLS up while the REST calls
 /// run, and waits there for the user's id and token; `connect(userId:secret:)` hands them over
-/// and waits for the session. The connection stays on that thread (house rule 4). A login has
+/// and waits for the session. The connection stays on that thread: libstrophe's calls block, and a context is used by one thread only. A login has
 /// no use for it once it is up, so that thread closes it at once, while the caller saves the
 /// session and prints; this object going waits for that goodbye, or cancels the connect when
 /// the login never got that far.

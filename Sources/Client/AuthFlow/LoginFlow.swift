@@ -1,7 +1,7 @@
 import Diagnostics
 
 /// The login flow of the QuickBlox samples' AuthModule as a pure state machine
-/// (house style rule 7): application session → sign up → on 422 "login taken"
+/// (protocol logic as a value, I/O at the edges): application session → sign up → on 422 "login taken"
 /// log in → chat connect. Events in, actions out; no I/O, so every path is
 /// unit-tested without sockets. `LoginRunner` performs the actions.
 package struct LoginFlow: Sendable, Equatable {

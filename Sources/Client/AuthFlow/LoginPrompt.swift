@@ -1,5 +1,5 @@
 /// The questions of an interactive `chatctl login`, as QuickBlox's login screen asks them,
-/// as a pure state machine (house rule 7): answers in, the next question or step out. The
+/// as a pure state machine: answers in, the next question or step out. The
 /// command's edge reads the terminal and calls the server; every path is unit-tested here.
 package struct LoginPrompt: Sendable, Equatable {
     /// What the command line (or the environment) already said.

@@ -1,7 +1,7 @@
 /// What went wrong, in one line a person can act on; what to do about it; and the
 /// class of failure that decides a command's exit code (README "Exit codes").
 ///
-/// The one user-facing error of every client module (house style rule 6, issue 19):
+/// The one user-facing error of every client module, so every error is worded and exited alike:
 /// the layers below keep their own detailed errors (`HTTPError`, `QuickBloxError`,
 /// `XMPPError`, `MessageCacheError`) and each says once, in an initializer of this
 /// type declared beside it, how it reads to a person. Never carries a password, a

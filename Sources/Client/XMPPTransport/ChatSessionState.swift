@@ -1,4 +1,4 @@
-/// The XMPP session as a value: events in, actions out (house rule 7). It decides
+/// The XMPP session as a value: events in, actions out, so every path is tested without a socket. It decides
 /// the lifecycle, MUC joins, IQ replies (our pings, ack barriers, carbons, the
 /// server's pings) and keep-alive; `XMPPConnection` performs the actions and reports what
 /// arrives. No sockets and no clock: times come in with the events.

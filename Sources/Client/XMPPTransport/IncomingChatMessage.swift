@@ -1,5 +1,6 @@
 /// A chat message received over XMPP, in QuickBlox terms. The body is exactly what
-/// the sender wrote: strip terminal control sequences before printing it (rule 9).
+/// the sender wrote: strip terminal control sequences before printing it
+/// (`TerminalText`): another user's text must not drive this user's terminal.
 package struct IncomingChatMessage: Sendable, Equatable {
     package var kind: OutgoingChatMessage.Kind
     /// The stanza id (the message's `_id`); empty when the stanza had none.

@@ -1,6 +1,7 @@
 /// XEP-0198 bookkeeping for the stanzas this client sends: each gets a sequence
 /// number (1, 2, ...) and the server's `<a h="N"/>` acknowledges 1...N. A message
-/// counts as sent only once acknowledged (house rule 5). Counters wrap at 2^32.
+/// counts as sent only once acknowledged: a stream that dies loses what it had not
+/// acknowledged, and only the outbox can send that again. Counters wrap at 2^32.
 package struct StreamManagementLedger: Sendable, Equatable {
     package enum Status: Sendable, Equatable {
         /// Session not established, or `<enable/>` sent and no answer yet.

@@ -38,7 +38,8 @@ let connectionCallback: xmpp_conn_handler = { conn, event, error, streamError, u
     }
 }
 
-/// The one catch-all stanza handler of a connection (house rule 5).
+/// The one catch-all stanza handler of a connection: every stanza reaches `ChatSessionState`
+/// by one path, so none is handled twice or lost between handlers.
 let stanzaCallback: xmpp_handler = { _, stanza, userdata in
     guard let stanza, let connection = callbackConnection(userdata) else { return 1 }
     connection.handleStanza(StanzaElement(stropheStanza: stanza))

@@ -1,4 +1,4 @@
-/// Decides which libstrophe log lines may reach `--verbose` (house rule 6).
+/// Decides which libstrophe log lines may reach `--verbose`, which must never show a secret.
 /// At debug level libstrophe logs every stanza sent and received, including the
 /// SASL `<auth>` element whose text is base64 of "\0user\0password".
 enum StropheLogRedactor {

@@ -8,7 +8,7 @@ package struct XMPPError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Failures of the messaging layer, which leave the connection as it was.
-    /// A `RawRepresentable` struct (house style), so codes can be added without
+    /// A `RawRepresentable` struct, not an enum, so codes can be added without
     /// breaking anyone's `switch`.
     package struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         package var rawValue: String

@@ -6,7 +6,7 @@ import Foundation
 import SandboxXML
 
 /// One client stream's protocol state, as a value: events in, actions out.
-/// No I/O here (house rule 7); `XMPPClientConnection` performs the actions.
+/// No I/O here, so every path is tested without a socket; `XMPPClientConnection` performs the actions.
 struct XMPPSession {
     /// Why SASL failed (RFC 6120 §6.5).
     enum SASLFailure: String, Equatable {

@@ -5,7 +5,7 @@ import Dispatch
 import Synchronization
 
 /// A thread of its own for work that blocks in C (libstrophe's event loop, a transfer, a
-/// connect), never the shared concurrency pool (house style rule 4): the chat engine's
+/// connect), never the shared concurrency pool, whose few threads a blocked call would starve: the chat engine's
 /// thread, its files' thread, a login's head start. (Below this module, XMPPTransport's
 /// connect watchdog starts its own bare thread, parked ahead of a login: ConnectWatchdog.)
 ///

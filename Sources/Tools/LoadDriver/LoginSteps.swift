@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// One load client's way from a TCP connection to a bound stream, as a value: what the
-/// server said in, what to do out (house rule 7). The steps are chatctl's (docs/protocol.md
+/// server said in, what to do out, tested without a socket. The steps are chatctl's (docs/protocol.md
 /// §7): STARTTLS (the certificate checked against the sandbox's CA), SASL PLAIN with the
 /// session token, bind, stream management with resumption asked for, the initial presence,
 /// and, when it has a room, the MUC join, done at the room's subject.

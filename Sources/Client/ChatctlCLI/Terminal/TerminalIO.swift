@@ -4,7 +4,7 @@ import Glibc
 import Presentation
 
 /// The process's standard streams and terminal, injected so that commands can
-/// be run in-process by tests with captured output (house style: swift-format).
+/// be run in-process by tests with captured output.
 package protocol TerminalIO: AnyObject {
     func writeOut(_ text: String)
     func writeErr(_ text: String)
