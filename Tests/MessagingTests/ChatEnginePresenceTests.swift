@@ -70,7 +70,7 @@ struct ChatEnginePresenceTests {
         f.engine.presenceBook.now = { 10_000 }
         Self.hear(f, [.presence(UserPresence(userID: 2, resource: "web", isAvailable: true)),
                       .presence(UserPresence(userID: 3, resource: "web", isAvailable: true))])
-        f.engine.followed = F.groupID  // the chat view's: what comes after a reconnect is for it
+        _ = f.engine.core.handle(.followed(dialogID: F.groupID, at: .now))  // the chat view's: what comes after a reconnect is for it
         f.link.cut()
         f.engine.pump()
         #expect(f.link.connectCount == 2)

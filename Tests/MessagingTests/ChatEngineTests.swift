@@ -237,7 +237,7 @@ extension ChatEngineTests {
         _ = try f.service.cache.upsertMessagesReportingNew([
             CachedMessage(sentID: "6b0db884edb3b3d9cddf1700", dialogID: F.privateID, sender: 2, recipient: 1, text: "earlier", dateSent: t - 10)])
         try f.engine.connect(joining: [])
-        f.engine.followed = F.privateID
+        _ = f.engine.core.handle(.followed(dialogID: F.privateID, at: .now))
         f.engine.refreshFollowedIfDue()
         let told = f.heard.events.compactMap { event -> [CachedMessage]? in
             if case .caughtUp(F.privateID, let messages) = event { messages } else { nil }
@@ -261,25 +261,25 @@ extension ChatEngineTests {
         let failing = reply(503, #"{"errors":["busy"]}"#)
         let f = try F(known: [F.withBob], script: [failing, failing, failing], settings: settings)
         try f.engine.connect(joining: [])
-        f.engine.followed = F.privateID
-        f.engine.followedWatermark = 1_700_000_000
+        _ = f.engine.core.handle(.followed(dialogID: F.privateID, at: .now))
+        _ = f.engine.core.handle(.followedWatermark(1_700_000_000))
         let asks = { f.transport.requests.filter { $0.url.contains("Message.json") }.count }
 
-        f.engine.followedRefreshedAt = .now - .seconds(3)
+        _ = f.engine.core.handle(.followedAsked(at: .now - .seconds(3)))
         f.engine.refreshFollowedIfDue()
         #expect(asks() == 1, "news a moment ago: asked after 2 s")
-        f.engine.followedNewsAt = .now - .seconds(61)
-        f.engine.followedRefreshedAt = .now - .seconds(3)
+        _ = f.engine.core.handle(.news(dialogIDs: [F.privateID], at: .now - .seconds(61)))
+        _ = f.engine.core.handle(.followedAsked(at: .now - .seconds(3)))
         f.engine.refreshFollowedIfDue()
         #expect(asks() == 1, "quiet for a minute: not after 3 s")
-        f.engine.followedRefreshedAt = .now - .seconds(16)
+        _ = f.engine.core.handle(.followedAsked(at: .now - .seconds(16)))
         f.engine.refreshFollowedIfDue()
         #expect(asks() == 2, "but after 15")
         let notices = f.heard.events.filter { if case .notice = $0 { true } else { false } }
         #expect(notices.count == 1, "two failures in a row, told once: \(notices)")
 
         try f.engine.perform(.unfollow)
-        f.engine.followedRefreshedAt = .now - .seconds(60)
+        _ = f.engine.core.handle(.followedAsked(at: .now - .seconds(60)))
         f.engine.refreshFollowedIfDue()
         #expect(asks() == 2, "the view left the dialog: nothing asked")
     }
@@ -331,12 +331,11 @@ extension ChatEngineTests {
         #expect(f.transport.requests.isEmpty, "a mute still running is left alone")
 
         try f.service.cache.setDialogMuted(id: F.privateID, until: now - 1)
-        f.engine.muteEndsReadAt = nil  // as after the next read of the cache
-        f.engine.endMutesIfDue()
+        f.engine.endMutesIfDue(at: .now + .seconds(15))  // at the next read of the cache
+
         #expect(f.heard.notices.count == 1 && f.heard.notices.first?.hasPrefix("a mute that ended is not undone on the server yet") == true,
                 "\(f.heard.notices)")
-        f.engine.muteEndsReadAt = nil
-        f.engine.endMutesIfDue()
+        f.engine.endMutesIfDue(at: .now + .seconds(30))
         #expect(f.heard.notices.count == 1, "told once")
         let puts = f.transport.requests.filter { $0.method == "PUT" }.map(\.url)
         #expect(puts.count == 2 && puts.allSatisfy { $0.hasSuffix("/chat/Dialog/\(F.privateID)/notifications.json") }, "\(puts)")

@@ -58,7 +58,7 @@ final class ListenerFixture {
         var hearing = ChatEngine.Settings()
         hearing.dialogs = .all
         engine = ChatEngine(link: link, service: service, settings: settings ?? hearing, handler: heard.take)
-        for dialog in known { engine.dialogs[dialog.id] = dialog }
+        for dialog in known { engine.feed(.dialogKnown(dialog)) }
     }
 
     static func dialog(_ id: String, type: DialogType, occupants: [Int], name: String = "") -> CachedDialog {

@@ -23,8 +23,8 @@ extension ChatEngine {
                 fresh = try service.history(dialogID: dialogID, limit: settings.pageSize, before: nil, since: nil, source: .cacheOnly, markRead: false)
             }
             emitMessages(.caughtUp(dialogID: dialogID, fresh))
-            followedRefreshedAt = .now
-            followedWatermark = try newestCachedDate(of: dialogID)
+            feed(.followedAsked(at: .now))
+            feed(.followedWatermark(try newestCachedDate(of: dialogID)))
             let recent = try service.history(dialogID: dialogID, limit: settings.pageSize, before: nil, since: nil, source: .cacheOnly, markRead: false)
             emitMessages(.changed(recent))
             reportOutbox()
@@ -36,28 +36,23 @@ extension ChatEngine {
     /// The followed dialog's messages the server has and no stanza brought: ours sent over
     /// REST from another device or script (docs/protocol.md §7, Carbons). Asked from a second
     /// before the newest the last ask saw, so one sent in that second is not skipped.
-    func refreshFollowedIfDue() {
-        guard let followed, connected, let every = settings.followedRefreshSeconds else { return }
-        // A dialog quiet for a minute is asked every 15 s at most often, not every 2: a view left
-        // open all day costs the server little (what this machine sends shows from the cache).
-        let quiet = ContinuousClock.now - followedNewsAt >= Self.followedQuietAfter
-        let interval = quiet ? max(every, Self.quietRefreshSeconds) : every
-        guard ContinuousClock.now - followedRefreshedAt >= .seconds(interval) else { return }
-        followedRefreshedAt = .now
+    /// A dialog quiet for a minute is asked every 15 s at most often, not every 2: a view left
+    /// open all day costs the server little (what this machine sends shows from the cache).
+    func refreshFollowedIfDue(at now: ContinuousClock.Instant = .now) {
+        guard core.followedAskIsDue(at: now), let followed = core.followed else { return }
+        feed(.followedAsked(at: now))
         do {
-            var since = followedWatermark ?? 0
-            if followedWatermark == nil { since = try newestCachedDate(of: followed) ?? 0 }
-            let fresh = try service.newMessages(dialogID: followed, since: since - 1)
-            if let newest = try newestCachedDate(of: followed) {
+            var since = followed.watermark ?? 0
+            if followed.watermark == nil { since = try newestCachedDate(of: followed.id) ?? 0 }
+            let fresh = try service.newMessages(dialogID: followed.id, since: since - 1)
+            if let newest = try newestCachedDate(of: followed.id) {
                 // A live message's date is its sender's clock: one running ahead must not skip a gap.
-                followedWatermark = max(since, min(newest, Int(Date().timeIntervalSince1970)))
+                feed(.followedWatermark(max(since, min(newest, Int(Date().timeIntervalSince1970)))))
             }
-            if !fresh.isEmpty { emitMessages(.caughtUp(dialogID: followed, fresh)) }
-            followedRefreshFailing = false
+            if !fresh.isEmpty { emitMessages(.caughtUp(dialogID: followed.id, fresh)) }
+            feed(.followedAskEnded(nil))
         } catch {
-            // One notice for a run of failures, not one every ask.
-            if !followedRefreshFailing { emit(.notice(.failed(.catchUp, error))) }
-            followedRefreshFailing = true
+            feed(.followedAskEnded(error))
         }
     }
 
@@ -65,9 +60,6 @@ extension ChatEngine {
     private func newestCachedDate(of dialogID: String) throws(Failure) -> Int? {
         try service.cached { () throws(MessageCacheError) in try service.cache.newestMessage(dialogID: dialogID)?.dateSent }
     }
-
-    static let followedQuietAfter = Duration.seconds(60)
-    static let quietRefreshSeconds = 15.0
 
     /// A page before `before` from the server. `date_sent` counts whole seconds: the page asked
     /// for reaches up to that second, past the messages of it the cache has (a burst shares

@@ -9,29 +9,15 @@ import Foundation
 /// list told again, so the dialog's messages ring and count from that moment, not from the
 /// view's next start. The cache is read again now and then for mutes set elsewhere meanwhile.
 extension ChatEngine {
-    /// How often the cache is asked when the next mute ends (another chatctl may mute meanwhile).
-    static let muteEndsRereadSeconds: Int64 = 15
-
-    func endMutesIfDue() {
+    func endMutesIfDue(at now: ContinuousClock.Instant = .now) {
         guard settings.reportsDialogList else { return }
-        if muteEndsReadAt.map({ ContinuousClock.now - $0 >= .seconds(Self.muteEndsRereadSeconds) }) ?? true {
-            muteEndsAt = try? service.cache.nextMuteEnd()
-            muteEndsReadAt = .now
-        }
-        let now = Int(Date().timeIntervalSince1970)
-        guard let endsAt = muteEndsAt, now >= endsAt else { return }
-        let (ended, failure) = service.endExpiredMutes(now: now)
-        for dialog in ended where dialogs[dialog.id] != nil { dialogs[dialog.id] = dialog }
+        if core.muteEndsNeedReading(at: now) { feed(.muteEndRead(try? service.cache.nextMuteEnd(), at: now)) }
+        let unixNow = Int(Date().timeIntervalSince1970)
+        guard let endsAt = core.muteEndsAt, unixNow >= endsAt else { return }
+        let (ended, failure) = service.endExpiredMutes(now: unixNow)
+        for dialog in ended where dialogs[dialog.id] != nil { feed(.dialogKnown(dialog)) }
         if !ended.isEmpty { reportDialogs() }
-        if let failure {
-            // Tried again at the next read of the cache; told once for a run of failures.
-            if !muteEndFailing { emit(.notice(.failed(.endMute, failure))) }
-            muteEndFailing = true
-            muteEndsAt = nil
-        } else {
-            muteEndFailing = false
-            muteEndsAt = try? service.cache.nextMuteEnd()
-            muteEndsReadAt = .now
-        }
+        feed(.mutesEnded(failure))
+        if failure == nil { feed(.muteEndRead(try? service.cache.nextMuteEnd(), at: now)) }
     }
 }

@@ -139,7 +139,7 @@ extension ChatEngine {
     /// `timeout` seconds (what is in flight then waits in the outbox, as in `finish`).
     package func waitForRoom(timeout: Double = 15) {
         let start = ContinuousClock.now
-        while outbox.failure == nil, lost == nil, outbox.disconnected == nil, outbox.inFlight.count >= settings.window {
+        while outbox.failure == nil, core.pendingLoss == nil, outbox.disconnected == nil, outbox.inFlight.count >= settings.window {
             link.pump(timeout: 0.1, sliceMilliseconds: 10) { [unowned self] in outbox.inFlight.count < settings.window }
             if ContinuousClock.now - max(start, outbox.lastProgress) > .milliseconds(Int64(timeout * 1000)) {
                 outbox.lose(Self.silentServer(after: timeout))
@@ -156,8 +156,8 @@ extension ChatEngine {
     package func finish(timeout: Double = 15) -> Failure? {
         var lastProgress = ContinuousClock.now
         var acknowledged = link.acknowledgedCount
-        while outbox.failure == nil && (!outbox.inFlight.isEmpty || outbox.disconnected != nil || lost != nil) {
-            if lost != nil || outbox.disconnected != nil {
+        while outbox.failure == nil && (!outbox.inFlight.isEmpty || outbox.disconnected != nil || core.pendingLoss != nil) {
+            if core.pendingLoss != nil || outbox.disconnected != nil {
                 recoverIfLost()
                 lastProgress = .now
                 acknowledged = link.acknowledgedCount
@@ -165,7 +165,7 @@ extension ChatEngine {
             }
             do {
                 try link.waitForAcknowledgement(timeout: 1)
-                if lost == nil { break }  // everything sent is acknowledged; anything still in flight is handled below
+                if core.pendingLoss == nil { break }  // everything sent is acknowledged; anything still in flight is handled below
             } catch where error.kind == .timedOut && link.isConnected {
                 if link.acknowledgedCount != acknowledged {
                     acknowledged = link.acknowledgedCount
@@ -174,7 +174,7 @@ extension ChatEngine {
                     outbox.lose(Self.silentServer(after: timeout))
                 }
             } catch {
-                if lost == nil { lost = Failure(describing: error) }
+                if core.pendingLoss == nil { feed(.linkLost(Failure(describing: error))) }
             }
         }
         settle()
@@ -190,8 +190,7 @@ extension ChatEngine {
 
     /// A loss seen by a command that sends: handled now (its policy never ends the command).
     private func recoverIfLost() {
-        guard let error = lost ?? outbox.disconnected else { return }
-        lost = nil
+        guard let error = core.pendingLoss ?? outbox.disconnected else { return }
         do { try recover(from: error) } catch {
             outbox.giveUp(error)
         }

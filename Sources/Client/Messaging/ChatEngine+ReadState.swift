@@ -9,8 +9,7 @@ extension ChatEngine {
     /// A person saw these messages (the chat view's screen).
     func markDisplayed(_ ids: [String], dialogID: String) {
         let messages = ids.compactMap { try? service.cache.message(id: $0) }
-        for message in messages { markers.queue(.displayed, for: message) }
-        readMarks.add(messages, dialogID: dialogID)
+        feed(.displayed(messages, dialogID: dialogID))
         settleReadMarks()
     }
 
@@ -26,17 +25,7 @@ extension ChatEngine {
     /// Marks read over REST what waits, when connected and due; a failure is told once per
     /// run of failures and tried again later.
     func settleReadMarks() {
-        guard connected, readMarks.isDue(at: .now) else { return }
-        var failed = false
-        for (dialogID, messages) in readMarks.take() {
-            do { try service.markRead(messages, dialogID: dialogID) } catch {
-                failed = true
-                if readMarks.failed(messages, dialogID: dialogID, at: .now, retryAfter: .milliseconds(Int64(settings.readMarkRetrySeconds * 1000))) {
-                    emit(.notice(.failed(.markRead(count: messages.count), error)))
-                }
-            }
-        }
-        if !failed { readMarks.succeeded() }
+        feed(.readMarksDue(at: .now))
     }
 
     /// A chat state to a dialog's other occupants; nothing without a connection.

@@ -32,7 +32,7 @@ extension ChatEngine {
             let user = from.userID ?? (from.roomDialogID != nil ? from.resource.flatMap { Int($0) } : nil)
             if let user, user != link.me { emit(.typing(userID: user, dialogID: dialogID ?? from.roomDialogID, state)) }
         case .connectionLost(let error, _):
-            lost = Failure(describing: error)
+            feed(.linkLost(Failure(describing: error)))
         case .delivered, .marker, .messageError:
             outbox.handle(event)
         case .presence(let presence):
@@ -49,7 +49,7 @@ extension ChatEngine {
     func refreshDialogs() throws(Failure) {
         try service.syncDialogs()
         let all = try service.dialogs(type: nil, limit: nil, source: .cacheOnly)
-        for dialog in all where isHeard(dialog.id) { dialogs[dialog.id] = dialog }
+        for dialog in all where isHeard(dialog.id) { feed(.dialogKnown(dialog)) }
     }
 
     private func isHeard(_ dialogID: String) -> Bool {
@@ -66,7 +66,7 @@ extension ChatEngine {
 
     /// A chat or group message as it arrived.
     func receive(_ incoming: IncomingChatMessage) {
-        guard !stopped, settings.dialogs != .none else { return }
+        guard !core.isStopped, settings.dialogs != .none else { return }
         let mine = incoming.senderUserID == link.me
         // A 1:1 message from ourselves is a note to self; only rooms echo what we sent elsewhere.
         if mine && incoming.kind == .chat { return }
@@ -79,7 +79,7 @@ extension ChatEngine {
         case .received:
             receive(carbon.message)
         case .sent:
-            guard !stopped, settings.dialogs != .none, let peer = carbon.peer?.userID, peer != link.me else { return }
+            guard !core.isStopped, settings.dialogs != .none, let peer = carbon.peer?.userID, peer != link.me else { return }
             file(carbon.message, peer: peer, outgoing: true)
         }
     }
@@ -88,7 +88,7 @@ extension ChatEngine {
     /// fields are another user's word) and cached; a new group's room is joined at once,
     /// before the notice, so from the notice on its messages are heard.
     func receive(_ notification: IncomingSystemNotification) {
-        guard !stopped, settings.dialogs != .none else { return }
+        guard !core.isStopped, settings.dialogs != .none else { return }
         let heardAt = Int(Date().timeIntervalSince1970)
         let known = dialogs[notification.dialogID] != nil || (try? service.cache.dialog(id: notification.dialogID)) != nil
         let dialog: CachedDialog
@@ -102,12 +102,11 @@ extension ChatEngine {
         }
         let notice = DialogNotice(change: known ? .updated : .added, dialog: dialog, actorID: notification.senderUserID)
         guard isHeard(dialog.id), dialogs[dialog.id] == nil else {
-            if dialogs[dialog.id] != nil { dialogs[dialog.id] = dialog }  // heard already: changed
+            if dialogs[dialog.id] != nil { feed(.dialogKnown(dialog)) }  // heard already: changed
             return tell(notice)
         }
-        dialogs[dialog.id] = dialog
         // What was said before we heard of the dialog is history; a gap fill after a reconnect starts here.
-        lastSeen[dialog.id] = max(lastSeen[dialog.id] ?? 0, heardAt)
+        feed(.dialogKnown(dialog, since: heardAt))
         guard dialog.type != .private else { return tell(notice) }
         do { try link.joinRooms(of: [dialog]) } catch {
             tell(notice)
@@ -118,7 +117,7 @@ extension ChatEngine {
         // A message posted while we were joining went to the room without us: fetch it once.
         // (Two seconds back: date_sent counts whole seconds on the server's clock.)
         guard let missed = try? service.newMessages(dialogID: dialog.id, since: heardAt - 2, alsoCachedSince: startedAt) else { return }
-        for message in missed where message.senderID != link.me && !handed.contains(message.id) {
+        for message in missed where message.senderID != link.me && !core.wasHanded(message.id) {
             guard !handingEnded else { break }
             hand(message)
         }
@@ -168,7 +167,7 @@ extension ChatEngine {
         guard hearsEverything else { return nil }
         do {
             guard let dialog = try service.privateDialog(withUserID: peer, create: true) else { return nil }
-            dialogs[dialog.id] = dialog
+            feed(.dialogKnown(dialog))
             return dialog
         } catch {
             emit(.notice(.failed(.fileMessage(fromUser: peer), error)))
@@ -216,8 +215,8 @@ extension ChatEngine {
     /// that would be past it (fewer may count; the rest is then taken next).
     private func countableLength(of batch: ArraySlice<(record: CachedMessage, outgoing: Bool)>) -> Int {
         guard let limit = settings.handLimit else { return batch.count }
-        var room = limit - handedCount
-        for (offset, item) in batch.enumerated() where !item.outgoing && !handed.contains(item.record.id) {
+        var room = limit - core.handedCount
+        for (offset, item) in batch.enumerated() where !item.outgoing && !core.wasHanded(item.record.id) {
             if room <= 0 { return offset }
             room -= 1
         }
@@ -227,15 +226,14 @@ extension ChatEngine {
     private func cacheAndHand(_ batch: ArraySlice<(record: CachedMessage, outgoing: Bool)>) {
         var isNew: [Bool]
         do { isNew = try service.cache.upsertMessagesReportingNew(batch.map(\.record)) } catch {
-            if !cacheFailureNoted { emit(.notice(.failed(.cacheMessages, Failure(cache: error)))) }
-            cacheFailureNoted = true
+            feed(.cacheFailed(Failure(cache: error)))
             isNew = Array(repeating: true, count: batch.count)
         }
         for ((record, outgoing), new) in zip(batch, isNew) {
             guard !handingEnded else { break }
             if outgoing {
                 heard.append(HeardMessage(record, outgoing: true))
-            } else if !handed.contains(record.id), new || record.dateSent >= startedAt {
+            } else if !core.wasHanded(record.id), new || record.dateSent >= startedAt {
                 hand(record)
             }
         }
@@ -244,14 +242,8 @@ extension ChatEngine {
     /// Passes on a message from others new to this engine, counts it, and acknowledges it:
     /// `received`, and when a person sees it, `displayed` and read over REST.
     func hand(_ message: CachedMessage) {
-        handed.insert(message.id)
-        lastSeen[message.dialogID] = max(lastSeen[message.dialogID] ?? 0, message.dateSent)
-        handedCount += 1
         heard.append(HeardMessage(message, outgoing: false))
-        markers.queue(.received, for: message)
-        guard settings.marksHeardRead else { return }
-        markers.queue(.displayed, for: message)
-        readMarks.add([message], dialogID: message.dialogID)
+        feed(.handed(message))
     }
 
     /// Tells what this batch handed on, in one event.
@@ -267,16 +259,16 @@ extension ChatEngine {
         storeArrivals()
         for dialogID in dialogs.keys.sorted() {
             guard !handingEnded else { break }
-            let since = lastSeen[dialogID] ?? 0
+            let since = core.lastSeen[dialogID] ?? 0
             guard let missed = try? service.missedMessages(dialogID: dialogID, since: since - 1, alsoCachedSince: startedAt,
                                                            excludedSender: link.me) else { continue }
-            for message in missed.messages where !handed.contains(message.id) {
+            for message in missed.messages where !core.wasHanded(message.id) {
                 hand(message)
                 if handingEnded { break }
             }
             // The server had nothing else up to its newest: the next gap starts there, so a
             // stream's own lines are not fetched again at every reconnect (dates are the server's).
-            if !handingEnded, let newest = missed.newest { lastSeen[dialogID] = max(lastSeen[dialogID] ?? 0, newest) }
+            if !handingEnded, let newest = missed.newest { feed(.gapFilled(dialogID: dialogID, newest: newest)) }
         }
         tellHeard()
     }

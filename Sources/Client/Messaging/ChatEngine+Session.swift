@@ -13,17 +13,17 @@ extension ChatEngine {
     /// Starts the schedule from the expiry the last request reported.
     func startSessionUpkeep() {
         let now = Date().timeIntervalSince1970
-        refreshSchedule.refreshed(at: now, expiresAt: service.api.tokenExpiresAt?.timeIntervalSince1970 ?? now)
+        feed(.sessionUpkeepStarted(now: now, expiresAt: service.api.tokenExpiresAt?.timeIntervalSince1970 ?? now))
     }
 
     /// Seconds the loop may wait before the session needs attention.
-    var secondsUntilSessionRefresh: Double { refreshSchedule.secondsUntilDue(at: Date().timeIntervalSince1970) }
+    var secondsUntilSessionRefresh: Double { core.refreshSchedule.secondsUntilDue(at: Date().timeIntervalSince1970) }
 
     /// `GET /session.json` when due: it slides the session, or renews one the server forgot
     /// (through the client's `sessionRenewal`). Throws only what ends the session: an
     /// authentication failure.
     func keepSessionAlive() throws(Failure) {
-        guard refreshSchedule.isDue(at: Date().timeIntervalSince1970) else { return }
+        guard core.refreshSchedule.isDue(at: Date().timeIntervalSince1970) else { return }
         _ = try refreshSession()
     }
 
@@ -36,9 +36,7 @@ extension ChatEngine {
         do {
             try keepSessionAlive()
         } catch {
-            if !sessionRefreshFailing { emit(.notice(.failed(.keepSessionAlive, error))) }
-            sessionRefreshFailing = true
-            refreshSchedule.refused(at: Date().timeIntervalSince1970)
+            feed(.sessionRefused(error, now: Date().timeIntervalSince1970))
         }
     }
 
@@ -51,16 +49,12 @@ extension ChatEngine {
         } catch {
             let failure = Failure(describing: error, doing: "keep the session alive")
             if failure.kind == .authentication { throw failure }
-            if !sessionRefreshFailing { emit(.notice(.failed(.keepSessionAlive, failure))) }
-            sessionRefreshFailing = true
             let now = Date().timeIntervalSince1970
-            refreshSchedule.failed(at: now, expiresAt: service.api.tokenExpiresAt?.timeIntervalSince1970 ?? now)
+            feed(.sessionKeepFailed(failure, now: now, expiresAt: service.api.tokenExpiresAt?.timeIntervalSince1970 ?? now))
             return false
         }
-        if sessionRefreshFailing { emit(.notice(.sessionKeptAlive)) }
-        sessionRefreshFailing = false
         let now = Date().timeIntervalSince1970
-        refreshSchedule.refreshed(at: now, expiresAt: service.api.tokenExpiresAt?.timeIntervalSince1970 ?? now)
+        feed(.sessionKept(now: now, expiresAt: service.api.tokenExpiresAt?.timeIntervalSince1970 ?? now))
         return true
     }
 }

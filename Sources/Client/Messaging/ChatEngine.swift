@@ -19,6 +19,8 @@ import XMPPTransport
 /// again when that fails, brings a followed dialog up to date after a gap and pages its older
 /// history, and keeps the REST session alive. It takes commands as values (`perform`) and
 /// tells everything as one typed event (`ChatEngineEvent`) to the handler it was made with.
+/// What state it is in and what to do next is `ChatEngineCore`'s to say, a value driven by
+/// events; this class holds the I/O and performs the effects the core returns.
 ///
 /// Confined to one thread, like its link: the command's own (`run`, or the steps `connect`,
 /// `perform`, `pump`, `finish`), or a worker's (`LiveChat`), whose commands it takes between
@@ -99,34 +101,17 @@ package final class ChatEngine {
     /// thread); without it they are finished here, before they are sent.
     var uploadsElsewhere: ((OutboxEntry) -> Void)?
 
-    // MARK: connection
-    var policy: ReconnectPolicy
-    var connected = false
-    var everConnected = false
-    var stopped = false
-    var deadline: ContinuousClock.Instant?
-    var connectedAt = ContinuousClock.now
-    /// Set by the link's `connectionLost`, handled at the end of the turn.
-    var lost: Failure?
-    /// When the REST session is next refreshed (ChatEngine+Session.swift).
-    var refreshSchedule: SessionRefreshSchedule
-    var sessionRefreshFailing = false
-    /// When the first mute for a while ends, as the cache last said (ChatEngine+Muting.swift).
-    var muteEndsAt: Int?
-    var muteEndsReadAt: ContinuousClock.Instant?
-    var muteEndFailing = false
+    /// The engine's state and its decisions (ChatEngineCore.swift); this class performs
+    /// what it asks (ChatEngine+Effects.swift) and feeds the outcome back.
+    var core: ChatEngineCore
 
-    // MARK: receiving (ChatEngine+Receiving.swift)
-    var dialogs: [String: CachedDialog] = [:]
-    var lastSeen: [String: Int] = [:]
+    // MARK: what the link and the cache need at hand
+
     /// Ids for messages that arrive without one.
     var localIDs = ObjectIDGenerator()
     /// Unix seconds when the engine began: a message sent since then that another process of
-    /// this account cached first is still handed on here (once: `handed`).
+    /// this account cached first is still handed on here (once: `ChatEngineCore.wasHanded`).
     let startedAt = Int(Date().timeIntervalSince1970) - 2
-    var handed = RecentMessageIDs()
-    var handedCount = 0
-    var cacheFailureNoted = false
     /// Messages filed from the batches of events handed on, cached together (`storeArrivals`);
     /// `outgoing`: ours, from another device.
     var arriving: [(record: CachedMessage, outgoing: Bool)] = []
@@ -139,20 +124,8 @@ package final class ChatEngine {
     static let storeInterval: Duration = .milliseconds(50)
     /// Messages wait no longer than this many in `arriving`.
     static let storeBatchLimit = 2000
+    /// The names told so far, looked up in the cache and over REST.
     var names = SenderNames()
-
-    // MARK: the view's dialog and read state
-    var followed: String?
-    var readMarks = ReadMarks()
-    /// When the followed dialog was last asked for (`followedRefreshSeconds`), and the newest
-    /// `date_sent` the server had for it then: the next ask starts a second before that.
-    var followedRefreshedAt = ContinuousClock.now
-    var followedWatermark: Int?
-    /// When the followed dialog last had news (followed, a message heard, sent or found): a
-    /// dialog quiet for a minute is asked less often. And whether the last ask failed, so a
-    /// run of failures is told once.
-    var followedNewsAt = ContinuousClock.now
-    var followedRefreshFailing = false
     /// Other users' presence (ChatEngine+Presence.swift).
     var presenceBook = PresenceBook()
 
@@ -160,8 +133,7 @@ package final class ChatEngine {
     package init(link: any ChatLinking, service: MessagingService, settings: Settings, owner: Int = Int(getpid()),
                  handler: @escaping (ChatEngineEvent) -> Void) {
         self.link = link; self.service = service; self.settings = settings; self.owner = owner; self.handler = handler
-        policy = settings.reconnect
-        refreshSchedule = SessionRefreshSchedule(maximumInterval: settings.maximumRefreshInterval)
+        core = ChatEngineCore(settings: settings)
         markers = MarkerExchange(link: link, cache: service.cache)
         outbox = OutboxSender(link: link, service: service, owner: owner, markers: markers)
         outbox.reconnects = settings.reconnect.attemptsPerLoss != 0
@@ -183,20 +155,15 @@ package final class ChatEngine {
     /// connect failing when the policy does not retry it, a refusal that stands, a session
     /// that cannot be kept). Later losses are survived as the policy says.
     package func run(until deadline: ContinuousClock.Instant? = nil) throws(Failure) {
-        self.deadline = deadline
-        try connectFirst()
-        while !isDone {
+        try drive(.runStarted(deadline: deadline))
+        while !core.isDone(at: .now) {
             do {
                 try turn()
-                if let error = lost {
-                    lost = nil
-                    try recover(from: error)
-                }
-            } catch where !policy.refusalEnds {
+                if let error = core.pendingLoss { try recover(from: error) }
+            } catch where !settings.reconnect.refusalEnds {
                 // The view keeps trying whatever went wrong (a session that could not be kept):
                 // offline, then the reconnect loop.
                 link.disconnect()
-                lost = nil
                 try recover(from: error)
             }
         }
@@ -207,27 +174,24 @@ package final class ChatEngine {
         }
     }
 
-    var isDone: Bool {
-        if handingEnded { return true }
-        if let deadline, ContinuousClock.now >= deadline { return true }
-        return false
-    }
+    /// Online (`ChatEngineCore.Phase.online`).
+    var connected: Bool { core.isOnline }
+    /// The dialogs heard or sent to.
+    var dialogs: [String: CachedDialog] { core.dialogs }
+    /// The chat view's open dialog.
+    var followed: String? { core.followed?.id }
 
     /// Stopped, or the hand limit reached: nothing more is handed on. (The deadline ends
     /// the run between turns, not in the middle of one: what the last turn read is still
     /// cached, told and acknowledged.)
-    var handingEnded: Bool {
-        if stopped { return true }
-        if let limit = settings.handLimit, handedCount >= limit { return true }
-        return false
-    }
+    var handingEnded: Bool { core.handingEnded }
 
     /// One turn: the connection run for up to `turnSeconds` (returning early once a message
     /// waits to be cached, or a command), what arrived cached and handed on, the session kept
     /// alive, commands carried out, markers and read marks settled.
     private func turn() throws(Failure) {
         var slice = min(settings.turnSeconds, secondsUntilSessionRefresh)
-        if let deadline { slice = min(slice, max(0, (deadline - .now) / .seconds(1))) }
+        if let deadline = core.deadline { slice = min(slice, max(0, (deadline - .now) / .seconds(1))) }
         // A worker's commands are taken within 10 ms; a listener's loop wakes less often.
         let sliceMilliseconds: Int64 = worker == nil ? 50 : 10
         if arriving.isEmpty {
@@ -252,17 +216,11 @@ package final class ChatEngine {
     package func perform(_ command: Command) throws(Failure) {
         switch command {
         case .stop:
-            stopped = true
+            feed(.stopRequested)
         case .unfollow:
-            followed = nil
+            feed(.unfollowed)
         case .follow(let dialogID):
-            followed = dialogID
-            followedWatermark = nil
-            followedNewsAt = .now
-            if connected {
-                catchUp(dialogID)
-                askPresence(following: dialogID)
-            }
+            feed(.followed(dialogID: dialogID, at: .now))
         case .send(let texts, let dialogID):
             try send(texts, to: try dialog(dialogID))
         case .deliver(let clientID, let dialogID):
@@ -315,10 +273,10 @@ package final class ChatEngine {
         switch event {
         case .heard(let batch):
             ids.formUnion(batch.map(\.message.senderID))
-            if batch.contains(where: { $0.message.dialogID == followed }) { followedNewsAt = .now }
+            feed(.news(dialogIDs: Set(batch.map(\.message.dialogID)), at: .now))
         case .delivered(let messages), .caughtUp(_, let messages):
             ids.formUnion(messages.map(\.senderID))
-            if messages.contains(where: { $0.dialogID == followed }) { followedNewsAt = .now }
+            feed(.news(dialogIDs: Set(messages.map(\.dialogID)), at: .now))
         case .changed(let messages), .olderLoaded(_, _, let messages, _):
             ids.formUnion(messages.map(\.senderID))
         default: break
