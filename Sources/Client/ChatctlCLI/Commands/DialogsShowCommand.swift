@@ -36,7 +36,7 @@ struct DialogsShowCommand: Command {
             shown = try service.resolve(dialog, source: .cacheOnly, createPrivate: false)
         } else {
             context.endExpiredMutes(service)
-            shown = try context.currentDialog(dialog, service: service)
+            shown = try service.currentDialog(dialog)
             // One dialog is cheap to ask about; the list shows the flag this leaves in the cache.
             do throws(Failure) { shown = try service.refreshMuted(shown) } catch {
                 context.io.warn("whether it is muted was not read (\(error.message)); showing the cache's")
