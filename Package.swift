@@ -93,9 +93,9 @@ let package = Package(
         .target(name: "Transfers", dependencies: ["Diagnostics", "QuickBloxAPI", "HTTPTransport", "CMagic"], path: "Sources/Client/Transfers", swiftSettings: swiftSettings),
         // Transfers: a message's files go up through the outbox before the message does.
         .target(name: "Messaging", dependencies: ["Diagnostics", "Threads", "ClientConfiguration", "AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "MessageCache", "Transfers"], path: "Sources/Client/Messaging", swiftSettings: swiftSettings),
-        // Image previews for the chat view: decoded by stb_image, drawn by chafa as symbols, sixels or kitty
-        // graphics, for ChatView's `drawPreview` effect, answered by its `previewDrawn` event (ChatPreviewDrawer).
-        .target(name: "TerminalImages", dependencies: ["Diagnostics", "ChatView", "CStbImage", "CChafa"], path: "Sources/Client/TerminalImages", swiftSettings: swiftSettings),
+        // Image previews: decoded by stb_image, drawn by chafa as symbols, sixels or kitty graphics, in a
+        // room of cells (PreviewDrawer); it knows images, not chats (the chat view's edge asks it).
+        .target(name: "TerminalImages", dependencies: ["Diagnostics", "CStbImage", "CChafa"], path: "Sources/Client/TerminalImages", swiftSettings: swiftSettings),
         .target(name: "CommandLineKit", path: "Sources/Shared/CommandLineKit", swiftSettings: swiftSettings),
         // The chat view as a value: model, events, one pure update, one pure renderer; no terminal, no network.
         .target(name: "ChatView", path: "Sources/Client/ChatView", swiftSettings: swiftSettings),
@@ -161,9 +161,9 @@ let package = Package(
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"], swiftSettings: swiftSettings),
         // CStbImageWrite: stb_image_write, to make the test images (tests only).
         .systemLibrary(name: "CStbImageWrite", path: "Tests/CStbImageWrite", pkgConfig: "stb"),
-        .testTarget(name: "TerminalImagesTests", dependencies: ["Diagnostics", "TerminalImages", "ChatView", "CStbImageWrite", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "TerminalImagesTests", dependencies: ["Diagnostics", "TerminalImages", "CStbImageWrite", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "ChatctlCLITests", dependencies: ["Diagnostics", "ChatctlCLI", "Presentation", "MessageCache", "Messaging", "HTTPTransport", "TestSupport", "ChatView", "CommandLineKit"], swiftSettings: swiftSettings),
+        .testTarget(name: "ChatctlCLITests", dependencies: ["Diagnostics", "ChatctlCLI", "Presentation", "MessageCache", "Messaging", "HTTPTransport", "TestSupport", "ChatView", "CommandLineKit", "TerminalImages"], swiftSettings: swiftSettings),
         // The sandbox's, one per module. XMPPTransport: the golden XML cross-checks parse the
         // sandbox's output with libstrophe. CEvent: the XMPP tests' raw client speaks TLS with
         // OpenSSL itself, not through the sandbox's own TLS code it is there to check.

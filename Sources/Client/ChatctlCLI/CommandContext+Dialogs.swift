@@ -2,26 +2,11 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import Presentation
 
 /// What the dialog-changing commands share: naming a dialog and its people on the
 /// command line, and announcing changes over chat.
 extension CommandContext {
-    /// The dialog `reference` names, as the server has it now.
-    func currentDialog(_ reference: DialogReference, service: MessagingService) throws -> CachedDialog {
-        let cached = try service.resolve(reference, source: .server, createPrivate: false)
-        return try service.refreshDialog(cached)
-    }
-
-    /// A group named by `reference`, as the server has it now; a private dialog is bad
-    /// input (its occupants never change), `hint` says what to do instead.
-    func currentGroup(_ reference: DialogReference, service: MessagingService, hint: String) throws -> CachedDialog {
-        let dialog = try currentDialog(reference, service: service)
-        guard dialog.type != .private else {
-            throw Failure(.invalidInput, "a private dialog's occupants cannot change", hint: hint)
-        }
-        return dialog
-    }
-
     /// The logins `@a,@b` (or `@a @b`; the `@` is optional) name; none is a usage error
     /// unless `allowNone`.
     func logins(_ words: [String], allowNone: Bool = false) throws -> [String] {
@@ -30,9 +15,15 @@ extension CommandContext {
         return logins
     }
 
-    /// The users with these logins, each looked up once, in order.
-    func users(_ logins: [String], service: MessagingService) throws -> [CachedUser] {
-        try logins.map { login throws(Failure) in try service.user(login: login, source: .server) }
+    /// A group's members changed: the group as JSON, or a sentence such as
+    /// "Added @carol, @dave to 'ops'." (`verb` and `preposition` say which change).
+    func showMembershipChange(_ group: CachedDialog, _ verb: String, _ users: [CachedUser], _ preposition: String, json: Bool) {
+        if json {
+            io.writeOut(group.rawJSON + "\n")
+        } else {
+            let who = users.map { "@" + TerminalText.sanitize($0.login, newlines: .asSpaces) }.joined(separator: ", ")
+            io.writeOut("\(verb) \(who) \(preposition) \(DialogsShowCommand.label(group)).\n")
+        }
     }
 
     /// Tells the occupants over chat. The REST change already stands, so a chat

@@ -24,12 +24,7 @@ extension CommandContext {
 
     /// `password`: where a renewal gets the password (default: `renewalPassword()`).
     private func messagingSession(source: DataSource, password: ((String) -> String?)?) throws -> MessagingSession {
-        let login = try cacheLogin(source: source, password: password)
-        let cache: ChatCache
-        do { cache = try ChatCache(path: login.cachePath) } catch {
-            throw Failure(cache: error)
-        }
-        return login.session(with: cache)
+        try cacheLogin(source: source, password: password).openSession()
     }
 
     /// The logged-in user and where their cache lives, without opening it (the

@@ -47,7 +47,7 @@ final class ListenNotifications {
     /// `sender` and `dialogTitle`: the names listen's line shows.
     func heard(_ item: HeardMessage, sender: String, dialogTitle: String) {
         guard item.message.senderID != service.me else { return }
-        let dialog = try? service.cache.dialog(id: item.message.dialogID)
+        let dialog = service.cachedDialog(id: item.message.dialogID)
         switch Self.decide(outgoing: item.outgoing, dialog: dialog, now: Int(Date().timeIntervalSince1970)) {
         case .skip: return
         case .unmuteThenNotify: context.endExpiredMutes(service)

@@ -56,6 +56,67 @@ package struct AttachPipeline {
         }
     }
 
+    /// How a message goes once its files are up.
+    package enum Delivery {
+        /// Over REST, here (`MessagingService.deliverViaREST`): `send` returns the message stored.
+        case rest
+        /// Handed on ready to send: to a chat engine, say, which sends it. What `hand` throws
+        /// is noted on the entry, which waits in the outbox for `outbox flush`.
+        case handOff((OutboxEntry) throws(Failure) -> Void)
+    }
+
+    /// What the caller hears of a message on its way: it is `queued` (before the first byte
+    /// goes), each file's bytes (`progress`), and its files are all `uploaded` (before it is sent).
+    package struct Steps {
+        package var queued: (OutboxEntry) -> Void = { _ in }
+        package var progress: (TransferUpdate) -> Void = { _ in }
+        package var uploaded: (OutboxEntry) -> Void = { _ in }
+
+        package init(queued: @escaping (OutboxEntry) -> Void = { _ in }, progress: @escaping (TransferUpdate) -> Void = { _ in },
+                     uploaded: @escaping (OutboxEntry) -> Void = { _ in }) {
+            self.queued = queued; self.progress = progress; self.uploaded = uploaded
+        }
+    }
+
+    /// A message with kept files, the whole way (`send --attach`, the chat view's `/attach`):
+    /// queued with its files, the files uploaded, then delivered. Returns the message the
+    /// server stored (REST), or nil when it was handed off. On failure nothing was queued if
+    /// `queued` was not heard; after it, the entry waits in the outbox with the reason noted,
+    /// unless it can never go (invalid input, a refusal for good: it is gone).
+    @discardableResult
+    package func send(_ text: String, files: KeptFiles, to dialogID: String, delivery: Delivery,
+                      steps: Steps = Steps()) throws(Failure) -> CachedMessage? {
+        let entry = try queue(text, files: files, to: dialogID)
+        steps.queued(entry)
+        return try send(entry, delivery: delivery, steps: steps)
+    }
+
+    /// An entry already queued (one an earlier run left with its files not all up): its
+    /// remaining files uploaded, then delivered, as `send` does.
+    @discardableResult
+    package func send(_ entry: OutboxEntry, delivery: Delivery, steps: Steps = Steps()) throws(Failure) -> CachedMessage? {
+        let ready = try upload(entry, progress: steps.progress)
+        steps.uploaded(ready)
+        switch delivery {
+        case .handOff(let hand):
+            do { try hand(ready) } catch {
+                service.noteFailure(clientMessageID: ready.clientMessageID, owner: owner, error: error)
+                throw error
+            }
+            return nil
+        case .rest:
+            do {
+                return try service.deliverViaREST(clientMessageID: ready.clientMessageID, text: ready.text,
+                                                  attachments: ready.attachments, dialogID: ready.dialogID)
+            } catch {
+                // Refused for good: already gone from the outbox (issue 22).
+                if case .invalidInput = error.kind { throw error }
+                if !error.isPermanent { service.noteFailure(clientMessageID: ready.clientMessageID, owner: owner, error: error) }
+                throw error
+            }
+        }
+    }
+
     /// Uploads and completes what remains of the entry's files; returns it ready to send.
     /// `progress` hears each file's bytes. On failure the entry waits in the outbox with the
     /// reason noted, or leaves it when it can never go as queued (a file larger than the

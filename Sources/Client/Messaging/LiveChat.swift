@@ -125,43 +125,59 @@ private final class FileLane {
     private func attach(_ path: String, dialogID: String) {
         var path = path
         if path.hasPrefix("~/"), let home = getenv("HOME") { path = String(cString: home) + path.dropFirst(1) }
-        let entry: OutboxEntry
+        let files: AttachPipeline.KeptFiles
         do {
             let source = try UploadSource.at(path, name: nil, spoolDirectory: outboxDirectory, keepingSpool: true)
-            let files = try AttachPipeline.keep([source], in: outboxDirectory)
-            do { entry = try pipeline.queue("", files: files, to: dialogID) } catch {
-                events(.notice(.failed(.queueFile, error)))
-                return
-            }
+            files = try AttachPipeline.keep([source], in: outboxDirectory)
         } catch {
             events(.notice(.failed(.attach(path: path), error)))
             return
         }
-        outboxChanged(dialogID, uploading: entry.clientMessageID)
-        upload(entry)
+        var queued: OutboxEntry?
+        var steps = self.steps
+        steps.queued = { [self] entry in
+            queued = entry
+            outboxChanged(dialogID, uploading: entry.clientMessageID)
+        }
+        do { try pipeline.send("", files: files, to: dialogID, delivery: handOff, steps: steps) } catch {
+            guard let queued else { return events(.notice(.failed(.queueFile, error))) }
+            uploadFailed(queued, error)
+        }
     }
 
-    /// The entry's files up and completed, then its message to the engine.
+    /// An entry whose files are not all up: finished, then its message to the engine.
     private func upload(_ entry: OutboxEntry) {
+        do { try pipeline.send(entry, delivery: handOff, steps: steps) } catch {
+            uploadFailed(entry, error)
+        }
+    }
+
+    /// Each file's progress told (at most ten times a second), and once all are up, each
+    /// file's end with where it is on this machine (its preview needs no download).
+    private var steps: AttachPipeline.Steps {
         var lastTold = ContinuousClock.now - .seconds(1)
-        do {
-            let ready = try pipeline.upload(entry) { update in
-                guard ContinuousClock.now - lastTold >= .milliseconds(100) || update.done == update.total else { return }
-                lastTold = .now
-                events(.transfer(update))
-            }
+        return AttachPipeline.Steps(progress: { [events] update in
+            guard ContinuousClock.now - lastTold >= .milliseconds(100) || update.done == update.total else { return }
+            lastTold = .now
+            events(.transfer(update))
+        }, uploaded: { [events] ready in
             for upload in ready.uploads {
-                // A file on this machine: its preview needs no download.
                 let local = upload.source != "-" && access(upload.source, R_OK) == 0 ? upload.source : nil
-                events(.transfer(TransferUpdate(messageID: entry.clientMessageID, attachment: upload.position, direction: .upload,
+                events(.transfer(TransferUpdate(messageID: ready.clientMessageID, attachment: upload.position, direction: .upload,
                                                 name: upload.name, done: upload.size, total: upload.size, outcome: .succeeded,
                                                 localPath: local)))
             }
-            engine.post(.deliver(clientID: entry.clientMessageID, dialogID: entry.dialogID))
-        } catch {
-            events(.notice(.failed(.uploadFile, error)))
-            outboxChanged(entry.dialogID, uploading: nil)
-        }
+        })
+    }
+
+    /// A ready message goes to the engine's thread, which sends it.
+    private var handOff: AttachPipeline.Delivery {
+        .handOff { [engine] ready in engine.post(.deliver(clientID: ready.clientMessageID, dialogID: ready.dialogID)) }
+    }
+
+    private func uploadFailed(_ entry: OutboxEntry, _ error: Failure) {
+        events(.notice(.failed(.uploadFile, error)))
+        outboxChanged(entry.dialogID, uploading: nil)
     }
 
     private func outboxChanged(_ dialogID: String, uploading: String?) {

@@ -24,6 +24,26 @@ package struct CacheLogin {
         MessagingSession(config: config, session: session,
                          service: MessagingService(api: client, cache: cache, me: session.userId))
     }
+
+    /// The cache opened (made, or migrated, as needed) and the session's messaging service over it.
+    package func openSession() throws(Failure) -> MessagingSession {
+        do { return session(with: try ChatCache(path: cachePath)) } catch { throw Failure(cache: error) }
+    }
+
+    /// What state the cache file is in, read without opening it as `openSession` does (a
+    /// damaged file is reported, not refused).
+    package func checkCache() -> CacheCheckReport { ChatCache.check(path: cachePath) }
+
+    /// A new cache with the old one's outbox, the old file moved aside (`ChatCache.rebuild`),
+    /// and the session's messaging service over it, to be filled from the server.
+    package func rebuildCache(now: Int) throws(Failure) -> (MessagingSession, CacheRebuildReport) {
+        do {
+            let (cache, report) = try ChatCache.rebuild(path: cachePath, now: now)
+            return (session(with: cache), report)
+        } catch {
+            throw Failure(cache: error)
+        }
+    }
 }
 
 /// The config, the saved session and the messaging service of the logged-in user.

@@ -10,5 +10,8 @@ package enum DialogTitle {
         TerminalText.sanitize(DialogNameIndex.title(of: dialog, me: me, names: names), newlines: .asSpaces)
     }
 
+    /// The title of a dialog looked up with its occupants' names (`MessagingService.namedDialog`).
+    package static func of(_ named: NamedDialog, me: Int) -> String { of(named.dialog, me: me, names: named.names) }
+
     package static func isMadeOfOccupants(_ dialog: CachedDialog) -> Bool { DialogNameIndex.isMadeOfOccupants(dialog) }
 }

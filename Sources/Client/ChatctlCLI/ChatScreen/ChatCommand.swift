@@ -112,7 +112,7 @@ struct ChatCommand: Command {
         model.settings = viewSettings
         if noNotify { model.settings.notify = false }
         var first = [effects.dialogs()]
-        if let opened, let summary = try? view.service.cache.dialog(id: opened) {
+        if let opened, let summary = view.service.cachedDialog(id: opened) {
             model.openedDirectly = true
             model.screen = .conversation
             model.conversation = Conversation(dialog: ChatViewRecords.dialog(summary, me: view.service.me, names: [:]))

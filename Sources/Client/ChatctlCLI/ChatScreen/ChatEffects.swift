@@ -47,10 +47,10 @@ final class ChatEffects {
     /// while the view holds the newest messages (else they wait below, counted by the engine's news).
     func followCache(_ model: ScreenModel) -> [ScreenEvent] {
         guard let conversation = model.conversation, conversation.loaded, !conversation.newerTrimmed,
-              let version = try? service.cache.changeCount(), version != cacheVersion else { return [] }
+              let version = service.cacheChangeCount, version != cacheVersion else { return [] }
         cacheVersion = version
         let newest = conversation.messages.last?.cursor
-        let page = (try? service.cache.messages(dialogID: conversation.dialog.id, afterDate: (newest?.dateSent ?? 0) - 1, id: "",
+        let page = (try? service.cachedMessages(dialogID: conversation.dialog.id, after: MessagePosition(dateSent: (newest?.dateSent ?? 0) - 1, id: ""),
                                                 limit: Conversation.pageSize)) ?? []
         let known = Set(conversation.messages.suffix(Conversation.pageSize).map(\.id))
         let unknown = page.filter { !known.contains($0.id) }
@@ -58,7 +58,7 @@ final class ChatEffects {
     }
 
     /// The dialogs as the cache has them, for the first screen.
-    func dialogs() -> ScreenEvent { ChatViewRecords.dialogsLoaded(from: service) }
+    func dialogs() -> ScreenEvent { ChatViewRecords.dialogsLoaded(service.dialogsOverview(), me: service.me) }
 
     /// Performs `effect`; returns the events that answer it at once.
     func perform(_ effect: ScreenEffect, model: ScreenModel) -> [ScreenEvent] {
@@ -75,13 +75,13 @@ final class ChatEffects {
         case .markDisplayed(let ids, let dialogID):
             live.post(ChatEngine.Command.displayed(ids: ids, dialogID: dialogID))
         case .loadOlder(let dialogID, let before):
-            let page = (try? service.cache.messages(dialogID: dialogID, beforeDate: before.dateSent, id: before.id,
+            let page = (try? service.cachedMessages(dialogID: dialogID, before: MessagePosition(dateSent: before.dateSent, id: before.id),
                                                     limit: Conversation.pageSize)) ?? []
             if !page.isEmpty { return [.olderLoaded(dialogID: dialogID, before: before, shown(page), exhausted: false)] }
             guard model.connection == .connected else { return [.olderLoaded(dialogID: dialogID, before: before, [], exhausted: false)] }
             live.post(ChatEngine.Command.fetchOlder(dialogID: dialogID, before: MessagePosition(dateSent: before.dateSent, id: before.id)))
         case .loadNewer(let dialogID, let after):
-            let page = (try? service.cache.messages(dialogID: dialogID, afterDate: after.dateSent, id: after.id,
+            let page = (try? service.cachedMessages(dialogID: dialogID, after: MessagePosition(dateSent: after.dateSent, id: after.id),
                                                     limit: Conversation.pageSize)) ?? []
             return [.newerLoaded(dialogID: dialogID, shown(page), latest: page.count < Conversation.pageSize)]
         case .download(let messageID, let index):
@@ -119,7 +119,9 @@ final class ChatEffects {
     }
 
     /// A dialog's newest page and its outbox entries, from the cache.
-    private func open(_ id: String) -> [ScreenEvent] { [ChatViewRecords.conversationLoaded(id, from: service)] }
+    private func open(_ id: String) -> [ScreenEvent] {
+        [ChatViewRecords.conversationLoaded(service.openedDialog(id: id, pageSize: Conversation.pageSize), id: id, me: service.me)]
+    }
 
     /// Into the outbox first (claimed by this process), then to the network thread to
     /// send; a text over 32 KiB goes as several messages, split at line breaks, as `send` does.
@@ -144,12 +146,12 @@ final class ChatEffects {
     }
 
     private func pendingEntries(of dialogID: String, sending: Set<String>) -> [ShownMessage] {
-        ChatViewRecords.pending(of: dialogID, inFlight: sending, from: service)
+        ((try? service.pendingOutbox(dialogID: dialogID)) ?? []).map { ChatViewRecords.pending($0, me: service.me, inFlight: sending) }
     }
 
     /// `directory` nil: the current one, under the attachment's name.
     private func download(messageID: String, index: Int, into directory: String?) -> [ScreenEvent] {
-        guard let message = try? service.cache.message(id: messageID) else { return [.notice("that message is not in the cache yet")] }
+        guard let message = try? service.cachedMessage(id: messageID) else { return [.notice("that message is not in the cache yet")] }
         let attachments = message.attachments
         guard index < attachments.count, let uid = attachments[index].id, !uid.isEmpty else {
             return [.notice("that attachment names no file")]
@@ -159,7 +161,9 @@ final class ChatEffects {
         return []
     }
 
-    private func shown(_ messages: [CachedMessage]) -> [ShownMessage] { ChatViewRecords.messages(messages, from: service) }
+    private func shown(_ messages: [CachedMessage]) -> [ShownMessage] {
+        ChatViewRecords.messages(messages, me: service.me, names: service.senderNames(of: messages))
+    }
 }
 
 @available(*, unavailable)

@@ -1,5 +1,6 @@
 import CommandLineKit
 import MessageCache
+import Messaging
 import Presentation
 import QuickBloxAPI
 
@@ -26,7 +27,7 @@ struct CacheCheckCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let login = try context.cacheLogin(source: .cacheOnly)
-        let report = ChatCache.check(path: login.cachePath)
+        let report = login.checkCache()
         if json {
             context.io.writeOut(JSONOutput.line(Self.json(report)))
         } else {

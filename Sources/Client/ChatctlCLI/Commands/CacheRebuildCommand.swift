@@ -40,17 +40,14 @@ struct CacheRebuildCommand: Command {
         let limit = self.limit ?? 100
         // Logged in (and the server reached) before anything is moved.
         let login = try context.cacheLogin(source: offline ? .cacheOnly : .server)
-        let (cache, report): (ChatCache, CacheRebuildReport)
-        do { (cache, report) = try ChatCache.rebuild(path: login.cachePath, now: Int(time(nil))) } catch {
-            throw Failure(cache: error)
-        }
+        let (session, report) = try login.rebuildCache(now: Int(time(nil)))
         if let moved = report.movedTo { context.io.writeErr("chatctl: the old cache is kept as \(moved)\n") }
         var lost = "\(report.outboxLost)\(report.outboxLossUnknown ? " or more" : "")"
         if report.outboxLost == 0 && !report.outboxLossUnknown { lost = "none" }
         context.io.writeErr("chatctl: outbox: \(report.outboxSaved) message\(report.outboxSaved == 1 ? "" : "s") kept, \(lost) could not be saved\n")
         var dialogCount = 0, messageCount = 0
         if !offline {
-            let service = login.session(with: cache).service
+            let service = session.service
             do {
                 try service.syncDialogs()
                 let dialogs = try service.dialogs(type: nil, limit: nil, source: .cacheOnly)

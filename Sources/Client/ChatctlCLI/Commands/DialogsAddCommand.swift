@@ -30,27 +30,16 @@ struct DialogsAddCommand: Command {
         let logins = try context.logins(words)
         let session = try context.messagingSession(source: .server)
         let service = session.service
-        let current = try context.currentGroup(dialog, service: service, hint: "create a group with 'chatctl dialogs create --group NAME --with …'")
-        var newcomers: [CachedUser] = []
-        for user in try context.users(logins, service: service) {
-            if current.occupantIDs.contains(user.id) {
-                context.io.writeErr("chatctl: @\(TerminalText.sanitize(user.login, newlines: .asSpaces)) is already in \(DialogsShowCommand.label(current))\n")
-            } else {
-                newcomers.append(user)
-            }
+        let change = try service.planAddition(of: logins, to: dialog)
+        for user in change.alreadyIn {
+            context.io.writeErr("chatctl: @\(TerminalText.sanitize(user.login, newlines: .asSpaces)) is already in \(DialogsShowCommand.label(change.group))\n")
         }
-        guard !newcomers.isEmpty else {
-            if json { context.io.writeOut(current.rawJSON + "\n") }
+        guard !change.users.isEmpty else {
+            if json { context.io.writeOut(change.group.rawJSON + "\n") }
             return .ok
         }
-        let updated = try service.addOccupants(newcomers.map(\.id), to: current)
-        if json {
-            context.io.writeOut(updated.rawJSON + "\n")
-        } else {
-            let who = newcomers.map { "@" + TerminalText.sanitize($0.login, newlines: .asSpaces) }.joined(separator: ", ")
-            context.io.writeOut("Added \(who) to \(DialogsShowCommand.label(updated)).\n")
-        }
-        let added = newcomers.map(\.id).filter(updated.occupantIDs.contains)
+        let (updated, added) = try service.add(change)
+        context.showMembershipChange(updated, "Added", change.users, "to", json: json)
         context.announce(DialogAnnouncement(dialog: updated, me: service.me, added: added), messaging: session)
         return .ok
     }

@@ -24,7 +24,7 @@ struct DialogsDeleteCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let service = try context.messagingService(source: .server)
-        let current = try context.currentDialog(dialog, service: service)
+        let current = try service.currentDialog(dialog)
         let result = try service.deleteDialog(current, everyone: everyone)
         if json {
             context.io.writeOut(JSONOutput.line(result.json))

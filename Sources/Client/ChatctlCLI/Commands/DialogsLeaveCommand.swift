@@ -21,7 +21,7 @@ struct DialogsLeaveCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let service = try context.messagingService(source: .server)
-        let current = try context.currentDialog(dialog, service: service)
+        let current = try service.currentDialog(dialog)
         guard current.type != .private else {
             throw Failure(.invalidInput, "a private dialog cannot be left",
                                                         hint: "'chatctl dialogs delete' removes it for you")

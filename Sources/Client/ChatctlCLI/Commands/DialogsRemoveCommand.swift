@@ -25,23 +25,9 @@ struct DialogsRemoveCommand: Command {
     func run(_ context: CommandContext) throws -> ExitCode {
         let logins = try context.logins(words)
         let service = try context.messagingService(source: .server)
-        let current = try context.currentGroup(dialog, service: service, hint: "to stop seeing it, use 'chatctl dialogs delete'")
-        let users = try context.users(logins, service: service)
-        if users.contains(where: { $0.id == service.me }) {
-            throw context.usage("to remove yourself, use 'chatctl dialogs leave'")
-        }
-        if let stranger = users.first(where: { !current.occupantIDs.contains($0.id) }) {
-            throw Failure(
-                .invalidInput, "@\(stranger.login) is not in \(DialogsShowCommand.label(current))",
-                hint: "'chatctl dialogs show' lists who is")
-        }
-        let updated = try service.removeOccupants(users.map(\.id), from: current)
-        if json {
-            context.io.writeOut(updated.rawJSON + "\n")
-        } else {
-            let who = users.map { "@" + TerminalText.sanitize($0.login, newlines: .asSpaces) }.joined(separator: ", ")
-            context.io.writeOut("Removed \(who) from \(DialogsShowCommand.label(updated)).\n")
-        }
+        let change = try service.planRemoval(of: logins, from: dialog)
+        if change.includesYou { throw context.usage("to remove yourself, use 'chatctl dialogs leave'") }
+        context.showMembershipChange(try service.remove(change), "Removed", change.users, "from", json: json)
         return .ok
     }
 }

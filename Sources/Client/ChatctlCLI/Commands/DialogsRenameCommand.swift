@@ -25,7 +25,7 @@ struct DialogsRenameCommand: Command {
     func run(_ context: CommandContext) throws -> ExitCode {
         try Self.check(name: name, option: "NAME", context: context)
         let service = try context.messagingService(source: .server)
-        let current = try context.currentDialog(dialog, service: service)
+        let current = try service.currentDialog(dialog)
         let renamed = try service.renameDialog(current, to: name)
         if json {
             context.io.writeOut(renamed.rawJSON + "\n")

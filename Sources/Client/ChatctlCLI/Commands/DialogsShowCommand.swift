@@ -36,12 +36,12 @@ struct DialogsShowCommand: Command {
             shown = try service.resolve(dialog, source: .cacheOnly, createPrivate: false)
         } else {
             context.endExpiredMutes(service)
-            shown = try context.currentDialog(dialog, service: service)
+            shown = try service.currentDialog(dialog)
             // One dialog is cheap to ask about; the list shows the flag this leaves in the cache.
             do throws(Failure) { shown = try service.refreshMuted(shown) } catch {
                 context.io.warn("whether it is muted was not read (\(error.message)); showing the cache's")
                 // The dialog just fetched is the server's object, which carries no flag.
-                if let cached = try? service.cache.dialog(id: shown.id) { (shown.muted, shown.mutedUntil) = (cached.muted, cached.mutedUntil) }
+                if let cached = service.cachedDialog(id: shown.id) { (shown.muted, shown.mutedUntil) = (cached.muted, cached.mutedUntil) }
             }
         }
         if json {
@@ -51,7 +51,7 @@ struct DialogsShowCommand: Command {
         let object = (try? JSONValue(parsing: shown.rawJSON)).flatMap { QBDialog(json: $0) }
         let owner = object?.userId
         func person(_ id: Int) -> String {
-            guard let user = try? service.cache.user(id: id) else { return "user \(id)" }
+            guard let user = service.cachedUser(id: id) else { return "user \(id)" }
             let name = user.fullName.flatMap { $0.isEmpty || $0 == user.login ? nil : $0 }
             return TerminalText.sanitize(name.map { "\($0) (@\(user.login))" } ?? "@\(user.login)", newlines: .asSpaces)
         }

@@ -30,7 +30,7 @@ struct EditCommand: Command {
         let dialogID: String
         if let dialog {
             dialogID = try service.resolve(dialog, source: .server, createPrivate: false).id
-        } else if let cached = try service.cached({ () throws(MessageCacheError) in try service.cache.message(id: messageID.text) }) {
+        } else if let cached = try service.cachedMessage(id: messageID.text) {
             dialogID = cached.dialogID
         } else {
             throw Failure(.invalidInput, "message \(messageID) is not in the cache, so its dialog is unknown",

@@ -91,9 +91,7 @@ struct ExportCommand: Command {
             if let file { try file.write(text) } else { context.io.writeOut(text) }
         }
         let stream = ExportStream(since: since, before: before) { date, id, limit in
-            try service.cached { () throws(MessageCacheError) in
-                try service.cache.messages(dialogID: target.id, afterDate: date, id: id, limit: limit)
-            }
+            try service.cachedMessages(dialogID: target.id, after: MessagePosition(dateSent: date, id: id), limit: limit)
         }
         var writer = format.writer(me: service.me)
         var unsaved = 0

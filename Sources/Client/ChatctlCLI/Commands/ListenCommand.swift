@@ -93,9 +93,7 @@ struct ListenCommand: Command {
         var names: [Int: String] = [:]
         var titles: [String: String] = [:]
         func title(of dialogID: String) -> String {
-            if titles[dialogID] == nil, let dialog = try? service.cache.dialog(id: dialogID) {
-                titles[dialogID] = DialogTitle.of(dialog, me: service.me, names: service.displayNames(Set(dialog.occupantIDs)))
-            }
+            if titles[dialogID] == nil, let named = service.namedDialog(id: dialogID) { titles[dialogID] = DialogTitle.of(named, me: service.me) }
             return titles[dialogID] ?? dialogID
         }
         // What a batch of messages prints goes out in one write (at its end, and before a hook

@@ -47,9 +47,7 @@ struct OutboxCommand: Command {
         // The dialog by the name a person knows it by; the id where the cache has no such dialog.
         var dialogNames: [String: String] = [:]
         for id in Set(entries.map(\.dialogID)) {
-            if let d = try? service.cache.dialog(id: id) {
-                dialogNames[id] = DialogTitle.of(d, me: service.me, names: service.displayNames(Set(d.occupantIDs)))
-            }
+            if let named = service.namedDialog(id: id) { dialogNames[id] = DialogTitle.of(named, me: service.me) }
         }
         let layout = context.listingLayout
         var listing = Listing(["ID", "QUEUED", .inPipes("DIALOG ID"), "DIALOG", "TRIES", "STATE", "MESSAGE"])

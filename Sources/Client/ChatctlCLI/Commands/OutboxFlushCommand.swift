@@ -40,52 +40,17 @@ struct OutboxFlushCommand: Command {
         let engine = try context.chatEngine(for: session, settings: ChatEngine.Settings()) { event in
             if case .transfer(let update) = event { bars.update(update) }
         }
-        // One flush claims at most 10,000 entries (MessagingService.claimForFlush): rounds follow
-        // while the last one moved something and nothing failed, so a flush empties the outbox.
-        var flushed = engine.flushOutbox()
-        var finished = engine.finish()
-        var moved = flushed.alreadyThere + engine.deliveredCount + flushed.dropped.count
-        while flushed.failure == nil, finished == nil, flushed.notUploaded == 0, moved > 0 {
-            let deliveredBefore = engine.deliveredCount
-            let round = engine.flushOutbox()
-            finished = engine.finish()
-            flushed.alreadyThere += round.alreadyThere
-            flushed.notUploaded += round.notUploaded
-            flushed.failure = round.failure
-            flushed.dropped += round.dropped
-            moved = round.alreadyThere + engine.deliveredCount - deliveredBefore + round.dropped.count
-        }
+        let flush = OutboxFlush(running: engine)
         bars.finish()
-        let failure = flushed.failure ?? finished
-        let delivered = flushed.alreadyThere + engine.deliveredCount
-        let undelivered = flushed.notUploaded + engine.undeliveredCount
-        // Left the outbox unsent (issue 22): blank entries, and what the server refused for good.
-        let blank = flushed.dropped.filter { !$0.isPermanent }
-        var refusals = flushed.dropped.filter(\.isPermanent)
-        if engine.refusedCount > 0 {
-            let reason = [finished, flushed.failure].compactMap { $0 }.first(where: \.isPermanent)
-            refusals.append(reason ?? Failure(.failure, "the server refused a message", hint: "the message was not kept in the outbox"))
-        }
-        let refused = flushed.dropped.filter(\.isPermanent).count + engine.refusedCount
-        for dropped in blank { context.io.writeErr("chatctl: \(dropped.message)\n") }
-        for refusal in refusals { context.io.writeErr("chatctl: \(TerminalText.sanitize(refusal.description, newlines: .asSpaces))\n") }
+        for dropped in flush.blank { context.io.writeErr("chatctl: \(dropped.message)\n") }
+        for refusal in flush.refusals { context.io.writeErr("chatctl: \(TerminalText.sanitize(refusal.description, newlines: .asSpaces))\n") }
         if json {
-            context.io.writeOut(JSONOutput.line(.object(["delivered": .int(delivered), "undelivered": .int(undelivered),
-                                                         "refused": .int(refused), "dropped_blank": .int(blank.count)])))
-        } else if delivered > 0 || undelivered == 0 {
-            context.io.writeErr("chatctl: delivered \(delivered) message\(delivered == 1 ? "" : "s") from the outbox\n")
+            context.io.writeOut(JSONOutput.line(.object(["delivered": .int(flush.delivered), "undelivered": .int(flush.undelivered),
+                                                         "refused": .int(flush.refused), "dropped_blank": .int(flush.blank.count)])))
+        } else if flush.delivered > 0 || flush.undelivered == 0 {
+            context.io.writeErr("chatctl: delivered \(flush.delivered) message\(flush.delivered == 1 ? "" : "s") from the outbox\n")
         }
-        let stillWaiting = failure.map { !$0.isPermanent } ?? false
-        if undelivered > 0 || (flushed.failure != nil && stillWaiting), let error = failure {
-            let count = max(undelivered, 1)
-            throw Failure(.undelivered(count), "\(count) message\(count == 1 ? "" : "s") still not delivered (\(error.message))",
-                          hint: "they stay in the outbox; try again later")
-        }
-        if !refusals.isEmpty {
-            let count = refused
-            // Each already said above with the server's reason; the status says not all went well.
-            throw Failure(.failure, "the server refused \(count) message\(count == 1 ? "" : "s"), removed from the outbox")
-        }
+        if let verdict = flush.verdict { throw verdict }
         return .ok
     }
 }

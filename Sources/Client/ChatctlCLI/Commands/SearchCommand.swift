@@ -51,7 +51,7 @@ struct SearchCommand: Command {
         }
         let style: SnippetStyle = json || !context.useColor ? .brackets : .ansiBold
         let hits: [SearchHit]
-        do { hits = try service.cache.search(query, dialogID: dialogID, limit: limit, style: style) } catch {
+        do { hits = try service.search(query, dialogID: dialogID, limit: limit, style: style) } catch {
             throw Failure(.invalidInput, "bad search query '\(TerminalText.sanitize(query, newlines: .asSpaces))': \(error.message)",
                                                         hint: "quote phrases with \"…\"; use words, prefix*, OR, NOT")
         }
@@ -64,9 +64,7 @@ struct SearchCommand: Command {
         let names = service.displayNames(Set(hits.map(\.message.senderID)))
         var dialogNames: [String: String] = [:]
         for hit in hits where dialogNames[hit.message.dialogID] == nil {
-            if let d = try? service.cache.dialog(id: hit.message.dialogID) {
-                dialogNames[d.id] = DialogTitle.of(d, me: service.me, names: service.displayNames(Set(d.occupantIDs)))
-            }
+            if let named = service.namedDialog(id: hit.message.dialogID) { dialogNames[named.dialog.id] = DialogTitle.of(named, me: service.me) }
         }
         let pipe = context.listingLayout == .tabSeparated
         var fields: [[String]] = []

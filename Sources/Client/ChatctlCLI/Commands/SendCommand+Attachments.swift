@@ -58,55 +58,37 @@ extension SendCommand {
             throw error
         }
         let service = session.service
-        let pipeline = AttachPipeline(service: service, owner: Int(getpid()))
-        let entry = try pipeline.queue(text, files: files, to: dialog.id)
-
         let bars = UploadProgressBars(context: context, quiet: quiet)
-        let ready: OutboxEntry
+        var queued = false, uploaded = false
+        // Over chat, the connection is made only once the files are all up: a long upload would leave it idle.
+        var engine: ChatEngine?
+        var noEngine: (any Error)?
+        let delivery: AttachPipeline.Delivery = !viaChat ? .rest : .handOff { entry throws(Failure) in
+            do { engine = try context.chatEngine(for: session, settings: ChatEngine.Settings(), handler: sendingEvents(context, me: service.me)) } catch {
+                noEngine = error
+                throw Failure(.failure, "cannot connect to chat")
+            }
+            try engine?.connect(joining: [dialog])
+            try engine?.resend([entry], to: dialog)
+        }
+        let steps = AttachPipeline.Steps(queued: { _ in queued = true }, progress: { bars.update($0) },
+                                         uploaded: { _ in uploaded = true; bars.finish() })
+        let message: CachedMessage?
         do {
-            ready = try pipeline.upload(entry) { bars.update($0) }
-            bars.finish()
+            message = try AttachPipeline(service: service, owner: Int(getpid())).send(text, files: files, to: dialog.id,
+                                                                                      delivery: delivery, steps: steps)
         } catch {
             bars.finish()
-            // Too large for the server, say: it can never go as queued, and is gone from the outbox.
-            if case .invalidInput = error.kind { throw error }
+            if let noEngine { throw noEngine }
+            // Not queued, too large for the server, or refused for good over REST: nothing waits in the outbox.
+            let gone = error.kind == .invalidInput && !(uploaded && viaChat) || (uploaded && !viaChat && error.isPermanent)
+            if !queued || gone { throw error }
             throw undelivered(error)
         }
-        if viaChat { return try deliverOverChat(ready, to: dialog, session: session, context: context) }
-        let message: CachedMessage
-        do {
-            message = try service.deliverViaREST(clientMessageID: ready.clientMessageID, text: ready.text,
-                                                 attachments: ready.attachments, dialogID: dialog.id)
-        } catch {
-            // Refused for good: already gone from the outbox (issue 22).
-            if case .invalidInput = error.kind { throw error }
-            if error.isPermanent { throw error }
-            service.noteFailure(clientMessageID: ready.clientMessageID, owner: pipeline.owner, error: error)
-            throw undelivered(error)
-        }
-        if json { context.io.writeOut(JSONOutput.message(message, me: service.me) + "\n") }
-        if printID { context.io.writeOut(message.id + "\n") }
+        if let engine { return try finish(engine) }
+        if let message, json { context.io.writeOut(JSONOutput.message(message, me: service.me) + "\n") }
+        if let message, printID { context.io.writeOut(message.id + "\n") }
         return .ok
-    }
-
-    /// The message over chat, once its files are all up (the connection is made only
-    /// then: a long upload would leave it idle).
-    private func deliverOverChat(_ entry: OutboxEntry, to dialog: CachedDialog, session: MessagingSession,
-                                 context: CommandContext) throws -> ExitCode {
-        let service = session.service
-        let engine: ChatEngine
-        do { engine = try context.chatEngine(for: session, settings: ChatEngine.Settings(), handler: sendingEvents(context, me: service.me)) } catch {
-            service.noteFailure(clientMessageID: entry.clientMessageID, owner: Int(getpid()), error: Failure(.failure, "cannot connect to chat"))
-            throw error
-        }
-        do {
-            try engine.connect(joining: [dialog])
-            try engine.resend([entry], to: dialog)
-        } catch {
-            service.noteFailure(clientMessageID: entry.clientMessageID, owner: Int(getpid()), error: error)
-            throw undelivered(error)
-        }
-        return try finish(engine)
     }
 
     /// The entry stays in the outbox, its files with it: exit 3, or 4 when no later

@@ -52,9 +52,7 @@ struct SyncCommand: Command {
         var total = 0
         for (index, dialog) in dialogs.enumerated() {
             if showProgress { context.io.writeErr("\r\u{1B}[Ksyncing \(ProgressBar.render(done: index, of: dialogs.count)) \(index)/\(dialogs.count) dialogs") }
-            let since = try service.cached { () throws(MessageCacheError) in try service.cache.lastSyncedDateSent(dialogID: dialog.id) }
-            // date_sent[gt] since-1: messages in the same second as the cursor are fetched again (stored once).
-            total += try service.syncHistory(dialogID: dialog.id, limit: limit, before: nil, since: since.map { $0 - 1 })
+            total += try service.syncNewHistory(dialogID: dialog.id, limit: limit)
         }
         if showProgress { context.io.writeErr("\r\u{1B}[K") }
         return total

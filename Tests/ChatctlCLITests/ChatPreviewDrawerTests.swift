@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TerminalImages
 import TestSupport
+@testable import ChatctlCLI
 
 /// The chat view, its `drawPreview` effects carried out by this drawer and answered
 /// with `previewDrawn`, shows an image attachment as cells of its own: red where the
@@ -22,7 +23,7 @@ import TestSupport
         directory = try TemporaryDirectory()
         path = directory.file("screenshot.png")
         // 128×32: 16×2 cells of 8×16, red on the left, blue on the right.
-        try Data(TestImage.encode(TestImage.split(width: 128, height: 32), as: .png)).write(to: URL(fileURLWithPath: path))
+        try Data(Self.splitBMP(width: 128, height: 32)).write(to: URL(fileURLWithPath: path))
     }
 
     func drawer(_ terminal: TerminalTraits = xterm) -> ChatPreviewDrawer {
@@ -50,6 +51,18 @@ import TestSupport
         guard drawn.wait(count: asked.count, timeout: 30).count == asked.count else { throw TestSupportError("the image was never drawn") }
         for (request, preview) in drawn.all { model = update.update(model, .previewDrawn(request, preview), now: model.now).0 }
         return ScreenRenderer().render(model)
+    }
+
+    /// A 24-bit BMP of `width`×`height` (a multiple of 4 wide), red on the left half and blue
+    /// on the right, written byte by byte: no image library needed to make it.
+    static func splitBMP(width: Int, height: Int) -> [UInt8] {
+        func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let pixels = width * height * 3
+        let header = Array("BM".utf8) + le32(54 + pixels) + le32(0) + le32(54)
+            + le32(40) + le32(width) + le32(height) + [1, 0, 24, 0] + le32(0) + le32(pixels) + [UInt8](repeating: 0, count: 16)
+        // Rows bottom up, each pixel blue, green, red.
+        let row = (0..<width).flatMap { x -> [UInt8] in x < width / 2 ? [0, 0, 255] : [255, 0, 0] }
+        return header + (0..<height).flatMap { _ in row }
     }
 
     /// Where each cell of a colour is, row by row.
