@@ -95,7 +95,7 @@ struct FishCompletion {
                 var line = "\(head) -l \(q(option.long))"
                 if let short = option.short { line += " -s \(q(String(short)))" }
                 if option.takesValue { line += " -r" + valueFlags(option.completion) }
-                out += line + " -d \(q(option.help))\n"
+                out += line + " -d \(q(option.shownHelp))\n"
             }
             if command.subcommands.isEmpty {
                 for (position, argument) in command.arguments.enumerated() {

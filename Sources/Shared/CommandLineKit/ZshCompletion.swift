@@ -84,7 +84,7 @@ struct ZshCompletion {
         if let short = option.short { spellings.insert("-" + String(short), at: 0) }
         // `*`: offered again after it was given; otherwise a given option is not.
         let exclusion = option.isRepeatable ? "*" : spellings.count > 1 ? "(" + spellings.joined(separator: " ") + ")" : ""
-        var tail = "[" + escaped(option.help) + "]"
+        var tail = "[" + escaped(option.shownHelp) + "]"
         if let metavar = option.metavar {
             tail += ":" + escaped(metavar) + ":" + action(option.completion)
         }
