@@ -39,13 +39,13 @@ ARGUMENTS:
                           shows.
 
 OPTIONS:
-  --format <FORMAT>       md (the default), html or jsonl.
+  --format <FORMAT>       md, html or jsonl (default: md).
   -o, --output <FILE>     Write to FILE instead of standard output (replaced
                           once the export is whole).
   --attachments <DIR>     Save each attachment into DIR (made when missing) and
                           link to it.
   --inline-limit <SIZE>   With --format html: put images up to SIZE inside the
-                          page (default 2M; 0: none).
+                          page; 0: none (default: 2M).
   --since <T>             Only messages sent after T.
   --before <T>            Only messages sent before T.
   --offline               Answer from the local cache only; no network.

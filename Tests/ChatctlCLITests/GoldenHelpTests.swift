@@ -79,7 +79,8 @@ ARGUMENTS:
                           shows.
 
 OPTIONS:
-  --images <MODE>         Image previews: auto, symbols, sixel, kitty or none.
+  --images <MODE>         Image previews: auto, symbols, sixel, kitty or none
+                          (default: auto).
   --no-notify             No bell, title count or desktop notification for
                           messages in other dialogs.
   -h, --help              Show help information.

@@ -46,7 +46,7 @@ import Glibc
         let proxy = try FaultProxy(upstreamPort: server.port)
         defer { proxy.stop() }
         let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
-        let response = try client.perform(HTTPRequest(method: "GET", url: proxy.url(scheme: "http") + "/x", timeout: 5))
+        let response = try client.perform(HTTPRequest(method: .get, url: proxy.url(scheme: "http") + "/x", timeout: 5))
         #expect(response.status == 200)
         #expect(String(decoding: response.body, as: UTF8.self) == "{\"ok\":true}")
         // The client may read the answer a moment before the proxy counts it.
@@ -115,7 +115,7 @@ import Glibc
         let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
         let started = Date()
         let error = try #require(throws: HTTPError.self) {
-            try client.perform(HTTPRequest(method: "GET", url: proxy.url(scheme: "http") + "/x", timeout: 0.5))
+            try client.perform(HTTPRequest(method: .get, url: proxy.url(scheme: "http") + "/x", timeout: 0.5))
         }
         #expect(error.kind == .timedOut)
         #expect(Date().timeIntervalSince(started) < 3)
@@ -131,7 +131,7 @@ import Glibc
         defer { proxy.stop() }
         let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
         let started = Date()
-        let response = try client.perform(HTTPRequest(method: "GET", url: proxy.url(scheme: "http") + "/x", timeout: 5))
+        let response = try client.perform(HTTPRequest(method: .get, url: proxy.url(scheme: "http") + "/x", timeout: 5))
         #expect(response.status == 200)
         // Once on the way up, once on the way down.
         #expect(Date().timeIntervalSince(started) >= 0.55)
@@ -183,7 +183,7 @@ import Glibc
         defer { proxy.stop() }
         let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
         for _ in 1...2 {
-            let response = try client.perform(HTTPRequest(method: "POST", url: proxy.url(scheme: "http") + "/chat/Message.json",
+            let response = try client.perform(HTTPRequest(method: .post, url: proxy.url(scheme: "http") + "/chat/Message.json",
                                                           body: Array("{\"a\":1}".utf8), timeout: 5))
             #expect(response.status == 503)
             #expect(response.header("Retry-After") == "0")
@@ -196,7 +196,7 @@ import Glibc
             #expect(server.requests.isEmpty)
         }
         proxy.mode = .pass
-        let passed = try client.perform(HTTPRequest(method: "GET", url: proxy.url(scheme: "http") + "/y", timeout: 5))
+        let passed = try client.perform(HTTPRequest(method: .get, url: proxy.url(scheme: "http") + "/y", timeout: 5))
         #expect(passed.status == 200)
     }
 
@@ -220,7 +220,7 @@ import Glibc
         let proxy = try FaultProxy(upstreamPort: server.port, host: "127.0.0.2")
         defer { proxy.stop() }
         let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
-        let response = try client.perform(HTTPRequest(method: "GET", url: "http://127.0.0.2:\(proxy.port)/z", timeout: 5))
+        let response = try client.perform(HTTPRequest(method: .get, url: "http://127.0.0.2:\(proxy.port)/z", timeout: 5))
         #expect(response.status == 200)
     }
 }

@@ -337,7 +337,7 @@ extension ChatEngineTests {
                 "\(f.heard.notices)")
         f.engine.endMutesIfDue(at: .now + .seconds(30))
         #expect(f.heard.notices.count == 1, "told once")
-        let puts = f.transport.requests.filter { $0.method == "PUT" }.map(\.url)
+        let puts = f.transport.requests.filter { $0.method == .put }.map(\.url)
         #expect(puts.count == 2 && puts.allSatisfy { $0.hasSuffix("/chat/Dialog/\(F.privateID)/notifications.json") }, "\(puts)")
         #expect(try f.service.cache.dialog(id: F.privateID)?.muted == false)
         let told = f.heard.events.compactMap { event -> [CachedDialog]? in if case .dialogs(let all, _) = event { all } else { nil } }

@@ -103,7 +103,7 @@ extension ScriptedService {
     @Test func aDeletedDialogLeavesTheCache() throws {
         let f = try ScriptedService([reply(200, "")])
         try f.service.deleteDialog(try f.seed(), everyone: false)
-        #expect(f.transport.requests[0].method == "DELETE")
+        #expect(f.transport.requests[0].method == .delete)
         #expect(try f.service.cache.dialog(id: ScriptedService.dialogID) == nil)
         #expect(try f.service.cache.search("wrold").isEmpty)
     }

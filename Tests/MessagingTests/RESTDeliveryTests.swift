@@ -23,7 +23,7 @@ import TestSupport
 
     static func history(_ items: [String]) -> String { #"{"skip":0,"limit":100,"items":[\#(items.joined(separator: ","))]}"# }
 
-    var posts: Int { transport.requests.filter { $0.method == "POST" }.count }
+    var posts: Int { transport.requests.filter { $0.method == .post }.count }
 
     @Test(arguments: [500, 502, 503, 504])
     func aMessageTheServerStoredDespiteTheErrorIsNotSentAgain(status: Int) throws {
@@ -32,7 +32,7 @@ import TestSupport
         let delivered = try service.deliverViaREST(clientMessageID: id, text: "hello", dialogID: "d1")
         #expect(delivered.id == "5e0000000000000000000001")
         #expect(posts == 1)
-        #expect(transport.requests[1].method == "GET" && transport.requests[1].url.contains("chat_dialog_id=d1"))
+        #expect(transport.requests[1].method == .get && transport.requests[1].url.contains("chat_dialog_id=d1"))
         #expect(try service.pendingOutbox().isEmpty, "it is delivered")
     }
 
@@ -46,7 +46,7 @@ import TestSupport
         let delivered = try service.deliverViaREST(clientMessageID: id, text: "hello", dialogID: "d1")
         #expect(delivered.id == "5e0000000000000000000002")
         #expect(posts == 2)
-        let bodies = try transport.requests.filter { $0.method == "POST" }.map { try JSONDecoder().decode(JSONValue.self, from: Data($0.body)) }
+        let bodies = try transport.requests.filter { $0.method == .post }.map { try JSONDecoder().decode(JSONValue.self, from: Data($0.body)) }
         #expect(bodies.allSatisfy { $0["chatctl_client_id"] == .string(id) })
     }
 
@@ -72,6 +72,6 @@ import TestSupport
         transport.script = [reply(502), reply(200, Self.history([])), reply(502), reply(200, Self.history([])), reply(502)]
         let error = try #require(throws: Failure.self) { try service.deliverViaREST(clientMessageID: id, text: "hello", dialogID: "d1") }
         #expect(error.kind == .temporary)
-        #expect(transport.requests.map(\.method) == ["POST", "GET", "POST", "GET", "POST"])
+        #expect(transport.requests.map(\.method) == [.post, .get, .post, .get, .post])
     }
 }

@@ -32,7 +32,7 @@ extension ScriptedService {
         try f.service.cache.upsertMessages(messages)
         let marked = try f.service.markRead(messages, dialogID: "d1")
         #expect(marked.map(\.id) == (0..<150).map(ScriptedService.id))
-        #expect(f.transport.requests.map(\.method) == ["PUT", "PUT"])
+        #expect(f.transport.requests.map(\.method) == [.put, .put])
         #expect(f.transport.requests[0].url.hasPrefix("http://127.0.0.1:9/chat/Message/\(ScriptedService.id(0)),\(ScriptedService.id(1)),"))
         #expect(f.transport.requests[1].url.hasSuffix("\(ScriptedService.id(149)).json"))
         let body = String(decoding: f.transport.requests[0].body, as: UTF8.self)

@@ -15,7 +15,7 @@ import TestSupport
     @Test func createSendsTheBlobAsJSONAndReadsItsUploadTicket() throws {
         let transport = ScriptedTransport([reply(201, Self.blobBody(params: "http://127.0.0.1:9/blobs/315/upload/?key=k&policy=p"))])
         let blob = try chatClient(transport).createBlob(name: "cat.png", contentType: "image/png")
-        #expect(transport.requests[0].method == "POST")
+        #expect(transport.requests[0].method == .post)
         #expect(transport.requests[0].url == "http://127.0.0.1:8080/blobs.json")
         #expect(String(decoding: transport.requests[0].body, as: UTF8.self)
             == #"{"blob":{"content_type":"image/png","name":"cat.png","public":false}}"#)
@@ -33,7 +33,7 @@ import TestSupport
     @Test func completeSendsTheSizeInsideBlob() throws {
         let transport = ScriptedTransport([reply(200)])
         try chatClient(transport).completeBlob(id: 315, size: 1_234_567)
-        #expect(transport.requests[0].method == "PUT")
+        #expect(transport.requests[0].method == .put)
         #expect(transport.requests[0].url == "http://127.0.0.1:8080/blobs/315/complete.json")
         #expect(String(decoding: transport.requests[0].body, as: UTF8.self) == #"{"blob":{"size":1234567}}"#)
     }

@@ -18,7 +18,7 @@ import TestSupport
         let payload = Array(#"{"login":"alice","password":"hunter2-pass"}"#.utf8)
 
         let response = try client.perform(HTTPRequest(
-            method: "POST", url: base + "/session.json?token=query-secret",
+            method: .post, url: base + "/session.json?token=query-secret",
             headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("QB-Token", "client-token-abc")],
             body: payload, timeout: 5))
         #expect(response.status == 201)
@@ -26,7 +26,7 @@ import TestSupport
         #expect(response.header("qb-token-expirationdate") == "2018-07-11 17:33:09 +0000")
         #expect(response.header("Content-Type") == "application/json")
 
-        let deleted = try client.perform(HTTPRequest(method: "DELETE", url: base + "/login.json", timeout: 5))
+        let deleted = try client.perform(HTTPRequest(method: .delete, url: base + "/login.json", timeout: 5))
         #expect(deleted.status == 201)
 
         let received = server.requests
@@ -57,7 +57,7 @@ import TestSupport
         let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 5))
         let started = Date()
         let error = try #require(throws: HTTPError.self) {
-            try client.perform(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(closedPort.port)/session.json?token=abc", timeout: 10))
+            try client.perform(HTTPRequest(method: .get, url: "http://127.0.0.1:\(closedPort.port)/session.json?token=abc", timeout: 10))
         }
         #expect(error.kind == .cannotConnect)
         #expect(error.url == "http://127.0.0.1:\(closedPort.port)/session.json")
@@ -73,7 +73,7 @@ import TestSupport
         let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 5))
         let started = Date()
         let error = try #require(throws: HTTPError.self) {
-            try client.perform(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(silent.port)/users.json", timeout: 0.5))
+            try client.perform(HTTPRequest(method: .get, url: "http://127.0.0.1:\(silent.port)/users.json", timeout: 0.5))
         }
         let elapsed = Date().timeIntervalSince(started)
         #expect(error.kind == .timedOut)
@@ -95,7 +95,7 @@ import TestSupport
         }
         let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
         let error = try #require(throws: HTTPError.self) {
-            try client.perform(HTTPRequest(method: "GET", url: "https://127.0.0.1:\(plain.port)/session.json", timeout: 3))
+            try client.perform(HTTPRequest(method: .get, url: "https://127.0.0.1:\(plain.port)/session.json", timeout: 3))
         }
         #expect(error.kind == .tls)
     }
@@ -103,7 +103,7 @@ import TestSupport
     @Test(arguments: ["ftp://127.0.0.1/file", "http://", "not a url"])
     func badURLsAreInvalidURL(url: String) throws {
         let client = try CurlHTTPClient(options: HTTPClientOptions())
-        let error = try #require(throws: HTTPError.self) { try client.perform(HTTPRequest(method: "GET", url: url, timeout: 2)) }
+        let error = try #require(throws: HTTPError.self) { try client.perform(HTTPRequest(method: .get, url: url, timeout: 2)) }
         #expect(error.kind == .invalidURL)
     }
 
@@ -139,7 +139,7 @@ import TestSupport
         defer { server.stop() }
         let client = try CurlHTTPClient(options: HTTPClientOptions(connectTimeout: 2))
         let error = try #require(throws: HTTPError.self) {
-            try client.perform(HTTPRequest(method: "GET", url: server.baseURL() + "/chat/Message.json", timeout: 20,
+            try client.perform(HTTPRequest(method: .get, url: server.baseURL() + "/chat/Message.json", timeout: 20,
                                            maxResponseBytes: 1 << 20))
         }
         #expect(error.kind == .responseTooLarge)

@@ -32,7 +32,7 @@ func dialogPageBody(_ ids: [String], total: Int? = nil, skip: Int = 0, limit: In
         let transport = ScriptedTransport([reply(200, body)])
         let page = try chatClient(transport).dialogs()
         let sent = transport.requests[0]
-        #expect(sent.method == "GET")
+        #expect(sent.method == .get)
         #expect(sent.url == Self.base + "/chat/Dialog.json?limit=100&skip=0&sort_desc=last_message_date_sent")
         #expect(sent.header("QB-Token") == "tok-user")
         #expect(sent.body.isEmpty)
@@ -172,7 +172,7 @@ func dialogPageBody(_ ids: [String], total: Int? = nil, skip: Int = 0, limit: In
         let created = #"{"_id":"d3","type":3,"user_id":7,"occupants_ids":[7,42],"xmpp_room_jid":null,"created_at":"2019-09-08T17:24:11Z"}"#
         let transport = ScriptedTransport([reply(201, created)])
         let dialog = try chatClient(transport).createDialog(type: .private, occupantIDs: [42])
-        #expect(transport.requests[0].method == "POST")
+        #expect(transport.requests[0].method == .post)
         #expect(transport.requests[0].url == Self.base + "/chat/Dialog.json")
         #expect(try transport.bodyJSON(0) == ["type": 3, "occupants_ids": "42"])
         #expect(dialog.id == "d3")
@@ -200,7 +200,7 @@ func dialogPageBody(_ ids: [String], total: Int? = nil, skip: Int = 0, limit: In
         let transport = ScriptedTransport([reply(200, QBDialogTests.groupDialog)])
         _ = try chatClient(transport).updateDialog(id: "5d75d2b0a28f9a1b2c3d4e5f", name: "ops2", addOccupants: [10, 11],
                                                    removeOccupants: [9])
-        #expect(transport.requests[0].method == "PUT")
+        #expect(transport.requests[0].method == .put)
         #expect(transport.requests[0].url == Self.base + "/chat/Dialog/5d75d2b0a28f9a1b2c3d4e5f.json")
         #expect(try transport.bodyJSON(0) == [
             "name": "ops2", "push_all": ["occupants_ids": [10, 11]], "pull_all": ["occupants_ids": [9]],
@@ -236,7 +236,7 @@ func dialogPageBody(_ ids: [String], total: Int? = nil, skip: Int = 0, limit: In
         let api = chatClient(transport)
         let result = try api.deleteDialogs(ids: ["d1", "d2"], force: true)
         try api.deleteDialogs(ids: ["d3"])
-        #expect(transport.requests[0].method == "DELETE")
+        #expect(transport.requests[0].method == .delete)
         #expect(transport.requests[0].url == Self.base + "/chat/Dialog/d1,d2.json?force=1")
         #expect(transport.requests[1].url == Self.base + "/chat/Dialog/d3.json")
         #expect(transport.requests[0].body.isEmpty)

@@ -11,7 +11,7 @@ import TestSupport
         let transport = ScriptedTransport([reply(200, #"{"notifications":{"enabled":0}}"#)])
         let settings = try chatClient(transport).dialogNotifications(dialogID: "5d75d2b0a28f9a1b2c3d4e5f")
         let sent = transport.requests[0]
-        #expect(sent.method == "GET")
+        #expect(sent.method == .get)
         #expect(sent.url == Self.base + "/chat/Dialog/5d75d2b0a28f9a1b2c3d4e5f/notifications.json")
         #expect(sent.header("QB-Token") == "tok-user")
         #expect(sent.body.isEmpty)
@@ -23,7 +23,7 @@ import TestSupport
     func changingSendsEnabledAsAnInteger(enabled: Bool, sent: Int) throws {
         let transport = ScriptedTransport([reply(200, #"{"notifications":{"enabled":\#(sent)}}"#)])
         let settings = try chatClient(transport).updateDialogNotifications(dialogID: "d1", enabled: enabled)
-        #expect(transport.requests[0].method == "PUT")
+        #expect(transport.requests[0].method == .put)
         #expect(transport.requests[0].url == Self.base + "/chat/Dialog/d1/notifications.json")
         #expect(try transport.bodyJSON(0) == ["enabled": .int(sent)])
         #expect(String(decoding: transport.requests[0].body, as: UTF8.self) == #"{"enabled":\#(sent)}"#)

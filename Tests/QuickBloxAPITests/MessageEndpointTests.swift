@@ -21,7 +21,7 @@ import TestSupport
         let transport = ScriptedTransport([reply(200, Self.historyBody)])
         let page = try chatClient(transport).messages(MessageQuery(dialogId: "5d75d2b0a28f9a1b2c3d4e5f"))
         let sent = transport.requests[0]
-        #expect(sent.method == "GET")
+        #expect(sent.method == .get)
         #expect(sent.url == Self.base
             + "/chat/Message.json?chat_dialog_id=5d75d2b0a28f9a1b2c3d4e5f&sort_desc=date_sent&limit=100&skip=0&mark_as_read=0")
         #expect(sent.header("QB-Token") == "tok-user")
@@ -102,7 +102,7 @@ import TestSupport
         let message = try chatClient(transport).sendMessage(
             dialogId: "d1", text: "hi & bye", sendToChat: true, markable: true,
             custom: ["priority": "high", "chat_dialog_id": "elsewhere"])
-        #expect(transport.requests[0].method == "POST")
+        #expect(transport.requests[0].method == .post)
         #expect(transport.requests[0].url == Self.base + "/chat/Message.json")
         #expect(try transport.bodyJSON(0) == [
             "chat_dialog_id": "d1", "message": "hi & bye", "send_to_chat": 1, "markable": 1, "priority": "high",
@@ -136,7 +136,7 @@ import TestSupport
     @Test func markReadPutsReadFlagForJoinedIds() throws {
         let transport = ScriptedTransport([reply(200)])
         try chatClient(transport).markRead(messageIds: ["m1", "m2"], dialogId: "d1")
-        #expect(transport.requests[0].method == "PUT")
+        #expect(transport.requests[0].method == .put)
         #expect(transport.requests[0].url == Self.base + "/chat/Message/m1,m2.json")
         #expect(try transport.bodyJSON(0) == ["read": 1, "chat_dialog_id": "d1"])
     }
@@ -161,7 +161,7 @@ import TestSupport
     @Test func deleteMessagesReadsDeletedAndNotFound() throws {
         let transport = ScriptedTransport([reply(200, #"{"SuccessfullyDeleted":{"ids":["m1"]},"NotFound":{"ids":["m2"]}}"#)])
         let result = try chatClient(transport).deleteMessages(ids: ["m1", "m2"])
-        #expect(transport.requests[0].method == "DELETE")
+        #expect(transport.requests[0].method == .delete)
         #expect(transport.requests[0].url == Self.base + "/chat/Message/m1,m2.json")
         #expect(result.successfullyDeleted == ["m1"])
         #expect(result.notFound == ["m2"])
@@ -190,7 +190,7 @@ import TestSupport
         let transport = ScriptedTransport([reply(200, "")])
         try chatClient(transport).editMessage(id: "6b0db887c4ca891d2141e1cb", dialogId: "d1", text: "fixed \"typo\"")
         let sent = transport.requests[0]
-        #expect(sent.method == "PUT")
+        #expect(sent.method == .put)
         #expect(sent.url == Self.base + "/chat/Message/6b0db887c4ca891d2141e1cb.json")
         #expect(String(decoding: sent.body, as: UTF8.self) == #"{"chat_dialog_id":"d1","message":"fixed \"typo\""}"#)
     }
@@ -219,7 +219,7 @@ import TestSupport
     @Test func unreadCountsForSomeDialogs() throws {
         let transport = ScriptedTransport([reply(200, #"{"total":15,"d1":"10","d2":5}"#)])
         let counts = try chatClient(transport).unreadCounts(dialogIds: ["d1", "d2"])
-        #expect(transport.requests[0].method == "GET")
+        #expect(transport.requests[0].method == .get)
         #expect(transport.requests[0].url == Self.base + "/chat/Message/unread.json?chat_dialog_ids=d1%2Cd2")
         #expect(counts.total == 15)
         #expect(counts.byDialog == ["d1": 10, "d2": 5])

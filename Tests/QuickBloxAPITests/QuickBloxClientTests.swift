@@ -46,7 +46,7 @@ import TestSupport
         #expect(api.token == "tok-3f9a")
 
         let sent = transport.requests[0]
-        #expect(sent.method == "POST")
+        #expect(sent.method == .post)
         #expect(sent.url == "http://127.0.0.1:8080/session.json")
         #expect(sent.header("QB-Token") == nil)
         #expect(sent.header("Content-Type") == "application/json")
@@ -209,7 +209,7 @@ import TestSupport
         let api = client(transport)
         try api.createSession()
         try api.deleteSession()
-        #expect(transport.requests[1].method == "DELETE")
+        #expect(transport.requests[1].method == .delete)
         #expect(transport.requests[1].header("QB-Token") == "tok-3f9a")
         #expect(api.token == nil)
         #expect(api.tokenExpiresAt == nil)
@@ -219,7 +219,7 @@ import TestSupport
         let transport = ScriptedTransport([reply(200, Self.userBody)])
         _ = try client(transport).user(login: "a b&c=d+é")
         #expect(transport.requests[0].url == "http://127.0.0.1:8080/users/by_login.json?login=a%20b%26c%3Dd%2B%C3%A9")
-        #expect(transport.requests[0].method == "GET")
+        #expect(transport.requests[0].method == .get)
     }
 
     @Test func usersByIds() throws {

@@ -11,7 +11,7 @@ import TestSupport
         let page = #"{"current_page":"2","per_page":5,"total_entries":6,"items":[{"user":{"id":9,"login":"ann","full_name":"Ann Lee"}}]}"#
         let transport = ScriptedTransport([reply(200, page)])
         let result = try chatClient(transport).users(fullName: "Ann Lee&co", page: 2, perPage: 5)
-        #expect(transport.requests[0].method == "GET")
+        #expect(transport.requests[0].method == .get)
         #expect(transport.requests[0].url == Self.base + "/users/by_full_name.json?full_name=Ann%20Lee%26co&page=2&per_page=5")
         #expect(result == QBUserPage(currentPage: 2, perPage: 5, totalEntries: 6, users: result.users))
         #expect(result.users.map(\.fullName) == ["Ann Lee"])

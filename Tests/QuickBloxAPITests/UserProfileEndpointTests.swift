@@ -12,7 +12,7 @@ import TestSupport
         let transport = ScriptedTransport([reply(200, answer), reply(200, answer)])
         let api = chatClient(transport)
         let user = try api.updateUser(id: 7, QBUserUpdate(fullName: "Ann Q", tags: ["cats", "dogs"]))
-        #expect(transport.requests[0].method == "PUT" && transport.requests[0].url == Self.base + "/users/7.json")
+        #expect(transport.requests[0].method == .put && transport.requests[0].url == Self.base + "/users/7.json")
         #expect(try transport.bodyJSON(0) == ["user": ["full_name": "Ann Q", "tag_list": "cats,dogs"]])
         #expect(user.fullName == "Ann Q" && user.blobID == 12 && user.tags == ["cats", "dogs"] && user.phone == "555")
         #expect(user.lastRequestAt == "2024-01-01T00:00:00Z")
@@ -33,12 +33,12 @@ import TestSupport
         let transport = ScriptedTransport([reply(200, ""), reply(200, page), reply(200, "")])
         let api = chatClient(transport)
         try api.deleteUser(id: 7)
-        #expect(transport.requests[0].method == "DELETE" && transport.requests[0].url == Self.base + "/users/7.json")
+        #expect(transport.requests[0].method == .delete && transport.requests[0].url == Self.base + "/users/7.json")
         let tagged = try api.users(tags: ["cats", "dogs"])
         #expect(transport.requests[1].url == Self.base + "/users/by_tags.json?tags=cats%2Cdogs&page=1&per_page=10")
         #expect(tagged.users.map(\.id) == [3])
         try api.resetPassword(email: "ann@example.com")
-        #expect(transport.requests[2].method == "GET"
+        #expect(transport.requests[2].method == .get
                 && transport.requests[2].url == Self.base + "/password/reset.json?email=ann%40example.com")
     }
 

@@ -76,8 +76,8 @@ package final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
         // front (CURLE_FILESIZE_EXCEEDED), the write callback counts the rest.
         refuseBeyond = request.maxResponseBytes
         check(ccurl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxResponseBytes)), "CURLOPT_MAXFILESIZE_LARGE")
-        let method = request.method.uppercased()
-        if !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(method) {
+        let method = request.method
+        if !request.body.isEmpty || method.carriesBody {
             // COPYPOSTFIELDS copies the bytes, so the Swift array need not outlive this call.
             check(ccurl_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count)), "CURLOPT_POSTFIELDSIZE_LARGE")
             if request.body.isEmpty {
@@ -87,18 +87,18 @@ package final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
                     check(ccurl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress)), "CURLOPT_COPYPOSTFIELDS")
                 }
             }
-            if method != "POST" { setString(CURLOPT_CUSTOMREQUEST, method) }
-        } else if method == "HEAD" {
+            if method != .post { setString(CURLOPT_CUSTOMREQUEST, method.rawValue) }
+        } else if method == .head {
             setLong(CURLOPT_NOBODY, 1)
-        } else if method != "GET" {
-            setString(CURLOPT_CUSTOMREQUEST, method)
+        } else if method != .get {
+            setString(CURLOPT_CUSTOMREQUEST, method.rawValue)
         }
         return try finish(url: request.url, code: ccurl_easy_perform(handle))
     }
 
     package func upload(_ request: MultipartUploadRequest, progress: (TransferProgress) -> Void) throws(HTTPError) -> HTTPResponse {
         let file = request.file
-        logRequest("POST", request.url, request.headers)
+        logRequest(.post, request.url, request.headers)
         options.verboseLog?("> (multipart/form-data: \(request.fields.count) fields, then \(request.fileField) \(file.name), \(file.size) bytes of \(file.contentType))")
 
         begin(url: request.url, headers: request.headers)
@@ -131,7 +131,7 @@ package final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
             // Asked again, the last bytes the sink holds must come back the same:
             // else its bytes are of another file, and it starts over.
             let start = max(0, resumeFrom - Int64(max(0, request.verifiedOverlap)))
-            logRequest("GET", request.url, request.headers)
+            logRequest(.get, request.url, request.headers)
             if resumeFrom > 0 { options.verboseLog?("> (resuming after \(resumeFrom) bytes, checking the \(resumeFrom - start) before)") }
             begin(url: request.url, headers: request.headers)
             limitStalls(request.stallTimeout)
@@ -289,7 +289,7 @@ package final class CurlHTTPClient: HTTPTransporting, HTTPFileTransferring {
         return response
     }
 
-    private func logRequest(_ method: String, _ url: String, _ headers: [HTTPHeader]) {
+    private func logRequest(_ method: HTTPMethod, _ url: String, _ headers: [HTTPHeader]) {
         guard let log = options.verboseLog else { return }
         log("> \(method) \(SecretRedactor.url(url))")
         for header in headers { let h = SecretRedactor.header(header); log("> \(h.name): \(h.value)") }

@@ -9,7 +9,7 @@ extension QuickBloxClient {
     package func createBlob(name: String, contentType: String, isPublic: Bool = false) throws(QuickBloxError) -> QBBlob {
         let body: JSONValue = ["blob": ["content_type": .string(contentType), "name": .string(name), "public": .bool(isPublic)]]
         // Repeatable: a blob created twice costs an empty record, never a wrong message.
-        let json = try send("POST", "/blobs.json", repeatable: true) { body }
+        let json = try send(.post, "/blobs.json", repeatable: true) { body }
         guard let blob = QBBlob(json: json) else { throw invalidResponse("POST /blobs.json", "no blob with an id and a uid") }
         guard blob.upload != nil else {
             throw invalidResponse("POST /blobs.json", "no upload URL in blob_object_access.params")
@@ -44,17 +44,17 @@ extension QuickBloxClient {
     /// (Some SDKs send a top-level `size`; servers take both.)
     package func completeBlob(id: Int, size: Int64) throws(QuickBloxError) {
         let body: JSONValue = ["blob": ["size": .int(Int(size))]]
-        try send("PUT", "/blobs/\(id)/complete.json") { body }
+        try send(.put, "/blobs/\(id)/complete.json") { body }
     }
 
     /// `DELETE /blobs/{id}.json`: the blob and its file go (the owner's only).
     package func deleteBlob(id: Int) throws(QuickBloxError) {
-        try send("DELETE", "/blobs/\(id).json")
+        try send(.delete, "/blobs/\(id).json")
     }
 
     /// `GET /blobs/{id}.json`: the blob's metadata.
     package func blob(id: Int) throws(QuickBloxError) -> QBBlob {
-        let json = try send("GET", "/blobs/\(id).json")
+        let json = try send(.get, "/blobs/\(id).json")
         guard let blob = QBBlob(json: json) else { throw invalidResponse("GET /blobs/\(id).json", "no blob with an id and a uid") }
         return blob
     }
@@ -64,7 +64,7 @@ extension QuickBloxClient {
     /// the caller's to read.
     package func blobLocation(uid: String) throws(QuickBloxError) -> String {
         let path = "/blobs/\(FormEncoding.percentEncode(uid)).json"
-        let response = try exchange("GET", path, redirects: true)
+        let response = try exchange(.get, path, redirects: true)
         guard (300..<400).contains(response.status), let location = response.header("Location"), !location.isEmpty else {
             throw invalidResponse("GET \(path)", "no redirect to the file (HTTP \(response.status))")
         }

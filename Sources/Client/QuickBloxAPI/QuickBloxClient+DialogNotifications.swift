@@ -4,14 +4,14 @@ extension QuickBloxClient {
     /// `GET /chat/Dialog/{id}/notifications.json`.
     package func dialogNotifications(dialogID: String) throws(QuickBloxError) -> QBDialogNotifications {
         let path = "/chat/Dialog/\(Self.pathIDs([dialogID]))/notifications.json"
-        return try parseNotifications(try send("GET", path), request: "GET \(path)")
+        return try parseNotifications(try send(.get, path), request: "GET \(path)")
     }
 
     /// `PUT /chat/Dialog/{id}/notifications.json` `{"enabled":0}` (mute) or `{"enabled":1}`;
     /// an integer, as the reference has it. Returns what the server now holds.
     package func updateDialogNotifications(dialogID: String, enabled: Bool) throws(QuickBloxError) -> QBDialogNotifications {
         let path = "/chat/Dialog/\(Self.pathIDs([dialogID]))/notifications.json"
-        let json = try send("PUT", path) { ["enabled": .int(enabled ? 1 : 0)] }
+        let json = try send(.put, path) { ["enabled": .int(enabled ? 1 : 0)] }
         return try parseNotifications(json, request: "PUT \(path)")
     }
 

@@ -43,7 +43,7 @@ extension QuickBloxClient {
             "occupants_ids": .string(occupantIDs.map(String.init).joined(separator: ",")),
         ]
         if let name { body["name"] = .string(name) }
-        let json = try send("POST", "/chat/Dialog.json") { .object(body) }
+        let json = try send(.post, "/chat/Dialog.json") { .object(body) }
         return try parseDialog(json, request: "POST /chat/Dialog.json")
     }
 
@@ -56,7 +56,7 @@ extension QuickBloxClient {
         if !addOccupants.isEmpty { body["push_all"] = ["occupants_ids": .array(addOccupants.map { .int($0) })] }
         if !removeOccupants.isEmpty { body["pull_all"] = ["occupants_ids": .array(removeOccupants.map { .int($0) })] }
         let path = "/chat/Dialog/\(Self.pathIDs([id])).json"
-        let json = try send("PUT", path) { .object(body) }
+        let json = try send(.put, path) { .object(body) }
         return try parseDialog(json, request: "PUT \(path)")
     }
 
@@ -65,7 +65,7 @@ extension QuickBloxClient {
     @discardableResult
     package func deleteDialogs(ids: [String], force: Bool = false) throws(QuickBloxError) -> QBDeletionResult {
         guard !ids.isEmpty else { return QBDeletionResult(successfullyDeleted: [], notFound: []) }
-        let json = try send("DELETE", "/chat/Dialog/\(Self.pathIDs(ids)).json", query: force ? [("force", "1")] : [])
+        let json = try send(.delete, "/chat/Dialog/\(Self.pathIDs(ids)).json", query: force ? [("force", "1")] : [])
         return QBDeletionResult(json: json, requested: ids)
     }
 
@@ -73,7 +73,7 @@ extension QuickBloxClient {
 
     /// One page, and whether the server reported `total_entries` (paging trusts it only then).
     private func dialogPage(_ query: DialogQuery) throws(QuickBloxError) -> (page: QBDialogPage, reportsTotal: Bool) {
-        let json = try send("GET", "/chat/Dialog.json", query: query.queryItems)
+        let json = try send(.get, "/chat/Dialog.json", query: query.queryItems)
         guard let items = json["items"]?.arrayValue else {
             throw invalidResponse("GET /chat/Dialog.json", "no \"items\" array")
         }

@@ -4,7 +4,7 @@ extension QuickBloxClient {
     /// Newest first. Sends `mark_as_read=0` unless `query.markAsRead`: reading history
     /// must not mark it read by accident. 403 for a non-occupant, 404 for an unknown dialog.
     package func messages(_ query: MessageQuery) throws(QuickBloxError) -> QBMessagePage {
-        let json = try send("GET", "/chat/Message.json", query: query.queryItems)
+        let json = try send(.get, "/chat/Message.json", query: query.queryItems)
         guard let items = json["items"]?.arrayValue else {
             throw invalidResponse("GET /chat/Message.json", "no \"items\" array")
         }
@@ -33,7 +33,7 @@ extension QuickBloxClient {
         if sendToChat { body["send_to_chat"] = 1 }
         if markable { body["markable"] = 1 }
         if !attachments.isEmpty { body["attachments"] = .array(attachments.map(\.json)) }
-        let json = try send("POST", "/chat/Message.json") { .object(body) }
+        let json = try send(.post, "/chat/Message.json") { .object(body) }
         // The bare message object; tolerate one wrapped as {"message":{…}}.
         let object = json["_id"] == nil && json["message"]?.objectValue != nil ? json["message"]! : json
         guard let message = QBMessage(json: object, dialogId: dialogId) else {
@@ -47,7 +47,7 @@ extension QuickBloxClient {
     package func markRead(messageIds: [String], dialogId: String) throws(QuickBloxError) {
         guard !messageIds.isEmpty else { return }
         let body: JSONValue = ["read": 1, "chat_dialog_id": .string(dialogId)]
-        try send("PUT", "/chat/Message/\(Self.pathIDs(messageIds)).json") { body }
+        try send(.put, "/chat/Message/\(Self.pathIDs(messageIds)).json") { body }
     }
 
     /// `DELETE /chat/Message/{id}[,{id}].json[?force=1]`: without `force` the messages go
@@ -57,7 +57,7 @@ extension QuickBloxClient {
     @discardableResult
     package func deleteMessages(ids: [String], force: Bool = false) throws(QuickBloxError) -> QBDeletionResult {
         guard !ids.isEmpty else { return QBDeletionResult(successfullyDeleted: [], notFound: []) }
-        let json = try send("DELETE", "/chat/Message/\(Self.pathIDs(ids)).json", query: force ? [("force", "1")] : [])
+        let json = try send(.delete, "/chat/Message/\(Self.pathIDs(ids)).json", query: force ? [("force", "1")] : [])
         return QBDeletionResult(json: json, requested: ids)
     }
 
@@ -66,7 +66,7 @@ extension QuickBloxClient {
     /// body, so nothing is returned; `message(id:dialogId:)` reads the result back.
     package func editMessage(id: String, dialogId: String, text: String) throws(QuickBloxError) {
         let body: JSONValue = ["chat_dialog_id": .string(dialogId), "message": .string(text)]
-        try send("PUT", "/chat/Message/\(Self.pathIDs([id])).json") { body }
+        try send(.put, "/chat/Message/\(Self.pathIDs([id])).json") { body }
     }
 
     /// One message of a dialog: `GET /chat/Message.json?chat_dialog_id=&_id=&mark_as_read=0`.
@@ -74,7 +74,7 @@ extension QuickBloxClient {
     /// right, if the message is on the first page); nil when it is not there.
     package func message(id: String, dialogId: String) throws(QuickBloxError) -> QBMessage? {
         let query = [("chat_dialog_id", dialogId), ("_id", id), ("mark_as_read", "0")]
-        let json = try send("GET", "/chat/Message.json", query: query)
+        let json = try send(.get, "/chat/Message.json", query: query)
         guard let items = json["items"]?.arrayValue else {
             throw invalidResponse("GET /chat/Message.json", "no \"items\" array")
         }
@@ -86,7 +86,7 @@ extension QuickBloxClient {
     package func unreadCounts(dialogIds: [String]? = nil) throws(QuickBloxError) -> QBUnreadCounts {
         var query: [(String, String)] = []
         if let dialogIds, !dialogIds.isEmpty { query.append(("chat_dialog_ids", dialogIds.joined(separator: ","))) }
-        let json = try send("GET", "/chat/Message/unread.json", query: query)
+        let json = try send(.get, "/chat/Message/unread.json", query: query)
         guard let counts = QBUnreadCounts(json: json) else {
             throw invalidResponse("GET /chat/Message/unread.json", "no counts object")
         }

@@ -6,7 +6,7 @@ extension QuickBloxClient {
     /// `{"subscription":{…}}`; none is the hosted service's 404, an empty list here.
     package func pushSubscriptions() throws(QuickBloxError) -> [QBPushSubscription] {
         let json: JSONValue
-        do { json = try send("GET", "/subscriptions.json") } catch where error.status == 404 { return [] }
+        do { json = try send(.get, "/subscriptions.json") } catch where error.status == 404 { return [] }
         guard let items = json.arrayValue else { throw invalidResponse("GET /subscriptions.json", "no array of subscriptions") }
         var subscriptions: [QBPushSubscription] = []
         for item in items {
@@ -22,13 +22,13 @@ extension QuickBloxClient {
     /// push is delivered by then).
     package func createPushEvent(_ notification: QBPushNotification) throws(QuickBloxError) -> QBPushEvent {
         let body = notification.body
-        return try parseEvent(try send("POST", "/events.json") { body }, request: "POST /events.json")
+        return try parseEvent(try send(.post, "/events.json") { body }, request: "POST /events.json")
     }
 
     /// `GET /events.json?page=&per_page=`: the events the session's user created, a page at a
     /// time; items bare or `{"event":{…}}`.
     package func pushEvents(page: Int, perPage: Int) throws(QuickBloxError) -> QBPushEventPage {
-        let json = try send("GET", "/events.json", query: [("page", String(page)), ("per_page", String(perPage))])
+        let json = try send(.get, "/events.json", query: [("page", String(page)), ("per_page", String(perPage))])
         guard let items = json["items"]?.arrayValue else { throw invalidResponse("GET /events.json", "no \"items\" array") }
         var events: [QBPushEvent] = []
         for item in items {
@@ -42,7 +42,7 @@ extension QuickBloxClient {
     /// `GET /events/{id}/status.json`: the event with its `status` and `deliveries_count`.
     package func pushEventStatus(id: Int) throws(QuickBloxError) -> QBPushEvent {
         let path = "/events/\(id)/status.json"
-        return try parseEvent(try send("GET", path), request: "GET \(path)")
+        return try parseEvent(try send(.get, path), request: "GET \(path)")
     }
 
     private func parseEvent(_ json: JSONValue, request: String) throws(QuickBloxError) -> QBPushEvent {

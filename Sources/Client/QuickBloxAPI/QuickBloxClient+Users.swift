@@ -4,20 +4,20 @@
 extension QuickBloxClient {
     /// `GET /users/{id}.json`.
     package func user(id: Int) throws(QuickBloxError) -> QBUser {
-        let json = try send("GET", "/users/\(id).json")
+        let json = try send(.get, "/users/\(id).json")
         return try parseUser(json, request: "GET /users/\(id).json")
     }
 
     /// `GET /users/by_login.json?login=…`; 404 when there is no such user.
     package func user(login: String) throws(QuickBloxError) -> QBUser {
-        let json = try send("GET", "/users/by_login.json", query: [("login", login)])
+        let json = try send(.get, "/users/by_login.json", query: [("login", login)])
         return try parseUser(json, request: "GET /users/by_login.json")
     }
 
     /// `GET /users/by_email.json?email=…`: the exact address; 404 when nobody has it.
     /// Answers `{"user":{…}}`; a page of them is read too (the first user).
     package func user(email: String) throws(QuickBloxError) -> QBUser {
-        let json = try send("GET", "/users/by_email.json", query: [("email", email)])
+        let json = try send(.get, "/users/by_email.json", query: [("email", email)])
         if json["items"] != nil {
             let page = try parseUserPage(json, request: "GET /users/by_email.json", page: 1, perPage: 1)
             guard let user = page.users.first else {
@@ -36,7 +36,7 @@ extension QuickBloxClient {
         if let ids {
             query.append(("filter[]", "number id in " + ids.map(String.init).joined(separator: ",")))
         }
-        let json = try send("GET", "/users.json", query: query)
+        let json = try send(.get, "/users.json", query: query)
         return try parseUserPage(json, request: "GET /users.json", page: page, perPage: perPage)
     }
 
@@ -44,7 +44,7 @@ extension QuickBloxClient {
     /// matches (the hosted service wants at least 3 characters).
     package func users(fullName: String, page: Int = 1, perPage: Int = 10) throws(QuickBloxError) -> QBUserPage {
         let query = [("full_name", fullName), ("page", String(page)), ("per_page", String(perPage))]
-        let json = try send("GET", "/users/by_full_name.json", query: query)
+        let json = try send(.get, "/users/by_full_name.json", query: query)
         return try parseUserPage(json, request: "GET /users/by_full_name.json", page: page, perPage: perPage)
     }
 

@@ -54,7 +54,7 @@ package final class QuickBloxClient {
         }
         // The body is rebuilt for every attempt: a retry needs a fresh nonce and
         // timestamp, since the server rejects a replayed pair.
-        let json = try send("POST", "/session.json", sendsToken: false, opensSession: true, repeatable: true) {
+        let json = try send(.post, "/session.json", sendsToken: false, opensSession: true, repeatable: true) {
             self.signedSessionBody(user: user)
         }
         let session = try parseSession(json, request: "POST /session.json")
@@ -64,20 +64,20 @@ package final class QuickBloxClient {
 
     /// `GET /session.json`: the session `token` belongs to.
     package func currentSession() throws(QuickBloxError) -> QBSession {
-        let json = try send("GET", "/session.json")
+        let json = try send(.get, "/session.json")
         return try parseSession(json, request: "GET /session.json")
     }
 
     /// `DELETE /session.json`; forgets the token.
     package func deleteSession() throws(QuickBloxError) {
-        try send("DELETE", "/session.json")
+        try send(.delete, "/session.json")
         token = nil
         tokenExpiresAt = nil
     }
 
     /// `GET /account_settings.json` with `QB-Account-Key` (no session needed).
     package func accountSettings(accountKey: String) throws(QuickBloxError) -> QBAccountSettings {
-        let json = try send("GET", "/account_settings.json", extraHeaders: [HTTPHeader("QB-Account-Key", accountKey)],
+        let json = try send(.get, "/account_settings.json", extraHeaders: [HTTPHeader("QB-Account-Key", accountKey)],
                             sendsToken: false)
         guard let members = json.objectValue else {
             throw invalidResponse("GET /account_settings.json", "no settings object")
@@ -100,7 +100,7 @@ package final class QuickBloxClient {
         let body: JSONValue = ["user": .object(user)]
         // Repeatable: a sign-up the server did store answers 422 "taken" the second
         // time, which the login flow takes as "log in instead".
-        let json = try send("POST", "/users.json", repeatable: true) { body }
+        let json = try send(.post, "/users.json", repeatable: true) { body }
         return try parseUser(json, request: "POST /users.json")
     }
 
@@ -111,13 +111,13 @@ package final class QuickBloxClient {
         case .login(let login): body["login"] = .string(login)
         case .email(let email): body["email"] = .string(email)
         }
-        let json = try send("POST", "/login.json", repeatable: true) { .object(body) }
+        let json = try send(.post, "/login.json", repeatable: true) { .object(body) }
         return try parseUser(json, request: "POST /login.json")
     }
 
     /// `DELETE /login.json`: back to an application session.
     package func logOut() throws(QuickBloxError) {
-        try send("DELETE", "/login.json")
+        try send(.delete, "/login.json")
     }
 
     // MARK: - The one request path every endpoint uses
@@ -133,7 +133,7 @@ package final class QuickBloxClient {
     ///   request repeated once with the new token (docs/protocol.md §2).
     /// - Each success tracks the token's expiry and tells `sessionRenewal`.
     @discardableResult
-    func send(_ method: String, _ path: String, query: [(String, String)] = [],
+    func send(_ method: HTTPMethod, _ path: String, query: [(String, String)] = [],
               extraHeaders: [HTTPHeader] = [], sendsToken: Bool = true, opensSession: Bool = false,
               repeatable: Bool? = nil, body: () -> JSONValue? = { nil }) throws(QuickBloxError) -> JSONValue {
         let response = try exchange(method, path, query: query, extraHeaders: extraHeaders, sendsToken: sendsToken,
@@ -143,7 +143,7 @@ package final class QuickBloxClient {
 
     /// `send` without decoding: the response itself. With `redirects`, a 301, 302,
     /// 303, 307 or 308 is an answer too (the blob download's, docs/protocol.md §8).
-    func exchange(_ method: String, _ path: String, query: [(String, String)] = [],
+    func exchange(_ method: HTTPMethod, _ path: String, query: [(String, String)] = [],
                   extraHeaders: [HTTPHeader] = [], sendsToken: Bool = true, opensSession: Bool = false,
                   repeatable: Bool? = nil, redirects: Bool = false,
                   body: () -> JSONValue? = { nil }) throws(QuickBloxError) -> HTTPResponse {
@@ -152,7 +152,7 @@ package final class QuickBloxClient {
         if !query.isEmpty {
             url += "?" + FormEncoding.encode(query)
         }
-        let retriesServerErrors = repeatable ?? (method != "POST")
+        let retriesServerErrors = repeatable ?? (method != .post)
         var attempt = 0
         var renewed = false
         while true {

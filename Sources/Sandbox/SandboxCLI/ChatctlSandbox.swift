@@ -5,6 +5,9 @@ import SandboxServer
 import Glibc
 #endif
 
+/// The server's own defaults, which the options below declare as theirs (and help shows).
+private let defaults = SandboxOptions()
+
 /// `chatctl-sandbox`: the root command, which runs the server; its options,
 /// help, usage errors, completion and man page come from CommandLineKit, as
 /// chatctl's do.
@@ -22,55 +25,57 @@ package struct ChatctlSandbox: SandboxCommand {
         version: version,
         manual: manual)
 
-    @Option("host", metavar: "ADDRESS", help: "Address to listen on (default 127.0.0.1).")
-    var host: NonEmptyText?
-    @Option("api-port", metavar: "PORT", help: "REST port; 0 picks a free one (default 0).", range: 0...65535)
-    var apiPort: Int?
-    @Option("chat-port", metavar: "PORT", help: "XMPP port (STARTTLS); 0 picks a free one (default 0).", range: 0...65535)
-    var chatPort: Int?
+    @Option("host", metavar: "ADDRESS", help: "Address to listen on.")
+    var host = NonEmptyText(default: defaults.host)
+    @Option("api-port", metavar: "PORT", help: "REST port; 0 picks a free one.", range: 0...65535)
+    var apiPort = defaults.apiPort
+    @Option("chat-port", metavar: "PORT", help: "XMPP port (STARTTLS); 0 picks a free one.", range: 0...65535)
+    var chatPort = defaults.chatPort
     @Option("chat-tls-port", metavar: "PORT", help: "Also serve XMPP with TLS from the first byte (xmpps://) on PORT; 0 picks one.", range: 0...65535)
     var chatTLSPort: Int?
     @Option("ws-port", metavar: "PORT", help: "Also serve XMPP over WebSocket (RFC 7395, ws://) on PORT; 0 picks one.", range: 0...65535)
     var wsPort: Int?
     @Option("db", metavar: "PATH", help: "SQLite database file (default: in memory).", completion: .file)
     var db: NonEmptyText?
-    @Option("app-id", metavar: "ID", help: "Application id (default 1).", range: 1...Int(Int32.max))
-    var appId: Int?
+    @Option("app-id", metavar: "ID", help: "Application id.", range: 1...Int(Int32.max))
+    var appId = defaults.applicationId
     @Option("auth-key", metavar: "KEY", help: "Application auth key.")
     var authKey: NonEmptyText?
     @Option("auth-secret", metavar: "SECRET", help: "Application auth secret (signs sessions).")
     var authSecret: NonEmptyText?
     @Option("account-key", metavar: "KEY", help: "Account key.")
     var accountKey: NonEmptyText?
-    @Option("chat-domain", metavar: "DOMAIN", help: "XMPP domain (default localhost).")
-    var chatDomain: NonEmptyText?
-    @Option("token-ttl", metavar: "SECONDS", help: "Sliding session lifetime; fractions allowed (default 7200).")
-    var tokenTTL: Seconds?
+    @Option("chat-domain", metavar: "DOMAIN", help: "XMPP domain.")
+    var chatDomain = NonEmptyText(default: defaults.chatDomain)
+    @Option("token-ttl", metavar: "SECONDS", help: "Sliding session lifetime; fractions allowed.")
+    var tokenTTL = Seconds(default: defaults.tokenTTL)
     @Option("tls-cert", metavar: "PATH", help: "PEM certificate for XMPP TLS (default: self-signed).", completion: .file)
     var tlsCert: NonEmptyText?
     @Option("tls-key", metavar: "PATH", help: "PEM private key for --tls-cert.", completion: .file)
     var tlsKey: NonEmptyText?
-    @Option("log-level", metavar: "LEVEL", help: "What to log (default info).")
-    var logLevel: SandboxLogLevel?
-    @Option("http-timeout", metavar: "SECONDS", help: "Drop HTTP connections idle this long (default 30).")
-    var httpTimeout: Seconds?
-    @Option("request-timeout", metavar: "SECONDS", help: "Drop HTTP connections that take longer to send a whole request (default 10).")
-    var requestTimeout: Seconds?
-    @Option("login-attempts", metavar: "N", help: "Wrong passwords per user a minute before logins get 429 (default 10).", range: 1...1_000_000)
-    var loginAttempts: Int?
-    @Option("password-iterations", metavar: "N", help: "PBKDF2-HMAC-SHA256 rounds for new passwords (default 10000; OWASP suggests 600000).", range: 1000...10_000_000)
-    var passwordIterations: Int?
+    @Option("log-level", metavar: "LEVEL", help: "What to log.")
+    var logLevel = defaults.logLevel
+    @Option("http-timeout", metavar: "SECONDS", help: "Drop HTTP connections idle this long.")
+    var httpTimeout = Seconds(default: defaults.httpTimeout)
+    @Option("request-timeout", metavar: "SECONDS", help: "Drop HTTP connections that take longer to send a whole request.")
+    var requestTimeout = Seconds(default: defaults.requestTimeout)
+    @Option("login-attempts", metavar: "N", help: "Wrong passwords per user a minute before logins get 429.", range: 1...1_000_000)
+    var loginAttempts = defaults.passwordAttemptsPerMinute
+    @Option("password-iterations", metavar: "N", help: "PBKDF2-HMAC-SHA256 rounds for new passwords; OWASP suggests 600000.",
+            range: 1000...10_000_000)
+    var passwordIterations = defaults.passwordIterations
     @Flag("no-chat", help: "Serve REST only (no XMPP listener; no caFile without --https).")
     var noChat: Bool
-    @Option("storage-port", metavar: "PORT", help: "Port of the storage endpoint (blob uploads and downloads); 0 picks a free one (default 0).", range: 0...65535)
-    var storagePort: Int?
+    @Option("storage-port", metavar: "PORT", help: "Port of the storage endpoint (blob uploads and downloads); 0 picks a free one.",
+            range: 0...65535)
+    var storagePort = defaults.storagePort
     @Option("storage-public-url", metavar: "URL",
             help: "The storage endpoint's address as clients are told it, when they reach it through a proxy (e.g. http://127.0.0.1:9000; default: its own).")
     var storagePublicURL: BaseURL?
-    @Option("max-upload", metavar: "SIZE", help: "Largest file an upload may carry: bytes, or a number with K, M or G (default 100M).")
-    var maxUpload: ByteSize?
-    @Option("signed-url-ttl", metavar: "SECONDS", help: "How long upload policies and download URLs stay valid; fractions allowed (default 3600).")
-    var signedURLTTL: Seconds?
+    @Option("max-upload", metavar: "SIZE", help: "Largest file an upload may carry: bytes, or a number with K, M or G.")
+    var maxUpload = ByteSize(default: defaults.maximumUpload)
+    @Option("signed-url-ttl", metavar: "SECONDS", help: "How long upload policies and download URLs stay valid; fractions allowed.")
+    var signedURLTTL = Seconds(default: defaults.signedURLLifetime)
     @Option("cors-origin", metavar: "ORIGIN",
             help: "Only web pages from ORIGIN (e.g. http://localhost:3000, or null for a file) may call the sandbox; repeat it for more (default: any origin).",
             repeatable: true)
@@ -81,15 +86,15 @@ package struct ChatctlSandbox: SandboxCommand {
             help: "Also write the config line to PATH (mode 0640: the credentials are for a group), once listening.", completion: .file)
     var writeConfig: NonEmptyText?
     @Option("login-attempts-per-address", metavar: "N",
-            help: "Wrong passwords from one client address off loopback a minute before its password logins get 429 (default 30).",
+            help: "Wrong passwords from one client address off loopback a minute before its password logins get 429.",
             range: 1...1_000_000)
-    var loginAttemptsPerAddress: Int?
+    var loginAttemptsPerAddress = defaults.passwordAttemptsPerAddressPerMinute
     @Option("max-pending", metavar: "N",
-            help: "Connections an address may keep on each port not yet logged in (chat) or waiting for a request (HTTP); past it the oldest is closed (default 32).",
+            help: "Connections an address may keep on each port not yet logged in (chat) or waiting for a request (HTTP); past it the oldest is closed.",
             range: 1...100_000)
-    var maxPending: Int?
-    @Option("auth-timeout", metavar: "SECONDS", help: "Close chat streams not logged in this long after connecting; fractions allowed (default 30).")
-    var authTimeout: Seconds?
+    var maxPending = defaults.maximumPendingPerAddress
+    @Option("auth-timeout", metavar: "SECONDS", help: "Close chat streams not logged in this long after connecting; fractions allowed.")
+    var authTimeout = Seconds(default: defaults.authTimeout)
 
     package init() {}
 
@@ -132,37 +137,37 @@ package struct ChatctlSandbox: SandboxCommand {
     /// The options as the server takes them (every value checked by the parser).
     func sandboxOptions() throws(SandboxUsageError) -> SandboxOptions {
         var options = SandboxOptions()
-        if let host { options.host = host.text }
-        if let apiPort { options.apiPort = apiPort }
-        if let chatPort { options.chatPort = chatPort }
+        options.host = host.text
+        options.apiPort = apiPort
+        options.chatPort = chatPort
         options.chatTLSPort = chatTLSPort
         options.webSocketPort = wsPort
         if let db { options.databasePath = db.text }
-        if let appId { options.applicationId = appId }
+        options.applicationId = appId
         if let authKey { options.authKey = authKey.text; options.givenCredentials.insert(.authKey) }
         if let authSecret { options.authSecret = authSecret.text; options.givenCredentials.insert(.authSecret) }
         if let accountKey { options.accountKey = accountKey.text; options.givenCredentials.insert(.accountKey) }
-        if let chatDomain { options.chatDomain = chatDomain.text }
-        if let tokenTTL { options.tokenTTL = tokenTTL.value }
+        options.chatDomain = chatDomain.text
+        options.tokenTTL = tokenTTL.value
         options.tlsCertPath = tlsCert?.text
         options.tlsKeyPath = tlsKey?.text
-        if let logLevel { options.logLevel = logLevel }
-        if let httpTimeout { options.httpTimeout = httpTimeout.value }
-        if let requestTimeout { options.requestTimeout = requestTimeout.value }
-        if let loginAttempts { options.passwordAttemptsPerMinute = loginAttempts }
-        if let passwordIterations { options.passwordIterations = passwordIterations }
-        if let storagePort { options.storagePort = storagePort }
+        options.logLevel = logLevel
+        options.httpTimeout = httpTimeout.value
+        options.requestTimeout = requestTimeout.value
+        options.passwordAttemptsPerMinute = loginAttempts
+        options.passwordIterations = passwordIterations
+        options.storagePort = storagePort
         options.storagePublicURL = storagePublicURL?.text
-        if let maxUpload { options.maximumUpload = maxUpload.bytes }
-        if let signedURLTTL { options.signedURLLifetime = signedURLTTL.value }
+        options.maximumUpload = maxUpload.bytes
+        options.signedURLLifetime = signedURLTTL.value
         do { options.corsOrigins = try CORSOrigins($corsOrigin.values) } catch {
             throw SandboxUsageError("\($corsOrigin.spelling) \(error)")
         }
         options.chatEnabled = !noChat
         options.https = https
-        if let loginAttemptsPerAddress { options.passwordAttemptsPerAddressPerMinute = loginAttemptsPerAddress }
-        if let maxPending { options.maximumPendingPerAddress = maxPending }
-        if let authTimeout { options.authTimeout = authTimeout.value }
+        options.passwordAttemptsPerAddressPerMinute = loginAttemptsPerAddress
+        options.maximumPendingPerAddress = maxPending
+        options.authTimeout = authTimeout.value
         if noChat && (chatTLSPort != nil || wsPort != nil) {
             throw SandboxUsageError("--no-chat leaves no chat for --chat-tls-port or --ws-port")
         }

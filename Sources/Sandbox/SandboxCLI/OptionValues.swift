@@ -12,7 +12,13 @@ struct NonEmptyText: ExpressibleByArgument {
         guard !argument.isEmpty else { return nil }
         text = argument
     }
+    /// A default the program declares.
+    init(default text: String) {
+        precondition(!text.isEmpty, "an empty default for a value that must not be empty")
+        self.text = text
+    }
     static var expectedValue: String? { "a value that is not empty" }
+    var defaultValueDescription: String { text }
 }
 
 /// A positive number of seconds; fractions allowed.
@@ -22,7 +28,13 @@ struct Seconds: ExpressibleByArgument {
         guard let value = Double(argument), value > 0, value.isFinite else { return nil }
         self.value = value
     }
+    /// A default the program declares.
+    init(default value: Double) {
+        precondition(value > 0 && value.isFinite, "a default of seconds that is not a positive number")
+        self.value = value
+    }
     static var expectedValue: String? { "a positive number of seconds" }
+    var defaultValueDescription: String { value.defaultValueDescription }
 }
 
 /// `1048576`, `512K`, `100M`, `1G` (binary multiples; a trailing `B` or `iB` is allowed): a positive byte count.
@@ -41,7 +53,19 @@ struct ByteSize: ExpressibleByArgument {
         guard !overflow else { return nil }
         self.bytes = bytes
     }
+    /// A default the program declares.
+    init(default bytes: Int) {
+        precondition(bytes > 0, "a default size that is not positive")
+        self.bytes = bytes
+    }
     static var expectedValue: String? { "a size such as 1048576, 512K, 100M or 1G" }
+    /// `100M`: in the largest unit that divides it, as it would be typed.
+    var defaultValueDescription: String {
+        for (unit, power) in [("T", 4), ("G", 3), ("M", 2), ("K", 1)] where bytes % (1 << (10 * power)) == 0 {
+            return String(bytes >> (10 * power)) + unit
+        }
+        return String(bytes)
+    }
 }
 
 /// An http(s) URL with a host and no path, query or trailing slash.

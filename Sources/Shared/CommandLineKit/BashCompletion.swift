@@ -1,14 +1,14 @@
 /// A `complete -F` function: walks `COMP_WORDS` to find the command path
 /// (skipping option values), then offers options, subcommands or values.
 struct BashCompletion {
-    let root: CommandSpec
+    let tree: CompletionTree
+
+    var function: String { CompletionScript.functionName([tree.program]) }
 
     func render() -> String {
-        let function = CompletionScript.functionName([root.name])
-        let commands = root.allCommands()
         var out = """
-        # bash completion for \(root.name); generated from its command declarations.
-        # Install: source this file, or save it as /etc/bash_completion.d/\(root.name)
+        # bash completion for \(tree.program); generated from its command declarations.
+        # Install: source this file, or save it as /etc/bash_completion.d/\(tree.program)
 
         \(function)_reply() {
             mapfile -t COMPREPLY < <(compgen "$@")
@@ -16,7 +16,7 @@ struct BashCompletion {
 
         \(function)() {
             local cur="${COMP_WORDS[COMP_CWORD]}"
-            local path=\(CompletionScript.singleQuoted(root.name)) npos=0 skip=0 pending="" rest=0 i word
+            local path=\(q(tree.program)) npos=0 skip=0 pending="" rest=0 i word
             for ((i = 1; i < COMP_CWORD; i++)); do
                 word="${COMP_WORDS[i]}"
                 # bash splits `--opt=value` at '='; the value follows.
@@ -26,18 +26,17 @@ struct BashCompletion {
                 case "$path" in
 
         """
-        for (path, chain) in commands {
-            let command = chain[chain.count - 1]
-            out += "            \(CompletionScript.singleQuoted(path.joined(separator: " "))))\n"
+        for command in tree.commands {
+            out += "            \(q(command.words)))\n"
             out += "                case \"$word\" in\n"
-            let values = CompletionScript.valueSpellings(chain).map(\.spelling)
+            let values = command.valueSpellings.map(\.spelling)
             if !values.isEmpty {
-                out += "                    \(values.map { CompletionScript.singleQuoted($0) }.joined(separator: "|"))) skip=1; pending=\"$word\" ;;\n"
+                out += "                    \(values.map(q).joined(separator: "|"))) skip=1; pending=\"$word\" ;;\n"
             }
             out += "                    --) rest=1 ;;\n"
             out += "                    -*) ;;\n"
             if !command.subcommands.isEmpty {
-                out += "                    \(command.subcommands.map { CompletionScript.singleQuoted($0.name) }.joined(separator: "|")))\n"
+                out += "                    \(command.subcommands.map { q($0.name) }.joined(separator: "|")))\n"
                 out += "                        if ((npos == 0)); then path=\"$path $word\"; else npos=$((npos + 1)); fi ;;\n"
             }
             out += "                    *) npos=$((npos + 1)) ;;\n"
@@ -51,11 +50,11 @@ struct BashCompletion {
                 case "$path" in
 
         """
-        for (path, chain) in commands {
-            out += "            \(CompletionScript.singleQuoted(path.joined(separator: " "))))\n"
+        for command in tree.commands {
+            out += "            \(q(command.words)))\n"
             out += "                case \"$pending\" in\n"
-            for (spelling, option) in CompletionScript.valueSpellings(chain) {
-                out += "                    \(CompletionScript.singleQuoted(spelling))) \(reply(option.completion)) ;;\n"
+            for (spelling, option) in command.valueSpellings {
+                out += "                    \(q(spelling))) \(reply(option.completion)) ;;\n"
             }
             out += "                esac ;;\n"
         }
@@ -67,9 +66,8 @@ struct BashCompletion {
                 case "$path" in
 
         """
-        for (path, chain) in commands {
-            let words = CompletionScript.spellings(chain).joined(separator: " ")
-            out += "            \(CompletionScript.singleQuoted(path.joined(separator: " ")))) \(function)_reply -W \(CompletionScript.singleQuoted(words)) -- \"$cur\" ;;\n"
+        for command in tree.commands {
+            out += "            \(q(command.words))) \(function)_reply -W \(q(command.spellings.joined(separator: " "))) -- \"$cur\" ;;\n"
         }
         out += """
                 esac
@@ -78,19 +76,14 @@ struct BashCompletion {
             case "$path" in
 
         """
-        for (path, chain) in commands {
-            let command = chain[chain.count - 1]
-            out += "            \(CompletionScript.singleQuoted(path.joined(separator: " "))))\n"
+        for command in tree.commands {
+            out += "            \(q(command.words)))\n"
             out += "                case \"$npos\" in\n"
             if !command.subcommands.isEmpty {
-                let names = command.subcommands.map(\.name).joined(separator: " ")
-                out += "                    0) \(function)_reply -W \(CompletionScript.singleQuoted(names)) -- \"$cur\" ;;\n"
-            } else {
-                for (position, argument) in command.arguments.enumerated() {
-                    let pattern = argument.isRepeating ? "*" : String(position)
-                    out += "                    \(pattern)) \(reply(argument.completion)) ;;\n"
-                    if argument.isRepeating { break }
-                }
+                out += "                    0) \(function)_reply -W \(q(command.subcommands.map(\.name).joined(separator: " "))) -- \"$cur\" ;;\n"
+            }
+            for (position, argument) in command.arguments.enumerated() {
+                out += "                    \(argument.isRepeating ? "*" : String(position))) \(reply(argument.completion)) ;;\n"
             }
             out += "                esac ;;\n"
         }
@@ -99,23 +92,20 @@ struct BashCompletion {
             return 0
         }
 
-        complete -F \(function) \(root.name)
+        complete -F \(function) \(tree.program)
 
         """
         return out
     }
 
+    func q(_ text: String) -> String { CompletionScript.singleQuoted(text) }
+
     func reply(_ completion: CompletionKind) -> String {
-        let function = CompletionScript.functionName([root.name])
         switch completion {
-        case .none:
-            return "COMPREPLY=()"
-        case .file:
-            return "compopt -o filenames 2>/dev/null; \(function)_reply -f -- \"$cur\""
-        case .directory:
-            return "compopt -o filenames 2>/dev/null; \(function)_reply -d -- \"$cur\""
-        case .choices(let choices):
-            return "\(function)_reply -W \(CompletionScript.singleQuoted(choices.joined(separator: " "))) -- \"$cur\""
+        case .none: "COMPREPLY=()"
+        case .file: "compopt -o filenames 2>/dev/null; \(function)_reply -f -- \"$cur\""
+        case .directory: "compopt -o filenames 2>/dev/null; \(function)_reply -d -- \"$cur\""
+        case .choices(let choices): "\(function)_reply -W \(q(choices.joined(separator: " "))) -- \"$cur\""
         }
     }
 }

@@ -3,10 +3,11 @@ package enum CompletionScript {
     package enum Shell: String, Sendable, CaseIterable, ExpressibleByArgument { case bash, zsh, fish }
 
     package static func render(_ shell: Shell, root: CommandSpec) -> String {
-        switch shell {
-        case .bash: BashCompletion(root: root).render()
-        case .zsh: ZshCompletion(root: root).render()
-        case .fish: FishCompletion(root: root).render()
+        let tree = CompletionTree(root: root)
+        return switch shell {
+        case .bash: BashCompletion(tree: tree).render()
+        case .zsh: ZshCompletion(tree: tree).render()
+        case .fish: FishCompletion(tree: tree).render()
         }
     }
 
@@ -24,27 +25,5 @@ package enum CompletionScript {
             else { result.append(c) }
         }
         return result + "'"
-    }
-
-    /// Every spelling of the options valid at the end of `chain` (plus the built-ins).
-    static func spellings(_ chain: [CommandSpec]) -> [String] {
-        var words: [String] = []
-        for option in chain.shownOptions {
-            words.append(option.longSpelling)
-            if let short = option.short { words.append("-" + String(short)) }
-        }
-        if chain.count == 1 { words += ["--version", "-V"] }
-        words += ["--help", "-h"]
-        return words
-    }
-
-    /// Spellings of the value-taking options valid at the end of `chain`.
-    static func valueSpellings(_ chain: [CommandSpec]) -> [(spelling: String, option: OptionSpec)] {
-        var result: [(spelling: String, option: OptionSpec)] = []
-        for option in chain.shownOptions where option.takesValue {
-            result.append((option.longSpelling, option))
-            if let short = option.short { result.append(("-" + String(short), option)) }
-        }
-        return result
     }
 }

@@ -3,17 +3,16 @@
 /// command path. It is used instead of `__fish_seen_subcommand_from` because
 /// that one also fires on option values and positionals that equal a command name.
 struct FishCompletion {
-    let root: CommandSpec
+    let tree: CompletionTree
 
     func render() -> String {
-        let prefix = "_" + CompletionScript.functionName([root.name])
-        let commands = root.allCommands()
+        let prefix = "_" + CompletionScript.functionName([tree.program])
         var out = """
-        # fish completion for \(root.name); generated from its command declarations.
-        # Install: save as ~/.config/fish/completions/\(root.name).fish, or source it.
+        # fish completion for \(tree.program); generated from its command declarations.
+        # Install: save as ~/.config/fish/completions/\(tree.program).fish, or source it.
 
         function \(prefix)_path
-            set -l path \(CompletionScript.singleQuoted(root.name, fish: true))
+            set -l path \(q(tree.program))
             set -l npos 0
             set -l skip 0
             set -l rest 0
@@ -29,11 +28,10 @@ struct FishCompletion {
                 switch $path
 
         """
-        for (path, chain) in commands {
-            let command = chain[chain.count - 1]
-            out += "            case \(q(path.joined(separator: " ")))\n"
+        for command in tree.commands {
+            out += "            case \(q(command.words))\n"
             out += "                switch $word\n"
-            let values = CompletionScript.valueSpellings(chain).map(\.spelling)
+            let values = command.valueSpellings.map(\.spelling)
             if !values.isEmpty {
                 out += "                    case \(values.map(q).joined(separator: " "))\n"
                 out += "                        set skip 1\n"
@@ -78,32 +76,24 @@ struct FishCompletion {
             end
         end
 
-        complete -c \(root.name) -f
+        complete -c \(tree.program) -f
 
         """
-        for (path, chain) in commands {
-            let command = chain[chain.count - 1]
-            let condition = "-n " + q("\(prefix)_at " + path.joined(separator: " "))
-            let head = "complete -c \(root.name) \(condition)"
+        for command in tree.commands {
+            let head = "complete -c \(tree.program) -n " + q("\(prefix)_at " + command.words)
             for sub in command.subcommands {
                 out += "\(head) -a \(q(sub.name)) -d \(q(sub.abstract))\n"
             }
-            var options = chain.shownOptions
-            if path.count == 1 { options.append(HelpFormatter.versionOption) }
-            options.append(HelpFormatter.helpOption)
-            for option in options {
+            for option in command.options {
                 var line = "\(head) -l \(q(option.long))"
                 if let short = option.short { line += " -s \(q(String(short)))" }
                 if option.takesValue { line += " -r" + valueFlags(option.completion) }
-                out += line + " -d \(q(option.help))\n"
+                out += line + " -d \(q(option.shownHelp))\n"
             }
-            if command.subcommands.isEmpty {
-                for (position, argument) in command.arguments.enumerated() {
-                    let index = argument.isRepeating ? "\(position)+" : String(position)
-                    let condition = q("\(prefix)_arg \(index) " + path.joined(separator: " "))
-                    out += "complete -c \(root.name) -n \(condition)\(valueFlags(argument.completion))\n"
-                    if argument.isRepeating { break }
-                }
+            for (position, argument) in command.arguments.enumerated() {
+                let index = argument.isRepeating ? "\(position)+" : String(position)
+                let condition = q("\(prefix)_arg \(index) " + command.words)
+                out += "complete -c \(tree.program) -n \(condition)\(valueFlags(argument.completion))\n"
             }
         }
         return out

@@ -98,10 +98,10 @@ struct HelpFormatter {
         var options = ownOptions
         if isRoot { options.append(Self.versionOption) }
         options.append(Self.helpOption)
-        sections.append((["OPTIONS:"] + options.map { Self.row(Self.label($0), $0.help) }).joined(separator: "\n"))
+        sections.append((["OPTIONS:"] + options.map { Self.row(Self.label($0), $0.shownHelp) }).joined(separator: "\n"))
         let globals = chain.globalOptions
         if !globals.isEmpty {
-            sections.append((["GLOBAL OPTIONS:"] + globals.map { Self.row(Self.label($0), $0.help) }).joined(separator: "\n"))
+            sections.append((["GLOBAL OPTIONS:"] + globals.map { Self.row(Self.label($0), $0.shownHelp) }).joined(separator: "\n"))
         }
         if !command.subcommands.isEmpty {
             sections.append((["SUBCOMMANDS:"] + command.subcommands.map { Self.row($0.name, $0.abstract) }).joined(separator: "\n"))

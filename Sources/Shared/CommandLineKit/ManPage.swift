@@ -91,7 +91,7 @@ package enum ManPage {
         if let short = option.short { label += "\\fB\\-" + escaped(String(short)) + "\\fR, " }
         label += "\\fB" + escaped(option.longSpelling) + "\\fR"
         if let metavar = option.metavar { label += " \\fI" + escaped(metavar) + "\\fR" }
-        return [".TP", label, escaped(option.help)]
+        return [".TP", label, escaped(option.shownHelp)]
     }
 
     static func paragraphs(_ text: String) -> [String] {

@@ -32,9 +32,9 @@ package struct ValueRule: Sendable, Equatable {
                          refusal: { Value.refusal(of: $0) })
     }
 
-    /// A value of the type from `lowest` up to `highest` (no limit when nil).
-    static func of<Value: ExpressibleByArgument & Comparable & Sendable>(_ type: Value.Type, from lowest: Value,
-                                                                           to highest: Value?) -> ValueRule {
+    /// A value of the type within `range` (`1...100`, or `1...` for no upper limit).
+    static func of<Value: ExpressibleByArgument & Sendable>(_ type: Value.Type, in range: some ValueRange<Value>) -> ValueRule {
+        let lowest = range.lowest, highest = range.highest
         return ValueRule(expected: {
             let noun = Value.expectedValue ?? "a value"
             return highest.map { "\(noun) from \(lowest) to \($0)" } ?? "\(noun), \(lowest) or more"

@@ -1,49 +1,41 @@
 /// A `#compdef` file: one `_arguments` function per command; a command with
 /// subcommands hands the rest of the line to the selected one (`*:: :->argument`).
 struct ZshCompletion {
-    let root: CommandSpec
+    let tree: CompletionTree
 
     func render() -> String {
-        let function = CompletionScript.functionName([root.name])
+        let function = CompletionScript.functionName([tree.program])
         var out = """
-        #compdef \(root.name)
-        # zsh completion for \(root.name); generated from its command declarations.
-        # Install: save as _\(root.name) in a directory of $fpath, or source it.
+        #compdef \(tree.program)
+        # zsh completion for \(tree.program); generated from its command declarations.
+        # Install: save as _\(tree.program) in a directory of $fpath, or source it.
 
 
         """
-        for (path, chain) in root.allCommands() {
-            out += commandFunction(path, chain) + "\n"
+        for command in tree.commands {
+            out += commandFunction(command) + "\n"
         }
         out += """
         if [ "$funcstack[1]" = "\(function)" ]; then
             \(function) "$@"
         else
-            compdef \(function) \(root.name)
+            compdef \(function) \(tree.program)
         fi
 
         """
         return out
     }
 
-    func commandFunction(_ path: [String], _ chain: [CommandSpec]) -> String {
-        let command = chain[chain.count - 1]
-        var specs: [String] = []
-        for option in chain.shownOptions { specs += Self.specs(for: option) }
-        if chain.count == 1 { specs += ["'(- *)-V[Show the version.]'", "'(- *)--version[Show the version.]'"] }
-        specs += Self.specs(for: HelpFormatter.helpOption)
-        if command.subcommands.isEmpty {
-            for argument in command.arguments {
-                let action = Self.action(argument.completion)
-                let message = Self.escaped(argument.name)
-                if argument.isRepeating {
-                    specs.append(CompletionScript.singleQuoted("*:\(message):\(action)"))
-                } else {
-                    let colons = argument.isOptional ? "::" : ":"
-                    specs.append(CompletionScript.singleQuoted("\(colons)\(message):\(action)"))
-                }
-            }
-        } else {
+    func commandFunction(_ command: CompletionTree.Command) -> String {
+        let path = command.path
+        var specs = command.options.flatMap(Self.specs)
+        for argument in command.arguments {
+            let action = Self.action(argument.completion)
+            let message = Self.escaped(argument.name)
+            let colons = argument.isRepeating ? "*:" : argument.isOptional ? "::" : ":"
+            specs.append(CompletionScript.singleQuoted("\(colons)\(message):\(action)"))
+        }
+        if !command.subcommands.isEmpty {
             specs.append("': :->subcommand'")
             specs.append("'*:: :->argument'")
         }
@@ -80,11 +72,11 @@ struct ZshCompletion {
 
     /// `'(-v --verbose)--verbose[Log more.]'`, `'--login[Login.]:NAME: '`
     static func specs(for option: OptionSpec) -> [String] {
-        var spellings = [option.longSpelling]
-        if let short = option.short { spellings.insert("-" + String(short), at: 0) }
-        // `*`: offered again after it was given; otherwise a given option is not.
-        let exclusion = option.isRepeatable ? "*" : spellings.count > 1 ? "(" + spellings.joined(separator: " ") + ")" : ""
-        var tail = "[" + escaped(option.help) + "]"
+        let spellings = CompletionTree.Command.spellings(of: option).reversed()
+        // `*`: offered again after it was given; `(- *)`: --version ends the line; otherwise a given option is not.
+        let exclusion = option == HelpFormatter.versionOption ? "(- *)" : option.isRepeatable ? "*"
+            : spellings.count > 1 ? "(" + spellings.joined(separator: " ") + ")" : ""
+        var tail = "[" + escaped(option.shownHelp) + "]"
         if let metavar = option.metavar {
             tail += ":" + escaped(metavar) + ":" + action(option.completion)
         }

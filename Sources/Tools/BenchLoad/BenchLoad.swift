@@ -61,28 +61,28 @@ struct RouterCommand: LoadCommand {
 
     @Argument("CONFIG", help: "The sandbox's config line, as a file.", completion: .file)
     var config: String
-    @Option("messages", short: "n", metavar: "N", help: "Messages to stream (default 100000).", range: 1...10_000_000)
-    var messages: Int?
-    @Option("window", metavar: "N", help: "Messages unacknowledged at most (default 1000).", range: 1...1_000_000)
-    var window: Int?
+    @Option("messages", short: "n", metavar: "N", help: "Messages to stream.", range: 1...10_000_000)
+    var messages = RouterRun.Options().messages
+    @Option("window", metavar: "N", help: "Messages unacknowledged at most.", range: 1...1_000_000)
+    var window = RouterRun.Options().window
     @Option("sandbox-pid", metavar: "PID", help: "The sandbox's process, for its CPU time and memory.", range: 1...Int(Int32.max))
     var sandboxPid: Int?
     @Option("password-iterations", metavar: "N", help: "What the sandbox was started with, to say so in the output.", range: 1...10_000_000)
     var passwordIterations: Int?
     @Flag("markers", help: "The receiver answers each message with a received marker, as chatctl listen does.")
     var markers: Bool
-    @Option("timeout", metavar: "S", help: "Give up after S seconds, connections included (default 120; more under valgrind).")
-    var timeout: Amount?
+    @Option("timeout", metavar: "S", help: "Give up after S seconds, connections included; valgrind needs more.")
+    var timeout = Amount(RouterRun.Options().timeout)
 
     init() {}
 
     func run() throws(LoadError) -> LoadReport {
         var options = RouterRun.Options()
         options.markers = markers
-        options.timeout = timeout?.value ?? options.timeout
+        options.timeout = timeout.value
         options.passwordIterations = passwordIterations
-        options.messages = messages ?? options.messages
-        options.window = window ?? options.window
+        options.messages = messages
+        options.window = window
         return try RouterRun(endpoints: try SandboxEndpoints(configFile: config), options: options, sandboxPid: sandboxPid.map(Int32.init)).run()
     }
 }
@@ -94,14 +94,14 @@ struct ScaleCommand: LoadCommand {
 
     @Argument("CONFIG", help: "The sandbox's config line, as a file.", completion: .file)
     var config: String
-    @Option("users", short: "u", metavar: "U", help: "Users connected at once (default 125).", range: 2...100_000)
-    var users: Int?
-    @Option("seconds", metavar: "S", help: "How long they chat (default 10).")
-    var seconds: Amount?
-    @Option("private-rate", metavar: "R", help: "1:1 messages per user a second (default 1).")
-    var privateRate: Amount?
-    @Option("group-rate", metavar: "R", help: "Group messages per user a second (default 0.01).")
-    var groupRate: Amount?
+    @Option("users", short: "u", metavar: "U", help: "Users connected at once.", range: 2...100_000)
+    var users = ScaleRun.Options().users
+    @Option("seconds", metavar: "S", help: "How long they chat.")
+    var seconds = Amount(ScaleRun.Options().seconds)
+    @Option("private-rate", metavar: "R", help: "1:1 messages per user a second.")
+    var privateRate = Amount(ScaleRun.Options().privateRate)
+    @Option("group-rate", metavar: "R", help: "Group messages per user a second.")
+    var groupRate = Amount(ScaleRun.Options().groupRate)
     @Option("sandbox-pid", metavar: "PID", help: "The sandbox's process, for its memory and CPU time.", range: 1...Int(Int32.max))
     var sandboxPid: Int?
     @Option("password-iterations", metavar: "N", help: "What the sandbox was started with, to say so in the output.", range: 1...10_000_000)
@@ -111,10 +111,10 @@ struct ScaleCommand: LoadCommand {
 
     func run() throws(LoadError) -> LoadReport {
         var options = ScaleRun.Options()
-        options.users = users ?? options.users
-        options.seconds = seconds?.value ?? options.seconds
-        options.privateRate = privateRate?.value ?? options.privateRate
-        options.groupRate = groupRate?.value ?? options.groupRate
+        options.users = users
+        options.seconds = seconds.value
+        options.privateRate = privateRate.value
+        options.groupRate = groupRate.value
         options.passwordIterations = passwordIterations
         return try ScaleRun(endpoints: try SandboxEndpoints(configFile: config), options: options, sandboxPid: sandboxPid.map(Int32.init)).run()
     }
@@ -127,5 +127,11 @@ struct Amount: ExpressibleByArgument {
         guard let value = Double(argument), value >= 0, value.isFinite else { return nil }
         self.value = value
     }
+    /// A default the driver declares.
+    init(_ value: Double) {
+        precondition(value >= 0 && value.isFinite, "a default amount that is not a number, 0 or more")
+        self.value = value
+    }
     static var expectedValue: String? { "a number, 0 or more" }
+    var defaultValueDescription: String { value.defaultValueDescription }
 }

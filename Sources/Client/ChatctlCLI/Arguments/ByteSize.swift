@@ -22,4 +22,10 @@ struct ByteSize: ExpressibleByArgument, Equatable {
     }
 
     static var expectedValue: String? { "a size: bytes, or a number with K or M (e.g. 500K, 2M)" }
+
+    /// `2M`, `500K`: in the largest unit that divides it, as it would be typed.
+    var defaultValueDescription: String {
+        guard bytes > 0 else { return "0" }
+        return bytes % (1024 * 1024) == 0 ? "\(bytes / (1024 * 1024))M" : bytes % 1024 == 0 ? "\(bytes / 1024)K" : String(bytes)
+    }
 }

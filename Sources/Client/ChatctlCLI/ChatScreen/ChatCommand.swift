@@ -43,12 +43,11 @@ struct ChatCommand: Command {
     @OptionalArgument("DIALOG", help: SharedHelp.dialog)
     var dialog: DialogReference?
     @Option("images", metavar: "MODE", help: "Image previews: auto, symbols, sixel, kitty or none.")
-    var images: ImageMode?
+    var images: ImageMode = .auto
     @Flag("no-notify", help: "No bell, title count or desktop notification for messages in other dialogs.")
     var noNotify: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let mode = images ?? .auto
         let term = context.environment["TERM"] ?? ""
         guard context.io.stdinIsTerminal, context.io.stdoutIsTerminal, !term.isEmpty, term != "dumb" else {
             throw Failure(
@@ -107,7 +106,7 @@ struct ChatCommand: Command {
         }
         effects.avatarDirectory = try context.stateDirectory() + "/avatars"
         var model = ScreenModel(me: view.service.me, width: terminal.width, height: terminal.height, now: ChatEventLoop.now,
-                                profile: RenderProfile(unicode: terminal.unicode, colors: terminal.colors, images: mode),
+                                profile: RenderProfile(unicode: terminal.unicode, colors: terminal.colors, images: images),
                                 clock: TimeLabels(utcOffset: Self.utcOffset))
         model.settings = viewSettings
         if noNotify { model.settings.notify = false }

@@ -27,8 +27,8 @@ struct CacheRebuildCommand: Command {
             Example("Without the network: the outbox only, then fill it", "chatctl cache rebuild --offline && chatctl sync"),
         ])
 
-    @Option("limit", short: "n", metavar: "N", help: "Messages per dialog to fetch (default 100).", range: 1...1_000_000)
-    var limit: Int?
+    @Option("limit", short: "n", metavar: "N", help: "Messages per dialog to fetch.", range: 1...1_000_000)
+    var limit = 100
     @Flag("offline", help: "Only rebuild with the outbox; fill it later with 'chatctl sync'.")
     var offline: Bool
     @Flag("quiet", short: "q", help: "No progress line on stderr.")
@@ -37,7 +37,6 @@ struct CacheRebuildCommand: Command {
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let limit = self.limit ?? 100
         // Logged in (and the server reached) before anything is moved.
         let login = try context.cacheLogin(source: offline ? .cacheOnly : .server)
         let (session, report) = try login.rebuildCache(now: Int(time(nil)))

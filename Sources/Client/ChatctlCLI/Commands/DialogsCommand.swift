@@ -32,14 +32,13 @@ struct DialogsCommand: Command {
     @Option("type", metavar: "TYPE", help: "Only dialogs of this type.")
     var type: DialogType?
     @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit, range: 1...100_000)
-    var limit: Int?
+    var limit = 100
     @Flag("offline", help: SharedHelp.offline)
     var offline: Bool
     @Flag("json", help: SharedHelp.json)
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let limit = self.limit ?? 100
         let source: DataSource = offline ? .cacheOnly : .server
         let service = try context.messagingService(source: source)
         if source == .server { context.endExpiredMutes(service) }

@@ -35,21 +35,18 @@ struct ExportCommand: Command {
             Example("The last week's texts, one a line", "chatctl export ops --format jsonl --since 7d | jq -r .message"),
         ])
 
-    /// The inline limit unless --inline-limit says.
-    static let defaultInlineLimit = 2 * 1024 * 1024
-
     @Argument("DIALOG", help: SharedHelp.dialog)
     var dialog: DialogReference
-    @Option("format", metavar: "FORMAT", help: "md (the default), html or jsonl.")
-    var format: ExportFormat?
+    @Option("format", metavar: "FORMAT", help: "md, html or jsonl.")
+    var format: ExportFormat = .md
     @Option("output", short: "o", metavar: "FILE", help: "Write to FILE instead of standard output (replaced once the export is whole).",
             completion: .file)
     var output: String?
     @Option("attachments", metavar: "DIR", help: "Save each attachment into DIR (made when missing) and link to it.",
             completion: .directory)
     var attachments: String?
-    @Option("inline-limit", metavar: "SIZE", help: "With --format html: put images up to SIZE inside the page (default 2M; 0: none).")
-    var inlineLimit: ByteSize?
+    @Option("inline-limit", metavar: "SIZE", help: "With --format html: put images up to SIZE inside the page; 0: none.")
+    var inlineLimit = ByteSize(bytes: 2 * 1024 * 1024)
     @Option("since", metavar: "T", help: "Only messages sent after T.")
     var since: TimeArgument?
     @Option("before", metavar: "T", help: "Only messages sent before T.")
@@ -58,7 +55,6 @@ struct ExportCommand: Command {
     var offline: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let format = self.format ?? .md
         let now = Int(Date().timeIntervalSince1970)
         let since = self.since?.unixTime(now: now), before = self.before?.unixTime(now: now)
         try check(format: format, since: since, before: before, context: context)
@@ -82,7 +78,7 @@ struct ExportCommand: Command {
         let files = ExportAttachmentFiles(
             directory: attachments, linkDirectory: attachments.map { dir in
                 output == nil && dir.hasPrefix("/") ? dir : RelativePath.from(RelativePath.directory(of: output ?? "-"), to: dir) },
-            inlineLimit: format == .html ? (inlineLimit?.bytes ?? Self.defaultInlineLimit) : nil,
+            inlineLimit: format == .html ? inlineLimit.bytes : nil,
             api: offline ? nil : service.api, scratchBase: context.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp",
             io: context.io)
 
@@ -129,7 +125,7 @@ struct ExportCommand: Command {
             throw context.usage("-o needs a file, and \(output) is a directory")
         }
         if attachments == "" { throw context.usage("--attachments needs a directory") }
-        if inlineLimit != nil && format != .html { throw context.usage("--inline-limit goes with --format html") }
+        if !$inlineLimit.values.isEmpty && format != .html { throw context.usage("--inline-limit goes with --format html") }
         if attachments != nil && offline { throw context.usage("--attachments fetches files: it cannot be used with --offline") }
         if let since, let before, since >= before {
             throw context.usage("--since must be earlier than --before: no message is sent after one and before the other")

@@ -43,7 +43,7 @@ struct HistoryCommand: Command {
     @Argument("DIALOG", help: SharedHelp.dialog)
     var dialog: DialogReference
     @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit, range: 1...100_000)
-    var limit: Int?
+    var limit = 50
     @Option("before", metavar: "T", help: "Only messages sent before T.")
     var before: TimeArgument?
     @Option("since", metavar: "T", help: "Only messages sent after T.")
@@ -61,7 +61,6 @@ struct HistoryCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let now = Int(Date().timeIntervalSince1970)
-        let limit = self.limit ?? 50
         let (since, before) = try TimeArgument.range(since: self.since, before: self.before, now: now)
         if markRead && offline {
             throw context.usage("--mark-read tells the server: it cannot be used with --offline")

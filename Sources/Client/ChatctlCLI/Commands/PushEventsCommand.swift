@@ -28,16 +28,16 @@ struct PushEventsCommand: Command {
 
     @OptionalArgument("ID", help: "An event's id, as the list shows it.")
     var id: Int?
-    @Option("page", metavar: "N", help: "Which page (default 1).", range: 1...1_000_000)
-    var page: Int?
-    @Option("limit", short: "n", metavar: "N", help: "Events per page, 1 to 100 (default 20).", range: 1...100)
-    var perPage: Int?
+    @Option("page", metavar: "N", help: "Which page.", range: 1...1_000_000)
+    var page = 1
+    @Option("limit", short: "n", metavar: "N", help: "Events per page, 1 to 100.", range: 1...100)
+    var perPage = 20
     @Flag("json", help: "Print QuickBlox event objects (with ID, one, with its status).")
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
         if let id {
-            if page != nil || perPage != nil { throw context.usage("--page and --limit list events; with ID there is one") }
+            if !$page.values.isEmpty || !$perPage.values.isEmpty { throw context.usage("--page and --limit list events; with ID there is one") }
             let event = try context.messagingService(source: .server).pushEvent(id: id)
             if json {
                 context.io.writeOut(JSONOutput.line(.object(event.raw)))
@@ -49,7 +49,6 @@ struct PushEventsCommand: Command {
             }
             return .ok
         }
-        let page = self.page ?? 1, perPage = self.perPage ?? 20
         let found = try context.messagingService(source: .server).pushEvents(page: page, perPage: perPage)
         if json {
             context.io.writeOut(JSONOutput.array(ofRaw: found.events.map { JSONOutput.text(.object($0.raw)) }))

@@ -38,12 +38,11 @@ struct SearchCommand: Command {
     @Option("dialog", metavar: "DIALOG", help: "Only in this dialog.")
     var dialog: DialogReference?
     @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit, range: 1...10_000)
-    var limit: Int?
+    var limit = 20
     @Flag("json", help: SharedHelp.json)
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let limit = self.limit ?? 20
         let service = try context.messagingService(source: .cacheOnly)
         var dialogID: String?
         if let dialog {

@@ -19,15 +19,14 @@ struct SyncCommand: Command {
 
     @Arguments("DIALOG", help: "Only these dialogs (default: all).")
     var dialogs: [DialogReference]
-    @Option("limit", short: "n", metavar: "N", help: "Messages per dialog (default 1000).", range: 1...1_000_000)
-    var limit: Int?
+    @Option("limit", short: "n", metavar: "N", help: "Messages per dialog.", range: 1...1_000_000)
+    var limit = 1000
     @Flag("quiet", short: "q", help: "No progress line on stderr.")
     var quiet: Bool
     @Flag("json", help: "Print how many dialogs were synced and messages fetched, as JSON.")
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let limit = self.limit ?? 1000
         let service = try context.messagingService(source: .server)
         let references = dialogs
         try service.syncDialogs()

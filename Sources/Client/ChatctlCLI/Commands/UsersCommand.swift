@@ -35,10 +35,10 @@ struct UsersCommand: Command {
 
     @Arguments("QUERY", help: "@login, an email address, or text (words are joined with spaces).")
     var query: [String]
-    @Option("page", metavar: "N", help: "Which page (default 1).", range: 1...1_000_000)
-    var page: Int?
-    @Option("limit", short: "n", metavar: "N", help: "Users per page, 1 to 100 (default 20).", range: 1...100, aliases: ["per-page"])
-    var perPage: Int?
+    @Option("page", metavar: "N", help: "Which page.", range: 1...1_000_000)
+    var page = 1
+    @Option("limit", short: "n", metavar: "N", help: "Users per page, 1 to 100.", range: 1...100, aliases: ["per-page"])
+    var perPage = 20
     @Flag("online", help: "Only users online now.")
     var online: Bool
     @Flag("offline", help: "Do not connect to chat to ask who is online.")
@@ -48,8 +48,6 @@ struct UsersCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         if online && offline { throw context.usage("--online needs chat, which --offline does not connect to; use one of them") }
-        let page = self.page ?? 1
-        let perPage = self.perPage ?? 20
         let search = try UserSearch(parsing: query.joined(separator: " "))
         let session = try context.messagingSession(source: .server)
         let service = session.service
