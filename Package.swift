@@ -96,7 +96,7 @@ let package = Package(
         .target(name: "ChatView", path: "Sources/Client/ChatView", swiftSettings: swiftSettings),
         // How data is shown to a person or a script: sanitized terminal text, tables, transcripts,
         // JSON Lines, the chat view's records of cached dialogs and messages.
-        .target(name: "Presentation", dependencies: ["ChatView", "MessageCache", "Messaging", "QuickBloxAPI", "Diagnostics", "HTTPTransport"], path: "Sources/Client/Presentation", swiftSettings: swiftSettings),
+        .target(name: "Presentation", dependencies: ["ChatView", "MessageCache", "Messaging", "QuickBloxAPI", "Diagnostics", "HTTPTransport", "XMPPTransport"], path: "Sources/Client/Presentation", swiftSettings: swiftSettings),
         .target(name: "ChatctlCLI", dependencies: ["Diagnostics", "Threads", "Presentation", "CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses", "TerminalImages", "CNotify", "CBuildInfo"], path: "Sources/Client/ChatctlCLI", swiftSettings: swiftSettings),
         // Linked by lld with packed relative relocations (DT_RELR, glibc 2.36+): the loader
         // reads a few KB instead of ~1 MB of .rela.dyn entries at every start; nothing is
