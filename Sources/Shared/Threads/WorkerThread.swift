@@ -5,10 +5,10 @@ import Dispatch
 import Synchronization
 
 /// A thread of its own for work that blocks in C (libstrophe's event loop, a transfer, a
-/// connect, libwebsockets' poll loop), never the shared concurrency pool (house style
-/// rule 4), and the one way either program starts a thread: the chat engine's thread, its
-/// files' thread, a login's head start, a connect's watchdog (parked ahead of a login), the
-/// sandbox's WebSocket thread.
+/// connect, libwebsockets' poll loop), never the shared concurrency pool, whose few threads
+/// a blocked call would starve; and the one way either program starts a thread: the chat
+/// engine's thread, its files' thread, a login's head start, a connect's watchdog (parked
+/// ahead of a login), the sandbox's WebSocket thread.
 ///
 /// Commands reach the thread through a queue under a lock; posting one wakes the thread
 /// if it sleeps in `wait`; a thread that polls something else (a socket) asks `hasWork`
