@@ -79,10 +79,10 @@ let package = Package(
         // MARK: client
         // The one user-facing failure (what went wrong, what to do, the exit class) every client module throws.
         .target(name: "Diagnostics", path: "Sources/Client/Diagnostics", swiftSettings: swiftSettings),
-        // WorkerThread: the one way a thread of its own is run (the chat engine's, its files', a login's head start).
+        // WorkerThread, the one way a thread is started, and ProcessSignals, the one way a signal is handled, in both programs.
         .target(name: "Threads", path: "Sources/Shared/Threads", swiftSettings: swiftSettings),
         .target(name: "HTTPTransport", dependencies: ["CCurlShim"], path: "Sources/Client/HTTPTransport", swiftSettings: swiftSettings),
-        .target(name: "XMPPTransport", dependencies: ["Diagnostics", "CStrophe", "CStropheTrust"], path: "Sources/Client/XMPPTransport", swiftSettings: swiftSettings),
+        .target(name: "XMPPTransport", dependencies: ["Diagnostics", "Threads", "CStrophe", "CStropheTrust"], path: "Sources/Client/XMPPTransport", swiftSettings: swiftSettings),
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], path: "Sources/Shared/SQLiteStore", swiftSettings: swiftSettings),
         .target(name: "MessageCache", dependencies: ["Diagnostics", "SQLiteStore"], path: "Sources/Client/MessageCache", swiftSettings: swiftSettings),
         .target(name: "QuickBloxAPI", dependencies: ["Diagnostics", "HTTPTransport", "CCryptoShim"], path: "Sources/Client/QuickBloxAPI", swiftSettings: swiftSettings),
@@ -101,7 +101,7 @@ let package = Package(
         .target(name: "ChatView", path: "Sources/Client/ChatView", swiftSettings: swiftSettings),
         // How data is shown to a person or a script: sanitized terminal text, tables, transcripts,
         // JSON Lines, the chat view's records of cached dialogs and messages.
-        .target(name: "Presentation", dependencies: ["ChatView", "MessageCache", "Messaging", "QuickBloxAPI", "Diagnostics", "HTTPTransport"], path: "Sources/Client/Presentation", swiftSettings: swiftSettings),
+        .target(name: "Presentation", dependencies: ["ChatView", "MessageCache", "Messaging", "QuickBloxAPI", "Diagnostics", "HTTPTransport", "XMPPTransport"], path: "Sources/Client/Presentation", swiftSettings: swiftSettings),
         .target(name: "ChatctlCLI", dependencies: ["Diagnostics", "Threads", "Presentation", "CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses", "TerminalImages", "CNotify", "CBuildInfo"], path: "Sources/Client/ChatctlCLI", swiftSettings: swiftSettings),
         // Linked by lld with packed relative relocations (DT_RELR, glibc 2.36+): the loader
         // reads a few KB instead of ~1 MB of .rela.dyn entries at every start; nothing is
@@ -110,7 +110,7 @@ let package = Package(
         // scripts/startup-order.sh), so they touch fewer pages; the C++ runtime linked in
         // statically like the Swift runtime it serves (link/libstdc++.so says how and why).
         // Start-up time: issue 11.
-        .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI"], path: "Sources/Client/chatctl", exclude: ["startup.order", "link"], swiftSettings: swiftSettings,
+        .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI", "Threads"], path: "Sources/Client/chatctl", exclude: ["startup.order", "link"], swiftSettings: swiftSettings,
                           linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                                          "-L", "\(Context.packageDirectory)/Sources/Client/chatctl/link",
                                                          "-Xlinker", "--no-export-dynamic",
@@ -138,12 +138,12 @@ let package = Package(
         .target(name: "SandboxStorage", dependencies: ["SQLiteStore", "SandboxClock", "SandboxCrypto", "SandboxJSON"], path: "Sources/Sandbox/SandboxStorage", swiftSettings: swiftSettings),
         .target(name: "SandboxREST", dependencies: ["SandboxClock", "SandboxCrypto", "SandboxHTTP", "SandboxJSON", "SandboxLogging", "SandboxStorage"], path: "Sources/Sandbox/SandboxREST", swiftSettings: swiftSettings),
         // libevent and OpenSSL: the loop, its events, listeners, connections and TLS, and the evhttp server.
-        .target(name: "SandboxNetwork", dependencies: ["CEvent", "SandboxClock", "SandboxHTTP", "SandboxLogging"], path: "Sources/Sandbox/SandboxNetwork", swiftSettings: swiftSettings),
-        .target(name: "SandboxWebSocket", dependencies: ["CWebSockets", "SandboxClock", "SandboxHTTP", "SandboxLogging", "SandboxXML"], path: "Sources/Sandbox/SandboxWebSocket", swiftSettings: swiftSettings),
+        .target(name: "SandboxNetwork", dependencies: ["CEvent", "SandboxClock", "SandboxHTTP", "SandboxLogging", "Threads"], path: "Sources/Sandbox/SandboxNetwork", swiftSettings: swiftSettings),
+        .target(name: "SandboxWebSocket", dependencies: ["CWebSockets", "SandboxClock", "SandboxHTTP", "SandboxLogging", "SandboxXML", "Threads"], path: "Sources/Sandbox/SandboxWebSocket", swiftSettings: swiftSettings),
         .target(name: "SandboxBlobEndpoint", dependencies: ["CMicroHTTPD", "SandboxClock", "SandboxCrypto", "SandboxHTTP", "SandboxJSON", "SandboxLogging", "SandboxXML"], path: "Sources/Sandbox/SandboxBlobEndpoint", swiftSettings: swiftSettings),
         .target(name: "SandboxXMPP", dependencies: ["SandboxClock", "SandboxCrypto", "SandboxHTTP", "SandboxLogging", "SandboxNetwork", "SandboxStorage", "SandboxWebSocket", "SandboxXML"], path: "Sources/Sandbox/SandboxXMPP", swiftSettings: swiftSettings),
-        .target(name: "SandboxServer", dependencies: ["SandboxBlobEndpoint", "SandboxHTTP", "SandboxJSON", "SandboxLogging", "SandboxNetwork", "SandboxREST", "SandboxStorage", "SandboxXMPP"], path: "Sources/Sandbox/SandboxServer", swiftSettings: swiftSettings),
-        .target(name: "SandboxCLI", dependencies: ["CommandLineKit", "SandboxHTTP", "SandboxServer", "CBuildInfo"], path: "Sources/Sandbox/SandboxCLI", swiftSettings: swiftSettings),
+        .target(name: "SandboxServer", dependencies: ["SandboxBlobEndpoint", "SandboxHTTP", "SandboxJSON", "SandboxLogging", "SandboxNetwork", "SandboxREST", "SandboxStorage", "SandboxXMPP", "Threads"], path: "Sources/Sandbox/SandboxServer", swiftSettings: swiftSettings),
+        .target(name: "SandboxCLI", dependencies: ["CommandLineKit", "SandboxHTTP", "SandboxServer", "CBuildInfo", "Threads"], path: "Sources/Sandbox/SandboxCLI", swiftSettings: swiftSettings),
         .executableTarget(name: "ChatctlSandboxMain", dependencies: ["SandboxCLI"], path: "Sources/Sandbox/ChatctlSandboxMain", swiftSettings: swiftSettings),
 
         // MARK: tests

@@ -36,6 +36,22 @@ import TestSupport
         #expect(cache.path(for: other) != cache.path(for: lookup))
     }
 
+    /// A copy on a user's disk from before the client had one JSON writer still answers, and
+    /// the writer now writes the same bytes the encoder did then (keys sorted, `/` as it is).
+    @Test func aCopyWrittenByTheEarlierEncoderStillAnswers() throws {
+        let earlier = #"{"api_endpoint":"https://api.example.com","chat_endpoint":"xmpps://chat.example.com:5223","looked_up_at":1700000000}"#
+        try PrivateFiles.writeAtomically(cache.path(for: lookup), Array(earlier.utf8))
+        let transport = ScriptedTransport([])
+        let found = try cache.endpoints(for: lookup, transport: transport)
+        #expect(found.api == "https://api.example.com" && found.chat == "xmpps://chat.example.com:5223")
+        #expect(transport.requests.isEmpty)
+
+        try PrivateFiles.remove(cache.path(for: lookup))
+        _ = try cache.endpoints(for: lookup, transport: ScriptedTransport([reply(200, #"{"api_endpoint":"https://api.example.com","chat_endpoint":"chat.example.com"}"#)]))
+        let written = String(decoding: try #require(PrivateFiles.read(cache.path(for: lookup))), as: UTF8.self)
+        #expect(written.hasPrefix(#"{"api_endpoint":"https://api.example.com","chat_endpoint":"xmpps://chat.example.com:5223","looked_up_at":"#))
+    }
+
     @Test func aSpoiledCopyIsAskedAgain() throws {
         try PrivateFiles.writeAtomically(cache.path(for: lookup), Array("{not json".utf8))
         let transport = ScriptedTransport([reply(200, #"{"api_endpoint":"https://a.example.com","chat_endpoint":"c.example.com"}"#)])

@@ -36,6 +36,26 @@ import TestSupport
         try store.remove() // removing twice is fine
     }
 
+    /// Session files on users' disks were written by Foundation's encoder (keys sorted, `/`
+    /// escaped): they still load, and the one JSON writer writes them as that encoder did
+    /// with `/` as it is.
+    @Test func aFileWrittenByTheEarlierEncoderStillLoads() throws {
+        let temporary = try TemporaryDirectory()
+        let store = SessionStore(directory: temporary.file("store"), key: "k")
+        let earlier = #"{"api_endpoint":"http:\/\/127.0.0.1:1","application_id":1,"chat_endpoint":"xmpp:\/\/127.0.0.1:2","#
+            + #""expires_at":2000000000,"logged_in_at":1900000000,"login":"alice","token":"t0k3n","user":{"id":5,"login":"alice"},"user_id":5}"#
+        try PrivateFiles.writeAtomically(store.path, Array(earlier.utf8))
+        #expect(try store.load() == sample())
+
+        try store.save(sample())
+        let written = String(decoding: try #require(PrivateFiles.read(store.path)), as: UTF8.self)
+        #expect(written == earlier.replacingOccurrences(of: #"\/"#, with: "/"))
+        var anonymous = sample()
+        anonymous.login = nil
+        try store.save(anonymous)
+        #expect(try store.load() == anonymous)
+    }
+
     @Test func tightensAnExistingOpenDirectory() throws {
         let temporary = try TemporaryDirectory()
         let base = temporary.file("store")

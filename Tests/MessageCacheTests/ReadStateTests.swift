@@ -47,6 +47,48 @@ struct ReadStateTests {
         #expect(try cache.database.userVersion() == CacheSchema.migrator.migrations.count)
     }
 
+    /// Issue 32: a cache whose id lists are comma-separated text (as versions 2 to 7 kept them)
+    /// opens with every list a JSON array, and each reads as the old text read.
+    @Test func migrationEightMakesTheListsArraysThatReadTheSame() throws {
+        let fixture = try CacheFixture()
+        let texts = ["", "1", "1,2,100", ",1,,2,", "+3,-4", "7,abc,8", "007,8", "9223372036854775807,9223372036854775808"]
+        func oldReading(_ text: String) -> [Int] { text.split(separator: ",").compactMap { Int($0) } }
+        do {
+            let db = try Database(path: fixture.path)
+            try Migrator(Array(CacheSchema.migrator.migrations.prefix(7))).migrate(db)
+            for (n, text) in texts.enumerated() {
+                try db.run("""
+                    INSERT INTO messages (id, dialog_id, sender_id, date_sent, text, raw_json, delivered_ids, read_ids)
+                    VALUES (?, 'd', 1, ?, '', '{}', ?, ?)
+                    """, [.text(hexID(n)), .integer(Int64(n)), .text(text), .text(texts[texts.count - 1 - n])])
+                try db.run("INSERT INTO dialogs (id, type, name, occupant_ids, raw_json) VALUES (?, 2, 'x', ?, '{}')",
+                           [.text(hexID(n, prefix: "d")), .text(text)])
+            }
+            try db.close()
+        }
+        let cache = try fixture.open()
+        #expect(try cache.database.userVersion() == CacheSchema.migrator.migrations.count)
+        for (n, text) in texts.enumerated() {
+            let read = try #require(try cache.message(id: hexID(n)))
+            #expect(read.deliveredIDs == oldReading(text))
+            #expect(read.readIDs == oldReading(texts[texts.count - 1 - n]))
+            #expect(try cache.dialog(id: hexID(n, prefix: "d"))?.occupantIDs == oldReading(text))
+        }
+        let lists = try cache.database.query("""
+            SELECT delivered_ids FROM messages UNION ALL SELECT read_ids FROM messages UNION ALL SELECT occupant_ids FROM dialogs
+            """) { $0.string(0) ?? "" }
+        #expect(lists.count == texts.count * 3)
+        for list in lists {
+            #expect(try cache.database.queryFirst("SELECT json_type(?)", [.text(list)]) { $0.string(0) } == "array", "\(list)")
+        }
+        // What the cache writes now is an array too.
+        let written = mine(99, delivered: [4, 5], read: [])
+        try cache.upsertMessages([written])
+        #expect(try cache.database.queryFirst("SELECT delivered_ids || read_ids FROM messages WHERE id = ?", [.text(written.id)]) {
+            $0.string(0)
+        } == "[4,5][]")
+    }
+
     @Test func listsRoundTripAndServerListsMergeWithWhatMarkersAdded() throws {
         let cache = try CacheFixture().open()
         #expect(try cache.upsertMessages([mine(1, delivered: [1], read: [1])]) == 1)

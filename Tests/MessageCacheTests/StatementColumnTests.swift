@@ -25,6 +25,22 @@ struct StatementColumnTests {
         #expect(row.8 == .null && row.9 == .null, "NULL and a missing column both read as .null")
     }
 
+    /// `records` reads each row by name, in the SELECT list's order or any other, an alias too.
+    @Test func recordsReadByNameInAnyOrder() throws {
+        let db = try Self.database()
+        try db.execute("INSERT INTO t VALUES (8, 'bo', 1.0, NULL, 'x')")
+        let rows = try db.records("SELECT id, name, score, note, id * 2 AS double_id FROM t ORDER BY id") { row in
+            "\(row.int("id")) \(row.string("name") ?? "") \(row.double("score")) \(row.string("note") ?? "-") \(row.int("double_id"))"
+        }
+        #expect(rows == ["7 ann 2.5 - 14", "8 bo 1.0 x 16"])
+        let backwards = try db.records("SELECT id, name, score, note FROM t ORDER BY id") { row in
+            "\(row.isNull("note")) \(row.double("score")) \(row.string("name") ?? "") \(row.int64("id")) \(row.optionalInt("note") ?? -1)"
+        }
+        #expect(backwards == ["true 2.5 ann 7 -1", "false 1.0 bo 8 0"])
+        #expect(try db.firstRecord("SELECT name FROM t WHERE id = ?", [.integer(8)]) { $0.string("name") } == "bo")
+        #expect(try db.firstRecord("SELECT name FROM t WHERE id = ?", [.integer(9)]) { $0.string("name") } == nil)
+    }
+
     @Test func namesAreMatchedExactly() throws {
         let db = try Self.database()
         #expect(try db.queryFirst("SELECT name AS Label FROM t") { ($0.columnIndex("Label"), $0.columnIndex("label")) }

@@ -108,19 +108,38 @@ import Testing
         }
     }
 
-    @Test func nothingIsPublicInAPackageOfExecutables() throws {
+    /// Each line of code under Sources (comments aside) that matches `pattern`, as
+    /// "file: line", in the files `included` takes.
+    static func codeLines(matching pattern: String, in included: (URL) -> Bool = { _ in true }) throws -> [String] {
         let sources = DocumentationTests.root.appendingPathComponent("Sources")
-        let walker = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
-        var offenders: [String] = []
-        for case let url as URL in walker where url.pathExtension == "swift" {
+        guard let walker = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else {
+            throw CocoaError(.fileNoSuchFile)
+        }
+        var found: [String] = []
+        for case let url as URL in walker where url.pathExtension == "swift" && included(url) {
             let text = try String(contentsOf: url, encoding: .utf8)
             for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
                 let code = line.split(separator: "//", maxSplits: 1).first.map(String.init) ?? ""
-                if try !DocumentationTests.matches(#"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:\w+\s+)*public\s+(?:import|func|var|let|init|struct|class|enum|protocol|extension|typealias|static|final|subscript)\b"#, in: code).isEmpty {
-                    offenders.append("\(url.lastPathComponent): \(line.trimmingCharacters(in: .whitespaces))")
+                if try !DocumentationTests.matches(pattern, in: code).isEmpty {
+                    found.append("\(url.lastPathComponent): \(line.trimmingCharacters(in: .whitespaces))")
                 }
             }
         }
+        return found
+    }
+
+    @Test func nothingIsPublicInAPackageOfExecutables() throws {
+        let offenders = try Self.codeLines(
+            matching: #"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:\w+\s+)*public\s+(?:import|func|var|let|init|struct|class|enum|protocol|extension|typealias|static|final|subscript)\b"#)
         #expect(offenders == [], "package access, not public: the package ships only executables")
+    }
+
+    /// Threads and signals one way in both programs: only Threads starts a thread or changes
+    /// what a signal does (the signals a spawned child starts with are posix_spawn's business).
+    @Test func onlyThreadsStartsThreadsAndHandlesSignals() throws {
+        let offenders = try Self.codeLines(matching: #"(?<![.\w])(?<!case )(pthread_create|sigaction|pthread_sigmask|signal)\("#) {
+            !$0.path.contains("/Sources/Shared/Threads/")
+        }
+        #expect(offenders == [], "WorkerThread starts threads, ProcessSignals and SignalPipe handle signals")
     }
 }

@@ -43,8 +43,8 @@ import TestSupport
     @Test(arguments: GoldenVectors.xmlText)
     func expatReadsTheClientsEscaping(_ vector: GoldenVectors.XMLText) throws {
         var text = "", attribute = ""
-        StanzaElement.appendEscaped(vector.input, to: &text, inAttribute: false)
-        StanzaElement.appendEscaped(vector.input, to: &attribute, inAttribute: true)
+        MarkupEscaper.xmlText.append(vector.input, to: &text)
+        MarkupEscaper.xmlAttribute.append(vector.input, to: &attribute)
         let read = try #require(Self.expatRead(text: text, attribute: attribute))
         #expect(GoldenVectors.sameScalars(read.text, vector.readBack))
         #expect(GoldenVectors.sameScalars(read.attribute, vector.readBack))

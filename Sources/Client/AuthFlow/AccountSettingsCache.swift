@@ -25,10 +25,8 @@ package struct AccountSettingsCache: Sendable {
         let found = try ask(lookup, transport: transport)
         let record: JSONValue = ["api_endpoint": .string(found.api), "chat_endpoint": .string(found.chat),
                                  "looked_up_at": .int(Int(Date().timeIntervalSince1970))]
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Not cached (an unwritable state directory) costs the next command one request, not this one its run.
-        if let bytes = try? encoder.encode(record) { try? PrivateFiles.writeAtomically(path(for: lookup), Array(bytes)) }
+        try? PrivateFiles.writeAtomically(path(for: lookup), Array(record.compactText.utf8))
         return found
     }
 

@@ -7,7 +7,7 @@ import Diagnostics
 import QuickBloxAPI
 
 /// What `chatctl login` leaves behind for later commands.
-package struct StoredSession: Codable, Sendable, Equatable {
+package struct StoredSession: Sendable, Equatable {
     package var token: String
     /// Unix seconds; the server slides it on every request.
     package var expiresAt: Double
@@ -21,7 +21,8 @@ package struct StoredSession: Codable, Sendable, Equatable {
     package var apiEndpoint: String
     package var chatEndpoint: String
 
-    enum CodingKeys: String, CodingKey {
+    /// The file's keys.
+    enum Key: String {
         case token, expiresAt = "expires_at", loggedInAt = "logged_in_at", userId = "user_id", login, user
         case applicationId = "application_id", apiEndpoint = "api_endpoint", chatEndpoint = "chat_endpoint"
     }
@@ -35,34 +36,47 @@ package struct StoredSession: Codable, Sendable, Equatable {
 
     package func isExpired(now: Double) -> Bool { now >= expiresAt }
 
-    /// The file's object as `save` wrote it (the keys of `CodingKeys`, `login` optional);
-    /// nil when a key is missing or of another type. Read by hand: JSONDecoder cost
-    /// every command a fraction of a millisecond (issue 11).
+    /// The file's object as `save` writes it, or wrote it with Foundation's encoder before
+    /// (`/` then escaped as `\/`, which every JSON reader reads as `/`): the keys of
+    /// `Key`, `login` optional; nil when a key is missing or of another type.
+    /// Read by hand: JSONDecoder cost every command a fraction of a millisecond (issue 11).
     package init?(json: JSONValue) {
-        func number(_ key: CodingKeys) -> Double? {
+        func number(_ key: Key) -> Double? {
             switch json[key.rawValue] {
             case .int(let value)?: return Double(value)
             case .double(let value)?: return value
             default: return nil
             }
         }
-        func integer(_ key: CodingKeys) -> Int? {
+        func integer(_ key: Key) -> Int? {
             guard case .int(let value)? = json[key.rawValue] else { return nil }
             return value
         }
-        func text(_ key: CodingKeys) -> String? { json[key.rawValue]?.stringValue }
+        func text(_ key: Key) -> String? { json[key.rawValue]?.stringValue }
         guard let token = text(.token), let expiresAt = number(.expiresAt), let loggedInAt = number(.loggedInAt),
-              let userId = integer(.userId), case .object(let user)? = json[CodingKeys.user.rawValue],
+              let userId = integer(.userId), case .object(let user)? = json[Key.user.rawValue],
               let applicationId = integer(.applicationId), let apiEndpoint = text(.apiEndpoint),
               let chatEndpoint = text(.chatEndpoint) else { return nil }
         let login: String?
-        switch json[CodingKeys.login.rawValue] {
+        switch json[Key.login.rawValue] {
         case nil, .null?: login = nil
         case .string(let value)?: login = value
         default: return nil
         }
         self.init(token: token, expiresAt: expiresAt, loggedInAt: loggedInAt, userId: userId, login: login, user: user,
                   applicationId: applicationId, apiEndpoint: apiEndpoint, chatEndpoint: chatEndpoint)
+    }
+
+    /// The object `save` writes (without `login` when there is none).
+    var json: JSONValue {
+        var object: [String: JSONValue] = [
+            Key.token.rawValue: .string(token), Key.expiresAt.rawValue: .double(expiresAt),
+            Key.loggedInAt.rawValue: .double(loggedInAt), Key.userId.rawValue: .int(userId),
+            Key.user.rawValue: .object(user), Key.applicationId.rawValue: .int(applicationId),
+            Key.apiEndpoint.rawValue: .string(apiEndpoint), Key.chatEndpoint.rawValue: .string(chatEndpoint),
+        ]
+        if let login { object[Key.login.rawValue] = .string(login) }
+        return .object(object)
     }
 }
 
@@ -96,13 +110,7 @@ package struct SessionStore: Sendable {
     }
 
     package func save(_ session: StoredSession) throws(Failure) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data: Data
-        do { data = try encoder.encode(session) } catch {
-            throw Failure(.failure, "cannot encode the session: \(error)")
-        }
-        do { try PrivateFiles.writeAtomically(path, Array(data)) } catch {
+        do { try PrivateFiles.writeAtomically(path, Array(session.json.compactText.utf8)) } catch {
             throw Failure(.failure, "cannot save the session: \(error)",
                                 hint: "check that the state directory is writable, or pass --state-dir")
         }

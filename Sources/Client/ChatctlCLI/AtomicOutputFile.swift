@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Diagnostics
+import Threads
 
 /// `export -o FILE`: written into a temporary file beside FILE, then renamed over it
 /// in one step once whole, so FILE is never half written: a failure or an interrupt
@@ -79,33 +80,21 @@ private enum TemporaryFileOnSignal {
     static let signals = [SIGINT, SIGTERM, SIGHUP]
     /// A C string made before the handler can run, freed after it no longer can.
     nonisolated(unsafe) static var path: UnsafeMutablePointer<CChar>?
-    nonisolated(unsafe) static var previous: [Int32: sigaction] = [:]
+    nonisolated(unsafe) static var previous: ProcessSignals.Saved?
 
     static func watch(_ temporary: String) {
         forget()
         path = strdup(temporary)
-        for number in signals {
-            var current = sigaction()
-            sigaction(number, nil, &current)
-            // An ignored signal (nohup's SIGHUP) or one handled already stays as it is.
-            guard current.__sigaction_handler.sa_handler == nil else { continue }
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { number in
-                if let path = TemporaryFileOnSignal.path { unlink(path) }
-                signal(number, SIG_DFL)
-                raise(number)
-            }
-            sigemptyset(&action.sa_mask)
-            if sigaction(number, &action, &current) == 0 { previous[number] = current }
-        }
+        // An ignored signal (nohup's SIGHUP) or one handled already stays as it is.
+        previous = ProcessSignals.set(.handled({ number in
+            if let path = TemporaryFileOnSignal.path { unlink(path) }
+            ProcessSignals.endBy(number)
+        }, restarting: false), for: signals, onlyWhereDefault: true)
     }
 
     static func forget() {
-        for (number, action) in previous {
-            var action = action
-            sigaction(number, &action, nil)
-        }
-        previous = [:]
+        previous?.restore()
+        previous = nil
         free(path)
         path = nil
     }

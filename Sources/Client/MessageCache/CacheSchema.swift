@@ -207,6 +207,30 @@ package enum CacheSchema {
         Migration("7 dialog muted until", sql: """
             ALTER TABLE dialogs ADD COLUMN muted_until INTEGER;
             """),
+        // Issue 32: lists of user ids (a message's delivered and read ids, a dialog's occupants)
+        // kept as the lists they are, JSON arrays (`ChatCache.userIDList`), not comma-separated
+        // text. Each list reads as it did: one of integers only becomes an array in place; any
+        // other (a part that is no integer, a leading zero) is read by the reader of the old text
+        // and written again, its stray parts dropped as that reader dropped them.
+        Migration("8 user id lists as JSON arrays") { database in
+            for (table, key, columns) in [("messages", "seq", ["delivered_ids", "read_ids"]), ("dialogs", "id", ["occupant_ids"])] {
+                func integersOnly(_ column: String) -> String {
+                    "\(column) NOT GLOB '*[^0-9,-]*' AND json_valid('[' || \(column) || ']')"
+                }
+                for column in columns {
+                    let others = try database.query("SELECT \(key), \(column) FROM \(table) WHERE NOT (\(integersOnly(column)))") {
+                        ($0.value(0), $0.string(1))
+                    }
+                    for (row, text) in others {
+                        try database.run("UPDATE \(table) SET \(column) = ? WHERE \(key) = ?",
+                                         [.text(ChatCache.userIDList(ChatCache.userIDs(text))), row])
+                    }
+                }
+                // One pass over the table for all its lists (a cache can hold a million messages).
+                let arrays = columns.map { "\($0) = CASE WHEN \(integersOnly($0)) THEN '[' || \($0) || ']' ELSE \($0) END" }
+                try database.run("UPDATE \(table) SET \(arrays.joined(separator: ", "))")
+            }
+        },
     ])
 
     /// The ids of the raw JSON's list `key` as comma-separated text.

@@ -1,32 +1,37 @@
 import SQLiteStore
 
 extension ChatCache {
+    /// What `message` reads; a query may select more after it (search's snippet and score).
     static let messageColumns =
         "m.id, m.dialog_id, m.sender_id, m.recipient_id, m.date_sent, m.text, m.raw_json, m.delivered_ids, m.read_ids, m.attachments"
-    /// How many columns `messageColumns` selects (a query's own columns follow them).
-    static let messageColumnCount = 10
 
-    static func message(_ row: Statement) -> CachedMessage {
+    static func message(_ row: Row) -> CachedMessage {
         CachedMessage(
-            id: row.string(0) ?? "", dialogID: row.string(1) ?? "", senderID: row.int(2), recipientID: row.int(3),
-            dateSent: row.int(4), text: row.string(5) ?? "", rawJSON: row.string(6) ?? "",
-            deliveredIDs: userIDs(row.string(7)), readIDs: userIDs(row.string(8)), attachmentsJSON: row.string(9) ?? "")
+            id: row.string("id") ?? "", dialogID: row.string("dialog_id") ?? "", senderID: row.int("sender_id"),
+            recipientID: row.int("recipient_id"), dateSent: row.int("date_sent"), text: row.string("text") ?? "",
+            rawJSON: row.string("raw_json") ?? "", deliveredIDs: userIDs(row.string("delivered_ids")),
+            readIDs: userIDs(row.string("read_ids")), attachmentsJSON: row.string("attachments") ?? "")
     }
 
-    /// A list of user ids as the `delivered_ids`/`read_ids` columns keep it.
-    static func userIDList(_ ids: [Int]) -> String { ids.map(String.init).joined(separator: ",") }
+    /// A list of user ids as the cache keeps it (a message's `delivered_ids` and `read_ids`,
+    /// a dialog's `occupant_ids`): a JSON array of integers.
+    static func userIDList(_ ids: [Int]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
 
-    /// Read on the bytes (splitting the text by Character, then parsing each part
-    /// generically, cost 4,000 instructions a row): what `Int("…")` reads of each
-    /// comma-separated part, an optional sign and digits; other parts are skipped.
+    /// The ids of a list `userIDList` wrote, or of the comma-separated text that the cache
+    /// kept before (what migration 8 reads): what `Int("…")` reads of each comma-separated
+    /// part between the brackets, an optional sign and digits; other parts are skipped.
+    /// Read on the bytes: splitting the text by Character, then parsing each part
+    /// generically, cost 4,000 instructions a row.
     static func userIDs(_ text: String?) -> [Int] {
         guard var text, !text.isEmpty else { return [] }
         return text.withUTF8 { bytes in
             var ids: [Int] = []
-            var start = 0
-            while start <= bytes.count {
+            var start = bytes.first == UInt8(ascii: "[") ? 1 : 0
+            let count = bytes.count - (start == 1 && bytes.last == UInt8(ascii: "]") ? 1 : 0)
+            guard start < count else { return ids }
+            while start <= count {
                 var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+                while end < count && bytes[end] != UInt8(ascii: ",") { end += 1 }
                 if let id = integer(UnsafeBufferPointer(rebasing: bytes[start..<end])) { ids.append(id) }
                 start = end + 1
             }
@@ -161,9 +166,9 @@ extension ChatCache {
             return false
         }
         var merged = message
-        if let known = try database.queryFirst(
+        if let known = try database.firstRecord(
             "SELECT delivered_ids, read_ids FROM messages WHERE id = ?", [.text(message.id)],
-            { (Self.userIDs($0.string(0)), Self.userIDs($0.string(1))) }) {
+            { (Self.userIDs($0.string("delivered_ids")), Self.userIDs($0.string("read_ids"))) }) {
             merged.deliveredIDs = Self.union(message.deliveredIDs, known.0)
             merged.readIDs = Self.union(message.readIDs, known.1)
         }
@@ -191,7 +196,7 @@ extension ChatCache {
     package func history(dialogID: String, limit: Int = 50, before: Int? = nil, since: Int? = nil) throws(MessageCacheError) -> [CachedMessage] {
         try wrapping {
             let limit = try Self.checkedLimit(limit)
-            return try database.query(
+            return try database.records(
                 Self.historySQL, Self.historyArguments(dialogID: dialogID, limit: limit, before: before, since: since),
                 Self.message
             ).reversed()
@@ -207,7 +212,7 @@ extension ChatCache {
 
     package func message(id: String) throws(MessageCacheError) -> CachedMessage? {
         try wrapping {
-            try database.queryFirst("SELECT \(Self.messageColumns) FROM messages m WHERE m.id = ?", [.text(id)], Self.message)
+            try database.firstRecord("SELECT \(Self.messageColumns) FROM messages m WHERE m.id = ?", [.text(id)], Self.message)
         }
     }
 
@@ -231,7 +236,7 @@ extension ChatCache {
             SELECT rowid AS seq, bm25(messages_fts, 1.0, 0.0, 1.0) AS score FROM messages_fts
             WHERE messages_fts MATCH ?5 ORDER BY rowid DESC LIMIT ?7),
         best AS MATERIALIZED (SELECT seq, score FROM candidates ORDER BY score LIMIT ?6)
-        SELECT \(messageColumns), snippet(messages_fts, 0, ?1, ?2, ?3, ?4), best.score
+        SELECT \(messageColumns), snippet(messages_fts, 0, ?1, ?2, ?3, ?4) AS snippet, best.score AS score
         FROM best JOIN messages m ON m.seq = best.seq JOIN messages_fts ON messages_fts.rowid = best.seq
         WHERE messages_fts MATCH ?5 AND (?8 IS NULL OR m.dialog_id = ?8)
         ORDER BY best.score, m.date_sent DESC, m.id DESC
@@ -260,15 +265,14 @@ extension ChatCache {
         }
         return try wrapping {
             do {
-                return try database.query(
+                return try database.records(
                     Self.searchSQL,
                     [
                         .text(style.open), .text(style.close), .text(style.ellipsis), .integer(Int64(style.tokens)),
                         .text(ftsQuery), .integer(Int64(limit)), .integer(Int64(window)), .optional(dialogID),
                     ]
                 ) { row in
-                    SearchHit(message: Self.message(row), snippet: row.string(Self.messageColumnCount) ?? "",
-                              score: row.double(Self.messageColumnCount + 1))
+                    SearchHit(message: Self.message(row), snippet: row.string("snippet") ?? "", score: row.double("score"))
                 }
             } catch let error as SQLiteError where error.extendedCode == .error {
                 // The SQL is fixed, so a plain SQLITE_ERROR here is FTS5 rejecting the query text.

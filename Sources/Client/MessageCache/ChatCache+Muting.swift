@@ -31,7 +31,7 @@ extension ChatCache {
     /// The muted dialogs whose mute ended at or before `now` (Unix seconds): to unmute on the server.
     package func dialogsWithMuteEnded(now: Int) throws(MessageCacheError) -> [CachedDialog] {
         try wrapping {
-            try database.query("SELECT \(Self.dialogColumns) FROM dialogs d WHERE d.muted = 1 AND d.muted_until <= ? ORDER BY d.id",
+            try database.records("SELECT \(Self.dialogColumns) FROM dialogs d WHERE d.muted = 1 AND d.muted_until <= ? ORDER BY d.id",
                                [.integer(Int64(now))], Self.dialog)
         }
     }

@@ -17,7 +17,7 @@ extension ChatCache {
     package func dialogsForNaming(named names: [String], groupsOnly: Bool = false) throws(MessageCacheError) -> [CachedDialog] {
         let sql = "SELECT \(Self.dialogNamingColumns) FROM dialogs d WHERE d.name = ?" + (groupsOnly ? " AND d.type != 3" : "")
         return try wrapping {
-            try names.flatMap { try database.query(sql, [.text($0)], Self.dialog) }
+            try names.flatMap { try database.records(sql, [.text($0)], Self.dialog) }
         }
     }
 
@@ -47,18 +47,14 @@ extension ChatCache {
             WHERE o.user_id = ? AND d.type = 3
             """
         return try wrapping {
-            try userIDs.flatMap { try database.query(sql, [.int($0)], Self.dialog) }
+            try userIDs.flatMap { try database.records(sql, [.int($0)], Self.dialog) }
         }
     }
 
     /// Every cached user's names (the caller picks those going by a title, as it compares names).
     package func allUserNames() throws(MessageCacheError) -> [UserNames] {
         try wrapping {
-            try database.query(
-                "SELECT id, login, full_name, CASE WHEN json_valid(raw_json) THEN json_extract(raw_json, '$.email') END FROM users ORDER BY id"
-            ) { row in
-                UserNames(id: row.int(0), login: row.string(1) ?? "", fullName: row.string(2), email: row.string(3))
-            }
+            try database.records("SELECT \(Self.userNamesColumns) FROM users ORDER BY id", [], Self.userNames)
         }
     }
 

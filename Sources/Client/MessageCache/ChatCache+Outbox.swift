@@ -2,12 +2,12 @@ import SQLiteStore
 internal import Glibc
 
 extension ChatCache {
-    static func outboxEntry(_ row: Statement) -> OutboxEntry {
+    static func outboxEntry(_ row: Row) -> OutboxEntry {
         OutboxEntry(
-            rowID: row.int64(0), clientMessageID: row.string(1) ?? "", dialogID: row.string(2) ?? "",
-            text: row.string(3) ?? "", createdAt: row.int(4), attempts: row.int(5), lastError: row.string(6),
-            claimedBy: row.optionalInt(7), claimedAt: row.optionalInt(8), attachmentsJSON: row.string(9) ?? "",
-            customJSON: row.string(10) ?? "")
+            rowID: row.int64("seq"), clientMessageID: row.string("client_message_id") ?? "", dialogID: row.string("dialog_id") ?? "",
+            text: row.string("text") ?? "", createdAt: row.int("created_at"), attempts: row.int("attempts"),
+            lastError: row.string("last_error"), claimedBy: row.optionalInt("claimed_by"), claimedAt: row.optionalInt("claimed_at"),
+            attachmentsJSON: row.string("attachments") ?? "", customJSON: row.string("custom") ?? "")
     }
 
     static let outboxColumns = "seq, client_message_id, dialog_id, text, created_at, attempts, last_error, claimed_by, claimed_at, attachments, custom"
@@ -73,7 +73,7 @@ extension ChatCache {
     package func pending() throws(MessageCacheError) -> [OutboxEntry] {
         try wrapping {
             try database.transaction(.deferred) {
-                try withUploads(try database.query("SELECT \(Self.outboxColumns) FROM outbox ORDER BY created_at, seq", [], Self.outboxEntry))
+                try withUploads(try database.records("SELECT \(Self.outboxColumns) FROM outbox ORDER BY created_at, seq", [], Self.outboxEntry))
             }
         }
     }
@@ -82,7 +82,7 @@ extension ChatCache {
     package func outboxEntry(clientMessageID: String) throws(MessageCacheError) -> OutboxEntry? {
         try wrapping {
             try database.transaction(.deferred) {
-                try withUploads(try database.query("SELECT \(Self.outboxColumns) FROM outbox WHERE client_message_id = ?",
+                try withUploads(try database.records("SELECT \(Self.outboxColumns) FROM outbox WHERE client_message_id = ?",
                                                    [.text(clientMessageID)], Self.outboxEntry)).first
             }
         }
@@ -103,7 +103,7 @@ extension ChatCache {
             try database.transaction {
                 var claimed: [OutboxEntry] = []
                 var liveness: [Int: Bool] = [:]
-                let candidates = try database.query(
+                let candidates = try database.records(
                     "SELECT \(Self.outboxColumns) FROM outbox ORDER BY created_at, seq", [], Self.outboxEntry)
                 for var entry in candidates where claimed.count < limit {
                     if let holder = entry.claimedBy, holder != owner {

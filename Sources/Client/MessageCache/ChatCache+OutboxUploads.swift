@@ -10,17 +10,18 @@ extension ChatCache {
         state, blob_id, blob_uid, upload_url, upload_expires_at
         """
 
-    static func upload(_ row: Statement) -> (clientMessageID: String, upload: OutboxUpload) {
+    static func upload(_ row: Row) -> (clientMessageID: String, upload: OutboxUpload) {
+        let clientMessageID = row.string("client_message_id") ?? ""
         let queued = OutboxUpload(
-            position: row.int(1), source: row.string(2) ?? "", file: row.string(3) ?? "",
-            keeping: OutboxUpload.Keeping(rawValue: row.string(4) ?? "") ?? .original,
-            name: row.string(5) ?? "", type: row.string(6) ?? "", contentType: row.string(7) ?? "",
-            size: row.int64(8), modifiedAt: row.int64(9), inode: UInt64(bitPattern: row.int64(10)),
-            device: UInt64(bitPattern: row.int64(11)))
-        let upload = OutboxUpload(stored: queued, state: OutboxUpload.State(rawValue: row.string(12) ?? "") ?? .queued,
-                                  blobID: row.optionalInt(13), blobUID: row.string(14), uploadURL: row.string(15),
-                                  uploadExpiresAt: row.optionalInt(16))
-        return (row.string(0) ?? "", upload)
+            position: row.int("position"), source: row.string("source") ?? "", file: row.string("file") ?? "",
+            keeping: OutboxUpload.Keeping(rawValue: row.string("keeping") ?? "") ?? .original,
+            name: row.string("name") ?? "", type: row.string("type") ?? "", contentType: row.string("content_type") ?? "",
+            size: row.int64("size"), modifiedAt: row.int64("modified_at"), inode: UInt64(bitPattern: row.int64("inode")),
+            device: UInt64(bitPattern: row.int64("device")))
+        let upload = OutboxUpload(stored: queued, state: OutboxUpload.State(rawValue: row.string("state") ?? "") ?? .queued,
+                                  blobID: row.optionalInt("blob_id"), blobUID: row.string("blob_uid"),
+                                  uploadURL: row.string("upload_url"), uploadExpiresAt: row.optionalInt("upload_expires_at"))
+        return (clientMessageID, upload)
     }
 
     /// Inside the caller's transaction; an entry that already has its rows keeps them.
@@ -48,7 +49,7 @@ extension ChatCache {
     func withUploads(_ entries: [OutboxEntry]) throws -> [OutboxEntry] {
         guard !entries.isEmpty else { return entries }
         var byEntry: [String: [OutboxUpload]] = [:]
-        for (id, upload) in try database.query(
+        for (id, upload) in try database.records(
             "SELECT \(Self.uploadColumns) FROM outbox_uploads ORDER BY client_message_id, position", [], Self.upload) {
             byEntry[id, default: []].append(upload)
         }
@@ -127,9 +128,9 @@ extension ChatCache {
         let now = now ?? Int(time(nil))
         return try wrapping {
             try database.transaction {
-                let claims = try database.query(
+                let claims = try database.records(
                     "SELECT claimed_by, claimed_at FROM outbox WHERE client_message_id = ?",
-                    [.text(clientMessageID)]) { (by: $0.optionalInt(0), at: $0.optionalInt(1)) }
+                    [.text(clientMessageID)]) { (by: $0.optionalInt("claimed_by"), at: $0.optionalInt("claimed_at")) }
                 guard let claim = claims.first else { return .notFound }
                 if let holder = claim.by, (claim.at ?? 0) > now - staleAfter, isAlive(holder) {
                     return .inUse(holder)
@@ -146,9 +147,9 @@ extension ChatCache {
     /// fail, the entry's files are all completed on the server anyway).
     func removeUploads(of clientMessageID: String) throws {
         // One look-up per delivered message (a stream of lines has no uploads).
-        let files = try database.query(
+        let files = try database.records(
             "SELECT file, keeping FROM outbox_uploads WHERE client_message_id = ?",
-            [.text(clientMessageID)]) { (file: $0.string(0) ?? "", keeping: $0.string(1) ?? "") }
+            [.text(clientMessageID)]) { (file: $0.string("file") ?? "", keeping: $0.string("keeping") ?? "") }
         guard !files.isEmpty else { return }
         try database.run("DELETE FROM outbox_uploads WHERE client_message_id = ?", [.text(clientMessageID)])
         for (file, keeping) in files where !file.isEmpty && keeping != OutboxUpload.Keeping.original.rawValue {

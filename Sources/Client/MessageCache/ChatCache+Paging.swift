@@ -8,7 +8,7 @@ extension ChatCache {
     package func messages(dialogID: String, beforeDate dateSent: Int, id: String, limit: Int) throws(MessageCacheError) -> [CachedMessage] {
         try wrapping {
             let limit = try Self.checkedLimit(limit)
-            return try database.query(
+            return try database.records(
                 """
                 SELECT \(Self.messageColumns) FROM messages m
                 WHERE m.dialog_id = ?1 AND (m.date_sent, m.id) < (?2, ?3)
@@ -23,7 +23,7 @@ extension ChatCache {
     package func messages(dialogID: String, afterDate dateSent: Int, id: String, limit: Int) throws(MessageCacheError) -> [CachedMessage] {
         try wrapping {
             let limit = try Self.checkedLimit(limit)
-            return try database.query(
+            return try database.records(
                 """
                 SELECT \(Self.messageColumns) FROM messages m
                 WHERE m.dialog_id = ?1 AND (m.date_sent, m.id) > (?2, ?3)
@@ -45,7 +45,7 @@ extension ChatCache {
     /// The newest message of a dialog the cache has.
     package func newestMessage(dialogID: String) throws(MessageCacheError) -> CachedMessage? {
         try wrapping {
-            try database.queryFirst(
+            try database.firstRecord(
                 "SELECT \(Self.messageColumns) FROM messages m WHERE m.dialog_id = ?1 ORDER BY m.date_sent DESC, m.id DESC LIMIT 1",
                 [.text(dialogID)], Self.message)
         }

@@ -8,7 +8,7 @@ internal import Glibc
 extension ChatCache {
     /// Rows read from a damaged file, by column name (a newer schema's extra columns
     /// are dropped on the way back in).
-    typealias Row = [String: SQLiteValue]
+    typealias RowValues = [String: SQLiteValue]
 
     /// Rebuilds the cache at `path` and returns it opened, with what was saved.
     /// `now` (unix seconds) names the old file: `PATH.old-NOW`.
@@ -36,8 +36,8 @@ extension ChatCache {
     }
 
     struct OutboxSalvage {
-        var entries: [Row] = []
-        var uploads: [Row] = []
+        var entries: [RowValues] = []
+        var uploads: [RowValues] = []
         var lost = 0
         var lossUnknown = false
     }
@@ -57,7 +57,7 @@ extension ChatCache {
         }
         defer { try? database.close() }
 
-        var bySeq: [Int64: Row] = [:]
+        var bySeq: [Int64: RowValues] = [:]
         var complete = scan(database, "SELECT * FROM outbox NOT INDEXED ORDER BY seq") { bySeq[$0.seq] = $0 }
         if !complete {
             _ = scan(database, "SELECT * FROM outbox NOT INDEXED ORDER BY seq DESC") { bySeq[$0.seq] = $0 }
@@ -73,7 +73,7 @@ extension ChatCache {
         }
         complete = complete || indexRead
 
-        var uploads: [String: Row] = [:]
+        var uploads: [String: RowValues] = [:]
         var uploadGap: ClosedRange<String>?
         var lastForward: String?, firstBackward: String?
         if !scan(database, "SELECT * FROM outbox_uploads ORDER BY client_message_id, position", { row in
@@ -105,11 +105,11 @@ extension ChatCache {
     }
 
     /// Reads rows of `sql` one at a time until the end (true) or the first failure (false).
-    private static func scan(_ database: Database, _ sql: String, _ row: (Row) -> Void) -> Bool {
+    private static func scan(_ database: Database, _ sql: String, _ row: (RowValues) -> Void) -> Bool {
         guard let statement = try? database.prepare(sql) else { return false }
         do {
             while try statement.step() {
-                var values: Row = [:]
+                var values: RowValues = [:]
                 for i in 0..<statement.columnCount { values[statement.columnName(i)] = statement.value(i) }
                 row(values)
             }
@@ -131,7 +131,7 @@ extension ChatCache {
         }
     }
 
-    private func insert(_ rows: [Row], into table: String) throws -> Int {
+    private func insert(_ rows: [RowValues], into table: String) throws -> Int {
         let columns = Set(try database.query("SELECT name FROM pragma_table_info(?)", [.text(table)]) { $0.string(0) ?? "" })
         var inserted = 0
         for row in rows {

@@ -15,7 +15,7 @@ extension ChatCache {
                 var changed: [String: CachedMessage] = [:]
                 var order: [String] = []
                 for receipt in receipts {
-                    let cached = try changed[receipt.messageID] ?? database.queryFirst(
+                    let cached = try changed[receipt.messageID] ?? database.firstRecord(
                         "SELECT \(Self.messageColumns) FROM messages m WHERE m.id = ?", [.text(receipt.messageID)], Self.message)
                     guard var message = cached else { continue }
                     let before = message

@@ -33,27 +33,31 @@ package final class ChatCache {
 
     // MARK: dialogs
 
+    /// What `dialog` reads.
     static let dialogColumns =
         "d.id, d.type, d.name, d.occupant_ids, d.last_message, d.last_message_date_sent, d.unread_count, d.updated_at, d.raw_json, d.muted, d.muted_until"
     static let dialogColumnsWithoutRawJSON =
-        "d.id, d.type, d.name, d.occupant_ids, d.last_message, d.last_message_date_sent, d.unread_count, d.updated_at, '', d.muted, d.muted_until"
+        "d.id, d.type, d.name, d.occupant_ids, d.last_message, d.last_message_date_sent, d.unread_count, d.updated_at, '' AS raw_json, d.muted, d.muted_until"
 
     /// What names a dialog and orders the list, alone (`dialogsForNaming`).
-    static let dialogNamingColumns = "d.id, d.type, d.name, d.occupant_ids, NULL, d.last_message_date_sent, 0, 0, '', 0, NULL"
+    static let dialogNamingColumns = """
+        d.id, d.type, d.name, d.occupant_ids, NULL AS last_message, d.last_message_date_sent, 0 AS unread_count, 0 AS updated_at,
+        '' AS raw_json, 0 AS muted, NULL AS muted_until
+        """
 
-    static func dialog(_ row: Statement) -> CachedDialog {
+    static func dialog(_ row: Row) -> CachedDialog {
         CachedDialog(
-            id: row.string(0) ?? "",
-            type: DialogType(rawValue: row.int(1)),
-            name: row.string(2) ?? "",
-            occupantIDs: userIDs(row.string(3)),
-            lastMessage: row.string(4),
-            lastMessageDateSent: row.optionalInt(5),
-            unreadCount: row.int(6),
-            updatedAt: row.int(7),
-            rawJSON: row.string(8) ?? "",
-            muted: row.int(9) != 0,
-            mutedUntil: row.optionalInt(10))
+            id: row.string("id") ?? "",
+            type: DialogType(rawValue: row.int("type")),
+            name: row.string("name") ?? "",
+            occupantIDs: userIDs(row.string("occupant_ids")),
+            lastMessage: row.string("last_message"),
+            lastMessageDateSent: row.optionalInt("last_message_date_sent"),
+            unreadCount: row.int("unread_count"),
+            updatedAt: row.int("updated_at"),
+            rawJSON: row.string("raw_json") ?? "",
+            muted: row.int("muted") != 0,
+            mutedUntil: row.optionalInt("muted_until"))
     }
 
     /// Inserts or updates `dialogs` in one transaction. A dialog older
@@ -79,7 +83,7 @@ package final class ChatCache {
                         """,
                         [
                             .text(dialog.id), .integer(Int64(dialog.type.rawValue)), .text(dialog.name),
-                            .text(dialog.occupantIDs.map(String.init).joined(separator: ",")),
+                            .text(Self.userIDList(dialog.occupantIDs)),
                             .optional(dialog.lastMessage), .optional(dialog.lastMessageDateSent),
                             .integer(Int64(dialog.unreadCount)), .integer(Int64(dialog.updatedAt)), .text(dialog.rawJSON),
                         ])
@@ -100,7 +104,7 @@ package final class ChatCache {
     /// the chat view's list).
     package func dialogsForNaming() throws(MessageCacheError) -> [CachedDialog] {
         try wrapping {
-            try database.query("SELECT \(Self.dialogNamingColumns) FROM dialogs d ORDER BY d.last_message_date_sent DESC, d.id DESC",
+            try database.records("SELECT \(Self.dialogNamingColumns) FROM dialogs d ORDER BY d.last_message_date_sent DESC, d.id DESC",
                                [], Self.dialog)
         }
     }
@@ -113,12 +117,12 @@ package final class ChatCache {
             let limit = Int64(try Self.checkedLimit(limit))
             let columns = withRawJSON ? Self.dialogColumns : Self.dialogColumnsWithoutRawJSON
             if let type {
-                return try database.query(
+                return try database.records(
                     "SELECT \(columns) FROM dialogs d WHERE d.type = ? "
                         + "ORDER BY d.last_message_date_sent DESC, d.id DESC LIMIT ?",
                     [.integer(Int64(type.rawValue)), .integer(limit)], Self.dialog)
             }
-            return try database.query(
+            return try database.records(
                 "SELECT \(columns) FROM dialogs d ORDER BY d.last_message_date_sent DESC, d.id DESC LIMIT ?",
                 [.integer(limit)], Self.dialog)
         }
@@ -126,14 +130,14 @@ package final class ChatCache {
 
     package func dialog(id: String) throws(MessageCacheError) -> CachedDialog? {
         try wrapping {
-            try database.queryFirst("SELECT \(Self.dialogColumns) FROM dialogs d WHERE d.id = ?", [.text(id)], Self.dialog)
+            try database.firstRecord("SELECT \(Self.dialogColumns) FROM dialogs d WHERE d.id = ?", [.text(id)], Self.dialog)
         }
     }
 
     /// Every dialog whose name is exactly `name`; more than one is the caller's ambiguity to report.
     package func dialogs(named name: String) throws(MessageCacheError) -> [CachedDialog] {
         try wrapping {
-            try database.query(
+            try database.records(
                 "SELECT \(Self.dialogColumns) FROM dialogs d WHERE d.name = ? ORDER BY d.last_message_date_sent DESC, d.id DESC",
                 [.text(name)], Self.dialog)
         }
@@ -142,7 +146,7 @@ package final class ChatCache {
     /// The private (type 3) dialog that has `userID` among its occupants; the most recent if several.
     package func privateDialog(withUserID userID: Int) throws(MessageCacheError) -> CachedDialog? {
         try wrapping {
-            try database.queryFirst(
+            try database.firstRecord(
                 """
                 SELECT \(Self.dialogColumns) FROM dialog_occupants o JOIN dialogs d ON d.id = o.dialog_id
                 WHERE o.user_id = ? AND d.type = 3
@@ -154,8 +158,9 @@ package final class ChatCache {
 
     // MARK: users
 
-    static func user(_ row: Statement) -> CachedUser {
-        CachedUser(id: row.int(0), login: row.string(1) ?? "", fullName: row.string(2), rawJSON: row.string(3) ?? "")
+    static func user(_ row: Row) -> CachedUser {
+        CachedUser(id: row.int("id"), login: row.string("login") ?? "", fullName: row.string("full_name"),
+                   rawJSON: row.string("raw_json") ?? "")
     }
 
     /// Inserts or updates `users` in one transaction.
@@ -179,14 +184,14 @@ package final class ChatCache {
 
     package func user(id: Int) throws(MessageCacheError) -> CachedUser? {
         try wrapping {
-            try database.queryFirst(
+            try database.firstRecord(
                 "SELECT id, login, full_name, raw_json FROM users WHERE id = ?", [.integer(Int64(id))], Self.user)
         }
     }
 
     package func user(login: String) throws(MessageCacheError) -> CachedUser? {
         try wrapping {
-            try database.queryFirst(
+            try database.firstRecord(
                 "SELECT id, login, full_name, raw_json FROM users WHERE login = ? ORDER BY id LIMIT 1",
                 [.text(login)], Self.user)
         }

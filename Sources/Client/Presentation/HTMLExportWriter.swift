@@ -1,3 +1,5 @@
+import HTTPTransport
+
 /// `export --format html`: one file that needs nothing else: a small stylesheet of
 /// its own, a heading per day, each message an `<article>` with its sender, time
 /// and (your own) state, a reply's or forward's original as a `<blockquote>`,
@@ -85,7 +87,7 @@ package struct HTMLExportWriter: ExportWriter {
     static func attachment(_ item: ExportedAttachment) -> String {
         let name = HTMLText.escape(item.shownName, newlines: .asSpaces)
         let details = ExportStateText.details(item)
-        var caption = item.savedPath.map { "<a href=\"\(HTMLText.percentEncodedPath($0))\">\(name)</a>" } ?? name
+        var caption = item.savedPath.map { "<a href=\"\(PercentEncoding.encode($0, keeping: .pathCharacters))\">\(name)</a>" } ?? name
         if !details.isEmpty { caption += " (\(HTMLText.escape(details, newlines: .asSpaces)))" }
         if let note = item.note { caption += ": " + HTMLText.escape(note, newlines: .asSpaces) }
         if let inline = item.inline {

@@ -1,3 +1,5 @@
+import HTTPTransport
+
 /// Another user's text made inert in Markdown (CommonMark and GitHub's): it reads as
 /// the words it is and can open no heading, list, quote, code block, link, image,
 /// HTML, emphasis, table or math. Terminal control characters go first
@@ -67,5 +69,5 @@ package enum MarkdownText {
 
     /// A link's destination, `<…>`-free: every byte outside the unreserved set and
     /// `/` percent-encoded (a saved file's name can hold spaces and brackets).
-    package static func destination(_ path: String) -> String { HTMLText.percentEncodedPath(path) }
+    package static func destination(_ path: String) -> String { PercentEncoding.encode(path, keeping: .pathCharacters) }
 }

@@ -1,5 +1,6 @@
 /// Any JSON value, kept as received so `--json` can print QuickBlox objects unchanged.
-/// Encode with `JSONEncoder.outputFormatting = .sortedKeys` for stable key order.
+/// Read with `JSONValue(parsing:)` and written with `compactText`, the client's one JSON
+/// reader and writer; `Codable` too, so tests hold both to Foundation's coders.
 package enum JSONValue: Sendable, Equatable, Codable {
     case null
     case bool(Bool)

@@ -63,7 +63,7 @@ extension QuickBloxClient {
     /// where the file's bytes are, an absolute URL. 404: no such blob; 403: not
     /// the caller's to read.
     package func blobLocation(uid: String) throws(QuickBloxError) -> String {
-        let path = "/blobs/\(FormEncoding.percentEncode(uid)).json"
+        let path = "/blobs/\(PercentEncoding.encode(uid, keeping: .unreserved)).json"
         let response = try exchange(.get, path, redirects: true)
         guard (300..<400).contains(response.status), let location = response.header("Location"), !location.isEmpty else {
             throw invalidResponse("GET \(path)", "no redirect to the file (HTTP \(response.status))")

@@ -103,6 +103,6 @@ extension QuickBloxClient {
 
     /// Ids for a path segment, comma-joined; each escaped so that no id can change the path.
     static func pathIDs(_ ids: [String]) -> String {
-        ids.map(FormEncoding.percentEncode).joined(separator: ",")
+        ids.map { PercentEncoding.encode($0, keeping: .unreserved) }.joined(separator: ",")
     }
 }

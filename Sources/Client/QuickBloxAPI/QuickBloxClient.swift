@@ -225,16 +225,7 @@ package final class QuickBloxClient {
     }
 
     /// The body bytes of a request (internal: the golden JSON tests write through it).
-    static func encode(_ json: JSONValue) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do {
-            return Array(try encoder.encode(json))
-        } catch {
-            // Only a non-finite Double can fail, and the client never builds one.
-            preconditionFailure("JSON encoding failed: \(error)")
-        }
-    }
+    static func encode(_ json: JSONValue) -> [UInt8] { Array(json.compactText.utf8) }
 
     // MARK: - Building and reading bodies
 

@@ -58,7 +58,7 @@ package struct ChatAttachment: Sendable, Equatable {
             if !StanzaElement.isSimpleName(attribute.name) {
                 return "attachment attribute name \"\(attribute.name)\" is not allowed (letters, digits, _ - .)"
             }
-            if StanzaElement.firstCharacterXMLCannotCarry(in: attribute.value) != nil {
+            if MarkupEscaper.firstCharacterXMLCannotCarry(in: attribute.value) != nil {
                 return "attachment attribute \"\(attribute.name)\" contains a control character XML cannot carry"
             }
         }

@@ -50,15 +50,10 @@ package struct ChatMarker: Sendable, Equatable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `text` escaped as `StanzaElement.appendEscaped` does it; as it is when nothing needs it.
+    /// `text` escaped as a stanza escapes it; as it is when nothing needs it.
     private static func append(_ text: String, to out: inout [UInt8], inAttribute: Bool) {
-        guard StanzaElement.needsEscaping(text, inAttribute: inAttribute) else {
-            out += text.utf8
-            return
-        }
-        var escaped = ""
-        StanzaElement.appendEscaped(text, to: &escaped, inAttribute: inAttribute)
-        out += escaped.utf8
+        let escaper = inAttribute ? MarkupEscaper.xmlAttribute : MarkupEscaper.xmlText
+        out += (escaper.changes(text) ? escaper.escaping(text) : text).utf8
     }
 
     /// The marker stanza to send, with its own stanza id.

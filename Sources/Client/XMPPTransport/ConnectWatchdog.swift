@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 import Synchronization
+import Threads
 
 /// Ends a connect attempt that libstrophe would not end by itself. Its TLS handshake
 /// (`tls_start`, for `xmpps://` and after STARTTLS's `<proceed/>`) loops until the server
@@ -22,7 +22,7 @@ final class ConnectWatchdog: Sendable {
     private let wakeWriter: Int32
     private let connection: UInt
     private let port: Int
-    private let thread = Mutex<pthread_t?>(nil)
+    private let thread = Mutex<WorkerThread<WatchRequest>?>(nil)
 
     /// nil when no thread could be started (the attempt then runs unwatched, as before).
     init?(connection conn: OpaquePointer, port: Int, deadline: ContinuousClock.Instant) {
@@ -34,23 +34,10 @@ final class ConnectWatchdog: Sendable {
         self.port = port
         let remaining = deadline - ContinuousClock.now
         let milliseconds = max(0, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
-        let request = WatchRequest(watchdog: self, milliseconds: Int32(clamping: milliseconds))
-        if let spare = SpareWatchThread.take() {
-            thread.withLock { $0 = spare.id }
-            spare.start(request)
-            return
-        }
-        let context = Unmanaged.passRetained(request)
-        var id = pthread_t()
-        guard pthread_create(&id, nil, { argument in
-            let request = Unmanaged<WatchRequest>.fromOpaque(argument!).takeRetainedValue()
-            request.watchdog.watch(milliseconds: request.milliseconds)
-            return nil
-        }, context.toOpaque()) == 0 else {
-            context.release()
-            return nil
-        }
-        thread.withLock { $0 = id }
+        // Nil here still runs deinit, which closes the pipe.
+        guard let watcher = SpareWatchThread.take() ?? SpareWatchThread.start() else { return nil }
+        thread.withLock { $0 = watcher }
+        watcher.post(WatchRequest(watchdog: self, milliseconds: Int32(clamping: milliseconds)))
     }
 
     deinit {
@@ -67,7 +54,7 @@ final class ConnectWatchdog: Sendable {
         }
         var byte: UInt8 = 1
         _ = write(wakeWriter, &byte, 1)
-        if let id = thread.withLock({ value -> pthread_t? in defer { value = nil }; return value }) { pthread_join(id, nil) }
+        thread.withLock { value in defer { value = nil }; return value }?.join()
         return fired
     }
 
@@ -78,7 +65,7 @@ final class ConnectWatchdog: Sendable {
         _ = write(wakeWriter, &byte, 1)
     }
 
-    fileprivate func watch(milliseconds: Int32) {
+    func watch(milliseconds: Int32) {
         var ready = pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)
         var result: Int32
         repeat { result = poll(&ready, 1, milliseconds) } while result < 0 && errno == EINTR
@@ -95,61 +82,36 @@ final class ConnectWatchdog: Sendable {
 /// (glibc sets a new thread's thread-local storage up under a lock dlopen holds while it
 /// loads), so a connect beside a thread loading a library (`chatctl login` loads libcurl while
 /// its chat thread connects) would otherwise wait for the whole load to start its watchdog.
-final class SpareWatchThread: Sendable {
-    let id: pthread_t
-    private let handOver = DispatchSemaphore(value: 0)
-    private let request = Mutex<WatchRequest?>(nil)
-    private static let parked = Mutex<SpareWatchThread?>(nil)
-
-    private init(id: pthread_t) { self.id = id }
+enum SpareWatchThread {
+    private static let parked = Mutex<WorkerThread<WatchRequest>?>(nil)
 
     /// Parks one thread, unless one is parked already.
     static func park() {
         parked.withLock { parked in
-            guard parked == nil else { return }
-            let box = Unmanaged.passRetained(Box())
-            var id = pthread_t()
-            guard pthread_create(&id, nil, { argument in
-                let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
-                box.ready.wait()
-                box.spare.withLock { $0 }?.run()
-                return nil
-            }, box.toOpaque()) == 0 else {
-                box.release()
-                return
-            }
-            let spare = SpareWatchThread(id: id)
-            box.takeUnretainedValue().spare.withLock { $0 = spare }
-            box.takeUnretainedValue().ready.signal()
-            parked = spare
+            if parked == nil { parked = start() }
         }
     }
 
-    /// The parked thread, now the caller's to start and join; nil when none is parked.
-    static func take() -> SpareWatchThread? {
+    /// The parked thread, now the caller's to post its watch to and join; nil when none is parked.
+    static func take() -> WorkerThread<WatchRequest>? {
         parked.withLock { parked in defer { parked = nil }; return parked }
     }
 
-    fileprivate func start(_ watch: WatchRequest) {
-        request.withLock { $0 = watch }
-        handOver.signal()
-    }
-
-    private func run() {
-        handOver.wait()
-        guard let watch = request.withLock({ $0 }) else { return }
-        watch.watchdog.watch(milliseconds: watch.milliseconds)
-    }
-
-    /// How the new thread learns which `SpareWatchThread` it is (made once the thread exists).
-    private final class Box: Sendable {
-        let spare = Mutex<SpareWatchThread?>(nil)
-        let ready = DispatchSemaphore(value: 0)
+    /// A thread that waits for one watch and runs it; nil when none can be started.
+    static func start() -> WorkerThread<WatchRequest>? {
+        WorkerThread<WatchRequest>.start { worker in
+            var requests = worker.take()
+            while requests.isEmpty {
+                worker.wait()
+                requests = worker.take()
+            }
+            requests[0].watchdog.watch(milliseconds: requests[0].milliseconds)
+        }
     }
 }
 
 /// What the watchdog's thread is handed.
-private final class WatchRequest: Sendable {
+final class WatchRequest: Sendable {
     let watchdog: ConnectWatchdog
     let milliseconds: Int32
     init(watchdog: ConnectWatchdog, milliseconds: Int32) { self.watchdog = watchdog; self.milliseconds = milliseconds }

@@ -35,7 +35,7 @@ package struct OutgoingChatMessage: Sendable, Equatable {
 
     /// Why this message cannot be sent as it is, or nil. Never quotes the body.
     package var validationProblem: String? {
-        if let bad = StanzaElement.firstCharacterXMLCannotCarry(in: body) {
+        if let bad = MarkupEscaper.firstCharacterXMLCannotCarry(in: body) {
             return "the message contains control character U+\(Self.hex(bad.value)), which XMPP (XML 1.0) cannot carry"
         }
         if dialogID.isEmpty { return "the message has no dialog id" }
@@ -43,7 +43,7 @@ package struct OutgoingChatMessage: Sendable, Equatable {
             if !StanzaElement.isSimpleName(key) || Self.reservedParameterNames.contains(key) {
                 return "custom parameter name \"\(key)\" is not allowed (letters, digits, _ - . ; not a reserved name)"
             }
-            if let bad = StanzaElement.firstCharacterXMLCannotCarry(in: value) {
+            if let bad = MarkupEscaper.firstCharacterXMLCannotCarry(in: value) {
                 return "custom parameter \"\(key)\" contains control character U+\(Self.hex(bad.value))"
             }
         }

@@ -42,7 +42,7 @@ package struct OutgoingSystemNotification: Sendable, Equatable {
     /// someone's text, so it is checked like a message body (and never quoted).
     package var validationProblem: String? {
         if dialogID.isEmpty { return "the notification has no dialog id" }
-        if let name, let bad = StanzaElement.firstCharacterXMLCannotCarry(in: name) {
+        if let name, let bad = MarkupEscaper.firstCharacterXMLCannotCarry(in: name) {
             return "the dialog name contains control character U+\(OutgoingChatMessage.hex(bad.value)), which XMPP (XML 1.0) cannot carry"
         }
         return nil

@@ -45,14 +45,14 @@ package struct StanzaElement: Sendable, Equatable {
         out += name
         if let namespace, namespace != parentNamespace {
             out += " xmlns=\""
-            Self.appendEscaped(namespace, to: &out, inAttribute: true)
+            MarkupEscaper.xmlAttribute.append(namespace, to: &out)
             out += "\""
         }
         for attribute in attributes {
             out += " "
             out += attribute.name
             out += "=\""
-            Self.appendEscaped(attribute.value, to: &out, inAttribute: true)
+            MarkupEscaper.xmlAttribute.append(attribute.value, to: &out)
             out += "\""
         }
         if children.isEmpty && text.isEmpty {
@@ -60,64 +60,12 @@ package struct StanzaElement: Sendable, Equatable {
             return
         }
         out += ">"
-        Self.appendEscaped(text, to: &out, inAttribute: false)
+        MarkupEscaper.xmlText.append(text, to: &out)
         let inherited = namespace ?? parentNamespace
         for child in children { child.write(to: &out, parentNamespace: inherited) }
         out += "</"
         out += name
         out += ">"
-    }
-
-    /// Escapes so a parser gives back exactly `text`: `&<>` always; in attributes
-    /// also quotes and TAB/LF (attribute normalization); CR always as `&#13;`
-    /// (line-end normalization would turn CRLF into LF). A character XML cannot
-    /// carry at all becomes U+FFFD rather than break the stream.
-    /// Whether `appendEscaped` would change `text`. 0xEF leads U+FFFE/U+FFFF (and the
-    /// rest of U+F000...U+FFFF, which `appendEscaped` looks at more closely). Checked on
-    /// the contiguous bytes: through the UTF8View it was most of writing a marker.
-    static func needsEscaping(_ text: String, inAttribute: Bool) -> Bool {
-        var copy = text
-        return copy.withUTF8 { bytes in
-            bytes.contains { byte in
-                byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0xEF
-                    || (byte < 0x20 && (inAttribute || (byte != 0x09 && byte != 0x0A)))
-                    || (inAttribute && (byte == 0x22 || byte == 0x27))
-            }
-        }
-    }
-
-    static func appendEscaped(_ text: String, to out: inout String, inAttribute: Bool) {
-        guard needsEscaping(text, inAttribute: inAttribute) else { out += text; return }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\r": out += "&#13;"
-            case "\"" where inAttribute: out += "&quot;"
-            case "'" where inAttribute: out += "&apos;"
-            case "\t" where inAttribute: out += "&#9;"
-            case "\n" where inAttribute: out += "&#10;"
-            case _ where isUncarriable(scalar): out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-
-    /// C0 controls other than TAB/LF/CR, U+FFFE and U+FFFF: not XML 1.0 characters.
-    private static func isUncarriable(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09, 0x0A, 0x0D: return false
-        case 0..<0x20, 0xFFFE, 0xFFFF: return true
-        default: return false
-        }
-    }
-
-    /// The first character XML 1.0 cannot carry at all, not even as a character
-    /// reference (C0 controls other than TAB/LF/CR, e.g. ESC; U+FFFE, U+FFFF).
-    /// A server would close the stream on it, losing every unacknowledged message.
-    package static func firstCharacterXMLCannotCarry(in text: String) -> Unicode.Scalar? {
-        text.unicodeScalars.first(where: isUncarriable)
     }
 
     /// Whether `name` is usable as an element name for a custom parameter

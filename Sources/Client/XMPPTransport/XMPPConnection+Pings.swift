@@ -37,12 +37,12 @@ extension XMPPConnection {
     @discardableResult
     func sendPing(id: String) -> UInt32? {
         guard let domain = serverDomain else { return nil }
-        return sendRaw("<iq type='get' id='\(id.xmlEscaped)' to='\(domain.xmlEscaped)'><ping xmlns='urn:xmpp:ping'/></iq>")
+        return sendRaw("<iq type='get' id='\(MarkupEscaper.xmlAttribute.escaping(id))' to='\(MarkupEscaper.xmlAttribute.escaping(domain))'><ping xmlns='urn:xmpp:ping'/></iq>")
     }
 
     /// `<iq type="result"/>` to a ping from the server (or whoever `to` is).
     func answerPing(id: String, to: String?) {
-        sendRaw("<iq type='result' id='\(id.xmlEscaped)'\(to.map { " to='\($0.xmlEscaped)'" } ?? "")/>")
+        sendRaw("<iq type='result' id='\(MarkupEscaper.xmlAttribute.escaping(id))'\(to.map { " to='\(MarkupEscaper.xmlAttribute.escaping($0))'" } ?? "")/>")
     }
 
     /// An incoming `<iq/>`, for the session state to match against our pings.

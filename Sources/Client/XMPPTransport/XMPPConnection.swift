@@ -374,7 +374,7 @@ package final class XMPPConnection {
         guard conn == self.conn else { return }  // a released attempt's late callback
         if case .startSession(let carbonsID) = state.handle(.sessionEstablished) {
             // Carbons before presence, so no copy can slip past between the two.
-            sendRaw("<iq type='set' id='\(carbonsID.xmlEscaped)'><enable xmlns='\(IncomingCarbon.namespace)'/></iq>")
+            sendRaw("<iq type='set' id='\(MarkupEscaper.xmlAttribute.escaping(carbonsID))'><enable xmlns='\(IncomingCarbon.namespace)'/></iq>")
             sendRaw("<presence/>")
         }
     }

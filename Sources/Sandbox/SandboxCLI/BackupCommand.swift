@@ -31,7 +31,6 @@ struct BackupCommand: SandboxCommand {
 
     func run() throws(SandboxUsageError) -> Int32 {
         guard let db else { throw SandboxUsageError("backup needs --db PATH: the database file of the sandbox to copy") }
-        signal(SIGXFSZ, SIG_IGN)  // a file-size limit makes a write fail (and the copy be removed) instead of killing us
         do {
             let summary = try SandboxBackup.run(database: db.text, to: out.text)
             let ca = summary.caFile.map { ", CA \($0)" } ?? ""

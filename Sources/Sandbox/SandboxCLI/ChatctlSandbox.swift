@@ -1,6 +1,7 @@
 import CommandLineKit
 import SandboxHTTP
 import SandboxServer
+import Threads
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -102,6 +103,7 @@ package struct ChatctlSandbox: SandboxCommand {
 
     /// Runs one invocation; `arguments` excludes the program name. Returns the exit status.
     package static func main(arguments: [String]) -> Int32 {
+        ProcessSignals.startProgram()
         switch tree.dispatch(arguments, out: StandardStreams.out, err: StandardStreams.err) {
         case .finished(let status):
             return status

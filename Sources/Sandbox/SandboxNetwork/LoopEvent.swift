@@ -1,4 +1,4 @@
-// libevent's `struct event`: timers, a call after the turn, a readable descriptor, a signal.
+// libevent's `struct event`: timers, a call after the turn, a readable descriptor.
 internal import CEvent
 #if canImport(Glibc)
 import Glibc
@@ -16,8 +16,6 @@ package final class LoopEvent {
         case afterTurn
         /// Each time `descriptor` is readable (`persistent`), or the first time; watched from the start.
         case readable(descriptor: Int32, persistent: Bool)
-        /// Each time the process gets `signal`; watched from the start.
-        case signal(Int32)
     }
 
     private let loop: EventLoop
@@ -32,7 +30,6 @@ package final class LoopEvent {
         case .timer, .afterTurn: (-1, 0)
         case .repeatingTimer: (-1, Int32(EV_PERSIST))
         case .readable(let descriptor, let persistent): (descriptor, Int32(EV_READ) | (persistent ? Int32(EV_PERSIST) : 0))
-        case .signal(let number): (number, Int32(EV_SIGNAL | EV_PERSIST))
         }
         guard let event = event_new(loop.base, descriptor, Int16(what), { _, _, context in
             let event = Unmanaged<LoopEvent>.fromOpaque(context!).takeUnretainedValue()
@@ -40,7 +37,7 @@ package final class LoopEvent {
         }, Unmanaged.passUnretained(self).toOpaque()) else { return nil }
         self.event = event
         switch trigger {
-        case .readable, .signal: event_add(event, nil)
+        case .readable: event_add(event, nil)
         case .timer, .repeatingTimer, .afterTurn: break
         }
     }

@@ -9,6 +9,7 @@ import SandboxLogging
 import SandboxNetwork
 import SandboxREST
 import SandboxXMPP
+import Threads
 
 /// REST, XMPP and the storage endpoint, started by `init` and served by `run` until stopped.
 ///
@@ -33,13 +34,12 @@ package final class Sandbox {
     private var scratch: ScratchDirectory?
     private var stopReader: Int32
     private var stopEvent: LoopEvent?
-    private var signalEvents: [LoopEvent] = []
+    /// SIGINT and SIGTERM, caught the package's one way (a byte on a pipe) and read by the
+    /// loop as any descriptor: libevent's own signal events would install handlers of their own.
+    private var signals: SignalPipe?
+    private var signalEvent: LoopEvent?
 
     package init(options: SandboxOptions) throws {
-        signal(SIGPIPE, SIG_IGN)
-        // A file-size limit (what a full disk looks like to one process) would kill us at the
-        // first write past it: ignored, the write fails with EFBIG and is answered 507.
-        signal(SIGXFSZ, SIG_IGN)
         log = SandboxLog(minimum: options.logLevel.level)
         let loop: EventLoop
         do { loop = try EventLoop() } catch { throw SandboxError("\(error)") }
@@ -80,19 +80,14 @@ package final class Sandbox {
         self.loop = loop
         self.storageEndpoint = storageEndpoint
         scratch = files?.scratch
-        var fds: [Int32] = [-1, -1]
-        let piped = pipe(&fds) == 0
-        for fd in fds where fd >= 0 {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        stopReader = fds[0]
-        stopHandle = SandboxStopHandle(writer: fds[1])
-        guard piped else {
+        let stop = WakePipe.make()
+        stopReader = stop?.readEnd ?? -1
+        stopHandle = SandboxStopHandle(writer: stop?.writeEnd ?? -1)
+        guard let stop else {
             tearDown()
             throw SandboxError("cannot create the stop pipe: \(String(cString: strerror(errno)))")
         }
-        stopEvent = LoopEvent(loop: loop, .readable(descriptor: fds[0], persistent: false)) { [unowned self] in self.finishOnLoop() }
+        stopEvent = LoopEvent(loop: loop, .readable(descriptor: stop.readEnd, persistent: false)) { [unowned self] in self.finishOnLoop() }
     }
 
     deinit { tearDown() }
@@ -100,19 +95,13 @@ package final class Sandbox {
     /// Runs the event loop until stopped (`stopHandle`), or SIGINT/SIGTERM when `installSignalHandlers`.
     package func run(installSignalHandlers: Bool) {
         guard let loop else { return }
-        if installSignalHandlers {
-            // A parent may spawn us from a thread that blocks these (libdispatch workers do); unblock them.
-            var mask = sigset_t()
-            sigemptyset(&mask)
-            sigaddset(&mask, SIGINT)
-            sigaddset(&mask, SIGTERM)
-            pthread_sigmask(SIG_UNBLOCK, &mask, nil)
-            for number in [SIGINT, SIGTERM] {
-                guard let event = LoopEvent(loop: loop, .signal(number), action: { [unowned self] in
-                    self.log.log(.info, "signal \(number): shutting down")
-                    self.finishOnLoop()
-                }) else { continue }
-                signalEvents.append(event)
+        // The pipe unblocks what it catches: a parent may spawn us from a thread that blocks them (libdispatch workers do).
+        if installSignalHandlers, let signals = SignalPipe(catching: [SIGINT, SIGTERM], restarting: true) {
+            self.signals = signals
+            signalEvent = LoopEvent(loop: loop, .readable(descriptor: signals.readEnd, persistent: true)) { [unowned self] in
+                guard let number = signals.take().first else { return }
+                self.log.log(.info, "signal \(number): shutting down")
+                self.finishOnLoop()
             }
         }
         log.log(.info, "listening: \(configLine)")
@@ -129,7 +118,8 @@ package final class Sandbox {
 
     /// Frees every libevent object and removes our temp files. Idempotent.
     private func tearDown() {
-        signalEvents = []
+        signalEvent = nil
+        signals = nil
         stopEvent = nil
         stopHandle.close()
         if stopReader >= 0 { close(stopReader) }

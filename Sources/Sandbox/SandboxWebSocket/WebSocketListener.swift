@@ -7,6 +7,7 @@ import Synchronization
 import SandboxClock
 import SandboxHTTP
 import SandboxLogging
+import Threads
 
 /// Listens for XMPP over WebSocket (RFC 7395, subprotocol `xmpp`) and moves whole
 /// messages between the sockets and a `WebSocketMailbox`; the XMPP streams themselves
@@ -24,7 +25,7 @@ package final class WebSocketListener {
     package let mailbox: WebSocketMailbox
     private let service: WebSocketService
     private var context: OpaquePointer?          // struct lws_context*
-    private var thread: pthread_t?
+    private var thread: WorkerThread<Never>?
     /// lws keeps pointers to the protocol table, its names and the interface string.
     private let protocols: UnsafeMutablePointer<lws_protocols>
     private let cStrings: [UnsafeMutablePointer<CChar>]
@@ -101,13 +102,9 @@ package final class WebSocketListener {
         self.context = context
         service.context = context
 
-        var thread = pthread_t()
-        let box = Unmanaged.passRetained(service).toOpaque()
-        guard pthread_create(&thread, nil, { argument in
-            Unmanaged<WebSocketService>.fromOpaque(argument!).takeRetainedValue().run()
-            return nil
-        }, box) == 0 else {
-            Unmanaged<WebSocketService>.fromOpaque(box).release()
+        // The service is the WebSocket thread's alone from here on.
+        let handed = Handover(service)
+        guard let thread = WorkerThread<Never>.start({ _ in handed.value.run() }) else {
             lws_context_destroy(context)
             self.context = nil
             Self.release(protocols, cStrings)
@@ -133,7 +130,7 @@ package final class WebSocketListener {
         guard let context else { return }
         mailbox.beginStopping()
         lws_cancel_service(context)
-        if let thread { pthread_join(thread, nil) }
+        thread?.join()
         thread = nil
         lws_context_destroy(context)
         self.context = nil

@@ -90,8 +90,6 @@ package final class XMPPServer {
         self.authenticator = authenticator
         self.log = log
         self.limits = limits
-        // A peer that vanishes mid-write must cost an EPIPE, not the process.
-        signal(SIGPIPE, SIG_IGN)
         router = XMPPStanzaRouter(server: self, store: store)
         boundPort = try listen(host: host, port: port, directTLS: false)
         log.log(.info, "xmpp: listening on \(host):\(boundPort) for domain \(self.domain)")

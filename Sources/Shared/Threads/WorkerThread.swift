@@ -5,13 +5,16 @@ import Dispatch
 import Synchronization
 
 /// A thread of its own for work that blocks in C (libstrophe's event loop, a transfer, a
-/// connect), never the shared concurrency pool, whose few threads a blocked call would starve: the chat engine's
-/// thread, its files' thread, a login's head start. (Below this module, XMPPTransport's
-/// connect watchdog starts its own bare thread, parked ahead of a login: ConnectWatchdog.)
+/// connect, libwebsockets' poll loop), never the shared concurrency pool, whose few threads
+/// a blocked call would starve; and the one way either program starts a thread: the chat
+/// engine's thread, its files' thread, a login's head start, a connect's watchdog (parked
+/// ahead of a login), the sandbox's WebSocket thread.
 ///
 /// Commands reach the thread through a queue under a lock; posting one wakes the thread
 /// if it sleeps in `wait`; a thread that polls something else (a socket) asks `hasWork`
-/// between slices. Its owner waits, bounded, for it to end with `join(seconds:)`.
+/// between slices. A thread that runs one long body and takes no commands is a
+/// `WorkerThread<Never>`. Its owner waits for it to end with `join(seconds:)`, bounded, or
+/// `join()` once it has told it to stop.
 package final class WorkerThread<Command: Sendable>: Sendable {
     private let queue = Mutex<[Command]>([])
     private let posted = DispatchSemaphore(value: 0)
@@ -48,6 +51,14 @@ package final class WorkerThread<Command: Sendable>: Sendable {
         guard let id = thread.withLock({ id -> pthread_t? in defer { id = nil }; return id }) else { return finished }
         if finished { pthread_join(id, nil) } else { pthread_detach(id) }
         return finished
+    }
+
+    /// Waits for the thread to end, however long that takes: for an owner that has told
+    /// it to stop and knows it will (a poll loop woken to leave, a watch disarmed).
+    package func join() {
+        ended.wait()
+        ended.signal()  // a second join returns at once
+        if let id = thread.withLock({ id -> pthread_t? in defer { id = nil }; return id }) { pthread_join(id, nil) }
     }
 
     // MARK: the thread's side

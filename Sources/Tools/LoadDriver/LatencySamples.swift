@@ -28,15 +28,11 @@ package struct LatencySamples {
     }
 }
 
-package struct LatencySummary: Codable, Equatable {
+package struct LatencySummary: Equatable {
     package var count: Int
     package var p50Ms: Double
     package var p90Ms: Double
     package var p99Ms: Double
     package var maxMs: Double
     package var meanMs: Double
-
-    enum CodingKeys: String, CodingKey {
-        case count, p50Ms = "p50_ms", p90Ms = "p90_ms", p99Ms = "p99_ms", maxMs = "max_ms", meanMs = "mean_ms"
-    }
 }

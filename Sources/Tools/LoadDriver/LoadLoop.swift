@@ -10,8 +10,7 @@ final class LoadLoop {
     private var timers: [LoopEvent] = []
 
     init() throws(LoadError) {
-        // A peer that vanishes mid-write must cost an EPIPE, not the process.
-        signal(SIGPIPE, SIG_IGN)
+        // The loop ignores SIGPIPE for us (EventLoop).
         do { loop = try EventLoop() } catch { throw LoadError("event_base_new failed") }
     }
 

@@ -20,7 +20,7 @@ package struct SandboxEndpoints: Sendable {
         let json: JSONValue
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            json = try JSONDecoder().decode(JSONValue.self, from: data)
+            json = try JSONValue(parsing: Array(data))
         } catch {
             throw LoadError("cannot read the sandbox's config \(path): \(error)")
         }

@@ -70,7 +70,9 @@ struct ChatCommand: Command {
         let verboseLog = context.io.stderrIsTerminal ? nil : context.verboseLog
 
         let inbox = try ChatInbox()
-        let signals = try SignalPipe(catching: [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGCONT], restarting: true)
+        guard let signals = SignalPipe(catching: [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGCONT], restarting: true) else {
+            throw Failure(.failure, "cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
         defer { signals.release() }
         let terminal = try ChatTerminal(colors: (context.environment["NO_COLOR"] ?? "").isEmpty)
         defer { terminal.restore() }
@@ -139,8 +141,7 @@ struct ChatCommand: Command {
         case .signal(let number):
             // Ended by a signal: end as the signal would have, now that the terminal is restored.
             signals.release()
-            signal(number, SIG_DFL)
-            raise(number)
+            ProcessSignals.endBy(number)
             return .interrupted
         }
     }

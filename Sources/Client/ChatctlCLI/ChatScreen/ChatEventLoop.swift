@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import ChatView
+import Threads
 
 /// The chat view's one event loop, on the terminal's thread: it waits on the
 /// terminal, the inbox and the signal pipe together, turns what came into events,

@@ -4,6 +4,7 @@ import Glibc
 import ChatView
 import Diagnostics
 import Synchronization
+import Threads
 
 /// Events for the chat view's one event loop from the other threads (the network,
 /// transfers): queued under a lock, and a byte on a pipe that the loop polls beside
@@ -15,7 +16,11 @@ final class ChatInbox: Sendable {
     private let writeEnd: Int32
 
     init() throws(Failure) {
-        (readEnd, writeEnd) = try wakePipe()
+        guard let (readEnd, writeEnd) = WakePipe.make() else {
+            throw Failure(.failure, "cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
+        self.readEnd = readEnd
+        self.writeEnd = writeEnd
     }
 
     deinit {

@@ -1,5 +1,6 @@
 import MessageCache
 import Presentation
+import XMPPTransport
 
 /// One desktop notification of a message, as `listen --notify` posts it: the title is the
 /// sender and, in a group, the dialog (`alice · ops`); the body the message's first lines.
@@ -27,23 +28,7 @@ struct DesktopNotice: Equatable {
         var text = lines.prefix(Self.maximumLines).joined(separator: "\n")
         if lines.count > Self.maximumLines { text += "\n…" }
         text = Self.limited(text, to: Self.maximumCharacters)
-        body = bodyMarkup ? Self.escapingMarkup(text) : text
-    }
-
-    /// `&`, `<` and `>` as entities: the spec's markup is XML-like, and these three are all
-    /// that can start a tag or an entity in text.
-    static func escapingMarkup(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.append(character)
-            }
-        }
-        return out
+        body = bodyMarkup ? MarkupEscaper.notificationBody.escaping(text) : text
     }
 
     private static func limited(_ text: String, to limit: Int) -> String {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Threads
 
 /// A program run with text on its standard input and chatctl's terminal as its output,
 /// waited for: the pager (`Pager`) and man(1) for `help --man` (`ManualPageViewer`).
@@ -38,8 +39,8 @@ enum FedProgram {
         close(fds[0])
         guard spawned == 0 else { close(fds[1]); return nil }
 
-        let interrupt = signal(SIGINT, SIG_IGN), quit = signal(SIGQUIT, SIG_IGN)
-        defer { signal(SIGINT, interrupt); signal(SIGQUIT, quit) }
+        let saved = ProcessSignals.set(.ignored, for: [SIGINT, SIGQUIT])
+        defer { saved.restore() }
         StandardIO.writeAll(fds[1], text)
         close(fds[1])
         var status: Int32 = 0

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Presentation
+import Threads
 
 /// The process's standard streams and terminal, injected so that commands can
 /// be run in-process by tests with captured output.
@@ -103,7 +104,7 @@ package final class StandardIO: TerminalIO {
         // ^C while the terminal does not echo: the reader waits on the signal's pipe beside
         // the terminal and restores echo itself. Without a pipe (out of descriptors) ^C
         // keeps its default effect.
-        let interrupt = try? SignalPipe(catching: [SIGINT], restarting: false)
+        let interrupt = SignalPipe(catching: [SIGINT], restarting: false)
         // Echo off before the prompt shows, as getpass(3) does: nothing typed
         // after the prompt appears can be echoed.
         if !echo { _ = tcsetattr(fd, TCSAFLUSH, &quiet) }
