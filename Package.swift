@@ -116,8 +116,9 @@ let package = Package(
         .executableTarget(name: "BenchFixture", dependencies: ["BenchmarkData", "MessageCache"], path: "Sources/Tools/BenchFixture", swiftSettings: swiftSettings),
         // Dev-only: the sandbox's load driver for `make bench` (its router rate, many users at once):
         // chatctl's wire steps over libevent and OpenSSL (the sandbox's own SandboxNetwork: the
-        // libevent layer, no protocol code), its users made over REST (QuickBloxAPI).
-        .target(name: "LoadDriver", dependencies: ["SandboxNetwork", "QuickBloxAPI", "HTTPTransport"], path: "Sources/Tools/LoadDriver", swiftSettings: swiftSettings),
+        // libevent layer, no protocol code), its users made over REST (QuickBloxAPI), its messages'
+        // ObjectIds made by chatctl's own generator (XMPPTransport).
+        .target(name: "LoadDriver", dependencies: ["SandboxNetwork", "QuickBloxAPI", "HTTPTransport", "XMPPTransport"], path: "Sources/Tools/LoadDriver", swiftSettings: swiftSettings),
         .executableTarget(name: "BenchLoad", dependencies: ["LoadDriver", "CommandLineKit"], path: "Sources/Tools/BenchLoad", swiftSettings: swiftSettings),
 
         // MARK: sandbox
@@ -174,7 +175,7 @@ let package = Package(
                                                            "SandboxWebSocket", "SandboxXML", "SQLiteStore", "CEvent", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "SandboxBlobEndpoint", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["Diagnostics", "TestSupport", "ChatctlCLI", "SandboxCLI", "CommandLineKit", "Transfers", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LoadDriverTests", dependencies: ["LoadDriver", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LoadDriverTests", dependencies: ["LoadDriver", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "RepositoryTests", swiftSettings: swiftSettings),
         // Resources: the web page the Strophe.js test opens in Chromium (read from the source tree).
         .testTarget(name: "InteropTests", dependencies: ["TestSupport", "XMPPTransport"], exclude: ["Resources"], swiftSettings: swiftSettings),
