@@ -172,7 +172,7 @@ package final class PushStore {
     /// never an excluded tag; everyone but the excluded when only `tagsExclude` is given.
     static func recipientCondition(_ r: PushRecipients) -> (String, [SQLiteValue]) {
         func list(_ values: [Int]) -> String { values.map { _ in "?" }.joined(separator: ",") }
-        let tagged = "COALESCE(u.tags, '') LIKE ? ESCAPE '\\'"
+        let tagged = SandboxDatabase.hasTag("u")
         var picks: [String] = []
         var arguments: [SQLiteValue] = []
         if !r.userIds.isEmpty {
@@ -188,12 +188,12 @@ package final class PushStore {
             if !r.tagsAny.isEmpty { both.append("(" + r.tagsAny.map { _ in tagged }.joined(separator: " OR ") + ")") }
             both += r.tagsAll.map { _ in tagged }
             picks.append("(" + both.joined(separator: " AND ") + ")")
-            arguments += (r.tagsAny + r.tagsAll).map(SandboxDatabase.tagPattern)
+            arguments += (r.tagsAny + r.tagsAll).map(SQLiteValue.text)
         }
         var condition = picks.isEmpty ? "1" : "(" + picks.joined(separator: " OR ") + ")"
         if !r.tagsExclude.isEmpty {
             condition += " AND NOT (" + r.tagsExclude.map { _ in tagged }.joined(separator: " OR ") + ")"
-            arguments += r.tagsExclude.map(SandboxDatabase.tagPattern)
+            arguments += r.tagsExclude.map(SQLiteValue.text)
         }
         return (condition, arguments)
     }
