@@ -4,7 +4,8 @@
 //   C modules -> HTTPTransport, XMPPTransport, SQLiteStore -> QuickBloxAPI,
 //   MessageCache -> ClientConfiguration -> AuthFlow, Transfers -> Messaging
 //   -> CommandLineKit, ChatView (pure), ChatctlCLI -> chatctl
-// The sandbox, bottom to top (house rule 15): C modules -> SandboxLogging, SandboxClock,
+// The sandbox, bottom to top (house rule 15): C modules -> SandboxLogging (with the one
+//   SandboxFailure every part throws), SandboxClock,
 //   SandboxCrypto, SandboxJSON, SandboxXML, SandboxHTTP -> SandboxStorage, SandboxNetwork,
 //   SandboxWebSocket, SandboxBlobEndpoint -> SandboxREST, SandboxXMPP -> SandboxServer
 //   -> SandboxCLI -> chatctl-sandbox. It shares no protocol code with the client, only
@@ -131,7 +132,7 @@ let package = Package(
         .target(name: "SandboxJSON", path: "Sources/Sandbox/SandboxJSON", swiftSettings: swiftSettings),
         .target(name: "SandboxXML", dependencies: ["CExpat"], path: "Sources/Sandbox/SandboxXML", swiftSettings: swiftSettings),
         .target(name: "SandboxHTTP", path: "Sources/Sandbox/SandboxHTTP", swiftSettings: swiftSettings),
-        .target(name: "SandboxStorage", dependencies: ["SQLiteStore", "SandboxClock", "SandboxCrypto", "SandboxJSON"], path: "Sources/Sandbox/SandboxStorage", swiftSettings: swiftSettings),
+        .target(name: "SandboxStorage", dependencies: ["SQLiteStore", "SandboxClock", "SandboxCrypto", "SandboxJSON", "SandboxLogging"], path: "Sources/Sandbox/SandboxStorage", swiftSettings: swiftSettings),
         .target(name: "SandboxREST", dependencies: ["SandboxClock", "SandboxCrypto", "SandboxHTTP", "SandboxJSON", "SandboxLogging", "SandboxStorage"], path: "Sources/Sandbox/SandboxREST", swiftSettings: swiftSettings),
         // libevent and OpenSSL: the loop, its events, listeners, connections and TLS, and the evhttp server.
         .target(name: "SandboxNetwork", dependencies: ["CEvent", "SandboxClock", "SandboxHTTP", "SandboxLogging"], path: "Sources/Sandbox/SandboxNetwork", swiftSettings: swiftSettings),
@@ -169,11 +170,11 @@ let package = Package(
         .testTarget(name: "SandboxStorageTests", dependencies: ["SandboxStorage", "SandboxClock", "SQLiteStore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxRESTTests", dependencies: ["SandboxREST", "SandboxCrypto", "SandboxJSON", "SandboxStorage", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxBlobEndpointTests", dependencies: ["SandboxBlobEndpoint", "SandboxClock", "SandboxCrypto", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "SandboxNetworkTests", dependencies: ["SandboxNetwork", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxNetworkTests", dependencies: ["SandboxNetwork", "SandboxLogging", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxWebSocketTests", dependencies: ["SandboxWebSocket", "SandboxXML"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxXMPPTests", dependencies: ["SandboxXMPP", "SandboxLogging", "SandboxNetwork", "SandboxREST", "SandboxStorage",
                                                            "SandboxWebSocket", "SandboxXML", "SQLiteStore", "CEvent", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
-        .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "SandboxBlobEndpoint", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "SandboxBlobEndpoint", "SandboxLogging", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["Diagnostics", "TestSupport", "ChatctlCLI", "SandboxCLI", "CommandLineKit", "Transfers", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "LoadDriverTests", dependencies: ["LoadDriver", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "RepositoryTests", swiftSettings: swiftSettings),

@@ -1,14 +1,15 @@
 // The sandbox's one libevent loop (and the load driver's): every event, listener and
 // connection of this module runs on it, on the thread that runs it.
 internal import CEvent
+import SandboxLogging
 
 /// Owns an `event_base`. Everything made on it holds it, so it is freed after them.
 /// Loop thread only (create it there, or before the loop runs).
 package final class EventLoop {
     let base: OpaquePointer   // struct event_base*
 
-    package init() throws(NetworkError) {
-        guard let base = event_base_new() else { throw NetworkError("cannot create the event loop") }
+    package init() throws(SandboxFailure) {
+        guard let base = event_base_new() else { throw SandboxFailure("cannot create the event loop") }
         self.base = base
     }
 

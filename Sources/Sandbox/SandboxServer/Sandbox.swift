@@ -35,14 +35,13 @@ package final class Sandbox {
     private var stopEvent: LoopEvent?
     private var signalEvents: [LoopEvent] = []
 
-    package init(options: SandboxOptions) throws {
+    package init(options: SandboxOptions) throws(SandboxFailure) {
         signal(SIGPIPE, SIG_IGN)
         // A file-size limit (what a full disk looks like to one process) would kill us at the
         // first write past it: ignored, the write fails with EFBIG and is answered 507.
         signal(SIGXFSZ, SIG_IGN)
         log = SandboxLog(minimum: options.logLevel.level)
-        let loop: EventLoop
-        do { loop = try EventLoop() } catch { throw SandboxError("\(error)") }
+        let loop = try EventLoop()
         var files: SandboxFiles?
         var storageEndpoint: StorageServer?
         do {
@@ -74,8 +73,8 @@ package final class Sandbox {
         } catch {
             storageEndpoint?.close()
             files?.scratch?.remove()
-            if let error = error as? SandboxError { throw error }
-            throw SandboxError("\(error)")
+            if let error = error as? SandboxFailure { throw error }
+            throw SandboxFailure("\(error)")
         }
         self.loop = loop
         self.storageEndpoint = storageEndpoint
@@ -90,7 +89,7 @@ package final class Sandbox {
         stopHandle = SandboxStopHandle(writer: fds[1])
         guard piped else {
             tearDown()
-            throw SandboxError("cannot create the stop pipe: \(String(cString: strerror(errno)))")
+            throw SandboxFailure("cannot create the stop pipe: \(String(cString: strerror(errno)))")
         }
         stopEvent = LoopEvent(loop: loop, .readable(descriptor: fds[0], persistent: false)) { [unowned self] in self.finishOnLoop() }
     }

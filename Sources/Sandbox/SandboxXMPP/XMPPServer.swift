@@ -117,7 +117,7 @@ package final class XMPPServer {
         guard let event = LoopEvent(loop: loop, .readable(descriptor: listener.mailbox.loopWakeReader, persistent: true), action: {
             [unowned self] in self.webSocketEventsArrived()
         }) else {
-            throw XMPPServerError("cannot watch the WebSocket listener")
+            throw SandboxFailure("cannot watch the WebSocket listener")
         }
         webSocketListener = listener
         webSocketEvent = event
@@ -137,7 +137,7 @@ package final class XMPPServer {
     private func listen(host: String, port: Int, directTLS: Bool) throws -> Int {
         let address: ListeningAddress
         do { address = try ListeningAddress(host: host, port: port) } catch {
-            throw XMPPServerError("cannot resolve chat host \(host): \(error)")
+            throw SandboxFailure("cannot resolve chat host \(host): \(error)")
         }
         let transport: XMPPClientConnection.Transport = directTLS ? .directTLS : .tcp
         let listener: TCPListener
@@ -149,7 +149,7 @@ package final class XMPPServer {
                 self.log.log(.warning, "xmpp: accept failed: \(reason)")
             })
         } catch {
-            throw XMPPServerError("cannot listen for XMPP\(directTLS ? " (direct TLS)" : "") on \(host):\(port): \(error)")
+            throw SandboxFailure("cannot listen for XMPP\(directTLS ? " (direct TLS)" : "") on \(host):\(port): \(error)")
         }
         listeners.append(listener)
         return listener.boundPort
