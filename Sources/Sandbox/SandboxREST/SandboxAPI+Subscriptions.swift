@@ -17,9 +17,9 @@ extension SandboxAPI {
     /// (not for mail), `push_token[bundle_identifier]`, `device[platform]`, `device[udid]`.
     /// 201 with an array of `{"subscription":{…}}`, one per channel; every problem in one 422,
     /// nothing stored.
-    func subscribe(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func subscribe(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let r = context.request
-        let me = context.session?.userId ?? 0
+        let me = context.session.userId
         var problems: [(String, JSONNode)] = []
         func problem(_ key: String, _ message: String) { problems.append((key, .array([.string(message)]))) }
         var channels: [PushChannel] = []
@@ -71,17 +71,17 @@ extension SandboxAPI {
 
     /// `GET /subscriptions.json`: the session user's subscriptions, oldest first, as an array of
     /// `{"subscription":{…}}`; 404 when they have none, as the hosted service answers.
-    func listSubscriptions(_ context: RESTContext) throws(RESTError) -> RESTResponse {
-        let mine = try storage { try push.subscriptions(userId: context.session?.userId ?? 0) }
+    func listSubscriptions(_ context: UserContext) throws(RESTError) -> RESTResponse {
+        let mine = try storage { try push.subscriptions(userId: context.session.userId) }
         guard !mine.isEmpty else { throw .notFound }
         return .json(200, .array(mine.map { .object([("subscription", $0.json)]) }))
     }
 
     /// `DELETE /subscriptions/{id}.json`: the owner only (403); 404 for an unknown id. 200, empty.
-    func unsubscribe(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func unsubscribe(_ context: UserContext) throws(RESTError) -> RESTResponse {
         guard let id = context.request.pathParameters["id"].flatMap({ Int($0) }),
               let subscription = try storage({ try push.subscription(id: id) }) else { throw .notFound }
-        guard subscription.userId == context.session?.userId else { throw .forbidden }
+        guard subscription.userId == context.session.userId else { throw .forbidden }
         try storage { try push.deleteSubscription(id: id) }
         return .empty(200)
     }
