@@ -140,7 +140,7 @@ extension SandboxAPI {
     /// recorded with the event's new count and next date.
     private func occur(_ event: PushEventRecord, targets: [PushSubscriptionRecord]) throws -> [PushDeliveryRecord] {
         let deliveries = targets.map {
-            ($0, PushMessage.payload(event.draft.message, channel: event.draft.channel, device: $0.channel, eventId: event.id))
+            ($0, PushMessage.payload(event.draft.message, channel: event.draft.channel, device: $0.device.channel, eventId: event.id))
         }
         var nextAt: Int?
         if event.draft.eventType == .periodDate, let period = event.draft.period {
@@ -156,7 +156,7 @@ extension SandboxAPI {
     private func logDeliveries(_ deliveries: [PushDeliveryRecord]) {
         for d in deliveries {
             notice("push: event \(d.eventId) delivered to user \(d.userId) through subscription \(d.subscriptionId) "
-                   + "(\(d.channel.rawValue), \(d.environment.rawValue), \(d.platform) device \(JSONNode.string(d.udid).serialized)) "
+                   + "(\(d.device.channel.rawValue), \(d.device.environment.rawValue), \(d.device.platform) device \(JSONNode.string(d.device.udid).serialized)) "
                    + "at \(SandboxTime.iso8601(d.deliveredAt)): \(d.json["payload"]?.serialized ?? "")")
         }
     }

@@ -57,13 +57,12 @@ extension SandboxAPI {
         guard problems.isEmpty, let environment else { throw RESTError(status: 422, errors: .object(problems)) }
         // A device and channel already subscribed are renewed, not counted again.
         let mine = try storage { try push.subscriptions(userId: me) }
-        let added = channels.filter { channel in !mine.contains { $0.udid == udid && $0.channel == channel } }
+        let added = channels.filter { channel in !mine.contains { $0.device.udid == udid && $0.device.channel == channel } }
         guard mine.count + added.count <= Self.subscriptionsPerUser else {
             throw .field(422, "base", "A user can have at most \(Self.subscriptionsPerUser) subscriptions; remove one first")
         }
         let new = channels.map {
-            NewPushSubscription(channel: $0, environment: environment, platform: platform, udid: udid, token: token,
-                                bundleIdentifier: bundle)
+            PushDevice(channel: $0, environment: environment, platform: platform, udid: udid, token: token, bundleIdentifier: bundle)
         }
         let stored = try storage { try push.subscribe(userId: me, new) }
         return .json(201, .array(stored.map { .object([("subscription", $0.json)]) }))
