@@ -6,6 +6,9 @@ final class BoundSessions {
     /// `userId`'s bound streams by resource; nil when the user has none.
     subscript(userId: Int) -> [String: XMPPClientConnection]? { byUser[userId] }
 
+    /// No stream is bound.
+    var isEmpty: Bool { byUser.isEmpty }
+
     /// `connection` is `userId`'s `resource` now (replacing whichever was).
     func bind(_ connection: XMPPClientConnection, userId: Int, resource: String) {
         byUser[userId, default: [:]][resource] = connection
