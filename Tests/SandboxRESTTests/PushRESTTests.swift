@@ -97,15 +97,15 @@ struct PushSubscriptionRESTTests {
              "device":{"platform":"ios","udid":"phone-1"}}
             """, token: ann.token)
         #expect(reply.status == 201)
-        #expect(try f.api.push.subscriptions(userId: ann.id).map(\.channel) == [.apns, .apnsVoIP])
+        #expect(try f.api.push.subscriptions(userId: ann.id).map(\.device.channel) == [.apns, .apnsVoIP])
         // The same device and channel again is the same subscription, renewed; from Bob's
         // session it is Bob's now (the phone changed hands).
         let first = try f.api.push.subscriptions(userId: ann.id)[0]
         let again = try f.subscribe(bob.token, "apns", udid: "phone-1", platform: "ios")
         #expect(again == first.id)
         let renewed = try #require(try f.api.push.subscription(id: first.id))
-        #expect(renewed.userId == bob.id && renewed.environment == .development && renewed.token == "token-phone-1")
-        #expect(try f.api.push.subscriptions(userId: ann.id).map(\.channel) == [.apnsVoIP])
+        #expect(renewed.userId == bob.id && renewed.device.environment == .development && renewed.device.token == "token-phone-1")
+        #expect(try f.api.push.subscriptions(userId: ann.id).map(\.device.channel) == [.apnsVoIP])
     }
 
     @Test(arguments: [
@@ -263,7 +263,7 @@ struct PushEventRESTTests {
         #expect(mail.status == 200, "\(mail.text)")
         #expect((PushFixture.event(mail)["notification_channel"] as? [String: Any])?["name"] as? String == "email")
         let last = try f.deliveries().last
-        #expect(last?.channel == .email && last?.payload == "Your report")
+        #expect(last?.device.channel == .email && last?.payload == "Your report")
     }
 
     @Test(arguments: [

@@ -24,7 +24,7 @@ private final class SandboxOnItsThread: Sendable {
         let go = self.go, ran = self.ran
         Thread.detachNewThread {
             let sandbox: Sandbox
-            do { sandbox = try Sandbox(options: options) } catch {
+            do throws(SandboxFailure) { sandbox = try Sandbox(options: options) } catch {
                 return made.append(.failure(error))
             }
             made.append(.success((sandbox.stopHandle, sandbox.configLine)))
