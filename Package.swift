@@ -4,8 +4,7 @@
 //   C modules -> HTTPTransport, XMPPTransport, SQLiteStore -> QuickBloxAPI,
 //   MessageCache -> ClientConfiguration -> AuthFlow, Transfers -> Messaging
 //   -> CommandLineKit, ChatView (pure), ChatctlCLI -> chatctl
-// The sandbox, bottom to top (house rule 15): C modules -> SandboxLogging (with the one
-//   SandboxFailure every part throws), SandboxClock,
+// The sandbox, bottom to top (house rule 15): C modules -> SandboxLogging, SandboxClock,
 //   SandboxCrypto, SandboxJSON, SandboxXML, SandboxHTTP -> SandboxStorage, SandboxNetwork,
 //   SandboxWebSocket, SandboxBlobEndpoint -> SandboxREST, SandboxXMPP -> SandboxServer
 //   -> SandboxCLI -> chatctl-sandbox. It shares no protocol code with the client, only
