@@ -121,8 +121,9 @@ let package = Package(
         .executableTarget(name: "BenchFixture", dependencies: ["BenchmarkData", "MessageCache"], path: "Sources/Tools/BenchFixture", swiftSettings: swiftSettings),
         // Dev-only: the sandbox's load driver for `make bench` (its router rate, many users at once):
         // chatctl's wire steps over libevent and OpenSSL (the sandbox's own SandboxNetwork: the
-        // libevent layer, no protocol code), its users made over REST (QuickBloxAPI).
-        .target(name: "LoadDriver", dependencies: ["SandboxNetwork", "QuickBloxAPI", "HTTPTransport"], path: "Sources/Tools/LoadDriver", swiftSettings: swiftSettings),
+        // libevent layer, no protocol code), its users made over REST (QuickBloxAPI), its messages'
+        // ObjectIds made by chatctl's own generator (XMPPTransport).
+        .target(name: "LoadDriver", dependencies: ["SandboxNetwork", "QuickBloxAPI", "HTTPTransport", "XMPPTransport"], path: "Sources/Tools/LoadDriver", swiftSettings: swiftSettings),
         .executableTarget(name: "BenchLoad", dependencies: ["LoadDriver", "CommandLineKit"], path: "Sources/Tools/BenchLoad", swiftSettings: swiftSettings),
 
         // MARK: sandbox
@@ -135,7 +136,7 @@ let package = Package(
         .target(name: "SandboxJSON", path: "Sources/Sandbox/SandboxJSON", swiftSettings: swiftSettings),
         .target(name: "SandboxXML", dependencies: ["CExpat"], path: "Sources/Sandbox/SandboxXML", swiftSettings: swiftSettings),
         .target(name: "SandboxHTTP", path: "Sources/Sandbox/SandboxHTTP", swiftSettings: swiftSettings),
-        .target(name: "SandboxStorage", dependencies: ["SQLiteStore", "SandboxClock", "SandboxCrypto", "SandboxJSON"], path: "Sources/Sandbox/SandboxStorage", swiftSettings: swiftSettings),
+        .target(name: "SandboxStorage", dependencies: ["SQLiteStore", "SandboxClock", "SandboxCrypto", "SandboxJSON", "SandboxLogging"], path: "Sources/Sandbox/SandboxStorage", swiftSettings: swiftSettings),
         .target(name: "SandboxREST", dependencies: ["SandboxClock", "SandboxCrypto", "SandboxHTTP", "SandboxJSON", "SandboxLogging", "SandboxStorage"], path: "Sources/Sandbox/SandboxREST", swiftSettings: swiftSettings),
         // libevent and OpenSSL: the loop, its events, listeners, connections and TLS, and the evhttp server.
         .target(name: "SandboxNetwork", dependencies: ["CEvent", "SandboxClock", "SandboxHTTP", "SandboxLogging", "Threads"], path: "Sources/Sandbox/SandboxNetwork", swiftSettings: swiftSettings),
@@ -173,13 +174,13 @@ let package = Package(
         .testTarget(name: "SandboxStorageTests", dependencies: ["SandboxStorage", "SandboxClock", "SQLiteStore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxRESTTests", dependencies: ["SandboxREST", "SandboxCrypto", "SandboxJSON", "SandboxStorage", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxBlobEndpointTests", dependencies: ["SandboxBlobEndpoint", "SandboxClock", "SandboxCrypto", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "SandboxNetworkTests", dependencies: ["SandboxNetwork", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxNetworkTests", dependencies: ["SandboxNetwork", "SandboxLogging", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxWebSocketTests", dependencies: ["SandboxWebSocket", "SandboxXML"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxXMPPTests", dependencies: ["SandboxXMPP", "SandboxLogging", "SandboxNetwork", "SandboxREST", "SandboxStorage",
                                                            "SandboxWebSocket", "SandboxXML", "SQLiteStore", "CEvent", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
-        .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "SandboxBlobEndpoint", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "SandboxBlobEndpoint", "SandboxLogging", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["Diagnostics", "TestSupport", "ChatctlCLI", "SandboxCLI", "CommandLineKit", "Transfers", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LoadDriverTests", dependencies: ["LoadDriver", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LoadDriverTests", dependencies: ["LoadDriver", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "RepositoryTests", swiftSettings: swiftSettings),
         // Resources: the web page the Strophe.js test opens in Chromium (read from the source tree).
         .testTarget(name: "InteropTests", dependencies: ["TestSupport", "XMPPTransport"], exclude: ["Resources"], swiftSettings: swiftSettings),

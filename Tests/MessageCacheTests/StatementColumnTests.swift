@@ -47,6 +47,20 @@ struct StatementColumnTests {
                 .map { [$0.0, $0.1] } == [0, nil])
     }
 
+    @Test func namesFollowTheColumnsAfterASchemaChange() throws {
+        let db = try Self.database()
+        let statement = try db.cachedStatement("SELECT * FROM t")
+        #expect(try statement.rows { [$0["name"], $0["extra"]] } == [[.text("ann"), .null]])
+        // SQLite re-prepares the kept statement: `*` now has a column more, and the names follow.
+        try db.execute("ALTER TABLE t ADD COLUMN extra TEXT DEFAULT 'x'")
+        #expect(try statement.rows { [$0["name"], $0["extra"], .int($0.columnIndex("extra") ?? -1)] } == [[.text("ann"), .text("x"), .int(5)]])
+    }
+
+    @Test func aRepeatedNameReadsItsFirstColumn() throws {
+        let db = try Self.database()
+        #expect(try db.queryFirst("SELECT name AS n, id AS n FROM t") { $0["n"] } == .text("ann"))
+    }
+
     @Test func typedReadersNeverConvertText() {
         #expect(SQLiteValue.integer(42).intValue == 42)
         #expect(SQLiteValue.real(3.0).intValue == 3)

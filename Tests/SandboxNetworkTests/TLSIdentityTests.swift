@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import SandboxNetwork
+import SandboxLogging
 
 /// The certificate the sandbox presents for STARTTLS.
 @Suite("TLSIdentity")
@@ -46,7 +47,7 @@ struct TLSIdentityTests {
         }
         let loaded = try TLSIdentity.load(certificatePath: dir.file("a.pem"), keyPath: dir.file("a.key"))
         #expect(loaded.certificatePEM == (try String(contentsOfFile: dir.file("a.pem"), encoding: .utf8)))
-        #expect(throws: NetworkError.self) { try TLSIdentity.load(certificatePath: dir.file("a.pem"), keyPath: dir.file("b.key")) }
-        #expect(throws: NetworkError.self) { try TLSIdentity.load(certificatePath: dir.file("missing.pem"), keyPath: dir.file("a.key")) }
+        #expect(throws: SandboxFailure.self) { try TLSIdentity.load(certificatePath: dir.file("a.pem"), keyPath: dir.file("b.key")) }
+        #expect(throws: SandboxFailure.self) { try TLSIdentity.load(certificatePath: dir.file("missing.pem"), keyPath: dir.file("a.key")) }
     }
 }

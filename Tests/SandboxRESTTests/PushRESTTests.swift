@@ -97,15 +97,15 @@ struct PushSubscriptionRESTTests {
              "device":{"platform":"ios","udid":"phone-1"}}
             """, token: ann.token)
         #expect(reply.status == 201)
-        #expect(try f.api.push.subscriptions(userId: ann.id).map(\.channel) == [.apns, .apnsVoIP])
+        #expect(try f.api.push.subscriptions(userId: ann.id).map(\.device.channel) == [.apns, .apnsVoIP])
         // The same device and channel again is the same subscription, renewed; from Bob's
         // session it is Bob's now (the phone changed hands).
         let first = try f.api.push.subscriptions(userId: ann.id)[0]
         let again = try f.subscribe(bob.token, "apns", udid: "phone-1", platform: "ios")
         #expect(again == first.id)
         let renewed = try #require(try f.api.push.subscription(id: first.id))
-        #expect(renewed.userId == bob.id && renewed.environment == .development && renewed.token == "token-phone-1")
-        #expect(try f.api.push.subscriptions(userId: ann.id).map(\.channel) == [.apnsVoIP])
+        #expect(renewed.userId == bob.id && renewed.device.environment == .development && renewed.device.token == "token-phone-1")
+        #expect(try f.api.push.subscriptions(userId: ann.id).map(\.device.channel) == [.apnsVoIP])
     }
 
     @Test(arguments: [
@@ -185,7 +185,7 @@ struct PushEventRESTTests {
         #expect(deliveries.count == 1)
         let delivery = try #require(deliveries.first)
         #expect(delivery.eventId == id && delivery.userId == ann.id && delivery.subscriptionId == annPhone)
-        #expect(delivery.channel == .gcm && delivery.udid == "jasmineUnique" && delivery.token == "token-jasmineUnique")
+        #expect(delivery.device.channel == .gcm && delivery.device.udid == "jasmineUnique" && delivery.device.token == "token-jasmineUnique")
         #expect(delivery.payload == #"{"collapse_key":"event\#(id)","data":{"message":"hello+QuickBlox%21"}}"#)
         #expect(delivery.deliveredAt == f.clock.now)
         let line = try #require(f.log.first { $0.hasPrefix("push: event \(id) delivered") })
@@ -236,7 +236,7 @@ struct PushEventRESTTests {
         #expect(event["message"] as? String == base64(text), "a universal message is kept as given")
         #expect(event["notification_channel"] is NSNull)
         let id = try #require(event["id"] as? Int)
-        let payloads = Dictionary(uniqueKeysWithValues: try f.deliveries().map { ($0.channel, $0.payload) })
+        let payloads = Dictionary(uniqueKeysWithValues: try f.deliveries().map { ($0.device.channel, $0.payload) })
         #expect(Set(payloads.keys) == [.apns, .gcm], "not VoIP, not mail")
         #expect(payloads[.apns] == #"{"aps":{"alert":"Message received from Bob","badge":5,"sound":"mysound.wav"},"user_id":"234"}"#)
         #expect(payloads[.gcm] == #"{"collapse_key":"event\#(id)","data":{"message":"Message+received+from+Bob","user_id":"234"}}"#)
@@ -263,7 +263,7 @@ struct PushEventRESTTests {
         #expect(mail.status == 200, "\(mail.text)")
         #expect((PushFixture.event(mail)["notification_channel"] as? [String: Any])?["name"] as? String == "email")
         let last = try f.deliveries().last
-        #expect(last?.channel == .email && last?.payload == "Your report")
+        #expect(last?.device.channel == .email && last?.payload == "Your report")
     }
 
     @Test(arguments: [

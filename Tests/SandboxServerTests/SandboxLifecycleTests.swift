@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SandboxServer
+import SandboxLogging
 
 /// The REST port in a sandbox's config line.
 private func apiPort(_ configLine: String) throws -> Int {
@@ -19,12 +20,12 @@ private final class SandboxOnItsThread: Sendable {
     let ran = ResultBox<Double>()
 
     init(_ options: SandboxOptions) throws {
-        let made = ResultBox<Result<(SandboxStopHandle, String), SandboxError>>()
+        let made = ResultBox<Result<(SandboxStopHandle, String), SandboxFailure>>()
         let go = self.go, ran = self.ran
         Thread.detachNewThread {
             let sandbox: Sandbox
-            do { sandbox = try Sandbox(options: options) } catch {
-                return made.append(.failure(error as? SandboxError ?? SandboxError("\(error)")))
+            do throws(SandboxFailure) { sandbox = try Sandbox(options: options) } catch {
+                return made.append(.failure(error))
             }
             made.append(.success((sandbox.stopHandle, sandbox.configLine)))
             go.wait()
@@ -81,6 +82,6 @@ private final class SandboxOnItsThread: Sendable {
         let first = try Sandbox(options: options)
         let port = try apiPort(first.configLine)
         options.apiPort = port
-        #expect(throws: SandboxError.self) { try Sandbox(options: options) }
+        #expect(throws: SandboxFailure.self) { try Sandbox(options: options) }
     }
 }

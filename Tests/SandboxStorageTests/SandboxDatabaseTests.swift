@@ -54,6 +54,36 @@ import Glibc
         #expect(try adopted.db.queryFirst("SELECT 1 FROM sqlite_schema WHERE name = 'schema_version'") { _ in true } == nil)
     }
 
+    /// A `--db` file written before tags were a JSON array (`,a,b,`) opens with every user's
+    /// tags as they were, found by tag as before, and nothing else of the users changed.
+    @Test func tagsStoredAsCommaTextReadTheSameAfterTheUpgrade() throws {
+        let path = "/tmp/sandbox-db-test-\(UInt64.random(in: 0...UInt64.max)).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
+        let steps = SandboxDatabase.migrator.migrations
+        let before = try #require(steps.firstIndex { $0.name == "user-tags-json" })
+        do {
+            let old = try Database(path: path)
+            try Migrator(Array(steps.prefix(before))).migrate(old)
+            for (login, tags) in [("ann", ",vip,Beta_1,"), ("bob", nil), ("cy", ",50%,")] as [(String, String?)] {
+                try old.run("""
+                    INSERT INTO users (login, password_salt, password_hash, password_iterations, created_at, updated_at, tags)
+                    VALUES (?, x'00', x'00', 1, 10, 20, ?)
+                    """, [.text(login), .optional(tags)])
+            }
+        }
+        let upgraded = try SandboxDatabase(path: path, tokenTTL: 60)
+        #expect(upgraded.schemaVersion == steps.count)
+        let ann = try #require(try upgraded.user(login: "ann"))
+        #expect(ann.profile.tags == ["vip", "Beta_1"] && ann.createdAt == 10 && ann.updatedAt == 20)
+        #expect(try upgraded.user(login: "bob")?.profile.tags == [])
+        #expect(try upgraded.user(login: "cy")?.profile.tags == ["50%"])
+        #expect(try upgraded.db.queryFirst("SELECT tags FROM users WHERE login = 'ann'") { $0["tags"].textValue } == #"["vip","Beta_1"]"#)
+        // By tag, ASCII case ignored and `%` or `_` no wildcard, as the LIKE on `,a,b,` found them.
+        #expect(try upgraded.users(taggedWithAny: ["VIP"], page: 1, perPage: 10).items.compactMap(\.login) == ["ann"])
+        #expect(try upgraded.users(taggedWithAny: ["beta_1", "50%"], page: 1, perPage: 10).items.compactMap(\.login) == ["ann", "cy"])
+        #expect(try upgraded.users(taggedWithAny: ["beta%", "5"], page: 1, perPage: 10).total == 0)
+    }
+
     @Test func fileDatabaseUsesWALAndReopensWithoutRemigrating() throws {
         let path = "/tmp/sandbox-db-test-\(UInt64.random(in: 0...UInt64.max)).sqlite"
         defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }

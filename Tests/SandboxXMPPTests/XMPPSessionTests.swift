@@ -21,6 +21,20 @@ struct XMPPSessionTests {
         element("auth", XMPPNamespace.sasl, ["mechanism": "PLAIN"], [.text(Data("\0\(authcid)\0\(secret)".utf8).base64EncodedString())])
     }
 
+    /// Conditions are spelled as RFC 6120 names them, from their cases' names.
+    @Test func definedConditionsHaveTheirRFCNames() {
+        let stream: [XMPPStreamError] = [.badFormat, .conflict, .connectionTimeout, .hostUnknown, .internalServerError, .invalidNamespace,
+                                         .notAuthorized, .notWellFormed, .policyViolation, .restrictedXML, .systemShutdown, .unsupportedStanzaType]
+        #expect(stream.map(\.rawValue) == ["bad-format", "conflict", "connection-timeout", "host-unknown", "internal-server-error",
+                                           "invalid-namespace", "not-authorized", "not-well-formed", "policy-violation", "restricted-xml",
+                                           "system-shutdown", "unsupported-stanza-type"])
+        let stanza: [StanzaError.Condition] = [.badRequest, .forbidden, .internalServerError, .itemNotFound, .jidMalformed, .notAcceptable,
+                                               .registrationRequired, .resourceConstraint, .serviceUnavailable, .unexpectedRequest]
+        #expect(stanza.map(\.rawValue) == ["bad-request", "forbidden", "internal-server-error", "item-not-found", "jid-malformed",
+                                           "not-acceptable", "registration-required", "resource-constraint", "service-unavailable",
+                                           "unexpected-request"])
+    }
+
     @Test func fullLoginWalksThePhases() {
         var session = XMPPSession(domain: "LocalHost", applicationId: 3)
         #expect(session.phase == .awaitingStream)

@@ -19,13 +19,13 @@ package struct BlobFiles: Sendable {
 
     /// Creates `directory` (0700) when missing, and removes what uploads cut short by a
     /// crash left behind.
-    package static func prepare(directory: String) throws(BlobEndpointError) -> BlobFiles {
+    package static func prepare(directory: String) throws(SandboxFailure) -> BlobFiles {
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw BlobEndpointError("cannot create the blob directory \(directory): \(String(cString: strerror(errno)))")
+            throw SandboxFailure("cannot create the blob directory \(directory): \(String(cString: strerror(errno)))")
         }
         var status = stat()
         guard stat(directory, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
-            throw BlobEndpointError("the blob directory \(directory) is not a directory")
+            throw SandboxFailure("the blob directory \(directory) is not a directory")
         }
         let files = BlobFiles(directory: directory)
         for name in files.entries() where name.hasPrefix(temporaryPrefix) { unlink(directory + "/" + name) }

@@ -52,7 +52,7 @@ package final class StorageServer {
     /// closes it when stopped); `timeout`: seconds a connection may sit idle before it is dropped;
     /// `tls`: serve HTTPS (libmicrohttpd's GnuTLS) with this certificate and key.
     package init(listeningSocket socket: Int32, host: String, port bound: Int, settings: StorageSettings,
-                 timeout: Int, tls: TLSCredentials? = nil) throws(BlobEndpointError) {
+                 timeout: Int, tls: TLSCredentials? = nil) throws(SandboxFailure) {
         handler = StorageRequestHandler(settings: settings)
         let me = Unmanaged.passUnretained(handler).toOpaque()
         // The read buffer lives in the per-connection pool: 256 KiB keeps a gigabyte upload cheap in calls.
@@ -69,7 +69,7 @@ package final class StorageServer {
         guard let daemon = started else {
             Glibc.close(socket)
             strings.forEach { free($0) }
-            throw BlobEndpointError("cannot start the storage endpoint on \(host):\(bound)\(tls == nil ? "" : " with TLS")")
+            throw SandboxFailure("cannot start the storage endpoint on \(host):\(bound)\(tls == nil ? "" : " with TLS")")
         }
         self.daemon = daemon
         tlsStrings = strings

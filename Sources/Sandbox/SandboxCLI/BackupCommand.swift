@@ -36,8 +36,8 @@ struct BackupCommand: SandboxCommand {
             let ca = summary.caFile.map { ", CA \($0)" } ?? ""
             StandardStreams.out("backed up \(db.text) to \(summary.database): \(summary.blobFiles) blob files (\(summary.blobBytes) bytes)\(ca)\n")
             return 0
-        } catch .exists(let path) {
-            throw SandboxUsageError("\(path) exists; a backup goes to a new path (nothing was written)")
+        } catch where error.kind == .invalidInput {
+            throw SandboxUsageError("\(error)")
         } catch {
             StandardStreams.err("chatctl-sandbox: error: backup: \(error)\n")
             return 1

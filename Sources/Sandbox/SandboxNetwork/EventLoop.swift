@@ -1,6 +1,7 @@
 // The sandbox's one libevent loop (and the load driver's): every event, listener and
 // connection of this module runs on it, on the thread that runs it.
 internal import CEvent
+import SandboxLogging
 import Threads
 
 /// Owns an `event_base`. Everything made on it holds it, so it is freed after them.
@@ -8,11 +9,11 @@ import Threads
 package final class EventLoop {
     let base: OpaquePointer   // struct event_base*
 
-    package init() throws(NetworkError) {
+    package init() throws(SandboxFailure) {
         // Its connections write to peers that may vanish mid-write, in whatever process runs
         // it (the sandbox, the bench's driver, a test): each such write must cost an EPIPE.
         ProcessSignals.ignoreBrokenPipes()
-        guard let base = event_base_new() else { throw NetworkError("cannot create the event loop") }
+        guard let base = event_base_new() else { throw SandboxFailure("cannot create the event loop") }
         self.base = base
     }
 

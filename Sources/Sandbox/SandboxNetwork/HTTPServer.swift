@@ -59,8 +59,8 @@ package final class HTTPServer {
     package init(loop: EventLoop, name: String, host: String, port: Int, timeout: Int, requestTimeout: Double = 10,
                  maximumBodySize: Int, maximumHeadersSize: Int, defaultContentType: String, tls: TLSIdentity? = nil,
                  refusalHeaders: [(String, String)] = [], maximumWaiting: (perAddress: Int, overall: Int) = (32, 512),
-                 log: SandboxLog, service: @escaping (HTTPRequest) -> HTTPAnswer) throws(NetworkError) {
-        guard let http = evhttp_new(loop.base) else { throw NetworkError("evhttp_new failed") }
+                 log: SandboxLog, service: @escaping (HTTPRequest) -> HTTPAnswer) throws(SandboxFailure) {
+        guard let http = evhttp_new(loop.base) else { throw SandboxFailure("evhttp_new failed") }
         self.loop = loop
         waiting = IdleConnections(perAddress: max(1, maximumWaiting.perAddress), overall: max(1, maximumWaiting.overall))
         self.tls = tls
@@ -83,9 +83,10 @@ package final class HTTPServer {
         self.defaultContentType = strdup(defaultContentType)!
         evhttp_set_default_content_type(http, self.defaultContentType)
         guard port >= 0, port <= 65535, let bound = evhttp_bind_socket_with_handle(http, host, UInt16(port)) else {
+            let code = errno
             evhttp_free(http)
             free(self.defaultContentType)
-            throw NetworkError("cannot listen for \(name) on \(host):\(port): \(String(cString: strerror(errno)))")
+            throw .cannotListen(for: name, host: host, port: port, code: code)
         }
         boundPort = ListeningAddress.boundPort(of: evhttp_bound_socket_get_fd(bound)) ?? port
         self.http = http

@@ -3,6 +3,7 @@ internal import CEvent
 #if canImport(Glibc)
 import Glibc
 #endif
+import SandboxLogging
 
 /// One resolved address to listen on (getaddrinfo's first answer, copied out).
 package struct ListeningAddress {
@@ -14,7 +15,7 @@ package struct ListeningAddress {
 
     /// `host` (a name or a numeric address; empty: any) and `port` for a passive TCP socket.
     /// Throws getaddrinfo's reason as text.
-    package init(host: String, port: Int) throws(NetworkError) {
+    package init(host: String, port: Int) throws(SandboxFailure) {
         self.port = port
         var hints = addrinfo()
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
@@ -23,7 +24,7 @@ package struct ListeningAddress {
         var found: UnsafeMutablePointer<addrinfo>? = nil
         let status = getaddrinfo(host.isEmpty ? nil : host, String(port), &hints, &found)
         guard status == 0, let address = found, let socketAddress = address.pointee.ai_addr else {
-            throw NetworkError(String(cString: gai_strerror(status)))
+            throw SandboxFailure(String(cString: gai_strerror(status)))
         }
         defer { freeaddrinfo(found) }
         length = min(address.pointee.ai_addrlen, socklen_t(MemoryLayout<sockaddr_storage>.size))
@@ -65,20 +66,20 @@ package struct ListeningAddress {
     /// A non-blocking listening socket on `host`:`port` for a server that runs outside the loop
     /// (the storage endpoint's libmicrohttpd), which then owns it, and the port it got. Errors
     /// name `service`.
-    package static func listeningSocket(for service: String, host: String, port: Int) throws(NetworkError) -> (descriptor: Int32, port: Int) {
+    package static func listeningSocket(for service: String, host: String, port: Int) throws(SandboxFailure) -> (descriptor: Int32, port: Int) {
         let address: ListeningAddress
         do { address = try ListeningAddress(host: host, port: port) } catch {
-            throw NetworkError("cannot resolve the \(service) host \(host): \(error)")
+            throw SandboxFailure("cannot resolve the \(service) host \(host): \(error)")
         }
         let fd = address.makeSocket()
-        guard fd >= 0 else { throw NetworkError("cannot create the \(service) socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw SandboxFailure("cannot create the \(service) socket: \(String(cString: strerror(errno)))") }
         var on: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
         guard address.withSocketAddress({ bind(fd, $0, $1) }) == 0, Glibc.listen(fd, 128) == 0,
               let bound = ListeningAddress.boundPort(of: fd) else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             Glibc.close(fd)
-            throw NetworkError("cannot listen for \(service) on \(host):\(port): \(reason)")
+            throw .cannotListen(for: service, host: host, port: port, code: code)
         }
         return (fd, bound)
     }

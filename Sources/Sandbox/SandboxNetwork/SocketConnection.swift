@@ -4,6 +4,7 @@ internal import CEvent
 #if canImport(Glibc)
 import Glibc
 #endif
+import SandboxLogging
 
 /// Owns one bufferevent (after STARTTLS, the TLS filter, which owns the socket's). Its
 /// callbacks run `onReadable` and `onEvent` on the loop thread; freeing it closes the socket.
@@ -24,26 +25,26 @@ package final class SocketConnection {
     package var onEvent: (Event) -> Void = { _ in }
 
     /// A server's accepted `socket` (owned from now on, closed on failure too).
-    package init(loop: EventLoop, acceptedSocket socket: Int32) throws(NetworkError) {
+    package init(loop: EventLoop, acceptedSocket socket: Int32) throws(SandboxFailure) {
         self.loop = loop
         guard let bev = bufferevent_socket_new(loop.base, socket, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
             evutil_closesocket(socket)
-            throw NetworkError("bufferevent_socket_new failed")
+            throw SandboxFailure("bufferevent_socket_new failed")
         }
         bufferEvent = bev
         install()
     }
 
     /// A client's connection to `host`:`port` (IPv4), under way; `.connected` says when it is up.
-    package init(loop: EventLoop, connectingTo host: String, port: Int) throws(NetworkError) {
+    package init(loop: EventLoop, connectingTo host: String, port: Int) throws(SandboxFailure) {
         self.loop = loop
         guard let bev = bufferevent_socket_new(loop.base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
-            throw NetworkError("bufferevent_socket_new failed")
+            throw SandboxFailure("bufferevent_socket_new failed")
         }
         bufferEvent = bev
         install()
         guard bufferevent_socket_connect_hostname(bev, nil, AF_INET, host, Int32(port)) == 0 else {
-            throw NetworkError("cannot connect to \(host):\(port)")
+            throw SandboxFailure("cannot connect to \(host):\(port)")
         }
     }
 

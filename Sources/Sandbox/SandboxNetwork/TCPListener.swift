@@ -3,6 +3,7 @@ internal import CEvent
 #if canImport(Glibc)
 import Glibc
 #endif
+import SandboxLogging
 
 /// Accepts connections on one address, handing each socket (and the peer, as
 /// `host:port`) to `accept` on the loop thread. Stops listening when freed.
@@ -17,7 +18,7 @@ package final class TCPListener {
     /// `failed`: an accept went wrong (EMFILE and friends); the listener goes on listening.
     /// Throws the system's reason when the address cannot be listened on.
     package init(loop: EventLoop, address: ListeningAddress, accept: @escaping (_ socket: Int32, _ peer: String) -> Void,
-                 failed: @escaping (_ reason: String) -> Void) throws(NetworkError) {
+                 failed: @escaping (_ reason: String) -> Void) throws(SandboxFailure) {
         self.loop = loop
         self.accept = accept
         self.failed = failed
@@ -29,7 +30,7 @@ package final class TCPListener {
                 withExtendedLifetime(listener) { listener.accept(socket, TCPListener.describe(address, length)) }
             }, me, flags, -1, socketAddress, Int32(length))
         }
-        guard let listener else { throw NetworkError(String(cString: strerror(errno))) }
+        guard let listener else { throw SandboxFailure(String(cString: strerror(errno))) }
         self.listener = listener
         evconnlistener_set_error_cb(listener) { _, context in
             let listener = Unmanaged<TCPListener>.fromOpaque(context!).takeUnretainedValue()

@@ -1,4 +1,5 @@
 internal import CEvent
+import SandboxLogging
 
 /// The OpenSSL client context every load client shares: TLS 1.2 or later, the peer's
 /// certificate checked against the sandbox's CA file alone and against the chat domain,
@@ -8,11 +9,11 @@ package final class TLSClientContext {
     private let context: OpaquePointer   // SSL_CTX*
     private let host: String
 
-    package init(caFile: String, host: String) throws(NetworkError) {
-        guard let context = SSL_CTX_new(TLS_client_method()) else { throw NetworkError("SSL_CTX_new failed") }
+    package init(caFile: String, host: String) throws(SandboxFailure) {
+        guard let context = SSL_CTX_new(TLS_client_method()) else { throw SandboxFailure("SSL_CTX_new failed") }
         guard SSL_CTX_load_verify_locations(context, caFile, nil) == 1 else {
             SSL_CTX_free(context)
-            throw NetworkError("cannot read the sandbox's CA file \(caFile)")
+            throw SandboxFailure("cannot read the sandbox's CA file \(caFile)")
         }
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
         self.context = context

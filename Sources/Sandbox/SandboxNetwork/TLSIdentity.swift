@@ -1,5 +1,6 @@
 // The server's certificate and key, and the OpenSSL context every TLS stream of it shares.
 internal import CEvent
+import SandboxLogging
 
 /// The server's TLS certificate and key (self-signed at start-up unless given).
 /// Owns the `X509`, `EVP_PKEY` and `SSL_CTX`; hands out one `SSL` per STARTTLS.
@@ -15,7 +16,7 @@ package final class TLSIdentity {
         self.key = key
         guard let context = SSL_CTX_new(TLS_server_method()) else {
             X509_free(certificate); EVP_PKEY_free(key); chain.forEach { X509_free($0) }
-            throw NetworkError.openSSL("SSL_CTX_new failed")
+            throw SandboxFailure.openSSL("SSL_CTX_new failed")
         }
         self.context = context
         var pem = try Self.pem(of: certificate)
@@ -30,7 +31,7 @@ package final class TLSIdentity {
               SSL_CTX_use_PrivateKey(context, key) == 1,
               SSL_CTX_check_private_key(context) == 1 else {
             chain.forEach { X509_free($0) }
-            throw NetworkError.openSSL("the TLS certificate and key do not match")
+            throw SandboxFailure.openSSL("the TLS certificate and key do not match")
         }
         // SSL_CTX_add_extra_chain_cert (a macro) takes ownership of each.
         for extra in chain where SSL_CTX_ctrl(context, SSL_CTRL_EXTRA_CHAIN_CERT, 0, UnsafeMutableRawPointer(extra)) != 1 {
@@ -51,16 +52,16 @@ package final class TLSIdentity {
     /// An EC P-256 key and a self-signed certificate naming `dnsNames` and
     /// `ipAddresses` as subject alternative names, valid from an hour ago for a year.
     package static func selfSigned(dnsNames: [String], ipAddresses: [String]) throws -> TLSIdentity {
-        guard let keyContext = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, nil) else { throw NetworkError.openSSL("EVP_PKEY_CTX_new_id failed") }
+        guard let keyContext = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, nil) else { throw SandboxFailure.openSSL("EVP_PKEY_CTX_new_id failed") }
         defer { EVP_PKEY_CTX_free(keyContext) }
         var generated: OpaquePointer? = nil
         guard EVP_PKEY_keygen_init(keyContext) == 1,
               EVP_PKEY_CTX_set_ec_paramgen_curve_nid(keyContext, NID_X9_62_prime256v1) == 1,
               EVP_PKEY_keygen(keyContext, &generated) == 1, let key = generated else {
-            throw NetworkError.openSSL("generating the TLS key failed")
+            throw SandboxFailure.openSSL("generating the TLS key failed")
         }
-        guard let cert = X509_new() else { EVP_PKEY_free(key); throw NetworkError.openSSL("X509_new failed") }
-        func fail(_ what: String) -> NetworkError { X509_free(cert); EVP_PKEY_free(key); return .openSSL(what) }
+        guard let cert = X509_new() else { EVP_PKEY_free(key); throw SandboxFailure.openSSL("X509_new failed") }
+        func fail(_ what: String) -> SandboxFailure { X509_free(cert); EVP_PKEY_free(key); return .openSSL(what) }
 
         var serial = [UInt8](repeating: 0, count: 16)
         guard RAND_bytes(&serial, Int32(serial.count)) == 1 else { throw fail("no random bytes for the certificate's serial") }
@@ -98,10 +99,10 @@ package final class TLSIdentity {
 
     /// PEM of the private key (PKCS#8), to keep a generated identity across restarts.
     package func privateKeyPEM() throws -> String {
-        guard let bio = BIO_new(BIO_s_mem()) else { throw NetworkError.openSSL("BIO_new failed") }
+        guard let bio = BIO_new(BIO_s_mem()) else { throw SandboxFailure.openSSL("BIO_new failed") }
         defer { BIO_free(bio) }
         guard PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 else {
-            throw NetworkError.openSSL("PEM_write_bio_PrivateKey failed")
+            throw SandboxFailure.openSSL("PEM_write_bio_PrivateKey failed")
         }
         return Self.drain(bio)
     }
@@ -117,11 +118,11 @@ package final class TLSIdentity {
     /// An identity kept as PEM text (what `privateKeyPEM` and `certificatePEM` gave).
     package static func load(certificatePEM: String, keyPEM: String) throws -> TLSIdentity {
         guard let cert = try readingPEM(certificatePEM, { PEM_read_bio_X509($0, nil, nil, nil) }) else {
-            throw NetworkError.openSSL("no PEM certificate kept")
+            throw SandboxFailure.openSSL("no PEM certificate kept")
         }
         guard let key = try readingPEM(keyPEM, { PEM_read_bio_PrivateKey($0, nil, nil, nil) }) else {
             X509_free(cert)
-            throw NetworkError.openSSL("no PEM private key kept")
+            throw SandboxFailure.openSSL("no PEM private key kept")
         }
         return try TLSIdentity(certificate: cert, key: key, chain: [])
     }
@@ -131,7 +132,7 @@ package final class TLSIdentity {
     private static func readingPEM<T>(_ pem: String, _ read: (OpaquePointer) -> T?) throws -> T? {
         try Array(pem.utf8).withUnsafeBytes { bytes throws -> T? in
             guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count)) else {
-                throw NetworkError.openSSL("BIO_new_mem_buf failed")
+                throw SandboxFailure.openSSL("BIO_new_mem_buf failed")
             }
             defer { BIO_free(bio) }
             return read(bio)
@@ -140,28 +141,28 @@ package final class TLSIdentity {
 
     /// A PEM certificate (optionally followed by its chain) and a PEM private key.
     package static func load(certificatePath: String, keyPath: String) throws -> TLSIdentity {
-        guard let certBIO = BIO_new_file(certificatePath, "r") else { throw NetworkError.openSSL("cannot open TLS certificate \(certificatePath)") }
+        guard let certBIO = BIO_new_file(certificatePath, "r") else { throw SandboxFailure.openSSL("cannot open TLS certificate \(certificatePath)") }
         defer { BIO_free(certBIO) }
-        guard let cert = PEM_read_bio_X509(certBIO, nil, nil, nil) else { throw NetworkError.openSSL("no PEM certificate in \(certificatePath)") }
+        guard let cert = PEM_read_bio_X509(certBIO, nil, nil, nil) else { throw SandboxFailure.openSSL("no PEM certificate in \(certificatePath)") }
         var chain: [OpaquePointer] = []
         while let extra = PEM_read_bio_X509(certBIO, nil, nil, nil) { chain.append(extra) }
         ERR_clear_error()  // the loop ends on a "no start line" error
         guard let keyBIO = BIO_new_file(keyPath, "r") else {
             X509_free(cert); chain.forEach { X509_free($0) }
-            throw NetworkError.openSSL("cannot open TLS key \(keyPath)")
+            throw SandboxFailure.openSSL("cannot open TLS key \(keyPath)")
         }
         defer { BIO_free(keyBIO) }
         guard let key = PEM_read_bio_PrivateKey(keyBIO, nil, nil, nil) else {
             X509_free(cert); chain.forEach { X509_free($0) }
-            throw NetworkError.openSSL("no PEM private key in \(keyPath)")
+            throw SandboxFailure.openSSL("no PEM private key in \(keyPath)")
         }
         return try TLSIdentity(certificate: cert, key: key, chain: chain)
     }
 
     private static func pem(of certificate: OpaquePointer) throws -> String {
-        guard let bio = BIO_new(BIO_s_mem()) else { throw NetworkError.openSSL("BIO_new failed") }
+        guard let bio = BIO_new(BIO_s_mem()) else { throw SandboxFailure.openSSL("BIO_new failed") }
         defer { BIO_free(bio) }
-        guard PEM_write_bio_X509(bio, certificate) == 1 else { throw NetworkError.openSSL("PEM_write_bio_X509 failed") }
+        guard PEM_write_bio_X509(bio, certificate) == 1 else { throw SandboxFailure.openSSL("PEM_write_bio_X509 failed") }
         return drain(bio)
     }
 

@@ -22,7 +22,7 @@ extension SandboxAPI {
     /// names its chat host: QuickBlox's SDKs take it for the domain of every JID (and a
     /// WebSocket on its port 5291). `chat_url`, the sandbox's own member, says where its chat
     /// really listens, which chatctl prefers; there is no TURN server.
-    func accountSettings(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func accountSettings(_ context: PublicContext) throws(RESTError) -> RESTResponse {
         try requireAccountKey(context)
         var members: [(String, JSONNode)] = [
             ("api_endpoint", .string(accountEndpoints.api)),
@@ -35,7 +35,7 @@ extension SandboxAPI {
 
     /// The account key in `QB-Account-Key`, what the routes for the account's developer take
     /// instead of a session: 401 without one, 404 for another account's.
-    func requireAccountKey(_ context: RESTContext) throws(RESTError) {
+    func requireAccountKey<Session>(_ context: RESTContext<Session>) throws(RESTError) {
         guard let key = context.request.header("QB-Account-Key"), !key.isEmpty else {
             throw .list(401, "Account key is required")
         }

@@ -14,9 +14,9 @@ extension SandboxAPI {
     /// device's book; none: the global one). A contact the service would reject is left out and
     /// named under `rejected` by its index; the rest are applied in order. 200
     /// `{"created","updated","deleted"}`, and `rejected` when something was.
-    func uploadAddressBook(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func uploadAddressBook(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let r = context.request
-        let me = context.session?.userId ?? 0
+        let me = context.session.userId
         let udid = try addressBookUDID(r)
         let force = try r.flag("force") ?? false
         guard let contacts = Self.contacts(r) else {
@@ -41,9 +41,9 @@ extension SandboxAPI {
     /// `GET /address_book.json?udid=`: the book's contacts, `[{"name","phone"}]` in the order they
     /// were added; 404 `["Empty address book"]` for an empty one, as the hosted service answers
     /// (the JavaScript SDK reads that as an empty list).
-    func readAddressBook(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func readAddressBook(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let udid = try addressBookUDID(context.request)
-        let contacts = try storage { try database.addressBook(userId: context.session?.userId ?? 0, udid: udid) }
+        let contacts = try storage { try database.addressBook(userId: context.session.userId, udid: udid) }
         guard !contacts.isEmpty else { throw Self.emptyAddressBook }
         return .json(200, .array(contacts.map { .object([("name", .string($0.name)), ("phone", .string($0.phone))]) }))
     }
@@ -51,9 +51,9 @@ extension SandboxAPI {
     /// `GET /address_book/registered_users.json?udid=&compact=`: the other users whose phone is a
     /// contact's in the book, `{"items":[{"user":{…}}]}`; `compact=1` keeps only `id` and `phone`.
     /// 404 `["Empty address book"]` for an empty book.
-    func registeredUsers(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func registeredUsers(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let r = context.request
-        let me = context.session?.userId ?? 0
+        let me = context.session.userId
         let udid = try addressBookUDID(r)
         let compact = try r.flag("compact") ?? false
         guard try !storage({ try database.addressBook(userId: me, udid: udid) }).isEmpty else { throw Self.emptyAddressBook }

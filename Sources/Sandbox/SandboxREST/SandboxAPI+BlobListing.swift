@@ -6,9 +6,9 @@ import SandboxStorage
 extension SandboxAPI {
     /// `GET /blobs.json?page=&per_page=`: a page of the session user's blobs, newest first,
     /// `{"current_page","per_page","total_entries","items":[{"blob":{…}}]}` as users are paged.
-    func listBlobs(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func listBlobs(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let (page, perPage) = userPaging(context.request)
-        let me = context.session?.userId ?? 0
+        let me = context.session.userId
         let (total, items) = try storage { try blobs.blobs(ownerId: me, page: page, perPage: perPage) }
         return .json(200, .object([
             ("current_page", .int(page)),
@@ -21,7 +21,7 @@ extension SandboxAPI {
     /// `PUT /blobs/{id}.json` with `blob[name]`, `blob[content_type]` and `blob[new]=1` (a new
     /// upload replaces the file: the blob is incomplete again and the answer carries a new
     /// `blob_object_access`). The owner only (403; 404 unknown); 422 as creating answers it.
-    func updateBlob(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func updateBlob(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let r = context.request
         let blob = try ownedBlob(context)
         let name = r.parameter("blob[name]")

@@ -62,7 +62,7 @@ extension SandboxAPI {
     /// `POST /blobs.json` (`blob[content_type]`, `blob[name]`, optional `blob[public]`; form or JSON):
     /// 201 with the blob and its `blob_object_access`, whose `params` is the upload URL with
     /// the policy's fields as its query.
-    func createBlob(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func createBlob(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let r = context.request
         let endpoint = try storageEndpoint()
         let contentType = r.parameter("blob[content_type]") ?? ""
@@ -78,7 +78,7 @@ extension SandboxAPI {
             }
         }
         guard problems.isEmpty else { throw RESTError(status: 422, errors: .object(problems)) }
-        let me = context.session?.userId ?? 0
+        let me = context.session.userId
         let blob = try storage { try blobs.create(ownerId: me, contentType: contentType, name: name, isPublic: isPublic) }
         return .json(201, .object([("blob", try withUploadAccess(blob, endpoint))]))
     }
@@ -124,7 +124,7 @@ extension SandboxAPI {
 
     /// `PUT /blobs/{id}/complete.json` with `blob[size]` (or `size`): the owner declares the
     /// upload done; the size must be the stored file's. 200, empty.
-    func completeBlob(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func completeBlob(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let r = context.request
         let endpoint = try storageEndpoint()
         let blob = try ownedBlob(context)
@@ -145,7 +145,7 @@ extension SandboxAPI {
     /// `GET /blobs/{id}.json`: the blob's metadata. `GET /blobs/{uid}.json`: 301 to a signed
     /// storage URL of its file. A public blob to anyone, a private one only to a session of
     /// its owner or of a user who may read a dialog with a message that refers to it.
-    func readBlob(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func readBlob(_ context: TokenContext) throws(RESTError) -> RESTResponse {
         let ref = context.request.pathParameters["ref"] ?? ""
         if !ref.isEmpty, ref.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
             guard let id = Int(ref), let blob = try storage({ try blobs.blob(id: id) }) else { throw .notFound }
@@ -161,7 +161,7 @@ extension SandboxAPI {
     }
 
     /// `DELETE /blobs/{id}.json`: the owner deletes the blob and its file. 200, empty.
-    func deleteBlob(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func deleteBlob(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let endpoint = try storageEndpoint()
         let blob = try ownedBlob(context)
         try storage { try blobs.delete(id: blob.id) }
@@ -170,14 +170,14 @@ extension SandboxAPI {
     }
 
     /// The blob `{id}` names, which must be the session user's (404 unknown, 403 someone else's).
-    func ownedBlob(_ context: RESTContext) throws(RESTError) -> BlobRecord {
+    func ownedBlob(_ context: UserContext) throws(RESTError) -> BlobRecord {
         guard let id = context.request.pathParameters["id"].flatMap({ Int($0) }),
               let blob = try storage({ try blobs.blob(id: id) }) else { throw .notFound }
-        guard blob.ownerId == context.session?.userId else { throw .forbidden }
+        guard blob.ownerId == context.session.userId else { throw .forbidden }
         return blob
     }
 
-    private func checkReadable(_ blob: BlobRecord, _ context: RESTContext) throws(RESTError) {
+    private func checkReadable(_ blob: BlobRecord, _ context: TokenContext) throws(RESTError) {
         if blob.isPublic { return }
         guard let session = context.session else { throw .tokenRequired }
         if session.userId != 0 && session.userId == blob.ownerId { return }

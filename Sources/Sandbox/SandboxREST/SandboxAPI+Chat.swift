@@ -18,7 +18,6 @@ extension SandboxAPI {
         "save_to_history", "dialog_id", "token",
     ]
 
-    private func userId(_ context: RESTContext) -> Int { context.session?.userId ?? 0 }
 
     /// The dialog object, with its custom data as `data` when it has some: `{"class_name":…,
     /// "_id":…, field: value, …}` (the fields that hold a value).
@@ -87,7 +86,7 @@ extension SandboxAPI {
     }
 
     /// Ids from a path segment such as `a,b,c`.
-    private func pathIds(_ context: RESTContext) -> [String] {
+    private func pathIds<Session>(_ context: RESTContext<Session>) -> [String] {
         (context.request.pathParameters["ids"] ?? "").split(separator: ",")
             .map { String($0).trimmingCharacters(" ") }.filter { !$0.isEmpty }
     }
@@ -129,7 +128,7 @@ extension SandboxAPI {
     /// `count=1` (or `true`): the list answers `{"items_count": N}` only, as the service does.
     func wantsCount(_ request: RESTRequest) -> Bool { ["1", "true"].contains(request.parameter("count") ?? "") }
 
-    func listDialogs(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func listDialogs(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let r = context.request
         let (limit, skip) = try paging(r)
         var sort = RecordSort(column: "d.last_message_date_sent", descending: true)
@@ -139,7 +138,7 @@ extension SandboxAPI {
         }
         let filters = try Self.filters(r.parameters, fields: ChatStore.dialogFields)
         let customData = try dialogDataFilter(r)
-        let user = userId(context)
+        let user = context.session.userId
         let counting = wantsCount(r)
         let (total, items) = try storage {
             try chat.dialogs(for: user, filters: filters, customData: customData, sort: sort, limit: counting ? 0 : limit,
@@ -152,9 +151,9 @@ extension SandboxAPI {
         ]))
     }
 
-    func createDialog(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func createDialog(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let r = context.request
-        let me = userId(context)
+        let me = context.session.userId
         guard let typeText = r.parameter("type"), let rawType = Int(typeText), let type = DialogKind(rawValue: rawType) else {
             throw .field(422, "type", "must be 1 (public group), 2 (group) or 3 (private)")
         }
@@ -180,7 +179,7 @@ extension SandboxAPI {
             guard name != nil else { throw .field(422, "name", "can't be blank") }
             occupants = type == .group ? others : []
         }
-        let caller = try recordCaller(context)
+        let caller = try recordCaller(context.session)
         // The dialog and its custom data together, or neither (a bad value stores no dialog).
         let dialog = try recordStorage {
             try objects.atomically {
@@ -192,9 +191,9 @@ extension SandboxAPI {
         return .json(201, try dialogJSON(dialog))
     }
 
-    func updateDialog(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func updateDialog(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let r = context.request
-        let me = userId(context)
+        let me = context.session.userId
         let ids = pathIds(context)
         guard ids.count == 1 else { throw .notFound }
         let dialog = try usableDialog(ids[0], userId: me)
@@ -218,7 +217,7 @@ extension SandboxAPI {
         if let unknown = push.first(where: { !known.contains($0) }) {
             throw .field(422, "occupants_ids", "contains an unknown user: \(unknown)")
         }
-        let caller = try recordCaller(context)
+        let caller = try recordCaller(context.session)
         let replacedFiles = try recordStorage {
             try objects.atomically {
                 try chat.updateDialog(id: dialog.id, name: name, photo: photo, push: push, pull: pull)
@@ -242,8 +241,8 @@ extension SandboxAPI {
 
     /// The owner with `force=1` deletes for everyone (anyone else is refused); without
     /// it the caller leaves the dialog.
-    func deleteDialogs(_ context: RESTContext) throws(RESTError) -> RESTResponse {
-        let me = userId(context)
+    func deleteDialogs(_ context: UserContext) throws(RESTError) -> RESTResponse {
+        let me = context.session.userId
         let force = context.request.parameter("force") == "1"
         let ids = pathIds(context)
         var deleted: [String] = [], notFound: [String] = [], refused: [String] = []
@@ -274,9 +273,9 @@ extension SandboxAPI {
 
     // MARK: messages
 
-    func listMessages(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func listMessages(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let r = context.request
-        let me = userId(context)
+        let me = context.session.userId
         let dialog = try namedDialog(r, userId: me)
         let (limit, skip) = try paging(r)
         var column = "m.date_sent"
@@ -337,9 +336,9 @@ extension SandboxAPI {
         return ordered.map { MessageAttachment(fields: $0.element.1) }
     }
 
-    func sendMessage(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func sendMessage(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let r = context.request
-        let me = userId(context)
+        let me = context.session.userId
         let dialog = try messageDialog(r, userId: me)
         var dateSent: Int?
         if let text = r.parameter("date_sent")?.trimmingCharacters(" "), !text.isEmpty {
@@ -388,9 +387,9 @@ extension SandboxAPI {
 
     /// `PUT /chat/Message.json` (no id, as the JavaScript SDK's `message.update(null, …)` sends it)
     /// with `chat_dialog_id` and `read=1` and/or `delivered=1`: every message of the dialog. 200, empty.
-    func updateAllMessages(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func updateAllMessages(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let r = context.request
-        let me = userId(context)
+        let me = context.session.userId
         let dialog = try namedDialog(r, userId: me)
         let read = ["1", "true"].contains(r.parameter("read") ?? "")
         let delivered = ["1", "true"].contains(r.parameter("delivered") ?? "")
@@ -402,10 +401,10 @@ extension SandboxAPI {
 
     /// `read=1` (or `delivered=1`) for messages of dialogs the caller may use;
     /// with `message`, an edit instead (`editMessage`).
-    func updateMessages(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func updateMessages(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let r = context.request
         if r.parameter("message") != nil { return try editMessage(context) }
-        let me = userId(context)
+        let me = context.session.userId
         let read = ["1", "true"].contains(r.parameter("read") ?? "")
         let delivered = ["1", "true"].contains(r.parameter("delivered") ?? "")
         var found = false
@@ -423,9 +422,9 @@ extension SandboxAPI {
 
     /// `PUT /chat/Message/{id}.json` with `message`: the sender replaces the text of one
     /// message (403 for anyone else, 404 unknown or hidden, 422 blank or too long); 200, empty.
-    private func editMessage(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    private func editMessage(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let r = context.request
-        let me = userId(context)
+        let me = context.session.userId
         let ids = pathIds(context)
         guard ids.count == 1 else { throw .field(422, "message", "can be edited one message at a time") }
         let body = r.parameter("message") ?? ""
@@ -445,8 +444,8 @@ extension SandboxAPI {
     /// Without `force=1` the messages are hidden from the caller only; with it their
     /// sender deletes them for everyone (others' ids go to `WrongPermissions`). Always
     /// answers the three id lists; unknown, hidden and foreign messages are `NotFound`.
-    func deleteMessages(_ context: RESTContext) throws(RESTError) -> RESTResponse {
-        let me = userId(context)
+    func deleteMessages(_ context: UserContext) throws(RESTError) -> RESTResponse {
+        let me = context.session.userId
         let force = context.request.parameter("force") == "1"
         var deleted: [String] = [], notFound: [String] = [], refused: [String] = []
         for id in pathIds(context) {
@@ -470,9 +469,9 @@ extension SandboxAPI {
         ]))
     }
 
-    func unreadCounts(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func unreadCounts(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let r = context.request
-        let me = userId(context)
+        let me = context.session.userId
         var filter: [String]?
         let raw = r.parameters("chat_dialog_ids") + r.parameters("chat_dialog_ids[]")
         if !raw.isEmpty {

@@ -6,7 +6,7 @@ import SandboxStorage
 
 extension SandboxAPI {
     /// The class, record and `field_name` a file request names.
-    private func fileTarget(_ context: RESTContext) throws(RESTError) -> (className: String, id: String, field: String) {
+    private func fileTarget<Session>(_ context: RESTContext<Session>) throws(RESTError) -> (className: String, id: String, field: String) {
         let className = context.request.pathParameters["class"] ?? ""
         guard CustomClass.isValidName(className) else { throw .field(422, "class_name", "is not a name a class may have: \(className)") }
         let id = (context.request.pathParameters["id"] ?? "").lowercased()
@@ -19,7 +19,7 @@ extension SandboxAPI {
     /// the content of the record's File field (made when the class has none by that name), the
     /// one it held before deleted; the caller needs the record's update permission. 200 with
     /// the file's `file_id`, `size`, `name` and `content_type` (and the record's `_id`).
-    func uploadRecordFile(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func uploadRecordFile(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let r = context.request
         let endpoint = try storageEndpoint()
         let target = try fileTarget(context)
@@ -33,7 +33,7 @@ extension SandboxAPI {
         let contentType = upload.contentType.flatMap { $0.isEmpty ? nil : $0 } ?? "application/octet-stream"
         let problems = Self.blobFieldProblems(contentType: contentType, name: name)
         guard problems.isEmpty else { throw RESTError(status: 422, errors: .object(problems)) }
-        let caller = try recordCaller(context)
+        let caller = try recordCaller(context.session)
         // Nothing is written for a record the caller may not change, nor into a field of another type.
         _ = try recordStorage { try objects.record(target.id, in: target.className, for: .update, caller: caller) }
         var cls = try storage { try objects.customClass(target.className) } ?? CustomClass(name: target.className)
@@ -59,11 +59,11 @@ extension SandboxAPI {
     /// `GET /data/{class}/{id}/file.json?field_name=…` (a session by header or `?token=`): 301
     /// to a signed storage URL of the file, for a caller who may read the record; 404 when the
     /// field holds no file.
-    func downloadRecordFile(_ context: RESTContext) throws(RESTError) -> RESTResponse {
-        guard context.session != nil else { throw .tokenRequired }
+    func downloadRecordFile(_ context: TokenContext) throws(RESTError) -> RESTResponse {
+        guard let session = context.session else { throw .tokenRequired }
         let endpoint = try storageEndpoint()
         let target = try fileTarget(context)
-        let caller = try recordCaller(context)
+        let caller = try recordCaller(session)
         let file = try recordStorage { try objects.file(target.field, of: target.id, in: target.className, caller: caller) }
         guard endpoint.storedSize(file.uid) != nil else { throw .notFound }
         return RESTResponse(status: 301, body: nil, headers: [("Location", endpoint.downloadURL(file.uid, file.contentType, now()))])
@@ -71,9 +71,9 @@ extension SandboxAPI {
 
     /// `DELETE /data/{class}/{id}/file.json?field_name=…`: the field emptied and its file
     /// deleted, for a caller who may update the record; 200, empty; 404 when it holds none.
-    func deleteRecordFile(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func deleteRecordFile(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let target = try fileTarget(context)
-        let caller = try recordCaller(context)
+        let caller = try recordCaller(context.session)
         let uid = try recordStorage { try objects.detach(target.field, from: target.id, in: target.className, caller: caller) }
         removeFiles([uid])
         return .empty(200)

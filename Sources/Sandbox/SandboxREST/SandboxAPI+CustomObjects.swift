@@ -11,19 +11,19 @@ extension SandboxAPI {
     /// The routes of this API, more particular paths first (`multi.json` before `{ids}.json`).
     func customObjectRoutes() -> [RESTRoute] {
         [
-            RESTRoute("GET", "/data/{class}.json", .session) { [unowned self] (c) throws(RESTError) in try self.listRecords(c) },
-            RESTRoute("POST", "/data/{class}.json", .user) { [unowned self] (c) throws(RESTError) in try self.createRecord(c) },
-            RESTRoute("POST", "/data/{class}/multi.json", .user) { [unowned self] (c) throws(RESTError) in try self.createRecords(c) },
-            RESTRoute("PUT", "/data/{class}/multi.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateRecords(c) },
-            RESTRoute("PUT", "/data/{class}/by_criteria.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateRecordsWhere(c) },
-            RESTRoute("DELETE", "/data/{class}/by_criteria.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteRecordsWhere(c) },
-            RESTRoute("POST", "/data/{class}/{id}/file.json", .user) { [unowned self] (c) throws(RESTError) in try self.uploadRecordFile(c) },
+            .session("GET", "/data/{class}.json") { [unowned self] (c) throws(RESTError) in try self.listRecords(c) },
+            .user("POST", "/data/{class}.json") { [unowned self] (c) throws(RESTError) in try self.createRecord(c) },
+            .user("POST", "/data/{class}/multi.json") { [unowned self] (c) throws(RESTError) in try self.createRecords(c) },
+            .user("PUT", "/data/{class}/multi.json") { [unowned self] (c) throws(RESTError) in try self.updateRecords(c) },
+            .user("PUT", "/data/{class}/by_criteria.json") { [unowned self] (c) throws(RESTError) in try self.updateRecordsWhere(c) },
+            .user("DELETE", "/data/{class}/by_criteria.json") { [unowned self] (c) throws(RESTError) in try self.deleteRecordsWhere(c) },
+            .user("POST", "/data/{class}/{id}/file.json") { [unowned self] (c) throws(RESTError) in try self.uploadRecordFile(c) },
             // `?token=` as QB.data.fileUrl builds it: a link for an <img>, which sends no header.
-            RESTRoute("GET", "/data/{class}/{id}/file.json", .optionalSession) { [unowned self] (c) throws(RESTError) in try self.downloadRecordFile(c) },
-            RESTRoute("DELETE", "/data/{class}/{id}/file.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteRecordFile(c) },
-            RESTRoute("GET", "/data/{class}/{ids}.json", .session) { [unowned self] (c) throws(RESTError) in try self.recordsById(c) },
-            RESTRoute("PUT", "/data/{class}/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateRecord(c) },
-            RESTRoute("DELETE", "/data/{class}/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteRecords(c) },
+            .optionalSession("GET", "/data/{class}/{id}/file.json") { [unowned self] (c) throws(RESTError) in try self.downloadRecordFile(c) },
+            .user("DELETE", "/data/{class}/{id}/file.json") { [unowned self] (c) throws(RESTError) in try self.deleteRecordFile(c) },
+            .session("GET", "/data/{class}/{ids}.json") { [unowned self] (c) throws(RESTError) in try self.recordsById(c) },
+            .user("PUT", "/data/{class}/{ids}.json") { [unowned self] (c) throws(RESTError) in try self.updateRecord(c) },
+            .user("DELETE", "/data/{class}/{ids}.json") { [unowned self] (c) throws(RESTError) in try self.deleteRecords(c) },
         ]
     }
 
@@ -51,14 +51,14 @@ extension SandboxAPI {
     }
 
     /// The caller as permissions see them: their id and tags.
-    func recordCaller(_ context: RESTContext) throws(RESTError) -> RecordCaller {
-        let id = context.session?.userId ?? 0
+    func recordCaller(_ session: some LiveSession) throws(RESTError) -> RecordCaller {
+        let id = session.userId
         let tags = id == 0 ? [] : try storage { try database.user(id: id) }?.profile.tags ?? []
         return RecordCaller(userId: id, tags: tags)
     }
 
     /// The class the path names; 422 for a name no class may have.
-    private func className(_ context: RESTContext) throws(RESTError) -> String {
+    private func className<Session>(_ context: RESTContext<Session>) throws(RESTError) -> String {
         let name = context.request.pathParameters["class"] ?? ""
         guard CustomClass.isValidName(name) else {
             throw .field(422, "class_name", "is not a name a class may have (a letter, then letters, digits and _): \(name)")
@@ -67,7 +67,7 @@ extension SandboxAPI {
     }
 
     /// The record ids of a path's `a,b,c`, each a record id (422 otherwise).
-    private func recordIds(_ context: RESTContext) throws(RESTError) -> [String] {
+    private func recordIds<Session>(_ context: RESTContext<Session>) throws(RESTError) -> [String] {
         let ids = (context.request.pathParameters["ids"] ?? context.request.pathParameters["id"] ?? "")
             .split(separator: ",").map { String($0).trimmingCharacters(" ").lowercased() }.filter { !$0.isEmpty }
         guard !ids.isEmpty else { throw .notFound }
@@ -106,10 +106,10 @@ extension SandboxAPI {
 
     /// `GET /data/{class}.json`: the records the caller may read, filtered, sorted and paged;
     /// with `count=1` their number; with `group_by` and `field[calc]=op` aggregates.
-    func listRecords(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func listRecords(_ context: SessionContext) throws(RESTError) -> RESTResponse {
         let r = context.request
         let name = try className(context)
-        let caller = try recordCaller(context)
+        let caller = try recordCaller(context.session)
         var conditions: [(field: String, op: String?, value: String)] = []
         var calculations: [RecordCalculation] = []
         for (field, node) in FormTree.build(r.parameters).members where !Self.listParameters.contains(field) {
@@ -180,10 +180,10 @@ extension SandboxAPI {
 
     /// `GET /data/{class}/{ids}.json`: the records named that the caller may read, as a list
     /// answers; 404 when none of them exists, 403 when the caller may read none that does.
-    func recordsById(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func recordsById(_ context: SessionContext) throws(RESTError) -> RESTResponse {
         let name = try className(context)
         let ids = try recordIds(context)
-        let caller = try recordCaller(context)
+        let caller = try recordCaller(context.session)
         let found = try recordStorage { try objects.records(name, ids: ids, caller: caller) }
         if found.items.isEmpty { throw found.anyExists ? .forbidden : .notFound }
         return .json(200, .object([
@@ -196,10 +196,10 @@ extension SandboxAPI {
 
     /// `POST /data/{class}.json`: a new record of the caller's, its class made or grown by its
     /// fields; 201 with the record.
-    func createRecord(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func createRecord(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let name = try className(context)
         let (tree, fromForm) = FormTree.of(context.request)
-        let caller = try recordCaller(context)
+        let caller = try recordCaller(context.session)
         let made = try recordStorage { try objects.create(name, [try RecordInput(tree.members, fromForm: fromForm)], caller: caller) }
         return .json(201, made.1[0].json(in: made.0))
     }
@@ -226,11 +226,11 @@ extension SandboxAPI {
     }
 
     /// `POST /data/{class}/multi.json`: several new records, all or none; 200 with them.
-    func createRecords(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func createRecords(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let name = try className(context)
         let (tree, fromForm) = FormTree.of(context.request)
         let entries = try Self.bulkEntries(tree)
-        let caller = try recordCaller(context)
+        let caller = try recordCaller(context.session)
         let made = try recordStorage {
             try objects.create(name, try entries.map { (entry) throws(FieldProblem) in try RecordInput(entry.members, fromForm: fromForm) },
                                caller: caller)
@@ -240,7 +240,7 @@ extension SandboxAPI {
 
     /// `PUT /data/{class}/multi.json`: `record[N][_id]` (or `[id]`) and the changes of each, all
     /// or none; unknown ids are listed in `not_found`; 200.
-    func updateRecords(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func updateRecords(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let name = try className(context)
         let (tree, fromForm) = FormTree.of(context.request)
         var updates: [(id: String, input: RecordInput)] = []
@@ -251,7 +251,7 @@ extension SandboxAPI {
             let input = try recordStorage { try RecordInput(entry.members.filter { $0.0 != "id" }, fromForm: fromForm) }
             updates.append((id, input))
         }
-        let caller = try recordCaller(context)
+        let caller = try recordCaller(context.session)
         let result = try recordStorage { try objects.update(name, updates, caller: caller) }
         return .json(200, .object([
             ("class_name", .string(name)),
@@ -261,12 +261,12 @@ extension SandboxAPI {
     }
 
     /// `PUT /data/{class}/{id}.json`: one record changed; 200 with it.
-    func updateRecord(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func updateRecord(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let name = try className(context)
         let ids = try recordIds(context)
         guard ids.count == 1 else { throw .field(422, "_id", "one record at a time: PUT /data/{class}/multi.json changes several") }
         let (tree, fromForm) = FormTree.of(context.request)
-        let caller = try recordCaller(context)
+        let caller = try recordCaller(context.session)
         let result = try recordStorage { try objects.update(name, [(ids[0], try RecordInput(tree.members, fromForm: fromForm))], caller: caller) }
         guard let record = result.updated.first else { throw .notFound }
         return .json(200, record.json(in: result.cls))
@@ -274,13 +274,13 @@ extension SandboxAPI {
 
     /// `PUT /data/{class}/by_criteria.json`: `search_criteria[field][op]=value` finds the records,
     /// the other parameters change every one the caller may update; 200 with them.
-    func updateRecordsWhere(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func updateRecordsWhere(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let name = try className(context)
         let (tree, fromForm) = FormTree.of(context.request)
         let conditions = try Self.conditions(tree["search_criteria"]?.members ?? [])
         guard !conditions.isEmpty else { throw .field(422, "search_criteria", "can't be blank: give search_criteria[field][op]=value") }
         let criteria = try searchCriteria(conditions, in: name)
-        let caller = try recordCaller(context)
+        let caller = try recordCaller(context.session)
         let result = try recordStorage {
             try objects.update(name, where: criteria, try RecordInput(tree.members.filter { $0.0 != "search_criteria" }, fromForm: fromForm),
                                caller: caller)
@@ -295,10 +295,10 @@ extension SandboxAPI {
 
     /// `DELETE /data/{class}/{ids}.json`: the records named (and their children) that the caller
     /// may delete. One id: 200 empty, 404, 403; several: the three id lists.
-    func deleteRecords(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func deleteRecords(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let name = try className(context)
         let ids = try recordIds(context)
-        let caller = try recordCaller(context)
+        let caller = try recordCaller(context.session)
         let result = try recordStorage { try objects.delete(name, ids: ids, caller: caller) }
         removeFiles(result.files)
         if ids.count == 1 {
@@ -316,12 +316,12 @@ extension SandboxAPI {
     /// `DELETE /data/{class}/by_criteria.json?field[op]=value`: every record matching that the
     /// caller may delete (and their children); 200 `{"total_deleted":N}`. No criterion is 422:
     /// a slip would empty the class.
-    func deleteRecordsWhere(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func deleteRecordsWhere(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let name = try className(context)
         let conditions = try Self.conditions(FormTree.of(context.request).tree.members.filter { !Self.listParameters.contains($0.0) })
         guard !conditions.isEmpty else { throw .field(422, "criteria", "can't be blank: give field[op]=value") }
         let criteria = try searchCriteria(conditions, in: name)
-        let caller = try recordCaller(context)
+        let caller = try recordCaller(context.session)
         let result = try recordStorage { try objects.delete(name, where: criteria, caller: caller) }
         removeFiles(result.files)
         return .json(200, .object([("total_deleted", .int(result.count))]))

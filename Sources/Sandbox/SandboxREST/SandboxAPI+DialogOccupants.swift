@@ -7,21 +7,21 @@ import SandboxStorage
 extension SandboxAPI {
     /// `users_ids` join each of `dialogs_ids` the caller may add people to (any occupant of a
     /// group, the owner of a public group; never a private dialog).
-    func addOccupants(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func addOccupants(_ context: UserContext) throws(RESTError) -> RESTResponse {
         try changeOccupants(context, adding: true)
     }
 
     /// `users_ids` leave each of `dialogs_ids` where the caller may remove them all (the owner
     /// removes anyone; anyone else only themselves).
-    func removeOccupants(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func removeOccupants(_ context: UserContext) throws(RESTError) -> RESTResponse {
         try changeOccupants(context, adding: false)
     }
 
     /// 200 with `{"users":{…},"dialogs":{…}}`, each holding `SuccessfullyDeleted`,
     /// `WrongPermissions` and `NotFound` as the reference names them (for additions too).
-    private func changeOccupants(_ context: RESTContext, adding: Bool) throws(RESTError) -> RESTResponse {
+    private func changeOccupants(_ context: UserContext, adding: Bool) throws(RESTError) -> RESTResponse {
         let r = context.request
-        let me = context.session?.userId ?? 0
+        let me = context.session.userId
         let users = try integerList(r, "users_ids")
         let dialogIds = r.list("dialogs_ids") ?? []
         var problems: [(String, JSONNode)] = []

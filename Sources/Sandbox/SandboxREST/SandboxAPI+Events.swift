@@ -15,8 +15,8 @@ extension SandboxAPI {
     /// (`user[ids]`, `external_user[ids]`, `user[tags][any|all|exclude]`). A one-shot event
     /// occurs at once and is refused, stored nowhere, when it reaches no device ("No
     /// recipients…"); a dated one waits for its date. 200 `{"event":{…}}` as it stands after.
-    func createEvent(_ context: RESTContext) throws(RESTError) -> RESTResponse {
-        let me = context.session?.userId ?? 0
+    func createEvent(_ context: SessionContext) throws(RESTError) -> RESTResponse {
+        let me = context.session.userId
         let draft = try eventDraft(context.request, changing: nil)
         let event: PushEventRecord
         var delivered: [PushDeliveryRecord] = []
@@ -40,9 +40,9 @@ extension SandboxAPI {
 
     /// `GET /events.json?page=&per_page=`: the session user's events, newest first, a page as
     /// users' are, each item `{"event":{…}}`.
-    func listEvents(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func listEvents(_ context: SessionContext) throws(RESTError) -> RESTResponse {
         let (page, perPage) = userPaging(context.request)
-        let (total, items) = try storage { try push.events(userId: context.session?.userId ?? 0, page: page, perPage: perPage) }
+        let (total, items) = try storage { try push.events(userId: context.session.userId, page: page, perPage: perPage) }
         return .json(200, .object([
             ("current_page", .int(page)),
             ("per_page", .int(perPage)),
@@ -52,7 +52,7 @@ extension SandboxAPI {
     }
 
     /// `GET /events/{id}.json`: one of the session user's events (403 another's, 404 unknown).
-    func readEvent(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func readEvent(_ context: SessionContext) throws(RESTError) -> RESTResponse {
         let event = try ownEvent(context)
         return .json(200, .object([("event", event.json(applicationId: credentials.applicationId))]))
     }
@@ -60,7 +60,7 @@ extension SandboxAPI {
     /// `GET /events/{id}/status.json` (the JavaScript SDK's `events.status`): the event with
     /// `status` (`scheduled`, `sent`, `no_recipients`, `inactive`), `deliveries_count` (devices
     /// reached in all) and `last_occurred_at`.
-    func eventStatus(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func eventStatus(_ context: SessionContext) throws(RESTError) -> RESTResponse {
         let event = try ownEvent(context)
         let count = try storage { try push.deliveryCount(eventId: event.id) }
         guard case .object(var members) = event.json(applicationId: credentials.applicationId) else { throw .internalError }
@@ -72,7 +72,7 @@ extension SandboxAPI {
     /// `PUT /events/{id}.json` with `event[active]`, `message`, `date`, `end_date`, `period`,
     /// `name`. `active` true makes the event occur again: now (a one-shot one, or one whose date
     /// has passed) or at its next date; false stops it. Checked as creating is; 200 `{"event":…}`.
-    func updateEvent(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func updateEvent(_ context: SessionContext) throws(RESTError) -> RESTResponse {
         let event = try ownEvent(context)
         let draft = try eventDraft(context.request, changing: event)
         let reactivate = try context.request.flag("event[active]", field: "active")
@@ -101,7 +101,7 @@ extension SandboxAPI {
 
     /// `DELETE /events/{id}.json`: the owner only (403; 404 unknown); its deliveries stay on
     /// record. 200, empty.
-    func deleteEvent(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func deleteEvent(_ context: SessionContext) throws(RESTError) -> RESTResponse {
         let event = try ownEvent(context)
         try storage { try push.deleteEvent(id: event.id) }
         pushScheduleChanged()
@@ -140,7 +140,7 @@ extension SandboxAPI {
     /// recorded with the event's new count and next date.
     private func occur(_ event: PushEventRecord, targets: [PushSubscriptionRecord]) throws -> [PushDeliveryRecord] {
         let deliveries = targets.map {
-            ($0, PushMessage.payload(event.draft.message, channel: event.draft.channel, device: $0.channel, eventId: event.id))
+            ($0, PushMessage.payload(event.draft.message, channel: event.draft.channel, device: $0.device.channel, eventId: event.id))
         }
         var nextAt: Int?
         if event.draft.eventType == .periodDate, let period = event.draft.period {
@@ -156,7 +156,7 @@ extension SandboxAPI {
     private func logDeliveries(_ deliveries: [PushDeliveryRecord]) {
         for d in deliveries {
             notice("push: event \(d.eventId) delivered to user \(d.userId) through subscription \(d.subscriptionId) "
-                   + "(\(d.channel.rawValue), \(d.environment.rawValue), \(d.platform) device \(JSONNode.string(d.udid).serialized)) "
+                   + "(\(d.device.channel.rawValue), \(d.device.environment.rawValue), \(d.device.platform) device \(JSONNode.string(d.device.udid).serialized)) "
                    + "at \(SandboxTime.iso8601(d.deliveredAt)): \(d.json["payload"]?.serialized ?? "")")
         }
     }
@@ -190,10 +190,10 @@ extension SandboxAPI {
         }
     }
 
-    private func ownEvent(_ context: RESTContext) throws(RESTError) -> PushEventRecord {
+    private func ownEvent(_ context: SessionContext) throws(RESTError) -> PushEventRecord {
         guard let id = context.request.pathParameters["id"].flatMap({ Int($0) }),
               let event = try storage({ try push.event(id: id) }) else { throw .notFound }
-        guard event.userId == context.session?.userId else { throw .forbidden }
+        guard event.userId == context.session.userId else { throw .forbidden }
         return event
     }
 

@@ -5,16 +5,16 @@ import SandboxStorage
 
 extension SandboxAPI {
     /// 404 for an unknown dialog, 403 for one the user may not use (as every dialog route).
-    func notificationSettings(_ context: RESTContext) throws(RESTError) -> RESTResponse {
-        let me = context.session?.userId ?? 0
+    func notificationSettings(_ context: UserContext) throws(RESTError) -> RESTResponse {
+        let me = context.session.userId
         let dialog = try usableDialog(context.request.pathParameters["id"] ?? "", userId: me)
         let enabled = try storage { try chat.notificationsEnabled(dialogId: dialog.id, userId: me) }
         return Self.notificationsAnswer(enabled)
     }
 
     /// `enabled` is 0 or 1, in the form or the JSON body (the reference's integer); anything else is a 422.
-    func updateNotificationSettings(_ context: RESTContext) throws(RESTError) -> RESTResponse {
-        let me = context.session?.userId ?? 0
+    func updateNotificationSettings(_ context: UserContext) throws(RESTError) -> RESTResponse {
+        let me = context.session.userId
         let dialog = try usableDialog(context.request.pathParameters["id"] ?? "", userId: me)
         let enabled: Bool
         switch context.request.parameter("enabled")?.trimmingCharacters(" ") {

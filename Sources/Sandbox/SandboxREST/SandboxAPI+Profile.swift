@@ -10,10 +10,10 @@ extension SandboxAPI {
     /// the password with `old_password`. An empty value (or JSON null) clears an optional
     /// field. 200 with the user; 403 for anyone else's record, 404 for no such user, 422
     /// with every field's problem as sign-up answers them.
-    func updateUser(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func updateUser(_ context: UserContext) throws(RESTError) -> RESTResponse {
         guard let id = context.request.pathParameters["id"].flatMap({ Int($0) }),
               let current = try storage({ try database.user(id: id) }) else { throw .notFound }
-        guard context.session?.userId == id else { throw .forbidden }
+        guard context.session.userId == id else { throw .forbidden }
         let r = context.request
         var changes = UserChanges()
         var problems: [(String, JSONNode)] = []
@@ -81,17 +81,17 @@ extension SandboxAPI {
 
     /// `DELETE /users/{id}.json`: the session's user removes their account; their sessions
     /// (this one too) end. 200, empty.
-    func deleteUser(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func deleteUser(_ context: UserContext) throws(RESTError) -> RESTResponse {
         guard let id = context.request.pathParameters["id"].flatMap({ Int($0) }),
               try storage({ try database.user(id: id) }) != nil else { throw .notFound }
-        guard context.session?.userId == id else { throw .forbidden }
+        guard context.session.userId == id else { throw .forbidden }
         try storage { try database.deleteUser(id: id) }
         notice("users: user \(id) deleted their account")
         return .empty(200)
     }
 
     /// `GET /users/by_tags.json?tags=a,b`: a page of the users with any of the tags.
-    func usersByTags(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func usersByTags(_ context: SessionContext) throws(RESTError) -> RESTResponse {
         let r = context.request
         let (page, perPage) = userPaging(r)
         let tags = (r.parameter("tags") ?? "").split(separator: ",").map { String($0.trimmingSpaces) }.filter { !$0.isEmpty }
@@ -101,17 +101,17 @@ extension SandboxAPI {
     }
 
     /// `GET /users/external/{id}.json`: the user whose `external_user_id` that is.
-    func userByExternalId(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func userByExternalId(_ context: SessionContext) throws(RESTError) -> RESTResponse {
         guard let externalId = context.request.pathParameters["id"].flatMap({ Int($0) }),
               let user = try storage({ try database.user(externalId: externalId) }) else { throw .notFound }
         return .json(200, .object([("user", user.json)]))
     }
 
     /// `DELETE /users/external/{id}.json`: as `DELETE /users/{id}.json`, found by external id.
-    func deleteUserByExternalId(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func deleteUserByExternalId(_ context: UserContext) throws(RESTError) -> RESTResponse {
         guard let externalId = context.request.pathParameters["id"].flatMap({ Int($0) }),
               let user = try storage({ try database.user(externalId: externalId) }) else { throw .notFound }
-        guard context.session?.userId == user.id else { throw .forbidden }
+        guard context.session.userId == user.id else { throw .forbidden }
         try storage { try database.deleteUser(id: user.id) }
         notice("users: user \(user.id) deleted their account (external id \(externalId))")
         return .empty(200)
@@ -120,7 +120,7 @@ extension SandboxAPI {
     /// `GET /password/reset.json?email=`: 200 with no body, whether or not someone has
     /// that email (the answer tells nobody who has an account). No mail is sent: the
     /// request is written to the log instead.
-    func resetPassword(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func resetPassword(_ context: SessionContext) throws(RESTError) -> RESTResponse {
         guard let email = context.request.parameter("email"), !email.isEmpty else { throw .field(422, "email", "can't be blank") }
         let user = try storage { try database.user(email: email) }
         notice("users: password reset asked for \(email)" + (user.map { " (user \($0.id)); no mail sent" } ?? " (no such user)"))

@@ -8,7 +8,7 @@ extension SandboxAPI {
     /// `GET /sandbox/push_deliveries.json?event_id=&user_id=&page=&per_page=` with the account
     /// key in `QB-Account-Key` (no session): every delivery, oldest first, or one event's or one
     /// user's; `per_page` 1–1000, default 100. A page whose `items` are the deliveries themselves.
-    func pushDeliveries(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func pushDeliveries(_ context: PublicContext) throws(RESTError) -> RESTResponse {
         try requireAccountKey(context)
         let r = context.request
         func number(_ name: String, _ range: ClosedRange<Int>) throws(RESTError) -> Int? {

@@ -17,9 +17,9 @@ extension SandboxAPI {
     /// (not for mail), `push_token[bundle_identifier]`, `device[platform]`, `device[udid]`.
     /// 201 with an array of `{"subscription":{…}}`, one per channel; every problem in one 422,
     /// nothing stored.
-    func subscribe(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func subscribe(_ context: UserContext) throws(RESTError) -> RESTResponse {
         let r = context.request
-        let me = context.session?.userId ?? 0
+        let me = context.session.userId
         var problems: [(String, JSONNode)] = []
         func problem(_ key: String, _ message: String) { problems.append((key, .array([.string(message)]))) }
         var channels: [PushChannel] = []
@@ -57,13 +57,12 @@ extension SandboxAPI {
         guard problems.isEmpty, let environment else { throw RESTError(status: 422, errors: .object(problems)) }
         // A device and channel already subscribed are renewed, not counted again.
         let mine = try storage { try push.subscriptions(userId: me) }
-        let added = channels.filter { channel in !mine.contains { $0.udid == udid && $0.channel == channel } }
+        let added = channels.filter { channel in !mine.contains { $0.device.udid == udid && $0.device.channel == channel } }
         guard mine.count + added.count <= Self.subscriptionsPerUser else {
             throw .field(422, "base", "A user can have at most \(Self.subscriptionsPerUser) subscriptions; remove one first")
         }
         let new = channels.map {
-            NewPushSubscription(channel: $0, environment: environment, platform: platform, udid: udid, token: token,
-                                bundleIdentifier: bundle)
+            PushDevice(channel: $0, environment: environment, platform: platform, udid: udid, token: token, bundleIdentifier: bundle)
         }
         let stored = try storage { try push.subscribe(userId: me, new) }
         return .json(201, .array(stored.map { .object([("subscription", $0.json)]) }))
@@ -71,17 +70,17 @@ extension SandboxAPI {
 
     /// `GET /subscriptions.json`: the session user's subscriptions, oldest first, as an array of
     /// `{"subscription":{…}}`; 404 when they have none, as the hosted service answers.
-    func listSubscriptions(_ context: RESTContext) throws(RESTError) -> RESTResponse {
-        let mine = try storage { try push.subscriptions(userId: context.session?.userId ?? 0) }
+    func listSubscriptions(_ context: UserContext) throws(RESTError) -> RESTResponse {
+        let mine = try storage { try push.subscriptions(userId: context.session.userId) }
         guard !mine.isEmpty else { throw .notFound }
         return .json(200, .array(mine.map { .object([("subscription", $0.json)]) }))
     }
 
     /// `DELETE /subscriptions/{id}.json`: the owner only (403); 404 for an unknown id. 200, empty.
-    func unsubscribe(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func unsubscribe(_ context: UserContext) throws(RESTError) -> RESTResponse {
         guard let id = context.request.pathParameters["id"].flatMap({ Int($0) }),
               let subscription = try storage({ try push.subscription(id: id) }) else { throw .notFound }
-        guard subscription.userId == context.session?.userId else { throw .forbidden }
+        guard subscription.userId == context.session.userId else { throw .forbidden }
         try storage { try push.deleteSubscription(id: id) }
         return .empty(200)
     }

@@ -14,7 +14,7 @@ extension SandboxAPI {
     /// `GET /users.json`: `page`, `per_page` (≤ 100), any number of
     /// `filter[]={number|string|date} {field} {operator} {value}` (all must hold; `between`
     /// takes `a,b`, `in` and `nin` a list) and `order={asc|desc} {type} {field}` (default: by id).
-    func listUsers(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    func listUsers(_ context: SessionContext) throws(RESTError) -> RESTResponse {
         let r = context.request
         let (page, perPage) = userPaging(r)
         var filters: [RecordFilter] = []
@@ -64,7 +64,7 @@ extension SandboxAPI {
     }
 
     /// `GET /users/by_facebook_id.json?facebook_id=…` and the like: the user with that id, or 404.
-    func userBySocialId(_ kind: SocialIdKind) -> RESTHandler {
+    func userBySocialId(_ kind: SocialIdKind) -> (SessionContext) throws(RESTError) -> RESTResponse {
         { [unowned self] (context) throws(RESTError) in
             guard let value = context.request.parameter(kind.rawValue)?.trimmingCharacters(" "), !value.isEmpty else {
                 throw .field(422, kind.rawValue, "can't be blank")

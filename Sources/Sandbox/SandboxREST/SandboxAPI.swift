@@ -64,73 +64,73 @@ package final class SandboxAPI {
     package func makeRouter() -> RESTRouter {
         let db = database
         var router = RESTRouter(resolveSession: { [unowned self] token in try self.storage { try db.useSession(token: token) } })
-        router.add(RESTRoute("GET", "/account_settings.json", .open) { [unowned self] (c) throws(RESTError) in try self.accountSettings(c) })
-        router.add(RESTRoute("POST", "/session.json", .open) { [unowned self] (c) throws(RESTError) in try self.createSession(c) })
+        router.add(.open("GET", "/account_settings.json") { [unowned self] (c) throws(RESTError) in try self.accountSettings(c) })
+        router.add(.open("POST", "/session.json") { [unowned self] (c) throws(RESTError) in try self.createSession(c) })
         // Bare, as the reference has it and QuickBlox's JS SDK hands it to the app (`QB.getSession`);
         // creating one answers `{"session":{…}}` (docs/protocol.md §2).
-        router.add(RESTRoute("GET", "/session.json", .session) { (c) throws(RESTError) in .json(200, c.session!.json) })
-        router.add(RESTRoute("DELETE", "/session.json", .session) { [unowned self] (c) throws(RESTError) in try self.deleteSession(c) })
-        router.add(RESTRoute("POST", "/login.json", .session) { [unowned self] (c) throws(RESTError) in try self.logIn(c) })
-        router.add(RESTRoute("DELETE", "/login.json", .session) { [unowned self] (c) throws(RESTError) in try self.logOut(c) })
-        router.add(RESTRoute("POST", "/users.json", .session) { [unowned self] (c) throws(RESTError) in try self.signUp(c) })
-        router.add(RESTRoute("GET", "/users.json", .session) { [unowned self] (c) throws(RESTError) in try self.listUsers(c) })
-        router.add(RESTRoute("GET", "/users/by_login.json", .session) { [unowned self] (c) throws(RESTError) in try self.userByLogin(c) })
-        router.add(RESTRoute("GET", "/users/by_email.json", .session) { [unowned self] (c) throws(RESTError) in try self.userByEmail(c) })
-        router.add(RESTRoute("GET", "/users/by_full_name.json", .session) { [unowned self] (c) throws(RESTError) in try self.usersByFullName(c) })
-        router.add(RESTRoute("GET", "/users/by_tags.json", .session) { [unowned self] (c) throws(RESTError) in try self.usersByTags(c) })
+        router.add(.session("GET", "/session.json") { (c) throws(RESTError) in .json(200, c.session.json) })
+        router.add(.session("DELETE", "/session.json") { [unowned self] (c) throws(RESTError) in try self.deleteSession(c) })
+        router.add(.session("POST", "/login.json") { [unowned self] (c) throws(RESTError) in try self.logIn(c) })
+        router.add(.session("DELETE", "/login.json") { [unowned self] (c) throws(RESTError) in try self.logOut(c) })
+        router.add(.session("POST", "/users.json") { [unowned self] (c) throws(RESTError) in try self.signUp(c) })
+        router.add(.session("GET", "/users.json") { [unowned self] (c) throws(RESTError) in try self.listUsers(c) })
+        router.add(.session("GET", "/users/by_login.json") { [unowned self] (c) throws(RESTError) in try self.userByLogin(c) })
+        router.add(.session("GET", "/users/by_email.json") { [unowned self] (c) throws(RESTError) in try self.userByEmail(c) })
+        router.add(.session("GET", "/users/by_full_name.json") { [unowned self] (c) throws(RESTError) in try self.usersByFullName(c) })
+        router.add(.session("GET", "/users/by_tags.json") { [unowned self] (c) throws(RESTError) in try self.usersByTags(c) })
         // Before `/users/{id}.json`, which would take `by_facebook_id` for an id.
         for kind in SocialIdKind.allCases {
-            router.add(RESTRoute("GET", "/users/by_\(kind.rawValue).json", .session, userBySocialId(kind)))
+            router.add(.session("GET", "/users/by_\(kind.rawValue).json", userBySocialId(kind)))
         }
-        router.add(RESTRoute("GET", "/users/external/{id}.json", .session) { [unowned self] (c) throws(RESTError) in try self.userByExternalId(c) })
-        router.add(RESTRoute("DELETE", "/users/external/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteUserByExternalId(c) })
-        router.add(RESTRoute("GET", "/password/reset.json", .session) { [unowned self] (c) throws(RESTError) in try self.resetPassword(c) })
-        router.add(RESTRoute("GET", "/users/{id}.json", .session) { [unowned self] (c) throws(RESTError) in try self.userById(c) })
-        router.add(RESTRoute("PUT", "/users/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateUser(c) })
-        router.add(RESTRoute("DELETE", "/users/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteUser(c) })
-        router.add(RESTRoute("GET", "/chat/Dialog.json", .user) { [unowned self] (c) throws(RESTError) in try self.listDialogs(c) })
-        router.add(RESTRoute("POST", "/chat/Dialog.json", .user) { [unowned self] (c) throws(RESTError) in try self.createDialog(c) })
-        router.add(RESTRoute("PUT", "/chat/Dialog/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateDialog(c) })
-        router.add(RESTRoute("DELETE", "/chat/Dialog/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteDialogs(c) })
-        router.add(RESTRoute("GET", "/chat/Message.json", .user) { [unowned self] (c) throws(RESTError) in try self.listMessages(c) })
-        router.add(RESTRoute("POST", "/chat/Message.json", .user) { [unowned self] (c) throws(RESTError) in try self.sendMessage(c) })
-        router.add(RESTRoute("GET", "/chat/Message/unread.json", .user) { [unowned self] (c) throws(RESTError) in try self.unreadCounts(c) })
-        router.add(RESTRoute("PUT", "/chat/Message/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateMessages(c) })
-        router.add(RESTRoute("DELETE", "/chat/Message/{ids}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteMessages(c) })
-        router.add(RESTRoute("POST", "/blobs.json", .user) { [unowned self] (c) throws(RESTError) in try self.createBlob(c) })
-        router.add(RESTRoute("PUT", "/blobs/{id}/complete.json", .user) { [unowned self] (c) throws(RESTError) in try self.completeBlob(c) })
-        router.add(RESTRoute("GET", "/blobs/{ref}.json", .optionalSession) { [unowned self] (c) throws(RESTError) in try self.readBlob(c) })
+        router.add(.session("GET", "/users/external/{id}.json") { [unowned self] (c) throws(RESTError) in try self.userByExternalId(c) })
+        router.add(.user("DELETE", "/users/external/{id}.json") { [unowned self] (c) throws(RESTError) in try self.deleteUserByExternalId(c) })
+        router.add(.session("GET", "/password/reset.json") { [unowned self] (c) throws(RESTError) in try self.resetPassword(c) })
+        router.add(.session("GET", "/users/{id}.json") { [unowned self] (c) throws(RESTError) in try self.userById(c) })
+        router.add(.user("PUT", "/users/{id}.json") { [unowned self] (c) throws(RESTError) in try self.updateUser(c) })
+        router.add(.user("DELETE", "/users/{id}.json") { [unowned self] (c) throws(RESTError) in try self.deleteUser(c) })
+        router.add(.user("GET", "/chat/Dialog.json") { [unowned self] (c) throws(RESTError) in try self.listDialogs(c) })
+        router.add(.user("POST", "/chat/Dialog.json") { [unowned self] (c) throws(RESTError) in try self.createDialog(c) })
+        router.add(.user("PUT", "/chat/Dialog/{ids}.json") { [unowned self] (c) throws(RESTError) in try self.updateDialog(c) })
+        router.add(.user("DELETE", "/chat/Dialog/{ids}.json") { [unowned self] (c) throws(RESTError) in try self.deleteDialogs(c) })
+        router.add(.user("GET", "/chat/Message.json") { [unowned self] (c) throws(RESTError) in try self.listMessages(c) })
+        router.add(.user("POST", "/chat/Message.json") { [unowned self] (c) throws(RESTError) in try self.sendMessage(c) })
+        router.add(.user("GET", "/chat/Message/unread.json") { [unowned self] (c) throws(RESTError) in try self.unreadCounts(c) })
+        router.add(.user("PUT", "/chat/Message/{ids}.json") { [unowned self] (c) throws(RESTError) in try self.updateMessages(c) })
+        router.add(.user("DELETE", "/chat/Message/{ids}.json") { [unowned self] (c) throws(RESTError) in try self.deleteMessages(c) })
+        router.add(.user("POST", "/blobs.json") { [unowned self] (c) throws(RESTError) in try self.createBlob(c) })
+        router.add(.user("PUT", "/blobs/{id}/complete.json") { [unowned self] (c) throws(RESTError) in try self.completeBlob(c) })
+        router.add(.optionalSession("GET", "/blobs/{ref}.json") { [unowned self] (c) throws(RESTError) in try self.readBlob(c) })
         // What the JS SDK's QB.content.privateUrl(uid) builds: the same download, without `.json`.
-        router.add(RESTRoute("GET", "/blobs/{ref}", .optionalSession) { [unowned self] (c) throws(RESTError) in try self.readBlob(c) })
-        router.add(RESTRoute("DELETE", "/blobs/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.deleteBlob(c) })
-        router.add(RESTRoute("GET", "/chat/Dialog/{id}/notifications.json", .user) { [unowned self] (c) throws(RESTError) in try self.notificationSettings(c) })
-        router.add(RESTRoute("PUT", "/chat/Dialog/{id}/notifications.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateNotificationSettings(c) })
+        router.add(.optionalSession("GET", "/blobs/{ref}") { [unowned self] (c) throws(RESTError) in try self.readBlob(c) })
+        router.add(.user("DELETE", "/blobs/{id}.json") { [unowned self] (c) throws(RESTError) in try self.deleteBlob(c) })
+        router.add(.user("GET", "/chat/Dialog/{id}/notifications.json") { [unowned self] (c) throws(RESTError) in try self.notificationSettings(c) })
+        router.add(.user("PUT", "/chat/Dialog/{id}/notifications.json") { [unowned self] (c) throws(RESTError) in try self.updateNotificationSettings(c) })
         // Issue 23: the rest of the reference's operations.
-        router.add(RESTRoute("POST", "/chat/Dialogs/add_occupants.json", .user) { [unowned self] (c) throws(RESTError) in try self.addOccupants(c) })
-        router.add(RESTRoute("POST", "/chat/Dialogs/remove_occupants.json", .user) { [unowned self] (c) throws(RESTError) in try self.removeOccupants(c) })
-        router.add(RESTRoute("PUT", "/chat/Message.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateAllMessages(c) })
+        router.add(.user("POST", "/chat/Dialogs/add_occupants.json") { [unowned self] (c) throws(RESTError) in try self.addOccupants(c) })
+        router.add(.user("POST", "/chat/Dialogs/remove_occupants.json") { [unowned self] (c) throws(RESTError) in try self.removeOccupants(c) })
+        router.add(.user("PUT", "/chat/Message.json") { [unowned self] (c) throws(RESTError) in try self.updateAllMessages(c) })
         // The reference's `PUT /chat/Message/{message_id}.json` with no message id: the same.
-        router.add(RESTRoute("PUT", "/chat/Message/.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateAllMessages(c) })
-        router.add(RESTRoute("GET", "/blobs.json", .user) { [unowned self] (c) throws(RESTError) in try self.listBlobs(c) })
-        router.add(RESTRoute("PUT", "/blobs/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.updateBlob(c) })
+        router.add(.user("PUT", "/chat/Message/.json") { [unowned self] (c) throws(RESTError) in try self.updateAllMessages(c) })
+        router.add(.user("GET", "/blobs.json") { [unowned self] (c) throws(RESTError) in try self.listBlobs(c) })
+        router.add(.user("PUT", "/blobs/{id}.json") { [unowned self] (c) throws(RESTError) in try self.updateBlob(c) })
         // The JavaScript SDK's spelling of the reset (`users/password/reset`).
-        router.add(RESTRoute("GET", "/users/password/reset.json", .session) { [unowned self] (c) throws(RESTError) in try self.resetPassword(c) })
+        router.add(.session("GET", "/users/password/reset.json") { [unowned self] (c) throws(RESTError) in try self.resetPassword(c) })
         // Issue 31: custom objects.
         for route in customObjectRoutes() { router.add(route) }
         // Issue 31: push notifications and the address book; and what the sandbox pushed.
-        router.add(RESTRoute("POST", "/subscriptions.json", .user) { [unowned self] (c) throws(RESTError) in try self.subscribe(c) })
-        router.add(RESTRoute("GET", "/subscriptions.json", .user) { [unowned self] (c) throws(RESTError) in try self.listSubscriptions(c) })
-        router.add(RESTRoute("DELETE", "/subscriptions/{id}.json", .user) { [unowned self] (c) throws(RESTError) in try self.unsubscribe(c) })
-        router.add(RESTRoute("POST", "/events.json", .session) { [unowned self] (c) throws(RESTError) in try self.createEvent(c) })
-        router.add(RESTRoute("GET", "/events.json", .session) { [unowned self] (c) throws(RESTError) in try self.listEvents(c) })
-        router.add(RESTRoute("GET", "/events/{id}/status.json", .session) { [unowned self] (c) throws(RESTError) in try self.eventStatus(c) })
-        router.add(RESTRoute("GET", "/events/{id}.json", .session) { [unowned self] (c) throws(RESTError) in try self.readEvent(c) })
-        router.add(RESTRoute("PUT", "/events/{id}.json", .session) { [unowned self] (c) throws(RESTError) in try self.updateEvent(c) })
-        router.add(RESTRoute("DELETE", "/events/{id}.json", .session) { [unowned self] (c) throws(RESTError) in try self.deleteEvent(c) })
-        router.add(RESTRoute("POST", "/address_book.json", .user) { [unowned self] (c) throws(RESTError) in try self.uploadAddressBook(c) })
-        router.add(RESTRoute("GET", "/address_book.json", .user) { [unowned self] (c) throws(RESTError) in try self.readAddressBook(c) })
-        router.add(RESTRoute("GET", "/address_book/registered_users.json", .user) { [unowned self] (c) throws(RESTError) in try self.registeredUsers(c) })
-        router.add(RESTRoute("GET", "/sandbox/push_deliveries.json", .open) { [unowned self] (c) throws(RESTError) in try self.pushDeliveries(c) })
+        router.add(.user("POST", "/subscriptions.json") { [unowned self] (c) throws(RESTError) in try self.subscribe(c) })
+        router.add(.user("GET", "/subscriptions.json") { [unowned self] (c) throws(RESTError) in try self.listSubscriptions(c) })
+        router.add(.user("DELETE", "/subscriptions/{id}.json") { [unowned self] (c) throws(RESTError) in try self.unsubscribe(c) })
+        router.add(.session("POST", "/events.json") { [unowned self] (c) throws(RESTError) in try self.createEvent(c) })
+        router.add(.session("GET", "/events.json") { [unowned self] (c) throws(RESTError) in try self.listEvents(c) })
+        router.add(.session("GET", "/events/{id}/status.json") { [unowned self] (c) throws(RESTError) in try self.eventStatus(c) })
+        router.add(.session("GET", "/events/{id}.json") { [unowned self] (c) throws(RESTError) in try self.readEvent(c) })
+        router.add(.session("PUT", "/events/{id}.json") { [unowned self] (c) throws(RESTError) in try self.updateEvent(c) })
+        router.add(.session("DELETE", "/events/{id}.json") { [unowned self] (c) throws(RESTError) in try self.deleteEvent(c) })
+        router.add(.user("POST", "/address_book.json") { [unowned self] (c) throws(RESTError) in try self.uploadAddressBook(c) })
+        router.add(.user("GET", "/address_book.json") { [unowned self] (c) throws(RESTError) in try self.readAddressBook(c) })
+        router.add(.user("GET", "/address_book/registered_users.json") { [unowned self] (c) throws(RESTError) in try self.registeredUsers(c) })
+        router.add(.open("GET", "/sandbox/push_deliveries.json") { [unowned self] (c) throws(RESTError) in try self.pushDeliveries(c) })
         return router
     }
 
@@ -156,7 +156,7 @@ package final class SandboxAPI {
 
     // MARK: sessions
 
-    private func createSession(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    private func createSession(_ context: PublicContext) throws(RESTError) -> RESTResponse {
         let request = context.request
         guard let appText = request.parameter("application_id"), Int(appText) == credentials.applicationId,
               request.parameter("auth_key") == credentials.authKey else { throw .noApplication }
@@ -185,8 +185,8 @@ package final class SandboxAPI {
         return response
     }
 
-    private func deleteSession(_ context: RESTContext) throws(RESTError) -> RESTResponse {
-        try storage { try database.deleteSession(id: context.session!.id) }
+    private func deleteSession(_ context: SessionContext) throws(RESTError) -> RESTResponse {
+        try storage { try database.deleteSession(id: context.session.id) }
         var response = RESTResponse.empty(200)
         response.endsSession = true
         return response
@@ -214,18 +214,18 @@ package final class SandboxAPI {
         }
     }
 
-    private func logIn(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    private func logIn(_ context: SessionContext) throws(RESTError) -> RESTResponse {
         let r = context.request
         let user = try authenticate(login: r.parameter("login") ?? r.parameter("user[login]"),
                                     email: r.parameter("email") ?? r.parameter("user[email]"),
                                     password: r.parameter("password") ?? r.parameter("user[password]") ?? "", from: r.peerAddress)
-        try storage { try database.setSessionUser(sessionId: context.session!.id, userId: user.id) }
+        try storage { try database.setSessionUser(sessionId: context.session.id, userId: user.id) }
         let fresh = try storage { try database.user(id: user.id) } ?? user
         return .json(202, .object([("user", fresh.json)]))
     }
 
-    private func logOut(_ context: RESTContext) throws(RESTError) -> RESTResponse {
-        try storage { try database.setSessionUser(sessionId: context.session!.id, userId: 0) }
+    private func logOut(_ context: SessionContext) throws(RESTError) -> RESTResponse {
+        try storage { try database.setSessionUser(sessionId: context.session.id, userId: 0) }
         return .empty(200)
     }
 
@@ -238,7 +238,7 @@ package final class SandboxAPI {
         return allowed ? nil : "should contain alphanumeric and punctuation characters only"
     }
 
-    private func signUp(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    private func signUp(_ context: SessionContext) throws(RESTError) -> RESTResponse {
         let r = context.request
         func field(_ name: String) -> String? {
             guard let v = r.parameter("user[\(name)]"), !v.isEmpty else { return nil }
@@ -277,19 +277,19 @@ package final class SandboxAPI {
         return .json(201, .object([("user", user.json)]))
     }
 
-    private func userById(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    private func userById(_ context: SessionContext) throws(RESTError) -> RESTResponse {
         guard let id = context.request.pathParameters["id"].flatMap({ Int($0) }),
               let user = try storage({ try database.user(id: id) }) else { throw .notFound }
         return .json(200, .object([("user", user.json)]))
     }
 
-    private func userByLogin(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    private func userByLogin(_ context: SessionContext) throws(RESTError) -> RESTResponse {
         guard let login = context.request.parameter("login"),
               let user = try storage({ try database.user(login: login) }) else { throw .notFound }
         return .json(200, .object([("user", user.json)]))
     }
 
-    private func userByEmail(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    private func userByEmail(_ context: SessionContext) throws(RESTError) -> RESTResponse {
         guard let email = context.request.parameter("email"), !email.isEmpty,
               let user = try storage({ try database.user(email: email) }) else { throw .notFound }
         return .json(200, .object([("user", user.json)]))
@@ -297,7 +297,7 @@ package final class SandboxAPI {
 
     /// Users whose full name contains `full_name` (at least 3 characters), ignoring
     /// ASCII case; paged like the list.
-    private func usersByFullName(_ context: RESTContext) throws(RESTError) -> RESTResponse {
+    private func usersByFullName(_ context: SessionContext) throws(RESTError) -> RESTResponse {
         let r = context.request
         let (page, perPage) = userPaging(r)
         let fullName = r.parameter("full_name") ?? ""

@@ -90,7 +90,7 @@ extension Sandbox {
     static func tlsIdentity(_ options: SandboxOptions, database: SandboxDatabase, files: SandboxFiles,
                             log: SandboxLog) throws -> (identity: TLSIdentity, caFile: String?) {
         if let cert = options.tlsCertPath {
-            guard let key = options.tlsKeyPath else { throw SandboxError("--tls-cert needs --tls-key") }
+            guard let key = options.tlsKeyPath else { throw SandboxFailure("--tls-cert needs --tls-key") }
             return (try TLSIdentity.load(certificatePath: cert, keyPath: key), cert)
         }
         var names = ["localhost"]

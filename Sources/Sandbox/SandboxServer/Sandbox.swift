@@ -39,10 +39,9 @@ package final class Sandbox {
     private var signals: SignalPipe?
     private var signalEvent: LoopEvent?
 
-    package init(options: SandboxOptions) throws {
+    package init(options: SandboxOptions) throws(SandboxFailure) {
         log = SandboxLog(minimum: options.logLevel.level)
-        let loop: EventLoop
-        do { loop = try EventLoop() } catch { throw SandboxError("\(error)") }
+        let loop = try EventLoop()
         var files: SandboxFiles?
         var storageEndpoint: StorageServer?
         do {
@@ -74,8 +73,8 @@ package final class Sandbox {
         } catch {
             storageEndpoint?.close()
             files?.scratch?.remove()
-            if let error = error as? SandboxError { throw error }
-            throw SandboxError("\(error)")
+            if let error = error as? SandboxFailure { throw error }
+            throw SandboxFailure("\(error)")
         }
         self.loop = loop
         self.storageEndpoint = storageEndpoint
@@ -85,7 +84,7 @@ package final class Sandbox {
         stopHandle = SandboxStopHandle(writer: stop?.writeEnd ?? -1)
         guard let stop else {
             tearDown()
-            throw SandboxError("cannot create the stop pipe: \(String(cString: strerror(errno)))")
+            throw SandboxFailure("cannot create the stop pipe: \(String(cString: strerror(errno)))")
         }
         stopEvent = LoopEvent(loop: loop, .readable(descriptor: stop.readEnd, persistent: false)) { [unowned self] in self.finishOnLoop() }
     }

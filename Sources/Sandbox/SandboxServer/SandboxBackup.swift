@@ -3,6 +3,7 @@
 import Glibc
 #endif
 import SandboxBlobEndpoint
+import SandboxLogging
 import SandboxStorage
 
 /// A copy of a sandbox's database (SQLite's online backup API: one consistent snapshot, the
@@ -22,25 +23,15 @@ package enum SandboxBackup {
         package var caFile: String?
     }
 
-    /// Why a backup did not happen: `OUT` (or a file beside it) exists, or a copy failed.
-    package enum Failure: Error, CustomStringConvertible {
-        /// A path the backup would write exists: nothing is overwritten.
-        case exists(String)
-        case failed(String)
-
-        package var description: String {
-            switch self {
-            case .exists(let path): "\(path) exists; a backup goes to a new path"
-            case .failed(let reason): reason
-            }
-        }
-    }
-
-    package static func run(database: String, to out: String) throws(Failure) -> Summary {
+    /// Copies `database` to `out`. Throws `.invalidInput` when a path the backup would write
+    /// exists (nothing is overwritten), `.failure` when a copy failed (nothing is left behind).
+    package static func run(database: String, to out: String) throws(SandboxFailure) -> Summary {
         let blobs = database + ".blobs", caFile = database + ".ca.pem"
         let outBlobs = out + ".blobs", outCA = out + ".ca.pem"
-        for path in [out, outBlobs, outCA] where exists(path) { throw .exists(path) }
-        guard exists(database) else { throw .failed("no database at \(database)") }
+        for path in [out, outBlobs, outCA] where exists(path) {
+            throw SandboxFailure("\(path) exists; a backup goes to a new path", hint: "nothing was written", kind: .invalidInput)
+        }
+        guard exists(database) else { throw SandboxFailure("no database at \(database)") }
         let suffix = ".partial-\(getpid())"
         let partial = (database: out + suffix, blobs: outBlobs + suffix, ca: outCA + suffix)
         func removePartials() {
@@ -50,11 +41,11 @@ package enum SandboxBackup {
             for name in DirectoryListing.names(in: partial.blobs) ?? [] { unlink(partial.blobs + "/" + name) }
             rmdir(partial.blobs)
         }
-        do throws(Failure) {
-            do { try SandboxDatabase.backup(from: database, to: partial.database) } catch { throw Failure.failed("\(error)") }
+        do throws(SandboxFailure) {
+            try SandboxDatabase.backup(from: database, to: partial.database)
             var summary = Summary(database: out, blobFiles: 0, blobBytes: 0, caFile: nil)
             if exists(blobs) {
-                guard mkdir(partial.blobs, 0o700) == 0 else { throw Failure.failed("cannot create \(partial.blobs): \(lastError)") }
+                guard mkdir(partial.blobs, 0o700) == 0 else { throw SandboxFailure("cannot create \(partial.blobs): \(lastError)") }
                 // Temporary upload files (dot names) are uploads under way, not blobs.
                 for name in DirectoryListing.names(in: blobs) ?? [] where !name.hasPrefix(".") {
                     guard let bytes = try copyFile(blobs + "/" + name, to: partial.blobs + "/" + name) else { continue }
@@ -63,9 +54,9 @@ package enum SandboxBackup {
                 }
             }
             if exists(caFile), try copyFile(caFile, to: partial.ca) != nil { summary.caFile = outCA }
-            if exists(partial.blobs), rename(partial.blobs, outBlobs) != 0 { throw Failure.failed("cannot create \(outBlobs): \(lastError)") }
-            if summary.caFile != nil, rename(partial.ca, outCA) != 0 { throw Failure.failed("cannot create \(outCA): \(lastError)") }
-            guard rename(partial.database, out) == 0 else { throw Failure.failed("cannot create \(out): \(lastError)") }
+            if exists(partial.blobs), rename(partial.blobs, outBlobs) != 0 { throw SandboxFailure("cannot create \(outBlobs): \(lastError)") }
+            if summary.caFile != nil, rename(partial.ca, outCA) != 0 { throw SandboxFailure("cannot create \(outCA): \(lastError)") }
+            guard rename(partial.database, out) == 0 else { throw SandboxFailure("cannot create \(out): \(lastError)") }
             return summary
         } catch {
             removePartials()
@@ -82,30 +73,30 @@ package enum SandboxBackup {
 
     /// Copies the regular file `source` to the new file `destination` (0600); its size, or nil
     /// when `source` is gone (a blob deleted meanwhile) or is no regular file.
-    private static func copyFile(_ source: String, to destination: String) throws(Failure) -> Int? {
+    private static func copyFile(_ source: String, to destination: String) throws(SandboxFailure) -> Int? {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else {
             if errno == ENOENT { return nil }
-            throw .failed("cannot read \(source): \(lastError)")
+            throw SandboxFailure("cannot read \(source): \(lastError)")
         }
         defer { close(input) }
         var status = stat()
         guard fstat(input, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw .failed("cannot create \(destination): \(lastError)") }
+        guard output >= 0 else { throw SandboxFailure("cannot create \(destination): \(lastError)") }
         defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
         var total = 0
         while true {
             let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw .failed("cannot read \(source): \(lastError)") }
+            guard n >= 0 else { throw SandboxFailure("cannot read \(source): \(lastError)") }
             if n == 0 { break }
             var offset = 0
             while offset < n {
                 let w = buffer.withUnsafeBytes { write(output, $0.baseAddress! + offset, n - offset) }
                 if w < 0 && errno == EINTR { continue }
-                guard w > 0 else { throw .failed("cannot write \(destination): \(lastError)") }
+                guard w > 0 else { throw SandboxFailure("cannot write \(destination): \(lastError)") }
                 offset += w
             }
             total += n

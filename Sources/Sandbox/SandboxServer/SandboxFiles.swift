@@ -52,13 +52,13 @@ struct SandboxFiles {
         if let current = try? String(contentsOfFile: file, encoding: .utf8), current == contents { return file }
         let temporary = file + ".new-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
-        guard fd >= 0 else { throw SandboxError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw SandboxFailure("cannot write \(temporary): \(String(cString: strerror(errno)))") }
         let bytes = Array(contents.utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
         guard written == bytes.count, rename(temporary, file) == 0 else {
             unlink(temporary)
-            throw SandboxError("cannot write \(file): \(String(cString: strerror(errno)))")
+            throw SandboxFailure("cannot write \(file): \(String(cString: strerror(errno)))")
         }
         return file
     }

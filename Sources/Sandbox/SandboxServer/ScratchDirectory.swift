@@ -20,7 +20,7 @@ struct ScratchDirectory {
 
     /// Removes stale directories, then makes ours and writes our pid into it.
     static func make(environment: [String: String] = ProcessInfo.processInfo.environment,
-                     log: SandboxLog? = nil) throws(SandboxError) -> ScratchDirectory {
+                     log: SandboxLog? = nil) throws(SandboxFailure) -> ScratchDirectory {
         let parent = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         for stale in staleDirectories(in: parent) {
             removeTree(stale)
@@ -28,7 +28,7 @@ struct ScratchDirectory {
         }
         var template = Array("\(parent)/\(prefix)XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw SandboxError("cannot create a temporary directory in \(parent): \(String(cString: strerror(errno)))")
+            throw SandboxFailure("cannot create a temporary directory in \(parent): \(String(cString: strerror(errno)))")
         }
         let directory = ScratchDirectory(path: String(cString: made))
         do {
@@ -62,14 +62,14 @@ struct ScratchDirectory {
 
     /// Writes `contents` as a new 0600 file here; returns its path.
     @discardableResult
-    func writeFile(named name: String, contents: String) throws(SandboxError) -> String {
+    func writeFile(named name: String, contents: String) throws(SandboxFailure) -> String {
         let file = path + "/" + name
         let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw SandboxError("cannot write \(file): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw SandboxFailure("cannot write \(file): \(String(cString: strerror(errno)))") }
         let bytes = Array(contents.utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
-        guard written == bytes.count else { throw SandboxError("cannot write \(file)") }
+        guard written == bytes.count else { throw SandboxFailure("cannot write \(file)") }
         return file
     }
 

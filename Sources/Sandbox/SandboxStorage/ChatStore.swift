@@ -302,7 +302,7 @@ package final class ChatStore {
     package func messageOrigin(id: String) throws -> MessageOrigin? {
         if let known = routing.recentMessages[id] { return known }
         return try db.queryFirst("SELECT sender_id, dialog_id, origin_id FROM messages WHERE id = ?", [.text(id)]) {
-            MessageOrigin(id: id, senderId: $0.int(0), dialogId: $0.string(1) ?? "", originId: $0.string(2))
+            MessageOrigin(id: id, senderId: $0["sender_id"].intValue ?? 0, dialogId: $0["dialog_id"].textValue ?? "", originId: $0["origin_id"].textValue)
         }
     }
 
@@ -311,7 +311,7 @@ package final class ChatStore {
     package func messageOrigin(originId: String, senderId: Int) throws -> MessageOrigin? {
         try db.queryFirst("SELECT id, dialog_id FROM messages WHERE sender_id = ? AND origin_id = ? ORDER BY seq DESC LIMIT 1",
                           [.int(senderId), .text(originId)]) {
-            MessageOrigin(id: $0.string(0) ?? "", senderId: senderId, dialogId: $0.string(1) ?? "", originId: originId)
+            MessageOrigin(id: $0["id"].textValue ?? "", senderId: senderId, dialogId: $0["dialog_id"].textValue ?? "", originId: originId)
         }
     }
 

@@ -8,11 +8,7 @@ package struct PushDeliveryRecord {
     package var eventId: Int
     package var subscriptionId: Int
     package var userId: Int
-    package var channel: PushChannel
-    package var environment: PushEnvironment
-    package var platform: String
-    package var udid: String
-    package var token: String
+    package var device: PushDevice
     /// What the push service would have been handed: for APNs and FCM a JSON object, for
     /// the others the text.
     package var payload: String
@@ -20,7 +16,7 @@ package struct PushDeliveryRecord {
 
     package var json: JSONNode {
         let payloadNode: JSONNode
-        if (channel == .apns || channel == .apnsVoIP || channel == .gcm), let parsed = try? JSONParser.parse(Array(payload.utf8)) {
+        if (device.channel == .apns || device.channel == .apnsVoIP || device.channel == .gcm), let parsed = try? JSONParser.parse(Array(payload.utf8)) {
             payloadNode = parsed
         } else {
             payloadNode = .string(payload)
@@ -30,11 +26,11 @@ package struct PushDeliveryRecord {
             ("event_id", .int(eventId)),
             ("subscription_id", .int(subscriptionId)),
             ("user_id", .int(userId)),
-            ("notification_channel", .string(channel.rawValue)),
-            ("environment", .string(environment.rawValue)),
-            ("platform", .string(platform)),
-            ("udid", .string(udid)),
-            ("client_identification_sequence", .string(token)),
+            ("notification_channel", .string(device.channel.rawValue)),
+            ("environment", .string(device.environment.rawValue)),
+            ("platform", .string(device.platform)),
+            ("udid", .string(device.udid)),
+            ("client_identification_sequence", .string(device.token)),
             ("payload", payloadNode),
             ("delivered_at", .string(SandboxTime.iso8601(deliveredAt))),
         ])

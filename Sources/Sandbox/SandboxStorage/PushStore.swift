@@ -21,11 +21,7 @@ package final class PushStore {
     // MARK: subscriptions
 
     static func subscription(from row: Statement) -> PushSubscriptionRecord {
-        PushSubscriptionRecord(id: row["id"].intValue ?? 0, userId: row["user_id"].intValue ?? 0,
-                               channel: PushChannel(rawValue: row["channel"].textValue ?? "") ?? .apns,
-                               environment: PushEnvironment(rawValue: row["environment"].textValue ?? "") ?? .development,
-                               platform: row["platform"].textValue ?? "", udid: row["udid"].textValue ?? "",
-                               token: row["token"].textValue ?? "", bundleIdentifier: row["bundle_identifier"].textValue,
+        PushSubscriptionRecord(id: row["id"].intValue ?? 0, userId: row["user_id"].intValue ?? 0, device: PushDevice(row: row),
                                createdAt: row["created_at"].doubleValue ?? 0, updatedAt: row["updated_at"].doubleValue ?? 0)
     }
 
@@ -47,10 +43,10 @@ package final class PushStore {
     /// Subscribes the device to each channel for `userId`, all or none. A device subscribed to a
     /// channel already is that subscription, renewed (its token, environment, platform) and now
     /// the user's: a device is one user's at a time, the last to subscribe from it.
-    package func subscribe(userId: Int, _ subscriptions: [NewPushSubscription]) throws -> [PushSubscriptionRecord] {
+    package func subscribe(userId: Int, _ devices: [PushDevice]) throws -> [PushSubscriptionRecord] {
         try db.transaction {
             let t = now()
-            return try subscriptions.map { new throws -> PushSubscriptionRecord in
+            return try devices.map { new throws -> PushSubscriptionRecord in
                 try db.run("""
                     INSERT INTO push_subscriptions (user_id, channel, environment, platform, udid, token, bundle_identifier,
                         created_at, updated_at)
@@ -172,7 +168,7 @@ package final class PushStore {
     /// never an excluded tag; everyone but the excluded when only `tagsExclude` is given.
     static func recipientCondition(_ r: PushRecipients) -> (String, [SQLiteValue]) {
         func list(_ values: [Int]) -> String { values.map { _ in "?" }.joined(separator: ",") }
-        let tagged = "COALESCE(u.tags, '') LIKE ? ESCAPE '\\'"
+        let tagged = SandboxDatabase.hasTag("u")
         var picks: [String] = []
         var arguments: [SQLiteValue] = []
         if !r.userIds.isEmpty {
@@ -188,12 +184,12 @@ package final class PushStore {
             if !r.tagsAny.isEmpty { both.append("(" + r.tagsAny.map { _ in tagged }.joined(separator: " OR ") + ")") }
             both += r.tagsAll.map { _ in tagged }
             picks.append("(" + both.joined(separator: " AND ") + ")")
-            arguments += (r.tagsAny + r.tagsAll).map(SandboxDatabase.tagPattern)
+            arguments += (r.tagsAny + r.tagsAll).map(SQLiteValue.text)
         }
         var condition = picks.isEmpty ? "1" : "(" + picks.joined(separator: " OR ") + ")"
         if !r.tagsExclude.isEmpty {
             condition += " AND NOT (" + r.tagsExclude.map { _ in tagged }.joined(separator: " OR ") + ")"
-            arguments += r.tagsExclude.map(SandboxDatabase.tagPattern)
+            arguments += r.tagsExclude.map(SQLiteValue.text)
         }
         return (condition, arguments)
     }
@@ -201,10 +197,7 @@ package final class PushStore {
     static func delivery(from row: Statement) -> PushDeliveryRecord {
         PushDeliveryRecord(id: row["id"].intValue ?? 0, eventId: row["event_id"].intValue ?? 0,
                            subscriptionId: row["subscription_id"].intValue ?? 0, userId: row["user_id"].intValue ?? 0,
-                           channel: PushChannel(rawValue: row["channel"].textValue ?? "") ?? .apns,
-                           environment: PushEnvironment(rawValue: row["environment"].textValue ?? "") ?? .development,
-                           platform: row["platform"].textValue ?? "", udid: row["udid"].textValue ?? "",
-                           token: row["token"].textValue ?? "", payload: row["payload"].textValue ?? "",
+                           device: PushDevice(row: row), payload: row["payload"].textValue ?? "",
                            deliveredAt: row["delivered_at"].doubleValue ?? 0)
     }
 
@@ -215,17 +208,18 @@ package final class PushStore {
         try db.transaction {
             let t = now()
             let stored = try deliveries.map { subscription, payload throws -> PushDeliveryRecord in
+                // What a delivery records of the device (no bundle id, which only its subscription keeps).
+                var device = subscription.device
+                device.bundleIdentifier = nil
                 try db.run("""
                     INSERT INTO push_deliveries (event_id, subscription_id, user_id, channel, environment, platform, udid, token,
                         payload, delivered_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.int(eventId), .int(subscription.id), .int(subscription.userId), .text(subscription.channel.rawValue),
-                          .text(subscription.environment.rawValue), .text(subscription.platform), .text(subscription.udid),
-                          .text(subscription.token), .text(payload), .real(t)])
+                    """, [.int(eventId), .int(subscription.id), .int(subscription.userId), .text(device.channel.rawValue),
+                          .text(device.environment.rawValue), .text(device.platform), .text(device.udid),
+                          .text(device.token), .text(payload), .real(t)])
                 return PushDeliveryRecord(id: Int(db.lastInsertRowID), eventId: eventId, subscriptionId: subscription.id,
-                                          userId: subscription.userId, channel: subscription.channel,
-                                          environment: subscription.environment, platform: subscription.platform,
-                                          udid: subscription.udid, token: subscription.token, payload: payload, deliveredAt: t)
+                                          userId: subscription.userId, device: device, payload: payload, deliveredAt: t)
             }
             try db.run("""
                 UPDATE push_events SET occurred_count = occurred_count + 1, last_occurred_at = ?, last_delivery_count = ?,

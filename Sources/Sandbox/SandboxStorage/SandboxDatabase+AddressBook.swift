@@ -32,7 +32,7 @@ extension SandboxDatabase {
     /// The book's contacts in the order they were first added. `udid` "" is the global book.
     package func addressBook(userId: Int, udid: String) throws -> [AddressBookContact] {
         try db.query("SELECT name, phone FROM address_book WHERE user_id = ? AND udid = ? ORDER BY rowid",
-                     [.int(userId), .text(udid)]) { AddressBookContact(name: $0.string(0) ?? "", phone: $0.string(1) ?? "") }
+                     [.int(userId), .text(udid)]) { AddressBookContact(name: $0["name"].textValue ?? "", phone: $0["phone"].textValue ?? "") }
     }
 
     /// Applies an upload's accepted entries in order, all or none; with `force` the book is

@@ -60,8 +60,8 @@ extension SandboxDatabase {
     /// with the total count.
     package func users(taggedWithAny tags: [String], page: Int, perPage: Int) throws -> (total: Int, items: [UserRecord]) {
         guard !tags.isEmpty else { return (0, []) }
-        let condition = "WHERE " + tags.map { _ in "tags LIKE ? ESCAPE '\\'" }.joined(separator: " OR ")
-        let patterns = tags.map(Self.tagPattern)
+        let condition = "WHERE " + tags.map { _ in Self.hasTag("users") }.joined(separator: " OR ")
+        let patterns = tags.map(SQLiteValue.text)
         let total = try db.queryFirst("SELECT COUNT(*) FROM users \(condition)", patterns) { $0.int(0) } ?? 0
         let users = try db.query(
             "SELECT \(Self.userColumns) FROM users \(condition) ORDER BY id LIMIT ? OFFSET ?",
@@ -69,14 +69,9 @@ extension SandboxDatabase {
         return (total, users)
     }
 
-    /// What `tags LIKE ? ESCAPE '\\'` finds one whole tag of the `tags` column (`,a,b,`) with,
-    /// `%` and `_` taken literally.
-    static func tagPattern(_ tag: String) -> SQLiteValue {
-        var pattern = "%,"
-        for character in tag {
-            if character == "\\" || character == "%" || character == "_" { pattern.append("\\") }
-            pattern.append(character)
-        }
-        return .text(pattern + ",%")
+    /// SQL true when the user row `table` has the tag bound to its `?` among its `tags` (ASCII
+    /// case ignored, as the service compares tags).
+    static func hasTag(_ table: String) -> String {
+        "EXISTS (SELECT 1 FROM json_each(\(table).tags) WHERE json_each.value = ? COLLATE NOCASE)"
     }
 }

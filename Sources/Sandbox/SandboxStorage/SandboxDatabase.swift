@@ -132,7 +132,7 @@ package final class SandboxDatabase {
             """),
         // Issue 20: a user's picture, the blob their avatar is (`PUT /users/{id}.json`).
         Migration("user-blob-id", sql: "ALTER TABLE users ADD COLUMN blob_id INTEGER"),
-        // Issue 21: a user's tags (`user[tag_list]`), stored as `,a,b,` so one LIKE finds a tag.
+        // Issue 21: a user's tags (`user[tag_list]`); stored as `,a,b,` until "user-tags-json".
         Migration("user-tags", sql: "ALTER TABLE users ADD COLUMN tags TEXT"),
         // Issue 23: the reference's social ids, which `GET /users/by_facebook_id.json` and the like find.
         Migration("user-social-ids", sql: """
@@ -201,6 +201,17 @@ package final class SandboxDatabase {
                 PRIMARY KEY (user_id, udid, phone)
             );
             """),
+        // Issue 32: a user's tags as a JSON array (`["a","b"]`), a list SQL reads with
+        // json_each, instead of the text `,a,b,` every reader split and every search matched
+        // with LIKE. The users' rows are otherwise untouched (not even `updated_at`).
+        Migration("user-tags-json") { db in
+            let tagged = try db.query("SELECT id, tags FROM users WHERE tags IS NOT NULL") {
+                (id: $0["id"].intValue ?? 0, tags: ($0["tags"].textValue ?? "").split(separator: ",").map(String.init))
+            }
+            for user in tagged {
+                try db.run("UPDATE users SET tags = ? WHERE id = ?", [.optional(UserProfile.stored(tags: user.tags)), .int(user.id)])
+            }
+        },
     ])
 
     /// A step that a database file of an earlier sandbox, which recorded its steps
@@ -368,7 +379,7 @@ package final class SandboxDatabase {
     func checkPassword(userId: Int, _ password: String) throws -> Bool {
         let stored = try db.queryFirst(
             "SELECT password_salt, password_hash, password_iterations FROM users WHERE id = ?", [.int(userId)]) { row in
-            (salt: row.blob(0), hash: row.blob(1), iterations: row.optionalInt(2))
+            (salt: row["password_salt"].blobValue, hash: row["password_hash"].blobValue, iterations: row["password_iterations"].intValue)
         }
         guard let stored, let salt = stored.salt, let hash = stored.hash, let iterations = stored.iterations else { return false }
         return PasswordHash(salt: salt, iterations: iterations, hash: hash).matches(password)

@@ -26,13 +26,14 @@ package struct UserProfile {
         self.facebookId = facebookId; self.twitterId = twitterId; self.twitterDigitsId = twitterDigitsId
     }
 
-    /// The `tags` column: `,a,b,` (so that `LIKE '%,a,%'` finds one tag), nil for none.
+    /// The `tags` column: a JSON array (`["a","b"]`, which SQL reads with `json_each`), nil for none.
     static func stored(tags: [String]) -> String? {
-        tags.isEmpty ? nil : "," + tags.joined(separator: ",") + ","
+        tags.isEmpty ? nil : JSONNode.array(tags.map(JSONNode.string)).serialized
     }
 
     static func tags(stored: String?) -> [String] {
-        (stored ?? "").split(separator: ",").map(String.init)
+        guard let stored, case .array(let items)? = try? JSONParser.parse(Array(stored.utf8)) else { return [] }
+        return items.compactMap { if case .string(let tag) = $0 { tag } else { nil } }
     }
 }
 

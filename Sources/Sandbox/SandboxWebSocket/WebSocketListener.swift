@@ -37,7 +37,7 @@ package final class WebSocketListener {
     /// `maximumWaiting`: connections per address (and all together) not upgraded yet.
     package init(host: String, port: Int, maxMessageBytes: Int, upgradeTimeout: Int, origins: CORSOrigins = .any,
                  tls: TLSCredentials? = nil, maximumWaiting: (perAddress: Int, overall: Int) = (32, 512),
-                 log: SandboxLog) throws(WebSocketError) {
+                 log: SandboxLog) throws(SandboxFailure) {
         let address = try Self.numericAddress(host)
         mailbox = try WebSocketMailbox()
         service = WebSocketService(mailbox: mailbox, maxMessageBytes: maxMessageBytes, origins: origins, log: log)
@@ -70,7 +70,7 @@ package final class WebSocketListener {
         info.fd_limit_per_thread = UInt32(clamping: min(UInt64(limit.rlim_cur), 65536))
         guard let context = lws_create_context(&info) else {
             Self.release(protocols, cStrings)
-            throw WebSocketError("cannot start the WebSocket listener (lws_create_context failed)")
+            throw SandboxFailure("cannot start the WebSocket listener (lws_create_context failed)")
         }
         var vhostInfo = lws_context_creation_info()
         vhostInfo.iface = UnsafePointer(interface)
@@ -96,7 +96,7 @@ package final class WebSocketListener {
         guard let vhost = lws_create_vhost(context, &vhostInfo) else {
             lws_context_destroy(context)
             Self.release(protocols, cStrings)
-            throw WebSocketError("cannot listen for XMPP over WebSocket on \(host):\(port)\(tls == nil ? "" : " with TLS")")
+            throw SandboxFailure("cannot listen for XMPP over WebSocket on \(host):\(port)\(tls == nil ? "" : " with TLS")")
         }
         boundPort = Int(lws_get_vhost_listen_port(vhost))
         self.context = context
@@ -108,7 +108,7 @@ package final class WebSocketListener {
             lws_context_destroy(context)
             self.context = nil
             Self.release(protocols, cStrings)
-            throw WebSocketError("cannot start the WebSocket thread")
+            throw SandboxFailure("cannot start the WebSocket thread")
         }
         self.thread = thread
         log.log(.info, "xmpp: listening for WebSocket (RFC 7395\(tls == nil ? "" : ", TLS")) on \(host):\(boundPort)")
@@ -143,18 +143,18 @@ package final class WebSocketListener {
     }
 
     /// lws binds to an interface name or a numeric address, not a host name.
-    private static func numericAddress(_ host: String) throws(WebSocketError) -> String {
+    private static func numericAddress(_ host: String) throws(SandboxFailure) -> String {
         var hints = addrinfo()  // any socket type: only the numeric address is wanted
         hints.ai_flags = AI_PASSIVE
         var found: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host.isEmpty ? nil : host, nil, &hints, &found)
         guard status == 0, let first = found else {
-            throw WebSocketError("cannot resolve WebSocket host \(host): \(String(cString: gai_strerror(status)))")
+            throw SandboxFailure("cannot resolve WebSocket host \(host): \(String(cString: gai_strerror(status)))")
         }
         defer { freeaddrinfo(found) }
         var name = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         guard getnameinfo(first.pointee.ai_addr, first.pointee.ai_addrlen, &name, socklen_t(name.count), nil, 0, NI_NUMERICHOST) == 0 else {
-            throw WebSocketError("cannot resolve WebSocket host \(host)")
+            throw SandboxFailure("cannot resolve WebSocket host \(host)")
         }
         return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

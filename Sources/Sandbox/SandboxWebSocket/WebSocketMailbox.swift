@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Synchronization
+import SandboxLogging
 
 /// What the WebSocket thread tells the event loop about one connection.
 package enum WebSocketEvent: Sendable, Equatable {
@@ -43,10 +44,10 @@ package final class WebSocketMailbox: Sendable {
     package let loopWakeReader: Int32
     private let loopWakeWriter: Int32
 
-    init() throws(WebSocketError) {
+    init() throws(SandboxFailure) {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else {
-            throw WebSocketError("cannot create the WebSocket wake-up pipe: \(String(cString: strerror(errno)))")
+            throw SandboxFailure("cannot create the WebSocket wake-up pipe: \(String(cString: strerror(errno)))")
         }
         for fd in fds {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

@@ -10,8 +10,8 @@ import SandboxStorage
 import SandboxXML
 
 /// The MUC service on `muc.{domain}`: who sits in which room, and everything said to a room or
-/// to the service. The router hands it group chat, presence and IQs, and shares its storage,
-/// ids and bounces with it. Loop thread only.
+/// to the service. The router hands it group chat, presence and IQs, and shares its storage
+/// and ids with it. Loop thread only.
 final class MUCService {
     /// A connection joined to a room. Its nick in the room is always its user id.
     final class RoomSeat {
@@ -28,17 +28,21 @@ final class MUCService {
         }
     }
 
-    private unowned let router: XMPPStanzaRouter
+    private let chat: ChatDomain
+    private let records: StanzaStorage
     /// Joined rooms: dialog id → user id → connection number → seat.
     private(set) var rooms: [String: [Int: [Int: RoomSeat]]] = [:]
 
-    init(router: XMPPStanzaRouter) { self.router = router }
+    init(chat: ChatDomain, records: StanzaStorage) {
+        self.chat = chat
+        self.records = records
+    }
 
-    private var applicationId: Int { router.applicationId }
-    private var domain: String { router.domain }
-    private func roomJID(_ dialogId: String) -> String { router.roomJID(dialogId) }
+    private var applicationId: Int { chat.applicationId }
+    private var domain: String { chat.name }
+    private func roomJID(_ dialogId: String) -> String { chat.roomJID(dialogId) }
     /// The service's own address.
-    private var serviceDomain: String { "muc." + domain }
+    private var serviceDomain: String { chat.mucService }
 
     /// The user ids with a connection joined to the room of `dialogId` (tests read this).
     func joinedUsers(_ dialogId: String) -> Set<Int> { Set(rooms[dialogId].map { Array($0.keys) } ?? []) }
@@ -150,7 +154,7 @@ final class MUCService {
     /// asked for). A presence from a connection already joined is a change of its presence.
     private func join(_ dialogId: String, nick: String, stanza: XMPPElement, connection: XMPPClientConnection, userId: Int) {
         guard let me = connection.session.fullJID else { return }
-        guard let dialog = router.find({ try $0.routingDialog(id: dialogId) }), dialog.type.isGroup else {
+        guard let dialog = records.find({ try $0.routingDialog(id: dialogId) }), dialog.type.isGroup else {
             return presenceError(stanza, to: connection, Self.joinRefused(.itemNotFound, .cancel, "No such dialog"))
         }
         guard dialog.admits(userId) else {
@@ -192,7 +196,7 @@ final class MUCService {
         rooms[dialogId, default: [:]][userId, default: [:]][connection.number] = seat
         connection.send(occupantPresence(room: room, userId: userId, to: me, affiliation: mine, jid: me,
                                          statuses: selfStatuses, id: stanza[attribute: "id"], details: details))
-        sendHistory(of: dialog, to: connection, as: userId, request: RoomHistoryRequest(join: stanza, now: router.now()))
+        sendHistory(of: dialog, to: connection, as: userId, request: RoomHistoryRequest(join: stanza, now: records.now()))
         if !Self.isQuickBloxJoin(stanza) { sendSubject(of: dialog, to: me, connection: connection) }
     }
 
@@ -230,7 +234,7 @@ final class MUCService {
         if let notBefore = request.notBefore, let field = ChatStore.messageFields["date_sent"] {
             filters.append(RecordFilter(field: field, op: "gte", values: [String(Int(notBefore.rounded(.up)))]))
         }
-        guard let newestFirst = router.storage({
+        guard let newestFirst = records.storage({
             try $0.messages(dialogId: dialog.id, filters: filters, descending: true, limit: request.maxStanzas, skip: 0, viewer: userId)
         }) else { return }
         let rendered = newestFirst.reversed().map { roomMessage($0, to: me, delayed: true) }
@@ -240,7 +244,7 @@ final class MUCService {
     /// XEP-0045 §7.2.15: the subject ends a join; the dialog's name is the room's subject.
     private func sendSubject(of dialog: DialogRecord, to me: String, connection: XMPPClientConnection) {
         let subject = dialog.name.map { $0.isEmpty ? "<subject/>" : "<subject>\(XMLEscaping.text($0))</subject>" } ?? "<subject/>"
-        connection.send("<message type='groupchat' from='\(XMLEscaping.attribute(roomJID(dialog.id)))' to='\(XMLEscaping.attribute(me))' id='\(router.messageIds.next(at: router.now()))'>\(subject)</message>")
+        connection.send("<message type='groupchat' from='\(XMLEscaping.attribute(roomJID(dialog.id)))' to='\(XMLEscaping.attribute(me))' id='\(records.messageIds.next(at: records.now()))'>\(subject)</message>")
     }
 
     func leave(_ dialogId: String, userId: Int, connection: XMPPClientConnection, notifySelf: Bool) {
@@ -250,7 +254,7 @@ final class MUCService {
         let room = roomJID(dialogId)
         let me = connection.session.fullJID
         // The dialog only names the affiliation; a dialog deleted meanwhile leaves it "none".
-        let dialog = router.find { try $0.routingDialog(id: dialogId) }
+        let dialog = records.find { try $0.routingDialog(id: dialogId) }
         let affiliation = dialog.map { self.affiliation(of: userId, in: $0) } ?? "none"
         if notifySelf, let me {
             connection.send(occupantPresence(room: room, userId: userId, to: me, affiliation: affiliation, jid: me,
@@ -271,7 +275,7 @@ final class MUCService {
     /// remover as `<actor/>`; the other occupants see them leave, as any leave reads.
     func removeOccupants(_ users: [Int], from dialogId: String, by actor: Int) {
         let room = roomJID(dialogId)
-        let actorJID = router.userJID(actor)
+        let actorJID = chat.userJID(actor)
         for userId in users {
             guard let seats = rooms[dialogId]?.removeValue(forKey: userId) else { continue }
             for seat in seats.values {
@@ -295,18 +299,18 @@ final class MUCService {
     // MARK: group chat
 
     func groupchat(_ stanza: XMPPElement, from connection: XMPPClientConnection, sender: Int, dialogId: String) {
-        guard let dialog = router.find({ try $0.routingDialog(id: dialogId) }), dialog.type.isGroup else {
-            return router.bounce(stanza, to: connection, StanzaError(condition: .serviceUnavailable))
+        guard let dialog = records.find({ try $0.routingDialog(id: dialogId) }), dialog.type.isGroup else {
+            return XMPPStanzaRouter.bounce(stanza, to: connection, StanzaError(condition: .serviceUnavailable))
         }
-        guard dialog.admits(sender) else { return router.bounce(stanza, to: connection, StanzaError(condition: .forbidden, type: .auth)) }
+        guard dialog.admits(sender) else { return XMPPStanzaRouter.bounce(stanza, to: connection, StanzaError(condition: .forbidden, type: .auth)) }
         guard rooms[dialogId]?[sender]?[connection.number] != nil else {
-            return router.bounce(stanza, to: connection, StanzaError(condition: .notAcceptable, type: .modify, text: "Join the room first"))
+            return XMPPStanzaRouter.bounce(stanza, to: connection, StanzaError(condition: .notAcceptable, type: .modify, text: "Join the room first"))
         }
         let from = roomJID(dialogId) + "/\(sender)"
         guard let body = stanza.childText("body") else {
             // The subject is the dialog's name, changed over REST.
             if stanza.hasChild("subject") {
-                return router.bounce(stanza, to: connection, StanzaError(condition: .forbidden, type: .auth,
+                return XMPPStanzaRouter.bounce(stanza, to: connection, StanzaError(condition: .forbidden, type: .auth,
                                                                          text: "The subject is the dialog's name: rename the dialog instead"))
             }
             // Typing and the like: to the other occupants only.
@@ -315,28 +319,28 @@ final class MUCService {
             return fanOut(dialog, except: sender) { _ in copy }
         }
         guard body.utf8.count <= ChatStore.maxMessageBytes else {
-            return router.bounce(stanza, to: connection, XMPPStanzaRouter.bodyTooLong)
+            return XMPPStanzaRouter.bounce(stanza, to: connection, XMPPStanzaRouter.bodyTooLong)
         }
         var stored: MessageRecord?
-        var dateSent = Int(router.now().rounded(.down))
-        if (XMPPStanzaRouter.isSaved(stanza) || XMPPStanzaRouter.isPlain(stanza)) && router.store != nil {
-            let (resend, idOwner) = router.isResend(stanza, by: sender, in: dialogId, body: body)
+        var dateSent = Int(records.now().rounded(.down))
+        if (XMPPStanzaRouter.isSaved(stanza) || XMPPStanzaRouter.isPlain(stanza)) && records.store != nil {
+            let (resend, idOwner) = records.isResend(stanza, by: sender, in: dialogId, body: body)
             if resend {
-                router.server.log.log(.debug, "xmpp: group message \(XMPPStanzaRouter.senderId(of: stanza) ?? "") from \(sender) already stored")
+                records.log.log(.debug, "xmpp: group message \(XMPPStanzaRouter.senderId(of: stanza) ?? "") from \(sender) already stored")
                 return
             }
             let (attachments, custom) = XMPPStanzaRouter.content(of: stanza)
             let markable = stanza.hasChild("markable", namespace: XMPPNamespace.chatMarkers)
-            stored = router.storage({
+            stored = records.storage({
                 try $0.insertMessage(NewMessage(id: stanza[attribute: "id"], originId: XMPPStanzaRouter.senderId(of: stanza),
                                                 dialogId: dialogId, body: body, senderId: sender, attachments: attachments,
                                                 markable: markable, custom: custom,
                                                 dateSent: XMPPStanzaRouter.clientDateSent(stanza)), in: dialog, idOwner: idOwner)
             })
-            guard let stored else { return router.bounce(stanza, to: connection, router.notStoredError) }
+            guard let stored else { return XMPPStanzaRouter.bounce(stanza, to: connection, records.notStoredError) }
             dateSent = stored.dateSent
         }
-        let id = router.deliveryId(stored: stored?.id, stanza: stanza)
+        let id = records.deliveryId(stored: stored?.id, stanza: stanza)
         let origin = XMPPStanzaRouter.senderId(of: stanza)
         let archived = stored.map { ($0.id, roomJID(dialogId)) }
         // MUC reflection: the sender's joined resources get it too, the sending one under the
@@ -433,7 +437,7 @@ final class MUCService {
                                           XMPPNamespace.mucStableId, XMPPNamespace.stanzaIds, XMPPNamespace.ping])
             return iqResult(iq, to: connection, payload: "<query xmlns='\(XMPPNamespace.discoInfo)'><identity category='conference' type='text' name='Group dialogs'/>\(features)</query>")
         case (.get, XMPPNamespace.discoItems, "query") where payload[attribute: "node"] == nil:
-            let groups = router.storage { store in
+            let groups = records.storage { store in
                 try store.dialogs(for: sender, filters: [], sort: RecordSort(column: "d.seq", descending: false),
                                   limit: Self.maxListedRooms, skip: 0).items.filter { $0.type.isGroup }
             } ?? []
@@ -456,7 +460,7 @@ final class MUCService {
     /// our own occupant JID answers whether this connection is still joined (XEP-0410).
     private func roomIQ(_ iq: XMPPElement, type: IQType, payload: XMPPElement, dialogId: String, nick: String?,
                         to connection: XMPPClientConnection, sender: Int) -> String {
-        guard let dialog = router.find({ try $0.routingDialog(id: dialogId) }), dialog.type.isGroup, dialog.admits(sender) else {
+        guard let dialog = records.find({ try $0.routingDialog(id: dialogId) }), dialog.type.isGroup, dialog.admits(sender) else {
             return iqError(iq, to: connection, StanzaError(condition: .itemNotFound))
         }
         if let nick {

@@ -9,7 +9,13 @@ import SandboxXML
 /// time each user's last resource went away, for `jabber:iq:last`. Owned by the router; loop
 /// thread only.
 final class PresenceService {
-    unowned let router: XMPPStanzaRouter
+    private let chat: ChatDomain
+    private let sessions: BoundSessions
+    private let records: StanzaStorage
+    /// What last activity writes goes into the turn's transaction.
+    private let turn: TurnCommit
+    /// A group of more occupants than this shares no presence (a login would tell them all).
+    private let maxGroupOccupants: Int
     /// Resources that sent available presence, by user: the children of that presence
     /// (`<show/>`, `<status/>`, `<priority/>`), serialized, as contacts receive them.
     private(set) var available: [Int: [String: String]] = [:]
@@ -18,12 +24,14 @@ final class PresenceService {
     /// Unix seconds now; tests set it to tell `seconds` exactly.
     var now: () -> Double
 
-    init(router: XMPPStanzaRouter) {
-        self.router = router
-        now = router.now
+    init(chat: ChatDomain, sessions: BoundSessions, records: StanzaStorage, turn: TurnCommit, maxGroupOccupants: Int) {
+        self.chat = chat
+        self.sessions = sessions
+        self.records = records
+        self.turn = turn
+        self.maxGroupOccupants = maxGroupOccupants
+        now = records.now
     }
-
-    private var server: XMPPServer { router.server }
 
     // MARK: presence
 
@@ -37,7 +45,7 @@ final class PresenceService {
             let isNew = available[sender]?[resource] == nil
             available[sender, default: [:]][resource] = payload
             let contacts = self.contacts(of: sender)
-            tell(contacts, "<presence from='\(XMLEscaping.attribute(router.userJID(sender)))/\(XMLEscaping.attribute(resource))' to='", payload)
+            tell(contacts, "<presence from='\(XMLEscaping.attribute(chat.userJID(sender)))/\(XMLEscaping.attribute(resource))' to='", payload)
             if isNew { tellCurrentPresence(of: contacts, to: connection) }
         case "unavailable":
             resourceGone(userId: sender, resource: resource)
@@ -55,20 +63,20 @@ final class PresenceService {
             available[userId] = nil
             let time = now()
             lastSeen[userId] = time
-            server.turn.beginWriting()
-            _ = router.storage { try $0.recordChatLastSeen(userId, at: time) }
+            turn.beginWriting()
+            _ = records.storage { try $0.recordChatLastSeen(userId, at: time) }
         }
-        tell(contacts(of: userId), "<presence from='\(XMLEscaping.attribute(router.userJID(userId)))/\(XMLEscaping.attribute(resource))' type='unavailable' to='", "")
+        tell(contacts(of: userId), "<presence from='\(XMLEscaping.attribute(chat.userJID(userId)))/\(XMLEscaping.attribute(resource))' type='unavailable' to='", "")
     }
 
     private func contacts(of userId: Int) -> Set<Int> {
-        router.storage { try $0.presenceContacts(of: userId, maxGroupOccupants: self.server.limits.maxPresenceGroupOccupants) } ?? []
+        records.storage { try $0.presenceContacts(of: userId, maxGroupOccupants: self.maxGroupOccupants) } ?? []
     }
 
     /// `prefix` + each available contact resource's full JID + `'>` + payload + `</presence>`.
     private func tell(_ contacts: Set<Int>, _ prefix: String, _ payload: String) {
         for contact in contacts {
-            guard let resources = available[contact], let bound = server.boundSessions[contact] else { continue }
+            guard let resources = available[contact], let bound = sessions[contact] else { continue }
             for resource in resources.keys {
                 guard let connection = bound[resource], let jid = connection.session.fullJID else { continue }
                 connection.send(prefix + XMLEscaping.attribute(jid) + (payload.isEmpty ? "'/>" : "'>" + payload + "</presence>"))
@@ -82,7 +90,7 @@ final class PresenceService {
         guard let jid = connection.session.fullJID else { return }
         for contact in contacts.sorted() {
             for (resource, payload) in (available[contact] ?? [:]).sorted(by: { $0.key < $1.key }) {
-                let from = "\(router.userJID(contact))/\(resource)"
+                let from = "\(chat.userJID(contact))/\(resource)"
                 connection.send("<presence from='\(XMLEscaping.attribute(from))' to='\(XMLEscaping.attribute(jid))'"
                                 + (payload.isEmpty ? "/>" : ">" + payload + "</presence>"))
             }
@@ -97,13 +105,13 @@ final class PresenceService {
     /// subscription, as ejabberd says), one never seen `item-not-found`.
     func lastActivity(_ iq: XMPPElement, of userId: Int, from connection: XMPPClientConnection, sender: Int) {
         let seconds: Int
-        if !(router.storage { try $0.userExists(userId) } ?? false) {
+        if !(records.storage { try $0.userExists(userId) } ?? false) {
             return connection.send(iqError(iq, to: connection, StanzaError(condition: .serviceUnavailable)))
-        } else if !(router.storage { try $0.shareDialog(sender, userId) } ?? false) {
+        } else if !(records.storage { try $0.shareDialog(sender, userId) } ?? false) {
             return connection.send(iqError(iq, to: connection, StanzaError(condition: .forbidden, type: .auth)))
         } else if available[userId] != nil {
             seconds = 0
-        } else if let time = lastSeen[userId] ?? router.find({ try $0.chatLastSeen(userId) }) {
+        } else if let time = lastSeen[userId] ?? records.find({ try $0.chatLastSeen(userId) }) {
             lastSeen[userId] = time
             seconds = max(0, Int((now() - time).rounded(.down)))
         } else {

@@ -4,17 +4,9 @@ import SandboxXML
 /// and optionally why in words.
 struct StanzaError: Equatable {
     /// The defined conditions the server uses (RFC 6120 §8.3.3).
-    enum Condition: String, Equatable {
-        case badRequest = "bad-request"
-        case forbidden
-        case internalServerError = "internal-server-error"
-        case itemNotFound = "item-not-found"
-        case jidMalformed = "jid-malformed"
-        case notAcceptable = "not-acceptable"
-        case registrationRequired = "registration-required"
-        case resourceConstraint = "resource-constraint"
-        case serviceUnavailable = "service-unavailable"
-        case unexpectedRequest = "unexpected-request"
+    enum Condition: DefinedCondition, Equatable {
+        case badRequest, forbidden, internalServerError, itemNotFound, jidMalformed, notAcceptable, registrationRequired,
+             resourceConstraint, serviceUnavailable, unexpectedRequest
 
         /// `<condition xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/>`, as it stands in an error
         /// (and in XEP-0198's `<failed/>`).

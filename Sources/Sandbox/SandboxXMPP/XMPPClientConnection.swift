@@ -7,7 +7,8 @@ import SandboxXML
 /// The server side of one client's connection: a TCP `SocketConnection` (TLS after STARTTLS,
 /// or from the first byte on the direct-TLS port) or a WebSocket (`WebSocketChannel`), an
 /// expat stream parser, the pure `XMPPSession` it drives and the stream's `StreamManagement`.
-/// Lives on the event loop thread; owned by `XMPPServer`, which drops it once closed.
+/// Lives on the event loop thread; owned by `XMPPServer`, which drops it once closed. What it
+/// does to the server's tables (binding, routing, resumption, closing) it raises as events.
 final class XMPPClientConnection {
     /// How the client reached the sandbox (docs/protocol.md §1).
     enum Transport: Equatable {
@@ -23,7 +24,7 @@ final class XMPPClientConnection {
     let peer: String
     let transport: Transport
     private(set) var session: XMPPSession
-    private unowned let server: XMPPServer
+    private let shared: ConnectionEnvironment
     private let parser: XMLStreamParser
     /// TCP only; nil once closed (or while the session hibernates).
     private var socket: SocketConnection?
@@ -55,34 +56,34 @@ final class XMPPClientConnection {
     var isHibernating: Bool { streamManagement.isHibernating }
 
     /// What every transport shares: the session, the parser, the timers.
-    private init(server: XMPPServer, loop: EventLoop, transport: Transport, webSocket: WebSocketChannel?, number: Int, peer: String) {
-        self.server = server
+    private init(shared: ConnectionEnvironment, loop: EventLoop, transport: Transport, webSocket: WebSocketChannel?, number: Int, peer: String) {
+        self.shared = shared
         self.number = number
         self.peer = peer
         self.transport = transport
         self.webSocket = webSocket
         // STARTTLS only where the stream is not secured (or securable) otherwise.
-        session = XMPPSession(domain: server.domain, applicationId: server.applicationId, tlsAvailable: transport == .tcp,
-                              maxFailedAuthentications: server.limits.maxFailedAuthentications,
-                              resumptionTimeout: server.limits.resumptionTimeout,
+        session = XMPPSession(domain: shared.chat.name, applicationId: shared.chat.applicationId, tlsAvailable: transport == .tcp,
+                              maxFailedAuthentications: shared.limits.maxFailedAuthentications,
+                              resumptionTimeout: shared.limits.resumptionTimeout,
                               resumptionCandidate: Hex.string(SecureRandom.bytes(16)))
-        parser = XMLStreamParser(maxElementBytes: server.limits.maxElementBytes, maxDepth: server.limits.maxDepth)
+        parser = XMLStreamParser(maxElementBytes: shared.limits.maxElementBytes, maxDepth: shared.limits.maxDepth)
         openedAt = SandboxTime.monotonic()
         lastActivity = openedAt
         timer = LoopEvent(loop: loop, .timer) { [unowned self] in self.timerFired() }
         parser.handler = { [unowned self] event in self.parsed(event) }
-        armTimer(after: server.limits.preAuthTimeout)
+        armTimer(after: shared.limits.preAuthTimeout)
     }
 
     /// A WebSocket client; its messages arrive through `receive(webSocketMessage:)`.
-    convenience init(server: XMPPServer, loop: EventLoop, webSocket: WebSocketChannel, number: Int, peer: String) {
-        self.init(server: server, loop: loop, transport: .webSocket, webSocket: webSocket, number: number, peer: peer)
+    convenience init(shared: ConnectionEnvironment, loop: EventLoop, webSocket: WebSocketChannel, number: Int, peer: String) {
+        self.init(shared: shared, loop: loop, transport: .webSocket, webSocket: webSocket, number: number, peer: peer)
     }
 
     /// A TCP client (`transport` `.tcp` or `.directTLS`) on an accepted socket.
-    convenience init(server: XMPPServer, loop: EventLoop, socket: Int32, transport: Transport, number: Int, peer: String) throws {
+    convenience init(shared: ConnectionEnvironment, loop: EventLoop, socket: Int32, transport: Transport, number: Int, peer: String) throws {
         precondition(transport != .webSocket, "a WebSocket has no socket of ours")
-        self.init(server: server, loop: loop, transport: transport, webSocket: nil, number: number, peer: peer)
+        self.init(shared: shared, loop: loop, transport: transport, webSocket: nil, number: number, peer: peer)
         let connection = try SocketConnection(loop: loop, acceptedSocket: socket)
         connection.sendWithoutDelay()
         connection.onReadable = { [unowned self] in self.readable() }
@@ -178,7 +179,7 @@ final class XMPPClientConnection {
     private func socketEvent(_ event: SocketConnection.Event) {
         switch event {
         case .connected:
-            server.log.log(.debug, "xmpp #\(number): TLS established")
+            shared.log.log(.debug, "xmpp #\(number): TLS established")
             if transport == .directTLS {
                 handshakeDone = true  // the session was never told about TLS: it offers no STARTTLS
             } else {
@@ -191,7 +192,7 @@ final class XMPPClientConnection {
                     closeReason = "TLS error: \(tls)"
                     reason = closeReason!
                 } else {
-                    server.log.log(.debug, "xmpp #\(number): connection lost (socket error)")
+                    shared.log.log(.debug, "xmpp #\(number): connection lost (socket error)")
                 }
             }
             if canHibernate { hibernate(reason: reason) } else { finish() }
@@ -215,33 +216,33 @@ final class XMPPClientConnection {
                 // Each WebSocket message is parsed on its own; the next <open/> starts the new stream.
                 if transport != .webSocket { pendingRestart = .stream }
             case .authenticate(let userId, let secret):
-                let outcome = server.authenticator.checkChatCredentials(userId: userId, secret: secret, from: peerAddress)
+                let outcome = shared.authenticator.checkChatCredentials(userId: userId, secret: secret, from: peerAddress)
                 switch outcome {
-                case .accepted: server.log.log(.info, "xmpp #\(number): user \(userId) authenticated")
-                case .refused: server.log.log(.warning, "xmpp #\(number): user \(userId) failed to authenticate")
-                case .throttled: server.log.log(.warning, "xmpp #\(number): user \(userId) refused: too many wrong passwords lately (for the user or from \(peerAddress))")
+                case .accepted: shared.log.log(.info, "xmpp #\(number): user \(userId) authenticated")
+                case .refused: shared.log.log(.warning, "xmpp #\(number): user \(userId) failed to authenticate")
+                case .throttled: shared.log.log(.warning, "xmpp #\(number): user \(userId) refused: too many wrong passwords lately (for the user or from \(peerAddress))")
                 }
                 perform(session.handle(outcome == .throttled ? .authenticationThrottled(userId: userId)
                                                              : .authenticationChecked(userId: userId, accepted: outcome == .accepted)))
-                if session.isAuthenticated { server.stopCountingUnauthenticated(self) }
+                if session.isAuthenticated { shared.events.authenticated(self) }
             case .bindResource(let requested, let iqId):
-                let resource = server.bind(self, requested: requested)
+                let resource = shared.events.bind(self, requested)
                 perform(session.handle(.resourceBound(resource, iqId: iqId)))
-                server.log.log(.info, "xmpp #\(number): bound \(session.fullJID ?? "?")")
+                shared.log.log(.info, "xmpp #\(number): bound \(session.fullJID ?? "?")")
             case .route(let stanza, let kind):
-                server.route(stanza, kind: kind, from: self)
+                shared.events.stanza(stanza, kind, self)
             case .resumptionEnabled(let id):
-                streamManagement.enableResumption(requestEvery: server.limits.ackRequestEvery,
-                                                  capacity: server.limits.maxUnacknowledgedStanzas)
-                server.registerResumable(self, id: id)
+                streamManagement.enableResumption(requestEvery: shared.limits.ackRequestEvery,
+                                                  capacity: shared.limits.maxUnacknowledgedStanzas)
+                shared.events.resumable(self, id)
             case .acknowledged(let h):
                 if case .tooMany(let sent)? = streamManagement.acknowledge(h) {
-                    server.log.log(.warning, "xmpp #\(number): the client acknowledged \(h) stanzas of \(sent)")
+                    shared.log.log(.warning, "xmpp #\(number): the client acknowledged \(h) stanzas of \(sent)")
                 }
             case .resume(let previd, let h):
                 resume(previd, h: h)
             case .close:
-                beginClose(grace: server.limits.closeGrace)
+                beginClose(grace: shared.limits.closeGrace)
             }
         }
     }
@@ -249,7 +250,7 @@ final class XMPPClientConnection {
     /// Ends the stream with `error` (used for timeouts, shutdown, a replacing session).
     func terminate(_ error: XMPPStreamError, grace: Double? = nil) {
         guard !isClosing else { return }
-        server.log.log(.debug, "xmpp #\(number): stream error \(error.rawValue)")
+        shared.log.log(.debug, "xmpp #\(number): stream error \(error.rawValue)")
         if closeReason == nil { closeReason = "stream error \(error.rawValue)" }
         perform(session.handle(.fatal(error)))
         if let grace { closeDeadline = min(closeDeadline, SandboxTime.monotonic() + grace) }
@@ -259,7 +260,7 @@ final class XMPPClientConnection {
     /// (`XMPPServer.Limits.maxUnauthenticatedPerAddress`).
     func evict() {
         guard !isClosing else { return }
-        closeReason = "the oldest of \(server.limits.maxUnauthenticatedPerAddress) connections from its address not yet authenticated, closed for a new one"
+        closeReason = "the oldest of \(shared.limits.maxUnauthenticatedPerAddress) connections from its address not yet authenticated, closed for a new one"
         // Before the TLS handshake nothing can be said: just hang up.
         if transport == .directTLS && !handshakeDone { return finish() }
         terminate(.policyViolation, grace: 0.5)
@@ -307,7 +308,7 @@ final class XMPPClientConnection {
         }
         if !isHolding {
             isHolding = true
-            server.turn.hold(self)
+            shared.turn.hold(self)
         }
     }
 
@@ -344,17 +345,17 @@ final class XMPPClientConnection {
 
     private func hibernate(reason: String) {
         socket = nil
-        let timeout = server.limits.resumptionTimeout
+        let timeout = shared.limits.resumptionTimeout
         streamManagement.hibernate(until: SandboxTime.monotonic() + Double(timeout))
-        server.log.log(.info, "xmpp #\(number): \(reason); \(session.fullJID ?? "?") kept \(timeout) s for resumption")
+        shared.log.log(.info, "xmpp #\(number): \(reason); \(session.fullJID ?? "?") kept \(timeout) s for resumption")
         armTimer(after: Double(timeout))
     }
 
     /// The client does not acknowledge (or has been gone too long): no more resumption.
     private func stopKeepingStanzas() {
-        server.log.log(.warning, "xmpp #\(number): more than \(server.limits.maxUnacknowledgedStanzas) stanzas unacknowledged; the session can no longer be resumed")
+        shared.log.log(.warning, "xmpp #\(number): more than \(shared.limits.maxUnacknowledgedStanzas) stanzas unacknowledged; the session can no longer be resumed")
         streamManagement.stopKeeping()
-        server.forgetResumable(self)
+        shared.events.unresumable(self)
         if isHibernating {
             closeReason = "too many stanzas waiting for resumption"
             finish()
@@ -364,28 +365,28 @@ final class XMPPClientConnection {
     /// `<resume previd h/>` on this authenticated stream: take over that session of the same user,
     /// hibernating or (a half-open connection) still live, and send again what it had not acknowledged.
     private func resume(_ previd: String, h: UInt32) {
-        guard let userId = session.userId, let previous = server.resumableSession(previd, userId: userId), previous !== self,
+        guard let userId = session.userId, let previous = shared.events.findResumable(previd, userId), previous !== self,
               let resumption = previous.session.resumption, var queue = previous.streamManagement.unacknowledged else {
-            server.log.log(.info, "xmpp #\(number): cannot resume \(previd)")
+            shared.log.log(.info, "xmpp #\(number): cannot resume \(previd)")
             return perform(session.handle(.resumeChecked(nil, previd: previd)))
         }
         if case .tooMany(let sent) = queue.acknowledge(h) {
-            server.log.log(.warning, "xmpp #\(number): resuming, the client acknowledged \(h) stanzas of \(sent)")
+            shared.log.log(.warning, "xmpp #\(number): resuming, the client acknowledged \(h) stanzas of \(sent)")
         }
         perform(session.handle(.resumeChecked(resumption, previd: previd)))
         streamManagement.takeOver(queue)
         // Sent again under the numbers they had: the client counts them from its `h` on.
         for stanza in queue.pending { write(stanza) }
-        server.transferSession(from: previous, to: self)
+        shared.events.resumed(previous, self)
         previous.closeReason = "resumed on #\(number)"
         previous.finish()
-        server.log.log(.info, "xmpp #\(number): resumed \(session.fullJID ?? "?") (#\(previous.number)), \(queue.pending.count) stanzas sent again")
+        shared.log.log(.info, "xmpp #\(number): resumed \(session.fullJID ?? "?") (#\(previous.number)), \(queue.pending.count) stanzas sent again")
     }
 
     private func startTLS() {
         // `<proceed/>` goes in clear, before the filter: nothing of the stream reports stored data yet.
         flushHeld()
-        guard let socket, socket.startTLS(as: server.tls) else { return terminate(.internalServerError) }
+        guard let socket, socket.startTLS(as: shared.tls) else { return terminate(.internalServerError) }
     }
 
     // MARK: closing and timers
@@ -396,7 +397,7 @@ final class XMPPClientConnection {
     private func beginClose(grace: Double) {
         guard !isClosing else { return }
         isClosing = true
-        server.unbind(self)
+        shared.events.unbound(self)
         socket?.stopReading()
         sendTLSCloseNotify()
         closeDeadline = SandboxTime.monotonic() + grace
@@ -425,14 +426,14 @@ final class XMPPClientConnection {
         let now = SandboxTime.monotonic()
         if let deadline = streamManagement.hibernationDeadline, !isClosing {
             guard now >= deadline else { return armTimer(after: deadline - now) }
-            closeReason = "not resumed within \(server.limits.resumptionTimeout) s"
+            closeReason = "not resumed within \(shared.limits.resumptionTimeout) s"
             return finish()
         }
         if isClosing {
             if pendingOutput == 0 || now >= closeDeadline { finish() } else { armTimer(after: 0.001) }
             return
         }
-        let limits = server.limits
+        let limits = shared.limits
         var deadline = lastActivity + limits.idleTimeout
         if session.phase != .established { deadline = min(deadline, openedAt + limits.preAuthTimeout) }
         if now >= deadline {
@@ -454,13 +455,13 @@ final class XMPPClientConnection {
         guard !isFinished else { return }
         isFinished = true
         isClosing = true
-        server.unbind(self)
+        shared.events.unbound(self)
         socket = nil
         timer?.cancel()
         timer = nil
         webSocket?.close(reason: closeReason ?? "stream closed")
-        server.log.log(closeReason == nil ? .debug : .info, "xmpp #\(number): closed\(closeReason.map { ": \($0)" } ?? "")")
-        server.remove(self)
+        shared.log.log(closeReason == nil ? .debug : .info, "xmpp #\(number): closed\(closeReason.map { ": \($0)" } ?? "")")
+        shared.events.closed(self)
     }
 
     private static func format(_ seconds: Double) -> String {

@@ -48,8 +48,7 @@ package final class XMPPServer {
         package init() {}
     }
 
-    let domain: String
-    let applicationId: Int
+    let chat: ChatDomain
     let tls: TLSIdentity
     let authenticator: ChatAuthenticator
     let log: SandboxLog
@@ -67,32 +66,50 @@ package final class XMPPServer {
     /// Connections not yet authenticated, by connection number, oldest first per address.
     private lazy var unauthenticated = IdleConnections<Int>(perAddress: max(1, limits.maxUnauthenticatedPerAddress),
                                                             overall: max(limits.maxUnauthenticatedPerAddress, 512))
-    /// Bound sessions: user id → resource → connection (message routing reads this).
-    private(set) var boundSessions: [Int: [String: XMPPClientConnection]] = [:]
+    /// Bound sessions: user id → resource → connection (routing, rooms and presence read it).
+    let boundSessions = BoundSessions()
     /// Sessions that may be resumed (XEP-0198 §5), live or hibernating, by their resumption id.
     private var resumable: [String: XMPPClientConnection] = [:]
     /// The port actually bound (after asking for 0).
     package private(set) var boundPort: Int = 0
     /// Messages, markers, typing and rooms.
-    private(set) var router: XMPPStanzaRouter!
+    let router: XMPPStanzaRouter
     /// One transaction and one write per connection for each turn of the loop (group commit).
     package let turn: TurnCommit
+    /// What every connection shares, with this server's handlers of the events it raises.
+    private lazy var connectionEnvironment = ConnectionEnvironment(chat: chat, limits: limits, log: log, tls: tls,
+                                                                   authenticator: authenticator, turn: turn, events: connectionEvents())
 
     /// `loop` is the one the REST server shares; `turn`, the group commit REST requests end too.
     package init(loop: EventLoop, host: String, port: Int, domain: String, applicationId: Int,
                  tls: TLSIdentity, authenticator: ChatAuthenticator, log: SandboxLog, limits: Limits = Limits(),
                  store: ChatStore? = nil, turn: TurnCommit? = nil) throws {
         self.loop = loop
-        self.turn = turn ?? TurnCommit(loop: loop, store: store, log: log)
-        self.domain = domain.lowercased()
-        self.applicationId = applicationId
+        let turn = turn ?? TurnCommit(loop: loop, store: store, log: log)
+        self.turn = turn
+        chat = ChatDomain(name: domain, applicationId: applicationId)
         self.tls = tls
         self.authenticator = authenticator
         self.log = log
         self.limits = limits
-        router = XMPPStanzaRouter(server: self, store: store)
+        router = XMPPStanzaRouter(chat: chat, sessions: boundSessions, records: StanzaStorage(store: store, log: log), turn: turn,
+                                  maxPresenceGroupOccupants: limits.maxPresenceGroupOccupants)
         boundPort = try listen(host: host, port: port, directTLS: false)
-        log.log(.info, "xmpp: listening on \(host):\(boundPort) for domain \(self.domain)")
+        log.log(.info, "xmpp: listening on \(host):\(boundPort) for domain \(chat.name)")
+    }
+
+    /// This server's handlers of what its connections raise.
+    private func connectionEvents() -> ConnectionEvents {
+        ConnectionEvents(
+            authenticated: { [unowned self] in self.stopCountingUnauthenticated($0) },
+            bind: { [unowned self] in self.bind($0, requested: $1) },
+            stanza: { [unowned self] in self.route($0, kind: $1, from: $2) },
+            resumable: { [unowned self] in self.resumable[$1] = $0 },
+            unresumable: { [unowned self] in self.forgetResumable($0) },
+            findResumable: { [unowned self] in self.resumableSession($0, userId: $1) },
+            resumed: { [unowned self] in self.transferSession(from: $0, to: $1) },
+            unbound: { [unowned self] in self.unbind($0) },
+            closed: { [unowned self] in self.remove($0) })
     }
 
     /// Also serves XMPP with TLS from the first byte (no STARTTLS) on `port`; returns the port bound.
@@ -115,7 +132,7 @@ package final class XMPPServer {
         guard let event = LoopEvent(loop: loop, .readable(descriptor: listener.mailbox.loopWakeReader, persistent: true), action: {
             [unowned self] in self.webSocketEventsArrived()
         }) else {
-            throw XMPPServerError("cannot watch the WebSocket listener")
+            throw SandboxFailure("cannot watch the WebSocket listener")
         }
         webSocketListener = listener
         webSocketEvent = event
@@ -135,7 +152,7 @@ package final class XMPPServer {
     private func listen(host: String, port: Int, directTLS: Bool) throws -> Int {
         let address: ListeningAddress
         do { address = try ListeningAddress(host: host, port: port) } catch {
-            throw XMPPServerError("cannot resolve chat host \(host): \(error)")
+            throw SandboxFailure("cannot resolve chat host \(host): \(error)")
         }
         let transport: XMPPClientConnection.Transport = directTLS ? .directTLS : .tcp
         let listener: TCPListener
@@ -147,7 +164,7 @@ package final class XMPPServer {
                 self.log.log(.warning, "xmpp: accept failed: \(reason)")
             })
         } catch {
-            throw XMPPServerError("cannot listen for XMPP\(directTLS ? " (direct TLS)" : "") on \(host):\(port): \(error)")
+            throw SandboxFailure("cannot listen for XMPP\(directTLS ? " (direct TLS)" : "") on \(host):\(port): \(error)")
         }
         listeners.append(listener)
         return listener.boundPort
@@ -175,7 +192,7 @@ package final class XMPPServer {
     private func accept(_ socket: Int32, peer: String, transport: XMPPClientConnection.Transport) {
         connectionCount += 1
         do {
-            let connection = try XMPPClientConnection(server: self, loop: loop, socket: socket, transport: transport,
+            let connection = try XMPPClientConnection(shared: connectionEnvironment, loop: loop, socket: socket, transport: transport,
                                                       number: connectionCount, peer: peer)
             connections[connectionCount] = connection
             countUnauthenticated(connection)
@@ -197,7 +214,7 @@ package final class XMPPServer {
                     continue
                 }
                 connectionCount += 1
-                let connection = XMPPClientConnection(server: self, loop: loop, webSocket: channel, number: connectionCount, peer: peer)
+                let connection = XMPPClientConnection(shared: connectionEnvironment, loop: loop, webSocket: channel, number: connectionCount, peer: peer)
                 connections[connectionCount] = connection
                 countUnauthenticated(connection)
                 webSockets[id] = connection
@@ -225,7 +242,7 @@ package final class XMPPServer {
     }
 
     /// `connection` no longer counts against its address's cap (it authenticated, or it is gone).
-    func stopCountingUnauthenticated(_ connection: XMPPClientConnection) {
+    private func stopCountingUnauthenticated(_ connection: XMPPClientConnection) {
         unauthenticated.remove(connection.number)
     }
 
@@ -235,7 +252,7 @@ package final class XMPPServer {
         return String(peer[..<colon])
     }
 
-    func remove(_ connection: XMPPClientConnection) {
+    private func remove(_ connection: XMPPClientConnection) {
         connections[connection.number] = nil
         stopCountingUnauthenticated(connection)
         if let id = connection.webSocket?.id { webSockets[id] = nil }
@@ -244,25 +261,21 @@ package final class XMPPServer {
 
     // MARK: resumable sessions (XEP-0198 §5)
 
-    func registerResumable(_ connection: XMPPClientConnection, id: String) {
-        resumable[id] = connection
-    }
-
-    func forgetResumable(_ connection: XMPPClientConnection) {
+    private func forgetResumable(_ connection: XMPPClientConnection) {
         if let id = connection.session.resumptionId, resumable[id] === connection { resumable[id] = nil }
     }
 
     /// The session `id` if it is `userId`'s.
-    func resumableSession(_ id: String, userId: Int) -> XMPPClientConnection? {
+    private func resumableSession(_ id: String, userId: Int) -> XMPPClientConnection? {
         guard let connection = resumable[id], connection.session.userId == userId else { return nil }
         return connection
     }
 
     /// `successor` resumed `previous`: it is bound under the same resource, sits in the same rooms
     /// and may be resumed by the same id.
-    func transferSession(from previous: XMPPClientConnection, to successor: XMPPClientConnection) {
+    private func transferSession(from previous: XMPPClientConnection, to successor: XMPPClientConnection) {
         guard let userId = successor.session.userId, let resource = successor.session.resource else { return }
-        boundSessions[userId, default: [:]][resource] = successor
+        boundSessions.bind(successor, userId: userId, resource: resource)
         router.muc.moveSeats(of: previous, to: successor)
         if let id = successor.session.resumptionId { resumable[id] = successor }
     }
@@ -272,34 +285,33 @@ package final class XMPPServer {
     /// Binds `requested` (or a generated resource) for the connection's user; a
     /// session already bound to that full JID is replaced (`conflict`), as
     /// reconnecting SDKs expect.
-    func bind(_ connection: XMPPClientConnection, requested: String?) -> String {
+    private func bind(_ connection: XMPPClientConnection, requested: String?) -> String {
         guard let userId = connection.session.userId else { preconditionFailure("binding before authentication") }
         var resource = requested ?? ""
         if resource.isEmpty || resource.utf8.count > 1023 || resource.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "/" }) {
             resource = "sandbox-" + String(UInt64.random(in: .min ... .max), radix: 16)
         }
         if let previous = boundSessions[userId]?[resource], previous !== connection {
-            boundSessions[userId]?[resource] = nil
+            boundSessions.unbind(userId: userId, resource: resource)
             previous.terminate(.conflict)
             // The replaced session's presence ends with it; the new one announces its own.
             router.presence.resourceGone(userId: userId, resource: resource)
         }
-        boundSessions[userId, default: [:]][resource] = connection
+        boundSessions.bind(connection, userId: userId, resource: resource)
         return resource
     }
 
-    func unbind(_ connection: XMPPClientConnection) {
+    private func unbind(_ connection: XMPPClientConnection) {
         router.muc.leaveAllRooms(connection)
         guard let userId = connection.session.userId, let resource = connection.session.resource,
               boundSessions[userId]?[resource] === connection else { return }
-        boundSessions[userId]?[resource] = nil
-        if boundSessions[userId]?.isEmpty == true { boundSessions[userId] = nil }
+        boundSessions.unbind(userId: userId, resource: resource)
         router.presence.resourceGone(userId: userId, resource: resource)
     }
 
     /// Messages and presences from bound sessions: to every resource of a user, or
     /// through a MUC room on `muc.{domain}`, stored first when they ask for it.
-    func route(_ stanza: XMPPElement, kind: StanzaKind, from connection: XMPPClientConnection) {
+    private func route(_ stanza: XMPPElement, kind: StanzaKind, from connection: XMPPClientConnection) {
         log.log(.debug, "xmpp #\(connection.number): \(stanza.name) from \(connection.session.fullJID ?? "?")")
         // Messages are what gets stored (history, markers): into this turn's transaction.
         if kind == .message { turn.beginWriting() }

@@ -2,76 +2,36 @@
 // carbons), chat markers and typing, system notifications (headlines), and storage of what is
 // sent with `save_to_history=1` or by a plain XMPP client; group chat, presence and IQs to
 // MUC rooms `{appId}_{dialogId}@muc.{domain}` go to the `MUCService`.
-import SandboxClock
 import SandboxLogging
 import SandboxStorage
 import SandboxXML
 
 /// Routes stanzas between bound sessions, and to the MUC service. Owned by `XMPPServer`; loop
 /// thread only. Storing happens synchronously inside `route`, so a later `<r/>` is only answered after it.
+/// It shares with the MUC service and presence only what they all read (the domain, the bound
+/// sessions, storage): none of them points back at another.
 final class XMPPStanzaRouter {
-    unowned let server: XMPPServer
-    let store: ChatStore?
-    let now: () -> Double
-    /// Ids for messages that come without an ObjectId, and for room subjects.
-    var messageIds = ObjectIdGenerator()
+    let chat: ChatDomain
+    let sessions: BoundSessions
+    let records: StanzaStorage
     /// Group dialogs as rooms.
-    private(set) var muc: MUCService!
+    let muc: MUCService
     /// Users' presence and last activity.
-    private(set) var presence: PresenceService!
+    let presence: PresenceService
 
-    init(server: XMPPServer, store: ChatStore?, now: @escaping () -> Double = SandboxTime.now) {
-        self.server = server
-        self.store = store
-        self.now = now
-        muc = MUCService(router: self)
-        presence = PresenceService(router: self)
+    init(chat: ChatDomain, sessions: BoundSessions, records: StanzaStorage, turn: TurnCommit, maxPresenceGroupOccupants: Int) {
+        self.chat = chat
+        self.sessions = sessions
+        self.records = records
+        muc = MUCService(chat: chat, records: records)
+        presence = PresenceService(chat: chat, sessions: sessions, records: records, turn: turn,
+                                   maxGroupOccupants: maxPresenceGroupOccupants)
     }
 
-    var domain: String { server.domain }
-    var applicationId: Int { server.applicationId }
-    func userJID(_ id: Int) -> String { "\(id)-\(applicationId)@\(domain)" }
-    func roomJID(_ dialogId: String) -> String { "\(applicationId)_\(dialogId)@muc.\(domain)" }
-
-    /// Runs a storage call; a failure is logged and reported as nil (a full disk once a minute).
-    func storage<T>(_ body: (ChatStore) throws -> T) -> T? {
-        guard let store else { return nil }
-        let changesBefore = store.space.isShort ? store.totalChanges : 0
-        do {
-            let result = try body(store)
-            // Outside a turn's transaction (the disk was full), a write that worked means room again.
-            if store.space.isShort && !store.isInTransaction && store.totalChanges != changesBefore {
-                store.space.isShort = false
-                SpaceNotice.process.returned()
-            }
-            return result
-        } catch {
-            noteStorageFailure(error)
-            return nil
-        }
-    }
-
-    /// Logs a failed write; a full disk is flagged (chat stops group commit) and said once a minute.
-    func noteStorageFailure(_ error: any Error) {
-        guard let reason = StorageSpace.shortage(in: error) else {
-            return server.log.log(.error, "xmpp: storage failed: \(error)")
-        }
-        store?.space.isShort = true
-        SpaceNotice.process.short("the database", reason: reason)
-    }
-
-    /// What a message that could not be stored is bounced with: resource-constraint while the
-    /// disk is full (RFC 6120 §8.3.3.18, try later), internal-server-error otherwise.
-    var notStoredError: StanzaError { store?.space.isShort == true ? Self.diskFull : Self.notStored }
-
-    /// A storage lookup; a failure is logged and reported as nil.
-    func find<T>(_ body: (ChatStore) throws -> T?) -> T? {
-        guard let store else { return nil }
-        do { return try body(store) } catch {
-            server.log.log(.error, "xmpp: storage failed: \(error)")
-            return nil
-        }
-    }
+    /// The chat store, when there is one (tests make its commits fail).
+    var store: ChatStore? { records.store }
+    private var domain: String { chat.name }
+    private var applicationId: Int { chat.applicationId }
 
     // MARK: entry points
 
@@ -104,16 +64,16 @@ final class XMPPStanzaRouter {
         } else if let dialogId = address.roomDialogId(applicationId: applicationId, domain: domain) {
             guard type != .error else { return }
             guard type == .groupchat, address.resource == nil else {
-                return bounce(stanza, to: connection, StanzaError(condition: .serviceUnavailable))
+                return Self.bounce(stanza, to: connection, StanzaError(condition: .serviceUnavailable))
             }
             muc.groupchat(stanza, from: connection, sender: sender, dialogId: dialogId)
         } else if type != .error {
-            bounce(stanza, to: connection, StanzaError(condition: .serviceUnavailable))
+            Self.bounce(stanza, to: connection, StanzaError(condition: .serviceUnavailable))
         }
     }
 
     /// `<message type='error'>` back to the sender (never for an error: no loops).
-    func bounce(_ stanza: XMPPElement, to connection: XMPPClientConnection, _ error: StanzaError) {
+    static func bounce(_ stanza: XMPPElement, to connection: XMPPClientConnection, _ error: StanzaError) {
         guard MessageType(of: stanza) != .error else { return }
         var reply = "<message type='error'"
         if let id = stanza[attribute: "id"] { reply += " id='\(XMLEscaping.attribute(id))'" }
@@ -178,36 +138,6 @@ final class XMPPStanzaRouter {
         return (id?.isEmpty ?? true) ? nil : id
     }
 
-    /// Whether `stanza` repeats a message `sender` already stored: the same ObjectId, or (for a
-    /// sender whose ids are not ObjectIds) the same id of its own, dialog and text. A resend after
-    /// a reconnect is acknowledged but neither stored nor delivered again.
-    /// Also returns what it learnt of who stored a message under the stanza's ObjectId, for
-    /// `insertMessage` not to look again.
-    /// `idOnInsert`: the stanza's ObjectId is not looked up here (`.foundByInsert`): the INSERT
-    /// finds a resend of it when it meets the stored one.
-    func isResend(_ stanza: XMPPElement, by sender: Int, in dialogId: String?, body: String,
-                  idOnInsert: Bool = false) -> (Bool, idOwner: ChatStore.IdOwner) {
-        let stanzaId = stanza[attribute: "id"]
-        var idOwner: ChatStore.IdOwner = idOnInsert ? .foundByInsert : .unknown
-        if !idOnInsert, let stanzaId, ObjectIdGenerator.isValid(stanzaId),
-           let owner = storage({ try $0.senderOfMessage(id: stanzaId) }) {
-            idOwner = .known(owner)
-            if owner == sender { return (true, idOwner) }
-        }
-        // An SDK's own ObjectId is its stored id (unless another sender took it): no second lookup per message.
-        guard let id = Self.senderId(of: stanza), !(id == stanzaId && ObjectIdGenerator.isValid(id)), let dialogId,
-              let earlier = find({ try $0.message(originId: id, senderId: sender) }) else { return (false, idOwner) }
-        return (earlier.dialogId == dialogId && earlier.body == body, idOwner)
-    }
-
-    /// What a message is stored and delivered under: the stored id, else the stanza's own when it
-    /// is an ObjectId, else a new one; every message with a body reaches its recipients with one.
-    func deliveryId(stored: String?, stanza: XMPPElement) -> String {
-        if let stored { return stored }
-        if let id = stanza[attribute: "id"], ObjectIdGenerator.isValid(id) { return id }
-        return messageIds.next(at: now())
-    }
-
     /// A copy for recipients: new `from`/`to`/`id`, with `dialog_id` and `date_sent` set in
     /// `extraParams`. `originId` (the sender's own id, when it is not `id`) is kept as an XEP-0359
     /// `<origin-id/>`, and `stanzaId` (a stored message's id, by the archive that holds it) as a
@@ -259,7 +189,7 @@ final class XMPPStanzaRouter {
     // MARK: 1:1
 
     private func sendToUser(_ userId: Int, _ message: ForwardedStanza) {
-        guard let connections = server.boundSessions[userId], !connections.isEmpty else { return }
+        guard let connections = sessions[userId], !connections.isEmpty else { return }
         let bytes = message.bytes(parentNamespace: XMPPNamespace.client)
         for connection in connections.values { connection.send(bytes) }
     }
@@ -272,12 +202,12 @@ final class XMPPStanzaRouter {
         guard let senderJID = connection.session.fullJID else { return }
         if type == .error {
             // Errors go to the addressee as they are, or nowhere.
-            return sendToUser(recipient, ForwardedStanza(stanza, from: senderJID, to: stanza[attribute: "to"] ?? userJID(recipient),
+            return sendToUser(recipient, ForwardedStanza(stanza, from: senderJID, to: stanza[attribute: "to"] ?? chat.userJID(recipient),
                                                          id: stanza[attribute: "id"], dialogId: nil, dateSent: nil))
         }
-        let exists: Bool = store == nil ? server.boundSessions[recipient] != nil : (storage { try $0.userExists(recipient) } ?? false)
-        guard exists else { return bounce(stanza, to: connection, StanzaError(condition: .serviceUnavailable)) }
-        let to = stanza[attribute: "to"] ?? userJID(recipient)
+        let exists: Bool = records.store == nil ? sessions[recipient] != nil : (records.storage { try $0.userExists(recipient) } ?? false)
+        guard exists else { return Self.bounce(stanza, to: connection, StanzaError(condition: .serviceUnavailable)) }
+        let to = stanza[attribute: "to"] ?? chat.userJID(recipient)
         if type == .headline { return headline(stanza, from: senderJID, to: to, recipient: recipient) }
         let body = stanza.childText("body")
         guard let body else {
@@ -291,29 +221,29 @@ final class XMPPStanzaRouter {
             deliverDirect(copy, to: recipient)
             return carbons(of: copy, user: sender, except: connection)
         }
-        guard body.utf8.count <= ChatStore.maxMessageBytes else { return bounce(stanza, to: connection, Self.bodyTooLong) }
+        guard body.utf8.count <= ChatStore.maxMessageBytes else { return Self.bounce(stanza, to: connection, Self.bodyTooLong) }
         var stored: MessageRecord?
-        var dateSent = Int(now().rounded(.down))
+        var dateSent = Int(records.now().rounded(.down))
         let given = Self.extraParams(stanza)?.childText("dialog_id")?.trimmingCharacters(" ")
         var dialog = privateDialog(between: sender, recipient, preferring: given)
-        if (Self.isSaved(stanza) || (type == .chat && Self.isPlain(stanza))) && recipient != sender && store != nil {
+        if (Self.isSaved(stanza) || (type == .chat && Self.isPlain(stanza))) && recipient != sender && records.store != nil {
             // In a dialog that exists, the INSERT itself tells a resend of a stored ObjectId
             // (no lookup before it); otherwise it is looked up first, so no dialog is made for one.
             let idOnInsert = dialog != nil
-            let (resend, idOwner) = isResend(stanza, by: sender, in: dialog?.id, body: body, idOnInsert: idOnInsert)
+            let (resend, idOwner) = records.isResend(stanza, by: sender, in: dialog?.id, body: body, idOnInsert: idOnInsert)
             func alreadyStored() {
                 // A resend (after a reconnect) of what is already stored and was delivered then.
-                server.log.log(.debug, "xmpp: message \(Self.senderId(of: stanza) ?? "") from \(sender) already stored")
+                records.log.log(.debug, "xmpp: message \(Self.senderId(of: stanza) ?? "") from \(sender) already stored")
             }
             if resend { return alreadyStored() }
             if dialog == nil {
-                dialog = storage { try $0.createDialog(type: .privateChat, name: nil, photo: nil, ownerId: sender, occupants: [recipient]) }
+                dialog = records.storage { try $0.createDialog(type: .privateChat, name: nil, photo: nil, ownerId: sender, occupants: [recipient]) }
             }
-            guard let dialog else { return bounce(stanza, to: connection, notStoredError) }
+            guard let dialog else { return Self.bounce(stanza, to: connection, records.notStoredError) }
             let (attachments, custom) = Self.content(of: stanza)
             let markable = stanza.hasChild("markable", namespace: XMPPNamespace.chatMarkers)
             do {
-                stored = try store?.insertMessage(NewMessage(id: stanza[attribute: "id"], originId: Self.senderId(of: stanza),
+                stored = try records.store?.insertMessage(NewMessage(id: stanza[attribute: "id"], originId: Self.senderId(of: stanza),
                                                              dialogId: dialog.id, body: body, senderId: sender, attachments: attachments,
                                                              markable: markable, custom: custom,
                                                              dateSent: Self.clientDateSent(stanza)),
@@ -321,22 +251,22 @@ final class XMPPStanzaRouter {
             } catch is ChatStore.AlreadyStored {
                 return alreadyStored()
             } catch {
-                noteStorageFailure(error)
+                records.noteStorageFailure(error)
             }
-            guard let stored else { return bounce(stanza, to: connection, notStoredError) }
-            if store?.space.isShort == true && store?.isInTransaction == false {
-                store?.space.isShort = false
+            guard let stored else { return Self.bounce(stanza, to: connection, records.notStoredError) }
+            if records.store?.space.isShort == true && records.store?.isInTransaction == false {
+                records.store?.space.isShort = false
                 SpaceNotice.process.returned()
             }
             dateSent = stored.dateSent
         }
         // Every message with a body reaches its recipient with an ObjectId, so it can be filed and marked.
-        let id = deliveryId(stored: stored?.id, stanza: stanza)
+        let id = records.deliveryId(stored: stored?.id, stanza: stanza)
         // Build the copy only for someone online to receive it (the recipient,
         // or the sender's other resources): offline, storing was all there was to do.
-        guard server.boundSessions[recipient] != nil || (server.boundSessions[sender]?.count ?? 0) > 1 else { return }
+        guard sessions[recipient] != nil || (sessions[sender]?.count ?? 0) > 1 else { return }
         let copy = ForwardedStanza(stanza, from: senderJID, to: to, id: id, dialogId: dialog?.id ?? given, dateSent: dateSent,
-                                   originId: Self.senderId(of: stanza), stanzaId: stored.map { ($0.id, userJID(recipient)) })
+                                   originId: Self.senderId(of: stanza), stanzaId: stored.map { ($0.id, chat.userJID(recipient)) })
         deliverDirect(copy, to: recipient)
         carbons(of: copy, user: sender, except: connection)
     }
@@ -353,7 +283,7 @@ final class XMPPStanzaRouter {
     /// bare JID (or a resource that is gone), every resource of the user.
     private func deliverDirect(_ message: ForwardedStanza, to recipient: Int) {
         guard let resource = XMPPAddress(message.to)?.resource,
-              let target = server.boundSessions[recipient]?[resource] else {
+              let target = sessions[recipient]?[resource] else {
             return sendToUser(recipient, message)
         }
         target.send(message.bytes(parentNamespace: XMPPNamespace.client))
@@ -368,22 +298,22 @@ final class XMPPStanzaRouter {
         guard MessageType(of: message.stanza) == .chat,
               !message.stanza.hasChild("private", namespace: XMPPNamespace.carbons),
               !message.stanza.hasChild("no-copy", namespace: XMPPNamespace.hints) else { return }
-        let targets = (server.boundSessions[user]?.values.map { $0 } ?? []).filter { $0 !== origin && $0.session.carbonsEnabled }
+        let targets = (sessions[user]?.values.map { $0 } ?? []).filter { $0 !== origin && $0.session.carbonsEnabled }
         guard !targets.isEmpty else { return } // the usual case: serialise nothing
         let inner = message.serialized(parentNamespace: XMPPNamespace.forward)
         for connection in targets {
             guard let jid = connection.session.fullJID else { continue }
-            connection.send("<message from='\(userJID(user))' to='\(XMLEscaping.attribute(jid))' type='chat'><\(direction) xmlns='\(XMPPNamespace.carbons)'><forwarded xmlns='\(XMPPNamespace.forward)'>\(inner)</forwarded></\(direction)></message>")
+            connection.send("<message from='\(chat.userJID(user))' to='\(XMLEscaping.attribute(jid))' type='chat'><\(direction) xmlns='\(XMPPNamespace.carbons)'><forwarded xmlns='\(XMPPNamespace.forward)'>\(inner)</forwarded></\(direction)></message>")
         }
     }
 
     /// The private dialog of the two users: `preferring` when it is theirs, else any.
     private func privateDialog(between a: Int, _ b: Int, preferring id: String?) -> DialogRecord? {
-        if let id, let dialog = find({ try $0.routingDialog(id: id) }), dialog.type == .privateChat,
+        if let id, let dialog = records.find({ try $0.routingDialog(id: id) }), dialog.type == .privateChat,
            dialog.occupantIds.count == 2, dialog.occupantIds.contains(a), dialog.occupantIds.contains(b) {
             return dialog
         }
-        return find { try $0.routingPrivateDialog(between: a, b) }
+        return records.find { try $0.routingPrivateDialog(between: a, b) }
     }
 
     /// A `received` or `displayed` marker from `userId` to `recipient` for a stored message of a
@@ -393,14 +323,14 @@ final class XMPPStanzaRouter {
     /// (`ChatStore.messageOrigin`), and the mark is one row written.
     @discardableResult
     private func record(_ marker: String, of messageId: String, by userId: Int, to recipient: Int) -> MessageOrigin? {
-        let found = ObjectIdGenerator.isValid(messageId) ? find({ try $0.messageOrigin(id: messageId) }) : nil
-        guard let message = found ?? find({ try $0.messageOrigin(originId: messageId, senderId: recipient) }),
+        let found = ObjectIdGenerator.isValid(messageId) ? records.find({ try $0.messageOrigin(id: messageId) }) : nil
+        guard let message = found ?? records.find({ try $0.messageOrigin(originId: messageId, senderId: recipient) }),
               message.senderId != userId, message.senderId == recipient,
-              let dialog = find({ try $0.routingDialog(id: message.dialogId) }), dialog.admits(userId) else { return nil }
+              let dialog = records.find({ try $0.routingDialog(id: message.dialogId) }), dialog.admits(userId) else { return nil }
         if marker == "displayed" {
-            _ = storage { try $0.markRead(message, userId: userId) }
+            _ = records.storage { try $0.markRead(message, userId: userId) }
         } else {
-            _ = storage { try $0.markDelivered(message, userId: userId) }
+            _ = records.storage { try $0.markDelivered(message, userId: userId) }
         }
         return message
     }
@@ -411,8 +341,8 @@ final class XMPPStanzaRouter {
         if dialog.type.isGroup {
             muc.deliver(message, in: dialog)
         } else if let recipient = dialog.peer(of: message.senderId) {
-            let text = "<message type='chat' from='\(userJID(message.senderId))' to='\(userJID(recipient))' id='\(message.id)'>\(Self.payload(of: message))</message>"
-            for connection in server.boundSessions[recipient]?.values.map({ $0 }) ?? [] { connection.send(text) }
+            let text = "<message type='chat' from='\(chat.userJID(message.senderId))' to='\(chat.userJID(recipient))' id='\(message.id)'>\(Self.payload(of: message))</message>"
+            for connection in sessions[recipient]?.values.map({ $0 }) ?? [] { connection.send(text) }
         }
     }
 

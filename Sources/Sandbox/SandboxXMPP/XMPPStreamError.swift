@@ -1,19 +1,9 @@
 import SandboxXML
 
 /// Stream-level errors the server sends (RFC 6120 §4.9.3).
-enum XMPPStreamError: String, Equatable {
-    case badFormat = "bad-format"
-    case conflict
-    case connectionTimeout = "connection-timeout"
-    case hostUnknown = "host-unknown"
-    case internalServerError = "internal-server-error"
-    case invalidNamespace = "invalid-namespace"
-    case notAuthorized = "not-authorized"
-    case notWellFormed = "not-well-formed"
-    case policyViolation = "policy-violation"
-    case restrictedXML = "restricted-xml"
-    case systemShutdown = "system-shutdown"
-    case unsupportedStanzaType = "unsupported-stanza-type"
+enum XMPPStreamError: DefinedCondition, Equatable {
+    case badFormat, conflict, connectionTimeout, hostUnknown, internalServerError, invalidNamespace, notAuthorized,
+         notWellFormed, policyViolation, restrictedXML, systemShutdown, unsupportedStanzaType
 
     init(_ failure: XMLStreamFailure) {
         switch failure {

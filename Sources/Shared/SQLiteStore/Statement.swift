@@ -1,7 +1,5 @@
 internal import CSQLite
 
-internal import Glibc
-
 /// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs before the call returns.
 private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
@@ -182,16 +180,26 @@ package final class Statement {
 
     // MARK: columns of the current row by name
 
+    /// Result column names → 0-based indexes (the first column of each name), made on the
+    /// first read by name and again only after SQLite re-prepares the statement (a schema
+    /// change may move `SELECT *`'s columns): a read by name then costs one hash lookup.
+    private var columnIndexes: [String: Int] = [:]
+    /// `SQLITE_STMTSTATUS_REPREPARE` when `columnIndexes` was made; -1 before.
+    private var columnIndexesPrepared: Int32 = -1
+
     /// The 0-based index of the result column called `name` (its `AS` alias, else
     /// the column's name; compared exactly), or nil when there is none.
     package func columnIndex(_ name: String) -> Int? {
-        // Looked up on every call: a re-prepare after a schema change may move columns.
-        name.withCString { wanted in
-            for i in 0..<sqlite3_column_count(handle) {
-                if let found = sqlite3_column_name(handle, i), strcmp(found, wanted) == 0 { return Int(i) }
+        let prepared = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+        if prepared != columnIndexesPrepared {
+            var indexes: [String: Int] = [:]
+            for i in 0..<Int(sqlite3_column_count(handle)) where indexes[columnName(i)] == nil {
+                indexes[columnName(i)] = i
             }
-            return nil
+            columnIndexes = indexes
+            columnIndexesPrepared = prepared
         }
+        return columnIndexes[name]
     }
 
     /// The value of the column called `name` in the current row; `.null` when the

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SandboxNetwork
+import XMPPTransport
 
 /// What a load connection tells the run that owns it (on the loop thread).
 protocol LoadConnectionDelegate: AnyObject {
@@ -36,7 +37,7 @@ final class LoadConnection {
     /// (docs/protocol.md §7) to this bare JID in that dialog, as `chatctl listen` does; the
     /// markers of one read go out in one write.
     var markers: (to: String, dialogId: String)?
-    private var markerIds = ObjectIdSource()
+    private var markerIds = ObjectIDGenerator()
     private var pendingMarkers: [UInt8] = []
     private var pendingMarkerCount = 0
 
@@ -115,7 +116,7 @@ final class LoadConnection {
     private func answerWithMarker(_ element: ScannedElement) {
         guard let markers, let id = element.attribute("id") else { return }
         pendingMarkers.append(contentsOf: "<message type='chat' to='\(markers.to)' id='".utf8)
-        markerIds.next(seconds: Int(time(nil))).appendHex(to: &pendingMarkers)
+        pendingMarkers.append(contentsOf: markerIds.next(unixTime: UInt32(truncatingIfNeeded: time(nil))).rawValue.utf8)
         pendingMarkers.append(contentsOf: "'><received xmlns='urn:xmpp:chat-markers:0' id='\(id)'/><extraParams xmlns='jabber:client'><dialog_id>\(markers.dialogId)</dialog_id></extraParams></message>".utf8)
         pendingMarkerCount += 1
     }

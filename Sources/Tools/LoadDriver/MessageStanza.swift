@@ -1,5 +1,7 @@
+import XMPPTransport
+
 /// How a load client writes a message: chatctl's 1:1 and group stanzas (docs/protocol.md §7),
-/// `save_to_history` 1, the dialog named, a fresh ObjectId as its id.
+/// `save_to_history` 1, the dialog named, a fresh ObjectId (chatctl's own generator's) as its id.
 package struct MessageStanza {
     private let prefix: [UInt8]
     private let middle: [UInt8]
@@ -13,9 +15,9 @@ package struct MessageStanza {
     }
 
     /// Appends the stanza to `out`.
-    package func render(id: ObjectIdSource.Id, body: String, dateSent: Int, into out: inout [UInt8]) {
+    package func render(id: ObjectID, body: String, dateSent: Int, into out: inout [UInt8]) {
         out.append(contentsOf: prefix)
-        id.appendHex(to: &out)
+        out.append(contentsOf: id.rawValue.utf8)
         out.append(contentsOf: middle)
         out.append(contentsOf: body.utf8)
         out.append(contentsOf: suffix)

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import SandboxNetwork
+import XMPPTransport
 
 /// Mode (a), the raw router rate: one sender streams `messages` 1:1 messages, chatctl's
 /// stanza with `save_to_history` 1, through the sandbox to one receiver, keeping at most
@@ -31,7 +32,7 @@ package final class RouterRun: LoadConnectionDelegate {
     private var sender: LoadConnection?
     private var receiver: LoadConnection?
     private var stanza: MessageStanza?
-    private var ids = ObjectIdSource()
+    private var ids = ObjectIDGenerator()
     private var readyCount = 0
     private var failure: String?
     private var sent = 0
@@ -148,7 +149,7 @@ package final class RouterRun: LoadConnectionDelegate {
             for _ in 0..<count {
                 sent += 1
                 let message = LoadMessage(kind: .privateChat, sender: 0, sequence: sent, sentAt: now)
-                stanza.render(id: ids.next(seconds: seconds), body: message.body, dateSent: seconds, into: &batch)
+                stanza.render(id: ids.next(unixTime: UInt32(truncatingIfNeeded: seconds)), body: message.body, dateSent: seconds, into: &batch)
             }
             batch.append(contentsOf: "<r xmlns='urn:xmpp:sm:3'/>".utf8)
             sender.write(batch, stanzas: count)

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import SandboxNetwork
+import XMPPTransport
 
 /// Mode (b), scale: `users` users connected at once, all in one group dialog (joined as MUC
 /// occupants) and each in two private pairs (user i writes to user i+1, a ring), each
@@ -40,7 +41,7 @@ package final class ScaleRun: LoadConnectionDelegate {
     private var connections: [LoadConnection] = []
     private var privateStanzas: [MessageStanza] = []
     private var groupStanza: MessageStanza?
-    private var ids = ObjectIdSource()
+    private var ids = ObjectIDGenerator()
     private var phase = Phase.connecting
     private var failure: String?
     private var nextToConnect = 0
@@ -178,12 +179,12 @@ package final class ScaleRun: LoadConnectionDelegate {
             for _ in 0..<max(0, privateDue) {
                 privateSent[index] += 1
                 let message = LoadMessage(kind: .privateChat, sender: index, sequence: privateSent[index], sentAt: now)
-                privateStanzas[index].render(id: ids.next(seconds: seconds), body: message.body, dateSent: seconds, into: &batch)
+                privateStanzas[index].render(id: ids.next(unixTime: UInt32(truncatingIfNeeded: seconds)), body: message.body, dateSent: seconds, into: &batch)
             }
             for _ in 0..<max(0, groupDue) {
                 groupSent[index] += 1
                 let message = LoadMessage(kind: .group, sender: index, sequence: groupSent[index], sentAt: now)
-                groupStanza.render(id: ids.next(seconds: seconds), body: message.body, dateSent: seconds, into: &batch)
+                groupStanza.render(id: ids.next(unixTime: UInt32(truncatingIfNeeded: seconds)), body: message.body, dateSent: seconds, into: &batch)
             }
             batch.append(contentsOf: "<r xmlns='urn:xmpp:sm:3'/>".utf8)
             connections[index].write(batch, stanzas: max(0, privateDue) + max(0, groupDue))
