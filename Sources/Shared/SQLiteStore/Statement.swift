@@ -180,26 +180,43 @@ package final class Statement {
 
     // MARK: columns of the current row by name
 
-    /// Result column names → 0-based indexes (the first column of each name), made on the
-    /// first read by name and again only after SQLite re-prepares the statement (a schema
-    /// change may move `SELECT *`'s columns): a read by name then costs one hash lookup.
-    private var columnIndexes: [String: Int] = [:]
-    /// `SQLITE_STMTSTATUS_REPREPARE` when `columnIndexes` was made; -1 before.
-    private var columnIndexesPrepared: Int32 = -1
+    /// The result columns' names, read on the first look-up by name and again only after
+    /// SQLite re-prepares the statement (a schema change may move `SELECT *`'s columns).
+    private var columnNames: [String] = []
+    /// `SQLITE_STMTSTATUS_REPREPARE` when `columnNames` was read; -1 before.
+    private var columnNamesPrepared: Int32 = -1
+    /// Where the next look-up starts: just after the column found last, so a reader that
+    /// asks in the order of the SELECT list compares one name per column, which costs what
+    /// reading by position does.
+    private var nextColumn = 0
+    /// Whether a name stands twice (`SELECT a.id, b.id`): then a look-up answers the first.
+    private var columnNamesRepeat = false
 
     /// The 0-based index of the result column called `name` (its `AS` alias, else
-    /// the column's name; compared exactly), or nil when there is none.
+    /// the column's name; compared exactly; the first of that name), or nil when there is none.
     package func columnIndex(_ name: String) -> Int? {
         let prepared = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
-        if prepared != columnIndexesPrepared {
-            var indexes: [String: Int] = [:]
-            for i in 0..<Int(sqlite3_column_count(handle)) where indexes[columnName(i)] == nil {
-                indexes[columnName(i)] = i
-            }
-            columnIndexes = indexes
-            columnIndexesPrepared = prepared
+        if prepared != columnNamesPrepared {
+            columnNames = (0..<columnCount).map(columnName)
+            columnNamesPrepared = prepared
+            columnNamesRepeat = Set(columnNames).count != columnNames.count
+            nextColumn = 0
         }
-        return columnIndexes[name]
+        let count = columnNames.count
+        guard count > 0 else { return nil }
+        var index = nextColumn < count ? nextColumn : 0
+        var found: Int?
+        for _ in 0..<count {
+            if columnNames[index] == name {
+                found = index
+                break
+            }
+            index = index + 1 == count ? 0 : index + 1
+        }
+        guard var found else { return nil }
+        if columnNamesRepeat { found = columnNames.firstIndex(of: name) ?? found }
+        nextColumn = found + 1
+        return found
     }
 
     /// The value of the column called `name` in the current row; `.null` when the
