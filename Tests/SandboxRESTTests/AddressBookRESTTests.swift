@@ -20,33 +20,33 @@ struct AddressBookRESTTests {
         let f = try PushFixture()
         let ann = try f.user("ann")
         let global = #"[{"name":"Gordie Kann","phone":"1879108395"},{"name":"Wildon Gilleon","phone":"2759108396"},{"name":"Gaston Center","phone":"3759108396"}]"#
-        let first = try f.call("POST", "/address_book.json", json: #"{"contacts":\#(global),"force":1}"#, token: ann.token)
+        let first = try f.call(.post, "/address_book.json", json: #"{"contacts":\#(global),"force":1}"#, token: ann.token)
         #expect(first.status == 200 && first.text == #"{"created":3,"updated":0,"deleted":0}"#, "\(first.text)")
-        let device = try f.call("POST", "/address_book.json", json: """
+        let device = try f.call(.post, "/address_book.json", json: """
             {"contacts":[{"name":"Romona Ledes","phone":"4879108395"},{"name":"Chico Yoodall","phone":"5759108396"}],"udid":"\(Self.udid)"}
             """, token: ann.token)
         #expect(device.text == #"{"created":2,"updated":0,"deleted":0}"#)
 
-        let read = try f.call("GET", "/address_book.json", token: ann.token)
+        let read = try f.call(.get, "/address_book.json", token: ann.token)
         #expect(read.status == 200 && read.text == global, "the global book alone, in upload order, name and phone only")
-        #expect(Self.contacts(try f.call("GET", "/address_book.json", query: "udid=\(Self.udid)", token: ann.token))?.map { $0["name"] }
+        #expect(Self.contacts(try f.call(.get, "/address_book.json", query: "udid=\(Self.udid)", token: ann.token))?.map { $0["name"] }
                 == ["Romona Ledes", "Chico Yoodall"])
 
-        let renamed = try f.call("POST", "/address_book.json", json: """
+        let renamed = try f.call(.post, "/address_book.json", json: """
             {"contacts":[{"name":"Gordie Kann Updated","phone":"1879108395"},{"name":"Wildon Gilleon Updated","phone":"2759108396"},
              {"name":"Gaston Center Updated","phone":"3759108396"}]}
             """, token: ann.token)
         #expect(renamed.text == #"{"created":0,"updated":3,"deleted":0}"#)
-        #expect(Self.contacts(try f.call("GET", "/address_book.json", token: ann.token))?.first
+        #expect(Self.contacts(try f.call(.get, "/address_book.json", token: ann.token))?.first
                 == ["name": "Gordie Kann Updated", "phone": "1879108395"], "a renamed contact keeps its place")
 
         // Destroyed by phone, with or without a name, "destroy": 1 a number as the SDK sends it.
-        let destroyed = try f.call("POST", "/address_book.json", json: """
+        let destroyed = try f.call(.post, "/address_book.json", json: """
             {"contacts":[{"name":"Gordie Kann Updated","phone":"1879108395","destroy":1},{"phone":"2759108396","destroy":1},
              {"name":"Gaston Center Updated","phone":"3759108396","destroy":1}]}
             """, token: ann.token)
         #expect(destroyed.text == #"{"created":0,"updated":0,"deleted":3}"#)
-        let empty = try f.call("GET", "/address_book.json", token: ann.token)
+        let empty = try f.call(.get, "/address_book.json", token: ann.token)
         #expect(empty.status == 404 && empty.text == #"{"errors":["Empty address book"]}"#)
         #expect(try f.chat.database.addressBook(userId: ann.id, udid: Self.udid).count == 2, "the device's book is its own")
     }
@@ -54,11 +54,11 @@ struct AddressBookRESTTests {
     @Test func forceReplacesTheWholeBookOfThatDeviceOnly() throws {
         let f = try PushFixture()
         let ann = try f.user("ann"), bob = try f.user("bob")
-        _ = try f.call("POST", "/address_book.json", json: #"{"contacts":[{"name":"A","phone":"1000000001"},{"name":"B","phone":"1000000002"}],"udid":"d1"}"#,
+        _ = try f.call(.post, "/address_book.json", json: #"{"contacts":[{"name":"A","phone":"1000000001"},{"name":"B","phone":"1000000002"}],"udid":"d1"}"#,
                        token: ann.token)
-        _ = try f.call("POST", "/address_book.json", json: #"{"contacts":[{"name":"G","phone":"1000000009"}]}"#, token: ann.token)
-        _ = try f.call("POST", "/address_book.json", json: #"{"contacts":[{"name":"Bob's","phone":"1000000001"}],"udid":"d1"}"#, token: bob.token)
-        let replaced = try f.call("POST", "/address_book.json", form: "force=1&udid=d1&contacts[0][name]=B2&contacts[0][phone]=1000000002"
+        _ = try f.call(.post, "/address_book.json", json: #"{"contacts":[{"name":"G","phone":"1000000009"}]}"#, token: ann.token)
+        _ = try f.call(.post, "/address_book.json", json: #"{"contacts":[{"name":"Bob's","phone":"1000000001"}],"udid":"d1"}"#, token: bob.token)
+        let replaced = try f.call(.post, "/address_book.json", form: "force=1&udid=d1&contacts[0][name]=B2&contacts[0][phone]=1000000002"
                                                                      + "&contacts[1][name]=C&contacts[1][phone]=1000000003", token: ann.token)
         #expect(replaced.text == #"{"created":2,"updated":0,"deleted":2}"#, "\(replaced.text)")
         #expect(try f.chat.database.addressBook(userId: ann.id, udid: "d1") == [AddressBookContact(name: "B2", phone: "1000000002"),
@@ -71,7 +71,7 @@ struct AddressBookRESTTests {
         let f = try PushFixture()
         let ann = try f.user("ann")
         // A form's contacts[][key]: a repeated key starts the next contact.
-        let reply = try f.call("POST", "/address_book.json", form: [
+        let reply = try f.call(.post, "/address_book.json", form: [
             "contacts[][name]=Ok&contacts[][phone]=1000000001",
             "contacts[][name]=Short&contacts[][phone]=12345",
             "contacts[][name]=&contacts[][phone]=1000000002",
@@ -99,8 +99,8 @@ struct AddressBookRESTTests {
     func aBadUploadIsA422NamingTheFieldAndStoresNothing(body: String, errors: String) throws {
         let f = try PushFixture()
         let ann = try f.user("ann")
-        _ = try f.call("POST", "/address_book.json", json: #"{"contacts":[{"name":"Kept","phone":"1000000009"}]}"#, token: ann.token)
-        let reply = try f.call("POST", "/address_book.json", json: body, token: ann.token)
+        _ = try f.call(.post, "/address_book.json", json: #"{"contacts":[{"name":"Kept","phone":"1000000009"}]}"#, token: ann.token)
+        let reply = try f.call(.post, "/address_book.json", json: body, token: ann.token)
         #expect(reply.status == 422 && reply.text == #"{"errors":\#(errors)}"#, "\(reply.text)")
         #expect(try f.chat.database.addressBook(userId: ann.id, udid: "") == [AddressBookContact(name: "Kept", phone: "1000000009")])
     }
@@ -109,16 +109,16 @@ struct AddressBookRESTTests {
         let f = try PushFixture()
         let ann = try f.user("ann", phone: "1000000001"), bob = try f.user("bob", phone: "1000000002")
         _ = try f.user("cat", phone: "1000000003")
-        #expect(try f.call("GET", "/address_book/registered_users.json", token: ann.token).text == #"{"errors":["Empty address book"]}"#)
-        _ = try f.call("POST", "/address_book.json", json: """
+        #expect(try f.call(.get, "/address_book/registered_users.json", token: ann.token).text == #"{"errors":["Empty address book"]}"#)
+        _ = try f.call(.post, "/address_book.json", json: """
             {"contacts":[{"name":"me","phone":"1000000001"},{"name":"Bob","phone":"1000000002"},{"name":"Nobody","phone":"1000000004"}]}
             """, token: ann.token)
-        let compact = try f.call("GET", "/address_book/registered_users.json", query: "compact=1", token: ann.token)
+        let compact = try f.call(.get, "/address_book/registered_users.json", query: "compact=1", token: ann.token)
         #expect(compact.text == #"{"items":[{"user":{"id":\#(bob.id),"phone":"1000000002"}}]}"#)
-        let full = try f.call("GET", "/address_book/registered_users.json", token: ann.token)
+        let full = try f.call(.get, "/address_book/registered_users.json", token: ann.token)
         let user = try #require(full.items.first?["user"] as? [String: Any])
         #expect(full.items.count == 1 && user["login"] as? String == "bob" && user["user_tags"] != nil)
-        #expect(try f.call("GET", "/address_book/registered_users.json", query: "udid=other", token: ann.token).status == 404)
-        #expect(try f.call("GET", "/address_book/registered_users.json", query: "compact=2", token: ann.token).status == 422)
+        #expect(try f.call(.get, "/address_book/registered_users.json", query: "udid=other", token: ann.token).status == 404)
+        #expect(try f.call(.get, "/address_book/registered_users.json", query: "compact=2", token: ann.token).status == 422)
     }
 }

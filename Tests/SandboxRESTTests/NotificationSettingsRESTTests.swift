@@ -16,16 +16,16 @@ struct NotificationSettingsRESTTests {
         let ann = try f.user("ann"), bob = try f.user("bob")
         let id = try f.createDialog("type=2&name=ops&occupants_ids=\(bob.id)", token: ann.token)["_id"] as! String
         let path = "/chat/Dialog/\(id)/notifications.json"
-        let fresh = try f.call("GET", path, token: ann.token)
+        let fresh = try f.call(.get, path, token: ann.token)
         #expect(fresh.status == 200 && fresh.text == #"{"notifications":{"enabled":1}}"#)
-        let muted = try f.call("PUT", path, form: "enabled=0", token: ann.token)
+        let muted = try f.call(.put, path, form: "enabled=0", token: ann.token)
         #expect(muted.status == 200 && muted.text == #"{"notifications":{"enabled":0}}"#)
-        #expect(Self.enabled(try f.call("GET", path, token: ann.token)) == 0)
-        #expect(Self.enabled(try f.call("GET", path, token: bob.token)) == 1, "Bob's setting is his own")
+        #expect(Self.enabled(try f.call(.get, path, token: ann.token)) == 0)
+        #expect(Self.enabled(try f.call(.get, path, token: bob.token)) == 1, "Bob's setting is his own")
         // Muting twice is muting; a JSON body says the same as a form.
-        #expect(Self.enabled(try f.call("PUT", path, json: #"{"enabled":0}"#, token: ann.token)) == 0)
-        #expect(Self.enabled(try f.call("PUT", path, json: #"{"enabled":1}"#, token: ann.token)) == 1)
-        #expect(Self.enabled(try f.call("GET", path, token: ann.token)) == 1)
+        #expect(Self.enabled(try f.call(.put, path, json: #"{"enabled":0}"#, token: ann.token)) == 0)
+        #expect(Self.enabled(try f.call(.put, path, json: #"{"enabled":1}"#, token: ann.token)) == 1)
+        #expect(Self.enabled(try f.call(.get, path, token: ann.token)) == 1)
     }
 
     @Test func theSettingIsKeptPerDialog() throws {
@@ -33,9 +33,9 @@ struct NotificationSettingsRESTTests {
         let ann = try f.user("ann"), bob = try f.user("bob")
         let one = try f.createDialog("type=3&occupants_ids=\(bob.id)", token: ann.token)["_id"] as! String
         let two = try f.createDialog("type=2&name=ops&occupants_ids=\(bob.id)", token: ann.token)["_id"] as! String
-        _ = try f.call("PUT", "/chat/Dialog/\(one)/notifications.json", form: "enabled=0", token: ann.token)
-        #expect(Self.enabled(try f.call("GET", "/chat/Dialog/\(one)/notifications.json", token: ann.token)) == 0)
-        #expect(Self.enabled(try f.call("GET", "/chat/Dialog/\(two)/notifications.json", token: ann.token)) == 1)
+        _ = try f.call(.put, "/chat/Dialog/\(one)/notifications.json", form: "enabled=0", token: ann.token)
+        #expect(Self.enabled(try f.call(.get, "/chat/Dialog/\(one)/notifications.json", token: ann.token)) == 0)
+        #expect(Self.enabled(try f.call(.get, "/chat/Dialog/\(two)/notifications.json", token: ann.token)) == 1)
         #expect(try f.api.chat.notificationsEnabled(dialogId: one, userId: ann.id) == false)
     }
 
@@ -52,7 +52,7 @@ struct NotificationSettingsRESTTests {
             #expect(foreign.status == 403 && foreign.text == forbiddenBody, "\(method) of a dialog Cat is not in")
         }
         #expect(try f.api.chat.notificationsEnabled(dialogId: id, userId: cat.id), "Cat's refused PUT stored nothing")
-        let noToken = try RESTRequest(method: "GET", path: "/chat/Dialog/\(id)/notifications.json", headers: [:], query: nil, body: [])
+        let noToken = try RESTRequest(method: .get, path: "/chat/Dialog/\(id)/notifications.json", headers: [:], query: nil, body: [])
         #expect(f.router.handle(noToken).status == 401)
     }
 
@@ -62,20 +62,20 @@ struct NotificationSettingsRESTTests {
         let ann = try f.user("ann"), bob = try f.user("bob")
         let id = try f.createDialog("type=3&occupants_ids=\(bob.id)", token: ann.token)["_id"] as! String
         let path = "/chat/Dialog/\(id)/notifications.json"
-        _ = try f.call("PUT", path, form: "enabled=0", token: ann.token)
-        let reply = try f.call("PUT", path, form: form.isEmpty ? nil : form, token: ann.token)
+        _ = try f.call(.put, path, form: "enabled=0", token: ann.token)
+        let reply = try f.call(.put, path, form: form.isEmpty ? nil : form, token: ann.token)
         #expect(reply.status == 422)
         let errors = try #require(reply.errors as? [String: [String]])
         #expect(errors["enabled"]?.isEmpty == false)
-        #expect(Self.enabled(try f.call("GET", path, token: ann.token)) == 0, "the refused PUT changed nothing")
+        #expect(Self.enabled(try f.call(.get, path, token: ann.token)) == 0, "the refused PUT changed nothing")
     }
 
     @Test func aDeletedDialogTakesItsSettingsAlong() throws {
         let f = try ChatAPIFixture()
         let ann = try f.user("ann"), bob = try f.user("bob")
         let id = try f.createDialog("type=2&name=ops&occupants_ids=\(bob.id)", token: ann.token)["_id"] as! String
-        _ = try f.call("PUT", "/chat/Dialog/\(id)/notifications.json", form: "enabled=0", token: bob.token)
-        #expect(try f.call("DELETE", "/chat/Dialog/\(id).json", query: "force=1", token: ann.token).status == 200)
+        _ = try f.call(.put, "/chat/Dialog/\(id)/notifications.json", form: "enabled=0", token: bob.token)
+        #expect(try f.call(.delete, "/chat/Dialog/\(id).json", query: "force=1", token: ann.token).status == 200)
         #expect(try f.api.chat.notificationsEnabled(dialogId: id, userId: bob.id), "Bob's row went with the dialog")
     }
 }

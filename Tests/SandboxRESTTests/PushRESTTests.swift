@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 import TestSupport
+import SandboxHTTP
 import SandboxREST
 import SandboxStorage
 
@@ -27,7 +28,7 @@ final class PushFixture {
         return (user.id, session.token)
     }
 
-    func call(_ method: String, _ path: String, query: String? = nil, form: String? = nil, json: String? = nil,
+    func call(_ method: HTTPRequest.Method, _ path: String, query: String? = nil, form: String? = nil, json: String? = nil,
               token: String) throws -> ChatAPIFixture.Reply {
         try chat.call(method, path, query: query, form: form, json: json, token: token)
     }
@@ -36,7 +37,7 @@ final class PushFixture {
     @discardableResult
     func subscribe(_ token: String, _ channel: String, udid: String, platform: String = "android",
                    environment: String = "development") throws -> Int {
-        let reply = try call("POST", "/subscriptions.json", form: """
+        let reply = try call(.post, "/subscriptions.json", form: """
             notification_channel=\(channel)&push_token[environment]=\(environment)&push_token[client_identification_sequence]=token-\(udid)\
             &device[platform]=\(platform)&device[udid]=\(udid)
             """, token: token)
@@ -64,7 +65,7 @@ struct PushSubscriptionRESTTests {
         let f = try PushFixture()
         let ann = try f.user("ann"), bob = try f.user("bob")
         // The SDK's own spelling, notification_channels, and its form encoding.
-        let created = try f.call("POST", "/subscriptions.json", form: """
+        let created = try f.call(.post, "/subscriptions.json", form: """
             device%5Bplatform%5D=android&device%5Budid%5D=jasmineUnique&notification_channels=gcm\
             &push_token%5Bbundle_identifier%5D=com.quickblox.chatapp&push_token%5Bclient_identification_sequence%5D=fDmkp3zh\
             &push_token%5Benvironment%5D=development
@@ -79,20 +80,20 @@ struct PushSubscriptionRESTTests {
         #expect((subscription["notification_channel"] as? [String: Any])?["name"] as? String == "gcm")
         let id = try #require(subscription["id"] as? Int)
 
-        let listed = try f.call("GET", "/subscriptions.json", token: ann.token)
+        let listed = try f.call(.get, "/subscriptions.json", token: ann.token)
         #expect(listed.status == 200 && listed.text.hasPrefix(#"[{"subscription":{"id":\#(id),"#), "\(listed.text)")
-        #expect(try f.call("GET", "/subscriptions.json", token: bob.token).status == 404, "Bob has none")
-        #expect(try f.call("DELETE", "/subscriptions/\(id).json", token: bob.token).status == 403, "not Bob's to remove")
-        let removed = try f.call("DELETE", "/subscriptions/\(id).json", token: ann.token)
+        #expect(try f.call(.get, "/subscriptions.json", token: bob.token).status == 404, "Bob has none")
+        #expect(try f.call(.delete, "/subscriptions/\(id).json", token: bob.token).status == 403, "not Bob's to remove")
+        let removed = try f.call(.delete, "/subscriptions/\(id).json", token: ann.token)
         #expect(removed.status == 200 && removed.text.isEmpty)
-        #expect(try f.call("DELETE", "/subscriptions/\(id).json", token: ann.token).status == 404)
-        #expect(try f.call("GET", "/subscriptions.json", token: ann.token).status == 404)
+        #expect(try f.call(.delete, "/subscriptions/\(id).json", token: ann.token).status == 404)
+        #expect(try f.call(.get, "/subscriptions.json", token: ann.token).status == 404)
     }
 
     @Test func oneRequestSubscribesADeviceToSeveralChannelsAndAgainRenewsThem() throws {
         let f = try PushFixture()
         let ann = try f.user("ann"), bob = try f.user("bob")
-        let reply = try f.call("POST", "/subscriptions.json", json: """
+        let reply = try f.call(.post, "/subscriptions.json", json: """
             {"notification_channel":"apns,apns_voip","push_token":{"environment":"production","client_identification_sequence":"t1"},
              "device":{"platform":"ios","udid":"phone-1"}}
             """, token: ann.token)
@@ -125,7 +126,7 @@ struct PushSubscriptionRESTTests {
     func aBadSubscriptionIsA422NamingTheFieldAndStoresNothing(form: String, field: String) throws {
         let f = try PushFixture()
         let ann = try f.user("ann")
-        let reply = try f.call("POST", "/subscriptions.json", form: form, token: ann.token)
+        let reply = try f.call(.post, "/subscriptions.json", form: form, token: ann.token)
         #expect(reply.status == 422)
         let errors = try #require(reply.errors as? [String: [String]], "\(reply.text)")
         #expect(errors[field]?.isEmpty == false, "\(reply.text)")
@@ -135,12 +136,12 @@ struct PushSubscriptionRESTTests {
     @Test func mailNeedsNoTokenAndAnApplicationSessionMaySubscribeNothing() throws {
         let f = try PushFixture()
         let ann = try f.user("ann")
-        let mail = try f.call("POST", "/subscriptions.json",
+        let mail = try f.call(.post, "/subscriptions.json",
                               form: "notification_channel=email&push_token[environment]=production&device[platform]=ios&device[udid]=u",
                               token: ann.token)
         #expect(mail.status == 201, "mail needs no token: \(mail.text)")
         let app = try f.chat.database.createSession(applicationId: ChatAPIFixture.applicationId, userId: 0, nonce: 2, timestamp: 2)
-        let refused = try f.call("GET", "/subscriptions.json", token: app.token)
+        let refused = try f.call(.get, "/subscriptions.json", token: app.token)
         #expect(refused.status == 422 && refused.text.contains("Forbidden. Need user."))
     }
 
@@ -148,7 +149,7 @@ struct PushSubscriptionRESTTests {
         let f = try PushFixture()
         let ann = try f.user("ann")
         for n in 1...10 { try f.subscribe(ann.token, "gcm", udid: "device-\(n)") }
-        let reply = try f.call("POST", "/subscriptions.json", form: """
+        let reply = try f.call(.post, "/subscriptions.json", form: """
             notification_channel=gcm&push_token[environment]=development&push_token[client_identification_sequence]=t\
             &device[platform]=android&device[udid]=device-11
             """, token: ann.token)
@@ -168,7 +169,7 @@ struct PushEventRESTTests {
         let ann = try f.user("ann"), bob = try f.user("bob")
         let annPhone = try f.subscribe(ann.token, "gcm", udid: "jasmineUnique")
         try f.subscribe(bob.token, "gcm", udid: "bob-phone", environment: "production")
-        let reply = try f.call("POST", "/events.json", json: """
+        let reply = try f.call(.post, "/events.json", json: """
             {"event":{"notification_type":"push","push_type":"gcm","user":{"ids":[\(ann.id),\(bob.id)]},
              "environment":"development","message":"\(base64("hello QuickBlox!"))"}}
             """, token: ann.token)
@@ -202,7 +203,7 @@ struct PushEventRESTTests {
         for (user, udid) in [(ann, "a"), (bob, "b"), (cat, "c"), (dan, "d"), (eve, "e")] { try f.subscribe(user.token, "gcm", udid: udid) }
         func recipients(_ selector: String) throws -> [Int] {
             let before = try f.deliveries().count
-            let reply = try f.call("POST", "/events.json", json: """
+            let reply = try f.call(.post, "/events.json", json: """
                 {"event":{"notification_type":"push","environment":"development","message":"\(base64("hi"))",\(selector)}}
                 """, token: ann.token)
             #expect(reply.status == 200, "\(selector): \(reply.text)")
@@ -227,7 +228,7 @@ struct PushEventRESTTests {
         try f.subscribe(ann.token, "email", udid: "iphone", platform: "ios")
         // Custom parameters: message, the ios_ keys into aps (ignored by GCM), others as they are.
         let text = #"{"message":"Message received from Bob","ios_badge":5,"ios_sound":"mysound.wav","user_id":"234"}"#
-        let reply = try f.call("POST", "/events.json",
+        let reply = try f.call(.post, "/events.json",
                                form: "event[notification_type]=push&event[environment]=development&event[user][ids]=\(ann.id)"
                                    + "&event[message]=\(base64(text).addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)",
                                token: ann.token)
@@ -249,7 +250,7 @@ struct PushEventRESTTests {
         try f.subscribe(ann.token, "email", udid: "iphone", platform: "ios")
         let payload = #"{"aps":{"alert":"Hello, World!","badge":777,"sound":"default"}}"#
         for (message, expected) in [("payload=" + base64(payload), payload), (base64("plain text"), #"{"aps":{"alert":"plain text"}}"#)] {
-            let reply = try f.call("POST", "/events.json", json: """
+            let reply = try f.call(.post, "/events.json", json: """
                 {"event":{"notification_type":"push","push_type":"apns","environment":"development","user":{"ids":"\(ann.id)"},
                  "message":"\(message)"}}
                 """, token: ann.token)
@@ -257,7 +258,7 @@ struct PushEventRESTTests {
             #expect(PushFixture.event(reply)["message"] as? String == "payload=" + base64(expected))
             #expect(try f.deliveries().last?.payload == expected)
         }
-        let mail = try f.call("POST", "/events.json", json: """
+        let mail = try f.call(.post, "/events.json", json: """
             {"event":{"notification_type":"email","environment":"development","user":{"ids":"\(ann.id)"},"message":"\(base64("Your report"))"}}
             """, token: ann.token)
         #expect(mail.status == 200, "\(mail.text)")
@@ -303,7 +304,7 @@ struct PushEventRESTTests {
         try f.subscribe(ann.token, "apns", udid: "iphone", platform: "ios")
         let body = event.replacingOccurrences(of: "USER", with: String(ann.id))
             .replacingOccurrences(of: "LARGE", with: base64(String(repeating: "x", count: 4100)))
-        let reply = try f.call("POST", "/events.json", json: #"{"event":\#(body)}"#, token: ann.token)
+        let reply = try f.call(.post, "/events.json", json: #"{"event":\#(body)}"#, token: ann.token)
         #expect(reply.status == status)
         #expect(reply.text == #"{"errors":\#(errors)}"#)
         #expect(try f.api.push.events(userId: ann.id, page: 1, perPage: 10).total == 0)
@@ -317,20 +318,20 @@ struct PushEventRESTTests {
         let start = Int(f.clock.now)
         var scheduleChanges = 0
         f.api.pushScheduleChanged = { scheduleChanges += 1 }
-        let fixed = try f.call("POST", "/events.json", form: """
+        let fixed = try f.call(.post, "/events.json", form: """
             event[notification_type]=push&event[environment]=development&event[user][ids]=\(ann.id)&event[message]=aGk%3D\
             &event[date]=\(start + 60)&event[name]=later
             """, token: ann.token)
         #expect(fixed.status == 200 && PushFixture.event(fixed)["event_type"] as? String == "fixed_date", "\(fixed.text)")
         let fixedId = try #require(PushFixture.event(fixed)["id"] as? Int)
-        let periodic = try f.call("POST", "/events.json", form: """
+        let periodic = try f.call(.post, "/events.json", form: """
             event[notification_type]=push&event[environment]=development&event[user][ids]=\(ann.id)&event[message]=aGk%3D\
             &event[date]=\(start + 120)&event[period]=86400&event[end_date]=\(start + 120 + 2 * 86400)
             """, token: ann.token)
         let periodicId = try #require(PushFixture.event(periodic)["id"] as? Int)
         #expect(scheduleChanges == 2 && f.api.deliverDueEvents() == start + 60 && f.log.isEmpty)
         func status(_ id: Int) throws -> [String: Any] {
-            PushFixture.event(try f.call("GET", "/events/\(id)/status.json", token: ann.token))
+            PushFixture.event(try f.call(.get, "/events/\(id)/status.json", token: ann.token))
         }
         #expect(try status(fixedId)["status"] as? String == "scheduled")
 
@@ -355,37 +356,37 @@ struct PushEventRESTTests {
         let f = try PushFixture()
         let ann = try f.user("ann"), bob = try f.user("bob")
         try f.subscribe(bob.token, "gcm", udid: "pixel")
-        let created = try f.call("POST", "/events.json", form: """
+        let created = try f.call(.post, "/events.json", form: """
             event[notification_type]=push&event[push_type]=gcm&event[environment]=development&event[user][ids]=\(bob.id)\
             &event[message]=\(base64("first"))
             """, token: ann.token)
         let id = try #require(PushFixture.event(created)["id"] as? Int)
-        #expect(try f.call("GET", "/events/\(id).json", token: ann.token).status == 200)
+        #expect(try f.call(.get, "/events/\(id).json", token: ann.token).status == 200)
         for method in ["GET", "PUT", "DELETE"] {
             #expect(try f.call(method, "/events/\(id).json", token: bob.token).status == 403, "\(method) by Bob")
             #expect(try f.call(method, "/events/9999.json", token: ann.token).status == 404, "\(method) of no event")
         }
         // A new message is checked and kept in GCM's form; active=true sends it once more.
-        let changed = try f.call("PUT", "/events/\(id).json", form: "event[message]=\(base64("second"))&event[active]=true&event[name]=again",
+        let changed = try f.call(.put, "/events/\(id).json", form: "event[message]=\(base64("second"))&event[active]=true&event[name]=again",
                                  token: ann.token)
         #expect(changed.status == 200, "\(changed.text)")
         let event = PushFixture.event(changed)
         #expect(event["message"] as? String == "data.message=" + base64("second") && event["name"] as? String == "again")
         #expect(event["occured_count"] as? Int == 2 && event["active"] as? Bool == false)
         #expect(try f.deliveries().map(\.payload).last?.contains(#""message":"second""#) == true)
-        let refused = try f.call("PUT", "/events/\(id).json", form: "event[message]=data.title%3DaGk%3D", token: ann.token)
+        let refused = try f.call(.put, "/events/\(id).json", form: "event[message]=data.title%3DaGk%3D", token: ann.token)
         #expect(refused.status == 422 && (refused.errors as? [String: [String]])?["message"] != nil)
         #expect(try f.api.push.event(id: id)?.draft.message == "data.message=" + base64("second"), "the refused change stored nothing")
-        #expect(try f.call("PUT", "/events/\(id).json", form: "event[active]=maybe", token: ann.token).status == 422)
+        #expect(try f.call(.put, "/events/\(id).json", form: "event[active]=maybe", token: ann.token).status == 422)
 
-        let list = try f.call("GET", "/events.json", query: "page=1&per_page=25", token: ann.token)
+        let list = try f.call(.get, "/events.json", query: "page=1&per_page=25", token: ann.token)
         #expect(list.status == 200 && list.object["total_entries"] as? Int == 1)
         #expect((list.items.first?["event"] as? [String: Any])?["id"] as? Int == id)
-        #expect(try f.call("GET", "/events.json", token: bob.token).object["total_entries"] as? Int == 0)
+        #expect(try f.call(.get, "/events.json", token: bob.token).object["total_entries"] as? Int == 0)
 
-        let deleted = try f.call("DELETE", "/events/\(id).json", token: ann.token)
+        let deleted = try f.call(.delete, "/events/\(id).json", token: ann.token)
         #expect(deleted.status == 200 && deleted.text.isEmpty)
-        #expect(try f.call("GET", "/events/\(id).json", token: ann.token).status == 404)
+        #expect(try f.call(.get, "/events/\(id).json", token: ann.token).status == 404)
         #expect(try f.deliveries().count == 2, "what was pushed stays on record")
     }
 
@@ -394,16 +395,16 @@ struct PushEventRESTTests {
         let ann = try f.user("ann")
         try f.subscribe(ann.token, "gcm", udid: "pixel")
         let start = Int(f.clock.now)
-        let created = try f.call("POST", "/events.json", form: """
+        let created = try f.call(.post, "/events.json", form: """
             event[notification_type]=push&event[environment]=development&event[user][ids]=\(ann.id)&event[message]=aGk%3D\
             &event[date]=\(start + 10)&event[period]=604800
             """, token: ann.token)
         let id = try #require(PushFixture.event(created)["id"] as? Int)
-        let stopped = try f.call("PUT", "/events/\(id).json", form: "event[active]=false", token: ann.token)
+        let stopped = try f.call(.put, "/events/\(id).json", form: "event[active]=false", token: ann.token)
         #expect(PushFixture.event(stopped)["active"] as? Bool == false)
         f.clock.now = Double(start + 700_000)
         #expect(f.api.deliverDueEvents() == nil && f.log.isEmpty)
-        let status = PushFixture.event(try f.call("GET", "/events/\(id)/status.json", token: ann.token))
+        let status = PushFixture.event(try f.call(.get, "/events/\(id)/status.json", token: ann.token))
         #expect(status["status"] as? String == "inactive" && status["deliveries_count"] as? Int == 0)
     }
 }
@@ -416,14 +417,14 @@ struct PushDeliveryListingTests {
         try f.subscribe(ann.token, "gcm", udid: "a")
         try f.subscribe(bob.token, "apns", udid: "b", platform: "ios")
         for _ in 1...2 {
-            _ = try f.call("POST", "/events.json", form: """
+            _ = try f.call(.post, "/events.json", form: """
                 event[notification_type]=push&event[environment]=development&event[user][ids]=\(ann.id),\(bob.id)&event[message]=aGk%3D
                 """, token: ann.token)
         }
         func list(_ query: String?, key: String? = "sandbox-account-key") throws -> (Int, [String: Any]) {
             var headers: [String: String] = [:]
             if let key { headers["QB-Account-Key"] = key }
-            let request = try RESTRequest(method: "GET", path: "/sandbox/push_deliveries.json", headers: headers, query: query, body: [])
+            let request = try RESTRequest(method: .get, path: "/sandbox/push_deliveries.json", headers: headers, query: query, body: [])
             let response = f.chat.router.handle(request)
             let object = (try? JSONSerialization.jsonObject(with: Data((response.body?.serialized ?? "").utf8))) as? [String: Any] ?? [:]
             return (response.status, object)

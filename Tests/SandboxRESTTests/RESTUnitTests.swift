@@ -38,14 +38,14 @@ import SandboxJSON
 
 @Suite struct RequestParsingTests {
     @Test func formBodyDecodesPercentPlusAndBrackets() throws {
-        let r = try RESTRequest(method: "POST", path: "/users.json", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+        let r = try RESTRequest(method: .post, path: "/users.json", headers: ["Content-Type": "application/x-www-form-urlencoded"],
                                 query: nil, body: Array("user%5Blogin%5D=a+b%26c&user[password]=p%3D1".utf8))
         #expect(r.parameter("user[login]") == "a b&c")
         #expect(r.parameter("user[password]") == "p=1")
     }
 
     @Test func jsonBodyFlattensToBracketedNames() throws {
-        let r = try RESTRequest(method: "POST", path: "/session.json", headers: ["content-type": "application/json"],
+        let r = try RESTRequest(method: .post, path: "/session.json", headers: ["content-type": "application/json"],
                                 query: "x=1", body: Array(#"{"application_id":22,"user":{"login":"ann"},"ids":[1,2]}"#.utf8))
         #expect(r.parameter("application_id") == "22")
         #expect(r.parameter("user[login]") == "ann")
@@ -54,7 +54,7 @@ import SandboxJSON
     }
 
     @Test func formContentTypeOnEmptyBodyIsFine() throws {
-        let r = try RESTRequest(method: "GET", path: "/users.json", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+        let r = try RESTRequest(method: .get, path: "/users.json", headers: ["Content-Type": "application/x-www-form-urlencoded"],
                                 query: "filter%5B%5D=number+id+in+1,2", body: [])
         #expect(r.parameters("filter[]") == ["number id in 1,2"])
     }
@@ -62,7 +62,7 @@ import SandboxJSON
     @Test(arguments: [#"{"a":"#, #"{"a":1}x"#, #"[1,2]"#, "{\"a\":\"\u{01}\"}", String(repeating: "[", count: 500)])
     func malformedJSONIsA400(body: String) {
         #expect(throws: RESTError.self) {
-            try RESTRequest(method: "POST", path: "/x.json", headers: ["content-type": "application/json"], query: nil, body: Array(body.utf8))
+            try RESTRequest(method: .post, path: "/x.json", headers: ["content-type": "application/json"], query: nil, body: Array(body.utf8))
         }
     }
 

@@ -9,7 +9,7 @@ import SandboxXMPP
 @Suite("Attachments, written by one twin and read by the other", .serialized)
 struct AttachmentCrossTests {
     private func createPrivateDialog(_ f: MessagingFixture, _ owner: Int, _ other: Int) throws -> String {
-        let (status, json) = try f.rest("POST", "/chat/Dialog.json", form: "type=3&occupants_ids=\(other)", as: owner)
+        let (status, json) = try f.rest(.post, "/chat/Dialog.json", form: "type=3&occupants_ids=\(other)", as: owner)
         #expect(status == 201)
         return try #require((try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["_id"] as? String)
     }
@@ -45,7 +45,7 @@ struct AttachmentCrossTests {
         #expect(stanza.child("extraParams")?.children.filter { $0.name == "attachment" }.count == 2)
 
         // And REST history gives the array the SDKs read: the uid as `id`, a numeric size.
-        let (status, body) = try f.rest("GET", "/chat/Message.json", query: "chat_dialog_id=\(dialog)&mark_as_read=0", as: bob)
+        let (status, body) = try f.rest(.get, "/chat/Message.json", query: "chat_dialog_id=\(dialog)&mark_as_read=0", as: bob)
         #expect(status == 200)
         let items = try #require((try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["items"] as? [[String: Any]])
         let first = try #require((items.first?["attachments"] as? [[String: Any]])?.first)
@@ -60,7 +60,7 @@ struct AttachmentCrossTests {
         let dialog = try createPrivateDialog(f, ann, bob)
         let form = "chat_dialog_id=\(dialog)&send_to_chat=1&attachments%5B0%5D%5Btype%5D=image&attachments%5B0%5D%5Bid%5D=u%26v"
             + "&attachments%5B0%5D%5Bname%5D=a%27b.png&attachments%5B0%5D%5Bsize%5D=2048"
-        #expect(try f.rest("POST", "/chat/Message.json", form: form, as: ann).0 == 201)
+        #expect(try f.rest(.post, "/chat/Message.json", form: form, as: ann).0 == 201)
         #expect(bobClient.read(untilContains: "</message>"))
         let heard = try #require(try read(bobClient.received), "not a message: \(bobClient.received)")
         #expect(heard.attachments == [ChatAttachment(type: "image", id: "u&v", name: "a'b.png", size: 2048)])

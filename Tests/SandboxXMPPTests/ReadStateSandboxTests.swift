@@ -8,7 +8,7 @@ import SandboxXMPP
 struct ReadStateSandboxTests {
     /// A stored, markable message from `sender` in `dialog`, sent over REST.
     func stored(_ f: MessagingFixture, _ dialog: String, from sender: Int) throws -> String {
-        let (status, body) = try f.rest("POST", "/chat/Message.json", form: "chat_dialog_id=\(dialog)&message=hi&markable=1", as: sender)
+        let (status, body) = try f.rest(.post, "/chat/Message.json", form: "chat_dialog_id=\(dialog)&message=hi&markable=1", as: sender)
         guard status == 201, let id = elementJSONString("_id", in: body) else { throw TestFailure("send: \(status) \(body)") }
         return id
     }
@@ -57,7 +57,7 @@ struct ReadStateSandboxTests {
         #expect(message.deliveredIds == [ann, bob, cat] && message.readIds == [ann, cat])
         #expect(try f.unread(dialog, for: bob) == 1 && f.unread(dialog, for: cat) == 0)
         // What history then says, as a client reads it.
-        let (status, body) = try f.rest("GET", "/chat/Message.json", query: "chat_dialog_id=\(dialog)&mark_as_read=0", as: ann)
+        let (status, body) = try f.rest(.get, "/chat/Message.json", query: "chat_dialog_id=\(dialog)&mark_as_read=0", as: ann)
         #expect(status == 200)
         #expect(body.contains(#""read_ids":[\#(ann),\#(cat)],"delivered_ids":[\#(ann),\#(bob),\#(cat)]"#), "\(body)")
     }

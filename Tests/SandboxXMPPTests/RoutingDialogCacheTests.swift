@@ -35,7 +35,7 @@ import SandboxStorage
         a.clear()
         b.clear()
         c.clear()
-        let (status, _) = try f.rest("PUT", "/chat/Dialog/\(dialog).json", form: "pull_all[occupants_ids][]=\(cat)&name=after", as: ann)
+        let (status, _) = try f.rest(.put, "/chat/Dialog/\(dialog).json", form: "pull_all[occupants_ids][]=\(cat)&name=after", as: ann)
         #expect(status == 200)
         // Cat is shown out as QuickBlox's SDKs read a kick: 301, with Ann, who removed her, as the actor ...
         #expect(c.read(untilContains: "type='unavailable'") && c.read(untilContains: "</presence>"))

@@ -2,6 +2,7 @@
 // database: 1:1 routing and storage, MUC rooms, markers, typing and stream-management acks.
 import Foundation
 import Testing
+import SandboxHTTP
 import SandboxREST
 @testable import SandboxStorage
 @testable import SandboxXMPP
@@ -92,7 +93,7 @@ final class MessagingFixture {
 
     /// One REST call through the route table of a `SandboxAPI` over the same database,
     /// delivering live through the running XMPP server.
-    func rest(_ method: String, _ path: String, query: String? = nil, form: String? = nil, as userId: Int) throws -> (Int, String) {
+    func rest(_ method: HTTPRequest.Method, _ path: String, query: String? = nil, form: String? = nil, as userId: Int) throws -> (Int, String) {
         try server.withStorage { _, database, xmpp in
             let api = SandboxAPI(database: database, credentials: ApplicationCredentials(applicationId: C.applicationId, authKey: "k", authSecret: "s"),
                                  chatDomain: C.domain)
@@ -247,10 +248,10 @@ struct XMPPDirectMessagingTests {
         #expect(f.ack(sender, expecting: 1))
         #expect(!sender.received.contains("type='error'"))
         let dialog = try #require(try f.privateDialog(ann, bob))
-        let (status, body) = try f.rest("GET", "/chat/Message.json", query: "chat_dialog_id=\(dialog.id)", as: bob)
+        let (status, body) = try f.rest(.get, "/chat/Message.json", query: "chat_dialog_id=\(dialog.id)", as: bob)
         #expect(status == 200)
         #expect(body.contains(#""_id":"\#(id)""#) && body.contains(#""message":"while you were out""#))
-        let (_, dialogs) = try f.rest("GET", "/chat/Dialog.json", as: bob)
+        let (_, dialogs) = try f.rest(.get, "/chat/Dialog.json", as: bob)
         #expect(dialogs.contains(#""_id":"\#(dialog.id)""#))
     }
 
@@ -342,7 +343,7 @@ struct XMPPDirectMessagingTests {
         #expect(try f.messageCount() == n)
         // In send order, though they share a second.
         let dialog = try #require(try f.privateDialog(ann, bob))
-        let (_, history) = try f.rest("GET", "/chat/Message.json", query: "chat_dialog_id=\(dialog.id)&mark_as_read=0", as: bob)
+        let (_, history) = try f.rest(.get, "/chat/Message.json", query: "chat_dialog_id=\(dialog.id)&mark_as_read=0", as: bob)
         let order = (1...n).compactMap { history.range(of: #""message":"n\#($0)""#)?.lowerBound }
         #expect(order.count == n && order == order.sorted())
     }
@@ -492,7 +493,7 @@ struct XMPPGroupChatTests {
 
     @Test func restSendToChatReachesOnlyJoinedOccupants() throws {
         let (f, ann, group, b) = try groupWithBobJoined()
-        let (status, body) = try f.rest("POST", "/chat/Message.json", form: "chat_dialog_id=\(group)&message=via+rest&send_to_chat=1", as: ann)
+        let (status, body) = try f.rest(.post, "/chat/Message.json", form: "chat_dialog_id=\(group)&message=via+rest&send_to_chat=1", as: ann)
         #expect(status == 201)
         #expect(b.read(untilContains: "via rest"))
         #expect(b.received.contains("type='groupchat'") && b.received.contains("from='\(f.room(group))/\(ann)'"))
@@ -500,7 +501,7 @@ struct XMPPGroupChatTests {
         #expect(body.contains(#""message":"via rest""#))
         // Without send_to_chat it is only stored.
         b.clear()
-        _ = try f.rest("POST", "/chat/Message.json", form: "chat_dialog_id=\(group)&message=quiet", as: ann)
+        _ = try f.rest(.post, "/chat/Message.json", form: "chat_dialog_id=\(group)&message=quiet", as: ann)
         b.read(until: { _ in false }, timeout: 0.3)
         #expect(!b.received.contains("quiet"))
         #expect(try f.messageCount() == 2)
@@ -510,7 +511,7 @@ struct XMPPGroupChatTests {
     /// its CR (as `&#13;`) and gets U+FFFD for the control, and the stream stays up.
     @Test func restBodyWithCRAndControlsKeepsTheStreamWellFormed() throws {
         let (f, ann, group, b) = try groupWithBobJoined()
-        let (status, _) = try f.rest("POST", "/chat/Message.json",
+        let (status, _) = try f.rest(.post, "/chat/Message.json",
                                      form: "chat_dialog_id=\(group)&message=a%0D%0Ab%01c+%1B%5B0m&send_to_chat=1", as: ann)
         #expect(status == 201)
         #expect(b.read(untilContains: "</message>"))

@@ -11,6 +11,7 @@
 // ann's), `$D` for their private dialog's id. The database lives across inputs
 // (a user's PBKDF2 costs milliseconds): a crash found is replayed on a fresh one.
 import FuzzSupport
+import SandboxHTTP
 import SandboxJSON
 import SandboxREST
 import SandboxStorage
@@ -31,7 +32,7 @@ final class RESTFixture {
         let bob = try database.insertUser(NewUser(login: "bob", password: "password-bob"))
         let annToken = try database.createSession(applicationId: 7, userId: ann.id, nonce: 1, timestamp: 1).token
         let bobToken = try database.createSession(applicationId: 7, userId: bob.id, nonce: 2, timestamp: 1).token
-        let created = router.handle(try RESTRequest(method: "POST", path: "/chat/Dialog.json",
+        let created = router.handle(try RESTRequest(method: .post, path: "/chat/Dialog.json",
                                                      headers: ["QB-Token": annToken, "Content-Type": "application/x-www-form-urlencoded"],
                                                      query: nil, body: Array("type=3&occupants_ids=\(bob.id)".utf8)))
         guard case .string(let dialogID)? = created.body?["_id"] else { fatalError("the fixture's dialog was not created: \(created.status)") }
@@ -80,7 +81,7 @@ runFuzzer { input in
     if body.contains(UInt8(ascii: "$")) { body = Array(fixture.substitute(String(decoding: body, as: UTF8.self)).utf8) }
     let request: RESTRequest
     do {
-        request = try RESTRequest(method: String(requestLine[0]), path: String(pathAndQuery[0]), headers: headers,
+        request = try RESTRequest(method: HTTPRequest.Method(name: String(requestLine[0])), path: String(pathAndQuery[0]), headers: headers,
                                   query: pathAndQuery.count > 1 ? String(pathAndQuery[1]) : nil, body: body)
     } catch {
         return

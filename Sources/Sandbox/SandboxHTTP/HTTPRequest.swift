@@ -4,7 +4,33 @@
 /// One request as the HTTP server read it: what the service needs to answer it, or to
 /// refuse it (an unknown method, a malformed URI, path or body), in the order it chooses.
 package struct HTTPRequest {
-    package enum Method: Equatable, Sendable { case get, post, put, delete, options, other }
+    package enum Method: Equatable, Sendable {
+        case get, post, put, delete, options, other
+
+        /// As a request line spells it (any other method read from one is `.other`).
+        package init(name: String) {
+            self = switch name {
+            case "GET": .get
+            case "POST": .post
+            case "PUT": .put
+            case "DELETE": .delete
+            case "OPTIONS": .options
+            default: .other
+            }
+        }
+
+        /// As a request line and the log spell it.
+        package var name: String {
+            switch self {
+            case .get: "GET"
+            case .post: "POST"
+            case .put: "PUT"
+            case .delete: "DELETE"
+            case .options: "OPTIONS"
+            case .other: "OTHER"
+            }
+        }
+    }
 
     /// Why part of a request could not be read.
     package enum Problem: Error, Equatable {

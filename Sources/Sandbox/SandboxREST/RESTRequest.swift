@@ -4,7 +4,7 @@ import SandboxJSON
 
 /// A request as handlers see it: method, path, headers and every parameter (query + body).
 package struct RESTRequest {
-    var method: String
+    var method: HTTPRequest.Method
     var path: String
     /// Header names lowercased.
     var headers: [String: String]
@@ -49,7 +49,7 @@ package struct RESTRequest {
         return items
     }
 
-    package init(method: String, path: String, headers: [String: String], query: String?, body: [UInt8]) throws(RESTError) {
+    package init(method: HTTPRequest.Method, path: String, headers: [String: String], query: String?, body: [UInt8]) throws(RESTError) {
         self.method = method
         self.path = path
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })

@@ -109,14 +109,14 @@ struct SessionLookup {
 /// A method and path pattern, its access level, and its handler. Made by the access level
 /// (`.open`, `.session`, `.user`, `.optionalSession`), which decides what the handler is given.
 struct RESTRoute {
-    var method: String
+    var method: HTTPRequest.Method
     var pattern: PathPattern
     /// Asks for what the access level needs, runs the handler; returns its response and the
     /// session it ran with (whose expiry the answer names).
     var run: (RESTRequest, SessionLookup) throws(RESTError) -> (response: RESTResponse, session: SessionRecord?)
 
     /// No token needed (e.g. creating a session).
-    static func open(_ method: String, _ pattern: String,
+    static func open(_ method: HTTPRequest.Method, _ pattern: String,
                      _ handler: @escaping (PublicContext) throws(RESTError) -> RESTResponse) -> RESTRoute {
         RESTRoute(method: method, pattern: PathPattern(pattern)) { (request, _) throws(RESTError) in
             (try handler(RESTContext(request: request, session: ())), nil)
@@ -124,7 +124,7 @@ struct RESTRoute {
     }
 
     /// Any live session (application or user).
-    static func session(_ method: String, _ pattern: String,
+    static func session(_ method: HTTPRequest.Method, _ pattern: String,
                         _ handler: @escaping (SessionContext) throws(RESTError) -> RESTResponse) -> RESTRoute {
         RESTRoute(method: method, pattern: PathPattern(pattern)) { (request, sessions) throws(RESTError) in
             let session = try sessions.live(request)
@@ -133,7 +133,7 @@ struct RESTRoute {
     }
 
     /// A live user session; an application session gets 422 "Forbidden. Need user.".
-    static func user(_ method: String, _ pattern: String,
+    static func user(_ method: HTTPRequest.Method, _ pattern: String,
                      _ handler: @escaping (UserContext) throws(RESTError) -> RESTResponse) -> RESTRoute {
         RESTRoute(method: method, pattern: PathPattern(pattern)) { (request, sessions) throws(RESTError) in
             let session = try sessions.live(request)
@@ -144,7 +144,7 @@ struct RESTRoute {
 
     /// A live session when a token is given, in `QB-Token` or as `?token=`; none otherwise,
     /// and the handler decides.
-    static func optionalSession(_ method: String, _ pattern: String,
+    static func optionalSession(_ method: HTTPRequest.Method, _ pattern: String,
                                 _ handler: @escaping (TokenContext) throws(RESTError) -> RESTResponse) -> RESTRoute {
         RESTRoute(method: method, pattern: PathPattern(pattern)) { (request, sessions) throws(RESTError) in
             let session = try sessions.given(request)

@@ -35,7 +35,7 @@ package final class RESTService {
         } else {
             do throws(RESTError) {
                 let parsed = try Self.parse(request)
-                line = "\(parsed.method) \(parsed.path)"
+                line = "\(parsed.method.name) \(parsed.path)"
                 beforeEachRequest()
                 response = router.handle(parsed)
             } catch {
@@ -62,14 +62,8 @@ package final class RESTService {
 
     /// The HTTP request as a `RESTRequest`, or the error it is answered with (checked in this order).
     private static func parse(_ request: HTTPRequest) throws(RESTError) -> RESTRequest {
-        let method: String
-        switch request.method {
-        case .get: method = "GET"
-        case .post: method = "POST"
-        case .put: method = "PUT"
-        case .delete: method = "DELETE"
-        case .options, .other: throw .list(405, "Method not allowed")
-        }
+        let method = request.method
+        guard [.get, .post, .put, .delete].contains(method) else { throw .list(405, "Method not allowed") }
         let path: String
         switch request.path {
         case .success(let decoded): path = decoded

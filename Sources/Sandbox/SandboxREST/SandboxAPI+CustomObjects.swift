@@ -11,19 +11,19 @@ extension SandboxAPI {
     /// The routes of this API, more particular paths first (`multi.json` before `{ids}.json`).
     func customObjectRoutes() -> [RESTRoute] {
         [
-            .session("GET", "/data/{class}.json") { [unowned self] (c) throws(RESTError) in try self.listRecords(c) },
-            .user("POST", "/data/{class}.json") { [unowned self] (c) throws(RESTError) in try self.createRecord(c) },
-            .user("POST", "/data/{class}/multi.json") { [unowned self] (c) throws(RESTError) in try self.createRecords(c) },
-            .user("PUT", "/data/{class}/multi.json") { [unowned self] (c) throws(RESTError) in try self.updateRecords(c) },
-            .user("PUT", "/data/{class}/by_criteria.json") { [unowned self] (c) throws(RESTError) in try self.updateRecordsWhere(c) },
-            .user("DELETE", "/data/{class}/by_criteria.json") { [unowned self] (c) throws(RESTError) in try self.deleteRecordsWhere(c) },
-            .user("POST", "/data/{class}/{id}/file.json") { [unowned self] (c) throws(RESTError) in try self.uploadRecordFile(c) },
+            .session(.get, "/data/{class}.json") { [unowned self] (c) throws(RESTError) in try self.listRecords(c) },
+            .user(.post, "/data/{class}.json") { [unowned self] (c) throws(RESTError) in try self.createRecord(c) },
+            .user(.post, "/data/{class}/multi.json") { [unowned self] (c) throws(RESTError) in try self.createRecords(c) },
+            .user(.put, "/data/{class}/multi.json") { [unowned self] (c) throws(RESTError) in try self.updateRecords(c) },
+            .user(.put, "/data/{class}/by_criteria.json") { [unowned self] (c) throws(RESTError) in try self.updateRecordsWhere(c) },
+            .user(.delete, "/data/{class}/by_criteria.json") { [unowned self] (c) throws(RESTError) in try self.deleteRecordsWhere(c) },
+            .user(.post, "/data/{class}/{id}/file.json") { [unowned self] (c) throws(RESTError) in try self.uploadRecordFile(c) },
             // `?token=` as QB.data.fileUrl builds it: a link for an <img>, which sends no header.
-            .optionalSession("GET", "/data/{class}/{id}/file.json") { [unowned self] (c) throws(RESTError) in try self.downloadRecordFile(c) },
-            .user("DELETE", "/data/{class}/{id}/file.json") { [unowned self] (c) throws(RESTError) in try self.deleteRecordFile(c) },
-            .session("GET", "/data/{class}/{ids}.json") { [unowned self] (c) throws(RESTError) in try self.recordsById(c) },
-            .user("PUT", "/data/{class}/{ids}.json") { [unowned self] (c) throws(RESTError) in try self.updateRecord(c) },
-            .user("DELETE", "/data/{class}/{ids}.json") { [unowned self] (c) throws(RESTError) in try self.deleteRecords(c) },
+            .optionalSession(.get, "/data/{class}/{id}/file.json") { [unowned self] (c) throws(RESTError) in try self.downloadRecordFile(c) },
+            .user(.delete, "/data/{class}/{id}/file.json") { [unowned self] (c) throws(RESTError) in try self.deleteRecordFile(c) },
+            .session(.get, "/data/{class}/{ids}.json") { [unowned self] (c) throws(RESTError) in try self.recordsById(c) },
+            .user(.put, "/data/{class}/{ids}.json") { [unowned self] (c) throws(RESTError) in try self.updateRecord(c) },
+            .user(.delete, "/data/{class}/{ids}.json") { [unowned self] (c) throws(RESTError) in try self.deleteRecords(c) },
         ]
     }
 
