@@ -18,7 +18,7 @@ import PackageDescription
 
 // Concrete generic types' metadata through accessor calls, not mangled names that
 // the runtime demangles on first use: each distinct type (Set<String>,
-// [String: JSONValue], …) cost tens of microseconds at start-up (issue 11). Each
+// [String: JSONValue], …) cost tens of microseconds at start-up. Each
 // function in a section of its own: unused ones are dropped at link time, and
 // chatctl's start-up code can be laid out together (its startup.order).
 let swiftSettings: [SwiftSetting] = [
@@ -109,7 +109,7 @@ let package = Package(
         // the offline queries run laid out together (startup.order, from
         // scripts/startup-order.sh), so they touch fewer pages; the C++ runtime linked in
         // statically like the Swift runtime it serves (link/libstdc++.so says how and why).
-        // Start-up time: issue 11.
+        // Start-up time: README's speed figures.
         .executableTarget(name: "chatctl", dependencies: ["ChatctlCLI", "Threads"], path: "Sources/Client/chatctl", exclude: ["startup.order", "link"], swiftSettings: swiftSettings,
                           linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                                          "-L", "\(Context.packageDirectory)/Sources/Client/chatctl/link",

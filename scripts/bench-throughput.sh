@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throughput rows (issue 11), on a sandbox of its own: `chatctl send --lines` with
+# Throughput rows, on a sandbox of its own: `chatctl send --lines` with
 # 100,000 lines until the command exits 0, every line counted once at the receiver;
 # `chatctl listen --json --count 100000`, from the first message printed to the last,
 # every one printed once and cached, its resident memory sampled along the way. Each

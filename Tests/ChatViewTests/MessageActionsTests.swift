@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ChatView
 
-/// Actions on a selected cell (issue 20): reply, forward, copy, edit, delete; and how
+/// Actions on a selected cell: reply, forward, copy, edit, delete; and how
 /// replies and forwards look (golden screens).
 @Suite struct MessageActionsTests {
     typealias F = Fixture

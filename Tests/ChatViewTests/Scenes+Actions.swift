@@ -1,6 +1,6 @@
 @testable import ChatView
 
-/// The scenes of replies and forwards (issue 20) the golden snapshots show.
+/// The scenes of replies and forwards the golden snapshots show.
 extension Scenes {
     /// Bob asks, Alice answers quoting him, Bob answers quoting her (a quote of two lines
     /// and more), and Alice has started a reply to Bob's last message (the banner).

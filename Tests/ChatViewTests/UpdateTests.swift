@@ -295,7 +295,7 @@ extension UpdateTests {
     }
 }
 
-/// Issue 20, defect 1: a view at the bottom, or never scrolled, follows whatever
+/// A view at the bottom, or never scrolled, follows whatever
 /// arrives and in whatever order; only a person scrolling up unpins it.
 extension UpdateTests {
     @Test(arguments: [0, 1, 2, 3])

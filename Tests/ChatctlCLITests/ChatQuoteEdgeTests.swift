@@ -5,7 +5,7 @@ import Foundation
 @testable import ChatctlCLI
 @testable import Presentation
 
-/// Replies, forwards and the clipboard at the chat view's edge (issue 20).
+/// Replies, forwards and the clipboard at the chat view's edge.
 @Suite struct ChatQuoteEdgeTests {
     /// A forward from a UI Kit app, as history gives it: the quote shows, named by
     /// `origin_sender_name`, made safe; the apps' placeholder text shows as nothing.

@@ -3,7 +3,7 @@ import Testing
 @testable import ChatctlCLI
 
 /// Every command's help and the man page show examples of its use, and each
-/// example is a command line chatctl accepts (issue 22).
+/// example is a command line chatctl accepts.
 @Suite struct ExamplesTests {
     /// Names every command that has fewer than two examples: a new command adds its own.
     @Test func everyCommandHasExamples() {

@@ -7,7 +7,7 @@ import Testing
 @testable import ChatctlCLI
 import Presentation
 
-/// What a person meets first (issue 22): a bare `chatctl`, the version, the man
+/// What a person meets first: a bare `chatctl`, the version, the man
 /// page on a terminal, a password typed on the command line, the renamed
 /// options, and the error when there is no config.
 @Suite struct FrontDoorTests {

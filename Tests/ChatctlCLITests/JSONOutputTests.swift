@@ -60,7 +60,7 @@ import MessageCache
         #expect(try Self.object(JSONOutput.dialog(dialog))["muted"] as? Bool == true, "the cache's flag, never twice")
     }
 
-    /// Issue 22: a mute for a while (`dialogs mute --for`) says when it ends, in Unix seconds.
+    /// A mute for a while (`dialogs mute --for`) says when it ends, in Unix seconds.
     @Test func aMuteForAWhileSaysWhenItEnds() throws {
         let raw = #"{"_id":"d1","type":2,"unread_messages_count":5}"#
         var dialog = CachedDialog(id: "d1", type: .group, name: "", occupantIDs: [], unreadCount: 5, updatedAt: 1, rawJSON: raw,

@@ -4,7 +4,7 @@ import MessageCache
 import Messaging
 @testable import ChatctlCLI
 
-/// Issue 22's pure parts: a desktop notification's title and body (`listen --notify`), which
+/// Pure parts: a desktop notification's title and body (`listen --notify`), which
 /// messages notify, `users`' PRESENCE, and how a mute for a while reads.
 @Suite struct NotifyPresenceMuteTests {
     static func message(_ text: String, sender: Int = 2) -> CachedMessage {

@@ -22,7 +22,7 @@ final class TerminalStdout: TerminalIO {
 }
 
 /// Listings in a pipe are tab-separated rows without a header; on a terminal,
-/// aligned columns under one (issue 22; docs/cli-output.md).
+/// aligned columns under one (docs/cli-output.md).
 @Suite struct ListingTests {
     static func users() -> Listing {
         var listing = Listing([.inPipes("KEY"), "ID", "LOGIN", "FULL NAME", "EMAIL"])

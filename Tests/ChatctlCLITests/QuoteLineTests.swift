@@ -4,7 +4,7 @@ import MessageCache
 import Messaging
 @testable import Presentation
 
-/// Issue 22: `history` and `listen` show what a reply quotes and whom a forward is from,
+/// `history` and `listen` show what a reply quotes and whom a forward is from,
 /// read from the UI Kits' custom parameters; `history --ids` starts each line with the id.
 @Suite struct QuoteLineTests {
     /// A message carrying a reply or forward as the UI Kits send it: three string

@@ -3,7 +3,7 @@ import Testing
 import CommandLineKit
 
 /// A program with examples, old option names, a refused option, a `version`
-/// command and common commands for its bare run (issue 22).
+/// command and common commands for its bare run.
 struct Shop: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "shop", abstract: "A shop.", subcommands: [Buy.self, VersionCommand.self, CompletionCommand.self], version: "2.0",

@@ -15,7 +15,7 @@ import TestSupport
 
         let listen = try alice.cli.background(["listen", "--count", "2", "--timeout", "40s"])
         try listen.waitUntilListening()
-        // As a form-encoding SDK sends it (the JavaScript SDK of issue 151 is told to).
+        // As a form-encoding SDK sends it (as the JavaScript SDK's users are told to).
         _ = try sandbox.sendMessage(token: bobToken, dialogId: dialog, text: "[attachment]", sendToChat: true, extra: [
             ("attachments[0][type]", "image"), ("attachments[0][id]", "8f2a4c0e1b6d4e3f9a7b5c2d1e0f3a4b"),
             ("attachments[0][name]", "cat.jpg"), ("attachments[0][size]", "1258291"), ("attachments[0][content-type]", "image/jpeg"),

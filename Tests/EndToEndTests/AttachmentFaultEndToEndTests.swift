@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 10: a connection to the storage reset mid-transfer. The sandbox tells clients
+/// A connection to the storage reset mid-transfer. The sandbox tells clients
 /// a FaultProxy's address for its storage (`--storage-public-url`), so uploads and
 /// downloads go through the proxy, which resets one of them part-way.
 @Suite(.serialized) struct AttachmentFaultEndToEndTests {

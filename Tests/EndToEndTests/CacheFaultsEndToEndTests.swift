@@ -5,7 +5,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Issue 10, the cache: the real chatctl on a full disk, a damaged cache, a cache from
+/// The cache: the real chatctl on a full disk, a damaged cache, a cache from
 /// a newer chatctl and a read-only state directory, each one line and exit 1 with the
 /// outbox kept; `cache check` and `cache rebuild`; twenty processes on one state
 /// directory. The README's "How it is tested: faults" table names these tests.
@@ -79,7 +79,7 @@ import Glibc
         let limit = { Confinement.fileSizeLimit(256 * 1024, $0, $1) }
         let big = (0..<40_000).map { "line \($0) of a long message that will not fit" }.joined(separator: "\n")
         var full = try alice.cli.run(confined: limit, ["send", "@" + bob.login], stdin: big)
-        // First the split is said (issue 22), then the fault in one line.
+        // First the split is said, then the fault in one line.
         let notice = "chatctl: the message was split into"
         #expect(full.stderr.hasPrefix(notice), "\(full.stderr)")
         full.stderr = full.stderr.split(separator: "\n", omittingEmptySubsequences: false).drop { $0.hasPrefix(notice) }.joined(separator: "\n")

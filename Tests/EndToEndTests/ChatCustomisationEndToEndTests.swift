@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 20: the config's `chatView` section in a real terminal (tmux) against the real
+/// The config's `chatView` section in a real terminal (tmux) against the real
 /// sandbox: initials beside incoming cells, the compact layout, a bad key told in one
 /// line while the view opens, and a sender's picture drawn beside their cell.
 @Suite(.serialized) struct ChatCustomisationEndToEndTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 20, defects 1 and 3: a chat view nobody scrolled follows the conversation
+/// A chat view nobody scrolled follows the conversation
 /// whatever arrives first (the server's older page, the cache, live messages, typing),
 /// and shows what the same account sent from another terminal.
 @Suite(.serialized) struct ChatFollowsEndToEndTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The chat view tells of messages in other dialogs (issue 20): the bell, the unread count
+/// The chat view tells of messages in other dialogs: the bell, the unread count
 /// in the terminal's title, a desktop notification where the terminal makes one (OSC 777 for
 /// WezTerm, through tmux's passthrough); `--no-notify` keeps quiet. The pane's raw output is
 /// read with `pipe-pane`, and the title with `#{pane_title}`.

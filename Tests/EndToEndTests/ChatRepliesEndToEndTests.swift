@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Replies and forwards in `chatctl chat` (issue 20), in real terminals against the real
+/// Replies and forwards in `chatctl chat`, in real terminals against the real
 /// sandbox: one made in the view reaches the other user's view quoted, and stored in the
 /// UI Kits' shape; one made by a UI Kit app (its wire shape, sent over REST) shows quoted.
 @Suite(.serialized) struct ChatRepliesEndToEndTests {

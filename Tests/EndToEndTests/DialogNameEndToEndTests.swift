@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 22: the names `chatctl dialogs` shows are names commands accept; a name
+/// The names `chatctl dialogs` shows are names commands accept; a name
 /// several dialogs share lists them so a person can pick; a second group of a name warns.
 @Suite(.serialized) struct DialogNameEndToEndTests {
     let sandbox: SandboxProcess

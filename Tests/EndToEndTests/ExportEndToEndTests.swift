@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 22: `chatctl export` against the real sandbox: a dialog with text and an image
+/// `chatctl export` against the real sandbox: a dialog with text and an image
 /// attachment, fetched from the server into an empty cache, written as Markdown, JSON
 /// Lines and one HTML file whose image a real browser (headless Chromium) draws.
 @Suite(.serialized) struct ExportEndToEndTests {

@@ -64,7 +64,7 @@ struct ProxiedPair {
     }
 }
 
-/// Issue 10: faults injected between chatctl and its server, each shown to end the way
+/// Faults injected between chatctl and its server, each shown to end the way
 /// the README's fault table says (exactly once, a bounded wait, the documented exit code).
 @Suite(.serialized) struct FaultEndToEndTests {
     /// The one line a failing command writes on stderr (a hint may follow on its own line).
@@ -125,7 +125,7 @@ struct ProxiedPair {
         #expect(resets >= 3, "resets: \(resets)")
     }
 
-    /// Issue 11: one reset in the middle of a large batch (5,000 lines, cut after 1 MB):
+    /// One reset in the middle of a large batch (5,000 lines, cut after 1 MB):
     /// the unacknowledged part is looked up in history and the rest resent under its ids.
     @Test func aResetInTheMiddleOfALargeBatchDeliversEveryLineOnce() throws {
         #expect(try sendLinesThrough(.resetAfter(bytes: 1_000_000, once: true), lines: (0..<5000).map { "cut line \($0)" }) == 1)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 10: servers that answer wrongly, or are not who they say. Each ends chatctl with
+/// Servers that answer wrongly, or are not who they say. Each ends chatctl with
 /// one line on stderr and the README's exit code, quickly, never a crash or a hang.
 @Suite(.serialized) struct HostileServerEndToEndTests {
     /// A config of the sandbox's, with the REST endpoint replaced by `api`.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 22: `--json` wherever a command produces a result (logout, read, sync,
+/// `--json` wherever a command produces a result (logout, read, sync,
 /// download), with the keys README "Commands" documents.
 @Suite(.serialized) struct JSONResultsEndToEndTests {
     let sandbox: SandboxProcess

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 2 §4, end to end: the real chatctl against the real chatctl-sandbox.
+/// Logging in, end to end: the real chatctl against the real chatctl-sandbox.
 @Suite(.serialized) struct LoginEndToEndTests {
     let sandbox: SandboxProcess
     init() throws { sandbox = try SandboxProcess() }
@@ -257,7 +257,7 @@ func waitForSavedSessionToExpire(_ cli: ChatctlRunner) throws {
         let sandbox = try SandboxProcess()
         let state = try TemporaryDirectory()
         let login = uniqueLogin("pty")
-        // A new account on a terminal is confirmed and its password typed twice (issue 21): --yes
+        // A new account on a terminal is confirmed and its password typed twice: --yes
         // and --full-name leave just the passwords to ask; --no-chat-view, no dialogs after.
         let terminal = try PseudoTerminal(productPath("chatctl"), ["login", "--login", login, "--no-chat", "--yes",
                                                                    "--full-name", "Pty User", "--no-chat-view"],

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 7: dialogs, messages and users changed from the command line, against the
+/// Dialogs, messages and users changed from the command line, against the
 /// real sandbox; who may do what, the exit codes, `--json`, and the cache following.
 @Suite(.serialized) struct ManageEndToEndTests {
     let sandbox: SandboxProcess

@@ -47,7 +47,7 @@ struct ChatUser {
     }
 }
 
-/// Issue 3 §3, end to end over REST and the cache.
+/// Messaging, end to end over REST and the cache.
 @Suite(.serialized) struct MessagingEndToEndTests {
     let sandbox: SandboxProcess
     init() throws { sandbox = try SandboxProcess() }
@@ -63,7 +63,7 @@ struct ChatUser {
         #expect(try alice.run(["outbox", "--json"]).stdout == "[]\n")
     }
 
-    /// Issue 11: a stream read in large batches (one outbox transaction, one write and
+    /// A stream read in large batches (one outbox transaction, one write and
     /// one ack asked for each), at most 1,000 in flight so the sender also waits for acks
     /// along the way: every line on the server once, in order; the outbox empty; each in
     /// the sender's history as delivered.
@@ -238,7 +238,7 @@ struct ChatUser {
         #expect(texts.count > 0)
     }
 
-    /// Issue 11: killed with a batch in flight. The server has the batch but its acks never
+    /// Killed with a batch in flight. The server has the batch but its acks never
     /// came back (the proxy drops what the server says): every line not acknowledged is
     /// still in the outbox, none of them is in the sender's history as delivered, what was
     /// acknowledged is not in the outbox; a flush finds the batch in the server's history and

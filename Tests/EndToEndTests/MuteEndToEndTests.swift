@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 20: muted dialogs from the command line against the real sandbox: `dialogs mute` and
+/// Muted dialogs from the command line against the real sandbox: `dialogs mute` and
 /// `unmute` change the server's setting (read back over REST, not by chatctl), and the list
 /// shows the flag they leave in the cache.
 @Suite(.serialized) struct MuteEndToEndTests {

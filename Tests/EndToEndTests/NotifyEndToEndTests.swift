@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 22, end to end against the real sandbox: `listen --notify` through a session bus and
+/// End to end against the real sandbox: `listen --notify` through a session bus and
 /// a stub notification service (NotificationServiceStub), `users`' PRESENCE and `--online`,
 /// and `dialogs mute --for`, whose end chatctl keeps and acts on.
 @Suite(.serialized) struct NotifyEndToEndTests {

@@ -6,7 +6,7 @@ import TestSupport
 /// back before it goes, and ends as an interrupted program does (SIGINT).
 @Suite struct PasswordInterruptTests {
     @Test func controlCAtThePromptRestoresEchoAndEndsBySIGINT() throws {
-        // On a terminal the config is read before any question (issue 21): a real one, and an account that exists.
+        // On a terminal the config is read before any question: a real one, and an account that exists.
         let sandbox = try SandboxProcess()
         let alice = try ChatUser("alice", sandbox: sandbox)
         let terminal = try PseudoTerminal(productPath("chatctl"), ["login", "--login", alice.login, "--no-chat"],

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 22: in a pipe the listings are tab-separated rows without a header, ids
+/// In a pipe the listings are tab-separated rows without a header, ids
 /// first (docs/cli-output.md); on a terminal a long history goes through the pager.
 @Suite(.serialized) struct PipeOutputEndToEndTests {
     let sandbox: SandboxProcess

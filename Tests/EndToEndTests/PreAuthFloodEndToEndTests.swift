@@ -1,4 +1,4 @@
-// Issue 24: a flood of connections that never log in (or never finish a request), from the
+// A flood of connections that never log in (or never finish a request), from the
 // address every local client shares, closes its own oldest connections, never the next
 // client's: chatctl logs in and sends over chat while the flood's sockets are still open.
 import Foundation

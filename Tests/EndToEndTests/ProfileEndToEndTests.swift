@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 21: the display name follows the login (the seed's "Full Name Did Change"), seen
+/// The display name follows the login (the seed's "Full Name Did Change"), seen
 /// by another user. Real chatctl, real sandbox.
 @Suite(.serialized) struct ProfileEndToEndTests {
     let sandbox: SandboxProcess

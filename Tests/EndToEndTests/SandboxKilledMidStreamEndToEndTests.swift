@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 24: the sandbox killed with SIGKILL in the middle of a 100,000-line `send --lines`
+/// The sandbox killed with SIGKILL in the middle of a 100,000-line `send --lines`
 /// and started again on the same `--db` and ports. Nothing of its shutdown runs, so what it
 /// had acknowledged must already be on disk and what it had not must be sent again (by the
 /// reconnected sender, or from the outbox): after `outbox flush` the receiver's history

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 8: `chatctl send --attach` against the real sandbox: files and standard input
+/// `chatctl send --attach` against the real sandbox: files and standard input
 /// in one message each, over REST and chat; the receiver's history, search and
 /// `download` give back the same bytes; a progress bar only on a terminal; bad input
 /// leaves nothing queued; a sender killed, or a server lost, mid-upload leaves an

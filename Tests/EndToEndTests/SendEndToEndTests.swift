@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 22, the send rows: ids printed and shown, a split said, blank messages refused on
+/// The send rows: ids printed and shown, a split said, blank messages refused on
 /// every way in before any request, a permanent refusal never queued, and replies and
 /// forwards sent as QuickBlox's UI Kits encode them.
 @Suite(.serialized) struct SendEndToEndTests {

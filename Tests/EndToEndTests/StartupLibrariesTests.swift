@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 11: a command pays only for what it uses. `--version`, help, completion
+/// A command pays only for what it uses. `--version`, help, completion
 /// scripts and offline queries must not load libstrophe, OpenSSL or libcurl (they
 /// are loaded on first use: CStrophe, CCryptoShim, CCurlShim); a command that chats
 /// still gets them. SQLite is linked in statically (CSQLite), so no command loads it

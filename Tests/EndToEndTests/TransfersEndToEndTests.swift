@@ -6,7 +6,7 @@ import QuickBloxAPI
 import TestSupport
 import Transfers
 
-/// Issue 8: files through the sandbox's content API: uploaded with the library's
+/// Files through the sandbox's content API: uploaded with the library's
 /// uploader (what `send --attach` will use), downloaded with the real `chatctl
 /// download`: the same bytes, by message and by uid; resumed after an interruption;
 /// refused for who may not read them.

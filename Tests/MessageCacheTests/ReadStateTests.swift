@@ -47,7 +47,7 @@ struct ReadStateTests {
         #expect(try cache.database.userVersion() == CacheSchema.migrator.migrations.count)
     }
 
-    /// Issue 32: a cache whose id lists are comma-separated text (as versions 2 to 7 kept them)
+    /// A cache whose id lists are comma-separated text (as versions 2 to 7 kept them)
     /// opens with every list a JSON array, and each reads as the old text read.
     @Test func migrationEightMakesTheListsArraysThatReadTheSame() throws {
         let fixture = try CacheFixture()

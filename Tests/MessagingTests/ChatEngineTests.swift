@@ -225,7 +225,7 @@ struct ChatEngineTests {
 }
 
 extension ChatEngineTests {
-    /// Issue 20, defect 3: what we sent over REST from another device reaches no stanza here;
+    /// What we sent over REST from another device reaches no stanza here;
     /// the followed dialog asks the server for it, from a second before the newest it saw.
     @Test func aFollowedDialogHearsOurRESTSendsFromElsewhere() throws {
         let t = 1_700_000_100

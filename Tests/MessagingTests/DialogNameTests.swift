@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 @testable import Messaging
 
-/// Issue 22: every name `chatctl dialogs` shows is a name a command accepts.
+/// Every name `chatctl dialogs` shows is a name a command accepts.
 @Suite struct DialogNameIndexTests {
     static let me = 1
     static let bob = UserNames(id: 2, login: "bob", fullName: "bob Q", email: "bob@example.com")
@@ -161,7 +161,7 @@ import TestSupport
 }
 
 /// `dialogs` shows a page of dialogs with an index of only those that could share their
-/// titles (found through the cache's indexes, issue 24's bench): for every listed dialog it
+/// titles (found through the cache's indexes, as `make bench` measures): for every listed dialog it
 /// must show what the index of every cached dialog shows. Random caches where names collide
 /// on purpose: groups and people named from one small pool, line breaks, unnamed groups.
 @Suite struct ShownTitleIndexTests {

@@ -5,7 +5,7 @@ import XMPPTransport
 @testable import Messaging
 
 /// A message heard over chat becomes the cache's QuickBlox object: written from a list
-/// of members since issue 11, it must be the object a dictionary of them wrote, custom
+/// of members, it must be the object a dictionary of them wrote, custom
 /// parameters never replacing the message's own keys.
 @Suite struct HeardMessageRecordTests {
     static func expected(_ incoming: IncomingChatMessage, dialogID: String, recipient: Int) -> String {

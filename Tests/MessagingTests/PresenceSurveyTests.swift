@@ -3,7 +3,7 @@ import Diagnostics
 import XMPPTransport
 @testable import Messaging
 
-/// Issue 22: `chatctl users`' PRESENCE, as `PresenceSurvey` learns it: a last activity of 0
+/// `chatctl users`' PRESENCE, as `PresenceSurvey` learns it: a last activity of 0
 /// is online, of N seconds a time last seen, `item-not-found` never seen (offline), and a
 /// refusal (no shared dialog) nothing at all; presence heard counts as online.
 @Suite struct PresenceSurveyTests {

@@ -8,7 +8,7 @@ import TestSupport
 import XMPPTransport
 @testable import Messaging
 
-/// Issue 22: what can never be sent is never kept in the outbox. A refusal for good (a 4xx
+/// What can never be sent is never kept in the outbox. A refusal for good (a 4xx
 /// other than 401, 408, 429) is said with the server's reason and the message leaves the
 /// outbox; a failure that may pass keeps it there; a blank entry is dropped by a flush.
 @Suite struct RefusedMessageTests {

@@ -22,7 +22,7 @@ import QuickBloxAPI
         #expect(message.attachments.last?.raw["duration"] == 12, "what an app adds is kept")
     }
 
-    /// What a form-encoding sender leaves (the JavaScript SDK's answer in its issue 151:
+    /// What a form-encoding sender leaves (the JavaScript SDK's maintainers' answer:
     /// `{'0': {type: 'image/jpeg', id: 6296283}}`): keyed "0", an old numeric blob id, a MIME
     /// type as the type. Read as given, in key order; entries that are no objects skipped.
     @Test func theObjectKeyedFormOfFormSenders() throws {

@@ -24,7 +24,7 @@ import QuickBloxAPI
         }
     }
 
-    /// Issue 22: a refusal that can never succeed (403, 404, 422…) is permanent, so a message
+    /// A refusal that can never succeed (403, 404, 422…) is permanent, so a message
     /// refused so is not kept in the outbox; 401, 408, 429 and 5xx may pass, so they are not.
     @Test(arguments: [(400, true), (403, true), (404, true), (413, true), (422, true),
                       (401, false), (408, false), (429, false), (500, false), (503, false)])

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The Debian packages' hand-kept parts agree with the code (issue 25): the list of
+/// The Debian packages' hand-kept parts agree with the code: the list of
 /// libraries chatctl opens with dlopen names exactly those the C shims open, the service
 /// runs the sandbox with options it has and the hardening asked for, and the versions
 /// scripts/version.sh makes from git sort as Debian compares them.

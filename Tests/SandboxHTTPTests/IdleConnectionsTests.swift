@@ -1,4 +1,4 @@
-// The caps on connections not of use yet (issue 24): past one, the oldest idle connection
+// The caps on connections not of use yet: past one, the oldest idle connection
 // makes room, never the newcomer, and connections that became busy are never counted.
 import Testing
 import SandboxHTTP

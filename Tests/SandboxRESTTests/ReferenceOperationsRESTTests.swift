@@ -1,4 +1,4 @@
-// The reference's operations the sandbox answers since issue 23 (docs/protocol.md §3, §5, §6, §8),
+// The reference's operations the sandbox answers beyond chat's (docs/protocol.md §3, §5, §6, §8),
 // and its list filters, in process over the route table.
 import Foundation
 import Testing

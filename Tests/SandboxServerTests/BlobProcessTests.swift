@@ -64,7 +64,7 @@ import TestSupport
 
         let upload = try s.upload(blob.params, file: file)
         #expect(upload.status == 201)
-        // S3's PostResponse for success_action_status 201, its ETag the file's MD5 (issue 23).
+        // S3's PostResponse for success_action_status 201, its ETag the file's MD5.
         let md5 = try runProcess("/usr/bin/md5sum", [file]).stdout.prefix(32)
         #expect(upload.body.contains("<PostResponse><Location>http://127.0.0.1:") && upload.body.contains("/files/\(blob.uid)</Location>"))
         #expect(upload.body.contains("<Bucket>sandbox</Bucket><Key>\(blob.uid)</Key><ETag>\"\(md5)\"</ETag></PostResponse>"))

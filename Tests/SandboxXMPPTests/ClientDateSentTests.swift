@@ -1,5 +1,5 @@
 // The `date_sent` a sending client puts in `extraParams` is the stored message's, as on the
-// hosted service (docs/protocol.md §7, issue 23): in history and in the copies delivered.
+// hosted service (docs/protocol.md §7): in history and in the copies delivered.
 import Foundation
 import Testing
 import TestSupport

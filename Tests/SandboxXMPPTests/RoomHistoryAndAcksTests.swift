@@ -1,4 +1,4 @@
-// The pure parts of issue 12's XMPP work: what history a MUC join asks for (XEP-0045 §7.2.15)
+// Pure parts of the XMPP server: what history a MUC join asks for (XEP-0045 §7.2.15)
 // and the server's half of stream management for resumable streams (XEP-0198).
 import Testing
 import SandboxXML

@@ -1,5 +1,5 @@
 // The cap on connections not yet logged in, per address (docs/protocol.md §7): past it the
-// oldest of them is closed, never the newcomer (issue 24: on loopback every client shares one
+// oldest of them is closed, never the newcomer (on loopback every client shares one
 // address, so a flood must not lock out the next client); one that logged in or left no
 // longer counts.
 import Foundation
@@ -47,7 +47,7 @@ import TestSupport
     }
 }
 
-/// The WebSocket port caps its connections not upgraded yet the same way (issue 24).
+/// The WebSocket port caps its connections not upgraded yet the same way.
 @Suite(.serialized) struct WebSocketUpgradeCapTests {
     @Test func aNewcomerPastTheCapShutsTheOldestWaitingConnection() throws {
         var limits = XMPPServer.Limits()

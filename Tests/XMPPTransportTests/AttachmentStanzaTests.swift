@@ -55,7 +55,7 @@ struct AttachmentStanzaTests {
         #expect(m.customParameters == ["note": "x"])
     }
 
-    /// The Node.js SDK before its fix of December 2016 (quickblox-javascript-sdk issue 190)
+    /// The Node.js SDK before its fix of December 2016
     /// wrote the attachment beside extraParams, directly inside `<message>`.
     @Test func theOldNodeSDKsAttachmentBesideExtraParams() throws {
         let m = try message("""

@@ -1,7 +1,7 @@
 import Testing
 import XMPPTransport
 
-/// `ChatJID(parsing:)` splits on the bytes of `/` and `@` (issue 11): the same parts
+/// `ChatJID(parsing:)` splits on the bytes of `/` and `@`: the same parts
 /// as splitting by Character gave, for every shape a JID comes in.
 @Suite struct ChatJIDParsingTests {
     @Test(arguments: [

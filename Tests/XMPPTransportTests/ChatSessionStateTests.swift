@@ -60,7 +60,7 @@ struct ChatSessionStateTests {
         #expect(t.handle(.streamClosed(failure: nil)) == .reportConnectionLost(.disconnected))
     }
 
-    /// Issue 10's suspect: a reconnect's session cut while its first ping (the ack
+    /// Suspect: a reconnect's session cut while its first ping (the ack
     /// barrier) and carbons are unanswered. The cut is a loss like any other, nothing of
     /// the first session lingers, and the keep-alive is not left watching a dead session.
     @Test func aCutBeforeAReconnectsFirstPingIsAnsweredIsConnectionLost() {

@@ -39,7 +39,7 @@ package struct StoredSession: Sendable, Equatable {
     /// The file's object as `save` writes it, or wrote it with Foundation's encoder before
     /// (`/` then escaped as `\/`, which every JSON reader reads as `/`): the keys of
     /// `Key`, `login` optional; nil when a key is missing or of another type.
-    /// Read by hand: JSONDecoder cost every command a fraction of a millisecond (issue 11).
+    /// Read by hand: JSONDecoder cost every command a fraction of a millisecond.
     package init?(json: JSONValue) {
         func number(_ key: Key) -> Double? {
             switch json[key.rawValue] {

@@ -28,7 +28,7 @@ package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
     /// ambiguous name matches); not part of `description`.
     package var details: [String] = []
     /// The server refused this for good (a 4xx other than 401, 408, 429): trying again
-    /// cannot help, so a message refused so is never kept in the outbox (issue 22).
+    /// cannot help, so a message refused so is never kept in the outbox.
     package var isPermanent = false
 
     package init(_ kind: Kind, _ message: String, hint: String? = nil) {

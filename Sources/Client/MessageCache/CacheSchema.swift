@@ -196,18 +196,18 @@ package enum CacheSchema {
         Migration("5 outbox custom parameters", sql: """
             ALTER TABLE outbox ADD COLUMN custom TEXT NOT NULL DEFAULT '';
             """),
-        // Issue 20: whether the user muted the dialog (its notification settings, docs/protocol.md
+        // Whether the user muted the dialog (its notification settings, docs/protocol.md
         // §5), learnt when they mute or unmute and when the setting is read; the server's dialog
         // object does not carry it, so upserting a dialog leaves it as it was.
         Migration("6 dialog muted", sql: """
             ALTER TABLE dialogs ADD COLUMN muted INTEGER NOT NULL DEFAULT 0;
             """),
-        // Issue 22: when a mute with `--for` ends (Unix seconds; NULL: until unmuted). QuickBlox's
+        // When a mute with `--for` ends (Unix seconds; NULL: until unmuted). QuickBlox's
         // setting has no expiry, so chatctl keeps it and unmutes once it has passed (docs/protocol.md §5).
         Migration("7 dialog muted until", sql: """
             ALTER TABLE dialogs ADD COLUMN muted_until INTEGER;
             """),
-        // Issue 32: lists of user ids (a message's delivered and read ids, a dialog's occupants)
+        // Lists of user ids (a message's delivered and read ids, a dialog's occupants)
         // kept as the lists they are, JSON arrays (`ChatCache.userIDList`), not comma-separated
         // text. Each list reads as it did: one of integers only becomes an array in place; any
         // other (a part that is no integer, a leading zero) is read by the reader of the old text

@@ -1,7 +1,7 @@
 import SQLiteStore
 
 /// What `chatctl dialogs` needs to show a page of dialogs with the end of the id after a
-/// title others share (issue 22), through the cache's indexes: the dialogs and users that
+/// title others share, through the cache's indexes: the dialogs and users that
 /// could share one of those titles, not every cached dialog (MessagingService+DialogNames).
 /// Each dialog comes with what names it and orders the list, as `dialogsForNaming`. One
 /// prepared statement runs once per name: a list of a hundred placeholders costs more to

@@ -1,6 +1,6 @@
 import SQLiteStore
 
-/// Users by the names a person types for them (issue 22): one query for a whole
+/// Users by the names a person types for them: one query for a whole
 /// dialog list, and one user by email address.
 extension ChatCache {
     /// What `userNames` reads: a user's names and the email in its JSON.

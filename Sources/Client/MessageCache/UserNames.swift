@@ -1,5 +1,5 @@
 /// What a cached user is called: the names a person may type for the private dialog
-/// with them (issue 22). The email address is kept only in the user's JSON.
+/// with them. The email address is kept only in the user's JSON.
 package struct UserNames: Hashable, Sendable {
     package var id: Int
     package var login: String

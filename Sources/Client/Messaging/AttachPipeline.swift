@@ -109,7 +109,7 @@ package struct AttachPipeline {
                 return try service.deliverViaREST(clientMessageID: ready.clientMessageID, text: ready.text,
                                                   attachments: ready.attachments, dialogID: ready.dialogID)
             } catch {
-                // Refused for good: already gone from the outbox (issue 22).
+                // Refused for good: already gone from the outbox.
                 if case .invalidInput = error.kind { throw error }
                 if !error.isPermanent { service.noteFailure(clientMessageID: ready.clientMessageID, owner: owner, error: error) }
                 throw error

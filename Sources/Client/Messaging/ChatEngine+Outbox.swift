@@ -11,7 +11,7 @@ extension ChatEngine {
     package var deliveredCount: Int { outbox.delivered }
     /// Messages this engine gave back to the outbox (a failure, a lost connection).
     package var undeliveredCount: Int { outbox.undelivered }
-    /// Messages the server refused for good: they left the outbox (issue 22).
+    /// Messages the server refused for good: they left the outbox.
     package var refusedCount: Int { outbox.refused }
 
     /// Queues `texts` (one transaction) and writes them, unless the connection is down (they
@@ -47,7 +47,7 @@ extension ChatEngine {
         package var notUploaded = 0
         /// The first failure that left something in the outbox.
         package var failure: Failure?
-        /// Entries that left the outbox unsent, each with why: blank, or refused for good (issue 22).
+        /// Entries that left the outbox unsent, each with why: blank, or refused for good.
         package var dropped: [Failure] = []
     }
 

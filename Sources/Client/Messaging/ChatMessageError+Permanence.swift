@@ -1,6 +1,6 @@
 import XMPPTransport
 
-/// Whether a message the chat server bounced may pass if sent again (issue 22). RFC 6120
+/// Whether a message the chat server bounced may pass if sent again. RFC 6120
 /// §8.3.2: `wait` says try later; these conditions say the message itself or its sender is
 /// refused. `not-acceptable` is not among them: the server also says it for a room not
 /// joined yet, which a resend after the join cures.

@@ -1,6 +1,6 @@
 import MessageCache
 
-/// The names a dialog answers to on the command line (issue 22): every title
+/// The names a dialog answers to on the command line: every title
 /// `chatctl dialogs` shows, and for a private dialog the other person's full name,
 /// login and email address. A name that matches exactly wins over one that differs
 /// only in case; a title shared by several dialogs is shown, and typed, with the end

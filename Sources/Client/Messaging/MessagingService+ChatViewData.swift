@@ -5,7 +5,7 @@ import MessageCache
 /// the names the cache knows. Values only: Presentation makes the view's records of them.
 extension MessagingService {
     /// Every cached dialog, the names of their occupants, and the titles that need the end of
-    /// their id to tell them apart (issue 22).
+    /// their id to tell them apart.
     package func dialogsOverview() -> DialogsOverview {
         let dialogs = (try? self.dialogs(type: nil, limit: nil, source: .cacheOnly)) ?? []
         return DialogsOverview(dialogs: dialogs, names: displayNames(Set(dialogs.flatMap(\.occupantIDs))),

@@ -5,7 +5,7 @@ import Diagnostics
 import MessageCache
 import QuickBloxAPI
 
-/// A dialog named the way `chatctl dialogs` shows it (issue 22): by title, by the other
+/// A dialog named the way `chatctl dialogs` shows it: by title, by the other
 /// person's full name, login or email address, or `title (end of id)`.
 extension MessagingService {
     /// Every cached dialog by the names it answers to.

@@ -2,7 +2,7 @@ import Diagnostics
 import MessageCache
 import QuickBloxAPI
 
-/// `send --reply-to` and `forward` (issue 22): the original looked up in the cache, else
+/// `send --reply-to` and `forward`: the original looked up in the cache, else
 /// read from the server, then quoted by the one encoder the chat view uses (`quoting`).
 extension MessagingService {
     /// The custom parameters quoting message `id`. Not in the cache: read from `dialog` over

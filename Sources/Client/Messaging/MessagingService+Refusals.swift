@@ -1,7 +1,7 @@
 import Diagnostics
 import MessageCache
 
-/// What can never be sent leaves the outbox (issue 22): a blank entry, and a message the
+/// What can never be sent leaves the outbox: a blank entry, and a message the
 /// server refused for good (a 4xx other than 401, 408, 429). Only what may pass later
 /// (no network, 408, 429, 5xx) waits there for `outbox flush`.
 extension MessagingService {

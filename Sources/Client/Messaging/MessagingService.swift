@@ -97,7 +97,7 @@ package final class MessagingService {
 
     package func user(login: String, source: DataSource) throws(Failure) -> CachedUser {
         if let user = try cached({ () throws(MessageCacheError) in try cache.user(login: login) }) { return user }
-        // `@bob@example.com`: an email address names a user as a login does (issue 22).
+        // `@bob@example.com`: an email address names a user as a login does.
         if login.contains("@"), let user = try user(email: login, source: source) { return user }
         if source == .cacheOnly { throw Failure(.invalidInput, "user @\(login) is not in the cache", hint: "try without --offline") }
         let found: QBUser

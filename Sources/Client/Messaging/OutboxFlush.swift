@@ -44,7 +44,7 @@ package struct OutboxFlush {
         let failure = flushed.failure ?? finished
         self.delivered = flushed.alreadyThere + delivered
         self.undelivered = flushed.notUploaded + undelivered
-        // Left the outbox unsent (issue 22): blank entries, and what the server refused for good.
+        // Left the outbox unsent: blank entries, and what the server refused for good.
         blank = flushed.dropped.filter { !$0.isPermanent }
         refusals = flushed.dropped.filter(\.isPermanent)
         if refused > 0 {

@@ -42,7 +42,7 @@ final class OutboxSender {
     private var deliveredRecords: [CachedMessage] = []
     private(set) var delivered = 0
     private(set) var undelivered = 0
-    /// Refused for good by the server: removed from the outbox, never retried (issue 22).
+    /// Refused for good by the server: removed from the outbox, never retried.
     private(set) var refused = 0
     /// Markers for messages not in history yet (sent, their ack not recorded): taken once they are.
     private var earlyMarkers: [ChatMarker] = []

@@ -23,8 +23,8 @@ package struct RESTSender {
     }
 
     /// Queues `text` and delivers it, unless an earlier one failed. Throws only what ends
-    /// the command: input the server refuses (for good: the message leaves the outbox,
-    /// issue 22), and a session that is gone (exit 4; this message waits in the outbox).
+    /// the command: input the server refuses (for good: the message leaves the outbox),
+    /// and a session that is gone (exit 4; this message waits in the outbox).
     /// `custom`: a reply's or a forward's parameters (`MessagingService.quoting`).
     package mutating func send(_ text: String, custom: [String: String] = [:]) throws(Failure) {
         let id = try service.enqueue(text, to: dialogID, owner: owner, custom: custom)

@@ -59,7 +59,7 @@ package enum ChatViewRecords {
         return ShownAttachment(kind: clean(attachment.type), name: clean(attachment.name), size: attachment.size, uid: attachment.id)
     }
 
-    /// `shownTitle`: the title with the end of the id, when other dialogs share it (issue 22).
+    /// `shownTitle`: the title with the end of the id, when other dialogs share it.
     package static func dialog(_ dialog: CachedDialog, me: Int, names: [Int: String], shownTitle: String? = nil) -> DialogSummary {
         let kind: DialogSummary.Kind
         switch dialog.type {

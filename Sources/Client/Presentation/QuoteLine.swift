@@ -2,7 +2,7 @@ import MessageCache
 import Messaging
 import QuickBloxAPI
 
-/// A reply's quote and a forward's origin in text output (`history`, `listen`; issue 22),
+/// A reply's quote and a forward's origin in text output (`history`, `listen`),
 /// from the same reading of the UI Kits' parameters as the chat view
 /// (`ChatViewRecords.quote`): `↪ alice: first line…`, `↪ forwarded from alice: first line…`.
 package enum QuoteLine {

@@ -8,7 +8,7 @@ package enum Table {
         var widths = [Int](repeating: 0, count: columns)
         for row in counts { for i in 0..<min(row.count, columns - 1) { widths[i] = min(max(widths[i], row[i]), 32) } }
         // Lines are put together as UTF-8 bytes: appending to a String checks each piece
-        // (`dialogs --offline` spent a sixth of its instructions here; issue 11).
+        // (`dialogs --offline` spent a sixth of its instructions here).
         var out: [UInt8] = []
         out.reserveCapacity(rows.count * 96)
         var line: [UInt8] = []

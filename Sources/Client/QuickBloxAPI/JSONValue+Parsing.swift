@@ -1,6 +1,6 @@
 /// Reading JSON text into a `JSONValue` by hand: Foundation's `JSONDecoder` spent
 /// about half a millisecond of every offline command reading the config and the
-/// session (issue 11). Reads what that decoder read (GoldenVectors' table binds
+/// session. Reads what that decoder read (GoldenVectors' table binds
 /// both this and the sandbox's reader): RFC 8259, plus the leniencies of
 /// Foundation that the client relied on (a byte order mark, a trailing comma,
 /// nesting to 512 levels). An integer that fits `Int` is `.int`, any other number

@@ -71,7 +71,7 @@ package enum ChatEvent: Sendable, Equatable {
 
     /// The `<attachment/>` elements directly inside extraParams (docs/protocol.md §8).
     /// The JavaScript SDK for Node.js put them directly inside `<message>` instead
-    /// until its fix of December 2016 (quickblox-javascript-sdk issue 190): read
+    /// until its fix of December 2016: read
     /// there when extraParams has none.
     static func attachments(of stanza: StanzaElement, extraParams: StanzaElement?) -> [ChatAttachment] {
         let inside = (extraParams?.children ?? []).filter { $0.name == "attachment" }

@@ -105,7 +105,7 @@ package final class SandboxAPI {
         router.add(.user(.delete, "/blobs/{id}.json") { [unowned self] (c) throws(RESTError) in try self.deleteBlob(c) })
         router.add(.user(.get, "/chat/Dialog/{id}/notifications.json") { [unowned self] (c) throws(RESTError) in try self.notificationSettings(c) })
         router.add(.user(.put, "/chat/Dialog/{id}/notifications.json") { [unowned self] (c) throws(RESTError) in try self.updateNotificationSettings(c) })
-        // Issue 23: the rest of the reference's operations.
+        // The rest of the reference's operations.
         router.add(.user(.post, "/chat/Dialogs/add_occupants.json") { [unowned self] (c) throws(RESTError) in try self.addOccupants(c) })
         router.add(.user(.post, "/chat/Dialogs/remove_occupants.json") { [unowned self] (c) throws(RESTError) in try self.removeOccupants(c) })
         router.add(.user(.put, "/chat/Message.json") { [unowned self] (c) throws(RESTError) in try self.updateAllMessages(c) })
@@ -115,9 +115,9 @@ package final class SandboxAPI {
         router.add(.user(.put, "/blobs/{id}.json") { [unowned self] (c) throws(RESTError) in try self.updateBlob(c) })
         // The JavaScript SDK's spelling of the reset (`users/password/reset`).
         router.add(.session(.get, "/users/password/reset.json") { [unowned self] (c) throws(RESTError) in try self.resetPassword(c) })
-        // Issue 31: custom objects.
+        // Custom objects.
         for route in customObjectRoutes() { router.add(route) }
-        // Issue 31: push notifications and the address book; and what the sandbox pushed.
+        // Push notifications and the address book; and what the sandbox pushed.
         router.add(.user(.post, "/subscriptions.json") { [unowned self] (c) throws(RESTError) in try self.subscribe(c) })
         router.add(.user(.get, "/subscriptions.json") { [unowned self] (c) throws(RESTError) in try self.listSubscriptions(c) })
         router.add(.user(.delete, "/subscriptions/{id}.json") { [unowned self] (c) throws(RESTError) in try self.unsubscribe(c) })

@@ -1,5 +1,5 @@
 // A user's own record changed or removed, and the lookups by tag and external id
-// (docs/protocol.md §3, issue 21).
+// (docs/protocol.md §3).
 internal import SQLiteStore
 
 extension SandboxDatabase {

@@ -30,7 +30,7 @@ package final class SandboxDatabase {
                 nonce TEXT NOT NULL, ts INTEGER NOT NULL, PRIMARY KEY (nonce, ts)
             );
             """),
-        // Issue 3: dialogs and messages. `seq` orders rows in insertion order (ties of one second).
+        // Dialogs and messages. `seq` orders rows in insertion order (ties of one second).
         legacyAware("dialogs-messages", sql: """
             CREATE TABLE dialogs (
                 seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -64,7 +64,7 @@ package final class SandboxDatabase {
             );
             """),
         Migration("drop-legacy-schema-version", sql: "DROP TABLE IF EXISTS schema_version"),
-        // Issue 7: messages a user deleted for themselves only (`DELETE` without `force`).
+        // Messages a user deleted for themselves only (`DELETE` without `force`).
         Migration("message-hidden", sql: """
             CREATE TABLE message_hidden (
                 message_id TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
@@ -88,7 +88,7 @@ package final class SandboxDatabase {
             DROP TABLE users;
             ALTER TABLE users_new RENAME TO users;
             """),
-        // Issue 8: blobs (the content API), which messages refer to which blob (who may
+        // Blobs (the content API), which messages refer to which blob (who may
         // download a private one), and the secret that signs storage URLs. Messages stored
         // before this step get their references from their attachments' `id`s.
         Migration("blobs", sql: """
@@ -112,17 +112,17 @@ package final class SandboxDatabase {
                 WHERE json_extract(p.value, '$[0]') = 'id' AND json_extract(p.value, '$[1]') != '';
             CREATE TABLE sandbox_secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);
             """),
-        // Issue 12: the id a sender gave a message that is stored under another (a plain XMPP
+        // The id a sender gave a message that is stored under another (a plain XMPP
         // client's, which is no ObjectId), to hand it back (XEP-0359 origin-id) and spot resends.
         Migration("message-origin-id", sql: """
             ALTER TABLE messages ADD COLUMN origin_id TEXT;
             CREATE INDEX messages_sender_origin ON messages(sender_id, origin_id) WHERE origin_id IS NOT NULL;
             """),
-        // Issue 20: when each user's last chat resource went offline (XEP-0012 last activity).
+        // When each user's last chat resource went offline (XEP-0012 last activity).
         Migration("chat-last-seen", sql: """
             CREATE TABLE chat_last_seen (user_id INTEGER PRIMARY KEY, at REAL NOT NULL);
             """),
-        // Issue 20: the dialogs a user muted (`PUT /chat/Dialog/{id}/notifications.json` with
+        // The dialogs a user muted (`PUT /chat/Dialog/{id}/notifications.json` with
         // `enabled=0`); a dialog without a row notifies, the service's default.
         Migration("dialog-muted", sql: """
             CREATE TABLE dialog_muted (
@@ -130,17 +130,17 @@ package final class SandboxDatabase {
                 user_id INTEGER NOT NULL, PRIMARY KEY (dialog_id, user_id)
             );
             """),
-        // Issue 20: a user's picture, the blob their avatar is (`PUT /users/{id}.json`).
+        // A user's picture, the blob their avatar is (`PUT /users/{id}.json`).
         Migration("user-blob-id", sql: "ALTER TABLE users ADD COLUMN blob_id INTEGER"),
-        // Issue 21: a user's tags (`user[tag_list]`); stored as `,a,b,` until "user-tags-json".
+        // A user's tags (`user[tag_list]`); stored as `,a,b,` until "user-tags-json".
         Migration("user-tags", sql: "ALTER TABLE users ADD COLUMN tags TEXT"),
-        // Issue 23: the reference's social ids, which `GET /users/by_facebook_id.json` and the like find.
+        // The reference's social ids, which `GET /users/by_facebook_id.json` and the like find.
         Migration("user-social-ids", sql: """
             ALTER TABLE users ADD COLUMN facebook_id TEXT;
             ALTER TABLE users ADD COLUMN twitter_id TEXT;
             ALTER TABLE users ADD COLUMN twitter_digits_id TEXT;
             """),
-        // Issue 31: custom objects. A class's fields are made by the first values written to
+        // Custom objects. A class's fields are made by the first values written to
         // them; a record keeps its fields and permissions as JSON. A dialog's custom data is a
         // record (`data_id`).
         Migration("custom-objects", sql: """
@@ -159,7 +159,7 @@ package final class SandboxDatabase {
             CREATE INDEX custom_objects_parent ON custom_objects(parent_id) WHERE parent_id IS NOT NULL;
             ALTER TABLE dialogs ADD COLUMN data_id TEXT;
             """),
-        // Issue 31: push subscriptions (one per device and channel), events, every delivery
+        // Push subscriptions (one per device and channel), events, every delivery
         // the sandbox made in place of APNs, FCM or mail (kept when their event is deleted:
         // they are what was pushed), and the address books, one global and one per device.
         Migration("push-address-book", sql: """
@@ -201,7 +201,7 @@ package final class SandboxDatabase {
                 PRIMARY KEY (user_id, udid, phone)
             );
             """),
-        // Issue 32: a user's tags as a JSON array (`["a","b"]`), a list SQL reads with
+        // A user's tags as a JSON array (`["a","b"]`), a list SQL reads with
         // json_each, instead of the text `,a,b,` every reader split and every search matched
         // with LIKE. The users' rows are otherwise untouched (not even `updated_at`).
         Migration("user-tags-json") { db in

@@ -1,5 +1,5 @@
 /// Where a declared value's completion comes from: the declaration, or the value's type,
-/// asked only when help, a completion script or a value's check needs it (issue 11: an
+/// asked only when help, a completion script or a value's check needs it (an
 /// enum's cases, in generic code, cost a runtime search of the conformances at every start).
 struct CompletionSource: Sendable {
     private let given: CompletionKind

@@ -5,7 +5,7 @@ package struct ValueRule: Sendable, Equatable {
     /// Said after "expected ", e.g. "a whole number from 1 to 100". Made only when a
     /// usage error says it: every command the tree makes declares its rules, and a
     /// value interpolated into text in generic code costs a runtime conformance search
-    /// (tens of thousands of instructions at start-up, issue 11).
+    /// (tens of thousands of instructions at start-up).
     package var expected: String { describe() }
     private let describe: @Sendable () -> String
     private let test: @Sendable (String) -> Bool

@@ -127,7 +127,7 @@ package final class RouterRun: LoadConnectionDelegate {
             detail["password_iterations"] = .int(iterations)
             detail["note"] = .string("users signed up with --password-iterations \(iterations): PBKDF2 is not what this measures")
         }
-        // Issue 11: the sandbox's cost of a message (parse, store, route, ack) in tens of microseconds.
+        // The sandbox's cost of a message (parse, store, route, ack) in tens of microseconds.
         let whole = ledger.delivered == options.messages && ledger.duplicates == 0 && ledger.gaps == 0
         let cheap = sandboxCPU.map { $0 / Double(options.messages) * 1e6 < 100 } ?? true
         return LoadReport(rows: [LoadReport.Row(

@@ -66,7 +66,7 @@ struct DialogsCommand: Command {
         let named = Set(dialogs.filter(DialogTitle.isMadeOfOccupants).flatMap(\.occupantIDs)).subtracting([service.me])
         if !offline { try? service.fetchUsers(Array(named), again: true) }
         // Titles from every cached dialog, not only those listed: a name two dialogs share
-        // is shown with the end of each id, in a form commands accept (issue 22).
+        // is shown with the end of each id, in a form commands accept.
         let titles = try service.dialogNameIndex(showing: dialogs)
         // MUTED is the cache's flag, set by mute, unmute and show: no request per dialog here.
         let layout = context.listingLayout

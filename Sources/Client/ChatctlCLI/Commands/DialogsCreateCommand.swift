@@ -47,7 +47,7 @@ struct DialogsCreateCommand: Command {
             (dialog, created) = try service.privateDialog(login: login, source: .server, create: true)
         } else {
             let ids = try service.users(logins: try context.logins(with.map { [$0] } ?? [], allowNone: true)).map(\.id)
-            // Group names need not be unique; a second one is made, and said (issue 22).
+            // Group names need not be unique; a second one is made, and said.
             namesakes = try group.map { name throws(Failure) in try service.namesakes(of: name, source: .server) } ?? []
             dialog = try service.createDialog(type: .group, name: group, occupants: ids)
             created = true

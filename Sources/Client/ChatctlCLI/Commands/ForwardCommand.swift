@@ -6,7 +6,7 @@ import Presentation
 import QuickBloxAPI
 
 /// `chatctl forward MESSAGE_ID DIALOG…`: a message forwarded as the QuickBlox apps forward
-/// one (issue 22), so that their users see it as a forward; over REST, through the outbox.
+/// one, so that their users see it as a forward; over REST, through the outbox.
 struct ForwardCommand: Command {
     static let configuration = CommandConfiguration(
         name: "forward",

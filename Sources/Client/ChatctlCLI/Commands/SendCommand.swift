@@ -122,7 +122,7 @@ struct SendCommand: Command {
     }
 
     /// The input, read and checked before any request: a blank message is refused (exit 2)
-    /// on every way in (issue 22), as is one too long for --no-split.
+    /// on every way in, as is one too long for --no-split.
     func readInput(words: [String], context: CommandContext) throws -> Input {
         if lines {
             var reader = LineReader(fd: 0)
@@ -240,7 +240,7 @@ extension SendCommand {
     /// Waits for the last acks: exit 0, or 3 with what still waits in the outbox.
     func finish(_ engine: ChatEngine) throws -> ExitCode {
         let failure = engine.finish()
-        // Refused for good: said with the server's reason; it is not in the outbox (issue 22).
+        // Refused for good: said with the server's reason; it is not in the outbox.
         if engine.undeliveredCount == 0, let failure, failure.isPermanent { throw failure }
         guard engine.undeliveredCount > 0 else { return .ok }
         throw Failure.undelivered(engine.undeliveredCount, delivered: engine.deliveredCount, reason: failure?.message ?? "not acknowledged")

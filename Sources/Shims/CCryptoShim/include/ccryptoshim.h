@@ -1,6 +1,6 @@
 // Why this shim exists: the client needs libcrypto for one thing, the HMAC that
 // signs `POST /session.json`, but linking it made every chatctl run load it
-// (and run its initialisers), `--version` included (issue 11). The shim loads
+// (and run its initialisers), `--version` included. The shim loads
 // libcrypto with dlopen on first use, as CCurlShim does libcurl. The sandbox,
 // which needs OpenSSL from its first moment, links it directly (CCrypto).
 #ifndef CCRYPTOSHIM_H

@@ -1,6 +1,6 @@
 // Why this shim exists: linking libstrophe brings libssl, libcrypto and libexpat
-// into every chatctl run, and loading them cost ~1.5 ms of a 5 ms `--version`
-// (issue 11), while only commands that chat need them. This module defines the
+// into every chatctl run, and loading them cost ~1.5 ms of a 5 ms `--version`,
+// while only commands that chat need them. This module defines the
 // libstrophe functions XMPPTransport calls, under their own names (so the Swift
 // reads as libstrophe's API), each forwarding through a pointer that the first
 // call fills by loading libstrophe with dlopen, as CCurlShim does for libcurl.
