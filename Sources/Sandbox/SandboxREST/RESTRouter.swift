@@ -1,4 +1,5 @@
 // The route table: method + path pattern → handler. New endpoints (dialogs, messages) are new rows.
+import SandboxHTTP
 import SandboxClock
 import SandboxStorage
 
