@@ -29,7 +29,7 @@ import Testing
         var offenders: [String] = []
         let code = try Self.files(under: ["Sources", "Tests", "scripts", "Fuzz"])
         let codePaths = Set(code.map(\.path))
-        for (path, text) in code + Self.documents() {
+        for (path, text) in try code + Self.documents() {
             let patterns = codePaths.contains(path) ? [everywhere, inCode] : [everywhere]
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
             where !line.contains("let everywhere = ") && !line.contains("let inCode = ") {
