@@ -2,6 +2,7 @@
 // and dialog, enabled unless muted; in process over the route table.
 import Foundation
 import Testing
+import SandboxHTTP
 import SandboxREST
 import SandboxStorage
 
@@ -44,10 +45,10 @@ struct NotificationSettingsRESTTests {
         let ann = try f.user("ann"), bob = try f.user("bob"), cat = try f.user("cat")
         let id = try f.createDialog("type=2&name=ops&occupants_ids=\(bob.id)", token: ann.token)["_id"] as! String
         let unknown = "/chat/Dialog/0123456789abcdef01234567/notifications.json"
-        for method in ["GET", "PUT"] {
-            let reply = try f.call(method, unknown, form: method == "PUT" ? "enabled=0" : nil, token: ann.token)
+        for method: HTTPRequest.Method in [.get, .put] {
+            let reply = try f.call(method, unknown, form: method == .put ? "enabled=0" : nil, token: ann.token)
             #expect(reply.status == 404 && reply.text == notFoundBody, "\(method) of an unknown dialog")
-            let foreign = try f.call(method, "/chat/Dialog/\(id)/notifications.json", form: method == "PUT" ? "enabled=0" : nil,
+            let foreign = try f.call(method, "/chat/Dialog/\(id)/notifications.json", form: method == .put ? "enabled=0" : nil,
                                      token: cat.token)
             #expect(foreign.status == 403 && foreign.text == forbiddenBody, "\(method) of a dialog Cat is not in")
         }

@@ -362,7 +362,7 @@ struct PushEventRESTTests {
             """, token: ann.token)
         let id = try #require(PushFixture.event(created)["id"] as? Int)
         #expect(try f.call(.get, "/events/\(id).json", token: ann.token).status == 200)
-        for method in ["GET", "PUT", "DELETE"] {
+        for method: HTTPRequest.Method in [.get, .put, .delete] {
             #expect(try f.call(method, "/events/\(id).json", token: bob.token).status == 403, "\(method) by Bob")
             #expect(try f.call(method, "/events/9999.json", token: ann.token).status == 404, "\(method) of no event")
         }
