@@ -22,14 +22,18 @@ final class AtomicOutputFile {
         var number = 0
         while true {
             let candidate = folder + ".\(name).\(getpid()).\(number).tmp"
+            // Watched before it exists: a signal between its making and its watch would
+            // leave it behind. (One that comes while a name is found taken removes that
+            // file: a temporary file of a process that had our pid and is gone.)
+            TemporaryFileOnSignal.watch(candidate)
             let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0o666)
             if fd >= 0 {
                 temporaryPath = candidate
                 fileDescriptor = fd
-                TemporaryFileOnSignal.watch(candidate)
                 return
             }
             let code = errno
+            TemporaryFileOnSignal.forget()
             if code == EEXIST && number < 100 { number += 1; continue }
             let kind: Failure.Kind = (code == ENOENT || code == EACCES || code == ENOTDIR || code == EROFS) ? .invalidInput : .failure
             throw Failure(kind, "cannot write \(path): \(String(cString: strerror(code)))")

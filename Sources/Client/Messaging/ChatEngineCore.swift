@@ -2,7 +2,7 @@ import Diagnostics
 import MessageCache
 import XMPPTransport
 
-/// The chat engine's state as a value: events in, effects out (house rule 7), as
+/// The chat engine's state as a value: events in, effects out (tested without threads or sockets), as
 /// `ChatSessionState` is the XMPP session's. It decides the connection's phase (one
 /// reconnect loop, one backoff: `ReconnectPolicy`), what a message handed on asks for,
 /// the read marks that wait, the followed dialog's asks, and which failures are worth
