@@ -108,20 +108,15 @@ import Testing
         }
     }
 
-    /// Each line of code under Sources (comments aside) that matches `pattern`, as
-    /// "file: line", in the files `included` takes.
-    static func codeLines(matching pattern: String, in included: (URL) -> Bool = { _ in true }) throws -> [String] {
-        let sources = DocumentationTests.root.appendingPathComponent("Sources")
-        guard let walker = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else {
-            throw CocoaError(.fileNoSuchFile)
-        }
+    /// Each line of Swift code under Sources (comments aside) that matches `pattern`, as
+    /// "file: line", in the files (paths from the repository's root) `included` takes.
+    static func codeLines(matching pattern: String, in included: (String) -> Bool = { _ in true }) throws -> [String] {
         var found: [String] = []
-        for case let url as URL in walker where url.pathExtension == "swift" && included(url) {
-            let text = try String(contentsOf: url, encoding: .utf8)
+        for (path, text) in try SourceRulesTests.files(under: ["Sources"], extensions: ["swift"]) where included(path) {
             for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
                 let code = line.split(separator: "//", maxSplits: 1).first.map(String.init) ?? ""
                 if try !DocumentationTests.matches(pattern, in: code).isEmpty {
-                    found.append("\(url.lastPathComponent): \(line.trimmingCharacters(in: .whitespaces))")
+                    found.append("\(path.split(separator: "/").last ?? ""): \(line.trimmingCharacters(in: .whitespaces))")
                 }
             }
         }
@@ -138,7 +133,7 @@ import Testing
     /// what a signal does (the signals a spawned child starts with are posix_spawn's business).
     @Test func onlyThreadsStartsThreadsAndHandlesSignals() throws {
         let offenders = try Self.codeLines(matching: #"(?<![.\w])(?<!case )(pthread_create|sigaction|pthread_sigmask|signal)\("#) {
-            !$0.path.contains("/Sources/Shared/Threads/")
+            !$0.hasPrefix("Sources/Shared/Threads/")
         }
         #expect(offenders == [], "WorkerThread starts threads, ProcessSignals and SignalPipe handle signals")
     }
