@@ -18,7 +18,9 @@ struct StatusCommand: Command {
             Asks the server, which extends the session: the expiry shown is the \
             extended one. A session the server has forgotten is renewed with the \
             password (--password-file, $CHATCTL_PASSWORD or a prompt); exits 4 \
-            when not logged in, or when it has expired and cannot be renewed.
+            when not logged in, or when it has expired and cannot be renewed. \
+            Method says how the session was made: a password, or a session \
+            token (login --token-stdin).
             """,
         examples: [
             Example("Who is logged in, and until when", "chatctl status"),
@@ -56,6 +58,7 @@ struct StatusCommand: Command {
                 "logged_in_at": .string(TimeText.iso8601(session.loggedInAt)),
                 "expires_at": .string(TimeText.iso8601(session.expiresAt)),
                 "endpoints": .object(["api": .string(config.apiEndpoint), "chat": .string(config.chatEndpoint.description)]),
+                "login_method": .string(session.method.rawValue),
             ])))
             return .ok
         }
@@ -69,6 +72,7 @@ struct StatusCommand: Command {
             Logged in as \(who)
             Since:    \(TimeText.local(session.loggedInAt))
             Expires:  \(TimeText.local(session.expiresAt)) (\(TimeText.relative(session.expiresAt, now: now)))
+            Method:   \(session.method == .token ? "session token" : "password")
             API:      \(config.apiEndpoint)
             Chat:     \(config.chatEndpoint) as \(config.chatJID(userId: session.userId))
 
