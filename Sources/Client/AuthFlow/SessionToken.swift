@@ -10,7 +10,7 @@ package struct SessionToken: Sendable, Equatable, CustomStringConvertible {
     /// digits, `-._~+/=`), so it travels in `QB-Token` as it is. The service's are 40 hex digits.
     package static let lengths = 16...1024
     package static let hint = "a session token is 16 to 1024 letters, digits or - . _ ~ + / =, "
-        + "with no spaces (QuickBlox's are 40 hex digits)"
+        + "with no spaces; QuickBlox's are 40 hex digits"
 
     /// The first line of `text` (a trailing newline is not part of a token), without the
     /// spaces around it; `source` names where it came from in the errors ("standard input").
