@@ -126,10 +126,22 @@ import TestSupport
         #expect(expired.stderr.contains("log in again with 'chatctl login', or pass a new token with 'chatctl login --token-stdin'"))
         #expect(!expired.stderr.contains(alice.token))
         #expect(try cli.savedToken() == alice.token, "the file is kept")
+        let second = try ChatctlRunner(configPath: sandbox.configPath)
+        let secondLogin = try second.run(["login", "--token-stdin", "--no-chat"],
+                                         stdin: try sandbox.createSession(login: alice.login, password: Self.password))
+        #expect(secondLogin.status == 0, "stderr: \(secondLogin.stderr)")
 
         let renewed = try cli.run(["status", "--json"], environment: ["CHATCTL_PASSWORD": Self.password])
         #expect(renewed.status == 0, "stderr: \(renewed.stderr)")
         #expect(jsonObject(renewed.stdout)?["login_method"] as? String == "password")
         #expect(try cli.savedToken() != alice.token)
+
+        // The server out of reach: status goes by the saved expiry, and says the same of a token's.
+        try waitForSavedSessionToExpire(second)
+        _ = sandbox.stop()
+        let unverified = try second.run(["status"])
+        #expect(unverified.status == 4, "stderr: \(unverified.stderr)")
+        #expect(unverified.stderr == "chatctl: the session token has expired (log in again with 'chatctl login', "
+                + "or pass a new token with 'chatctl login --token-stdin')\n")
     }
 }

@@ -43,6 +43,7 @@ struct StatusCommand: Command {
             // The server is out of reach: say what we last knew, and that it is unverified.
             session = try keeper.storedSession()
             if session.isExpired(now: Date().timeIntervalSince1970) {
+                if session.method == .token { throw Failure(.authentication, "the session token has expired", hint: Failure.tokenExpiredHint) }
                 throw Failure(.authentication, "the session has expired", hint: "run 'chatctl login' again")
             }
             warning = "could not verify the session with the server (\(error.message)); showing the saved one"
