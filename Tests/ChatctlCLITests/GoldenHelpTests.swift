@@ -242,9 +242,14 @@ Signs up a new login, or logs in when the login is taken (the server answers
 command line. On a terminal, what the command line leaves out is asked for as a
 login screen does: a new account only after a yes (or --yes) and its password
 twice, a wrong password up to three times; then your dialogs are offered.
+--token-stdin, --token-file or $CHATCTL_TOKEN start from an existing session
+token instead (a CI job's, another app's): the server says whose session it is,
+and it is saved as a login's. No password comes with it: once it expires, log in
+again.
 
 USAGE: chatctl login [--login <NAME>] [--full-name <NAME>] [--password-stdin]
                      [--no-signup] [--no-chat] [--json] [--yes] [--no-chat-view]
+                     [--token-stdin] [--token-file <PATH>]
 
 OPTIONS:
   -l, --login <NAME>      QuickBlox login or email (prompted for on a terminal).
@@ -258,6 +263,10 @@ OPTIONS:
                           first.
   --no-chat-view          On a terminal, do not offer to open your dialogs
                           afterwards.
+  --token-stdin           Start from an existing session token, read from
+                          standard input (no password).
+  --token-file <PATH>     Start from the session token in the first line of a
+                          file.
   -h, --help              Show help information.
 
 \#(globalOptions)
@@ -274,6 +283,9 @@ EXAMPLES:
 
   # Log in without connecting to chat, and print the user as JSON
   chatctl login -l alice --no-chat --json --password-file ~/.alice-pw
+
+  # From a CI job holding a QuickBlox session token
+  printf '%s\n' "$QB_TOKEN" | chatctl login --token-stdin
 
 """#
 

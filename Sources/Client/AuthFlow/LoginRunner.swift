@@ -43,9 +43,9 @@ package struct LoginResult: Sendable {
 
 /// Carries out what `LoginFlow` asks for, against the REST API and chat.
 package final class LoginRunner {
-    private let api: QuickBloxClient
-    private let chat: (any ChatConnecting)?
-    private let chatAuth: ClientConfig.ChatAuth
+    let api: QuickBloxClient
+    let chat: (any ChatConnecting)?
+    let chatAuth: ClientConfig.ChatAuth
     /// Told each step as it starts: an interactive login shows it on its status line.
     package var onStep: ((LoginFlow.Action) -> Void)?
 

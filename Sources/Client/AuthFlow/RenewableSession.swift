@@ -10,7 +10,8 @@ import QuickBloxAPI
 /// The session a command works with, kept in step with the server
 /// (docs/protocol.md §2): every success slides its expiry, and the session file
 /// follows when that moves it meaningfully; a session the server no longer has
-/// is renewed with the user's password, when one is at hand.
+/// is renewed with the user's password, when one is at hand (one made from a token
+/// becomes a password session then).
 package final class RenewableSession: SessionRenewing {
     /// What the command knows now (the file may lag by less than `writeThreshold`).
     package private(set) var stored: StoredSession
@@ -59,7 +60,13 @@ package final class RenewableSession: SessionRenewing {
             return QBSession(token: onDisk.token, applicationId: onDisk.applicationId, userId: onDisk.userId,
                              expiresAt: Date(timeIntervalSince1970: onDisk.expiresAt))
         }
-        guard let login = stored.login, let password = password(login) else { return nil }
+        guard let login = stored.login, let password = password(login) else {
+            // A token's session came with no password: the way back is another login, or another token.
+            guard stored.method == .token else { return nil }
+            var ended = error
+            ended.sessionFromToken = true
+            throw ended
+        }
         return try open(login: login, password: password)
     }
 

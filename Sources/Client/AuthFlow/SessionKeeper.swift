@@ -60,12 +60,13 @@ package final class SessionKeeper {
         return (session, client)
     }
 
-    /// Saves what a login produced.
-    package func save(_ result: LoginResult, login: String) throws(Failure) {
+    /// Saves what a login produced; `method`: how (a token login's `login` is the user's own).
+    package func save(_ result: LoginResult, login: String?, method: LoginMethod = .password) throws(Failure) {
         let session = StoredSession(token: result.token, expiresAt: result.expiresAt.timeIntervalSince1970,
                                     loggedInAt: now().timeIntervalSince1970, userId: result.user.id, login: login,
                                     user: result.user.raw, applicationId: config.credentials.applicationId,
-                                    apiEndpoint: config.apiEndpoint, chatEndpoint: config.chatEndpoint.description)
+                                    apiEndpoint: config.apiEndpoint, chatEndpoint: config.chatEndpoint.description,
+                                    method: method)
         try store.save(session)
     }
 

@@ -6,6 +6,12 @@ import Foundation
 import Diagnostics
 import QuickBloxAPI
 
+/// How a session was made: by logging in with a password, or from a session token another
+/// program made (`login --token-stdin`), which no password comes with.
+package enum LoginMethod: String, Sendable, Equatable {
+    case password, token
+}
+
 /// What `chatctl login` leaves behind for later commands.
 package struct StoredSession: Sendable, Equatable {
     package var token: String
@@ -20,25 +26,29 @@ package struct StoredSession: Sendable, Equatable {
     package var applicationId: Int
     package var apiEndpoint: String
     package var chatEndpoint: String
+    /// A file written before there were token logins has none: a password made it.
+    package var method: LoginMethod
 
     /// The file's keys.
     enum Key: String {
         case token, expiresAt = "expires_at", loggedInAt = "logged_in_at", userId = "user_id", login, user
         case applicationId = "application_id", apiEndpoint = "api_endpoint", chatEndpoint = "chat_endpoint"
+        case method = "login_method"
     }
 
     package init(token: String, expiresAt: Double, loggedInAt: Double, userId: Int, login: String?,
-                user: [String: JSONValue], applicationId: Int, apiEndpoint: String, chatEndpoint: String) {
+                user: [String: JSONValue], applicationId: Int, apiEndpoint: String, chatEndpoint: String,
+                method: LoginMethod = .password) {
         self.token = token; self.expiresAt = expiresAt; self.loggedInAt = loggedInAt; self.userId = userId
         self.login = login; self.user = user; self.applicationId = applicationId
-        self.apiEndpoint = apiEndpoint; self.chatEndpoint = chatEndpoint
+        self.apiEndpoint = apiEndpoint; self.chatEndpoint = chatEndpoint; self.method = method
     }
 
     package func isExpired(now: Double) -> Bool { now >= expiresAt }
 
     /// The file's object as `save` writes it, or wrote it with Foundation's encoder before
     /// (`/` then escaped as `\/`, which every JSON reader reads as `/`): the keys of
-    /// `Key`, `login` optional; nil when a key is missing or of another type.
+    /// `Key`, `login` and `login_method` optional; nil when a key is missing or of another type.
     /// Read by hand: JSONDecoder cost every command a fraction of a millisecond.
     package init?(json: JSONValue) {
         func number(_ key: Key) -> Double? {
@@ -63,11 +73,19 @@ package struct StoredSession: Sendable, Equatable {
         case .string(let value)?: login = value
         default: return nil
         }
+        let method: LoginMethod
+        switch json[Key.method.rawValue] {
+        case nil, .null?: method = .password
+        case .string(let value)?:
+            guard let known = LoginMethod(rawValue: value) else { return nil }
+            method = known
+        default: return nil
+        }
         self.init(token: token, expiresAt: expiresAt, loggedInAt: loggedInAt, userId: userId, login: login, user: user,
-                  applicationId: applicationId, apiEndpoint: apiEndpoint, chatEndpoint: chatEndpoint)
+                  applicationId: applicationId, apiEndpoint: apiEndpoint, chatEndpoint: chatEndpoint, method: method)
     }
 
-    /// The object `save` writes (without `login` when there is none).
+    /// The object `save` writes (without `login` when there is none, nor `login_method` for a password's).
     var json: JSONValue {
         var object: [String: JSONValue] = [
             Key.token.rawValue: .string(token), Key.expiresAt.rawValue: .double(expiresAt),
@@ -76,6 +94,8 @@ package struct StoredSession: Sendable, Equatable {
             Key.apiEndpoint.rawValue: .string(apiEndpoint), Key.chatEndpoint.rawValue: .string(chatEndpoint),
         ]
         if let login { object[Key.login.rawValue] = .string(login) }
+        // A password's session file stays as it always was.
+        if method != .password { object[Key.method.rawValue] = .string(method.rawValue) }
         return .object(object)
     }
 }

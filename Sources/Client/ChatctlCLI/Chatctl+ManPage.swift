@@ -12,7 +12,7 @@ extension Chatctl {
 
                 3: some messages were not delivered; they are in the outbox ('chatctl outbox flush'). A message the server refused for good (not an occupant, no such dialog) is not among them: it is reported with the server's reason and not kept.
 
-                4: authentication: bad credentials, not logged in, or the session expired and there was no password to renew it.
+                4: authentication: bad credentials, not logged in, or the session expired and there was no password to renew it (one made from a token says the session token has expired); login with a session token the server does not know, or that belongs to no user.
 
                 75: a temporary failure: cannot connect, a timeout, a 5xx or 429 answer after bounded retries.
 
@@ -26,6 +26,8 @@ extension Chatctl {
                 CHATCTL_PROFILE: the profile when --profile is not given.
 
                 CHATCTL_PASSWORD: the password for login, and for renewing an expired session silently (--password-file comes first).
+
+                CHATCTL_TOKEN: a QuickBlox session token for login to start from, when the command line asks for no other way (--token-stdin, --token-file, --login, --password-stdin, --password-file). Read by login only, which saves its session; never printed.
 
                 CHATCTL_NETWORK_TIMEOUT: for tests only: seconds each REST request and each chat connect may take (default 30 and 15).
 

@@ -10,6 +10,9 @@ extension Failure {
         if let hint { self.hint = hint }
     }
 
+    /// What to do when a session made from a token has gone and no password can renew it.
+    package static let tokenExpiredHint = "log in again with 'chatctl login', or pass a new token with 'chatctl login --token-stdin'"
+
     private init(reading error: QuickBloxError, doing what: String) {
         let reason = error.reasons.isEmpty ? nil : error.reasons.joined(separator: "; ")
         switch error.kind {
@@ -37,6 +40,9 @@ extension Failure {
         case .http(let status):
             let text = "\(what): \(reason ?? "HTTP \(status)") (\(status) from \(error.request))"
             switch status {
+            case 401 where error.isSessionGone && error.sessionFromToken:
+                self.init(.authentication, "\(what): the session token has expired (\(reason ?? "HTTP 401"), 401 from \(error.request))",
+                          hint: Self.tokenExpiredHint)
             case 401 where error.isSessionGone:
                 // Reached only when no password was at hand to renew it (docs/protocol.md §2).
                 self.init(.authentication, "\(what): the session has expired (\(reason ?? "HTTP 401"), 401 from \(error.request))",

@@ -23,6 +23,9 @@ package struct QuickBloxError: Error, Sendable, CustomStringConvertible {
     package var reasons: [String]
     /// `errors` when it was an object (field -> messages); empty for the array shape.
     package var fieldErrors: [String: [String]]
+    /// The session gone was made from a token (`login --token-stdin`) and no password was at
+    /// hand to renew it: the token has expired, and only a new login or token helps.
+    package var sessionFromToken = false
 
     package init(kind: Kind, request: String, reasons: [String], fieldErrors: [String: [String]] = [:]) {
         self.kind = kind; self.request = request; self.reasons = reasons; self.fieldErrors = fieldErrors

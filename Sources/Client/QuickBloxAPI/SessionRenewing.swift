@@ -13,6 +13,7 @@ package protocol SessionRenewing: AnyObject {
     func sessionExtended(until expiresAt: Date)
     /// The server answered 401 saying the session does not exist or expired.
     /// Returns a new session to repeat the request with, once, or nil when none
-    /// can be had (no password at hand); throws when opening one failed.
+    /// can be had (no password at hand); throws when opening one failed, or when none can
+    /// be had and the error should say more (a token's session: `sessionFromToken`).
     func renewSession(after error: QuickBloxError) throws(QuickBloxError) -> QBSession?
 }

@@ -17,18 +17,26 @@ struct LoginCommand: Command {
             on the terminal; never from the command line. On a terminal, what the \
             command line leaves out is asked for as a login screen does: a new \
             account only after a yes (or --yes) and its password twice, a wrong \
-            password up to three times; then your dialogs are offered.
+            password up to three times; then your dialogs are offered. \
+            --token-stdin, --token-file or $CHATCTL_TOKEN start from an existing \
+            session token instead (a CI job's, another app's): the server says \
+            whose session it is, and it is saved as a login's. No password comes \
+            with it: once it expires, log in again.
             """,
         examples: [
             Example("Log in, or sign up when alice has no account yet (asks on a terminal)", "chatctl login --login alice"),
             Example("From a script: the password on standard input", "printf '%s\\n' \"$PASS\" | chatctl login -l alice --password-stdin"),
             Example("Log in only, never create an account; the password from CHATCTL_PASSWORD", "CHATCTL_PASSWORD=$(pass show qb) chatctl login -l alice --no-signup"),
             Example("Log in without connecting to chat, and print the user as JSON", "chatctl login -l alice --no-chat --json --password-file ~/.alice-pw"),
+            Example("From a CI job holding a QuickBlox session token", "printf '%s\\n' \"$QB_TOKEN\" | chatctl login --token-stdin"),
         ],
-        // The value after --password is never read: it is not to be quoted back either.
+        // The value after --password or --token is never read: it is not to be quoted back either.
         refusedOptions: [RefusedOption("password", message: """
             login takes no password on the command line, where other users see it (ps, /proc): \
             use --password-stdin, --password-file PATH or CHATCTL_PASSWORD, or a terminal's prompt
+            """), RefusedOption("token", message: """
+            login takes no session token on the command line, where other users see it (ps, /proc): \
+            use --token-stdin, --token-file PATH or CHATCTL_TOKEN
             """)])
 
     @Option("login", short: "l", metavar: "NAME", help: "QuickBlox login or email (prompted for on a terminal).")
@@ -47,8 +55,13 @@ struct LoginCommand: Command {
     var yes: Bool
     @Flag("no-chat-view", help: "On a terminal, do not offer to open your dialogs afterwards.")
     var noChatView: Bool
+    @Flag("token-stdin", help: "Start from an existing session token, read from standard input (no password).")
+    var tokenStdin: Bool
+    @Option("token-file", metavar: "PATH", help: "Start from the session token in the first line of a file.", completion: .file)
+    var tokenFile: String?
 
     func run(_ context: CommandContext) throws -> ExitCode {
+        if let source = try tokenSource(context) { return try runWithToken(source, context) }
         if try asksOnTerminal(context) { return try runInteractively(context) }
         // Everything the user typed is checked before any network call.
         guard let login = login ?? promptForLogin(context) else {
@@ -92,7 +105,7 @@ struct LoginCommand: Command {
     }
 
     /// The last line of a login (or the failure of its chat half), as every login ends.
-    func announce(_ result: LoginResult, login: String, context: CommandContext) throws {
+    func announce(_ result: LoginResult, login: String, method: LoginMethod = .password, context: CommandContext) throws {
         let chatWord: String
         switch result.chat {
         case .connected: chatWord = "connected"
@@ -111,12 +124,14 @@ struct LoginCommand: Command {
                 "user": .object(result.user.raw),
                 "signed_up": .bool(result.signedUp),
                 "chat": .string(chatWord),
+                "login_method": .string(method.rawValue),
             ])))
         } else {
             let name = TerminalText.sanitize(result.user.login ?? result.user.email ?? login, newlines: .asSpaces)
             let what = result.signedUp ? "Signed up and logged in as" : "Logged in as"
+            let how = method == .token ? " with a session token" : ""
             let chatText = chatWord == "connected" ? "chat connected" : "chat skipped"
-            context.io.writeOut("\(what) \(name) (id \(result.user.id)); \(chatText).\n")
+            context.io.writeOut("\(what) \(name) (id \(result.user.id))\(how); \(chatText).\n")
         }
     }
 

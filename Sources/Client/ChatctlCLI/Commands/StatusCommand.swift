@@ -18,7 +18,9 @@ struct StatusCommand: Command {
             Asks the server, which extends the session: the expiry shown is the \
             extended one. A session the server has forgotten is renewed with the \
             password (--password-file, $CHATCTL_PASSWORD or a prompt); exits 4 \
-            when not logged in, or when it has expired and cannot be renewed.
+            when not logged in, or when it has expired and cannot be renewed. \
+            Method says how the session was made: a password, or a session \
+            token (login --token-stdin).
             """,
         examples: [
             Example("Who is logged in, and until when", "chatctl status"),
@@ -41,6 +43,7 @@ struct StatusCommand: Command {
             // The server is out of reach: say what we last knew, and that it is unverified.
             session = try keeper.storedSession()
             if session.isExpired(now: Date().timeIntervalSince1970) {
+                if session.method == .token { throw Failure(.authentication, "the session token has expired", hint: Failure.tokenExpiredHint) }
                 throw Failure(.authentication, "the session has expired", hint: "run 'chatctl login' again")
             }
             warning = "could not verify the session with the server (\(error.message)); showing the saved one"
@@ -56,6 +59,7 @@ struct StatusCommand: Command {
                 "logged_in_at": .string(TimeText.iso8601(session.loggedInAt)),
                 "expires_at": .string(TimeText.iso8601(session.expiresAt)),
                 "endpoints": .object(["api": .string(config.apiEndpoint), "chat": .string(config.chatEndpoint.description)]),
+                "login_method": .string(session.method.rawValue),
             ])))
             return .ok
         }
@@ -69,6 +73,7 @@ struct StatusCommand: Command {
             Logged in as \(who)
             Since:    \(TimeText.local(session.loggedInAt))
             Expires:  \(TimeText.local(session.expiresAt)) (\(TimeText.relative(session.expiresAt, now: now)))
+            Method:   \(session.method == .token ? "session token" : "password")
             API:      \(config.apiEndpoint)
             Chat:     \(config.chatEndpoint) as \(config.chatJID(userId: session.userId))
 
