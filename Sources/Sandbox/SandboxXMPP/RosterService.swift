@@ -41,7 +41,8 @@ final class RosterService {
         if type == .get {
             interested.insert(connection.number)
             let items = records.find { try $0.rosterItems(of: sender) } ?? []
-            let payload = "<query xmlns='\(XMPPNamespace.roster)'>\(items.map(xml).joined())</query>"
+            let payload = items.isEmpty ? "<query xmlns='\(XMPPNamespace.roster)'/>"
+                : "<query xmlns='\(XMPPNamespace.roster)'>\(items.map(xml).joined())</query>"
             return connection.send(IQAnswer.result(iq, to: connection, payload: payload))
         }
         let bad = StanzaError(condition: .badRequest, type: .modify)
