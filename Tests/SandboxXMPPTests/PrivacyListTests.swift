@@ -42,6 +42,14 @@ struct PrivacyListTests {
         "<message type='chat' to='\(f.jid(userId))' id='\(id)'><body>hello</body><extraParams xmlns='jabber:client'><save_to_history>1</save_to_history><dialog_id>\(dialog)</dialog_id></extraParams></message>"
     }
 
+    /// Ann and Bob with a private dialog, both online.
+    private func annAndBobOnline() throws -> (MessagingFixture, Int, Int, String, RawXMPPClient, RawXMPPClient) {
+        let f = try MessagingFixture()
+        let ann = try f.user("ann"), bob = try f.user("bob")
+        let dialog = try f.group(owner: ann, [bob], type: .privateChat)
+        return (f, ann, bob, dialog, try f.online(ann, "ann", resource: "a"), try f.online(bob, "bob", resource: "b"))
+    }
+
     @Test func aListIsKeptAsWrittenAndNamedWithItsDefault() throws {
         let f = try MessagingFixture()
         let ann = try f.user("ann"), bob = try f.user("bob")
@@ -58,10 +66,7 @@ struct PrivacyListTests {
     }
 
     @Test func aBlockedUsersMessageBouncesAndIsNeitherStoredNorCounted() throws {
-        let f = try MessagingFixture()
-        let ann = try f.user("ann"), bob = try f.user("bob")
-        let dialog = try f.group(owner: ann, [bob], type: .privateChat)
-        let a = try f.online(ann, "ann", resource: "a"), b = try f.online(bob, "bob", resource: "b")
+        let (f, ann, bob, dialog, a, b) = try annAndBobOnline()
         block(f, b, ann, mutual: false)
         a.clear(); b.clear()
         a.send(chat(f, to: bob, id: "m1", dialog: dialog))
@@ -76,10 +81,7 @@ struct PrivacyListTests {
     }
 
     @Test func aMutualBlockStopsTheBlockersOwnMessagesToo() throws {
-        let f = try MessagingFixture()
-        let ann = try f.user("ann"), bob = try f.user("bob")
-        let dialog = try f.group(owner: ann, [bob], type: .privateChat)
-        let a = try f.online(ann, "ann", resource: "a"), b = try f.online(bob, "bob", resource: "b")
+        let (f, ann, bob, dialog, a, b) = try annAndBobOnline()
         block(f, a, bob, mutual: true)
         a.clear(); b.clear()
         a.send(chat(f, to: bob, id: "m1", dialog: dialog))

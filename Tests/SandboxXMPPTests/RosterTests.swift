@@ -39,6 +39,16 @@ extension MessagingFixture {
 struct RosterTests {
     private func presence(_ type: String, to jid: String) -> String { "<presence to='\(jid)' type='\(type)'/>" }
 
+    /// Ann and Bob online, and Ann's request to Bob delivered.
+    private func annAsksBob() throws -> (MessagingFixture, Int, Int, RawXMPPClient, RawXMPPClient) {
+        let f = try MessagingFixture()
+        let ann = try f.user("ann"), bob = try f.user("bob")
+        let a = try f.online(ann, "ann", resource: "a"), b = try f.online(bob, "bob", resource: "b")
+        a.send(presence("subscribe", to: f.jid(bob)))
+        guard b.read(untilContains: "type='subscribe'") else { throw TestFailure("no request: \(b.received)") }
+        return (f, ann, bob, a, b)
+    }
+
     @Test func aRequestAndBothApprovalsMakeAMutualSubscriptionWithPushesAtEachStep() throws {
         let f = try MessagingFixture()
         let ann = try f.user("ann"), bob = try f.user("bob")
@@ -102,11 +112,7 @@ struct RosterTests {
     }
 
     @Test func aRefusalClearsTheAskAndTellsTheRequester() throws {
-        let f = try MessagingFixture()
-        let ann = try f.user("ann"), bob = try f.user("bob")
-        let a = try f.online(ann, "ann", resource: "a"), b = try f.online(bob, "bob", resource: "b")
-        a.send(presence("subscribe", to: f.jid(bob)))
-        #expect(b.read(untilContains: "type='subscribe'"))
+        let (f, ann, bob, a, b) = try annAsksBob()
         a.clear()
         b.send(presence("unsubscribed", to: f.jid(ann)))
         #expect(a.read(untilContains: "<presence from='\(f.jid(bob))' to='\(f.jid(ann))/a' type='unsubscribed'/>"))
@@ -118,11 +124,7 @@ struct RosterTests {
     }
 
     @Test func removingAnItemEndsBothSubscriptionsAndPushesTheRemoval() throws {
-        let f = try MessagingFixture()
-        let ann = try f.user("ann"), bob = try f.user("bob")
-        let a = try f.online(ann, "ann", resource: "a"), b = try f.online(bob, "bob", resource: "b")
-        a.send(presence("subscribe", to: f.jid(bob)))
-        #expect(b.read(untilContains: "type='subscribe'"))
+        let (f, ann, bob, a, b) = try annAsksBob()
         b.send(presence("subscribed", to: f.jid(ann)) + presence("subscribe", to: f.jid(ann)))
         #expect(a.read(untilContains: "type='subscribe'/>"))
         a.send(presence("subscribed", to: f.jid(bob)))
