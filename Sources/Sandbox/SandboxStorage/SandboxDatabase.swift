@@ -212,6 +212,27 @@ package final class SandboxDatabase {
                 try db.run("UPDATE users SET tags = ? WHERE id = ?", [.optional(UserProfile.stored(tags: user.tags)), .int(user.id)])
             }
         },
+        // Contact lists (RFC 6121 rosters): a user's item for each contact, or a subscription
+        // request not yet answered; and privacy lists (XEP-0016), their rules, and the default.
+        Migration("roster-privacy", sql: """
+            CREATE TABLE roster_items (
+                user_id INTEGER NOT NULL, contact_id INTEGER NOT NULL,
+                subscription TEXT NOT NULL, ask_out INTEGER NOT NULL, pending_in INTEGER NOT NULL,
+                listed INTEGER NOT NULL, name TEXT, groups TEXT NOT NULL,
+                PRIMARY KEY (user_id, contact_id)
+            );
+            CREATE TABLE privacy_lists (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                user_id INTEGER NOT NULL, name TEXT NOT NULL,
+                UNIQUE (user_id, name)
+            );
+            CREATE TABLE privacy_items (
+                user_id INTEGER NOT NULL, list_name TEXT NOT NULL, position INTEGER NOT NULL,
+                type TEXT, value TEXT, action TEXT NOT NULL, kinds TEXT NOT NULL,
+                PRIMARY KEY (user_id, list_name, position)
+            );
+            CREATE TABLE privacy_defaults (user_id INTEGER PRIMARY KEY, list_name TEXT NOT NULL);
+            """),
     ])
 
     /// A step that a database file of an earlier sandbox, which recorded its steps

@@ -12,6 +12,7 @@ package enum XMPPNamespace {
     package static let streamManagement = "urn:xmpp:sm:3"
     package static let ping = "urn:xmpp:ping"
     package static let roster = "jabber:iq:roster"
+    package static let privacy = "jabber:iq:privacy"
     package static let carbons = "urn:xmpp:carbons:2"
     package static let discoInfo = "http://jabber.org/protocol/disco#info"
     package static let discoItems = "http://jabber.org/protocol/disco#items"

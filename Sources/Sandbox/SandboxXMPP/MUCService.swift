@@ -33,6 +33,9 @@ final class MUCService {
     /// Joined rooms: dialog id → user id → connection number → seat.
     private(set) var rooms: [String: [Int: [Int: RoomSeat]]] = [:]
 
+    /// Whether an occupant's message (from `room/nick`) may reach a connection: its privacy list says.
+    var admits: (_ occupant: String, _ to: XMPPClientConnection) -> Bool = { _, _ in true }
+
     init(chat: ChatDomain, records: StanzaStorage) {
         self.chat = chat
         self.records = records
@@ -325,7 +328,7 @@ final class MUCService {
             // Typing and the like: to the other occupants only.
             let copy = AddressedStanza(XMPPStanzaRouter.forwarded(stanza, from: from, to: AddressedStanza.gap, id: stanza[attribute: "id"],
                                                       dialogId: nil, dateSent: nil).serialized(parentNamespace: XMPPNamespace.client))
-            return fanOut(dialog, except: sender) { _ in copy }
+            return fanOut(dialog, except: sender, from: from) { _ in copy }
         }
         guard body.utf8.count <= ChatStore.maxMessageBytes else {
             return XMPPStanzaRouter.bounce(stanza, to: connection, XMPPStanzaRouter.bodyTooLong)
@@ -360,18 +363,19 @@ final class MUCService {
         }
         let forEveryone = copy(id: id)
         let forTheSender = stanza[attribute: "id"].map { $0 == id ? forEveryone : copy(id: $0) } ?? forEveryone
-        fanOut(dialog, except: nil) { seat in seat === connection ? forTheSender : forEveryone }
+        fanOut(dialog, except: nil, from: from) { seat in seat === connection ? forTheSender : forEveryone }
     }
 
     /// Sends `stanza(connection)`, addressed to each, to every joined connection of the room but
-    /// those of `except` and of users no longer in the dialog (pulled after they joined).
-    private func fanOut(_ dialog: DialogRecord, except: Int?, _ stanza: (XMPPClientConnection) -> AddressedStanza) {
+    /// those of `except`, of users no longer in the dialog (pulled after they joined) and of
+    /// those whose privacy list stops what `from` (an occupant) says.
+    private func fanOut(_ dialog: DialogRecord, except: Int?, from: String, _ stanza: (XMPPClientConnection) -> AddressedStanza) {
         guard let occupants = rooms[dialog.id] else { return }
         // Once per message, not once per occupant: `admits` reads the occupant list.
         let members = dialog.type == .publicGroup ? nil : Set(dialog.occupantIds)
         for (userId, seats) in occupants where userId != except && members?.contains(userId) ?? true {
             for seat in seats.values {
-                guard let jid = seat.connection.session.fullJID else { continue }
+                guard let jid = seat.connection.session.fullJID, admits(from, seat.connection) else { continue }
                 seat.connection.send(stanza(seat.connection).addressed(to: jid))
             }
         }

@@ -1,6 +1,6 @@
 // Presence between users who share a dialog, and XEP-0012 last activity (docs/protocol.md §7,
-// "Presence and last activity"). The sandbox keeps no rosters: sharing a dialog stands in for a
-// mutual subscription, as the SDKs' "who is online" needs.
+// "Presence and last activity"). Sharing a dialog stands in for a mutual subscription, as the
+// SDKs' "who is online" needs; a roster's subscriptions add to it, and privacy lists take away.
 import SandboxStorage
 import SandboxXML
 
@@ -23,6 +23,8 @@ final class PresenceService {
     private var lastSeen: [Int: Double] = [:]
     /// Unix seconds now; tests set it to tell `seconds` exactly.
     var now: () -> Double
+    /// The privacy lists' `presence-in` and `presence-out` rules (set by the router).
+    var privacy: PrivacyService?
 
     init(chat: ChatDomain, sessions: BoundSessions, records: StanzaStorage, turn: TurnCommit, maxGroupOccupants: Int) {
         self.chat = chat
@@ -44,9 +46,12 @@ final class PresenceService {
                 .map { $0.serialized(parentNamespace: XMPPNamespace.client) }.joined()
             let isNew = available[sender]?[resource] == nil
             available[sender, default: [:]][resource] = payload
-            let contacts = self.contacts(of: sender)
-            tell(contacts, "<presence from='\(XMLEscaping.attribute(chat.userJID(sender)))/\(XMLEscaping.attribute(resource))' to='", payload)
-            if isNew { tellCurrentPresence(of: contacts, to: connection) }
+            let sharing = self.sharing(sender)
+            tell(sharing.union(subscribers(of: sender)), from: sender, resource, "<presence from='\(XMLEscaping.attribute(chat.userJID(sender)))/\(XMLEscaping.attribute(resource))' to='", payload)
+            if isNew {
+                let subscriptions = records.storage { try $0.presenceSubscriptions(of: sender) } ?? []
+                tellCurrentPresence(of: sharing.union(subscriptions), to: connection)
+            }
         case "unavailable":
             resourceGone(userId: sender, resource: resource)
         default:
@@ -66,21 +71,47 @@ final class PresenceService {
             turn.beginWriting()
             _ = records.storage { try $0.recordChatLastSeen(userId, at: time) }
         }
-        tell(contacts(of: userId), "<presence from='\(XMLEscaping.attribute(chat.userJID(userId)))/\(XMLEscaping.attribute(resource))' type='unavailable' to='", "")
+        tell(sharing(userId).union(subscribers(of: userId)), from: userId, resource, unavailable(userId, resource), "")
     }
 
-    private func contacts(of userId: Int) -> Set<Int> {
+    private func unavailable(_ userId: Int, _ resource: String) -> String {
+        "<presence from='\(XMLEscaping.attribute(chat.userJID(userId)))/\(XMLEscaping.attribute(resource))' type='unavailable' to='"
+    }
+
+    /// Those who share a dialog with `userId`: each hears the other.
+    private func sharing(_ userId: Int) -> Set<Int> {
         records.storage { try $0.presenceContacts(of: userId, maxGroupOccupants: self.maxGroupOccupants) } ?? []
     }
 
-    /// `prefix` + each available contact resource's full JID + `'>` + payload + `</presence>`.
-    private func tell(_ contacts: Set<Int>, _ prefix: String, _ payload: String) {
+    /// Who else hears `userId`: their roster's subscribers.
+    private func subscribers(of userId: Int) -> Set<Int> {
+        records.storage { try $0.presenceSubscribers(of: userId) } ?? []
+    }
+
+    /// `prefix` + each available contact resource's full JID + `'>` + payload + `</presence>`,
+    /// to those whose privacy lists and `userId`'s let it through.
+    private func tell(_ contacts: Set<Int>, from userId: Int, _ resource: String, _ prefix: String, _ payload: String) {
         for contact in contacts {
             guard let resources = available[contact], let bound = sessions[contact] else { continue }
-            for resource in resources.keys {
-                guard let connection = bound[resource], let jid = connection.session.fullJID else { continue }
+            for contactResource in resources.keys {
+                guard let connection = bound[contactResource], let jid = connection.session.fullJID,
+                      privacy?.admitsPresence(from: userId, resource: resource, to: connection) ?? true else { continue }
                 connection.send(prefix + XMLEscaping.attribute(jid) + (payload.isEmpty ? "'/>" : "'>" + payload + "</presence>"))
             }
+        }
+    }
+
+    /// A new subscriber hears `userId`'s current presence (RFC 6121 §3.1.5): each available resource's.
+    func tellPresence(of userId: Int, to subscriber: Int) {
+        for (resource, payload) in (available[userId] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            tell([subscriber], from: userId, resource, "<presence from='\(XMLEscaping.attribute(chat.userJID(userId)))/\(XMLEscaping.attribute(resource))' to='", payload)
+        }
+    }
+
+    /// A subscription ended: the former subscriber hears `userId`'s resources go unavailable (RFC 6121 §3.2.2).
+    func tellUnavailable(of userId: Int, to subscriber: Int) {
+        for resource in (available[userId] ?? [:]).keys.sorted() {
+            tell([subscriber], from: userId, resource, unavailable(userId, resource), "")
         }
     }
 
@@ -89,7 +120,8 @@ final class PresenceService {
     private func tellCurrentPresence(of contacts: Set<Int>, to connection: XMPPClientConnection) {
         guard let jid = connection.session.fullJID else { return }
         for contact in contacts.sorted() {
-            for (resource, payload) in (available[contact] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            for (resource, payload) in (available[contact] ?? [:]).sorted(by: { $0.key < $1.key })
+            where privacy?.admitsPresence(from: contact, resource: resource, to: connection) ?? true {
                 let from = "\(chat.userJID(contact))/\(resource)"
                 connection.send("<presence from='\(XMLEscaping.attribute(from))' to='\(XMLEscaping.attribute(jid))'"
                                 + (payload.isEmpty ? "/>" : ">" + payload + "</presence>"))

@@ -5,6 +5,7 @@ import SandboxXML
 struct StanzaError: Equatable {
     /// The defined conditions the server uses (RFC 6120 §8.3.3).
     enum Condition: DefinedCondition, Equatable {
+        case conflict
         case badRequest, forbidden, internalServerError, itemNotFound, jidMalformed, notAcceptable, registrationRequired,
              resourceConstraint, serviceUnavailable, unexpectedRequest
 

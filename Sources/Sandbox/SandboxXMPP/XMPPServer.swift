@@ -303,6 +303,7 @@ package final class XMPPServer {
 
     private func unbind(_ connection: XMPPClientConnection) {
         router.muc.leaveAllRooms(connection)
+        router.sessionEnded(connection)
         guard let userId = connection.session.userId, let resource = connection.session.resource,
               boundSessions[userId]?[resource] === connection else { return }
         boundSessions.unbind(userId: userId, resource: resource)

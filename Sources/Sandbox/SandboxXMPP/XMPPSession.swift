@@ -417,11 +417,12 @@ struct XMPPSession {
         case (.set, XMPPNamespace.carbons, "enable"), (.set, XMPPNamespace.carbons, "disable"):
             carbonsEnabled = payload.name == "enable"
             return [.send(result(for: iq))]
-        case (.get, XMPPNamespace.roster, "query"):
-            return [.send(result(for: iq, payload: "<query xmlns='\(XMPPNamespace.roster)'/>"))]
+        case (_, XMPPNamespace.roster, "query"), (_, XMPPNamespace.privacy, "query"):
+            // The user's contact and privacy lists: the router keeps them.
+            return [.route(iq, .iq)]
         case (.get, XMPPNamespace.discoInfo, "query") where iq[attribute: "to"].map({ $0.lowercased() == domain }) ?? true:
             let features = [XMPPNamespace.discoInfo, XMPPNamespace.discoItems, XMPPNamespace.ping,
-                            XMPPNamespace.carbons, XMPPNamespace.streamManagement, XMPPNamespace.roster]
+                            XMPPNamespace.carbons, XMPPNamespace.streamManagement, XMPPNamespace.roster, XMPPNamespace.privacy]
                 .map { "<feature var='\($0)'/>" }.joined()
             return [.send(result(for: iq, payload: "<query xmlns='\(XMPPNamespace.discoInfo)'><identity category='server' type='im' name='chatctl-sandbox'/>\(features)</query>"))]
         case (.get, XMPPNamespace.discoItems, "query") where iq[attribute: "to"].map({ $0.lowercased() == domain }) ?? true:

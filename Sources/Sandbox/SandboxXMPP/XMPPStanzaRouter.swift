@@ -18,6 +18,10 @@ final class XMPPStanzaRouter {
     let muc: MUCService
     /// Users' presence and last activity.
     let presence: PresenceService
+    /// Contact lists and subscriptions.
+    let roster: RosterService
+    /// Privacy lists, and their checks.
+    let privacy: PrivacyService
 
     init(chat: ChatDomain, sessions: BoundSessions, records: StanzaStorage, turn: TurnCommit, maxPresenceGroupOccupants: Int) {
         self.chat = chat
@@ -26,6 +30,16 @@ final class XMPPStanzaRouter {
         muc = MUCService(chat: chat, records: records)
         presence = PresenceService(chat: chat, sessions: sessions, records: records, turn: turn,
                                    maxGroupOccupants: maxPresenceGroupOccupants)
+        privacy = PrivacyService(chat: chat, sessions: sessions, records: records, turn: turn)
+        roster = RosterService(chat: chat, sessions: sessions, records: records, turn: turn, presence: presence, privacy: privacy)
+        presence.privacy = privacy
+        muc.admits = { [privacy] occupant, connection in privacy.admitsRoomMessage(from: occupant, to: connection) }
+    }
+
+    /// A session ended: what the roster and privacy lists kept for it goes.
+    func sessionEnded(_ connection: XMPPClientConnection) {
+        roster.sessionEnded(connection)
+        privacy.sessionEnded(connection)
     }
 
     /// The chat store, when there is one (tests make its commits fail).
@@ -40,15 +54,29 @@ final class XMPPStanzaRouter {
         switch kind {
         case .message: routeMessage(stanza, from: connection, sender: sender)
         case .presence:
-            if stanza[attribute: "to"] == nil { return presence.broadcast(stanza, from: connection, sender: sender) }
+            if stanza[attribute: "to"] == nil { return broadcast(stanza, from: connection, sender: sender) }
+            if roster.route(stanza, from: connection, sender: sender) { return }
             muc.routePresence(stanza, from: connection, sender: sender)
         case .iq:
+            switch stanza.elements.first?.namespace {
+            case XMPPNamespace.roster?: return roster.handle(stanza, type: IQType(of: stanza) ?? .get, from: connection, sender: sender)
+            case XMPPNamespace.privacy?: return privacy.handle(stanza, type: IQType(of: stanza) ?? .get, from: connection, sender: sender)
+            default: break
+            }
             // The session lets through IQs to the MUC service and last-activity queries to users.
             if let to = stanza[attribute: "to"], let user = XMPPAddress(to)?.userId(applicationId: applicationId, domain: domain) {
                 return presence.lastActivity(stanza, of: user, from: connection, sender: sender)
             }
             muc.routeIQ(stanza, from: connection, sender: sender)
         }
+    }
+
+    /// Broadcast presence; a session's first available presence also hears the subscription
+    /// requests waiting for its user.
+    private func broadcast(_ stanza: XMPPElement, from connection: XMPPClientConnection, sender: Int) {
+        let wasAvailable = connection.session.resource.map { presence.available[sender]?[$0] != nil } ?? true
+        presence.broadcast(stanza, from: connection, sender: sender)
+        if !wasAvailable && stanza[attribute: "type"] == nil { roster.deliverPendingRequests(to: connection, userId: sender) }
     }
 
     // MARK: messages
@@ -207,6 +235,9 @@ final class XMPPStanzaRouter {
         }
         let exists: Bool = records.store == nil ? sessions[recipient] != nil : (records.storage { try $0.userExists(recipient) } ?? false)
         guard exists else { return Self.bounce(stanza, to: connection, StanzaError(condition: .serviceUnavailable)) }
+        if let refusal = privacy.refusal(of: .message, from: connection, sender: sender, to: recipient) {
+            return Self.bounce(stanza, to: connection, refusal)
+        }
         let to = stanza[attribute: "to"] ?? chat.userJID(recipient)
         if type == .headline { return headline(stanza, from: senderJID, to: to, recipient: recipient) }
         let body = stanza.childText("body")
