@@ -4,7 +4,7 @@
 // nothing from a layer above its own (ModuleGraphTests holds it to that):
 //   Sources/Shims   one module per C library
 //   Sources/Shared  what both programs use: CommandLineKit, SQLiteStore, Threads
-//   Sources/Client  chatctl, bottom to top: HTTPTransport, XMPPTransport -> QuickBloxAPI,
+//   Sources/Client  chatctl, bottom to top: ChatIdentifiers, HTTPTransport, XMPPTransport -> QuickBloxAPI,
 //                   MessageCache -> ClientConfiguration -> AuthFlow, Transfers -> Messaging
 //                   -> ChatView (pure), Presentation, TerminalImages -> ChatctlCLI -> chatctl
 //   Sources/Sandbox chatctl-sandbox, bottom to top: SandboxLogging, SandboxClock,
@@ -81,6 +81,8 @@ let package = Package(
         .target(name: "Diagnostics", path: "Sources/Client/Diagnostics", swiftSettings: swiftSettings),
         // WorkerThread, the one way a thread is started, and ProcessSignals, the one way a signal is handled, in both programs.
         .target(name: "Threads", path: "Sources/Shared/Threads", swiftSettings: swiftSettings),
+        // The client's ids as types of their own (DialogID), so that none is taken for another or for a name.
+        .target(name: "ChatIdentifiers", path: "Sources/Client/ChatIdentifiers", swiftSettings: swiftSettings),
         .target(name: "HTTPTransport", dependencies: ["CCurlShim"], path: "Sources/Client/HTTPTransport", swiftSettings: swiftSettings),
         .target(name: "XMPPTransport", dependencies: ["Diagnostics", "Threads", "CStrophe", "CStropheTrust"], path: "Sources/Client/XMPPTransport", swiftSettings: swiftSettings),
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], path: "Sources/Shared/SQLiteStore", swiftSettings: swiftSettings),
@@ -160,6 +162,7 @@ let package = Package(
         .testTarget(name: "AuthFlowTests", dependencies: ["Diagnostics", "AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "TestSupport", "ClientConfiguration"], swiftSettings: swiftSettings),
         .testTarget(name: "ChatViewTests", dependencies: ["ChatView"], swiftSettings: swiftSettings),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"], swiftSettings: swiftSettings),
+        .testTarget(name: "ChatIdentifiersTests", dependencies: ["ChatIdentifiers"], swiftSettings: swiftSettings),
         // CStbImageWrite: stb_image_write, to make the test images (tests only).
         .systemLibrary(name: "CStbImageWrite", path: "Tests/CStbImageWrite", pkgConfig: "stb"),
         .testTarget(name: "TerminalImagesTests", dependencies: ["Diagnostics", "TerminalImages", "CStbImageWrite", "TestSupport"], swiftSettings: swiftSettings),
