@@ -31,6 +31,29 @@ import Testing
         #expect(usage.err.hasPrefix("chatctl: invalid value 'ascii' for option '--images'; expected one of: auto, symbols, sixel, kitty, none\n"))
     }
 
+    /// `dialogs add` and `dialogs remove` declare their members once (`MembershipArguments`):
+    /// each shows them in its place, with its own verb.
+    @Test(arguments: ["add", "remove"])
+    func membershipHelp(verb: String) {
+        let (status, io) = runChatctl(["dialogs", verb, "--help"])
+        #expect(status == 0)
+        #expect(io.out.contains("""
+
+            USAGE: chatctl dialogs \(verb) [--json] <DIALOG> <USERS> ...
+
+            ARGUMENTS:
+              <DIALOG>                A dialog id, @login or an email address (the private
+                                      dialog with that user), or any name 'chatctl dialogs'
+                                      shows.
+              <USERS> ...             Who to \(verb): @login, comma- or space-separated.
+
+            OPTIONS:
+              --json                  Print the updated dialog as JSON.
+              -h, --help              Show help information.
+
+            """))
+    }
+
     @Test func profileHelp() {
         let (status, io) = runChatctl(["profile", "--help"])
         #expect(status == 0)

@@ -41,4 +41,23 @@ import TestSupport
         #expect(event.createdAt?.timeIntervalSince1970 == 1_796_637_600)
         #expect(QBPushEvent(json: ["event": ["name": "no id"]]) == nil)
     }
+
+    /// Events are paged by number as users are: the same paging fields, and an item without
+    /// an id is an invalid answer that says what it lacked.
+    @Test func aPageOfEventsIsReadAsAPageOfUsersIs() throws {
+        let transport = ScriptedTransport([
+            reply(200, #"{"current_page":"2","per_page":1,"total_entries":3,"items":[{"event":{"id":7}}]}"#),
+            reply(200, #"{"items":[{"id":8}]}"#),
+            reply(200, #"{"items":[{"id":8},{"event":{"name":"no id"}}]}"#),
+        ])
+        let api = chatClient(transport)
+        let page = try api.pushEvents(page: 2, perPage: 1)
+        #expect(transport.requests[0].url == "http://127.0.0.1:8080/events.json?page=2&per_page=1")
+        #expect(page == QBPushEventPage(currentPage: 2, perPage: 1, totalEntries: 3, items: page.items))
+        #expect(page.items.map(\.id) == [7] && page.hasMore)
+        let bare = try api.pushEvents(page: 4, perPage: 10)
+        #expect(bare.items.map(\.id) == [8] && bare.currentPage == 4 && bare.totalEntries == 1 && !bare.hasMore)
+        let error = try #require(throws: QuickBloxError.self) { try api.pushEvents(page: 1, perPage: 10) }
+        #expect(error.kind == .invalidResponse && error.reasons == ["an item without an event id"])
+    }
 }

@@ -226,7 +226,7 @@ import TestSupport
         let page = #"{"current_page":1,"per_page":10,"total_entries":2,"items":[{"user":{"id":1,"login":"a"}},{"user":{"id":2,"login":"b"}}]}"#
         let transport = ScriptedTransport([reply(200, page)])
         let result = try client(transport).users(ids: [1, 2], page: 1, perPage: 10)
-        #expect(result.users.map(\.id) == [1, 2])
+        #expect(result.items.map(\.id) == [1, 2])
         #expect(result.totalEntries == 2)
         #expect(transport.requests[0].url == "http://127.0.0.1:8080/users.json?page=1&per_page=10&filter%5B%5D=number%20id%20in%201%2C2")
     }

@@ -51,7 +51,7 @@ import TestSupport
     @Test func aPageOfBareUserObjects() throws {
         let page = #"{"current_page":1,"per_page":30,"total_entries":1,"items":[\#(Self.user)]}"#
         let result = try chatClient(ScriptedTransport([reply(200, page)])).users(page: 1, perPage: 30)
-        #expect(result.users.map(\.id) == [53454] && result.totalEntries == 1 && result.perPage == 30)
+        #expect(result.items.map(\.id) == [53454] && result.totalEntries == 1 && result.perPage == 30)
     }
 
     @Test func aDialogObjectWithNullsAndANumericPhoto() throws {

@@ -13,15 +13,15 @@ import TestSupport
         let result = try chatClient(transport).users(fullName: "Ann Lee&co", page: 2, perPage: 5)
         #expect(transport.requests[0].method == .get)
         #expect(transport.requests[0].url == Self.base + "/users/by_full_name.json?full_name=Ann%20Lee%26co&page=2&per_page=5")
-        #expect(result == QBUserPage(currentPage: 2, perPage: 5, totalEntries: 6, users: result.users))
-        #expect(result.users.map(\.fullName) == ["Ann Lee"])
+        #expect(result == QBUserPage(currentPage: 2, perPage: 5, totalEntries: 6, items: result.items))
+        #expect(result.items.map(\.fullName) == ["Ann Lee"])
     }
 
     /// Items may come wrapped or bare, and a page may leave out its paging fields.
     @Test func pagesOfBareUsersWithoutPagingFields() throws {
         let transport = ScriptedTransport([reply(200, #"{"items":[{"id":3,"login":"c"},{"user":{"id":4,"login":"d"}}]}"#)])
         let result = try chatClient(transport).users(page: 3, perPage: 2)
-        #expect(result.users.map(\.id) == [3, 4])
+        #expect(result.items.map(\.id) == [3, 4])
         #expect(result.currentPage == 3 && result.perPage == 2 && result.totalEntries == 2)
     }
 

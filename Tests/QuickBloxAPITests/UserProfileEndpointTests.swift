@@ -36,7 +36,7 @@ import TestSupport
         #expect(transport.requests[0].method == .delete && transport.requests[0].url == Self.base + "/users/7.json")
         let tagged = try api.users(tags: ["cats", "dogs"])
         #expect(transport.requests[1].url == Self.base + "/users/by_tags.json?tags=cats%2Cdogs&page=1&per_page=10")
-        #expect(tagged.users.map(\.id) == [3])
+        #expect(tagged.items.map(\.id) == [3])
         try api.resetPassword(email: "ann@example.com")
         #expect(transport.requests[2].method == .get
                 && transport.requests[2].url == Self.base + "/password/reset.json?email=ann%40example.com")

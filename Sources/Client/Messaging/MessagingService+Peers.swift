@@ -19,7 +19,7 @@ extension MessagingService {
             let chunk = Array(ids[start..<min(start + 100, ids.count)])
             start += 100
             do {
-                for user in try api.users(ids: chunk, page: 1, perPage: 100).users { found[user.id] = user }
+                for user in try api.users(ids: chunk, page: 1, perPage: 100).items { found[user.id] = user }
             } catch {
                 throw Failure(describing: error, doing: "read users")
             }

@@ -15,7 +15,7 @@ extension MessagingService {
             switch search {
             case .everyone:
                 let found = try api.users(page: page, perPage: perPage)
-                users = found.users
+                users = found.items
                 total = found.totalEntries
             case .login(let login):
                 if page == 1, let user = try Self.unlessNotFound({ () throws(QuickBloxError) in try api.user(login: login) }) { users = [user] }
@@ -27,7 +27,7 @@ extension MessagingService {
                 let byLogin = text.contains(" ") ? nil : try Self.unlessNotFound({ () throws(QuickBloxError) in try api.user(login: text) })
                 if text.count >= UserSearch.shortestFullName {
                     let found = try api.users(fullName: text, page: page, perPage: perPage)
-                    users = found.users
+                    users = found.items
                     total = found.totalEntries
                 }
                 if let byLogin, !users.contains(where: { $0.id == byLogin.id }) {
@@ -80,7 +80,7 @@ extension MessagingService {
         var namesakes: [QBUser] = []
         if word.count >= UserSearch.shortestFullName {
             do {
-                namesakes = try api.users(fullName: word, page: 1, perPage: 100).users
+                namesakes = try api.users(fullName: word, page: 1, perPage: 100).items
                     .filter { $0.fullName?.lowercased() == word.lowercased() }
             } catch {
                 throw Failure(describing: error, doing: "find user \(word)")

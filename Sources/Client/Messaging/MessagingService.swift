@@ -127,7 +127,7 @@ package final class MessagingService {
             let chunk = Array(missing[start..<min(start + 100, missing.count)])
             start += 100
             guard let page = try? api.users(ids: chunk, page: 1, perPage: 100) else { continue }
-            let records = page.users.map(CacheRecords.user)
+            let records = page.items.map(CacheRecords.user)
             try cached { () throws(MessageCacheError) in try cache.upsertUsers(records) }
         }
     }

@@ -4,7 +4,7 @@ import XMPPTransport
 /// Who of some users is online now, as `chatctl users` shows it (docs/protocol.md §7,
 /// "Presence and last activity"): asked over a brief chat connection, each user's last
 /// activity (XEP-0012; 0 seconds: online), with any presence heard meanwhile. A user the
-/// server will not tell about (no shared dialog: `forbidden`) is left out, as is one never
+/// server will not tell about (`forbidden`: no subscription, on servers that want one) is left out, as is one never
 /// answered; one never seen online is `.offline`.
 package struct PresenceSurvey {
     /// Asked and not answered yet.

@@ -44,13 +44,3 @@ package struct QBPushEvent: Sendable, Equatable {
         raw = members
     }
 }
-
-/// One page of events, as users are paged.
-package struct QBPushEventPage: Sendable, Equatable {
-    package var currentPage: Int
-    package var perPage: Int
-    package var totalEntries: Int
-    package var events: [QBPushEvent]
-
-    package var hasMore: Bool { currentPage * perPage < totalEntries }
-}

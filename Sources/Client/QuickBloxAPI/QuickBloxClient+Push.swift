@@ -29,14 +29,8 @@ extension QuickBloxClient {
     /// time; items bare or `{"event":{…}}`.
     package func pushEvents(page: Int, perPage: Int) throws(QuickBloxError) -> QBPushEventPage {
         let json = try send(.get, "/events.json", query: [("page", String(page)), ("per_page", String(perPage))])
-        guard let items = json["items"]?.arrayValue else { throw invalidResponse("GET /events.json", "no \"items\" array") }
-        var events: [QBPushEvent] = []
-        for item in items {
-            guard let event = QBPushEvent(json: item) else { throw invalidResponse("GET /events.json", "an item without an event id") }
-            events.append(event)
-        }
-        return QBPushEventPage(currentPage: json["current_page"]?.looseInt ?? page, perPage: json["per_page"]?.looseInt ?? perPage,
-                               totalEntries: json["total_entries"]?.looseInt ?? events.count, events: events)
+        return try parseNumberedPage(json, request: "GET /events.json", page: page, perPage: perPage,
+                                     unreadable: "an item without an event id", item: QBPushEvent.init(json:))
     }
 
     /// `GET /events/{id}/status.json`: the event with its `status` and `deliveries_count`.

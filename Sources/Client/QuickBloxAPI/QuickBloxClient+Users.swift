@@ -20,7 +20,7 @@ extension QuickBloxClient {
         let json = try send(.get, "/users/by_email.json", query: [("email", email)])
         if json["items"] != nil {
             let page = try parseUserPage(json, request: "GET /users/by_email.json", page: 1, perPage: 1)
-            guard let user = page.users.first else {
+            guard let user = page.items.first else {
                 throw QuickBloxError(kind: .http(status: 404), request: "GET \(apiEndpoint)/users/by_email.json",
                                      reasons: ["no user with that email"])
             }
@@ -48,21 +48,10 @@ extension QuickBloxClient {
         return try parseUserPage(json, request: "GET /users/by_full_name.json", page: page, perPage: perPage)
     }
 
-    /// A page of users; missing paging fields fall back to what was asked.
+    /// A page of users, each bare or as `{"user":{…}}`.
     func parseUserPage(_ json: JSONValue, request: String, page: Int, perPage: Int) throws(QuickBloxError) -> QBUserPage {
-        guard let items = json["items"]?.arrayValue else {
-            throw invalidResponse(request, "no \"items\" array")
+        try parseNumberedPage(json, request: request, page: page, perPage: perPage, unreadable: "an item without a user id") {
+            QBUser(json: $0["user"] ?? $0)
         }
-        var users: [QBUser] = []
-        for item in items {
-            guard let user = QBUser(json: item["user"] ?? item) else {
-                throw invalidResponse(request, "an item without a user id")
-            }
-            users.append(user)
-        }
-        return QBUserPage(currentPage: json["current_page"]?.looseInt ?? page,
-                          perPage: json["per_page"]?.looseInt ?? perPage,
-                          totalEntries: json["total_entries"]?.looseInt ?? users.count,
-                          users: users)
     }
 }

@@ -282,6 +282,24 @@ package final class QuickBloxClient {
         return user
     }
 
+    /// A numbered page of what `item` reads (nil: an item it cannot use, which
+    /// `unreadable` names); missing paging fields fall back to what was asked.
+    func parseNumberedPage<Item: Sendable & Equatable>(_ json: JSONValue, request: String, page: Int, perPage: Int, unreadable: String,
+                                 item: (JSONValue) -> Item?) throws(QuickBloxError) -> QBNumberedPage<Item> {
+        guard let array = json["items"]?.arrayValue else {
+            throw invalidResponse(request, "no \"items\" array")
+        }
+        var items: [Item] = []
+        for element in array {
+            guard let read = item(element) else { throw invalidResponse(request, unreadable) }
+            items.append(read)
+        }
+        return QBNumberedPage(currentPage: json["current_page"]?.looseInt ?? page,
+                              perPage: json["per_page"]?.looseInt ?? perPage,
+                              totalEntries: json["total_entries"]?.looseInt ?? items.count,
+                              items: items)
+    }
+
     func invalidResponse(_ request: String, _ reason: String) -> QuickBloxError {
         let parts = request.split(separator: " ", maxSplits: 1)
         let line = parts.count == 2 ? "\(parts[0]) \(apiEndpoint)\(parts[1])" : request

@@ -5,7 +5,7 @@ package struct LastActivity: Sendable, Equatable {
     package var userID: Int
     /// Seconds since the user was last online; 0 while online; nil with `errorCondition`.
     package var seconds: Int?
-    /// `item-not-found` (never seen), `forbidden` (no shared dialog), `service-unavailable`…
+    /// `item-not-found` (never seen), `forbidden` (no subscription), `service-unavailable`…
     package var errorCondition: String?
 
     package init(userID: Int, seconds: Int?, errorCondition: String? = nil) {

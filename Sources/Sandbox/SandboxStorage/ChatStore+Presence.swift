@@ -17,14 +17,6 @@ extension ChatStore {
         return Set(ids)
     }
 
-    /// Whether `a` and `b` are occupants of one dialog (of any size).
-    package func shareDialog(_ a: Int, _ b: Int) throws -> Bool {
-        try db.queryFirst("""
-            SELECT 1 FROM dialog_occupants o1 JOIN dialog_occupants o2 ON o2.dialog_id = o1.dialog_id
-            WHERE o1.user_id = ? AND o2.user_id = ? LIMIT 1
-            """, [.int(a), .int(b)]) { _ in true } ?? false
-    }
-
     /// When `userId`'s last chat resource went offline (Unix seconds); nil: never seen.
     package func chatLastSeen(_ userId: Int) throws -> Double? {
         try db.queryFirst("SELECT at FROM chat_last_seen WHERE user_id = ?", [.int(userId)]) { $0["at"].doubleValue } ?? nil

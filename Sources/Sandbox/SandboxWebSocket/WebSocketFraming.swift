@@ -14,6 +14,10 @@ package enum WebSocketFraming {
     /// Byte for byte what Strophe.js 1.2 compares incoming messages with (double
     /// quotes, a space before `/>`); spelt otherwise, it misses the close.
     package static let closeMessage = "<close xmlns=\"urn:ietf:params:xml:ns:xmpp-framing\" />"
+    /// The answer to a client's `<close/>`, spelt otherwise on purpose: Strophe.js 1.4 (QuickBlox's
+    /// SDK) ignores its own spelling while it disconnects and finishes only at its 3 s timeout,
+    /// where any other message ends its disconnect at once (1.2 does not wait for an answer).
+    package static let closeReply = "<close xmlns='\(namespace)'/>"
 
     private static let streamsNamespace = "http://etherx.jabber.org/streams"
     private static let documentStart = Array("<stream:stream xmlns='jabber:client' xmlns:stream='\(streamsNamespace)'>".utf8)

@@ -78,9 +78,16 @@ final class MUCService {
 
     func routePresence(_ stanza: XMPPElement, from connection: XMPPClientConnection, sender: Int) {
         // Presence to users (no rosters in the sandbox) is accepted and dropped; broadcast presence is `PresenceService`'s.
-        guard let to = stanza[attribute: "to"], let address = XMPPAddress(to),
-              let dialogId = address.roomDialogId(applicationId: applicationId, domain: domain) else { return }
+        guard let to = stanza[attribute: "to"], let address = XMPPAddress(to) else { return }
         let type = stanza[attribute: "type"]
+        guard let dialogId = address.roomDialogId(applicationId: applicationId, domain: domain) else {
+            // A join of a room on the service that no dialog of this application could be (another
+            // application's, a mistyped name) is refused as an unknown dialog's is: the joiner waits for an answer.
+            if type == nil, address.domain == serviceDomain, address.local != nil {
+                presenceError(stanza, to: connection, Self.unknownRoom)
+            }
+            return
+        }
         guard let nick = address.resource, !nick.isEmpty else {
             if type == nil { presenceError(stanza, to: connection, StanzaError(condition: .jidMalformed, type: .modify)) }
             return
@@ -98,6 +105,8 @@ final class MUCService {
     private static func joinRefused(_ condition: StanzaError.Condition, _ type: StanzaError.ErrorType, _ text: String) -> StanzaError {
         StanzaError(condition: condition, type: type, text: text, legacyCode: 500)
     }
+
+    private static let unknownRoom = joinRefused(.itemNotFound, .cancel, "No such dialog")
 
     private func presenceError(_ stanza: XMPPElement, to connection: XMPPClientConnection, _ error: StanzaError) {
         var reply = "<presence type='error'"
@@ -155,7 +164,7 @@ final class MUCService {
     private func join(_ dialogId: String, nick: String, stanza: XMPPElement, connection: XMPPClientConnection, userId: Int) {
         guard let me = connection.session.fullJID else { return }
         guard let dialog = records.find({ try $0.routingDialog(id: dialogId) }), dialog.type.isGroup else {
-            return presenceError(stanza, to: connection, Self.joinRefused(.itemNotFound, .cancel, "No such dialog"))
+            return presenceError(stanza, to: connection, Self.unknownRoom)
         }
         guard dialog.admits(userId) else {
             return presenceError(stanza, to: connection, Self.joinRefused(.registrationRequired, .auth, "You are not an occupant of this dialog"))
@@ -455,7 +464,17 @@ final class MUCService {
     /// How many rooms the service lists at most.
     static let maxListedRooms = 100
 
-    /// A room: disco#info (its identity, name and features) and disco#items (no items) for whoever
+    /// XEP-0045 §6.5: the room's occupants as items, one per user joined (in user id order), each
+    /// its occupant JID `{room}/{userId}`, which QuickBlox's SDKs read as the room's online users.
+    private func occupantItems(_ dialogId: String) -> String {
+        let room = roomJID(dialogId)
+        let items = (rooms[dialogId] ?? [:]).filter { !$0.value.isEmpty }.keys.sorted()
+            .map { "<item jid='\(XMLEscaping.attribute(room + "/" + String($0)))' name='\($0)'/>" }
+        return items.isEmpty ? "<query xmlns='\(XMPPNamespace.discoItems)'/>"
+            : "<query xmlns='\(XMPPNamespace.discoItems)'>" + items.joined() + "</query>"
+    }
+
+    /// A room: disco#info (its identity, name and features) and disco#items (its occupants) for whoever
     /// may enter it; a room the asker may not enter is not found, as a hidden room is. A ping to
     /// our own occupant JID answers whether this connection is still joined (XEP-0410).
     private func roomIQ(_ iq: XMPPElement, type: IQType, payload: XMPPElement, dialogId: String, nick: String?,
@@ -479,7 +498,7 @@ final class MUCService {
             let name = dialog.name.map { " name='\(XMLEscaping.attribute($0))'" } ?? ""
             return iqResult(iq, to: connection, payload: "<query xmlns='\(XMPPNamespace.discoInfo)'><identity category='conference' type='text'\(name)/>\(features)</query>")
         case (.get, XMPPNamespace.discoItems, "query"):
-            return iqResult(iq, to: connection, payload: "<query xmlns='\(XMPPNamespace.discoItems)'/>")
+            return iqResult(iq, to: connection, payload: occupantItems(dialogId))
         case (.get, XMPPNamespace.ping, "ping"):
             return iqResult(iq, to: connection)
         default:

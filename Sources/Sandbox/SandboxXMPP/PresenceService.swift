@@ -101,14 +101,12 @@ final class PresenceService {
 
     /// `<iq type='get' to='{user}'><query xmlns='jabber:iq:last'/></iq>`: `seconds='0'` while the
     /// user is online, else the seconds since their last resource went away; an unknown user is
-    /// `service-unavailable`, one who shares no dialog with the asker `forbidden` (no
-    /// subscription, as ejabberd says), one never seen `item-not-found`.
+    /// `service-unavailable`, one never seen `item-not-found`. Any user of the application may be
+    /// asked about, as on the hosted service (QuickBlox's SDK suite asks about one it shares nothing with).
     func lastActivity(_ iq: XMPPElement, of userId: Int, from connection: XMPPClientConnection, sender: Int) {
         let seconds: Int
         if !(records.storage { try $0.userExists(userId) } ?? false) {
             return connection.send(iqError(iq, to: connection, StanzaError(condition: .serviceUnavailable)))
-        } else if !(records.storage { try $0.shareDialog(sender, userId) } ?? false) {
-            return connection.send(iqError(iq, to: connection, StanzaError(condition: .forbidden, type: .auth)))
         } else if available[userId] != nil {
             seconds = 0
         } else if let time = lastSeen[userId] ?? records.find({ try $0.chatLastSeen(userId) }) {

@@ -165,7 +165,9 @@ final class XMPPClientConnection {
         case .element(let element) where transport == .webSocket && element.namespace == WebSocketFraming.namespace:
             switch element.name {
             case "open": perform(session.handle(.streamOpened(WebSocketFraming.header(fromOpen: element), streamId: Self.newStreamId())))
-            case "close": perform(session.handle(.streamClosed))
+            case "close":
+                // RFC 7395 §3.6: our <close/> answers the client's, spelt as ejabberd and Prosody spell it.
+                perform(session.handle(.streamClosed).map { $0 == .send("</stream:stream>") ? .send(WebSocketFraming.closeReply) : $0 })
             default: terminate(.unsupportedStanzaType)
             }
         case .element(let element):

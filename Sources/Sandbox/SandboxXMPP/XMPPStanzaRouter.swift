@@ -224,8 +224,11 @@ final class XMPPStanzaRouter {
         guard body.utf8.count <= ChatStore.maxMessageBytes else { return Self.bounce(stanza, to: connection, Self.bodyTooLong) }
         var stored: MessageRecord?
         var dateSent = Int(records.now().rounded(.down))
+        // An SDK's message not to be saved goes as it was sent: its `extraParams` are the app's own,
+        // which QuickBlox's SDKs hand over whole, so the server adds no dialog and no date to them.
+        let asSent = !Self.isSaved(stanza) && !Self.isPlain(stanza)
         let given = Self.extraParams(stanza)?.childText("dialog_id")?.trimmingCharacters(" ")
-        var dialog = privateDialog(between: sender, recipient, preferring: given)
+        var dialog = asSent ? nil : privateDialog(between: sender, recipient, preferring: given)
         if (Self.isSaved(stanza) || (type == .chat && Self.isPlain(stanza))) && recipient != sender && records.store != nil {
             // In a dialog that exists, the INSERT itself tells a resend of a stored ObjectId
             // (no lookup before it); otherwise it is looked up first, so no dialog is made for one.
@@ -265,7 +268,8 @@ final class XMPPStanzaRouter {
         // Build the copy only for someone online to receive it (the recipient,
         // or the sender's other resources): offline, storing was all there was to do.
         guard sessions[recipient] != nil || (sessions[sender]?.count ?? 0) > 1 else { return }
-        let copy = ForwardedStanza(stanza, from: senderJID, to: to, id: id, dialogId: dialog?.id ?? given, dateSent: dateSent,
+        let copy = ForwardedStanza(stanza, from: senderJID, to: to, id: id, dialogId: asSent ? nil : dialog?.id ?? given,
+                                   dateSent: asSent ? nil : dateSent,
                                    originId: Self.senderId(of: stanza), stanzaId: stored.map { ($0.id, chat.userJID(recipient)) })
         deliverDirect(copy, to: recipient)
         carbons(of: copy, user: sender, except: connection)

@@ -59,16 +59,11 @@ struct RouterCommand: LoadCommand {
     static let configuration = CommandConfiguration(
         name: "router", abstract: "One sender streams 1:1 messages to one receiver; the router's rate.")
 
-    @Argument("CONFIG", help: "The sandbox's config line, as a file.", completion: .file)
-    var config: String
     @Option("messages", short: "n", metavar: "N", help: "Messages to stream.", range: 1...10_000_000)
     var messages = RouterRun.Options().messages
     @Option("window", metavar: "N", help: "Messages unacknowledged at most.", range: 1...1_000_000)
     var window = RouterRun.Options().window
-    @Option("sandbox-pid", metavar: "PID", help: "The sandbox's process, for its CPU time and memory.", range: 1...Int(Int32.max))
-    var sandboxPid: Int?
-    @Option("password-iterations", metavar: "N", help: "What the sandbox was started with, to say so in the output.", range: 1...10_000_000)
-    var passwordIterations: Int?
+    let sandbox = SandboxUnderLoad()
     @Flag("markers", help: "The receiver answers each message with a received marker, as chatctl listen does.")
     var markers: Bool
     @Option("timeout", metavar: "S", help: "Give up after S seconds, connections included; valgrind needs more.")
@@ -80,10 +75,10 @@ struct RouterCommand: LoadCommand {
         var options = RouterRun.Options()
         options.markers = markers
         options.timeout = timeout.value
-        options.passwordIterations = passwordIterations
+        options.passwordIterations = sandbox.passwordIterations
         options.messages = messages
         options.window = window
-        return try RouterRun(endpoints: try SandboxEndpoints(configFile: config), options: options, sandboxPid: sandboxPid.map(Int32.init)).run()
+        return try RouterRun(endpoints: try sandbox.endpoints(), options: options, sandboxPid: sandbox.processID).run()
     }
 }
 
@@ -92,8 +87,6 @@ struct ScaleCommand: LoadCommand {
     static let configuration = CommandConfiguration(
         name: "scale", abstract: "U users at once, one group of all and U private pairs, chatting at fixed rates.")
 
-    @Argument("CONFIG", help: "The sandbox's config line, as a file.", completion: .file)
-    var config: String
     @Option("users", short: "u", metavar: "U", help: "Users connected at once.", range: 2...100_000)
     var users = ScaleRun.Options().users
     @Option("seconds", metavar: "S", help: "How long they chat.")
@@ -102,10 +95,7 @@ struct ScaleCommand: LoadCommand {
     var privateRate = Amount(ScaleRun.Options().privateRate)
     @Option("group-rate", metavar: "R", help: "Group messages per user a second.")
     var groupRate = Amount(ScaleRun.Options().groupRate)
-    @Option("sandbox-pid", metavar: "PID", help: "The sandbox's process, for its memory and CPU time.", range: 1...Int(Int32.max))
-    var sandboxPid: Int?
-    @Option("password-iterations", metavar: "N", help: "What the sandbox was started with, to say so in the output.", range: 1...10_000_000)
-    var passwordIterations: Int?
+    let sandbox = SandboxUnderLoad()
 
     init() {}
 
@@ -115,9 +105,24 @@ struct ScaleCommand: LoadCommand {
         options.seconds = seconds.value
         options.privateRate = privateRate.value
         options.groupRate = groupRate.value
-        options.passwordIterations = passwordIterations
-        return try ScaleRun(endpoints: try SandboxEndpoints(configFile: config), options: options, sandboxPid: sandboxPid.map(Int32.init)).run()
+        options.passwordIterations = sandbox.passwordIterations
+        return try ScaleRun(endpoints: try sandbox.endpoints(), options: options, sandboxPid: sandbox.processID).run()
     }
+}
+
+/// What both runs take about the sandbox they load: where it is (CONFIG), and what the
+/// report says of it. Held as a property, it declares these in that property's place.
+struct SandboxUnderLoad {
+    @Argument("CONFIG", help: "The sandbox's config line, as a file.", completion: .file)
+    var config: String
+    @Option("sandbox-pid", metavar: "PID", help: "The sandbox's process, for its CPU time and memory.", range: 1...Int(Int32.max))
+    var pid: Int?
+    @Option("password-iterations", metavar: "N", help: "What the sandbox was started with, to say so in the output.", range: 1...10_000_000)
+    var passwordIterations: Int?
+
+    func endpoints() throws(LoadError) -> SandboxEndpoints { try SandboxEndpoints(configFile: config) }
+
+    var processID: Int32? { pid.map(Int32.init) }
 }
 
 /// A non-negative number (seconds, a rate), read once by the parser.

@@ -14,7 +14,7 @@ struct DeleteCommand: Command {
             Example("Delete your message for everyone", "chatctl delete 6560a3f1c2b4e90012ab34cd --everyone"),
         ])
 
-    @Argument("MESSAGE_ID", help: "The message's 24-hex id (history --ids shows it).")
+    @Argument("MESSAGE_ID", help: SharedHelp.messageID)
     var messageID: MessageID
     @Flag("everyone", help: "Delete it for every occupant (its sender only).")
     var everyone: Bool

@@ -19,27 +19,22 @@ struct DialogsAddCommand: Command {
             Example("The same, space-separated; print the group as JSON", "chatctl dialogs add ops @carol @dave --json"),
         ])
 
-    @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: DialogReference
-    @Arguments("USERS", help: "Who to add: @login, comma- or space-separated.", isOptional: false)
-    var words: [String]
-    @Flag("json", help: "Print the updated dialog as JSON.")
-    var json: Bool
+    let members = MembershipArguments(verb: "add")
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let logins = try context.logins(words)
+        let logins = try context.logins(members.words)
         let session = try context.messagingSession(source: .server)
         let service = session.service
-        let change = try service.planAddition(of: logins, to: dialog)
+        let change = try service.planAddition(of: logins, to: members.dialog)
         for user in change.alreadyIn {
             context.io.writeErr("chatctl: @\(TerminalText.sanitize(user.login, newlines: .asSpaces)) is already in \(DialogsShowCommand.label(change.group))\n")
         }
         guard !change.users.isEmpty else {
-            if json { context.io.writeOut(change.group.rawJSON + "\n") }
+            if members.json { context.io.writeOut(change.group.rawJSON + "\n") }
             return .ok
         }
         let (updated, added) = try service.add(change)
-        context.showMembershipChange(updated, "Added", change.users, "to", json: json)
+        context.showMembershipChange(updated, "Added", change.users, "to", json: members.json)
         context.announce(DialogAnnouncement(dialog: updated, me: service.me, added: added), messaging: session)
         return .ok
     }

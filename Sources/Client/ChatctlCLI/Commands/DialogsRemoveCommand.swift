@@ -15,19 +15,14 @@ struct DialogsRemoveCommand: Command {
             Example("Take two people out, and print the group as JSON", "chatctl dialogs remove ops @carol,@dave --json"),
         ])
 
-    @Argument("DIALOG", help: SharedHelp.dialog)
-    var dialog: DialogReference
-    @Arguments("USERS", help: "Who to remove: @login, comma- or space-separated.", isOptional: false)
-    var words: [String]
-    @Flag("json", help: "Print the updated dialog as JSON.")
-    var json: Bool
+    let members = MembershipArguments(verb: "remove")
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let logins = try context.logins(words)
+        let logins = try context.logins(members.words)
         let service = try context.messagingService(source: .server)
-        let change = try service.planRemoval(of: logins, from: dialog)
+        let change = try service.planRemoval(of: logins, from: members.dialog)
         if change.includesYou { throw context.usage("to remove yourself, use 'chatctl dialogs leave'") }
-        context.showMembershipChange(try service.remove(change), "Removed", change.users, "from", json: json)
+        context.showMembershipChange(try service.remove(change), "Removed", change.users, "from", json: members.json)
         return .ok
     }
 }

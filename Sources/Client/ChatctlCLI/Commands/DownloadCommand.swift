@@ -36,7 +36,7 @@ struct DownloadCommand: Command {
             help: "Save to PATH: a file, a directory (several attachments need one), or - for standard output.",
             completion: .file)
     var output: String?
-    @Option("dialog", metavar: "DIALOG", help: "The message's dialog, when it is not in the cache.")
+    @Option("dialog", metavar: "DIALOG", help: SharedHelp.messageDialog)
     var dialog: DialogReference?
     @Flag("force", help: "Replace files that exist.")
     var force: Bool

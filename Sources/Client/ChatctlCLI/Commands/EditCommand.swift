@@ -15,11 +15,11 @@ struct EditCommand: Command {
             Example("A message the cache has not seen: name its dialog", "chatctl edit 6560a3f1c2b4e90012ab34cd --dialog ops 'fixed'"),
         ])
 
-    @Argument("MESSAGE_ID", help: "The message's 24-hex id (history --ids shows it).")
+    @Argument("MESSAGE_ID", help: SharedHelp.messageID)
     var messageID: MessageID
     @Arguments("TEXT", help: "The new text; words are joined with spaces.", isOptional: false)
     var words: [String]
-    @Option("dialog", metavar: "DIALOG", help: "The message's dialog, when it is not in the cache.")
+    @Option("dialog", metavar: "DIALOG", help: SharedHelp.messageDialog)
     var dialog: DialogReference?
     @Flag("json", help: "Print the edited message as JSON.")
     var json: Bool

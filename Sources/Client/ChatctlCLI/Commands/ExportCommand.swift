@@ -47,9 +47,9 @@ struct ExportCommand: Command {
     var attachments: String?
     @Option("inline-limit", metavar: "SIZE", help: "With --format html: put images up to SIZE inside the page; 0: none.")
     var inlineLimit = ByteSize(bytes: 2 * 1024 * 1024)
-    @Option("since", metavar: "T", help: "Only messages sent after T.")
+    @Option("since", metavar: "T", help: SharedHelp.since)
     var since: TimeArgument?
-    @Option("before", metavar: "T", help: "Only messages sent before T.")
+    @Option("before", metavar: "T", help: SharedHelp.before)
     var before: TimeArgument?
     @Flag("offline", help: SharedHelp.offline)
     var offline: Bool

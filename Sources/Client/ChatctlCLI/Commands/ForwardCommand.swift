@@ -26,15 +26,15 @@ struct ForwardCommand: Command {
             Example("A message not in the cache: name its dialog", "chatctl forward 65a1f0c2e4b0a1b2c3d4e5f6 ops --from @bob"),
         ])
 
-    @Argument("MESSAGE_ID", help: "The message's 24-hex id (history --ids shows it).")
+    @Argument("MESSAGE_ID", help: SharedHelp.messageID)
     var messageID: MessageID
     @Arguments("DIALOG", help: "Where to forward it: " + SharedHelp.dialog, isOptional: false)
     var dialogs: [DialogReference]
     @Option("comment", metavar: "TEXT", help: "Words of your own sent with it.")
     var comment: String?
-    @Option("from", metavar: "DIALOG", help: "The message's dialog, when it is not in the cache.")
+    @Option("from", metavar: "DIALOG", help: SharedHelp.messageDialog)
     var from: DialogReference?
-    @Flag("print-id", help: "Print the id of each message the server stored, one a line.")
+    @Flag("print-id", help: SharedHelp.printID)
     var printID: Bool
     @Flag("json", help: SharedHelp.json)
     var json: Bool

@@ -44,9 +44,9 @@ struct HistoryCommand: Command {
     var dialog: DialogReference
     @Option("limit", short: "n", metavar: "N", help: SharedHelp.limit, range: 1...100_000)
     var limit = 50
-    @Option("before", metavar: "T", help: "Only messages sent before T.")
+    @Option("before", metavar: "T", help: SharedHelp.before)
     var before: TimeArgument?
-    @Option("since", metavar: "T", help: "Only messages sent after T.")
+    @Option("since", metavar: "T", help: SharedHelp.since)
     var since: TimeArgument?
     @Flag("mark-read", help: "Mark the messages shown read.")
     var markRead: Bool

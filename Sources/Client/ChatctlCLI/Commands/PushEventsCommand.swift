@@ -51,13 +51,13 @@ struct PushEventsCommand: Command {
         }
         let found = try context.messagingService(source: .server).pushEvents(page: page, perPage: perPage)
         if json {
-            context.io.writeOut(JSONOutput.array(ofRaw: found.events.map { JSONOutput.text(.object($0.raw)) }))
-        } else if !found.events.isEmpty {
+            context.io.writeOut(JSONOutput.array(ofRaw: found.items.map { JSONOutput.text(.object($0.raw)) }))
+        } else if !found.items.isEmpty {
             var listing = Listing(["ID", "TYPE", "CHANNEL", "ENVIRONMENT", "ACTIVE", "SENT", "CREATED", "NAME"])
-            for event in found.events { listing.append(Self.row(event, layout: context.listingLayout)) }
+            for event in found.items { listing.append(Self.row(event, layout: context.listingLayout)) }
             context.io.writeOut(listing.render(context.listingLayout))
         }
-        if found.events.isEmpty {
+        if found.items.isEmpty {
             context.io.writeErr("chatctl: no push events\(page > 1 ? " on page \(page)" : "")\n")
         } else if found.hasMore {
             let pages = (found.totalEntries + perPage - 1) / perPage

@@ -65,7 +65,7 @@ struct SendCommand: Command {
     var noSplit: Bool
     @Option("reply-to", metavar: "MESSAGE_ID", help: "Send the message as a reply to this one (quoted as the QuickBlox apps do).")
     var replyTo: MessageID?
-    @Flag("print-id", help: "Print the id of each message the server stored, one a line.")
+    @Flag("print-id", help: SharedHelp.printID)
     var printID: Bool
 
     /// What is sent: the parts of one message (split), or standard input line by line,

@@ -17,9 +17,9 @@ struct UsersCommand: Command {
             Without QUERY, every user of the application, a page at a time. @login finds that login; an address \
             with @ in it finds that email; other text finds that login and full names containing it (3 characters \
             or more). When there are more pages, a line on stderr says how to get the next. \
-            For the people you share a dialog with, PRESENCE says whether they are online now, or \
-            when they were last seen, asked over a brief chat connection (--offline: not asked; \
-            chat out of reach: left blank, and a line on stderr says why). --online lists only \
+            PRESENCE says whether each is online now, or when they were last seen, asked over a brief \
+            chat connection (--offline: not asked; chat out of reach: left blank, and a line on stderr \
+            says why; someone the server will not tell about: blank). --online lists only \
             those online now: among QUERY's users, or else among everyone you share a dialog with.
 
             In a pipe, a line a user, tab-separated, no header: id, login, full name, email, avatar (yes or empty), \
