@@ -4,7 +4,7 @@
 // nothing from a layer above its own (ModuleGraphTests holds it to that):
 //   Sources/Shims   one module per C library
 //   Sources/Shared  what both programs use: CommandLineKit, SQLiteStore, Threads
-//   Sources/Client  chatctl, bottom to top: HTTPTransport, XMPPTransport -> QuickBloxAPI,
+//   Sources/Client  chatctl, bottom to top: ChatIdentifiers, HTTPTransport, XMPPTransport -> QuickBloxAPI,
 //                   MessageCache -> ClientConfiguration -> AuthFlow, Transfers -> Messaging
 //                   -> ChatView (pure), Presentation, TerminalImages -> ChatctlCLI -> chatctl
 //   Sources/Sandbox chatctl-sandbox, bottom to top: SandboxLogging, SandboxClock,
@@ -81,28 +81,30 @@ let package = Package(
         .target(name: "Diagnostics", path: "Sources/Client/Diagnostics", swiftSettings: swiftSettings),
         // WorkerThread, the one way a thread is started, and ProcessSignals, the one way a signal is handled, in both programs.
         .target(name: "Threads", path: "Sources/Shared/Threads", swiftSettings: swiftSettings),
+        // The client's ids as types of their own (DialogID), so that none is taken for another or for a name.
+        .target(name: "ChatIdentifiers", path: "Sources/Client/ChatIdentifiers", swiftSettings: swiftSettings),
         .target(name: "HTTPTransport", dependencies: ["CCurlShim"], path: "Sources/Client/HTTPTransport", swiftSettings: swiftSettings),
-        .target(name: "XMPPTransport", dependencies: ["Diagnostics", "Threads", "CStrophe", "CStropheTrust"], path: "Sources/Client/XMPPTransport", swiftSettings: swiftSettings),
+        .target(name: "XMPPTransport", dependencies: ["ChatIdentifiers", "Diagnostics", "Threads", "CStrophe", "CStropheTrust"], path: "Sources/Client/XMPPTransport", swiftSettings: swiftSettings),
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], path: "Sources/Shared/SQLiteStore", swiftSettings: swiftSettings),
-        .target(name: "MessageCache", dependencies: ["Diagnostics", "SQLiteStore"], path: "Sources/Client/MessageCache", swiftSettings: swiftSettings),
-        .target(name: "QuickBloxAPI", dependencies: ["Diagnostics", "HTTPTransport", "CCryptoShim"], path: "Sources/Client/QuickBloxAPI", swiftSettings: swiftSettings),
+        .target(name: "MessageCache", dependencies: ["ChatIdentifiers", "Diagnostics", "SQLiteStore"], path: "Sources/Client/MessageCache", swiftSettings: swiftSettings),
+        .target(name: "QuickBloxAPI", dependencies: ["ChatIdentifiers", "Diagnostics", "HTTPTransport", "CCryptoShim"], path: "Sources/Client/QuickBloxAPI", swiftSettings: swiftSettings),
         // The config file and what follows from it: endpoints, chat connection, failure hints.
         .target(name: "ClientConfiguration", dependencies: ["Diagnostics", "QuickBloxAPI", "XMPPTransport"], path: "Sources/Client/ClientConfiguration", swiftSettings: swiftSettings),
         .target(name: "AuthFlow", dependencies: ["Diagnostics", "Threads", "ClientConfiguration", "QuickBloxAPI", "XMPPTransport", "HTTPTransport"], path: "Sources/Client/AuthFlow", swiftSettings: swiftSettings),
         // Files on the content API: blob upload and download, content types (libmagic).
         .target(name: "Transfers", dependencies: ["Diagnostics", "QuickBloxAPI", "HTTPTransport", "CMagic"], path: "Sources/Client/Transfers", swiftSettings: swiftSettings),
         // Transfers: a message's files go up through the outbox before the message does.
-        .target(name: "Messaging", dependencies: ["Diagnostics", "Threads", "ClientConfiguration", "AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "MessageCache", "Transfers"], path: "Sources/Client/Messaging", swiftSettings: swiftSettings),
+        .target(name: "Messaging", dependencies: ["ChatIdentifiers", "Diagnostics", "Threads", "ClientConfiguration", "AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "MessageCache", "Transfers"], path: "Sources/Client/Messaging", swiftSettings: swiftSettings),
         // Image previews: decoded by stb_image, drawn by chafa as symbols, sixels or kitty graphics, in a
         // room of cells (PreviewDrawer); it knows images, not chats (the chat view's edge asks it).
         .target(name: "TerminalImages", dependencies: ["Diagnostics", "CStbImage", "CChafa"], path: "Sources/Client/TerminalImages", swiftSettings: swiftSettings),
         .target(name: "CommandLineKit", path: "Sources/Shared/CommandLineKit", swiftSettings: swiftSettings),
         // The chat view as a value: model, events, one pure update, one pure renderer; no terminal, no network.
-        .target(name: "ChatView", path: "Sources/Client/ChatView", swiftSettings: swiftSettings),
+        .target(name: "ChatView", dependencies: ["ChatIdentifiers"], path: "Sources/Client/ChatView", swiftSettings: swiftSettings),
         // How data is shown to a person or a script: sanitized terminal text, tables, transcripts,
         // JSON Lines, the chat view's records of cached dialogs and messages.
-        .target(name: "Presentation", dependencies: ["ChatView", "MessageCache", "Messaging", "QuickBloxAPI", "Diagnostics", "HTTPTransport", "XMPPTransport"], path: "Sources/Client/Presentation", swiftSettings: swiftSettings),
-        .target(name: "ChatctlCLI", dependencies: ["Diagnostics", "Threads", "Presentation", "CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses", "TerminalImages", "CNotify", "CBuildInfo"], path: "Sources/Client/ChatctlCLI", swiftSettings: swiftSettings),
+        .target(name: "Presentation", dependencies: ["ChatIdentifiers", "ChatView", "MessageCache", "Messaging", "QuickBloxAPI", "Diagnostics", "HTTPTransport", "XMPPTransport"], path: "Sources/Client/Presentation", swiftSettings: swiftSettings),
+        .target(name: "ChatctlCLI", dependencies: ["ChatIdentifiers", "Diagnostics", "Threads", "Presentation", "CommandLineKit", "ClientConfiguration", "AuthFlow", "Messaging", "MessageCache", "QuickBloxAPI", "XMPPTransport", "HTTPTransport", "Transfers", "ChatView", "CNcurses", "TerminalImages", "CNotify", "CBuildInfo"], path: "Sources/Client/ChatctlCLI", swiftSettings: swiftSettings),
         // Linked by lld with packed relative relocations (DT_RELR, glibc 2.36+): the loader
         // reads a few KB instead of ~1 MB of .rela.dyn entries at every start; nothing is
         // exported (no plugin loads chatctl's symbols); the code that --version, help and
@@ -117,7 +119,7 @@ let package = Package(
                                                          "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/Client/chatctl/startup.order",
                                                          "-Xlinker", "--no-warn-symbol-ordering"])]),
         // Dev-only: fills a large cache for `make bench` (and its test).
-        .target(name: "BenchmarkData", dependencies: ["MessageCache"], path: "Sources/Tools/BenchmarkData", swiftSettings: swiftSettings),
+        .target(name: "BenchmarkData", dependencies: ["ChatIdentifiers", "MessageCache"], path: "Sources/Tools/BenchmarkData", swiftSettings: swiftSettings),
         .executableTarget(name: "BenchFixture", dependencies: ["BenchmarkData", "MessageCache"], path: "Sources/Tools/BenchFixture", swiftSettings: swiftSettings),
         // Dev-only: the sandbox's load driver for `make bench` (its router rate, many users at once):
         // chatctl's wire steps over libevent and OpenSSL (the sandbox's own SandboxNetwork: the
@@ -154,17 +156,18 @@ let package = Package(
         .testTarget(name: "TransfersTests", dependencies: ["Diagnostics", "Transfers", "QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "QuickBloxAPITests", dependencies: ["Diagnostics", "QuickBloxAPI", "HTTPTransport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "XMPPTransportTests", dependencies: ["Diagnostics", "XMPPTransport", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "MessageCacheTests", dependencies: ["MessageCache", "SQLiteStore", "BenchmarkData", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "MessagingTests", dependencies: ["Diagnostics", "Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport", "ClientConfiguration", "XMPPTransport", "Transfers", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "MessageCacheTests", dependencies: ["ChatIdentifiers", "MessageCache", "SQLiteStore", "BenchmarkData", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "MessagingTests", dependencies: ["ChatIdentifiers", "Diagnostics", "Messaging", "MessageCache", "QuickBloxAPI", "HTTPTransport", "ClientConfiguration", "XMPPTransport", "Transfers", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ClientConfigurationTests", dependencies: ["Diagnostics", "ClientConfiguration", "QuickBloxAPI", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "AuthFlowTests", dependencies: ["Diagnostics", "AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "TestSupport", "ClientConfiguration"], swiftSettings: swiftSettings),
         .testTarget(name: "ChatViewTests", dependencies: ["ChatView"], swiftSettings: swiftSettings),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"], swiftSettings: swiftSettings),
+        .testTarget(name: "ChatIdentifiersTests", dependencies: ["ChatIdentifiers"], swiftSettings: swiftSettings),
         // CStbImageWrite: stb_image_write, to make the test images (tests only).
         .systemLibrary(name: "CStbImageWrite", path: "Tests/CStbImageWrite", pkgConfig: "stb"),
         .testTarget(name: "TerminalImagesTests", dependencies: ["Diagnostics", "TerminalImages", "CStbImageWrite", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "ChatctlCLITests", dependencies: ["Diagnostics", "ChatctlCLI", "Presentation", "MessageCache", "Messaging", "HTTPTransport", "TestSupport", "ChatView", "CommandLineKit", "TerminalImages"], swiftSettings: swiftSettings),
+        .testTarget(name: "ChatctlCLITests", dependencies: ["ChatIdentifiers", "Diagnostics", "ChatctlCLI", "Presentation", "MessageCache", "Messaging", "HTTPTransport", "TestSupport", "ChatView", "CommandLineKit", "TerminalImages"], swiftSettings: swiftSettings),
         // The sandbox's, one per module. XMPPTransport: the golden XML cross-checks parse the
         // sandbox's output with libstrophe. CEvent: the XMPP tests' raw client speaks TLS with
         // OpenSSL itself, not through the sandbox's own TLS code it is there to check.
@@ -176,14 +179,14 @@ let package = Package(
         .testTarget(name: "SandboxBlobEndpointTests", dependencies: ["SandboxBlobEndpoint", "SandboxClock", "SandboxCrypto", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxNetworkTests", dependencies: ["SandboxNetwork", "SandboxLogging", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxWebSocketTests", dependencies: ["SandboxWebSocket", "SandboxXML"], swiftSettings: swiftSettings),
-        .testTarget(name: "SandboxXMPPTests", dependencies: ["SandboxXMPP", "SandboxHTTP", "SandboxLogging", "SandboxNetwork", "SandboxREST", "SandboxStorage",
+        .testTarget(name: "SandboxXMPPTests", dependencies: ["ChatIdentifiers", "SandboxXMPP", "SandboxHTTP", "SandboxLogging", "SandboxNetwork", "SandboxREST", "SandboxStorage",
                                                            "SandboxWebSocket", "SandboxXML", "SQLiteStore", "CEvent", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxServerTests", dependencies: ["SandboxServer", "SandboxBlobEndpoint", "SandboxLogging", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "EndToEndTests", dependencies: ["Diagnostics", "TestSupport", "ChatctlCLI", "SandboxCLI", "CommandLineKit", "Transfers", "QuickBloxAPI", "HTTPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "LoadDriverTests", dependencies: ["LoadDriver", "TestSupport", "XMPPTransport"], swiftSettings: swiftSettings),
         .testTarget(name: "RepositoryTests", swiftSettings: swiftSettings),
         // Resources: the web page the Strophe.js test opens in Chromium (read from the source tree).
-        .testTarget(name: "InteropTests", dependencies: ["TestSupport", "XMPPTransport"], exclude: ["Resources"], swiftSettings: swiftSettings),
+        .testTarget(name: "InteropTests", dependencies: ["ChatIdentifiers", "TestSupport", "XMPPTransport"], exclude: ["Resources"], swiftSettings: swiftSettings),
     ]
 )
 

@@ -5,6 +5,7 @@ import Messaging
 @testable import MessageCache
 @testable import ChatctlCLI
 @testable import Presentation
+import ChatIdentifiers
 
 /// The chat view's edge, where it can be tested without a terminal.
 @Suite struct ChatEdgeTests {
@@ -41,7 +42,7 @@ import Messaging
     /// by the end of the id; the shown title is made safe like any other.
     @Test func theListShowsASharedTitleWithTheEndOfTheId() {
         let feed = ChatViewFeed(me: 1) { _ in }
-        let dialog = { (id: String) in CachedDialog(id: id, type: .group, name: "team\u{1B}[2J", occupantIDs: [1, 2], updatedAt: 1, rawJSON: "") }
+        let dialog = { (id: DialogID) in CachedDialog(id: id, type: .group, name: "team\u{1B}[2J", occupantIDs: [1, 2], updatedAt: 1, rawJSON: "") }
         let event = feed.screenEvent(for: .dialogs([dialog("5f000000000000000a1234ab"), dialog("5f000000000000000c0ffee0")],
                                                   shownTitles: ["5f000000000000000a1234ab": "team\u{1B}[2J (a1234ab)"]))
         guard case .dialogsLoaded(let list) = event else { Issue.record("\(String(describing: event))"); return }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import XMPPTransport
+import ChatIdentifiers
 
 /// Carbons (XEP-0280) from a server this project did not write: Prosody's mod_carbons
 /// says yes to the request XMPPConnection makes at connect, and its copy of what
@@ -16,7 +17,7 @@ struct ProsodyCarbonsTests {
         let server = try P.startServer()
         defer { server.stop() }
         let a = P.peer(P.alice, server), b = P.peer(P.bob, server)
-        let dialogID = "5f00000000000000000000cc"
+        let dialogID: DialogID = "5f00000000000000000000cc"
         let result = await onOwnThread { () -> Result<(ChatSessionState.Carbons, [IncomingCarbon], [IncomingChatMessage]), XMPPError> in
             do throws(XMPPError) {
                 let laptop = try P.connect(a), phone = try P.connect(a), bob = try P.connect(b)

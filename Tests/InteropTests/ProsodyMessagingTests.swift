@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import XMPPTransport
+import ChatIdentifiers
 
 /// Messaging through XMPPConnection against a real Prosody: SM acks, 1:1 order and
 /// exactly-once delivery, MUC fan-out, markers, bounces, loss reporting, keep-alive.
@@ -55,7 +56,7 @@ struct ProsodyMessagingTests {
         let a = Self.peer(Self.alice, server), b = Self.peer(Self.bob, server)
         let bobReady = Flag(), aliceDone = Flag()
         let count = 1000
-        let dialogID = "5f0000000000000000000001"
+        let dialogID: DialogID = "5f0000000000000000000001"
         // XML's specials, TAB/LF, an 8-bit C1 CSI (legal in XML 1.0), emoji, "]]>". Not CR:
         // we send it as &#13; (unit-tested), but Prosody re-serializes it raw and the
         // receiving parser then normalizes CRLF to LF.
@@ -349,7 +350,7 @@ struct ProsodyMessagingTests {
         let server = try Self.startServer()
         defer { server.stop() }
         let peers = [Self.alice, Self.bob, Self.carol].map { Self.peer($0, server) }
-        let dialogID = "5f00000000000000000000aa"
+        let dialogID: DialogID = "5f00000000000000000000aa"
         let room = ChatJID.room(dialogID: dialogID, appID: Self.appID, mucDomain: server.mucDomain)
         let result = await onOwnThread { () -> Result<[[IncomingChatMessage]], XMPPError> in
             do throws(XMPPError) {

@@ -2,20 +2,21 @@ import Foundation
 import Testing
 @testable import MessageCache
 import SQLiteStore
+import ChatIdentifiers
 
 /// Attachments kept with their message (docs/protocol.md §8): the column, its
 /// migration from the JSON already cached, search by name, and the outbox.
 @Suite("MessageCache: attachments")
 struct AttachmentCacheTests {
     let fixture: CacheFixture
-    let d1 = hexID(1, prefix: "d")
-    let d2 = hexID(2, prefix: "d")
+    let d1 = dialogID(1)
+    let d2 = dialogID(2)
 
     init() throws { fixture = try CacheFixture() }
 
     static let cat = #"[{"content-type":"image/jpeg","id":"uid-cat","name":"cat.jpg","size":1258291,"type":"image"}]"#
 
-    func withAttachments(_ n: Int, dialog: String, text: String = "[attachment]", _ json: String) -> CachedMessage {
+    func withAttachments(_ n: Int, dialog: DialogID, text: String = "[attachment]", _ json: String) -> CachedMessage {
         var m = message(n, dialog: dialog, date: 100 + n, text: text)
         m.attachmentsJSON = json
         return m
@@ -36,7 +37,7 @@ struct AttachmentCacheTests {
             ]
             for (n, text, raw) in rows {
                 try db.run("INSERT INTO messages (id, dialog_id, sender_id, date_sent, text, raw_json) VALUES (?, ?, 1, ?, ?, ?)",
-                           [.text(hexID(n, prefix: "e")), .text(d1), .integer(Int64(n)), .text(text), .text(raw)])
+                           [.text(hexID(n, prefix: "e")), .text(d1.rawValue), .integer(Int64(n)), .text(text), .text(raw)])
             }
             try db.close()
         }

@@ -3,6 +3,7 @@ import Foundation
 @testable import MessageCache
 import SQLiteStore
 import TestSupport
+import ChatIdentifiers
 
 /// What the cache does when its file is not what it should be: written by a newer
 /// chatctl, damaged in its header or in a page, in a directory that cannot be
@@ -14,7 +15,7 @@ struct CacheFaultTests {
     static let workerPath = "CHATCTL_CACHE_FAULT_WORKER_PATH"
     static let isWorker = environment[workerPath] != nil
     let fixture: CacheFixture
-    let d = hexID(1, prefix: "d")
+    let d = dialogID(1)
 
     init() throws { fixture = try CacheFixture() }
 

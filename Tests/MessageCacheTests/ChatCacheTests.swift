@@ -2,6 +2,7 @@ import Testing
 import Foundation
 @testable import MessageCache
 import SQLiteStore
+import ChatIdentifiers
 
 @Suite("MessageCache: schema, dialogs, users, messages")
 struct ChatCacheTests {
@@ -54,7 +55,7 @@ struct ChatCacheTests {
         #expect(try cache.dialogs(named: "OPS").isEmpty)
         #expect(try cache.privateDialog(withUserID: 42)?.name == "alice")
         #expect(try cache.privateDialog(withUserID: 7) == nil)
-        let stored = try #require(try cache.dialog(id: hexID(2, prefix: "d")))
+        let stored = try #require(try cache.dialog(id: dialogID(2)))
         #expect(stored == dialog(2, type: .private, name: "alice", occupants: [1, 42], last: 500))
         // For a table: every column the same, the JSON left out.
         var bare = stored
@@ -67,8 +68,8 @@ struct ChatCacheTests {
         try cache.upsertDialogs([dialog(2, type: .private, name: "alice", occupants: [1, 43], last: 600, updatedAt: 200)])
         try cache.upsertDialogs([dialog(2, type: .private, name: "stale", occupants: [1, 42], last: 100, updatedAt: 150)])
         #expect(try cache.dialogs().count == 4)
-        #expect(try cache.dialog(id: hexID(2, prefix: "d"))?.lastMessageDateSent == 600)
-        #expect(try cache.dialog(id: hexID(2, prefix: "d"))?.name == "alice")
+        #expect(try cache.dialog(id: dialogID(2))?.lastMessageDateSent == 600)
+        #expect(try cache.dialog(id: dialogID(2))?.name == "alice")
         #expect(try cache.privateDialog(withUserID: 42) == nil)
         #expect(try cache.privateDialog(withUserID: 43)?.occupantIDs == [1, 43])
         #expect(throws: MessageCacheError.self) { _ = try cache.dialogs(limit: -1) }
@@ -89,7 +90,7 @@ struct ChatCacheTests {
 
     @Test func messageUpsertIsIdempotentByID() throws {
         let cache = try CacheFixture().open()
-        let d = hexID(1, prefix: "d")
+        let d = dialogID(1)
         let m = message(1, dialog: d, date: 100, text: "first version")
         #expect(try cache.upsertMessages([m, message(2, dialog: d, date: 101)]) == 2)
         #expect(try cache.upsertMessages([m]) == 0)
@@ -112,7 +113,7 @@ struct ChatCacheTests {
     /// in the search index once, attachment names included.
     @Test func aBatchStoresAsOneAtATimeWould() throws {
         let cache = try CacheFixture().open()
-        let d = hexID(1, prefix: "d")
+        let d = dialogID(1)
         var known = message(1, dialog: d, date: 100, text: "known alpha", sender: 2)
         known.deliveredIDs = [2]
         try cache.upsertMessages([known])
@@ -143,12 +144,12 @@ struct ChatCacheTests {
 
     @Test func syncCursorsOnlyMoveForward() throws {
         let cache = try CacheFixture().open()
-        let d = hexID(1, prefix: "d")
+        let d = dialogID(1)
         #expect(try cache.lastSyncedDateSent(dialogID: d) == nil)
         try cache.advanceLastSyncedDateSent(200, dialogID: d)
         try cache.advanceLastSyncedDateSent(150, dialogID: d)
         #expect(try cache.lastSyncedDateSent(dialogID: d) == 200)
-        #expect(try cache.lastSyncedDateSent(dialogID: hexID(2, prefix: "d")) == nil)
+        #expect(try cache.lastSyncedDateSent(dialogID: dialogID(2)) == nil)
         #expect(try cache.dialogsUpdatedAtCursor() == nil)
         try cache.advanceDialogsUpdatedAtCursor(1_700_000_000)
         try cache.advanceDialogsUpdatedAtCursor(1_600_000_000)

@@ -1,5 +1,6 @@
 import Testing
 @testable import MessageCache
+import ChatIdentifiers
 
 @Suite("MessageCache: many connections at once")
 struct ConcurrencyTests {
@@ -13,7 +14,7 @@ struct ConcurrencyTests {
         onThreads(threads) { t in
             do {
                 let cache = try ChatCache(path: path)
-                let d = hexID(t, prefix: "d")
+                let d = dialogID(t)
                 for i in 0..<writes {
                     let n = t * 10_000 + i
                     try cache.upsertMessages([message(n, dialog: d, date: i, text: "thread \(t) write \(i)")])
@@ -31,7 +32,7 @@ struct ConcurrencyTests {
         let cache = try ChatCache(path: path)
         #expect(try cache.messageCount() == threads * writes)
         for t in 0..<threads {
-            let d = hexID(t, prefix: "d")
+            let d = dialogID(t)
             let history = try cache.history(dialogID: d, limit: 1000)
             #expect(history.map(\.dateSent) == Array(0..<writes))
             #expect(try cache.lastSyncedDateSent(dialogID: d) == writes - 10)
@@ -44,7 +45,7 @@ struct ConcurrencyTests {
     @Test func aLongReadDoesNotBlockWriters() throws {
         let fixture = try CacheFixture()
         let reader = try fixture.open()
-        let d = hexID(1, prefix: "d")
+        let d = dialogID(1)
         try reader.upsertMessages((0..<10).map { message($0, dialog: d, date: $0) })
         // An open read transaction (WAL snapshot) on one connection...
         try reader.database.execute("BEGIN")

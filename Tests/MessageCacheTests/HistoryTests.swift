@@ -1,11 +1,12 @@
 import Testing
 import MessageCache
+import ChatIdentifiers
 
 @Suite("MessageCache: history")
 struct HistoryTests {
     let fixture: CacheFixture
-    let d = hexID(1, prefix: "d")
-    let other = hexID(2, prefix: "d")
+    let d = dialogID(1)
+    let other = dialogID(2)
 
     init() throws { fixture = try CacheFixture() }
 

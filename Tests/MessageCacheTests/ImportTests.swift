@@ -1,10 +1,11 @@
 import Testing
 @testable import MessageCache
+import ChatIdentifiers
 
 @Suite("MessageCache: bulk import")
 struct ImportTests {
     let fixture: CacheFixture
-    let d = hexID(1, prefix: "d")
+    let d = dialogID(1)
 
     init() throws { fixture = try CacheFixture() }
 

@@ -1,6 +1,7 @@
 import Testing
 @testable import MessageCache
 import SQLiteStore
+import ChatIdentifiers
 
 /// The muted flag of a dialog (docs/protocol.md §5, "Notification settings"): its migration,
 /// and that only muting changes it, never the server's dialog object.
@@ -18,7 +19,7 @@ struct MutedDialogTests {
             try db.run("""
                 INSERT INTO dialogs (id, type, name, occupant_ids, last_message_date_sent, unread_count, updated_at, raw_json)
                 VALUES (?, 2, ?, '1,2', 50, 1, 100, ?)
-                """, [.text(d1.id), .text(d1.name), .text(d1.rawJSON)])
+                """, [.text(d1.id.rawValue), .text(d1.name), .text(d1.rawJSON)])
             try db.close()
         }
         let cache = try fixture.open()
@@ -69,7 +70,7 @@ struct MutedDialogTests {
 
     @Test func anUncachedDialogIsNotRecorded() throws {
         let cache = try fixture.open()
-        #expect(try cache.setDialogMuted(id: hexID(9, prefix: "d"), true) == false)
+        #expect(try cache.setDialogMuted(id: dialogID(9), true) == false)
         #expect(try cache.dialogs().isEmpty)
     }
 

@@ -1,11 +1,12 @@
 import Testing
 import Foundation
 import MessageCache
+import ChatIdentifiers
 
 @Suite("MessageCache: outbox")
 struct OutboxTests {
     let fixture: CacheFixture
-    let d = hexID(1, prefix: "d")
+    let d = dialogID(1)
     let alwaysAlive: (Int) -> Bool = { _ in true }
 
     init() throws { fixture = try CacheFixture() }

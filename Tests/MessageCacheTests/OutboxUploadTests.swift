@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import MessageCache
 import TestSupport
+import ChatIdentifiers
 
 /// An outbox entry's files (`send --attach`): the steps of one upload as values,
 /// and the cache keeping each step, handing the files back with the entry, and
@@ -9,7 +10,7 @@ import TestSupport
 @Suite("MessageCache: outbox uploads")
 struct OutboxUploadTests {
     let fixture: CacheFixture
-    let d = hexID(1, prefix: "d")
+    let d = dialogID(1)
 
     init() throws { fixture = try CacheFixture() }
 

@@ -3,6 +3,7 @@ import Foundation
 @testable import MessageCache
 import SQLiteStore
 import TestSupport
+import ChatIdentifiers
 
 /// Several chatctl processes on one cache: this test binary re-runs itself
 /// with a filter selecting `worker()`, which does what a process would do.
@@ -19,7 +20,7 @@ struct ProcessConcurrencyTests {
         let fixture = try CacheFixture()
         let cache = try fixture.open()
         for i in 0..<Self.outbox {
-            try cache.enqueue(dialogID: hexID(1, prefix: "d"), text: "m\(i)", clientMessageID: hexID(i, prefix: "c"), createdAt: i)
+            try cache.enqueue(dialogID: dialogID(1), text: "m\(i)", clientMessageID: hexID(i, prefix: "c"), createdAt: i)
         }
         try cache.database.execute("CREATE TABLE test_deliveries (client_message_id TEXT NOT NULL, pid INTEGER NOT NULL)")
 
@@ -47,7 +48,7 @@ struct ProcessConcurrencyTests {
         let index = try #require(Self.environment[Self.indexVariable].flatMap { Int($0) })
         let cache = try ChatCache(path: path)
         let pid = Int(getpid())
-        let dialog = hexID(index, prefix: "d")
+        let dialog = dialogID(index)
         var claimedAny = true
         for i in 0..<Self.writes {
             try cache.upsertMessages([message(index * 10_000 + i, dialog: dialog, date: i, text: "process \(index) write \(i)")])

@@ -1,11 +1,12 @@
 import Testing
 @testable import MessageCache
 import SQLiteStore
+import ChatIdentifiers
 
 /// Delivered and read ids per message, their migration, receipts, status, unread counts.
 @Suite("MessageCache: read state")
 struct ReadStateTests {
-    static let dialogID = hexID(1, prefix: "d")
+    static let dialogID = DialogID(hexID(1, prefix: "d"))
 
     func mine(_ n: Int, delivered: [Int] = [], read: [Int] = [], raw: String? = nil) -> CachedMessage {
         var m = message(n, dialog: Self.dialogID, date: 1000 + n, sender: 1)
@@ -72,7 +73,7 @@ struct ReadStateTests {
             let read = try #require(try cache.message(id: hexID(n)))
             #expect(read.deliveredIDs == oldReading(text))
             #expect(read.readIDs == oldReading(texts[texts.count - 1 - n]))
-            #expect(try cache.dialog(id: hexID(n, prefix: "d"))?.occupantIDs == oldReading(text))
+            #expect(try cache.dialog(id: DialogID(hexID(n, prefix: "d")))?.occupantIDs == oldReading(text))
         }
         let lists = try cache.database.query("""
             SELECT delivered_ids FROM messages UNION ALL SELECT read_ids FROM messages UNION ALL SELECT occupant_ids FROM dialogs
@@ -148,12 +149,12 @@ struct ReadStateTests {
     @Test func unreadCountsSetNamedDialogsAndOptionallyTheOthers() throws {
         let cache = try CacheFixture().open()
         try cache.upsertDialogs([dialog(1), dialog(2), dialog(3)])  // unread 1, 2, 3 as listed
-        #expect(try cache.setUnreadCounts([hexID(1, prefix: "d"): 7], others: nil) == 1)
+        #expect(try cache.setUnreadCounts([DialogID(hexID(1, prefix: "d")): 7], others: nil) == 1)
         #expect(try cache.dialogs().sorted { $0.id < $1.id }.map(\.unreadCount) == [7, 2, 3])
-        #expect(try cache.setUnreadCounts([hexID(2, prefix: "d"): 2, "unknown": 5], others: 0) == 2)
+        #expect(try cache.setUnreadCounts([DialogID(hexID(2, prefix: "d")): 2, "unknown": 5], others: 0) == 2)
         #expect(try cache.dialogs().sorted { $0.id < $1.id }.map(\.unreadCount) == [0, 2, 0])
-        _ = try cache.setUnreadCounts([hexID(2, prefix: "d"): -4], others: nil)
-        #expect(try cache.dialog(id: hexID(2, prefix: "d"))?.unreadCount == 0, "a negative count from the server is 0")
+        _ = try cache.setUnreadCounts([DialogID(hexID(2, prefix: "d")): -4], others: nil)
+        #expect(try cache.dialog(id: DialogID(hexID(2, prefix: "d")))?.unreadCount == 0, "a negative count from the server is 0")
     }
 }
 

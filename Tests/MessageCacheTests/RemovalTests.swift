@@ -1,11 +1,12 @@
 import Testing
 import MessageCache
+import ChatIdentifiers
 
 /// The cache follows edits and deletions: what the server no longer has, search no longer finds.
 @Suite("MessageCache: edits and removals")
 struct RemovalTests {
-    let d1 = hexID(1, prefix: "d")
-    let d2 = hexID(2, prefix: "d")
+    let d1 = dialogID(1)
+    let d2 = dialogID(2)
 
     func filled() throws -> ChatCache {
         let cache = try CacheFixture().open()

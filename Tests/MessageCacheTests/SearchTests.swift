@@ -1,11 +1,12 @@
 import Testing
 import MessageCache
+import ChatIdentifiers
 
 @Suite("MessageCache: full-text search")
 struct SearchTests {
     let fixture: CacheFixture
-    let d1 = hexID(1, prefix: "d")
-    let d2 = hexID(2, prefix: "d")
+    let d1 = dialogID(1)
+    let d2 = dialogID(2)
 
     init() throws { fixture = try CacheFixture() }
 
@@ -42,7 +43,7 @@ struct SearchTests {
         let cache = try filled()
         #expect(try cache.search("deploy", dialogID: d2).map(\.message.dialogID) == [d2])
         #expect(try cache.search("deploy", limit: 1).count == 1)
-        #expect(try cache.search("deploy", dialogID: hexID(9, prefix: "d")).isEmpty)
+        #expect(try cache.search("deploy", dialogID: dialogID(9)).isEmpty)
     }
 
     @Test func diacriticsAndPrefixes() throws {
@@ -78,7 +79,7 @@ struct SearchTests {
 
     @Test func userQueryMatchesTextNotDialogIDs() throws {
         let cache = try filled()
-        #expect(try cache.search(d1).isEmpty)
+        #expect(try cache.search(d1.rawValue).isEmpty)
         #expect(try cache.search("NEAR(deploy done)").map(\.message.id) == [hexID(1, prefix: "e")])
         #expect(try cache.search("lunch OR nothing").count == 2)
         #expect(try cache.search("lunch OR nothing", dialogID: d2).map(\.message.id) == [hexID(4, prefix: "e")])

@@ -62,7 +62,7 @@ struct AttachmentOutboxSandboxTests {
 
         // Bob reads them as the sandbox stored them: an array, the uid as `id`, `content-type`, a numeric size.
         let r = try sandbox.response(method: "GET", path: "/chat/Message.json",
-                                     params: [("chat_dialog_id", dialog.id), ("sort_asc", "date_sent"), ("mark_as_read", "0")], token: bobToken)
+                                     params: [("chat_dialog_id", dialog.id.rawValue), ("sort_asc", "date_sent"), ("mark_as_read", "0")], token: bobToken)
         let items = try #require((r.json as? [String: Any])?["items"] as? [[String: Any]], "history: \(r.body)")
         #expect(items.map { $0["message"] as? String } == ["[attachment]", "two & three", "[attachment]", "[attachment]"])
         let files = items.map { ($0["attachments"] as? [[String: Any]]) ?? [] }

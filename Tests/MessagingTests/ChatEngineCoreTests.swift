@@ -4,6 +4,7 @@ import MessageCache
 import TestSupport
 import XMPPTransport
 @testable import Messaging
+import ChatIdentifiers
 
 /// The chat engine's core driven with events alone, without a link, REST or a clock
 /// (docs/architecture.md, "The chat engine"): its named phases, the reconnect loop's
@@ -34,7 +35,7 @@ struct ChatEngineCoreTests {
         _ = core.handle(.connectSucceeded(at: instant, unixTime: 1_700_000_000))
     }
 
-    static func message(_ id: String, dialogID: String = "d1") -> CachedMessage {
+    static func message(_ id: String, dialogID: DialogID = "d1") -> CachedMessage {
         CachedMessage(sentID: id, dialogID: dialogID, sender: 2, recipient: 1, text: "hi", dateSent: 1_700_000_100)
     }
 

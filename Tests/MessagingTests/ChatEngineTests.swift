@@ -6,6 +6,7 @@ import QuickBloxAPI
 import TestSupport
 import XMPPTransport
 @testable import Messaging
+import ChatIdentifiers
 
 /// The chat engine in process, against a scripted chat link and scripted REST answers
 /// (docs/architecture.md, "The chat engine"): its reconnect loop, its pages of history,
@@ -14,7 +15,7 @@ import XMPPTransport
 struct ChatEngineTests {
     typealias F = ListenerFixture
 
-    static func stored(_ id: String, text: String, at date: Int, sender: Int = 2, dialogID: String = F.privateID) -> String {
+    static func stored(_ id: String, text: String, at date: Int, sender: Int = 2, dialogID: DialogID = F.privateID) -> String {
         #"{"_id":"\#(id)","chat_dialog_id":"\#(dialogID)","message":"\#(text)","sender_id":\#(sender),"recipient_id":1,"date_sent":\#(date),"markable":1}"#
     }
     static func messagePage(_ items: [String]) -> String { #"{"skip":0,"limit":100,"items":[\#(items.joined(separator: ","))]}"# }

@@ -4,6 +4,7 @@ import QuickBloxAPI
 import Testing
 import TestSupport
 @testable import Messaging
+import ChatIdentifiers
 
 /// Every name `chatctl dialogs` shows is a name a command accepts.
 @Suite struct DialogNameIndexTests {
@@ -14,7 +15,7 @@ import TestSupport
     static let withCarol = dialog("000000000000000000a1b2c4", .private, "bob Q", [1, 3], last: 200)
     static let unnamed = dialog("000000000000000000a1b2c5", .group, "", [1, 2, 3], last: 100)
 
-    static func dialog(_ id: String, _ type: DialogType, _ name: String, _ occupants: [Int], last: Int? = nil) -> CachedDialog {
+    static func dialog(_ id: DialogID, _ type: DialogType, _ name: String, _ occupants: [Int], last: Int? = nil) -> CachedDialog {
         CachedDialog(id: id, type: type, name: name, occupantIDs: occupants, lastMessageDateSent: last, updatedAt: 1, rawJSON: "")
     }
 
@@ -30,7 +31,7 @@ import TestSupport
         ("bob@example.com", "000000000000000000a1b2c3"), ("Bob@Example.COM", "000000000000000000a1b2c3"),
         ("carol", "000000000000000000a1b2c4"), ("bob Q, carol", "000000000000000000a1b2c5"),
     ])
-    func aNameShownOrTheirsFindsTheDialog(text: String, id: String) {
+    func aNameShownOrTheirsFindsTheDialog(text: String, id: DialogID) {
         #expect(Self.index([Self.withBob, Self.withCarol, Self.unnamed]).matches(text).map(\.id) == [id])
     }
 
@@ -180,7 +181,7 @@ import TestSupport
         }
         try cache.upsertUsers(users)
         let dialogs = (0..<40).map { n -> CachedDialog in
-            let id = String(format: "5f00000000000000%08x", n * 7919 % 65536)
+            let id = DialogID(String(format: "5f00000000000000%08x", n * 7919 % 65536))
             switch random.next() % 3 {
             case 0:
                 return CachedDialog(id: id, type: .private, name: random.next() % 2 == 0 ? "" : random.pick(Self.pool),

@@ -3,14 +3,15 @@ import MessageCache
 import QuickBloxAPI
 import XMPPTransport
 @testable import Messaging
+import ChatIdentifiers
 
 /// A message heard over chat becomes the cache's QuickBlox object: written from a list
 /// of members, it must be the object a dictionary of them wrote, custom
 /// parameters never replacing the message's own keys.
 @Suite struct HeardMessageRecordTests {
-    static func expected(_ incoming: IncomingChatMessage, dialogID: String, recipient: Int) -> String {
+    static func expected(_ incoming: IncomingChatMessage, dialogID: DialogID, recipient: Int) -> String {
         var object: [String: JSONValue] = [
-            "_id": .string(incoming.id), "chat_dialog_id": .string(dialogID), "message": .string(incoming.body),
+            "_id": .string(incoming.id), "chat_dialog_id": .string(dialogID.rawValue), "message": .string(incoming.body),
             "sender_id": .int(incoming.senderUserID ?? 0), "recipient_id": .int(recipient), "date_sent": .int(incoming.dateSent),
         ]
         if incoming.markable { object["markable"] = .int(1) }

@@ -7,14 +7,15 @@ import QuickBloxAPI
 import TestSupport
 import XMPPTransport
 @testable import Messaging
+import ChatIdentifiers
 
 /// How the chat engine files what arrives (docs/protocol.md §7), without a socket: the
 /// events go straight to its `receive` functions; REST answers are scripted. We are user 1
 /// of application 1; bob is 2.
 final class ListenerFixture {
-    static let privateID = "6b0db884c4ca891d2141e1c9"
-    static let groupID = "6b0db895c4ca891d2141e1cc"
-    static let newGroupID = "6b0db899c4ca891d2141e1d0"
+    static let privateID: DialogID = "6b0db884c4ca891d2141e1c9"
+    static let groupID: DialogID = "6b0db895c4ca891d2141e1cc"
+    static let newGroupID: DialogID = "6b0db899c4ca891d2141e1d0"
     static let now = 1_796_061_316
 
     /// What the engine told, for the tests to read.
@@ -61,19 +62,19 @@ final class ListenerFixture {
         for dialog in known { engine.feed(.dialogKnown(dialog)) }
     }
 
-    static func dialog(_ id: String, type: DialogType, occupants: [Int], name: String = "") -> CachedDialog {
+    static func dialog(_ id: DialogID, type: DialogType, occupants: [Int], name: String = "") -> CachedDialog {
         CachedDialog(id: id, type: type, name: name, occupantIDs: occupants, updatedAt: now, rawJSON: "{}")
     }
     static let withBob = dialog(privateID, type: .private, occupants: [1, 2])
     static let ops = dialog(groupID, type: .group, occupants: [1, 2, 3], name: "ops")
 
-    static func dialogJSON(_ id: String, type: Int, occupants: [Int], name: String? = nil) -> String {
+    static func dialogJSON(_ id: DialogID, type: Int, occupants: [Int], name: String? = nil) -> String {
         let nameMember = name.map { #""name":"\#($0)","# } ?? ""
         return #"{"_id":"\#(id)",\#(nameMember)"type":\#(type),"occupants_ids":\#(occupants),"user_id":2,"updated_at":"2026-11-30T17:55:19Z"}"#
     }
     static func page(_ items: [String]) -> String { #"{"total_entries":\#(items.count),"skip":0,"limit":100,"items":[\#(items.joined(separator: ","))]}"# }
 
-    static func chat(from jid: String, id: String = "6b0db884edb3b3d9cddf1330", dialogID: String? = nil, body: String = "hi") -> IncomingChatMessage {
+    static func chat(from jid: String, id: String = "6b0db884edb3b3d9cddf1330", dialogID: DialogID? = nil, body: String = "hi") -> IncomingChatMessage {
         let from = ChatJID(parsing: jid)!
         return IncomingChatMessage(kind: .chat, id: id, from: from, senderUserID: from.userID, dialogID: dialogID, dateSent: now, body: body)
     }

@@ -7,10 +7,11 @@ import QuickBloxAPI
 import TestSupport
 import XMPPTransport
 @testable import Messaging
+import ChatIdentifiers
 
 /// A dialog as the managing tests need it.
 extension ScriptedService {
-    static let dialogID = "6b0db884c4ca891d2141e1c9"
+    static let dialogID: DialogID = "6b0db884c4ca891d2141e1c9"
     static func dialogJSON(name: String = "ops", occupants: [Int] = [1, 2], updated: String = "2026-11-30T17:55:19Z") -> String {
         #"{"_id":"\#(dialogID)","type":2,"name":"\#(name)","user_id":1,"occupants_ids":\#(occupants),"updated_at":"\#(updated)"}"#
     }

@@ -8,6 +8,7 @@ import QuickBloxAPI
 import TestSupport
 import Transfers
 @testable import Messaging
+import ChatIdentifiers
 
 /// An outbox entry's files finished on the sandbox's real content API
 /// (docs/protocol.md §8), from every state a killed sender can leave: nothing
@@ -19,7 +20,7 @@ struct OutboxUploaderTests {
     let service: MessagingService
     let token: String
     let home: TemporaryDirectory
-    let dialogID = "6b0db884c4ca891d2141e1c9"
+    let dialogID: DialogID = "6b0db884c4ca891d2141e1c9"
     let owner = Int(getpid())
 
     init() throws {

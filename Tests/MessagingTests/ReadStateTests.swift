@@ -7,6 +7,7 @@ import QuickBloxAPI
 import TestSupport
 import XMPPTransport
 @testable import Messaging
+import ChatIdentifiers
 
 /// Messages as the read-state tests need them.
 extension ScriptedService {
@@ -86,7 +87,7 @@ extension ScriptedService {
     func fixture(_ answer: String) throws -> ScriptedService {
         let f = try ScriptedService([reply(200, answer)])
         try f.service.cache.upsertDialogs(["d1", "d2", "d3"].enumerated().map { index, id in
-            CachedDialog(id: id, type: .group, name: id, occupantIDs: [1, 2], unreadCount: 5 + index, updatedAt: 1, rawJSON: "{}")
+            CachedDialog(id: DialogID(id), type: .group, name: id, occupantIDs: [1, 2], unreadCount: 5 + index, updatedAt: 1, rawJSON: "{}")
         })
         return f
     }
@@ -123,7 +124,7 @@ extension ScriptedService {
     static let dialog = CachedDialog(id: "d1", type: .group, name: "ops", occupantIDs: [1, 2, 3], updatedAt: 1, rawJSON: "{}")
     static let mine = CachedMessage(id: "m1", dialogID: "d1", senderID: 1, dateSent: 1, text: "hi", rawJSON: "{}")
 
-    static func marker(_ kind: ChatMarker.Kind = .received, from: String = "2-7@c/r", id: String = "m1", dialog: String? = "d1") -> ChatMarker {
+    static func marker(_ kind: ChatMarker.Kind = .received, from: String = "2-7@c/r", id: String = "m1", dialog: DialogID? = "d1") -> ChatMarker {
         ChatMarker(kind: kind, messageID: id, peer: ChatJID(parsing: from)!, dialogID: dialog)
     }
 

@@ -3,6 +3,7 @@ import Diagnostics
 import MessageCache
 import XMPPTransport
 @testable import Messaging
+import ChatIdentifiers
 
 /// A chat link without a socket, for testing the chat engine in process (as SwiftNIO tests a
 /// handler on an `EmbeddedChannel`): connects succeed or fail as scripted, what the engine
@@ -24,8 +25,8 @@ final class ScriptedChatLink: ChatLinking {
     private(set) var written: [OutgoingChatMessage] = []
     private(set) var markersSent: [ChatMarker] = []
     /// Corrections written (edits and deletes told to a dialog).
-    private(set) var corrections: [(ChatCorrection, to: ChatJID, dialogID: String)] = []
-    private(set) var joined: [String] = []
+    private(set) var corrections: [(ChatCorrection, to: ChatJID, dialogID: DialogID)] = []
+    private(set) var joined: [DialogID] = []
     /// Written and not acknowledged in this connection.
     private var unacknowledged: [ObjectID] = []
     /// The server acknowledges what was written at the next pump; false holds the acks.
@@ -98,7 +99,7 @@ final class ScriptedChatLink: ChatLinking {
         markersSent += markers
     }
 
-    func send(chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: String?) throws(XMPPError) {}
+    func send(chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: DialogID?) throws(XMPPError) {}
 
     /// Users whose last activity the engine asked, in order.
     private(set) var lastActivityAsked: [Int] = []
@@ -108,7 +109,7 @@ final class ScriptedChatLink: ChatLinking {
         lastActivityAsked.append(id)
     }
 
-    func send(correction: ChatCorrection, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: String) throws(XMPPError) {
+    func send(correction: ChatCorrection, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: DialogID) throws(XMPPError) {
         guard isConnected else { throw XMPPError(kind: .disconnected, endpoint: "scripted", detail: "") }
         corrections.append((correction, to, dialogID))
     }

@@ -1,6 +1,7 @@
 // The twins checked against each other (docs/architecture.md) for attachments (docs/protocol.md
 // §8): what chatctl writes, stored and forwarded by the sandbox and read back by the client's
 // own parser through libstrophe; and what the sandbox writes of a REST message, read the same way.
+import ChatIdentifiers
 import Foundation
 import Testing
 import SandboxXMPP
@@ -32,7 +33,7 @@ struct AttachmentCrossTests {
             ChatAttachment(type: "file", id: "uid-2", name: "notes.txt"),
         ]
         let message = OutgoingChatMessage(id: ObjectID(objectId(40))!, kind: .chat,
-                                          to: ChatJID(parsing: f.jid(bob))!, body: "[attachment]", dialogID: dialog, saveToHistory: true,
+                                          to: ChatJID(parsing: f.jid(bob))!, body: "[attachment]", dialogID: DialogID(dialog), saveToHistory: true,
                                           attachments: attachments)
         annClient.send(message.xml)
         #expect(f.ack(annClient, expecting: 1))

@@ -1,10 +1,12 @@
+import ChatIdentifiers
+
 /// The dialogs screen: the list, the one selected, and the filter typed after `/`.
 package struct DialogPicker: Hashable, Sendable {
     package var all: [DialogSummary] = []
     /// Nil when not filtering; the text typed after `/` otherwise.
     package var filter: String?
     /// The selected dialog's id.
-    package var selectedID: String?
+    package var selectedID: DialogID?
     /// The first row shown.
     package var top = 0
 

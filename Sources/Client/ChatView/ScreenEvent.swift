@@ -1,3 +1,5 @@
+import ChatIdentifiers
+
 /// Everything that changes the model, through one `ScreenUpdate.update`.
 package enum ScreenEvent: Hashable, Sendable {
     case key(Key)
@@ -20,14 +22,14 @@ package enum ScreenEvent: Hashable, Sendable {
     /// Messages whose state changed (markers: delivered, read), in any dialog.
     case messagesChanged([ShownMessage])
     /// What the outbox holds for a dialog now, replacing what the view showed as pending.
-    case pendingChanged(dialogID: String, [ShownMessage])
+    case pendingChanged(dialogID: DialogID, [ShownMessage])
     /// A page of the messages before `before` (oldest first), answering `loadOlder`;
     /// `exhausted`: there are none before them.
-    case olderLoaded(dialogID: String, before: MessageCursor, [ShownMessage], exhausted: Bool)
+    case olderLoaded(dialogID: DialogID, before: MessageCursor, [ShownMessage], exhausted: Bool)
     /// A page of newer messages (oldest first) after messages the view let go; `latest`: up to now.
-    case newerLoaded(dialogID: String, [ShownMessage], latest: Bool)
+    case newerLoaded(dialogID: DialogID, [ShownMessage], latest: Bool)
     /// Someone's chat state; `dialogID` nil when the notification named none.
-    case typing(userID: Int, dialogID: String?, TypingState)
+    case typing(userID: Int, dialogID: DialogID?, TypingState)
     case connection(ConnectionState)
     /// Progress of an attachment's transfer, by message id and attachment index.
     case transfer(messageID: String, attachment: Int, Transfer, localPath: String?)
@@ -43,7 +45,7 @@ package enum ScreenEvent: Hashable, Sendable {
     /// Messages their senders edited, with their new text.
     case messagesEdited([ShownMessage])
     /// Messages deleted for everyone.
-    case messagesRemoved(dialogID: String, ids: [String])
+    case messagesRemoved(dialogID: DialogID, ids: [String])
     /// A sender's avatar file, answering `fetchAvatar`: its path, or nil for none.
     case avatarFetched(userID: Int, path: String?)
 }

@@ -1,3 +1,5 @@
+import ChatIdentifiers
+
 /// Actions on a selected cell (Tab, then ↑/↓): `r` reply, `f` forward, `y` copy, `e`
 /// edit and `x` delete one's own (`d` saves, in ScreenUpdate+Keys.swift). A reply or an
 /// edit is written in the input (Esc cancels, Enter sends); a forward picks a dialog
@@ -107,7 +109,7 @@ extension ScreenUpdate.Step {
     }
 
     /// Enter while composing: the text as a reply, or as the message's new text.
-    mutating func sendComposed(_ text: String, _ composing: Composing, dialogID: String) {
+    mutating func sendComposed(_ text: String, _ composing: Composing, dialogID: DialogID) {
         model.composing = nil
         switch composing {
         case .reply(let original):
@@ -136,7 +138,7 @@ extension ScreenUpdate.Step {
     }
 
     /// Messages deleted for everyone: they leave the view (and a reply or edit of one ends).
-    mutating func removed(_ ids: [String], dialogID: String) {
+    mutating func removed(_ ids: [String], dialogID: DialogID) {
         guard var conversation = model.conversation, conversation.dialog.id == dialogID else { return }
         let gone = Set(ids)
         conversation.messages.removeAll { gone.contains($0.id) }

@@ -1,3 +1,5 @@
+import ChatIdentifiers
+
 /// The one place the model changes: `update(model, event, now:)` returns the new
 /// model and what the edge must do (send, mark read, load older, download…). Pure:
 /// no terminal, no network, no clock but `now`; unit-tested event by event. What
@@ -263,7 +265,7 @@ package struct ScreenUpdate {
             model.conversation = conversation
         }
 
-        mutating func olderLoaded(_ dialogID: String, before: MessageCursor, _ messages: [ShownMessage], exhausted: Bool) {
+        mutating func olderLoaded(_ dialogID: DialogID, before: MessageCursor, _ messages: [ShownMessage], exhausted: Bool) {
             guard var conversation = model.conversation, conversation.dialog.id == dialogID else { return }
             conversation.loadingOlder = false
             let first = conversation.messages.first?.cursor
@@ -302,7 +304,7 @@ package struct ScreenUpdate {
             conversation.newerTrimmed = true
         }
 
-        mutating func newerLoaded(_ dialogID: String, _ messages: [ShownMessage], latest: Bool) {
+        mutating func newerLoaded(_ dialogID: DialogID, _ messages: [ShownMessage], latest: Bool) {
             guard var conversation = model.conversation, conversation.dialog.id == dialogID else { return }
             conversation.loadingNewer = false
             let last = conversation.messages.last?.cursor
@@ -336,7 +338,7 @@ package struct ScreenUpdate {
 
         // MARK: typing
 
-        mutating func typing(userID: Int, dialogID: String?, _ state: TypingState) {
+        mutating func typing(userID: Int, dialogID: DialogID?, _ state: TypingState) {
             guard userID != model.me, var conversation = model.conversation else { return }
             let matches = dialogID.map { $0 == conversation.dialog.id }
                 ?? (conversation.dialog.kind == .private && conversation.dialog.peerID == userID)

@@ -1,10 +1,12 @@
+import ChatIdentifiers
+
 /// A message as the chat view shows it: text already safe for a terminal (the edge
 /// runs everything other users wrote through `TerminalText.sanitize`), the sender's
 /// name, and how far it got.
 package struct ShownMessage: Hashable, Sendable {
     /// The message's `_id`; for one still in the outbox, its outbox (client) id.
     package var id: String
-    package var dialogID: String
+    package var dialogID: DialogID
     package var senderID: Int
     package var senderName: String
     /// Empty for a message that is only attachments.
@@ -22,7 +24,7 @@ package struct ShownMessage: Hashable, Sendable {
     /// Changed by its sender since it was sent (an edit seen here).
     package var edited = false
 
-    package init(id: String, dialogID: String, senderID: Int, senderName: String, text: String, dateSent: Int,
+    package init(id: String, dialogID: DialogID, senderID: Int, senderName: String, text: String, dateSent: Int,
                 outgoing: Bool, delivery: Delivery = .sent, readByMe: Bool = true, attachments: [ShownAttachment] = [],
                 quote: ShownQuote? = nil) {
         self.id = id; self.dialogID = dialogID; self.senderID = senderID; self.senderName = senderName

@@ -1,6 +1,7 @@
 import Diagnostics
 import MessageCache
 import Messaging
+import ChatIdentifiers
 
 /// Marking messages read because a person asked (`chatctl read`, `history
 /// --mark-read`), docs/protocol.md §6–7: over REST first, which is the record,
@@ -15,7 +16,7 @@ struct ReadMarking {
 
     /// Marks those of `messages` that others sent and this user has not read;
     /// returns how many that was.
-    func mark(_ messages: [CachedMessage], dialogID: String) throws -> Int {
+    func mark(_ messages: [CachedMessage], dialogID: DialogID) throws -> Int {
         let service = session.service
         let marked = try service.markRead(messages, dialogID: dialogID)
         let markable = marked.filter(\.isMarkable)

@@ -1,7 +1,9 @@
+import ChatIdentifiers
+
 /// A dialog as cached: the typed fields queries need plus the server's JSON text.
 package struct CachedDialog: Hashable, Sendable {
     /// `_id`, 24 hex digits.
-    package var id: String
+    package var id: DialogID
     package var type: DialogType
     /// `name`; empty when the server sent none.
     package var name: String
@@ -24,7 +26,7 @@ package struct CachedDialog: Hashable, Sendable {
     package var mutedUntil: Int?
 
     package init(
-        id: String, type: DialogType, name: String, occupantIDs: [Int], lastMessage: String? = nil,
+        id: DialogID, type: DialogType, name: String, occupantIDs: [Int], lastMessage: String? = nil,
         lastMessageDateSent: Int? = nil, unreadCount: Int = 0, updatedAt: Int, rawJSON: String, muted: Bool = false,
         mutedUntil: Int? = nil
     ) {

@@ -1,9 +1,11 @@
+import ChatIdentifiers
+
 /// A chat message as cached: the typed fields queries need plus the server's JSON text.
 package struct CachedMessage: Hashable, Sendable {
     /// `_id`, 24 hex digits; the identity used to de-duplicate.
     package var id: String
     /// `chat_dialog_id`.
-    package var dialogID: String
+    package var dialogID: DialogID
     package var senderID: Int
     /// `recipient_id`; 0 in groups.
     package var recipientID: Int
@@ -23,7 +25,7 @@ package struct CachedMessage: Hashable, Sendable {
     /// (docs/protocol.md §8); their names are searchable.
     package var attachmentsJSON: String
 
-    package init(id: String, dialogID: String, senderID: Int, recipientID: Int = 0, dateSent: Int, text: String, rawJSON: String,
+    package init(id: String, dialogID: DialogID, senderID: Int, recipientID: Int = 0, dateSent: Int, text: String, rawJSON: String,
                 deliveredIDs: [Int] = [], readIDs: [Int] = [], attachmentsJSON: String = "") {
         self.id = id
         self.dialogID = dialogID

@@ -1,4 +1,5 @@
 import SQLiteStore
+import ChatIdentifiers
 
 extension ChatCache {
     /// What `message` reads; a query may select more after it (search's snippet and score).
@@ -7,7 +8,7 @@ extension ChatCache {
 
     static func message(_ row: Row) -> CachedMessage {
         CachedMessage(
-            id: row.string("id") ?? "", dialogID: row.string("dialog_id") ?? "", senderID: row.int("sender_id"),
+            id: row.string("id") ?? "", dialogID: DialogID(row.string("dialog_id") ?? ""), senderID: row.int("sender_id"),
             recipientID: row.int("recipient_id"), dateSent: row.int("date_sent"), text: row.string("text") ?? "",
             rawJSON: row.string("raw_json") ?? "", deliveredIDs: userIDs(row.string("delivered_ids")),
             readIDs: userIDs(row.string("read_ids")), attachmentsJSON: row.string("attachments") ?? "")
@@ -88,7 +89,7 @@ extension ChatCache {
     /// ?1 id … ?7 raw JSON, ?8 delivered and ?9 read ids, ?10 attachments.
     static func messageArguments(_ message: CachedMessage) -> [SQLiteValue] {
         [
-            .text(message.id), .text(message.dialogID), .integer(Int64(message.senderID)),
+            .text(message.id), .text(message.dialogID.rawValue), .integer(Int64(message.senderID)),
             .integer(Int64(message.recipientID)), .integer(Int64(message.dateSent)), .text(message.text),
             .text(message.rawJSON), .text(userIDList(message.deliveredIDs)), .text(userIDList(message.readIDs)),
             .text(message.attachmentsJSON),
@@ -187,13 +188,13 @@ extension ChatCache {
         ORDER BY m.date_sent DESC, m.id DESC LIMIT ?4
         """
 
-    static func historyArguments(dialogID: String, limit: Int, before: Int?, since: Int?) -> [SQLiteValue] {
-        [.text(dialogID), .integer(before.map(Int64.init) ?? .max), .integer(since.map(Int64.init) ?? .min), .integer(Int64(limit))]
+    static func historyArguments(dialogID: DialogID, limit: Int, before: Int?, since: Int?) -> [SQLiteValue] {
+        [.text(dialogID.rawValue), .integer(before.map(Int64.init) ?? .max), .integer(since.map(Int64.init) ?? .min), .integer(Int64(limit))]
     }
 
     /// The newest `limit` messages of a dialog with `since < date_sent < before`,
     /// returned oldest first. Served by the `(dialog_id, date_sent, id)` index.
-    package func history(dialogID: String, limit: Int = 50, before: Int? = nil, since: Int? = nil) throws(MessageCacheError) -> [CachedMessage] {
+    package func history(dialogID: DialogID, limit: Int = 50, before: Int? = nil, since: Int? = nil) throws(MessageCacheError) -> [CachedMessage] {
         try wrapping {
             let limit = try Self.checkedLimit(limit)
             return try database.records(
@@ -204,7 +205,7 @@ extension ChatCache {
     }
 
     /// `EXPLAIN QUERY PLAN` of the history query, to check it uses the index.
-    package func historyQueryPlan(dialogID: String, limit: Int = 50, before: Int? = nil, since: Int? = nil) throws(MessageCacheError) -> [String] {
+    package func historyQueryPlan(dialogID: DialogID, limit: Int = 50, before: Int? = nil, since: Int? = nil) throws(MessageCacheError) -> [String] {
         try wrapping {
             try database.queryPlan(Self.historySQL, Self.historyArguments(dialogID: dialogID, limit: limit, before: before, since: since))
         }
@@ -217,10 +218,10 @@ extension ChatCache {
     }
 
     /// The number of cached messages, all dialogs or one.
-    package func messageCount(dialogID: String? = nil) throws(MessageCacheError) -> Int {
+    package func messageCount(dialogID: DialogID? = nil) throws(MessageCacheError) -> Int {
         try wrapping {
             if let dialogID {
-                return try database.queryFirst("SELECT count(*) FROM messages WHERE dialog_id = ?", [.text(dialogID)]) { $0.int(0) } ?? 0
+                return try database.queryFirst("SELECT count(*) FROM messages WHERE dialog_id = ?", [.text(dialogID.rawValue)]) { $0.int(0) } ?? 0
             }
             return try database.queryFirst("SELECT count(*) FROM messages") { $0.int(0) } ?? 0
         }
@@ -248,7 +249,7 @@ extension ChatCache {
     /// word fast and favours recent messages. A malformed query throws
     /// `MessageCacheError` of kind `.invalidSearchQuery`.
     package func search(
-        _ query: String, dialogID: String? = nil, limit: Int = 20, style: SnippetStyle = .brackets,
+        _ query: String, dialogID: DialogID? = nil, limit: Int = 20, style: SnippetStyle = .brackets,
         syntax: SearchSyntax = .fts5, rankingWindow: Int? = 5_000
     ) throws(MessageCacheError) -> [SearchHit] {
         let userQuery = syntax.ftsQuery(query)
@@ -261,7 +262,7 @@ extension ChatCache {
         // filter is a second, indexed phrase (and is checked again on the row).
         var ftsQuery = "{text attachment_names} : ( \(userQuery) )"
         if let dialogID {
-            ftsQuery = "dialog_id : \"\(dialogID.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\""))\" AND " + ftsQuery
+            ftsQuery = "dialog_id : \"\(dialogID.rawValue.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\""))\" AND " + ftsQuery
         }
         return try wrapping {
             do {
@@ -269,7 +270,7 @@ extension ChatCache {
                     Self.searchSQL,
                     [
                         .text(style.open), .text(style.close), .text(style.ellipsis), .integer(Int64(style.tokens)),
-                        .text(ftsQuery), .integer(Int64(limit)), .integer(Int64(window)), .optional(dialogID),
+                        .text(ftsQuery), .integer(Int64(limit)), .integer(Int64(window)), .optional(dialogID?.rawValue),
                     ]
                 ) { row in
                     SearchHit(message: Self.message(row), snippet: row.string("snippet") ?? "", score: row.double("score"))

@@ -1,10 +1,11 @@
 import SQLiteStore
 internal import Glibc
+import ChatIdentifiers
 
 extension ChatCache {
     static func outboxEntry(_ row: Row) -> OutboxEntry {
         OutboxEntry(
-            rowID: row.int64("seq"), clientMessageID: row.string("client_message_id") ?? "", dialogID: row.string("dialog_id") ?? "",
+            rowID: row.int64("seq"), clientMessageID: row.string("client_message_id") ?? "", dialogID: DialogID(row.string("dialog_id") ?? ""),
             text: row.string("text") ?? "", createdAt: row.int("created_at"), attempts: row.int("attempts"),
             lastError: row.string("last_error"), claimedBy: row.optionalInt("claimed_by"), claimedAt: row.optionalInt("claimed_at"),
             attachmentsJSON: row.string("attachments") ?? "", customJSON: row.string("custom") ?? "")
@@ -20,7 +21,7 @@ extension ChatCache {
     /// `uploads`: files still to upload for it (`OutboxUpload`), in the same transaction;
     /// `customJSON`: custom parameters to send with it (a reply's), a JSON object (`""`: none).
     @discardableResult
-    package func enqueue(dialogID: String, text: String, clientMessageID: String, createdAt: Int, owner: Int? = nil,
+    package func enqueue(dialogID: DialogID, text: String, clientMessageID: String, createdAt: Int, owner: Int? = nil,
                         attachmentsJSON: String = "", uploads: [OutboxUpload] = [], customJSON: String = "") throws(MessageCacheError) -> Int64 {
         try wrapping {
             try database.transaction {
@@ -37,12 +38,12 @@ extension ChatCache {
 
     /// Records several messages to one dialog like `enqueue`, all in one
     /// transaction: a stream of lines costs one commit, not one per line.
-    package func enqueue(_ messages: [(clientMessageID: String, text: String)], dialogID: String, createdAt: Int, owner: Int? = nil) throws(MessageCacheError) {
+    package func enqueue(_ messages: [(clientMessageID: String, text: String)], dialogID: DialogID, createdAt: Int, owner: Int? = nil) throws(MessageCacheError) {
         try enqueue(messages.map { ($0.clientMessageID, $0.text, "") }, dialogID: dialogID, createdAt: createdAt, owner: owner)
     }
 
     /// `enqueue` of several messages with their attachments (JSON arrays, `""` for none).
-    package func enqueue(_ messages: [(clientMessageID: String, text: String, attachmentsJSON: String)], dialogID: String,
+    package func enqueue(_ messages: [(clientMessageID: String, text: String, attachmentsJSON: String)], dialogID: DialogID,
                         createdAt: Int, owner: Int? = nil) throws(MessageCacheError) {
         guard !messages.isEmpty else { return }
         try wrapping {
@@ -57,14 +58,14 @@ extension ChatCache {
 
     /// Whether it was inserted (false: an entry with that id is there already).
     @discardableResult
-    private func insertOutboxEntry(dialogID: String, text: String, clientMessageID: String, createdAt: Int, owner: Int?,
+    private func insertOutboxEntry(dialogID: DialogID, text: String, clientMessageID: String, createdAt: Int, owner: Int?,
                                    attachmentsJSON: String = "", customJSON: String = "") throws -> Bool {
         try database.run(
             """
             INSERT INTO outbox (client_message_id, dialog_id, text, created_at, claimed_by, claimed_at, attachments, custom)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (client_message_id) DO NOTHING
             """,
-            [.text(clientMessageID), .text(dialogID), .text(text), .integer(Int64(createdAt)),
+            [.text(clientMessageID), .text(dialogID.rawValue), .text(text), .integer(Int64(createdAt)),
              owner.map { .integer(Int64($0)) } ?? .null, owner.map { _ in .integer(Int64(createdAt)) } ?? .null,
              .text(attachmentsJSON), .text(customJSON)]) > 0
     }

@@ -1,4 +1,5 @@
 import SQLiteStore
+import ChatIdentifiers
 
 /// Read state: receipts for messages and unread counts of dialogs
 /// (docs/protocol.md §6–7). Only the cache's own transactions touch them.
@@ -37,13 +38,13 @@ extension ChatCache {
     /// by dialog id, and `others` (when given) for every cached dialog not in it.
     /// Returns how many dialogs changed.
     @discardableResult
-    package func setUnreadCounts(_ counts: [String: Int], others: Int?) throws(MessageCacheError) -> Int {
+    package func setUnreadCounts(_ counts: [DialogID: Int], others: Int?) throws(MessageCacheError) -> Int {
         try wrapping {
             try database.transaction {
                 var changed = 0
                 let ids = try database.query("SELECT id FROM dialogs", []) { $0.string(0) ?? "" }
                 for id in ids {
-                    guard let count = counts[id] ?? others else { continue }
+                    guard let count = counts[DialogID(id)] ?? others else { continue }
                     changed += try database.run(
                         "UPDATE dialogs SET unread_count = ?1 WHERE id = ?2 AND unread_count IS NOT ?1",
                         [.integer(Int64(max(0, count))), .text(id)])

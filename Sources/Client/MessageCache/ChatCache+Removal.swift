@@ -1,4 +1,5 @@
 import SQLiteStore
+import ChatIdentifiers
 
 extension ChatCache {
     /// Forgets a dialog the user left or deleted: the dialog, its occupants, its
@@ -7,13 +8,13 @@ extension ChatCache {
     /// user's words, and only `outbox flush` may decide they cannot be delivered.
     /// Returns whether the dialog was cached.
     @discardableResult
-    package func removeDialog(id: String) throws(MessageCacheError) -> Bool {
+    package func removeDialog(id: DialogID) throws(MessageCacheError) -> Bool {
         try wrapping {
             try database.transaction {
-                try database.run("DELETE FROM messages WHERE dialog_id = ?", [.text(id)])
-                try database.run("DELETE FROM dialog_occupants WHERE dialog_id = ?", [.text(id)])
+                try database.run("DELETE FROM messages WHERE dialog_id = ?", [.text(id.rawValue)])
+                try database.run("DELETE FROM dialog_occupants WHERE dialog_id = ?", [.text(id.rawValue)])
                 try database.run("DELETE FROM sync_cursors WHERE name = ?", [.text(Self.historyCursor(id))])
-                return try database.run("DELETE FROM dialogs WHERE id = ?", [.text(id)]) > 0
+                return try database.run("DELETE FROM dialogs WHERE id = ?", [.text(id.rawValue)]) > 0
             }
         }
     }

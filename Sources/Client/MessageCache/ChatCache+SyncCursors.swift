@@ -1,17 +1,18 @@
 import SQLiteStore
+import ChatIdentifiers
 
 extension ChatCache {
     private static let dialogsCursor = "dialogs.updated_at"
-    static func historyCursor(_ dialogID: String) -> String { "messages.date_sent:" + dialogID }
+    static func historyCursor(_ dialogID: DialogID) -> String { "messages.date_sent:" + dialogID.rawValue }
 
     /// The newest `date_sent` up to which a dialog's history is known complete.
-    package func lastSyncedDateSent(dialogID: String) throws(MessageCacheError) -> Int? {
+    package func lastSyncedDateSent(dialogID: DialogID) throws(MessageCacheError) -> Int? {
         try cursor(Self.historyCursor(dialogID))
     }
 
     /// Moves a dialog's history cursor forward to `dateSent` (never back:
     /// concurrent processes may finish out of order).
-    package func advanceLastSyncedDateSent(_ dateSent: Int, dialogID: String) throws(MessageCacheError) {
+    package func advanceLastSyncedDateSent(_ dateSent: Int, dialogID: DialogID) throws(MessageCacheError) {
         try advanceCursor(Self.historyCursor(dialogID), to: dateSent)
     }
 

@@ -1,4 +1,5 @@
 import SQLiteStore
+import ChatIdentifiers
 
 /// The offline cache of one chatctl configuration and user: dialogs, users,
 /// messages with a full-text index, the outbox and sync cursors, in one
@@ -47,7 +48,7 @@ package final class ChatCache {
 
     static func dialog(_ row: Row) -> CachedDialog {
         CachedDialog(
-            id: row.string("id") ?? "",
+            id: DialogID(row.string("id") ?? ""),
             type: DialogType(rawValue: row.int("type")),
             name: row.string("name") ?? "",
             occupantIDs: userIDs(row.string("occupant_ids")),
@@ -82,17 +83,17 @@ package final class ChatCache {
                           AND (excluded.raw_json IS NOT dialogs.raw_json OR excluded.unread_count IS NOT dialogs.unread_count)
                         """,
                         [
-                            .text(dialog.id), .integer(Int64(dialog.type.rawValue)), .text(dialog.name),
+                            .text(dialog.id.rawValue), .integer(Int64(dialog.type.rawValue)), .text(dialog.name),
                             .text(Self.userIDList(dialog.occupantIDs)),
                             .optional(dialog.lastMessage), .optional(dialog.lastMessageDateSent),
                             .integer(Int64(dialog.unreadCount)), .integer(Int64(dialog.updatedAt)), .text(dialog.rawJSON),
                         ])
                     guard changed > 0 else { continue }
-                    try database.run("DELETE FROM dialog_occupants WHERE dialog_id = ?", [.text(dialog.id)])
+                    try database.run("DELETE FROM dialog_occupants WHERE dialog_id = ?", [.text(dialog.id.rawValue)])
                     for userID in Set(dialog.occupantIDs) {
                         try database.run(
                             "INSERT INTO dialog_occupants (user_id, dialog_id) VALUES (?, ?)",
-                            [.integer(Int64(userID)), .text(dialog.id)])
+                            [.integer(Int64(userID)), .text(dialog.id.rawValue)])
                     }
                 }
             }
@@ -128,9 +129,9 @@ package final class ChatCache {
         }
     }
 
-    package func dialog(id: String) throws(MessageCacheError) -> CachedDialog? {
+    package func dialog(id: DialogID) throws(MessageCacheError) -> CachedDialog? {
         try wrapping {
-            try database.firstRecord("SELECT \(Self.dialogColumns) FROM dialogs d WHERE d.id = ?", [.text(id)], Self.dialog)
+            try database.firstRecord("SELECT \(Self.dialogColumns) FROM dialogs d WHERE d.id = ?", [.text(id.rawValue)], Self.dialog)
         }
     }
 

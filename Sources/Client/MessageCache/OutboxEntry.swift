@@ -1,9 +1,11 @@
+import ChatIdentifiers
+
 /// A message written to the outbox before it was sent, not yet acknowledged.
 package struct OutboxEntry: Hashable, Sendable {
     package var rowID: Int64
     /// The id chatctl gave the message (24 hex); it becomes the XMPP stanza id.
     package var clientMessageID: String
-    package var dialogID: String
+    package var dialogID: DialogID
     package var text: String
     /// Unix seconds when it was enqueued.
     package var createdAt: Int

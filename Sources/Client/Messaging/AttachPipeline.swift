@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ChatIdentifiers
 import Diagnostics
 import HTTPTransport
 import MessageCache
@@ -49,7 +50,7 @@ package struct AttachPipeline {
 
     /// The message and its kept files into the outbox (claimed by this process); on failure
     /// the copies go.
-    package func queue(_ text: String, files: KeptFiles, to dialogID: String) throws(Failure) -> OutboxEntry {
+    package func queue(_ text: String, files: KeptFiles, to dialogID: DialogID) throws(Failure) -> OutboxEntry {
         do { return try service.enqueue(text, uploads: files.uploads, to: dialogID, owner: owner) } catch {
             files.discard()
             throw error
@@ -84,7 +85,7 @@ package struct AttachPipeline {
     /// `queued` was not heard; after it, the entry waits in the outbox with the reason noted,
     /// unless it can never go (invalid input, a refusal for good: it is gone).
     @discardableResult
-    package func send(_ text: String, files: KeptFiles, to dialogID: String, delivery: Delivery,
+    package func send(_ text: String, files: KeptFiles, to dialogID: DialogID, delivery: Delivery,
                       steps: Steps = Steps()) throws(Failure) -> CachedMessage? {
         let entry = try queue(text, files: files, to: dialogID)
         steps.queued(entry)

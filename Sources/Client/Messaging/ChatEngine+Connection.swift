@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ChatIdentifiers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -86,5 +87,5 @@ extension ChatEngine {
 
 extension CachedDialog {
     /// Its name, or its id when it has none, for a line that names it.
-    var label: String { name.isEmpty ? id : name }
+    var label: String { name.isEmpty ? id.rawValue : name }
 }

@@ -2,6 +2,7 @@ import Diagnostics
 import MessageCache
 import QuickBloxAPI
 import XMPPTransport
+import ChatIdentifiers
 
 /// Edits and deletes of our own messages from the chat view (docs/protocol.md §6, "Edits
 /// and deletes"): made over REST, as the UI Kits make them, then told to the dialog's
@@ -9,7 +10,7 @@ import XMPPTransport
 /// client that knows neither shows as a new message or ignores; and corrections and
 /// retractions heard from others, applied when they come from the message's sender.
 extension ChatEngine {
-    func edit(_ id: String, dialogID: String, text: String) {
+    func edit(_ id: String, dialogID: DialogID, text: String) {
         let edited: CachedMessage
         do { edited = try service.editMessage(id: id, dialogID: dialogID, text: text) } catch {
             return emit(.notice(.failed(.edit, error)))
@@ -18,7 +19,7 @@ extension ChatEngine {
         tell(dialogID, ChatCorrection.replace(id: id, text: text))
     }
 
-    func delete(_ id: String, dialogID: String) {
+    func delete(_ id: String, dialogID: DialogID) {
         do { try service.deleteMessage(id: id, everyone: true) } catch {
             return emit(.notice(.failed(.delete, error)))
         }
@@ -27,7 +28,7 @@ extension ChatEngine {
     }
 
     /// Sends a correction to the dialog (not stored: history has the change already).
-    private func tell(_ dialogID: String, _ correction: ChatCorrection) {
+    private func tell(_ dialogID: DialogID, _ correction: ChatCorrection) {
         guard connected, let dialog = try? dialog(dialogID), let (to, kind) = try? link.address(of: dialog) else { return }
         do { try link.send(correction: correction, to: to, kind: kind, dialogID: dialogID) } catch {
             emit(.notice(.failed(.send, Failure(describing: error))))
@@ -35,7 +36,7 @@ extension ChatEngine {
     }
 
     /// A correction heard: applied to the cached message when its sender sent it.
-    func receive(_ correction: ChatCorrection, from sender: Int?, dialogID: String?) {
+    func receive(_ correction: ChatCorrection, from sender: Int?, dialogID: DialogID?) {
         guard let sender, let cached = try? service.cache.message(id: correction.messageID), cached.senderID == sender,
               dialogID == nil || dialogID == cached.dialogID else { return }
         switch correction {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ChatIdentifiers
 import Diagnostics
 import MessageCache
 
@@ -12,7 +13,7 @@ extension ChatEngine {
     /// The dialog's messages the cache lacks (since the newest it has, or the newest page
     /// when it has none), and the state of its newest page as the server has it now
     /// (markers that came while this was not connected).
-    func catchUp(_ dialogID: String) {
+    func catchUp(_ dialogID: DialogID) {
         do {
             let fresh: [CachedMessage]
             if let newest = try service.cached({ () throws(MessageCacheError) in try service.cache.newestMessage(dialogID: dialogID) }) {
@@ -57,14 +58,14 @@ extension ChatEngine {
     }
 
     /// The `date_sent` of the newest message the cache has of a dialog.
-    private func newestCachedDate(of dialogID: String) throws(Failure) -> Int? {
+    private func newestCachedDate(of dialogID: DialogID) throws(Failure) -> Int? {
         try service.cached { () throws(MessageCacheError) in try service.cache.newestMessage(dialogID: dialogID)?.dateSent }
     }
 
     /// A page before `before` from the server. `date_sent` counts whole seconds: the page asked
     /// for reaches up to that second, past the messages of it the cache has (a burst shares
     /// one), so it holds a page before them; the cache keeps each message once.
-    func fetchOlder(_ dialogID: String, before: MessagePosition) {
+    func fetchOlder(_ dialogID: DialogID, before: MessagePosition) {
         do {
             var bound: Int?
             var sameSecond = 0

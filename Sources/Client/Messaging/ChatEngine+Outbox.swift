@@ -2,6 +2,7 @@ import Diagnostics
 import MessageCache
 import QuickBloxAPI
 import XMPPTransport
+import ChatIdentifiers
 
 /// Sending through the outbox (docs/protocol.md §7): a stream of texts, one entry another
 /// thread queued, and the flush of whatever waits there; for a command that sends and
@@ -27,7 +28,7 @@ extension ChatEngine {
     }
 
     /// Sends one outbox entry another thread queued (the chat view's Enter, a finished upload).
-    func deliver(_ clientID: String, dialogID: String) {
+    func deliver(_ clientID: String, dialogID: DialogID) {
         // Each is the person's own action: one refused before does not hold this one back.
         outbox.failure = nil
         guard connected, outbox.disconnected == nil, !outbox.inFlightIDs.contains(clientID) else { return }

@@ -1,6 +1,7 @@
 import Diagnostics
 import MessageCache
 import XMPPTransport
+import ChatIdentifiers
 
 /// Other users' presence (docs/protocol.md §7, "Presence and last activity"): each change
 /// heard is told (`.presence`); the chat view's followed private dialog has its peer's last
@@ -18,7 +19,7 @@ extension ChatEngine {
     }
 
     /// The followed dialog's peer, when private and not known to be online: their last activity.
-    func askPresence(following dialogID: String) {
+    func askPresence(following dialogID: DialogID) {
         guard connected || link.isConnected, let dialog = try? dialog(dialogID), dialog.type == .private,
               let peer = dialog.occupantIDs.first(where: { $0 != link.me }), !presenceBook.isOnline(peer) else { return }
         askLastActivity(of: [peer])

@@ -1,13 +1,14 @@
 import Diagnostics
 import MessageCache
 import XMPPTransport
+import ChatIdentifiers
 
 /// Read state both ways (docs/protocol.md §6–7): what a person saw goes to its senders as
 /// `displayed` markers (queued while chat is down, written once it is up) and to the server
 /// as read over REST, tried again until it goes; typing states out.
 extension ChatEngine {
     /// A person saw these messages (the chat view's screen).
-    func markDisplayed(_ ids: [String], dialogID: String) {
+    func markDisplayed(_ ids: [String], dialogID: DialogID) {
         let messages = ids.compactMap { try? service.cache.message(id: $0) }
         feed(.displayed(messages, dialogID: dialogID))
         settleReadMarks()
@@ -29,7 +30,7 @@ extension ChatEngine {
     }
 
     /// A chat state to a dialog's other occupants; nothing without a connection.
-    func sendTyping(_ state: ChatState, dialogID: String) {
+    func sendTyping(_ state: ChatState, dialogID: DialogID) {
         guard connected, let dialog = try? dialog(dialogID), let (to, kind) = try? link.address(of: dialog) else { return }
         try? link.send(chatState: state, to: to, kind: kind, dialogID: dialog.id)
     }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ChatIdentifiers
 import Diagnostics
 import MessageCache
 import XMPPTransport
@@ -52,7 +53,7 @@ extension ChatEngine {
         for dialog in all where isHeard(dialog.id) { feed(.dialogKnown(dialog)) }
     }
 
-    private func isHeard(_ dialogID: String) -> Bool {
+    private func isHeard(_ dialogID: DialogID) -> Bool {
         switch settings.dialogs {
         case .all: return true
         case .only(let ids): return ids.contains(dialogID)

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ChatIdentifiers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,7 +32,7 @@ package final class ChatEngine {
         /// (a command that only sends: nothing is listed or joined but what it sends to).
         package enum Dialogs: Sendable, Equatable {
             case all
-            case only([String])
+            case only([DialogID])
             case none
         }
         package var dialogs: Dialogs = .none
@@ -68,23 +69,23 @@ package final class ChatEngine {
     /// What an owner asks of the engine (on the engine's thread, or posted to its worker).
     package enum Command: Sendable, Equatable {
         /// A dialog opened in the chat view: brought up to date now and after every gap.
-        case follow(dialogID: String)
+        case follow(dialogID: DialogID)
         /// The chat view left its dialog (back to the list): nothing is followed.
         case unfollow
         /// Queues these texts in the outbox and sends them (`send --lines`).
-        case send([String], dialogID: String)
+        case send([String], dialogID: DialogID)
         /// An outbox entry queued by another thread of this process: send it.
-        case deliver(clientID: String, dialogID: String)
-        case typing(ChatState, dialogID: String)
+        case deliver(clientID: String, dialogID: DialogID)
+        case typing(ChatState, dialogID: DialogID)
         /// A person saw these messages: `displayed` to their senders, read over REST (again later if that fails).
-        case displayed(ids: [String], dialogID: String)
+        case displayed(ids: [String], dialogID: DialogID)
         /// The cache has nothing before `before`: ask the server.
-        case fetchOlder(dialogID: String, before: MessagePosition)
+        case fetchOlder(dialogID: DialogID, before: MessagePosition)
         case stop
         /// Replace the text of one of our messages (ChatEngine+Corrections.swift).
-        case edit(messageID: String, dialogID: String, text: String)
+        case edit(messageID: String, dialogID: DialogID, text: String)
         /// Delete one of our messages for everyone.
-        case delete(messageID: String, dialogID: String)
+        case delete(messageID: String, dialogID: DialogID)
     }
 
     package let link: any ChatLinking
@@ -177,9 +178,9 @@ package final class ChatEngine {
     /// Online (`ChatEngineCore.Phase.online`).
     var connected: Bool { core.isOnline }
     /// The dialogs heard or sent to.
-    var dialogs: [String: CachedDialog] { core.dialogs }
+    var dialogs: [DialogID: CachedDialog] { core.dialogs }
     /// The chat view's open dialog.
-    var followed: String? { core.followed?.id }
+    var followed: DialogID? { core.followed?.id }
 
     /// Stopped, or the hand limit reached: nothing more is handed on. (The deadline ends
     /// the run between turns, not in the middle of one: what the last turn read is still
@@ -258,7 +259,7 @@ package final class ChatEngine {
     }
 
     /// A dialog the engine knows, else the cache's.
-    func dialog(_ id: String) throws(Failure) -> CachedDialog {
+    func dialog(_ id: DialogID) throws(Failure) -> CachedDialog {
         if let known = dialogs[id] { return known }
         guard let cached = try service.cached({ () throws(MessageCacheError) in try service.cache.dialog(id: id) }) else {
             throw Failure(.invalidInput, "dialog \(id) is not in the cache")

@@ -1,6 +1,7 @@
 import Diagnostics
 import MessageCache
 import XMPPTransport
+import ChatIdentifiers
 
 /// The chat engine's state as a value: events in, effects out (tested without threads or sockets), as
 /// `ChatSessionState` is the XMPP session's. It decides the connection's phase (one
@@ -51,7 +52,7 @@ struct ChatEngineCore {
 
     /// Read marks of one dialog, sent together over REST.
     struct PendingRead: Equatable {
-        var dialogID: String
+        var dialogID: DialogID
         var messages: [CachedMessage]
     }
 
@@ -79,19 +80,19 @@ struct ChatEngineCore {
         /// A message from others handed on: counted, remembered, acknowledged.
         case handed(CachedMessage)
         /// The server had nothing else for a dialog up to `newest` (unix seconds): a gap filled.
-        case gapFilled(dialogID: String, newest: Int)
+        case gapFilled(dialogID: DialogID, newest: Int)
 
         /// A person saw these messages of a dialog.
-        case displayed([CachedMessage], dialogID: String)
+        case displayed([CachedMessage], dialogID: DialogID)
         /// The end of a turn: read marks go if due.
         case readMarksDue(at: ContinuousClock.Instant)
         /// The read marks sent, with those that failed and why.
         case readMarksSent(failed: [(PendingRead, Failure)], at: ContinuousClock.Instant)
 
-        case followed(dialogID: String, at: ContinuousClock.Instant)
+        case followed(dialogID: DialogID, at: ContinuousClock.Instant)
         case unfollowed
         /// Messages of these dialogs were heard, sent or found.
-        case news(dialogIDs: Set<String>, at: ContinuousClock.Instant)
+        case news(dialogIDs: Set<DialogID>, at: ContinuousClock.Instant)
         /// The followed dialog was asked of the server at `at`.
         case followedAsked(at: ContinuousClock.Instant)
         /// The newest `date_sent` the server had for the followed dialog when it was last asked.
@@ -139,9 +140,9 @@ struct ChatEngineCore {
         case resendStranded
         case fillGaps
         case flushOutbox
-        case catchUp(dialogID: String)
+        case catchUp(dialogID: DialogID)
         case refreshPresence
-        case askPresence(dialogID: String)
+        case askPresence(dialogID: DialogID)
         case refreshUnreadCounts
         case reportDialogs
         /// Everyone in the dialogs as the server has them now; the list again if a name changed.
@@ -153,7 +154,7 @@ struct ChatEngineCore {
 
     /// The followed dialog and its asks of the server.
     struct Followed: Equatable {
-        var id: String
+        var id: DialogID
         /// The newest `date_sent` the server had when last asked: the next ask starts a second before it.
         var watermark: Int?
         /// When the view last had news of it: a dialog quiet for a minute is asked less often.
@@ -173,9 +174,9 @@ struct ChatEngineCore {
     /// When `run` ends.
     private(set) var deadline: ContinuousClock.Instant?
 
-    private(set) var dialogs: [String: CachedDialog] = [:]
+    private(set) var dialogs: [DialogID: CachedDialog] = [:]
     /// Per dialog, unix seconds up to which what was said is known: a gap fill starts there.
-    private(set) var lastSeen: [String: Int] = [:]
+    private(set) var lastSeen: [DialogID: Int] = [:]
     private var handed = RecentMessageIDs()
     private(set) var handedCount = 0
     private var readMarks = ReadMarks()

@@ -1,6 +1,7 @@
 import Diagnostics
 import MessageCache
 import XMPPTransport
+import ChatIdentifiers
 
 /// What a chat engine tells its owner, in order, on the engine's thread (docs/architecture.md,
 /// "The chat engine"). One enum for everything: a command prints what it cares about, the chat
@@ -16,20 +17,20 @@ package enum ChatEngineEvent: Sendable, Equatable {
     /// Messages whose delivered or read state changed (markers heard, a catch-up's fresh state).
     case changed([CachedMessage])
     /// The followed dialog brought up to date after a connect: what the cache lacked.
-    case caughtUp(dialogID: String, [CachedMessage])
+    case caughtUp(dialogID: DialogID, [CachedMessage])
     /// A page of the messages before a position (oldest first), from the server;
     /// `exhausted`: there are none before them.
-    case olderLoaded(dialogID: String, before: MessagePosition, [CachedMessage], exhausted: Bool)
+    case olderLoaded(dialogID: DialogID, before: MessagePosition, [CachedMessage], exhausted: Bool)
     /// The followed dialog's outbox entries now; `inFlight`: written, not acknowledged yet.
-    case outbox(dialogID: String, [OutboxEntry], inFlight: Set<String>)
+    case outbox(dialogID: DialogID, [OutboxEntry], inFlight: Set<String>)
     /// Someone's chat state (XEP-0085); `dialogID` nil when the notification named none.
-    case typing(userID: Int, dialogID: String?, ChatState)
+    case typing(userID: Int, dialogID: DialogID?, ChatState)
     /// A system notification brought a dialog: "alice added you to ops".
     case dialogNotice(DialogNotice)
     /// The dialogs as the cache has them now (with `Settings.reportsDialogList`).
     /// `shownTitles`: the titles other dialogs share, with the end of the id after them, as
     /// `chatctl dialogs` shows them (`DialogNameIndex.suffixedTitles`).
-    case dialogs([CachedDialog], shownTitles: [String: String])
+    case dialogs([CachedDialog], shownTitles: [DialogID: String])
     /// Display names learnt for the user ids the events name (before the event that needs them).
     case names([Int: String])
     /// An attachment's transfer moved on.
@@ -41,7 +42,7 @@ package enum ChatEngineEvent: Sendable, Equatable {
     /// Messages their senders edited, as the cache has them now.
     case edited([CachedMessage])
     /// Messages deleted for everyone, gone from the cache.
-    case removed(dialogID: String, ids: [String])
+    case removed(dialogID: DialogID, ids: [String])
     /// A user's avatar file, fetched by the files' thread (`LiveChat.FileCommand.avatar`); nil: none.
     case avatar(userID: Int, path: String?)
 }

@@ -1,4 +1,5 @@
 import Diagnostics
+import ChatIdentifiers
 
 /// Something a chat engine tells a person, as a value: `listen` prints each on stderr,
 /// the chat view shows them in its status line. The engine carries on after every one.
@@ -29,7 +30,7 @@ package enum ChatEngineStep: Sendable, Equatable {
     case confirmMarkers
     case markRead(count: Int)
     case joinRoom(String)
-    case lookUpNotifiedDialog(String)
+    case lookUpNotifiedDialog(DialogID)
     case fileMessage(fromUser: Int)
     case keepSessionAlive
     case endMute

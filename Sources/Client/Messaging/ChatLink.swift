@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ChatIdentifiers
 import ClientConfiguration
 import Diagnostics
 import MessageCache
@@ -84,11 +85,11 @@ package final class ChatLink: ChatLinking {
     package func makeMessageID() -> ObjectID { connection.makeMessageID() }
     package func send(contentsOf messages: [OutgoingChatMessage]) throws(XMPPError) { _ = try connection.send(contentsOf: messages) }
     package func send(markers: [ChatMarker]) throws(XMPPError) { _ = try connection.sendMarkers(markers) }
-    package func send(chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: String?) throws(XMPPError) {
+    package func send(chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: DialogID?) throws(XMPPError) {
         _ = try connection.sendChatState(chatState, to: to, kind: kind, dialogID: dialogID)
     }
     package func requestLastActivity(of id: Int) throws(XMPPError) { try connection.requestLastActivity(of: userJID(id)) }
-    package func send(correction: ChatCorrection, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: String) throws(XMPPError) {
+    package func send(correction: ChatCorrection, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: DialogID) throws(XMPPError) {
         try connection.sendCorrection(correction, to: to, kind: kind, dialogID: dialogID)
     }
     package func pump(timeout: Double, sliceMilliseconds: Int64, until: (() -> Bool)?) {
@@ -99,11 +100,11 @@ package final class ChatLink: ChatLinking {
 
 extension CachedMessage {
     /// A chat message as the cache keeps it: in the shape of a QuickBlox message object.
-    init(_ incoming: IncomingChatMessage, dialogID: String, recipient: Int) {
+    init(_ incoming: IncomingChatMessage, dialogID: DialogID, recipient: Int) {
         // Members, not a dictionary: one object a message `listen` hears (JSONValue.compactObjectText).
         // In key order, so that the common message needs no sorting.
         var object: [(key: String, value: JSONValue)] = [
-            ("_id", .string(incoming.id)), ("chat_dialog_id", .string(dialogID)), ("date_sent", .int(incoming.dateSent)),
+            ("_id", .string(incoming.id)), ("chat_dialog_id", .string(dialogID.rawValue)), ("date_sent", .int(incoming.dateSent)),
         ]
         // As a REST history item says it, so a marker can be sent for it later.
         if incoming.markable { object.append(("markable", .int(1))) }
@@ -125,10 +126,10 @@ extension CachedMessage {
 
     /// What we sent, as the server will have stored it: the sender counts as
     /// having it and having read it (docs/protocol.md §6).
-    init(sentID: String, dialogID: String, sender: Int, recipient: Int, text: String, dateSent: Int, attachments: [QBAttachment] = [],
+    init(sentID: String, dialogID: DialogID, sender: Int, recipient: Int, text: String, dateSent: Int, attachments: [QBAttachment] = [],
          custom: [String: String] = [:]) {
         var object: [String: JSONValue] = [
-            "_id": .string(sentID), "chat_dialog_id": .string(dialogID), "message": .string(text),
+            "_id": .string(sentID), "chat_dialog_id": .string(dialogID.rawValue), "message": .string(text),
             "sender_id": .int(sender), "recipient_id": .int(recipient), "date_sent": .int(dateSent),
             "delivered_ids": [.int(sender)], "read_ids": [.int(sender)], "markable": .int(1),
         ]

@@ -1,6 +1,7 @@
 import Diagnostics
 import MessageCache
 import XMPPTransport
+import ChatIdentifiers
 
 /// What the chat engine needs of a chat connection: `ChatLink` over libstrophe, or in
 /// tests a scripted link that plays events back (as SwiftNIO tests a handler on an
@@ -31,11 +32,11 @@ package protocol ChatLinking: AnyObject {
     /// Queues messages in one write that asks for their ack (`.delivered` reports it).
     func send(contentsOf messages: [OutgoingChatMessage]) throws(XMPPError)
     func send(markers: [ChatMarker]) throws(XMPPError)
-    func send(chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: String?) throws(XMPPError)
+    func send(chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: DialogID?) throws(XMPPError)
     /// Asks when user `id` was last online; the answer comes as `.lastActivity`.
     func requestLastActivity(of id: Int) throws(XMPPError)
     /// Tells a dialog that one of our messages changed (not stored, not tracked).
-    func send(correction: ChatCorrection, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: String) throws(XMPPError)
+    func send(correction: ChatCorrection, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: DialogID) throws(XMPPError)
     /// Runs the connection for about `timeout` seconds (at least one turn, so 0 flushes what
     /// is queued); with `until`, in slices of `sliceMilliseconds`, returning once it is true.
     func pump(timeout: Double, sliceMilliseconds: Int64, until: (() -> Bool)?)

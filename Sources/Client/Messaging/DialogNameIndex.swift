@@ -1,4 +1,5 @@
 import MessageCache
+import ChatIdentifiers
 
 /// The names a dialog answers to on the command line: every title
 /// `chatctl dialogs` shows, and for a private dialog the other person's full name,
@@ -9,7 +10,7 @@ package struct DialogNameIndex: Sendable {
     /// The cached dialogs, in the cache's order (latest activity first).
     package let dialogs: [CachedDialog]
     private let me: Int
-    private var titles: [String: String] = [:]
+    private var titles: [DialogID: String] = [:]
     private var exact: [String: [Int]] = [:]
     private var folded: [String: [Int]] = [:]
 
@@ -67,9 +68,9 @@ package struct DialogNameIndex: Sendable {
         let suffixed = Self.splitSuffix(key)
         let tiers: [() -> [Int]] = [
             { exact[key] ?? [] },
-            { suffixed.map { base, end in (exact[base] ?? []).filter { dialogs[$0].id.hasSuffix(end) } } ?? [] },
+            { suffixed.map { base, end in (exact[base] ?? []).filter { dialogs[$0].id.rawValue.hasSuffix(end) } } ?? [] },
             { folded[key.lowercased()] ?? [] },
-            { suffixed.map { base, end in (folded[base.lowercased()] ?? []).filter { dialogs[$0].id.hasSuffix(end) } } ?? [] },
+            { suffixed.map { base, end in (folded[base.lowercased()] ?? []).filter { dialogs[$0].id.rawValue.hasSuffix(end) } } ?? [] },
         ]
         for tier in tiers {
             let found = tier()
@@ -82,17 +83,17 @@ package struct DialogNameIndex: Sendable {
     /// digits as tell it apart (six at least), when other dialogs have the same title.
     package func shownTitle(of dialog: CachedDialog) -> String {
         let title = titles[dialog.id] ?? dialog.name
-        let namesakes = (exact[Self.key(title)] ?? []).map { dialogs[$0].id }.filter { $0 != dialog.id }
+        let namesakes = (exact[Self.key(title)] ?? []).map { dialogs[$0].id.rawValue }.filter { $0 != dialog.id.rawValue }
         guard !namesakes.isEmpty else { return title }
         var length = 6
-        while length < dialog.id.count && namesakes.contains(where: { $0.hasSuffix(dialog.id.suffix(length)) }) { length += 1 }
-        return "\(title) (\(dialog.id.suffix(length)))"
+        while length < dialog.id.rawValue.count && namesakes.contains(where: { $0.hasSuffix(dialog.id.rawValue.suffix(length)) }) { length += 1 }
+        return "\(title) (\(dialog.id.rawValue.suffix(length)))"
     }
 
     /// The titles that need the end of their id, by dialog id (`shownTitle` of each dialog
     /// whose title others share): what the chat view's list shows instead of the bare title.
-    package func suffixedTitles() -> [String: String] {
-        var found: [String: String] = [:]
+    package func suffixedTitles() -> [DialogID: String] {
+        var found: [DialogID: String] = [:]
         for dialog in dialogs {
             let shown = shownTitle(of: dialog)
             if shown != titles[dialog.id] { found[dialog.id] = shown }

@@ -1,9 +1,10 @@
 import Diagnostics
+import ChatIdentifiers
 
 /// How commands name a dialog: its 24-hex `_id`, `@login` or `@email` (the private
 /// dialog with that user), or a name as `chatctl dialogs` shows it (`DialogNameIndex`).
 package enum DialogReference: Sendable, Equatable, CustomStringConvertible {
-    case id(String)
+    case id(DialogID)
     case user(login: String)
     case name(String)
 
@@ -13,8 +14,8 @@ package enum DialogReference: Sendable, Equatable, CustomStringConvertible {
             let login = String(text.dropFirst())
             guard !login.isEmpty else { throw Failure(.invalidInput, "'@' needs a login after it, like @alice") }
             self = .user(login: login)
-        } else if text.utf8.count == 24 && text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) {
-            self = .id(text)
+        } else if let id = DialogID(objectID: text) {
+            self = .id(id)
         } else {
             self = .name(text)
         }
@@ -22,7 +23,7 @@ package enum DialogReference: Sendable, Equatable, CustomStringConvertible {
 
     package var description: String {
         switch self {
-        case .id(let id): return id
+        case .id(let id): return id.rawValue
         case .user(let login): return "@" + login
         case .name(let name): return name
         }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ChatIdentifiers
 import Diagnostics
 import Dispatch
 import HTTPTransport
@@ -19,7 +20,7 @@ package final class LiveChat: Sendable {
     /// What the files' thread does.
     package enum FileCommand: Sendable, Equatable {
         /// Keeps, queues, uploads and then sends a file (`/attach PATH`).
-        case attach(path: String, dialogID: String)
+        case attach(path: String, dialogID: DialogID)
         /// Saves an attachment: into the current directory under its name, or into
         /// `directory` under its uid (a preview's copy).
         case download(messageID: String, attachment: Int, uid: String, name: String, directory: String?)
@@ -122,7 +123,7 @@ private final class FileLane {
 
     // MARK: attach
 
-    private func attach(_ path: String, dialogID: String) {
+    private func attach(_ path: String, dialogID: DialogID) {
         var path = path
         if path.hasPrefix("~/"), let home = getenv("HOME") { path = String(cString: home) + path.dropFirst(1) }
         let files: AttachPipeline.KeptFiles
@@ -180,7 +181,7 @@ private final class FileLane {
         outboxChanged(entry.dialogID, uploading: nil)
     }
 
-    private func outboxChanged(_ dialogID: String, uploading: String?) {
+    private func outboxChanged(_ dialogID: DialogID, uploading: String?) {
         let entries = (try? service.pendingOutbox(dialogID: dialogID)) ?? []
         events(.outbox(dialogID: dialogID, entries, inFlight: uploading.map { [$0] } ?? []))
     }

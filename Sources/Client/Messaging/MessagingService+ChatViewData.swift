@@ -1,4 +1,5 @@
 import MessageCache
+import ChatIdentifiers
 
 /// What the chat view shows first, read from the cache (its own connection, on the terminal's
 /// thread): the dialogs, and a dialog's newest page with what waits in the outbox for it, with
@@ -14,7 +15,7 @@ extension MessagingService {
 
     /// The dialog with its newest `pageSize` messages and its outbox entries; nil when the
     /// cache has no such dialog.
-    package func openedDialog(id: String, pageSize: Int) -> OpenedDialog? {
+    package func openedDialog(id: DialogID, pageSize: Int) -> OpenedDialog? {
         guard let dialog = cachedDialog(id: id) else { return nil }
         let messages = (try? cache.history(dialogID: id, limit: pageSize)) ?? []
         return OpenedDialog(dialog: dialog, messages: messages,
@@ -30,7 +31,7 @@ package struct DialogsOverview {
     /// Display names of their occupants.
     package let names: [Int: String]
     /// By dialog id: the title with the end of the id, for dialogs that share a title.
-    package let shownTitles: [String: String]
+    package let shownTitles: [DialogID: String]
 }
 
 /// A dialog as the chat view opens it.

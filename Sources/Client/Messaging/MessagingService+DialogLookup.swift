@@ -1,6 +1,7 @@
 import Diagnostics
 import MessageCache
 import QuickBloxAPI
+import ChatIdentifiers
 
 /// Dialogs found from what arrives live: the private dialog with a user (a message
 /// that names no dialog), and one dialog by id (a system notification names it).
@@ -18,7 +19,7 @@ extension MessagingService {
     /// Asks the server for one dialog (`_id[in]`) and caches it with its occupants'
     /// names; nil when the server does not list it for us or we are not among its
     /// occupants (not ours, or gone): nothing is cached then.
-    package func fetchDialog(id: String) throws(Failure) -> CachedDialog? {
+    package func fetchDialog(id: DialogID) throws(Failure) -> CachedDialog? {
         let page: QBDialogPage
         do { page = try api.dialogs(DialogQuery(limit: 1, ids: [id])) } catch {
             throw Failure(describing: error, doing: "fetch dialog \(id)")

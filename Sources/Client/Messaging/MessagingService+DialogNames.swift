@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ChatIdentifiers
 import Diagnostics
 import MessageCache
 import QuickBloxAPI
@@ -54,7 +55,7 @@ extension MessagingService {
             found += try cache.dialogsForNaming(named: Set(byName).sorted() + lineBroken)
             found += try cache.privateDialogsForNaming(with: goingBy.map(\.id).filter { $0 != me })
             found += try cache.dialogsForNaming(named: [""], groupsOnly: true)
-            var seen = Set<String>()
+            var seen = Set<DialogID>()
             let dialogs = found.filter { seen.insert($0.id).inserted }.sorted {
                 ($0.lastMessageDateSent ?? Int.min, $0.id) > ($1.lastMessageDateSent ?? Int.min, $1.id)
             }

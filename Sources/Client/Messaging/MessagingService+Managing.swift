@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ChatIdentifiers
 import Diagnostics
 import MessageCache
 import QuickBloxAPI
@@ -65,10 +66,10 @@ extension MessagingService {
         do { result = try api.deleteDialogs(ids: [dialog.id], force: everyone) } catch {
             throw failure(error, doing: what, dialog: dialog, refusal: everyone ? "only its owner can delete it for everyone" : nil)
         }
-        if result.wrongPermissions.contains(dialog.id) {
+        if result.wrongPermissions.contains(dialog.id.rawValue) {
             throw Failure(.failure, "not allowed to \(what)", hint: "only its owner can")
         }
-        if result.notFound.contains(dialog.id) { throw try forgetUnknown(dialog) }
+        if result.notFound.contains(dialog.id.rawValue) { throw try forgetUnknown(dialog) }
         try cached { () throws(MessageCacheError) in _ = try cache.removeDialog(id: dialog.id) }
         return result
     }
@@ -77,7 +78,7 @@ extension MessagingService {
 
     /// Replaces the text of one of your messages in `dialogID`, and returns it as the
     /// server now has it (read back; the edit itself answers nothing), cached.
-    package func editMessage(id: String, dialogID: String, text: String) throws(Failure) -> CachedMessage {
+    package func editMessage(id: String, dialogID: DialogID, text: String) throws(Failure) -> CachedMessage {
         do { try api.editMessage(id: id, dialogId: dialogID, text: text) } catch {
             switch error.status {
             case 403: throw Failure(.failure, "not allowed to edit message \(id): \(Self.reason(error))", hint: "only its sender can edit it")
@@ -98,7 +99,7 @@ extension MessagingService {
             record = edited
         }
         let message = record ?? CachedMessage(id: id, dialogID: dialogID, senderID: me, dateSent: 0, text: text,
-                                              rawJSON: CacheRecords.json(["_id": .string(id), "chat_dialog_id": .string(dialogID),
+                                              rawJSON: CacheRecords.json(["_id": .string(id), "chat_dialog_id": .string(dialogID.rawValue),
                                                                           "message": .string(text), "sender_id": .int(me)]))
         if record != nil { try cached { () throws(MessageCacheError) in _ = try cache.upsertMessages([message]) } }
         return message
@@ -170,7 +171,7 @@ extension MessagingService {
                               hint: "it was deleted or you were removed; run 'chatctl dialogs' to see yours")
     }
 
-    private func forgetUnknownMessage(_ id: String, in dialogID: String?) throws(Failure) -> Failure {
+    private func forgetUnknownMessage(_ id: String, in dialogID: DialogID?) throws(Failure) -> Failure {
         try cached { () throws(MessageCacheError) in _ = try cache.removeMessages(ids: [id]) }
         let place = dialogID.map { " in dialog \($0)" } ?? ""
         return Failure(.invalidInput, "no message with id \(id)\(place)", hint: "it was deleted, or is not yours to see")

@@ -1,6 +1,7 @@
 import Diagnostics
 import MessageCache
 import QuickBloxAPI
+import ChatIdentifiers
 
 /// Read state over REST (docs/protocol.md §6): marking messages read, finding the
 /// unread ones, and the unread counts of dialogs. Nothing here marks anything
@@ -12,7 +13,7 @@ extension MessagingService {
     /// their readers. Messages the server no longer has (404) are skipped.
     /// Returns those marked, in the order given.
     @discardableResult
-    package func markRead(_ messages: [CachedMessage], dialogID: String) throws(Failure) -> [CachedMessage] {
+    package func markRead(_ messages: [CachedMessage], dialogID: DialogID) throws(Failure) -> [CachedMessage] {
         let unread = messages.filter { $0.dialogID == dialogID && $0.senderID != me && !$0.readIDs.contains(me) }
         var marked: [CachedMessage] = []
         var start = 0
@@ -36,7 +37,7 @@ extension MessagingService {
     /// first, as the server says: its unread count for the dialog (`count`),
     /// then history pages (never marking them read) until that many are found,
     /// at most `scanLimit` messages back. Every page read is cached.
-    package func unreadMessages(dialogID: String, scanLimit: Int = 10_000) throws(Failure) -> (count: Int, messages: [CachedMessage]) {
+    package func unreadMessages(dialogID: DialogID, scanLimit: Int = 10_000) throws(Failure) -> (count: Int, messages: [CachedMessage]) {
         let counts: QBUnreadCounts
         do { counts = try api.unreadCounts(dialogIds: [dialogID]) } catch {
             if error.status == 403 { throw Failure(.invalidInput, "you are not an occupant of dialog \(dialogID)") }
@@ -63,7 +64,7 @@ extension MessagingService {
     }
 
     /// Sets the cached unread count of one dialog (after marking it read).
-    package func noteUnreadCount(_ count: Int, dialogID: String) throws(Failure) {
+    package func noteUnreadCount(_ count: Int, dialogID: DialogID) throws(Failure) {
         _ = try cached { () throws(MessageCacheError) in try cache.setUnreadCounts([dialogID: count], others: nil) }
     }
 

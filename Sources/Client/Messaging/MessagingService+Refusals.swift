@@ -1,5 +1,6 @@
 import Diagnostics
 import MessageCache
+import ChatIdentifiers
 
 /// What can never be sent leaves the outbox: a blank entry, and a message the
 /// server refused for good (a 4xx other than 401, 408, 429). Only what may pass later
@@ -7,7 +8,7 @@ import MessageCache
 extension MessagingService {
     /// Removes a refused message from the outbox and says why, with the server's reason;
     /// `status` (when known) names the likely cause.
-    func refused(clientMessageID: String, dialogID: String, _ failure: Failure, status: Int?) -> Failure {
+    func refused(clientMessageID: String, dialogID: DialogID, _ failure: Failure, status: Int?) -> Failure {
         _ = try? cache.discard(clientMessageID: clientMessageID)
         var refusal = failure
         refusal.isPermanent = true

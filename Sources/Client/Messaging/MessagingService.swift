@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ChatIdentifiers
 import Diagnostics
 import MessageCache
 import QuickBloxAPI
@@ -135,7 +136,7 @@ package final class MessagingService {
 
     /// Fetches up to `limit` of the newest messages (within the bounds) into the cache.
     @discardableResult
-    package func syncHistory(dialogID: String, limit: Int, before: Int?, since: Int?, markRead: Bool = false) throws(Failure) -> Int {
+    package func syncHistory(dialogID: DialogID, limit: Int, before: Int?, since: Int?, markRead: Bool = false) throws(Failure) -> Int {
         var fetched = 0
         var skip = 0
         while fetched < limit {
@@ -167,7 +168,7 @@ package final class MessagingService {
     /// With `alsoCachedSince`, also those the cache has that were sent from then on
     /// (another process of the account may have cached them first; the caller knows
     /// which it has seen).
-    package func newMessages(dialogID: String, since: Int, alsoCachedSince: Int? = nil) throws(Failure) -> [CachedMessage] {
+    package func newMessages(dialogID: DialogID, since: Int, alsoCachedSince: Int? = nil) throws(Failure) -> [CachedMessage] {
         try missedMessages(dialogID: dialogID, since: since, alsoCachedSince: alsoCachedSince).messages
     }
 
@@ -175,7 +176,7 @@ package final class MessagingService {
     /// of it: only the messages not sent by `excludedSender` are kept (a stream's own lines,
     /// thousands of them, are cached and dropped), with the newest date the server had
     /// (how far the gap is known to be filled).
-    package func missedMessages(dialogID: String, since: Int, alsoCachedSince: Int? = nil,
+    package func missedMessages(dialogID: DialogID, since: Int, alsoCachedSince: Int? = nil,
                                 excludedSender: Int? = nil) throws(Failure) -> (messages: [CachedMessage], newest: Int?) {
         var kept: [CachedMessage] = []
         var newest: Int?
@@ -195,14 +196,14 @@ package final class MessagingService {
 
     /// Every message of the dialog sent after `after`, however many pages that
     /// takes (bounded, in case a server ignores `skip`).
-    func messagesSent(dialogID: String, after: Int, doing what: String) throws(Failure) -> [QBMessage] {
+    func messagesSent(dialogID: DialogID, after: Int, doing what: String) throws(Failure) -> [QBMessage] {
         var messages: [QBMessage] = []
         try forEachPageSent(dialogID: dialogID, after: after, doing: what) { messages += $0 }
         return messages
     }
 
     /// `messagesSent` a page at a time, each handed to `body` and then let go.
-    func forEachPageSent(dialogID: String, after: Int, doing what: String,
+    func forEachPageSent(dialogID: DialogID, after: Int, doing what: String,
                          _ body: ([QBMessage]) throws(Failure) -> Void) throws(Failure) {
         var skip = 0
         for _ in 0..<1000 {
@@ -216,7 +217,7 @@ package final class MessagingService {
         }
     }
 
-    package func history(dialogID: String, limit: Int, before: Int?, since: Int?, source: DataSource, markRead: Bool) throws(Failure) -> [CachedMessage] {
+    package func history(dialogID: DialogID, limit: Int, before: Int?, since: Int?, source: DataSource, markRead: Bool) throws(Failure) -> [CachedMessage] {
         if source == .server { try syncHistory(dialogID: dialogID, limit: limit, before: before, since: since, markRead: markRead) }
         return try cached { () throws(MessageCacheError) in try cache.history(dialogID: dialogID, limit: limit, before: before, since: since) }
     }
@@ -228,7 +229,7 @@ package final class MessagingService {
     /// (blobs already uploaded: each `id` a blob uid); without text its body is
     /// `[attachment]` (`body(_:attachments:)`). `custom`: parameters it is sent with
     /// (a reply's or a forward's, `QBQuotedMessages`), kept with the entry.
-    package func enqueue(_ text: String, attachments: [QBAttachment] = [], to dialogID: String, owner: Int,
+    package func enqueue(_ text: String, attachments: [QBAttachment] = [], to dialogID: DialogID, owner: Int,
                          custom: [String: String] = [:]) throws(Failure) -> String {
         let id = idGenerator.next(unixTime: UInt32(truncatingIfNeeded: now())).rawValue
         _ = try cached { () throws(MessageCacheError) in
@@ -243,7 +244,7 @@ package final class MessagingService {
     /// claimed by `owner`: the entry and a row per file (`OutboxUpload`, each file
     /// already kept where a later process can read it) in one transaction, before
     /// any byte is uploaded. `OutboxUploader.finish` then makes it ready to send.
-    package func enqueue(_ text: String, uploads: [OutboxUpload], to dialogID: String, owner: Int) throws(Failure) -> OutboxEntry {
+    package func enqueue(_ text: String, uploads: [OutboxUpload], to dialogID: DialogID, owner: Int) throws(Failure) -> OutboxEntry {
         let id = idGenerator.next(unixTime: UInt32(truncatingIfNeeded: now())).rawValue
         let body = text.isEmpty && !uploads.isEmpty ? CachedMessage.attachmentOnlyText : text
         let entry = try cached { () throws(MessageCacheError) in
@@ -268,7 +269,7 @@ package final class MessagingService {
     /// (a 5xx, a timeout), history is checked for it before it is sent again
     /// (docs/protocol.md §6), as `outbox flush` does.
     package func deliverViaREST(clientMessageID: String, text: String, attachments: [QBAttachment] = [],
-                               dialogID: String, custom: [String: String] = [:]) throws(Failure) -> CachedMessage {
+                               dialogID: DialogID, custom: [String: String] = [:]) throws(Failure) -> CachedMessage {
         let text = Self.body(text, attachments: attachments)
         let firstSent = now()
         let retry = api.retryPolicy
@@ -369,7 +370,7 @@ extension MessagingService {
 
     /// The dialog's messages sent since `since` (less a margin for clock skew),
     /// keyed by `_id` and by the outbox id a REST send carries.
-    func storedMessages(dialogID: String, since: Int) throws(Failure) -> [String: CachedMessage] {
+    func storedMessages(dialogID: DialogID, since: Int) throws(Failure) -> [String: CachedMessage] {
         var found: [String: CachedMessage] = [:]
         for message in try messagesSent(dialogID: dialogID, after: since - 120, doing: "check history") {
             let record = CacheRecords.message(message)
@@ -389,7 +390,7 @@ extension MessagingService {
     }
 
     /// One dialog's undelivered messages, oldest first.
-    package func pendingOutbox(dialogID: String) throws(Failure) -> [OutboxEntry] {
+    package func pendingOutbox(dialogID: DialogID) throws(Failure) -> [OutboxEntry] {
         try pendingOutbox().filter { $0.dialogID == dialogID }
     }
 

@@ -2,6 +2,7 @@ import Diagnostics
 import MessageCache
 import QuickBloxAPI
 import XMPPTransport
+import ChatIdentifiers
 
 /// What a cut connection leaves a sender with, when the engine will make it again
 /// (docs/protocol.md §7): what was not acknowledged stays claimed, in order; once
@@ -33,7 +34,7 @@ extension OutboxSender {
 
     /// The dialogs of the stranded messages, each once, in order (their rooms are joined first).
     var dialogsStranded: [CachedDialog] {
-        var seen: Set<String> = []
+        var seen: Set<DialogID> = []
         return stranded.compactMap { seen.insert($0.dialog.id).inserted ? $0.dialog : nil }
     }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ChatIdentifiers
 import Diagnostics
 import MessageCache
 
@@ -10,7 +11,7 @@ import MessageCache
 /// is lost.
 package struct RESTSender {
     package let service: MessagingService
-    package let dialogID: String
+    package let dialogID: DialogID
     let owner = Int(getpid())
     package private(set) var delivered = 0
     package private(set) var undelivered = 0
@@ -18,7 +19,7 @@ package struct RESTSender {
     /// Told each message the server stored.
     private let told: (CachedMessage) -> Void
 
-    package init(service: MessagingService, dialogID: String, told: @escaping (CachedMessage) -> Void = { _ in }) {
+    package init(service: MessagingService, dialogID: DialogID, told: @escaping (CachedMessage) -> Void = { _ in }) {
         self.service = service; self.dialogID = dialogID; self.told = told
     }
 

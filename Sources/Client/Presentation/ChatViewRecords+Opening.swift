@@ -1,6 +1,7 @@
 import ChatView
 import MessageCache
 import Messaging
+import ChatIdentifiers
 
 /// What the chat view shows first, made of what the messaging layer read of the cache
 /// (`MessagingService.dialogsOverview`, `openedDialog`): the dialogs, a dialog's newest
@@ -11,7 +12,7 @@ extension ChatViewRecords {
     }
 
     /// `opened` nil: the dialog `id` is not in the cache.
-    package static func conversationLoaded(_ opened: OpenedDialog?, id: String, me: Int) -> ScreenEvent {
+    package static func conversationLoaded(_ opened: OpenedDialog?, id: DialogID, me: Int) -> ScreenEvent {
         guard let opened else { return .notice("dialog \(id) is not in the cache") }
         return .conversationLoaded(dialog(opened.dialog, me: me, names: opened.names, shownTitle: opened.shownTitle),
                                    messages: messages(opened.messages, me: me, names: opened.names),

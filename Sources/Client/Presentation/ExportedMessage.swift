@@ -1,6 +1,7 @@
 import MessageCache
 import Messaging
 import QuickBloxAPI
+import ChatIdentifiers
 
 /// One message as an export writes it: the cached message, its sender's name, the
 /// quote of a reply or forward, and where each attachment's bytes went. Everything
@@ -103,7 +104,7 @@ package struct ExportedAttachment {
 package struct ExportHeader {
     /// The dialog's title (`DialogTitle`), raw.
     package var title: String
-    package var dialogID: String
+    package var dialogID: DialogID
     /// `private`, `group`, `public`.
     package var dialogType: String
     /// Who exported it (display name), raw.
@@ -114,7 +115,7 @@ package struct ExportHeader {
     /// Whether attachments were saved beside the export (`--attachments DIR`).
     package var attachmentsSaved: Bool
 
-    package init(title: String, dialogID: String, dialogType: String, exportedBy: String, exportedAt: Int,
+    package init(title: String, dialogID: DialogID, dialogType: String, exportedBy: String, exportedAt: Int,
                  since: Int? = nil, before: Int? = nil, attachmentsSaved: Bool = false) {
         self.title = title; self.dialogID = dialogID; self.dialogType = dialogType; self.exportedBy = exportedBy
         self.exportedAt = exportedAt; self.since = since; self.before = before; self.attachmentsSaved = attachmentsSaved

@@ -29,7 +29,7 @@ package struct HTMLExportWriter: ExportWriter {
 
     package mutating func begin(_ header: ExportHeader) -> String {
         let title = HTMLText.escape(header.title, newlines: .asSpaces)
-        var about = "A \(HTMLText.escape(header.dialogType)) dialog (<code>\(HTMLText.escape(header.dialogID, newlines: .asSpaces))</code>), "
+        var about = "A \(HTMLText.escape(header.dialogType)) dialog (<code>\(HTMLText.escape(header.dialogID.rawValue, newlines: .asSpaces))</code>), "
             + "exported by \(HTMLText.escape(header.exportedBy, newlines: .asSpaces)) on \(ExportStateText.time(header.exportedAt, zone: zone))"
         if let range = ExportStateText.range(since: header.since, before: header.before, zone: zone) { about += ": \(range)" }
         return """

@@ -11,7 +11,7 @@ package struct MarkdownExportWriter: ExportWriter {
 
     package mutating func begin(_ header: ExportHeader) -> String {
         var out = "# " + MarkdownText.inline(header.title) + "\n\n"
-        var about = "A \(header.dialogType) dialog (\(MarkdownText.inline(header.dialogID))), exported by "
+        var about = "A \(header.dialogType) dialog (\(MarkdownText.inline(header.dialogID.rawValue))), exported by "
             + "**\(MarkdownText.inline(header.exportedBy))** on \(ExportStateText.time(header.exportedAt, zone: zone))"
         if let range = ExportStateText.range(since: header.since, before: header.before, zone: zone) { about += ": \(range)" }
         out += about + ".\n\n"

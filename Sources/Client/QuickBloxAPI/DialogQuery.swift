@@ -1,3 +1,5 @@
+import ChatIdentifiers
+
 /// What `QuickBloxClient.dialogs(_:)` asks for: newest activity first.
 package struct DialogQuery: Sendable, Equatable {
     /// Page size; 100 is always accepted (the maximum is unconfirmed).
@@ -8,9 +10,9 @@ package struct DialogQuery: Sendable, Equatable {
     /// `updated_at[gt]=…`, unix seconds: only dialogs changed since then.
     package var updatedAfter: Int?
     /// `_id[in]=…`: only these dialogs (e.g. one a system notification named).
-    package var ids: [String]?
+    package var ids: [DialogID]?
 
-    package init(limit: Int = 100, skip: Int = 0, types: [QBDialogType]? = nil, updatedAfter: Int? = nil, ids: [String]? = nil) {
+    package init(limit: Int = 100, skip: Int = 0, types: [QBDialogType]? = nil, updatedAfter: Int? = nil, ids: [DialogID]? = nil) {
         self.limit = limit; self.skip = skip; self.types = types; self.updatedAfter = updatedAfter; self.ids = ids
     }
 
@@ -19,7 +21,7 @@ package struct DialogQuery: Sendable, Equatable {
         var items = [("limit", String(limit)), ("skip", String(skip)), ("sort_desc", "last_message_date_sent")]
         if let types { items.append(("type[in]", types.map { String($0.rawValue) }.joined(separator: ","))) }
         if let updatedAfter { items.append(("updated_at[gt]", String(updatedAfter))) }
-        if let ids { items.append(("_id[in]", ids.joined(separator: ","))) }
+        if let ids { items.append(("_id[in]", ids.map(\.rawValue).joined(separator: ","))) }
         return items
     }
 }

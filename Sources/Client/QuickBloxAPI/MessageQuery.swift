@@ -1,6 +1,8 @@
+import ChatIdentifiers
+
 /// What `QuickBloxClient.messages(_:)` asks for: one dialog's history, newest first.
 package struct MessageQuery: Sendable, Equatable {
-    package var dialogId: String
+    package var dialogId: DialogID
     /// Page size; 100 is always accepted (the maximum is unconfirmed).
     package var limit: Int
     package var skip: Int
@@ -12,7 +14,7 @@ package struct MessageQuery: Sendable, Equatable {
     /// false (the default) sends it.
     package var markAsRead: Bool
 
-    package init(dialogId: String, limit: Int = 100, skip: Int = 0, sentBefore: Int? = nil, sentAfter: Int? = nil,
+    package init(dialogId: DialogID, limit: Int = 100, skip: Int = 0, sentBefore: Int? = nil, sentAfter: Int? = nil,
                 markAsRead: Bool = false) {
         self.dialogId = dialogId; self.limit = limit; self.skip = skip; self.sentBefore = sentBefore
         self.sentAfter = sentAfter; self.markAsRead = markAsRead
@@ -20,7 +22,7 @@ package struct MessageQuery: Sendable, Equatable {
 
     /// The query string pairs, in the order docs/protocol.md lists them.
     var queryItems: [(String, String)] {
-        var items = [("chat_dialog_id", dialogId), ("sort_desc", "date_sent"), ("limit", String(limit)),
+        var items = [("chat_dialog_id", dialogId.rawValue), ("sort_desc", "date_sent"), ("limit", String(limit)),
                      ("skip", String(skip))]
         if !markAsRead { items.append(("mark_as_read", "0")) }
         if let sentBefore { items.append(("date_sent[lt]", String(sentBefore))) }

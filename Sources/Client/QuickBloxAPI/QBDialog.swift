@@ -3,11 +3,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ChatIdentifiers
 
 /// A chat dialog (docs/protocol.md §5): the fields typed, every field as received in `raw`.
 package struct QBDialog: Sendable, Equatable {
     /// `_id`, 24 hex digits.
-    package var id: String
+    package var id: DialogID
     package var type: QBDialogType
     package var name: String?
     package var photo: String?
@@ -29,7 +30,7 @@ package struct QBDialog: Sendable, Equatable {
     /// The dialog object exactly as received (for `--json`).
     package var raw: [String: JSONValue]
 
-    package init(id: String, type: QBDialogType, name: String? = nil, photo: String? = nil, userId: Int? = nil,
+    package init(id: DialogID, type: QBDialogType, name: String? = nil, photo: String? = nil, userId: Int? = nil,
                 occupantIDs: [Int] = [], xmppRoomJID: String? = nil, lastMessage: String? = nil,
                 lastMessageDateSent: Int? = nil, lastMessageId: String? = nil, lastMessageUserId: Int? = nil,
                 unreadMessagesCount: Int = 0, createdAt: Date? = nil, updatedAt: Date? = nil,
@@ -48,7 +49,7 @@ package struct QBDialog: Sendable, Equatable {
               let id = (json["_id"] ?? json["id"])?.looseString, !id.isEmpty,
               let type = json["type"]?.looseInt
         else { return nil }
-        self.init(id: id, type: QBDialogType(rawValue: type),
+        self.init(id: DialogID(id), type: QBDialogType(rawValue: type),
                   name: json["name"]?.looseString,
                   photo: json["photo"]?.looseString,
                   userId: json["user_id"]?.looseInt,

@@ -3,13 +3,14 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ChatIdentifiers
 
 /// A stored chat message (docs/protocol.md §6): the fields typed, every field as
 /// received in `raw` (custom keys sit at the top level, see `customParameters`).
 package struct QBMessage: Sendable, Equatable {
     /// `_id`, 24 hex digits; equals the XMPP stanza id when sent over chat.
     package var id: String
-    package var chatDialogId: String
+    package var chatDialogId: DialogID
     /// The text; nil for an attachment-only message.
     package var message: String?
     /// `sender_id`; 0 when the server omitted it.
@@ -26,7 +27,7 @@ package struct QBMessage: Sendable, Equatable {
     /// The message object exactly as received (for `--json`).
     package var raw: [String: JSONValue]
 
-    package init(id: String, chatDialogId: String, message: String? = nil, senderId: Int, recipientId: Int? = nil,
+    package init(id: String, chatDialogId: DialogID, message: String? = nil, senderId: Int, recipientId: Int? = nil,
                 dateSent: Int, readIds: [Int] = [], deliveredIds: [Int] = [], attachments: [QBAttachment] = [],
                 createdAt: Date? = nil, updatedAt: Date? = nil, raw: [String: JSONValue] = [:]) {
         self.id = id; self.chatDialogId = chatDialogId; self.message = message; self.senderId = senderId
@@ -37,10 +38,10 @@ package struct QBMessage: Sendable, Equatable {
 
     /// From a message object; nil without an `_id`, or without a `chat_dialog_id` when
     /// no `dialogId` is given to fall back on.
-    package init?(json: JSONValue, dialogId: String? = nil) {
+    package init?(json: JSONValue, dialogId: DialogID? = nil) {
         guard let members = json.objectValue,
               let id = (json["_id"] ?? json["id"])?.looseString, !id.isEmpty,
-              let chatDialogId = json["chat_dialog_id"]?.looseString ?? dialogId
+              let chatDialogId = json["chat_dialog_id"]?.looseString.map { DialogID($0) } ?? dialogId
         else { return nil }
         let createdAt = json["created_at"]?.looseDate
         let dateSent = json["date_sent"]?.looseUnixSeconds

@@ -1,3 +1,5 @@
+import ChatIdentifiers
+
 /// A reply or a forward as QuickBlox's UI Kits (iOS, Android, React) mark one
 /// (docs/protocol.md §6, "Replies and forwards"): three custom parameters beside the
 /// message's own text, in REST custom fields and XMPP `extraParams` alike:
@@ -12,14 +14,14 @@ package struct QBQuotedMessages: Sendable, Equatable {
     /// One original message as the array carries it.
     package struct Original: Sendable, Equatable {
         package var id: String
-        package var dialogID: String
+        package var dialogID: DialogID
         package var text: String
         package var senderID: Int
         /// Unix seconds (the UI Kits write milliseconds, Android seconds: both are read).
         package var dateSent: Int
         package var attachments: [QBAttachment]
 
-        package init(id: String, dialogID: String, text: String, senderID: Int, dateSent: Int, attachments: [QBAttachment] = []) {
+        package init(id: String, dialogID: DialogID, text: String, senderID: Int, dateSent: Int, attachments: [QBAttachment] = []) {
             self.id = id; self.dialogID = dialogID; self.text = text; self.senderID = senderID
             self.dateSent = dateSent; self.attachments = attachments
         }
@@ -91,7 +93,7 @@ extension QBQuotedMessages.Original {
         var seconds = json["date_sent"]?.looseUnixSeconds ?? 0
         // Milliseconds (iOS, React) from seconds (Android): no message is from after 5138.
         if seconds > 99_999_999_999 { seconds /= 1000 }
-        self.init(id: (json["_id"] ?? json["id"])?.looseString ?? "", dialogID: json["chat_dialog_id"]?.looseString ?? "",
+        self.init(id: (json["_id"] ?? json["id"])?.looseString ?? "", dialogID: DialogID(json["chat_dialog_id"]?.looseString ?? ""),
                   text: json["message"]?.looseString ?? "", senderID: json["sender_id"]?.looseInt ?? 0, dateSent: seconds,
                   attachments: QBAttachment.list(from: json["attachments"]))
     }
@@ -109,7 +111,7 @@ extension QBQuotedMessages.Original {
             return .object(members)
         }
         return .object([
-            "_id": .string(id), "chat_dialog_id": .string(dialogID), "message": .string(text),
+            "_id": .string(id), "chat_dialog_id": .string(dialogID.rawValue), "message": .string(text),
             "sender_id": .int(senderID), "recipient_id": .int(0), "date_sent": .int(dateSent * 1000),
             "attachments": .array(attachments), "delivered_ids": .array([]), "read_ids": .array([]),
         ])

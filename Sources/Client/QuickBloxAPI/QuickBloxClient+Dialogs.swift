@@ -1,4 +1,5 @@
 import HTTPTransport
+import ChatIdentifiers
 
 /// Dialog endpoints (docs/protocol.md §5). All go through `send`, so they share its
 /// retries, token handling and error parsing (403 not allowed, 404 unknown dialog).
@@ -14,7 +15,7 @@ extension QuickBloxClient {
     /// whole page (it ignores `skip`) or more than `maxPages` pages would be needed.
     package func allDialogs(_ query: DialogQuery = DialogQuery(), maxPages: Int = 100) throws(QuickBloxError) -> [QBDialog] {
         var query = query
-        var seen: Set<String> = []
+        var seen: Set<DialogID> = []
         var dialogs: [QBDialog] = []
         for _ in 0..<max(maxPages, 1) {
             let (page, reportsTotal) = try dialogPage(query)
@@ -49,13 +50,13 @@ extension QuickBloxClient {
 
     /// `PUT /chat/Dialog/{id}.json`: rename, add occupants (`push_all`), remove them (`pull_all`).
     /// Only what is given is sent. A 403 means the current user may not change the dialog.
-    package func updateDialog(id: String, name: String? = nil, addOccupants: [Int] = [],
+    package func updateDialog(id: DialogID, name: String? = nil, addOccupants: [Int] = [],
                              removeOccupants: [Int] = []) throws(QuickBloxError) -> QBDialog {
         var body: [String: JSONValue] = [:]
         if let name { body["name"] = .string(name) }
         if !addOccupants.isEmpty { body["push_all"] = ["occupants_ids": .array(addOccupants.map { .int($0) })] }
         if !removeOccupants.isEmpty { body["pull_all"] = ["occupants_ids": .array(removeOccupants.map { .int($0) })] }
-        let path = "/chat/Dialog/\(Self.pathIDs([id])).json"
+        let path = "/chat/Dialog/\(Self.pathIDs([id.rawValue])).json"
         let json = try send(.put, path) { .object(body) }
         return try parseDialog(json, request: "PUT \(path)")
     }
@@ -63,10 +64,11 @@ extension QuickBloxClient {
     /// `DELETE /chat/Dialog/{id}[,{id}].json[?force=1]`; `force` deletes for every
     /// occupant (owner only), not just the current user. No request for no ids.
     @discardableResult
-    package func deleteDialogs(ids: [String], force: Bool = false) throws(QuickBloxError) -> QBDeletionResult {
+    package func deleteDialogs(ids: [DialogID], force: Bool = false) throws(QuickBloxError) -> QBDeletionResult {
         guard !ids.isEmpty else { return QBDeletionResult(successfullyDeleted: [], notFound: []) }
-        let json = try send(.delete, "/chat/Dialog/\(Self.pathIDs(ids)).json", query: force ? [("force", "1")] : [])
-        return QBDeletionResult(json: json, requested: ids)
+        let requested = ids.map(\.rawValue)
+        let json = try send(.delete, "/chat/Dialog/\(Self.pathIDs(requested)).json", query: force ? [("force", "1")] : [])
+        return QBDeletionResult(json: json, requested: requested)
     }
 
     // MARK: - Helpers

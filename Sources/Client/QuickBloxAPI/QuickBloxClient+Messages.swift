@@ -1,3 +1,5 @@
+import ChatIdentifiers
+
 /// Message endpoints (docs/protocol.md §6), all through `send`.
 extension QuickBloxClient {
     /// `GET /chat/Message.json?chat_dialog_id=&sort_desc=date_sent&limit=&skip=&mark_as_read=0[&date_sent[lt]=][&date_sent[gt]=]`.
@@ -24,11 +26,11 @@ extension QuickBloxClient {
     /// `POST /chat/Message.json`: stores a message and, with `sendToChat`, delivers it live
     /// to the occupants (without it, it is only stored). `custom` keys go at the top level
     /// and cannot replace the protocol's own keys. Returns the stored message.
-    package func sendMessage(dialogId: String, text: String?, sendToChat: Bool = true, markable: Bool = false,
+    package func sendMessage(dialogId: DialogID, text: String?, sendToChat: Bool = true, markable: Bool = false,
                             custom: [String: JSONValue] = [:],
                             attachments: [QBAttachment] = []) throws(QuickBloxError) -> QBMessage {
         var body = custom.filter { !QBMessage.protocolKeys.contains($0.key) }
-        body["chat_dialog_id"] = .string(dialogId)
+        body["chat_dialog_id"] = .string(dialogId.rawValue)
         if let text { body["message"] = .string(text) }
         if sendToChat { body["send_to_chat"] = 1 }
         if markable { body["markable"] = 1 }
@@ -44,9 +46,9 @@ extension QuickBloxClient {
 
     /// `PUT /chat/Message/{id}[,{id}].json` with `{"read":1,"chat_dialog_id":…}`.
     /// No request for no ids.
-    package func markRead(messageIds: [String], dialogId: String) throws(QuickBloxError) {
+    package func markRead(messageIds: [String], dialogId: DialogID) throws(QuickBloxError) {
         guard !messageIds.isEmpty else { return }
-        let body: JSONValue = ["read": 1, "chat_dialog_id": .string(dialogId)]
+        let body: JSONValue = ["read": 1, "chat_dialog_id": .string(dialogId.rawValue)]
         try send(.put, "/chat/Message/\(Self.pathIDs(messageIds)).json") { body }
     }
 
@@ -64,16 +66,16 @@ extension QuickBloxClient {
     /// `PUT /chat/Message/{id}.json` with `{"chat_dialog_id":…,"message":…}`: replaces a
     /// message's text (its sender only; 403 otherwise). The server answers with an empty
     /// body, so nothing is returned; `message(id:dialogId:)` reads the result back.
-    package func editMessage(id: String, dialogId: String, text: String) throws(QuickBloxError) {
-        let body: JSONValue = ["chat_dialog_id": .string(dialogId), "message": .string(text)]
+    package func editMessage(id: String, dialogId: DialogID, text: String) throws(QuickBloxError) {
+        let body: JSONValue = ["chat_dialog_id": .string(dialogId.rawValue), "message": .string(text)]
         try send(.put, "/chat/Message/\(Self.pathIDs([id])).json") { body }
     }
 
     /// One message of a dialog: `GET /chat/Message.json?chat_dialog_id=&_id=&mark_as_read=0`.
     /// The answer is searched for the id (a server ignoring the filter is still read
     /// right, if the message is on the first page); nil when it is not there.
-    package func message(id: String, dialogId: String) throws(QuickBloxError) -> QBMessage? {
-        let query = [("chat_dialog_id", dialogId), ("_id", id), ("mark_as_read", "0")]
+    package func message(id: String, dialogId: DialogID) throws(QuickBloxError) -> QBMessage? {
+        let query = [("chat_dialog_id", dialogId.rawValue), ("_id", id), ("mark_as_read", "0")]
         let json = try send(.get, "/chat/Message.json", query: query)
         guard let items = json["items"]?.arrayValue else {
             throw invalidResponse("GET /chat/Message.json", "no \"items\" array")
@@ -83,9 +85,9 @@ extension QuickBloxClient {
 
     /// `GET /chat/Message/unread.json[?chat_dialog_ids=a,b]`: the total and the count per
     /// dialog; nil or empty `dialogIds` asks about every dialog.
-    package func unreadCounts(dialogIds: [String]? = nil) throws(QuickBloxError) -> QBUnreadCounts {
+    package func unreadCounts(dialogIds: [DialogID]? = nil) throws(QuickBloxError) -> QBUnreadCounts {
         var query: [(String, String)] = []
-        if let dialogIds, !dialogIds.isEmpty { query.append(("chat_dialog_ids", dialogIds.joined(separator: ","))) }
+        if let dialogIds, !dialogIds.isEmpty { query.append(("chat_dialog_ids", dialogIds.map(\.rawValue).joined(separator: ","))) }
         let json = try send(.get, "/chat/Message/unread.json", query: query)
         guard let counts = QBUnreadCounts(json: json) else {
             throw invalidResponse("GET /chat/Message/unread.json", "no counts object")

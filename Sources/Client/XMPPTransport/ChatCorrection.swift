@@ -1,3 +1,5 @@
+import ChatIdentifiers
+
 /// A change to a message already sent, told to the other occupants live
 /// (docs/protocol.md §6, "Edits and deletes"): a correction (XEP-0308, the new text
 /// in the body) or a retraction (XEP-0424). The change itself is made over REST; these
@@ -20,9 +22,9 @@ package enum ChatCorrection: Sendable, Equatable {
     static let fastenNamespace = "urn:xmpp:fasten:0"
 
     /// The stanza, with its own id and the dialog in `extraParams` as the SDKs write it.
-    package func stanza(id: ObjectID, kind: OutgoingChatMessage.Kind, to: ChatJID, dialogID: String) -> StanzaElement {
+    package func stanza(id: ObjectID, kind: OutgoingChatMessage.Kind, to: ChatJID, dialogID: DialogID) -> StanzaElement {
         let extra = StanzaElement("extraParams", namespace: "jabber:client", children: [
-            StanzaElement("save_to_history", text: "0"), StanzaElement("dialog_id", text: dialogID),
+            StanzaElement("save_to_history", text: "0"), StanzaElement("dialog_id", text: dialogID.rawValue),
         ])
         var children: [StanzaElement]
         switch self {
@@ -58,7 +60,7 @@ package enum ChatCorrection: Sendable, Equatable {
 extension XMPPConnection {
     /// Queues a correction to `to` (not tracked: the outbox does not hold it).
     package func sendCorrection(_ correction: ChatCorrection, to: ChatJID, kind: OutgoingChatMessage.Kind,
-                                dialogID: String) throws(XMPPError) {
+                                dialogID: DialogID) throws(XMPPError) {
         _ = try sendStanza(correction.stanza(id: makeMessageID(), kind: kind, to: to, dialogID: dialogID).xml(), messageID: nil)
     }
 }

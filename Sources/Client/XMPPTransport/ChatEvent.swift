@@ -1,3 +1,5 @@
+import ChatIdentifiers
+
 /// What the connection reports to its owner during `pump` (and the other blocking
 /// calls): incoming chat traffic, delivery acknowledgements, and connection loss.
 package enum ChatEvent: Sendable, Equatable {
@@ -8,7 +10,7 @@ package enum ChatEvent: Sendable, Equatable {
     /// A QuickBlox system notification (`type="headline"`): a dialog created or changed.
     case systemNotification(IncomingSystemNotification)
     case marker(ChatMarker)
-    case chatState(ChatState, from: ChatJID, dialogID: String?)
+    case chatState(ChatState, from: ChatJID, dialogID: DialogID?)
     /// A message we sent bounced (`<message type="error">`).
     case messageError(ChatMessageError)
     /// The server acknowledged (XEP-0198) these messages, in send order: they are sent.
@@ -21,7 +23,7 @@ package enum ChatEvent: Sendable, Equatable {
     /// The answer to `requestLastActivity(of:)`.
     case lastActivity(LastActivity)
     /// A message's sender changed or withdrew it (XEP-0308, XEP-0424; ChatCorrection).
-    case correction(ChatCorrection, from: ChatJID, dialogID: String?)
+    case correction(ChatCorrection, from: ChatJID, dialogID: DialogID?)
 
     /// Parses a `<message>` stanza; nil for anything else or nothing of interest
     /// (e.g. a room subject, a carbon, an empty message). Pure: `receivedAt` stands
@@ -32,7 +34,7 @@ package enum ChatEvent: Sendable, Equatable {
         let from = stanza[attribute: "from"].flatMap(ChatJID.init(parsing:))
         let id = stanza[attribute: "id"]
         let extra = stanza.child("extraParams")
-        let extraDialogID = extra?.child("dialog_id").map(\.text).flatMap { $0.isEmpty ? nil : $0 }
+        let extraDialogID = extra?.child("dialog_id").map(\.text).flatMap { $0.isEmpty ? nil : DialogID($0) }
 
         if type == "error" {
             let details = ChatMessageError.details(of: stanza)

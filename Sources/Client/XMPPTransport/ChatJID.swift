@@ -1,3 +1,5 @@
+import ChatIdentifiers
+
 /// A JID split into node, domain and resource, with the QuickBlox conventions:
 /// users are `{userId}-{appId}@{chatDomain}`, group rooms `{appId}_{dialogId}@muc.{chatDomain}`.
 package struct ChatJID: Sendable, Hashable, CustomStringConvertible {
@@ -39,7 +41,7 @@ package struct ChatJID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The group room JID `{appId}_{dialogId}@{mucDomain}` (`muc.` + the chat domain).
-    package static func room(dialogID: String, appID: Int, mucDomain: String) -> ChatJID {
+    package static func room(dialogID: DialogID, appID: Int, mucDomain: String) -> ChatJID {
         ChatJID(node: "\(appID)_\(dialogID)", domain: mucDomain)
     }
 
@@ -61,10 +63,10 @@ package struct ChatJID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The dialog id of a room JID (`{appId}_{dialogId}`), else nil.
-    package var roomDialogID: String? {
+    package var roomDialogID: DialogID? {
         guard let node, let underscore = node.firstIndex(of: "_"),
               node[..<underscore].allSatisfy(\.isNumber), !node[..<underscore].isEmpty else { return nil }
         let dialog = node[node.index(after: underscore)...]
-        return dialog.isEmpty ? nil : String(dialog)
+        return dialog.isEmpty ? nil : DialogID(String(dialog))
     }
 }

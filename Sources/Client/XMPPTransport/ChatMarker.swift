@@ -1,3 +1,5 @@
+import ChatIdentifiers
+
 /// A XEP-0333 chat marker: `<received/>` or `<displayed/>` for a message id,
 /// exchanged as `type="chat"` with the original sender, carrying the dialog id.
 package struct ChatMarker: Sendable, Equatable {
@@ -7,9 +9,9 @@ package struct ChatMarker: Sendable, Equatable {
     package var messageID: String
     /// Incoming: who sent the marker. Outgoing: the original sender (a user JID).
     package var peer: ChatJID
-    package var dialogID: String?
+    package var dialogID: DialogID?
 
-    package init(kind: Kind, messageID: String, peer: ChatJID, dialogID: String?) {
+    package init(kind: Kind, messageID: String, peer: ChatJID, dialogID: DialogID?) {
         self.kind = kind; self.messageID = messageID; self.peer = peer; self.dialogID = dialogID
     }
 
@@ -37,11 +39,11 @@ package struct ChatMarker: Sendable, Equatable {
         out += #""/>"#.utf8
         if let dialogID {
             out += #"<extraParams xmlns="jabber:client">"#.utf8
-            if dialogID.isEmpty {
+            if dialogID.rawValue.isEmpty {
                 out += "<dialog_id/>".utf8
             } else {
                 out += "<dialog_id>".utf8
-                Self.append(dialogID, to: &out, inAttribute: false)
+                Self.append(dialogID.rawValue, to: &out, inAttribute: false)
                 out += "</dialog_id>".utf8
             }
             out += "</extraParams>".utf8
@@ -62,7 +64,7 @@ package struct ChatMarker: Sendable, Equatable {
                                       attributes: [.init("id", messageID)])]
         if let dialogID {
             children.append(StanzaElement("extraParams", namespace: "jabber:client",
-                                          children: [StanzaElement("dialog_id", text: dialogID)]))
+                                          children: [StanzaElement("dialog_id", text: dialogID.rawValue)]))
         }
         return StanzaElement("message", attributes: [.init("type", "chat"), .init("to", peer.bare.description), .init("id", id.rawValue)],
                              children: children)

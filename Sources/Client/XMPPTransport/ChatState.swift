@@ -1,3 +1,5 @@
+import ChatIdentifiers
+
 /// XEP-0085 chat states (typing notifications).
 package enum ChatState: String, Sendable, Equatable, CaseIterable {
     case active, composing, paused, inactive, gone
@@ -5,11 +7,11 @@ package enum ChatState: String, Sendable, Equatable, CaseIterable {
     static let namespace = "http://jabber.org/protocol/chatstates"
 
     /// The standalone notification stanza (no body, not stored).
-    func stanza(kind: OutgoingChatMessage.Kind, to: ChatJID, dialogID: String?) -> StanzaElement {
+    func stanza(kind: OutgoingChatMessage.Kind, to: ChatJID, dialogID: DialogID?) -> StanzaElement {
         var children = [StanzaElement(rawValue, namespace: Self.namespace)]
         if let dialogID {
             children.append(StanzaElement("extraParams", namespace: "jabber:client",
-                                          children: [StanzaElement("dialog_id", text: dialogID)]))
+                                          children: [StanzaElement("dialog_id", text: dialogID.rawValue)]))
         }
         return StanzaElement("message", attributes: [.init("type", kind.rawValue), .init("to", to.bare.description)],
                              children: children)

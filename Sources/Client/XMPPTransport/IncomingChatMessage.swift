@@ -1,3 +1,5 @@
+import ChatIdentifiers
+
 /// A chat message received over XMPP, in QuickBlox terms. The body is exactly what
 /// the sender wrote: strip terminal control sequences before printing it
 /// (`TerminalText`): another user's text must not drive this user's terminal.
@@ -10,7 +12,7 @@ package struct IncomingChatMessage: Sendable, Equatable {
     /// From the JID node (1:1) or the room nickname (groups); nil if not numeric.
     package var senderUserID: Int?
     /// `extraParams/dialog_id`, else (groups) the room JID's `{appId}_{dialogId}`.
-    package var dialogID: String?
+    package var dialogID: DialogID?
     /// `extraParams/date_sent` in unix seconds, else the time it was received.
     package var dateSent: Int
     package var body: String
@@ -21,7 +23,7 @@ package struct IncomingChatMessage: Sendable, Equatable {
     /// The sender asked for chat markers (`<markable/>`).
     package var markable: Bool
 
-    package init(kind: OutgoingChatMessage.Kind, id: String, from: ChatJID, senderUserID: Int?, dialogID: String?,
+    package init(kind: OutgoingChatMessage.Kind, id: String, from: ChatJID, senderUserID: Int?, dialogID: DialogID?,
                 dateSent: Int, body: String, customParameters: [String: String] = [:],
                 attachments: [ChatAttachment] = [], markable: Bool = false) {
         self.kind = kind; self.id = id; self.from = from; self.senderUserID = senderUserID; self.dialogID = dialogID

@@ -1,3 +1,5 @@
+import ChatIdentifiers
+
 /// A QuickBlox system notification (docs/protocol.md §7): a dialog was created, or
 /// changed (occupants added), announced to each occupant as
 /// `<message type="headline"><extraParams xmlns="jabber:client"><moduleIdentifier>SystemNotifications</moduleIdentifier>
@@ -24,7 +26,7 @@ package struct IncomingSystemNotification: Sendable, Equatable {
     package var senderUserID: Int?
     package var kind: Kind
     /// `dialog_id`, else `_id`: always 24 hex digits (anything else is not read at all).
-    package var dialogID: String
+    package var dialogID: DialogID
     /// `name`, when given.
     package var name: String?
     /// `type` (1 public group, 2 group, 3 private), when it is a number.
@@ -34,7 +36,7 @@ package struct IncomingSystemNotification: Sendable, Equatable {
     /// Every childless `extraParams` child, by name (the fields above included).
     package var fields: [String: String]
 
-    package init(id: String?, from: ChatJID?, senderUserID: Int?, kind: Kind, dialogID: String, name: String?,
+    package init(id: String?, from: ChatJID?, senderUserID: Int?, kind: Kind, dialogID: DialogID, name: String?,
                 dialogType: Int?, occupantIDs: [Int], fields: [String: String]) {
         self.id = id; self.from = from; self.senderUserID = senderUserID; self.kind = kind; self.dialogID = dialogID
         self.name = name; self.dialogType = dialogType; self.occupantIDs = occupantIDs; self.fields = fields
@@ -60,7 +62,7 @@ package struct IncomingSystemNotification: Sendable, Equatable {
         case let other: kind = .other(other)
         }
         let from = stanza[attribute: "from"].flatMap(ChatJID.init(parsing:))
-        self.init(id: stanza[attribute: "id"], from: from, senderUserID: from?.userID, kind: kind, dialogID: dialogID.rawValue,
+        self.init(id: stanza[attribute: "id"], from: from, senderUserID: from?.userID, kind: kind, dialogID: DialogID(dialogID.rawValue),
                   name: fields["name"].flatMap { $0.isEmpty ? nil : $0 }, dialogType: fields["type"].flatMap { Int($0) },
                   occupantIDs: Self.numbers(in: fields["occupants_ids"] ?? ""), fields: fields)
     }

@@ -1,3 +1,5 @@
+import ChatIdentifiers
+
 /// A QuickBlox chat message to send: `type="chat"` to a user's bare JID or
 /// `type="groupchat"` to a room's bare JID, with the QuickBlox `extraParams`.
 package struct OutgoingChatMessage: Sendable, Equatable {
@@ -9,7 +11,7 @@ package struct OutgoingChatMessage: Sendable, Equatable {
     /// A bare JID: the peer user (`chat`) or the room (`groupchat`).
     package var to: ChatJID
     package var body: String
-    package var dialogID: String
+    package var dialogID: DialogID
     /// Ask the server to store it in history (`save_to_history` 1/0).
     package var saveToHistory: Bool
     /// Adds `<markable xmlns="urn:xmpp:chat-markers:0"/>`.
@@ -22,7 +24,7 @@ package struct OutgoingChatMessage: Sendable, Equatable {
     /// Custom `<key>value</key>` pairs inside extraParams (sorted by key).
     package var customParameters: [String: String]
 
-    package init(id: ObjectID, kind: Kind, to: ChatJID, body: String, dialogID: String,
+    package init(id: ObjectID, kind: Kind, to: ChatJID, body: String, dialogID: DialogID,
                 saveToHistory: Bool = true, markable: Bool = true, dateSent: Int? = nil,
                 attachments: [ChatAttachment] = [], customParameters: [String: String] = [:]) {
         self.id = id; self.kind = kind; self.to = to.bare; self.body = body; self.dialogID = dialogID
@@ -38,7 +40,7 @@ package struct OutgoingChatMessage: Sendable, Equatable {
         if let bad = MarkupEscaper.firstCharacterXMLCannotCarry(in: body) {
             return "the message contains control character U+\(Self.hex(bad.value)), which XMPP (XML 1.0) cannot carry"
         }
-        if dialogID.isEmpty { return "the message has no dialog id" }
+        if dialogID.rawValue.isEmpty { return "the message has no dialog id" }
         for (key, value) in customParameters {
             if !StanzaElement.isSimpleName(key) || Self.reservedParameterNames.contains(key) {
                 return "custom parameter name \"\(key)\" is not allowed (letters, digits, _ - . ; not a reserved name)"
@@ -54,7 +56,7 @@ package struct OutgoingChatMessage: Sendable, Equatable {
     package var stanza: StanzaElement {
         var extra: [StanzaElement] = [
             StanzaElement("save_to_history", text: saveToHistory ? "1" : "0"),
-            StanzaElement("dialog_id", text: dialogID),
+            StanzaElement("dialog_id", text: dialogID.rawValue),
         ]
         if let dateSent { extra.append(StanzaElement("date_sent", text: String(dateSent))) }
         extra += attachments.map(\.element)

@@ -1,3 +1,5 @@
+import ChatIdentifiers
+
 /// A QuickBlox system notification announcing a dialog to one occupant
 /// (docs/protocol.md §7): a bodiless `<message type="headline">` to the user's bare
 /// JID whose `extraParams` start with `<moduleIdentifier>SystemNotifications</moduleIdentifier>`,
@@ -15,7 +17,7 @@ package struct OutgoingSystemNotification: Sendable, Equatable {
     /// The recipient; sent to the bare JID.
     package var to: ChatJID
     package var kind: Kind
-    package var dialogID: String
+    package var dialogID: DialogID
     /// The dialog's `type` number: 1 public group, 2 group, 3 private.
     package var dialogType: Int
     /// Left out when nil or empty (private dialogs have none).
@@ -28,7 +30,7 @@ package struct OutgoingSystemNotification: Sendable, Equatable {
     /// Unix seconds.
     package var dateSent: Int?
 
-    package init(id: ObjectID, to: ChatJID, kind: Kind, dialogID: String, dialogType: Int, name: String?,
+    package init(id: ObjectID, to: ChatJID, kind: Kind, dialogID: DialogID, dialogType: Int, name: String?,
                 occupantIDs: [Int], roomJID: ChatJID? = nil, newOccupantIDs: [Int] = [], dateSent: Int? = nil) {
         self.id = id; self.to = to.bare; self.kind = kind; self.dialogID = dialogID; self.dialogType = dialogType
         self.name = name; self.occupantIDs = occupantIDs; self.roomJID = roomJID.map(\.bare)
@@ -41,7 +43,7 @@ package struct OutgoingSystemNotification: Sendable, Equatable {
     /// Why this notification cannot be sent as it is, or nil. A dialog name is
     /// someone's text, so it is checked like a message body (and never quoted).
     package var validationProblem: String? {
-        if dialogID.isEmpty { return "the notification has no dialog id" }
+        if dialogID.rawValue.isEmpty { return "the notification has no dialog id" }
         if let name, let bad = MarkupEscaper.firstCharacterXMLCannotCarry(in: name) {
             return "the dialog name contains control character U+\(OutgoingChatMessage.hex(bad.value)), which XMPP (XML 1.0) cannot carry"
         }
@@ -54,8 +56,8 @@ package struct OutgoingSystemNotification: Sendable, Equatable {
         var extra: [StanzaElement] = [
             StanzaElement("moduleIdentifier", text: Self.moduleIdentifier),
             StanzaElement("notification_type", text: String(kind.rawValue)),
-            StanzaElement("dialog_id", text: dialogID),
-            StanzaElement("_id", text: dialogID),
+            StanzaElement("dialog_id", text: dialogID.rawValue),
+            StanzaElement("_id", text: dialogID.rawValue),
             StanzaElement("type", text: String(dialogType)),
         ]
         if let name, !name.isEmpty { extra.append(StanzaElement("name", text: name)) }

@@ -1,3 +1,5 @@
+import ChatIdentifiers
+
 /// Chat messaging on top of the session: send and track messages, markers and chat
 /// states. No C here; everything goes through `sendRaw`.
 extension XMPPConnection {
@@ -67,7 +69,7 @@ extension XMPPConnection {
     /// Sends a XEP-0085 chat state (typing notification); not tracked.
     @discardableResult
     package func sendChatState(_ chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind = .chat,
-                              dialogID: String? = nil) throws(XMPPError) -> UInt32 {
+                              dialogID: DialogID? = nil) throws(XMPPError) -> UInt32 {
         try sendStanza(chatState.stanza(kind: kind, to: to, dialogID: dialogID).xml(), messageID: nil)
     }
 

@@ -1,4 +1,5 @@
 import MessageCache
+import ChatIdentifiers
 
 /// The cache contents `make bench` measures against, the same every run:
 /// `dialogs` group dialogs of `messagesPerDialog` messages each. Dialog `i`
@@ -49,8 +50,8 @@ package struct SyntheticHistory: Sendable {
     }
 
     /// The id of dialog `index`.
-    package static func dialogID(_ index: Int) -> String {
-        hex(UInt64(0xD1A1_0000_0000) &+ UInt64(index), width: 24)
+    package static func dialogID(_ index: Int) -> DialogID {
+        DialogID(hex(UInt64(0xD1A1_0000_0000) &+ UInt64(index), width: 24))
     }
 
     private static let commonWords = [

@@ -94,13 +94,13 @@ package struct SandboxAccounts {
             if ring && count > 1 {
                 for i in 0..<count {
                     api.token = users[i].token
-                    users[i].privateDialogId = try api.createDialog(type: .private, occupantIDs: [ids[(i + 1) % count]]).id
+                    users[i].privateDialogId = try api.createDialog(type: .private, occupantIDs: [ids[(i + 1) % count]]).id.rawValue
                 }
             }
             var groupId: String?
             if group {
                 api.token = users[0].token
-                groupId = try api.createDialog(type: .group, name: "\(tag) group", occupantIDs: Array(ids.dropFirst())).id
+                groupId = try api.createDialog(type: .group, name: "\(tag) group", occupantIDs: Array(ids.dropFirst())).id.rawValue
             }
             return (users, groupId)
         } catch {

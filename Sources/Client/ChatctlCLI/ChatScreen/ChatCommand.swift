@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ChatIdentifiers
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -58,7 +59,7 @@ struct ChatCommand: Command {
         let view = try context.messagingSession(source: .cacheOnly)
         // Told before the screen is taken, and still there once it is given back.
         let viewSettings = ChatViewSettings.read(configAt: view.config.path, io: context.io)
-        var opened: String?
+        var opened: DialogID?
         if let dialog { opened = try resolve(dialog, view: view, context: context) }
         let chatPassword = try chatPassword(context, session: view)
         let network = try context.quietMessagingSession()
@@ -156,7 +157,7 @@ struct ChatCommand: Command {
 
     /// The dialog named on the command line: from the cache, so the view opens
     /// without the server; from the server only when the cache does not know it.
-    private func resolve(_ reference: DialogReference, view: MessagingSession, context: CommandContext) throws -> String {
+    private func resolve(_ reference: DialogReference, view: MessagingSession, context: CommandContext) throws -> DialogID {
         if let cached = try? view.service.resolve(reference, source: .cacheOnly, createPrivate: false) { return cached.id }
         let online = try context.messagingSession(source: .server)
         return try online.service.resolve(reference, source: .server, createPrivate: true).id

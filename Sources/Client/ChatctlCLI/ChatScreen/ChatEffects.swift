@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ChatIdentifiers
 import AuthFlow
 import ChatView
 import MessageCache
@@ -119,14 +120,14 @@ final class ChatEffects {
     }
 
     /// A dialog's newest page and its outbox entries, from the cache.
-    private func open(_ id: String) -> [ScreenEvent] {
+    private func open(_ id: DialogID) -> [ScreenEvent] {
         [ChatViewRecords.conversationLoaded(service.openedDialog(id: id, pageSize: Conversation.pageSize), id: id, me: service.me)]
     }
 
     /// Into the outbox first (claimed by this process), then to the network thread to
     /// send; a text over 32 KiB goes as several messages, split at line breaks, as `send` does.
     /// `custom`: a reply's or a forward's parameters, which go with the first part only.
-    private func send(_ text: String, dialogID: String, model: ScreenModel, custom: [String: String] = [:]) -> [ScreenEvent] {
+    private func send(_ text: String, dialogID: DialogID, model: ScreenModel, custom: [String: String] = [:]) -> [ScreenEvent] {
         var ids: [String] = []
         for part in MessageSplitter.split(text) {
             do { ids.append(try service.enqueue(part, to: dialogID, owner: owner, custom: ids.isEmpty ? custom : [:])) } catch {
@@ -145,7 +146,7 @@ final class ChatEffects {
         return sent.filter { waiting.contains($0) }.count
     }
 
-    private func pendingEntries(of dialogID: String, sending: Set<String>) -> [ShownMessage] {
+    private func pendingEntries(of dialogID: DialogID, sending: Set<String>) -> [ShownMessage] {
         ((try? service.pendingOutbox(dialogID: dialogID)) ?? []).map { ChatViewRecords.pending($0, me: service.me, inFlight: sending) }
     }
 

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ChatIdentifiers
 import ChatView
 import CommandLineKit
 import Diagnostics
@@ -74,7 +75,7 @@ struct DialogsCommand: Command {
         let now = Int(Date().timeIntervalSince1970), clock = TimeLabels(utcOffset: ChatCommand.utcOffset)
         for d in dialogs {
             listing.append([
-                d.id,
+                d.id.rawValue,
                 TerminalText.sanitize(titles.shownTitle(of: d), newlines: .asSpaces),
                 MessagingService.typeName(d.type),
                 d.unreadCount > 0 || layout == .tabSeparated ? String(d.unreadCount) : "",

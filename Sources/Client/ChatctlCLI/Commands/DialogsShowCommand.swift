@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ChatIdentifiers
 import CommandLineKit
 import Diagnostics
 import MessageCache
@@ -59,7 +60,7 @@ struct DialogsShowCommand: Command {
         let names = service.displayNames(Set(shown.occupantIDs))
         var lines = [
             ("Dialog:", DialogTitle.of(shown, me: service.me, names: names)),
-            ("Id:", shown.id),
+            ("Id:", shown.id.rawValue),
             ("Type:", MessagingService.typeName(shown.type)),
         ]
         if let owner { lines.append(("Owner:", person(owner) + (owner == service.me ? ", you" : ""))) }

@@ -2,6 +2,7 @@ import CommandLineKit
 import Diagnostics
 import MessageCache
 import Messaging
+import ChatIdentifiers
 
 /// `chatctl edit MESSAGE_ID TEXT…`: replace the text of one of your messages.
 struct EditCommand: Command {
@@ -27,7 +28,7 @@ struct EditCommand: Command {
         let text = words.joined(separator: " ")
         guard !text.allSatisfy(\.isWhitespace) else { throw context.usage("TEXT is empty: nothing to put in its place") }
         let service = try context.messagingService(source: .server)
-        let dialogID: String
+        let dialogID: DialogID
         if let dialog {
             dialogID = try service.resolve(dialog, source: .server, createPrivate: false).id
         } else if let cached = try service.cachedMessage(id: messageID.text) {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ChatIdentifiers
 import AuthFlow
 import CommandLineKit
 import Diagnostics
@@ -91,10 +92,10 @@ struct ListenCommand: Command {
         environment["CHATCTL_STATE_DIR"] = SessionStore.resolveDirectory(explicit: context.globals.stateDir, environment: context.environment)
         environment["CHATCTL_PROFILE"] = try context.profile()?.name
         var names: [Int: String] = [:]
-        var titles: [String: String] = [:]
-        func title(of dialogID: String) -> String {
+        var titles: [DialogID: String] = [:]
+        func title(of dialogID: DialogID) -> String {
             if titles[dialogID] == nil, let named = service.namedDialog(id: dialogID) { titles[dialogID] = DialogTitle.of(named, me: service.me) }
-            return titles[dialogID] ?? dialogID
+            return titles[dialogID] ?? dialogID.rawValue
         }
         // What a batch of messages prints goes out in one write (at its end, and before a hook
         // runs): a write a message was a tenth of a burst's time.
@@ -137,7 +138,7 @@ struct ListenCommand: Command {
             case .dialogNotice(let notice):
                 titles[notice.dialog.id] = DialogTitle.of(notice.dialog, me: service.me, names: names)
                 let actor = notice.actorID.map { names[$0] ?? "user \($0)" }
-                io.writeErr("chatctl: \(ListenOutput.notice(notice, actor: actor, title: titles[notice.dialog.id] ?? notice.dialog.id))\n")
+                io.writeErr("chatctl: \(ListenOutput.notice(notice, actor: actor, title: titles[notice.dialog.id] ?? notice.dialog.id.rawValue))\n")
             case .notice(let notice):
                 // Notices quote servers and other users: sanitized like everything else they send.
                 io.writeErr("chatctl: \(TerminalText.sanitize(notice.description, newlines: .asSpaces))\n")

@@ -4,6 +4,7 @@ import MessageCache
 import Messaging
 import Presentation
 import QuickBloxAPI
+import ChatIdentifiers
 
 /// `chatctl outbox` lists undelivered messages, and how far the files of each got.
 struct OutboxCommand: Command {
@@ -33,7 +34,7 @@ struct OutboxCommand: Command {
         if json {
             let objects = entries.map { e -> String in
                 JSONOutput.text(.object([
-                    "client_message_id": .string(e.clientMessageID), "chat_dialog_id": .string(e.dialogID),
+                    "client_message_id": .string(e.clientMessageID), "chat_dialog_id": .string(e.dialogID.rawValue),
                     "message": .string(e.text), "created_at": .string(TimeText.iso8601(Double(e.createdAt))),
                     "attempts": .int(e.attempts), "last_error": e.lastError.map(JSONValue.string) ?? .null,
                     "state": .string(e.isReadyToSend ? "ready" : "uploading"),
@@ -45,7 +46,7 @@ struct OutboxCommand: Command {
         }
         if entries.isEmpty { context.io.writeErr("chatctl: the outbox is empty\n"); return .ok }
         // The dialog by the name a person knows it by; the id where the cache has no such dialog.
-        var dialogNames: [String: String] = [:]
+        var dialogNames: [DialogID: String] = [:]
         for id in Set(entries.map(\.dialogID)) {
             if let named = service.namedDialog(id: id) { dialogNames[id] = DialogTitle.of(named, me: service.me) }
         }
@@ -54,8 +55,8 @@ struct OutboxCommand: Command {
         for e in entries {
             let queued = layout == .tabSeparated ? TimeText.iso8601(Double(e.createdAt))
                 : TimeText.format(Double(e.createdAt), "%Y-%m-%d %H:%M:%S", in: .local)
-            let dialog = dialogNames[e.dialogID] ?? (layout == .tabSeparated ? "" : e.dialogID)
-            listing.append([e.clientMessageID, queued, e.dialogID, dialog, String(e.attempts),
+            let dialog = dialogNames[e.dialogID] ?? (layout == .tabSeparated ? "" : e.dialogID.rawValue)
+            listing.append([e.clientMessageID, queued, e.dialogID.rawValue, dialog, String(e.attempts),
                             Self.state(e), Self.text(e)])
         }
         context.io.writeOut(listing.render(layout))

@@ -3,6 +3,7 @@ import Diagnostics
 import Messaging
 import Presentation
 import QuickBloxAPI
+import ChatIdentifiers
 
 /// `chatctl read DIALOG`: marks what others sent in a dialog read.
 struct ReadCommand: Command {
@@ -39,7 +40,7 @@ struct ReadCommand: Command {
         try service.noteUnreadCount(left, dialogID: target.id)
         if json {
             context.io.writeOut(JSONOutput.line(.object([
-                "dialog_id": .string(target.id), "marked_read": .int(marked), "unread_left": .int(left),
+                "dialog_id": .string(target.id.rawValue), "marked_read": .int(marked), "unread_left": .int(left),
             ])))
             return .ok
         }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ChatIdentifiers
 import CommandLineKit
 import Diagnostics
 import MessageCache
@@ -44,7 +45,7 @@ struct SearchCommand: Command {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let service = try context.messagingService(source: .cacheOnly)
-        var dialogID: String?
+        var dialogID: DialogID?
         if let dialog {
             dialogID = try service.resolve(dialog, source: .cacheOnly, createPrivate: false).id
         }
@@ -61,7 +62,7 @@ struct SearchCommand: Command {
         }
         if hits.isEmpty { context.io.writeErr("chatctl: no cached message matches\n"); return .ok }
         let names = service.displayNames(Set(hits.map(\.message.senderID)))
-        var dialogNames: [String: String] = [:]
+        var dialogNames: [DialogID: String] = [:]
         for hit in hits where dialogNames[hit.message.dialogID] == nil {
             if let named = service.namedDialog(id: hit.message.dialogID) { dialogNames[named.dialog.id] = DialogTitle.of(named, me: service.me) }
         }
@@ -78,11 +79,11 @@ struct SearchCommand: Command {
             let shown = AttachmentLabel.body(of: m, text: snippet).replacing("\n", with: " ")
             if pipe {
                 let sender = TerminalText.sanitize(names[m.senderID] ?? "", newlines: .asSpaces)
-                fields.append([m.id, m.dialogID, dialogNames[m.dialogID] ?? "", TimeText.iso8601(Double(m.dateSent)),
+                fields.append([m.id, m.dialogID.rawValue, dialogNames[m.dialogID] ?? "", TimeText.iso8601(Double(m.dateSent)),
                                String(m.senderID), sender, shown])
                 continue
             }
-            context.io.writeOut("\(dialogNames[m.dialogID] ?? m.dialogID)  \(time)  \(who): \(shown)\n")
+            context.io.writeOut("\(dialogNames[m.dialogID] ?? m.dialogID.rawValue)  \(time)  \(who): \(shown)\n")
         }
         if pipe { context.io.writeOut(Listing.tabSeparated(fields)) }
         return .ok
