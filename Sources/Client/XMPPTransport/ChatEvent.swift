@@ -24,6 +24,12 @@ package enum ChatEvent: Sendable, Equatable {
     case lastActivity(LastActivity)
     /// A message's sender changed or withdrew it (XEP-0308, XEP-0424; ChatCorrection).
     case correction(ChatCorrection, from: ChatJID, dialogID: DialogID?)
+    /// The contact list asked for, a change the server pushed, or a request's outcome.
+    case roster(RosterUpdate)
+    /// Someone asks to see our presence, or answers or ends such a request.
+    case subscription(SubscriptionPresence)
+    /// A privacy list request's answer, or a list changed by another session.
+    case privacy(PrivacyAnswer)
 
     /// Parses a `<message>` stanza; nil for anything else or nothing of interest
     /// (e.g. a room subject, a carbon, an empty message). Pure: `receivedAt` stands

@@ -69,6 +69,8 @@ extension XMPPConnection {
                 perform(state.handle(.roomPresence(presence)))
             } else if let presence = UserPresence(element) {
                 emit(.presence(presence))
+            } else if let subscription = SubscriptionPresence(element) {
+                emit(.subscription(subscription))
             }
         case "iq":
             handleIQ(element)

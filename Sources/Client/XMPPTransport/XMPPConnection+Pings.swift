@@ -48,6 +48,7 @@ extension XMPPConnection {
     /// An incoming `<iq/>`, for the session state to match against our pings.
     func handleIQ(_ element: StanzaElement) {
         if let answer = LastActivity(element) { return emit(.lastActivity(answer)) }
+        if handleContactIQ(element) { return }
         perform(state.handle(.iqReceived(
             type: element[attribute: "type"] ?? "", id: element[attribute: "id"] ?? "", from: element[attribute: "from"],
             isPing: element.child("ping", namespace: Self.pingNamespace) != nil)))
