@@ -109,6 +109,45 @@ final class ScriptedChatLink: ChatLinking {
         lastActivityAsked.append(id)
     }
 
+    /// Contact and privacy list requests written, in order; a test answers them through `incoming`.
+    enum ContactRequest: Equatable {
+        case roster(id: String)
+        case rosterItem(Int, name: String?, remove: Bool, id: String)
+        case subscription(SubscriptionPresence.Kind, to: Int)
+        case privacy(PrivacyQuery.Request, id: String)
+    }
+    private(set) var contactRequests: [ContactRequest] = []
+    private var contactRequestCount = 0
+
+    private func nextContactRequestID() throws(XMPPError) -> String {
+        guard isConnected else { throw XMPPError(kind: .disconnected, endpoint: "scripted", detail: "") }
+        contactRequestCount += 1
+        return "contact-\(contactRequestCount)"
+    }
+
+    func requestRoster() throws(XMPPError) -> String {
+        let id = try nextContactRequestID()
+        contactRequests.append(.roster(id: id))
+        return id
+    }
+
+    func setRosterItem(_ user: Int, name: String?, remove: Bool) throws(XMPPError) -> String {
+        let id = try nextContactRequestID()
+        contactRequests.append(.rosterItem(user, name: name, remove: remove, id: id))
+        return id
+    }
+
+    func sendSubscription(_ kind: SubscriptionPresence.Kind, to user: Int) throws(XMPPError) {
+        _ = try nextContactRequestID()
+        contactRequests.append(.subscription(kind, to: user))
+    }
+
+    func sendPrivacy(_ request: PrivacyQuery.Request) throws(XMPPError) -> String {
+        let id = try nextContactRequestID()
+        contactRequests.append(.privacy(request, id: id))
+        return id
+    }
+
     func send(correction: ChatCorrection, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: DialogID) throws(XMPPError) {
         guard isConnected else { throw XMPPError(kind: .disconnected, endpoint: "scripted", detail: "") }
         corrections.append((correction, to, dialogID))

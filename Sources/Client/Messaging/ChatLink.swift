@@ -89,6 +89,14 @@ package final class ChatLink: ChatLinking {
         _ = try connection.sendChatState(chatState, to: to, kind: kind, dialogID: dialogID)
     }
     package func requestLastActivity(of id: Int) throws(XMPPError) { try connection.requestLastActivity(of: userJID(id)) }
+    package func requestRoster() throws(XMPPError) -> String { try connection.requestRoster() }
+    package func setRosterItem(_ user: Int, name: String?, remove: Bool) throws(XMPPError) -> String {
+        try connection.setRosterItem(userJID(user), name: name, remove: remove)
+    }
+    package func sendSubscription(_ kind: SubscriptionPresence.Kind, to user: Int) throws(XMPPError) {
+        try connection.sendSubscription(kind, to: userJID(user))
+    }
+    package func sendPrivacy(_ request: PrivacyQuery.Request) throws(XMPPError) -> String { try connection.sendPrivacy(request) }
     package func send(correction: ChatCorrection, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: DialogID) throws(XMPPError) {
         try connection.sendCorrection(correction, to: to, kind: kind, dialogID: dialogID)
     }

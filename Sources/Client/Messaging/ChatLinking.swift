@@ -35,6 +35,14 @@ package protocol ChatLinking: AnyObject {
     func send(chatState: ChatState, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: DialogID?) throws(XMPPError)
     /// Asks when user `id` was last online; the answer comes as `.lastActivity`.
     func requestLastActivity(of id: Int) throws(XMPPError)
+    /// Asks for the whole contact list; the answer comes as `.roster(.roster)` under the id returned.
+    func requestRoster() throws(XMPPError) -> String
+    /// Adds `user` to the contact list (or with `remove`, takes them out); answered as `.roster(.done/.refused)`.
+    func setRosterItem(_ user: Int, name: String?, remove: Bool) throws(XMPPError) -> String
+    /// Asks to see `user`'s presence, grants, withdraws or refuses it (no answer of its own).
+    func sendSubscription(_ kind: SubscriptionPresence.Kind, to user: Int) throws(XMPPError)
+    /// A privacy list request (docs/protocol.md §7, "Privacy lists"); answered as `.privacy` under the id returned.
+    func sendPrivacy(_ request: PrivacyQuery.Request) throws(XMPPError) -> String
     /// Tells a dialog that one of our messages changed (not stored, not tracked).
     func send(correction: ChatCorrection, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: DialogID) throws(XMPPError)
     /// Runs the connection for about `timeout` seconds (at least one turn, so 0 flushes what
