@@ -117,13 +117,13 @@ fuzz: deps-build
 
 # SOAK_MINUTES (30) of chat views, listens, a send --lines trickle and attachments against a
 # sandbox restarted every five minutes, then checks of delivery, files, memory and descriptors
-# (not part of make test: README, "Soak").
+# (not part of make test: docs/faults.md, "Soak").
 SOAK_MINUTES ?= 30
 soak: deps-soak release
 	@SOAK_MINUTES=$(SOAK_MINUTES) scripts/soak.sh $(BIN_REL)
 
 # The unit suites under AddressSanitizer and under ThreadSanitizer, each in a build
-# directory of its own (not part of make test: README says how long it takes).
+# directory of its own (not part of make test: docs/faults.md says how long it takes).
 # SANITIZERS=address or thread runs one.
 SANITIZERS ?= address thread
 sanitize: deps-test

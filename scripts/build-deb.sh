@@ -126,7 +126,7 @@ for program in chatctl chatctl-sandbox; do
     echo "  Depends: $(dpkg-deb -f "$deb" Depends)"
 done
 
-# Errors fail the build; what remains beyond them is listed in the README, with why.
+# Errors fail the build; what remains beyond them is listed in docs/packaging.md, with why.
 lintian --fail-on error --tag-display-limit 0 \
     "$out/chatctl_${debversion}_$arch.deb" "$out/chatctl-sandbox_${debversion}_$arch.deb"
 echo "lintian: no errors"

@@ -8,7 +8,7 @@ import Glibc
 /// The cache: the real chatctl on a full disk, a damaged cache, a cache from
 /// a newer chatctl and a read-only state directory, each one line and exit 1 with the
 /// outbox kept; `cache check` and `cache rebuild`; twenty processes on one state
-/// directory. The README's "How it is tested: faults" table names these tests.
+/// directory. The table in docs/faults.md names these tests.
 @Suite(.serialized) struct CacheFaultsEndToEndTests {
     let sandbox: SandboxProcess
 

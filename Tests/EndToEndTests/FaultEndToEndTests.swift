@@ -65,7 +65,7 @@ struct ProxiedPair {
 }
 
 /// Faults injected between chatctl and its server, each shown to end the way
-/// the README's fault table says (exactly once, a bounded wait, the documented exit code).
+/// docs/faults.md's table says (exactly once, a bounded wait, the documented exit code).
 @Suite(.serialized) struct FaultEndToEndTests {
     /// The one line a failing command writes on stderr (a hint may follow on its own line).
     static func firstLine(_ stderr: String) -> String {

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Servers that answer wrongly, or are not who they say. Each ends chatctl with
-/// one line on stderr and the README's exit code, quickly, never a crash or a hang.
+/// one line on stderr and the documented exit code, quickly, never a crash or a hang.
 @Suite(.serialized) struct HostileServerEndToEndTests {
     /// A config of the sandbox's, with the REST endpoint replaced by `api`.
     static func config(from sandbox: SandboxProcess, api: String, chat: String? = nil, chatDomain: String? = nil,

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `--json` wherever a command produces a result (logout, read, sync,
-/// download), with the keys README "Commands" documents.
+/// download), with the keys docs/cli-output.md documents.
 @Suite(.serialized) struct JSONResultsEndToEndTests {
     let sandbox: SandboxProcess
     init() throws { sandbox = try SandboxProcess() }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The sandbox keeps its identity on the same `--db` (README "How it is tested: faults",
+/// The sandbox keeps its identity on the same `--db` (docs/faults.md,
 /// The sandbox): killed as a crash would and started again, it prints the same config line
 /// (the same caFile, the same certificate), and a running `listen` carries on by itself.
 @Suite struct SandboxIdentityEndToEndTests {

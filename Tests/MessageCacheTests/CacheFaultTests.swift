@@ -8,7 +8,7 @@ import ChatIdentifiers
 /// What the cache does when its file is not what it should be: written by a newer
 /// chatctl, damaged in its header or in a page, in a directory that cannot be
 /// written, on a full disk. Each is a clear error of its own kind, and the outbox
-/// survives (README "How it is tested: faults").
+/// survives (docs/faults.md).
 @Suite("MessageCache: faults")
 struct CacheFaultTests {
     static let environment = ProcessInfo.processInfo.environment

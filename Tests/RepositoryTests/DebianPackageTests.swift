@@ -67,7 +67,7 @@ import Testing
         return settings
     }
 
-    @Test func theServiceRunsTheSandboxAsItsOwnUserWithItsFilesWhereTheREADMESays() throws {
+    @Test func theServiceRunsTheSandboxAsItsOwnUserWithItsFilesWhereThePackagingGuideSays() throws {
         let unit = try Self.unit()
         let execStart = try #require(unit["ExecStart"]?.first)
         let words = execStart.split(separator: " ").map(String.init)

@@ -73,9 +73,9 @@ import Testing
         }
     }
 
-    @Test func theReadmeLayoutNamesEverySourceModule() throws {
-        let readme = try Self.text("README.md")
-        let layout = try #require(readme.range(of: "## Layout").map { String(readme[$0.upperBound...]) })
+    @Test func theArchitecturesLayoutNamesEverySourceModule() throws {
+        let architecture = try Self.text("docs/architecture.md")
+        let layout = try #require(architecture.range(of: "## Layout").map { String(architecture[$0.upperBound...]) })
         let layers = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Sources").path)
         #expect(layers.sorted() == ["Client", "Sandbox", "Shared", "Shims", "Tools"])
         let modules = try layers.flatMap { layer in
@@ -83,7 +83,7 @@ import Testing
         }
         #expect(modules.count > 40)
         for module in layers + modules {
-            #expect(try !Self.matches(#"\b\#(module)\b"#, in: layout).isEmpty, "README Layout lacks \(module)")
+            #expect(try !Self.matches(#"\b\#(module)\b"#, in: layout).isEmpty, "docs/architecture.md's Layout lacks \(module)")
         }
     }
 
@@ -125,8 +125,8 @@ import Testing
         }
     }
 
-    /// `make bench`'s committed results hold every figure of README's Speed table, each beside its
-    /// baseline where it has one, and the README shows the chart drawn from them.
+    /// `make bench`'s committed results hold every figure of the speed guide's table, each beside
+    /// its baseline where it has one, and the guide shows the chart drawn from them.
     @Test func theBenchResultsAreCommittedAndShown() throws {
         let data = try Data(contentsOf: Self.root.appendingPathComponent("docs/bench/results.json"))
         let results = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -141,6 +141,27 @@ import Testing
         }
         let png = try Data(contentsOf: Self.root.appendingPathComponent("docs/bench/bench.png"))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "docs/bench/bench.png is a PNG")
-        #expect(try Self.text("README.md").contains("](docs/bench/bench.png)"))
+        #expect(try Self.text("docs/speed.md").contains("](bench/bench.png)"))
+    }
+
+    /// The README is read in two minutes: at most 300 lines, prose lines of at most 120
+    /// characters (a code block or a link may run longer), and every guide under docs/ linked
+    /// from it, so what moved out of it is one click away.
+    @Test func theReadmeIsAFrontDoorToTheGuides() throws {
+        let readme = try Self.text("README.md")
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count <= 300, "README.md has \(lines.count) lines")
+        var inCode = false
+        for (number, line) in lines.enumerated() {
+            if line.hasPrefix("```") { inCode.toggle(); continue }
+            if inCode || line.contains("](") { continue }
+            #expect(line.count <= 120, "README.md:\(number + 1) has \(line.count) characters")
+        }
+        let guides = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }
+        #expect(guides.count >= 10)
+        for guide in guides {
+            #expect(readme.contains("](docs/\(guide))"), "README.md does not link docs/\(guide)")
+        }
     }
 }

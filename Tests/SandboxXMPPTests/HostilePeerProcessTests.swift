@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A real sandbox under hostile peers (README "How it is tested: faults", The sandbox):
+/// A real sandbox under hostile peers (docs/faults.md, "The sandbox"):
 /// after each, a normal client still logs in (REST and XMPP) within seconds and the
 /// sandbox's resident memory is back near where it was.
 final class HostileTarget {

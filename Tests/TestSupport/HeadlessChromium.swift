@@ -29,7 +29,7 @@ package final class HeadlessChromium: @unchecked Sendable {
         profile = try TemporaryDirectory(prefix: "chromium-profile")
         var trust: [String] = []
         if !certificates.isEmpty {
-            // Exactly these keys, and only with a profile of its own (--user-data-dir), as README says.
+            // Exactly these keys, and only with a profile of its own (--user-data-dir), as docs/web.md says.
             trust = ["--ignore-certificate-errors-spki-list=" + (try certificates.map { try Self.publicKeyHash(ofCertificate: $0) }.joined(separator: ","))]
         }
         process = try ChildProcess(Self.executable, [
@@ -38,7 +38,7 @@ package final class HeadlessChromium: @unchecked Sendable {
         ] + trust + arguments + [url])
     }
 
-    /// The base64 SHA-256 of a PEM certificate's public key (its SPKI), by README's openssl pipeline.
+    /// The base64 SHA-256 of a PEM certificate's public key (its SPKI), by docs/web.md's openssl pipeline.
     package static func publicKeyHash(ofCertificate file: String) throws -> String {
         let quoted = "'" + file.replacingOccurrences(of: "'", with: "'\\''") + "'"
         let pipeline = "openssl x509 -in \(quoted) -noout -pubkey | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"

@@ -1,5 +1,5 @@
 /// How the conversation is laid out and coloured: the config file's `chatView`
-/// section (README, "Customising the chat view"), read at the edge. The defaults
+/// section (docs/chat-view.md, "Customising the chat view"), read at the edge. The defaults
 /// are the layout the view has without a config section: cells with names and
 /// times, no avatars.
 package struct ChatViewSettings: Hashable, Sendable {

@@ -1,6 +1,6 @@
 import Diagnostics
 
-/// The documented exit codes (README "Exit codes").
+/// The documented exit codes (docs/cli-output.md, "Exit codes").
 package enum ExitCode: Int32, Sendable {
     case ok = 0
     case failure = 1

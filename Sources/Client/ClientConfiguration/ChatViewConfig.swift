@@ -1,7 +1,7 @@
 import QuickBloxAPI
 
 /// The config file's `chatView` section: how `chatctl chat` lays out and colours a
-/// conversation (README, "Customising the chat view"). Read leniently, unlike the
+/// conversation (docs/chat-view.md, "Customising the chat view"). Read leniently, unlike the
 /// rest of the file: a key it does not know or a value it cannot use is one warning
 /// line naming the key, and that key keeps its default, so the view always opens.
 package struct ChatViewConfig: Sendable, Equatable {

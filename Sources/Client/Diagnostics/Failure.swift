@@ -1,5 +1,5 @@
 /// What went wrong, in one line a person can act on; what to do about it; and the
-/// class of failure that decides a command's exit code (README "Exit codes").
+/// class of failure that decides a command's exit code (docs/cli-output.md, "Exit codes").
 ///
 /// The one user-facing error of every client module, so every error is worded and exited alike:
 /// the layers below keep their own detailed errors (`HTTPError`, `QuickBloxError`,

@@ -1,7 +1,7 @@
 import Diagnostics
 
 /// A cache failure as a person should read it: what is wrong with the file and what
-/// to do; none of them loses the outbox (README "How it is tested: faults").
+/// to do; none of them loses the outbox (docs/faults.md).
 extension Failure {
     package init(cache error: MessageCacheError) {
         switch error.kind {

@@ -4,7 +4,7 @@
 // symbol relocations (it is built with BIND_NOW) cost each offline query about a
 // sixth of its instructions; linked in the usual way, every command paid them,
 // `--version` too. Linked in, the code is only read from disk by the commands
-// that open a database. Why start-up counts: README "Speed".
+// that open a database. Why start-up counts: docs/speed.md.
 #ifndef CSQLITE_H
 #define CSQLITE_H
 #include <sqlite3.h>
