@@ -163,7 +163,11 @@ import TestSupport
         let login = uniqueLogin()
         let file = cli.stateDir.file("pw")
         try "file-pass-9\n".write(toFile: file, atomically: true, encoding: .utf8)
-        #expect(try cli.run(["login", "--login", login, "--password-file", file, "--no-chat"]).status == 0)
+        let viaFile = try cli.run(["login", "--login", login, "--password-file", file, "--no-chat"])
+        #expect(viaFile.status == 0, "stderr: \(viaFile.stderr)")
+        // The umask's 0644 lets every user read it: used, and said so.
+        #expect(viaFile.stderr.contains("warning: \(file) holds a password and every user of this machine can read it (chmod 600 \(file))"),
+                "\(viaFile.stderr)")
         let viaEnv = try cli.run(["login", "--login", login, "--no-chat"], environment: ["CHATCTL_PASSWORD": "file-pass-9"])
         #expect(viaEnv.status == 0, "stderr: \(viaEnv.stderr)")
         #expect(viaEnv.stdout.hasPrefix("Logged in as"))

@@ -68,6 +68,12 @@ import TestSupport
         #expect(viaFile.status == 0, "stderr: \(viaFile.stderr)")
         #expect(viaFile.stdout == "Logged in as \(alice.login) (id \(alice.id)) with a session token; chat skipped.\n")
         #expect(try fromFile.savedToken() == alice.token)
+        // Written with the umask's 0644: used, with a line saying how to close it; at 0600, no line.
+        #expect(viaFile.stderr == "chatctl: warning: \(file) holds a session token and every user of this machine can read it (chmod 600 \(file))\n",
+                "\(viaFile.stderr)")
+        #expect(chmod(file, 0o600) == 0)
+        let closed = try fromFile.run(["login", "--token-file", file, "--no-chat"])
+        #expect(closed.status == 0 && closed.stderr.isEmpty, "stderr: \(closed.stderr)")
 
         let fromEnvironment = try ChatctlRunner(configPath: sandbox.configPath)
         let viaEnvironment = try fromEnvironment.run(["login", "--no-chat", "--json"], environment: ["CHATCTL_TOKEN": alice.token])

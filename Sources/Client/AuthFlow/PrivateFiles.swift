@@ -17,6 +17,13 @@ package enum PrivateFiles {
         package var description: String { "\(path): \(reason)" }
     }
 
+    /// True when users other than the owner and the file's group may read it (mode o+r): a
+    /// secret there is already out, so reading it says so, as ssh does of a key left open.
+    package static func othersCanRead(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG && st.st_mode & S_IROTH != 0
+    }
+
     package static func read(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }

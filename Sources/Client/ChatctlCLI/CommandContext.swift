@@ -120,7 +120,15 @@ final class CommandContext {
             throw Failure(.invalidInput, "cannot read password file \(file)",
                           hint: "check the path given to --password-file")
         }
+        warnIfOthersCanRead(file, holding: "password")
         return bytes
+    }
+
+    /// A file holding a secret that every user of the machine may read: used all the same
+    /// (a CI runner's mounted secret may be so), with a line saying how to close it.
+    func warnIfOthersCanRead(_ path: String, holding secret: String) {
+        guard PrivateFiles.othersCanRead(path) else { return }
+        io.warn("warning: \(path) holds a \(secret) and every user of this machine can read it (chmod 600 \(path))")
     }
 
     /// The first line of `--password-file`, or nil without the option. A file

@@ -57,6 +57,7 @@ extension LoginCommand {
             guard let bytes = PrivateFiles.read(path) else {
                 throw Failure(.invalidInput, "cannot read token file \(path)", hint: "check the path given to --token-file")
             }
+            context.warnIfOthersCanRead(path, holding: "session token")
             return try SessionToken(reading: String(decoding: bytes, as: UTF8.self), from: "token file \(path)")
         case .environment:
             return try SessionToken(reading: context.environment[Self.tokenVariable] ?? "", from: Self.tokenVariable)
