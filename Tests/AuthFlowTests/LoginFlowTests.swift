@@ -40,6 +40,32 @@ import Testing
         #expect(actions(events).last == .fail(.stepFailed(step)))
     }
 
+    static let fromToken = LoginFlow.Options(start: .sessionToken)
+
+    @Test func aTokenIsCheckedThenItsUserReadThenChatConnects() {
+        #expect(actions([.tokenAccepted, .userRead, .chatConnected], options: Self.fromToken) ==
+                [.checkToken, .readUser, .connectChat, .succeed(signedUp: false, chatConnected: true)])
+        #expect(actions([.tokenAccepted, .userRead], options: .init(start: .sessionToken, connectChat: false)) ==
+                [.checkToken, .readUser, .succeed(signedUp: false, chatConnected: false)])
+    }
+
+    @Test func aRejectedTokenStopsBeforeAnythingElse() {
+        #expect(actions([.tokenRejected], options: Self.fromToken) == [.checkToken, .fail(.tokenRejected)])
+    }
+
+    @Test(arguments: [
+        ([LoginFlow.Event.stepFailed], LoginFlow.State.checkingToken),
+        ([.tokenAccepted, .stepFailed], .readingUser),
+        ([.tokenAccepted, .userRead, .stepFailed], .connectingChat),
+    ])
+    func aTokensStepsFailNamingTheStep(events: [LoginFlow.Event], step: LoginFlow.State) {
+        #expect(actions(events, options: Self.fromToken).last == .fail(.stepFailed(step)))
+    }
+
+    @Test func aTokenNeverSignsUp() {
+        #expect(!LoginFlow.Options(start: .sessionToken, allowSignUp: true).allowSignUp)
+    }
+
     @Test func noSignupGoesStraightToLogIn() {
         #expect(actions([.sessionCreated, .loggedIn, .chatConnected], options: .init(allowSignUp: false)) ==
                 [.createSession, .logIn, .connectChat, .succeed(signedUp: false, chatConnected: true)])

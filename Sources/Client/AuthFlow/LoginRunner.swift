@@ -123,6 +123,8 @@ package final class LoginRunner {
                 } catch {
                     lastError = Failure(describing: error); event = .stepFailed
                 }
+            case .checkToken, .readUser:
+                preconditionFailure("a password login has no token to check")
             case .succeed(let signedUp, let chatConnected):
                 var done = try result(user: user, signedUp: signedUp, chat: chatConnected ? .connected : .skipped)
                 (done.fullNameChanged, done.fullNameFailure) = renamed

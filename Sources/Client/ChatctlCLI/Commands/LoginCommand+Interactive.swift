@@ -114,7 +114,7 @@ extension LoginCommand {
             case .signUp: status.show("Signing up…")
             case .logIn: status.show("Logging in…")
             case .connectChat: status.show("Connecting to chat…")
-            case .createSession: break
+            case .createSession, .checkToken, .readUser: break
             case .succeed, .fail: return
             }
             step = action
