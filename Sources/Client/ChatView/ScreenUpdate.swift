@@ -146,19 +146,28 @@ package struct ScreenUpdate {
 
         mutating func open(_ dialog: DialogSummary) {
             sayPausedIfComposing()
+            if let previous = model.conversation?.dialog.id, previous != dialog.id { keepDraft(of: previous) }
             model.screen = .conversation
             model.conversation = Conversation(dialog: dialog)
-            model.input = LineEditor()
+            model.input = model.drafts.removeValue(forKey: dialog.id) ?? LineEditor()
             if let index = model.dialogs.all.firstIndex(where: { $0.id == dialog.id }) { model.dialogs.all[index].unread = 0 }
             effects.append(.openDialog(id: dialog.id))
         }
 
         mutating func backToDialogs() {
             sayPausedIfComposing()
-            if let open = model.conversation?.dialog.id { effects.append(.closeDialog(id: open)) }
+            if let open = model.conversation?.dialog.id {
+                effects.append(.closeDialog(id: open))
+                keepDraft(of: open)
+            }
             model.screen = .dialogs
             model.conversation = nil
             model.input = LineEditor()
+        }
+
+        /// The input as the dialog's draft, for when it opens again (its history too, so kept even when empty).
+        mutating func keepDraft(of dialogID: DialogID) {
+            model.drafts[dialogID] = model.input
         }
 
         // MARK: messages
