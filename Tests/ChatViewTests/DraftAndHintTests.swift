@@ -54,6 +54,42 @@ import Testing
         #expect(session.model.input.text == "sent at once", "the dialog's history of sent texts is kept with it")
     }
 
+    /// Each change of a draft goes to the edge, to keep for the next run; leaving it unchanged asks nothing.
+    @Test func aChangedDraftIsKeptForTheNextRunOnLeavingAndOnQuitting() {
+        var session = F.opened()
+        session.type("half a thought")
+        session.send(.key(.escape))
+        #expect(session.effects.contains(.keepDraft(dialogID: F.bobDialog.id, text: "half a thought", cursor: 14)))
+        session.effects.removeAll()
+        session.send(.key(.enter))
+        session.send(.key(.escape))
+        #expect(!session.effects.contains { if case .keepDraft = $0 { true } else { false } }, "unchanged: nothing to write")
+
+        session.send(.key(.enter))
+        session.type("!")
+        session.send(.key(.control("c")))
+        #expect(session.effects.contains(.keepDraft(dialogID: F.bobDialog.id, text: "half a thought!", cursor: 15)))
+        let kept = session.effects.firstIndex { if case .keepDraft = $0 { true } else { false } }
+        let quit = session.effects.firstIndex { if case .quit = $0 { true } else { false } }
+        #expect(kept != nil && quit != nil && kept! < quit!, "kept before the view ends")
+    }
+
+    /// The drafts of an earlier run, put in the model by the edge: in the list, and in the input when opened.
+    @Test func aDraftFromAnEarlierRunShowsInTheListAndOpensWithItsDialog() {
+        var session = F.Session(F.model())
+        session.model.drafts[F.opsDialog.id] = LineEditor("see you at ten", cursor: 4)
+        session.send(.dialogsLoaded([F.bobDialog, F.opsDialog]))
+        #expect(session.screen.contains("draft: see you at ten"))
+        session.send(.key(.down))
+        session.send(.key(.enter))
+        #expect(session.model.input.text == "see you at ten" && session.model.input.cursor == 4)
+        session.send(.key(.control("u")))
+        session.send(.key(.control("k")))
+        session.send(.key(.escape))
+        #expect(session.effects.contains(.keepDraft(dialogID: F.opsDialog.id, text: "", cursor: 0)), "emptied: no draft left")
+        #expect(!session.screen.contains("draft:"))
+    }
+
     /// Tab on Bob's message: what it takes; on our own: edit and delete too.
     @Test func aSelectedMessageHintsItsActions() {
         var session = MessageActionsTests.selecting(1)

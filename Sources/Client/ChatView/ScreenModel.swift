@@ -20,8 +20,9 @@ package struct ScreenModel: Sendable {
     package var dialogs = DialogPicker()
     package var conversation: Conversation?
     package var input = LineEditor()
-    /// The input of each dialog left with something typed (its text, cursor and history),
-    /// given back when the dialog opens again, as chat apps keep drafts; sending empties it.
+    /// The input of each dialog left (its text, cursor and history), given back when the dialog
+    /// opens again, as chat apps keep drafts; sending empties it. The edge fills it with the
+    /// drafts of earlier runs and keeps each change (`keepDraft`).
     package var drafts: [DialogID: LineEditor] = [:]
     /// Display names by user id.
     package var names: [Int: String] = [:]
