@@ -1,6 +1,6 @@
 /// The keys that do something now, for the hint at the right of the conversation's input
 /// row: what a selected message takes, a forward's or a question's keys, a reply's or an
-/// edit's, else how to reach them. Most useful first: the renderer shows as many as fit.
+/// edit's, else (with nothing typed) how to reach them. Most useful first: the renderer shows as many as fit.
 package enum KeyHints {
     package static func items(_ model: ScreenModel, unicode: Bool) -> [String] {
         if model.forwarding != nil { return [unicode ? "↑↓ choose" : "up/down choose", "Enter forward", "Esc cancel"] }
@@ -13,7 +13,8 @@ package enum KeyHints {
         case .edit?: return ["Enter save", "Esc cancel"]
         case nil: break
         }
-        if !model.input.isEmpty { return ["Enter send", "Alt-Enter new line"] }
+        // Text being written needs no hint: the row is the writer's.
+        if !model.input.isEmpty { return [] }
         return ["Tab select", "/attach", "F1 help"]
     }
 
