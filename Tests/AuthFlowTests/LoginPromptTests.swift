@@ -54,12 +54,26 @@ import AuthFlow
                 .logIn(.init(login: "alcie", fullName: "alcie", password: "first-pass-1", allowSignUp: true)))
     }
 
+    /// A "no" is a mistyped login: the form asks for the login again, and what follows is the new login's.
     @Test(arguments: ["", "n", "no", "whatever"])
-    func anythingButYesCreatesNothing(answer: String) {
+    func anythingButYesCreatesNothingAndAsksTheLoginAgain(answer: String) {
         var prompt = Prompt(given: .init(login: "alcie", fullName: "Alice"))
         _ = prompt.start()
         #expect(prompt.handle(.accountMissing) == .ask(.createAccount(login: "alcie"), hint: nil))
-        #expect(prompt.handle(.answered(answer)) == .stop(.declined))
+        #expect(prompt.handle(.answered(answer)) == .ask(.login, hint: Prompt.notCreated("alcie")))
+        #expect(prompt.handle(.answered("alice")) == .lookUp(login: "alice"))
+        #expect(prompt.handle(.accountExists) == .ask(.password(login: "alice"), hint: nil))
+        #expect(prompt.handle(.answered("correct-horse")) ==
+                .logIn(.init(login: "alice", fullName: "Alice", password: "correct-horse", allowSignUp: false)))
+    }
+
+    @Test(arguments: [(Prompt.Event.endOfInput, false), (.interrupted, true)])
+    func noAnswerToTheLoginAskedAgainStillEnds(event: Prompt.Event, interrupted: Bool) {
+        var prompt = Prompt(given: .init(login: "alcie"))
+        _ = prompt.start()
+        _ = prompt.handle(.accountMissing)
+        #expect(prompt.handle(.answered("n")) == .ask(.login, hint: Prompt.notCreated("alcie")))
+        #expect(prompt.handle(event) == .stop(.noLogin(interrupted: interrupted)))
     }
 
     @Test func yesSkipsTheQuestionButNotTheNameNorTheSecondPassword() {

@@ -25,7 +25,7 @@ enum ActionGoldens {
      16:50
     ────────────────────────────────────────────────────────────────────────────────
     ↪ replying to bob: great, then I close the ticket                    Esc cancels
-    > thanks
+    > thanks                                          Enter send reply · Esc cancel
     """
 
     static let replies40x12 = """
@@ -40,7 +40,7 @@ enum ActionGoldens {
      ╰────────────────────────╯
     ────────────────────────────────────────
     ↪ replying to bob: great, then I close…
-    > thanks
+    > thanks               Enter send reply
     """
 
     static let forward80x24 = """
@@ -67,7 +67,7 @@ enum ActionGoldens {
                                                                 ╰─────────────────╯
                                                                            16:51 ✓✓
     ────────────────────────────────────────────────────────────────────────────────
-    >                                                       /attach /download /quit
+    >                                        ↑↓ choose · Enter forward · Esc cancel
     """
 
     static let forward40x12 = """
@@ -82,6 +82,6 @@ enum ActionGoldens {
      ╰────────────────────────╯
      16:50
     ────────────────────────────────────────
-    >
+    >                             ↑↓ choose
     """
 }

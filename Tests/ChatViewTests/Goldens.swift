@@ -25,7 +25,7 @@ enum Goldens {
                                                    ╰──────────────────────────────╯
                                                                      16:51 sending…
     ─ bob is typing… ───────────────────────────────────────────────────────────────
-    >                                                       /attach /download /quit
+    >                                                Tab select · /attach · F1 help
     """
 
     static let deploy40x12 = """
@@ -40,7 +40,7 @@ enum Goldens {
                                    ╰──────╯
                  16:51 not sent: timed out…
     ─ bob is typing… ───────────────────────
-    >
+    >                            Tab select
     """
 
     static let wide = """
@@ -67,7 +67,7 @@ enum Goldens {
                                          ╰────────────────────────────────────────╯
                                                                             16:51 ✓
     ────────────────────────────────────────────────────────────────────────────────
-    >                                                       /attach /download /quit
+    >                                                Tab select · /attach · F1 help
     """
 
     static let ascii = """
@@ -94,7 +94,7 @@ enum Goldens {
                                                                            +------+
                                                16:51 not sent: timed out - retrying
     - bob is typing... -------------------------------------------------------------
-    >                                                       /attach /download /quit
+    >                                                Tab select - /attach - F1 help
     """
 
     static let group = """
@@ -121,7 +121,7 @@ enum Goldens {
                                                                           ╰───────╯
                                                                            16:49 ✓✓
     ────────────────────────────────────────────────────────────────────────────────
-    >                                                       /attach /download /quit
+    >                                                Tab select · /attach · F1 help
     """
 
     static let dialogs80x24 = """

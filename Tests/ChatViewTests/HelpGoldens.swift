@@ -25,7 +25,7 @@ enum HelpGoldens {
             │  /attach PATH       send a file                              │──────╯
             ╰─ ↑↓ scroll · Esc closes ─────────────────────────────────────╯ending…
     ─ bob is typing… ───────────────────────────────────────────────────────────────
-    >                                                       /attach /download /quit
+    >                                                Tab select · /attach · F1 help
     """
 
     static let help40x12 = """
@@ -40,7 +40,7 @@ enum HelpGoldens {
      │     move in the text, else earlier │
      ╰─ ↑↓ scroll · Esc closes ───────────╯
     ─ bob is typing… ───────────────────────
-    >
+    >                            Tab select
     """
 
     static let help40x12Scrolled = """
@@ -55,7 +55,7 @@ enum HelpGoldens {
      │     dialog list; else quit         │
      ╰─ ↑↓ scroll · Esc closes ───────────╯
     ─ bob is typing… ───────────────────────
-    >
+    >                            Tab select
     """
 
     static let notice80x24 = """
@@ -82,7 +82,7 @@ enum HelpGoldens {
      cannot attach /home/alice/photos: it is a directory (attach the files in it
      one by one, or an archive of it)
     ─ bob is typing… ───────────────────────────────────────────────────────────────
-    >                                                       /attach /download /quit
+    >                                                Tab select · /attach · F1 help
     """
 
     static let notice40x12 = """
@@ -97,7 +97,7 @@ enum HelpGoldens {
      cannot attach /home/alice/photos: it
      is a directory (attach the files in …
     ─ bob is typing… ───────────────────────
-    >
+    >                            Tab select
     """
 
 }

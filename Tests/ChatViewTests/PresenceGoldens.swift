@@ -25,7 +25,7 @@ enum PresenceGoldens {
                                                    ╰──────────────────────────────╯
                                                                      16:51 sending…
     ─ bob is typing… ───────────────────────────────────────────────────────────────
-    >                                                       /attach /download /quit
+    >                                                Tab select · /attach · F1 help
     """
 
     static let online40x12 = """
@@ -40,7 +40,7 @@ enum PresenceGoldens {
                                    ╰──────╯
                  16:51 not sent: timed out…
     ─ bob is typing… ───────────────────────
-    >
+    >                            Tab select
     """
 
     static let group80x24 = """
@@ -67,7 +67,7 @@ enum PresenceGoldens {
      ╰──────────────╯
      16:46
     ────────────────────────────────────────────────────────────────────────────────
-    >                                                       /attach /download /quit
+    >                                                Tab select · /attach · F1 help
     """
 
     static let group40x12 = """
@@ -82,7 +82,7 @@ enum PresenceGoldens {
      ╰──────────────╯
      16:46
     ────────────────────────────────────────
-    >
+    >                            Tab select
     """
 
     static let dialogs80x24 = """

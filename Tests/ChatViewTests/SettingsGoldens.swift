@@ -25,7 +25,7 @@ enum SettingsGoldens {
                                                                           ╰───────╯
                                                                            16:49 ✓✓
     ────────────────────────────────────────────────────────────────────────────────
-    >                                                       /attach /download /quit
+    >                                                Tab select · /attach · F1 help
     """
 
     static let avatars40x12 = """
@@ -40,7 +40,7 @@ enum SettingsGoldens {
                                   ╰───────╯
                                    16:49 ✓✓
     ────────────────────────────────────────
-    >
+    >                            Tab select
     """
 
     static let compact80x24 = """
@@ -67,7 +67,7 @@ enum SettingsGoldens {
      16:51 <alice> what about the db migration? sending…
      16:51 <alice> ping not sent: timed out · retrying
     ─ bob is typing… ───────────────────────────────────────────────────────────────
-    >                                                       /attach /download /quit
+    >                                                Tab select · /attach · F1 help
     """
 
     static let compact40x12 = """
@@ -82,7 +82,7 @@ enum SettingsGoldens {
      16:51 <alice> ping
                    not sent: timed out · r…
     ─ bob is typing… ───────────────────────
-    >
+    >                            Tab select
     """
 
     static let hidden80x24 = """
@@ -109,7 +109,7 @@ enum SettingsGoldens {
                                                    ╰──────────────────────────────╯
                                                                            sending…
     ─ bob is typing… ───────────────────────────────────────────────────────────────
-    >                                                       /attach /download /quit
+    >                                                Tab select · /attach · F1 help
     """
 
     static let hidden40x12 = """
@@ -124,6 +124,6 @@ enum SettingsGoldens {
                                    ╰──────╯
                        not sent: timed out…
     ─ bob is typing… ───────────────────────
-    >
+    >                            Tab select
     """
 }

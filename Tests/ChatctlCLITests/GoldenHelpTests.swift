@@ -240,12 +240,12 @@ Signs up a new login, or logs in when the login is taken (the server answers
 422), then connects to chat. The password comes from --password-stdin,
 --password-file, $CHATCTL_PASSWORD, or a prompt on the terminal; never from the
 command line. On a terminal, what the command line leaves out is asked for as a
-login screen does: a new account only after a yes (or --yes) and its password
-twice, a wrong password up to three times; then your dialogs are offered.
---token-stdin, --token-file or $CHATCTL_TOKEN start from an existing session
-token instead (a CI job's, another app's): the server says whose session it is,
-and it is saved as a login's. No password comes with it: once it expires, log in
-again.
+login screen does: a new account only after a yes (or --yes; a no asks for the
+login again) and its password twice, a wrong password up to three times; then
+your dialogs are offered. --token-stdin, --token-file or $CHATCTL_TOKEN start
+from an existing session token instead (a CI job's, another app's): the server
+says whose session it is, and it is saved as a login's. No password comes with
+it: once it expires, log in again.
 
 USAGE: chatctl login [--login <NAME>] [--full-name <NAME>] [--password-stdin]
                      [--no-signup] [--no-chat] [--json] [--yes] [--no-chat-view]

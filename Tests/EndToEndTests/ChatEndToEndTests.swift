@@ -68,6 +68,31 @@ import TestSupport
         try bobTerminal.runAtPrompt("echo status=$?", expecting: "status=130")
     }
 
+    /// What was typed and left is the dialog's draft, in the next run too: in the list, and in the input.
+    @Test func aDraftLeftInADialogIsThereInTheNextRun() throws {
+        let sandbox = try SandboxProcess()
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        #expect(try bob.run(["send", "@" + alice.login, "did the deploy finish?"]).status == 0)
+        let terminal = try TmuxSession(environment: Self.environment(alice))
+        try terminal.startChatctl("chat @\(bob.login)", waitingFor: "did the deploy finish?")
+        try terminal.type("what about the db migration")
+        try terminal.waitFor("> what about the db migration")
+        try terminal.press("Escape")
+        try terminal.waitForPrompt()
+
+        try terminal.startChatctl("chat", waitingFor: "draft: what about the db")
+        try terminal.press("Enter")
+        let screen = try terminal.waitFor("> what about the db migration")
+        #expect(screen.contains("did the deploy finish?"))
+        try terminal.press("C-u")
+        try terminal.waitForScreen("the input emptied") { !$0.contains("> what about") }
+        try terminal.press("Escape")
+        let list = try terminal.waitFor(bob.login)
+        #expect(!list.contains("draft:"), "emptied: the draft is gone")
+        try terminal.press("Escape")
+        try terminal.waitForPrompt()
+    }
+
     @Test func pagesBackThroughHistoryFromTheServerAndReflowsOnResize() throws {
         let sandbox = try SandboxProcess()
         let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)

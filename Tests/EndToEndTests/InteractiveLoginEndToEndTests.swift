@@ -172,8 +172,12 @@ import TestSupport
         try terminal.runAtPrompt("CHATCTL_PASSWORD=\(Self.password) chatctl login --login \(typo) --full-name Typo",
                                  expecting: "No account '\(typo)' yet. Create it? [y/N]")
         try terminal.press("Enter")
-        try terminal.waitFor("chatctl: no account created")
-        #expect(try Self.lastStatus(terminal) == 1)
+        // As a form keeps you on it: the login is asked again; ^D there ends it.
+        try terminal.waitFor("No account created for '\(typo)'; type the login again (Ctrl-D stops).")
+        try terminal.waitFor("Login:")
+        try terminal.press("C-d")
+        try terminal.waitFor("chatctl: no login given")
+        #expect(try Self.lastStatus(terminal) == 2)
         #expect(throws: (any Error).self, "nothing was signed up") {
             try sandbox.createSession(login: typo, password: Self.password)
         }
@@ -182,6 +186,35 @@ import TestSupport
                                  expecting: "Logged in as \(alice.login) (id ")
         #expect(try Self.lastStatus(terminal) == 0)
         #expect(!(try terminal.screen()).contains("Open your dialogs"))
+    }
+
+    /// A typo, "n" at the question, then the right login: the same run logs in.
+    @Test func noToANewAccountAsksTheLoginAgainAndTheRightOneLogsIn() throws {
+        let sandbox = try SandboxProcess()
+        let alice = try ChatUser("alice", sandbox: sandbox)
+        let state = try TemporaryDirectory(prefix: "chatctl-interactive")
+        let terminal = try Self.terminal(configPath: sandbox.configPath, state: state)
+        let typo = uniqueLogin("alcie")
+        try terminal.runAtPrompt("chatctl login --no-chat-view", expecting: "Login:")
+        try terminal.type(typo)
+        try terminal.press("Enter")
+        try terminal.waitFor("No account '\(typo)' yet. Create it? [y/N]")
+        try terminal.type("n")
+        try terminal.press("Enter")
+        try terminal.waitForScreen("the login asked again") { screen in
+            screen.components(separatedBy: "\n").filter { $0.hasPrefix("Login:") }.count == 2
+        }
+        try terminal.type(alice.login)
+        try terminal.press("Enter")
+        try terminal.waitFor("Password for \(alice.login):")
+        try terminal.type(ChatUser.password)
+        try terminal.press("Enter")
+        let screen = try terminal.waitFor("Logged in as \(alice.login) (id \(alice.id))")
+        #expect(!screen.contains("no account created"))
+        #expect(try Self.lastStatus(terminal) == 0)
+        #expect(throws: (any Error).self, "nothing was signed up for the typo") {
+            try sandbox.createSession(login: typo, password: ChatUser.password)
+        }
     }
 
     @Test func thePipedFlagsSignUpWithoutAQuestionAsBefore() throws {

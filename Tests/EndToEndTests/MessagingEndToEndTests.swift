@@ -146,6 +146,24 @@ struct ChatUser {
         #expect(online.status == 75)
     }
 
+    /// `-word` leaves out, as in a web search; a query of only words left out is one line, exit 2.
+    @Test func searchLeavesOutAMinusWordAndSaysWhatItCannotRead() throws {
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        #expect(try alice.run(["send", "@" + bob.login, "standup on friday at ten"]).status == 0)
+        #expect(try alice.run(["send", "@" + bob.login, "carol says friday is off"]).status == 0)
+        #expect(try bob.run(["sync"]).status == 0)
+        let search = try bob.run(["search", "friday -carol", "--json"])
+        #expect(search.status == 0, "stderr: \(search.stderr)")
+        let hits = try #require(try JSONSerialization.jsonObject(with: Data(search.stdout.utf8)) as? [[String: Any]])
+        #expect(hits.compactMap { $0["message"] as? String } == ["standup on friday at ten"])
+        let only = try bob.run(["search", "--", "-carol"])
+        #expect(only.status == 2)
+        #expect(only.stdout.isEmpty)
+        #expect(only.stderr.hasPrefix("chatctl: bad search query '-carol': only words to leave out"))
+        #expect(only.stderr.split(separator: "\n").count == 1)
+        #expect(!only.stderr.contains("fts5"))
+    }
+
     @Test func tenSendersAtOnceAllArriveWithoutCacheErrors() throws {
         let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
         #expect(try alice.run(["send", "@" + bob.login, "warm-up"]).status == 0) // creates the dialog once

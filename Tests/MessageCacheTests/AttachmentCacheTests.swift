@@ -129,7 +129,7 @@ struct AttachmentCacheTests {
         ("- {text} : x", "- {text} : x"),
         ("deploy", "deploy"),
     ])
-    func punctuatedWordsBecomePhrases(typed: String, query: String) {
-        #expect(SearchSyntax.fts5.ftsQuery(typed) == query)
+    func punctuatedWordsBecomePhrases(typed: String, query: String) throws {
+        #expect(try SearchSyntax.fts5.ftsQuery(typed) == query)
     }
 }

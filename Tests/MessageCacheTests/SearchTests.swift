@@ -1,5 +1,6 @@
 import Testing
 import MessageCache
+import TestSupport
 import ChatIdentifiers
 
 @Suite("MessageCache: full-text search")
@@ -69,6 +70,62 @@ struct SearchTests {
         #expect(try cache.search(#"deploy" lunch"#, syntax: .plainWords).map(\.message.id) == [hexID(1, prefix: "e")])
         #expect(try cache.search("AND deploy", syntax: .plainWords).isEmpty)
         #expect(try cache.search("depl*", syntax: .plainWords).count == 4)  // deploy x3 + déploiement
+    }
+
+    /// As a web search box reads it: `-word` leaves out, phrases, prefixes, OR.
+    @Test(arguments: [
+        ("deploy -lunch", [2, 3]),
+        ("deploy NOT lunch", [2, 3]),
+        (#"deploy -"is done""#, [2, 3]),
+        (#""deploy is done""#, [1]),
+        ("lunch OR relevant", [1, 4]),
+        ("lunch OR relevant -nothing", [1]),
+        ("depl* -lunch", [2, 3, 5]),
+        ("deploy AND lunch", [1]),
+        ("-lunch deploy -mentions", [2]),
+    ])
+    func webSearchSyntax(query: String, ids: [Int]) throws {
+        let hits = try filled().search(query, syntax: .webSearch)
+        #expect(hits.map(\.message.id).sorted() == ids.map { hexID($0, prefix: "e") })
+    }
+
+    @Test(arguments: [
+        ("-lunch", "only words to leave out: give at least one word to look for"),
+        (#"-"deploy is done""#, "only words to leave out: give at least one word to look for"),
+        ("deploy OR", "OR needs a word on each side, as in 'lunch OR dinner'"),
+        ("OR deploy", "OR needs a word on each side, as in 'lunch OR dinner'"),
+        ("deploy OR -lunch", "a word left out (-lunch) cannot be one side of OR"),
+        ("deploy NOT", "NOT needs a word after it"),
+        ("!!! -", "the search text is empty"),
+    ])
+    func webSearchSaysWhatItCannotRead(query: String, message: String) throws {
+        let error = try #require(throws: MessageCacheError.self) { _ = try filled().search(query, syntax: .webSearch) }
+        #expect(error.kind == .invalidSearchQuery)
+        #expect(error.message == message)
+    }
+
+    /// What FTS5's parser refuses is read as words: no FTS5 error ever reaches the user.
+    @Test func webSearchNeverPassesFTS5Syntax() throws {
+        let cache = try filled()
+        for query in [#"foo""#, "deploy AND", "(deploy", "nosuchcolumn:deploy", "NEAR(", "deploy^", "{text}:x", "a\"b", "deploy -"] {
+            #expect(throws: Never.self, "\(query)") { _ = try cache.search(query, syntax: .webSearch) }
+        }
+        var random = SplitMix(seed: 10)
+        let pieces = ["deploy", "-", "\"", "OR", "NOT", "AND", "*", "(", ")", ":", "^", "{", "}", ",", "+", " ", "lunch", "é", "NEAR", "'"]
+        for _ in 0..<500 {
+            let query = (0..<Int(random.next() % 8)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            do { _ = try cache.search(query, syntax: .webSearch) } catch {
+                #expect(error.kind == .invalidSearchQuery)
+                #expect(!error.message.contains("fts5"), "\(query): \(error.message)")
+                #expect(!error.message.contains("syntax error"), "\(query): \(error.message)")
+            }
+        }
+    }
+
+    @Test func webSearchQuotesEveryTerm() throws {
+        #expect(try SearchQuery(parsing: "friday -carol").ftsQuery == #"("friday") NOT ("carol")"#)
+        #expect(try SearchQuery(parsing: #"a OR b* c -"d e" NOT f"#).ftsQuery == #"(("a" OR "b"*) AND "c") NOT ("d e" OR "f")"#)
+        #expect(try SearchQuery(parsing: "cat.jpg NEAR(").ftsQuery == #""cat.jpg" AND "NEAR(""#)
     }
 
     @Test func rankingWindowScoresOnlyTheNewestMatches() throws {

@@ -161,6 +161,57 @@ import ChatIdentifiers
     }
 }
 
+/// Online, a name is matched against a dialog list no older than `dialogListFreshFor`: a name
+/// unique in an old cache but shared on the server is ambiguous, at the cost of one request,
+/// and only when the list is not fresh.
+@Suite struct DialogNameFreshnessTests {
+    static let cachedFriends = CachedDialog(id: "5f00000000000000000000f1", type: .group, name: "friends", occupantIDs: [1, 2],
+                                            lastMessageDateSent: 20, updatedAt: 100, rawJSON: "{}")
+    /// The server's answer to the dialogs changed since: a second group named `friends`.
+    static let secondFriends = reply(200, #"""
+        {"total_entries":1,"skip":0,"limit":100,"items":[{"_id":"5f00000000000000000000f2","type":2,"name":"friends","user_id":3,"occupants_ids":[1,3],"updated_at":"2026-11-30T17:55:19Z"}]}
+        """#)
+    static let users = reply(200, #"{"current_page":1,"per_page":100,"total_entries":0,"items":[]}"#)
+
+    final class Clock: @unchecked Sendable { var now = 1_000_000 }
+
+    static func service(_ script: [ScriptedTransport.Reply], clock: Clock) throws -> ScriptedService {
+        let f = try ScriptedService(script, now: { clock.now })
+        try f.service.cache.upsertDialogs([cachedFriends])
+        return f
+    }
+
+    @Test func aNameUniqueInAStaleCacheButSharedOnTheServerIsAmbiguous() throws {
+        let clock = Clock()
+        let f = try Self.service([Self.secondFriends, Self.users], clock: clock)
+        let error = try #require(throws: Failure.self) { try f.service.resolve(.name("friends"), source: .server, createPrivate: false) }
+        #expect(error.message == "'friends' names 2 dialogs; give one by its id (or by the name 'chatctl dialogs' shows):")
+        #expect(error.details.map { String($0.prefix(24)) }.sorted() == ["5f00000000000000000000f1", "5f00000000000000000000f2"])
+        #expect(error.details.contains { $0.contains("'friends (0000f2)'") }, "each with the end of its id, as 'dialogs' shows it")
+        #expect(f.transport.requests.filter { $0.url.contains("/chat/Dialog") }.count == 1, "one request for the dialog list")
+    }
+
+    @Test func aFreshListAnswersWithoutARequestAndAnOldOneIsSyncedOnce() throws {
+        let clock = Clock()
+        let empty = reply(200, #"{"total_entries":0,"skip":0,"limit":100,"items":[]}"#)
+        let f = try Self.service([empty, Self.secondFriends, Self.users], clock: clock)
+        _ = try f.service.syncDialogs()
+        #expect(f.transport.requests.count == 1)
+        clock.now += MessagingService.dialogListFreshFor - 1
+        #expect(try f.service.resolve(.name("friends"), source: .server, createPrivate: false).id == Self.cachedFriends.id)
+        #expect(f.transport.requests.count == 1, "fresh: the cache answers")
+        clock.now += 1
+        #expect(throws: Failure.self) { try f.service.resolve(.name("friends"), source: .server, createPrivate: false) }
+        #expect(f.transport.requests.filter { $0.url.contains("/chat/Dialog") }.count == 2, "stale: synced once first")
+    }
+
+    @Test func offlineTheCacheAloneAnswersHoweverOld() throws {
+        let f = try Self.service([], clock: Clock())
+        #expect(try f.service.resolve(.name("friends"), source: .cacheOnly, createPrivate: false).id == Self.cachedFriends.id)
+        #expect(f.transport.requests.isEmpty)
+    }
+}
+
 /// `dialogs` shows a page of dialogs with an index of only those that could share their
 /// titles (found through the cache's indexes, as `make bench` measures): for every listed dialog it
 /// must show what the index of every cached dialog shows. Random caches where names collide

@@ -11,13 +11,15 @@ final class ScriptedService {
     let service: MessagingService
 
     /// `retryPolicy`: `.immediate` to see the client's retries without their waits.
-    init(_ script: [ScriptedTransport.Reply] = [], retryPolicy: RetryPolicy = .never) throws {
+    /// `now`: the service's clock (Unix seconds), for what depends on age.
+    init(_ script: [ScriptedTransport.Reply] = [], retryPolicy: RetryPolicy = .never, now: (@Sendable () -> Int)? = nil) throws {
         directory = try TemporaryDirectory()
         transport = ScriptedTransport(script)
         let api = QuickBloxClient(apiEndpoint: "http://127.0.0.1:9", credentials: AppCredentials(applicationId: 1, authKey: "k", authSecret: "s"),
                                   transport: transport)
         api.retryPolicy = retryPolicy
         api.token = "tok"
-        service = MessagingService(api: api, cache: try ChatCache(path: directory.file("cache.sqlite")), me: Self.me)
+        let cache = try ChatCache(path: directory.file("cache.sqlite"))
+        service = now.map { MessagingService(api: api, cache: cache, me: Self.me, now: $0) } ?? MessagingService(api: api, cache: cache, me: Self.me)
     }
 }

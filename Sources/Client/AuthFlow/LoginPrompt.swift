@@ -33,8 +33,6 @@ package struct LoginPrompt: Sendable, Equatable {
         case noLogin(interrupted: Bool)
         /// ^D or ^C at any later question.
         case abandoned(interrupted: Bool)
-        /// "No" to creating the account.
-        case declined
         /// The password was refused this many times.
         case tooManyAttempts
         /// `--no-signup`, and the server says there is no such account.
@@ -79,6 +77,7 @@ package struct LoginPrompt: Sendable, Equatable {
     package static let passwordsDiffer = "The passwords do not match."
     package static let wrongPassword = "Wrong password; try again."
     package static func wrongPasswordOrNoAccount(_ login: String) -> String { "Wrong password, or no account '\(login)' yet." }
+    package static func notCreated(_ login: String) -> String { "No account created for '\(login)'; type the login again (Ctrl-D stops)." }
 
     package let given: Given
     package private(set) var pending: Question?
@@ -154,8 +153,9 @@ package struct LoginPrompt: Sendable, Equatable {
             let yes = ["y", "yes"].contains(text.lowercased())
             pending = nil
             if yes { isNew = true; return nameStep() }
+            // "No" to a new account is a mistyped login, as a login form keeps you on it: asked again.
+            guard existenceUnknown else { return startOver(declined: login) }
             // After a refused log-in "no" means the password was wrong: asked again, if it can be.
-            guard existenceUnknown else { return .stop(.declined) }
             guard given.password == nil, tries < Self.attempts else { return .stop(.tooManyAttempts) }
             return ask(.password(login: login), hint: Self.wrongPassword)
         case .password(let login):
@@ -171,6 +171,15 @@ package struct LoginPrompt: Sendable, Equatable {
             }
             return attempt(login: login, password: first)
         }
+    }
+
+    /// Back to the login question, with nothing of the declined login kept.
+    private mutating func startOver(declined login: String) -> Action {
+        self.login = nil
+        fullName = given.fullName
+        isNew = false
+        password = nil
+        return ask(.login, hint: Self.notCreated(login))
     }
 
     private mutating func afterLogin(_ login: String) -> Action {

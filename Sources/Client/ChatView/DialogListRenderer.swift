@@ -38,7 +38,12 @@ struct DialogListRenderer {
                 grid.put(count, row: y, column: x + unreadWidth - 1 - count.count, style: theme.unread, unicode: theme.unicode)
             }
             x += unreadWidth
-            if let last = dialog.lastMessage {
+            if let draft = model.drafts[dialog.id], !draft.isEmpty {
+                // Something typed and left here: said in its place, as chat apps mark a draft.
+                let after = grid.put("draft: ", row: y, column: x, style: theme.accent, unicode: theme.unicode, limit: x + messageWidth)
+                let first = String(draft.text.prefix { $0 != "\n" })
+                grid.put(GlyphLine(first, maxWidth: max(1, x + messageWidth - after), unicode: theme.unicode), row: y, column: after, style: .plain, limit: x + messageWidth)
+            } else if let last = dialog.lastMessage {
                 grid.put(GlyphLine(last, maxWidth: messageWidth, unicode: theme.unicode), row: y, column: x, style: .plain)
             }
             if let date = dialog.lastMessageDate {
@@ -50,6 +55,10 @@ struct DialogListRenderer {
         if let filter = model.dialogs.filter {
             let after = grid.put("/ ", row: bottom, column: 0, style: theme.accent, unicode: theme.unicode)
             let end = grid.put(GlyphLine(filter, unicode: theme.unicode), row: bottom, column: after, style: .plain)
+            if let hint = KeyHints.line(["Enter open", "Esc clear"], room: width - 1 - max(20, end + 2),
+                                        separator: theme.dot, unicode: theme.unicode) {
+                grid.put(hint, row: bottom, column: width - 1 - hint.width, style: theme.faint)
+            }
             grid.cursor = (bottom, min(width - 1, end))
         } else {
             var keys = theme.unicode ? "↑↓ move · Enter open · / filter · q quit" : "up/down move - Enter open - / filter - q quit"

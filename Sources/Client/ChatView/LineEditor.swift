@@ -17,6 +17,12 @@ package struct LineEditor: Hashable, Sendable {
         cursor = characters.count
     }
 
+    /// `text` with the cursor before its `cursor`-th character (a draft kept; kept within the text).
+    package init(_ text: String, cursor: Int) {
+        self.init(text)
+        self.cursor = max(0, min(characters.count, cursor))
+    }
+
     package var text: String { String(characters) }
     package var isEmpty: Bool { characters.isEmpty }
     package var isMultiline: Bool { characters.contains("\n") }

@@ -39,6 +39,9 @@ package enum ScreenEffect: Hashable, Sendable {
     case delete(messageID: String, dialogID: DialogID)
     /// Tell the person at the terminal: the bell, and a desktop notification where the terminal makes one.
     case notify(title: String, body: String)
+    /// Keep what is typed in the dialog, and where the cursor is, for when it opens again
+    /// in a later run (empty text: no draft).
+    case keepDraft(dialogID: DialogID, text: String, cursor: Int)
     /// Fetch a sender's avatar picture into the state directory, once (`avatars: image`);
     /// answered by `avatarFetched`, whatever happens.
     case fetchAvatar(userID: Int)

@@ -1,3 +1,5 @@
+import ChatIdentifiers
+
 /// The whole state of `chatctl chat`, a value: which screen shows, the dialogs,
 /// the open conversation with its scroll position, the input, typing, the
 /// connection, the image previews drawn. Only `ScreenUpdate.update` changes it.
@@ -18,6 +20,10 @@ package struct ScreenModel: Sendable {
     package var dialogs = DialogPicker()
     package var conversation: Conversation?
     package var input = LineEditor()
+    /// The input of each dialog left (its text, cursor and history), given back when the dialog
+    /// opens again, as chat apps keep drafts; sending empties it. The edge fills it with the
+    /// drafts of earlier runs and keeps each change (`keepDraft`).
+    package var drafts: [DialogID: LineEditor] = [:]
     /// Display names by user id.
     package var names: [Int: String] = [:]
     /// A line for the status bar, shown until `noticeUntil`.

@@ -138,10 +138,12 @@ package struct ScreenRenderer {
             if offset == 0 { grid.put(">", row: row, column: 0, style: theme.accent, unicode: theme.unicode) }
             grid.put(line, row: row, column: ScreenAreas.promptWidth, style: .plain)
         }
-        if model.input.isEmpty {
-            let hint = GlyphLine("/attach /download /quit ", unicode: theme.unicode)
-            if model.width - hint.width > 20 {
-                grid.put(hint, row: areas.inputTop, column: model.width - hint.width, style: theme.faint)
+        // The keys that do something now, right of the text while it leaves room (and the input 20 columns).
+        if areas.inputRows.count == 1, let text = areas.inputRows.first {
+            let room = model.width - 1 - max(20, ScreenAreas.promptWidth + text.width + 2)
+            if let hint = KeyHints.line(KeyHints.items(model, unicode: theme.unicode), room: room,
+                                        separator: theme.dot, unicode: theme.unicode) {
+                grid.put(hint, row: areas.inputTop, column: model.width - 1 - hint.width, style: theme.faint)
             }
         }
         grid.cursor = (areas.inputTop + areas.cursorRow, min(model.width - 1, areas.cursorColumn))

@@ -60,6 +60,7 @@ extension ScreenUpdate.Step {
 
     mutating func quit(interrupted: Bool = false) {
         sayPausedIfComposing()
+        if model.screen == .conversation, let open = model.conversation?.dialog.id { keepDraft(of: open) }
         model.quitting = true
         effects.append(.quit(interrupted: interrupted))
     }

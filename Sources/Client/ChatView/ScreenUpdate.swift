@@ -146,19 +146,33 @@ package struct ScreenUpdate {
 
         mutating func open(_ dialog: DialogSummary) {
             sayPausedIfComposing()
+            if let previous = model.conversation?.dialog.id, previous != dialog.id { keepDraft(of: previous) }
             model.screen = .conversation
             model.conversation = Conversation(dialog: dialog)
-            model.input = LineEditor()
+            model.input = model.drafts[dialog.id] ?? LineEditor()
             if let index = model.dialogs.all.firstIndex(where: { $0.id == dialog.id }) { model.dialogs.all[index].unread = 0 }
             effects.append(.openDialog(id: dialog.id))
         }
 
         mutating func backToDialogs() {
             sayPausedIfComposing()
-            if let open = model.conversation?.dialog.id { effects.append(.closeDialog(id: open)) }
+            if let open = model.conversation?.dialog.id {
+                effects.append(.closeDialog(id: open))
+                keepDraft(of: open)
+            }
             model.screen = .dialogs
             model.conversation = nil
             model.input = LineEditor()
+        }
+
+        /// The input as the dialog's draft, for when it opens again (its history too, so kept even
+        /// when empty), and for the next run when its text or cursor changed.
+        mutating func keepDraft(of dialogID: DialogID) {
+            let kept = model.drafts[dialogID]
+            if kept?.text ?? "" != model.input.text || (!model.input.isEmpty && kept?.cursor != model.input.cursor) {
+                effects.append(.keepDraft(dialogID: dialogID, text: model.input.text, cursor: model.input.cursor))
+            }
+            model.drafts[dialogID] = model.input
         }
 
         // MARK: messages

@@ -231,6 +231,16 @@ package enum CacheSchema {
                 try database.run("UPDATE \(table) SET \(arrays.joined(separator: ", "))")
             }
         },
+        // What the chat view's user typed in a dialog and left there (ChatCache+Drafts.swift),
+        // and where the cursor was: given back when the dialog opens again, in this run or the next.
+        Migration("9 drafts", sql: """
+            CREATE TABLE drafts (
+                dialog_id TEXT PRIMARY KEY NOT NULL,
+                text TEXT NOT NULL,
+                cursor INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            """),
     ])
 
     /// The ids of the raw JSON's list `key` as comma-separated text.

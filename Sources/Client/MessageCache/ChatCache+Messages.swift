@@ -252,7 +252,7 @@ extension ChatCache {
         _ query: String, dialogID: DialogID? = nil, limit: Int = 20, style: SnippetStyle = .brackets,
         syntax: SearchSyntax = .fts5, rankingWindow: Int? = 5_000
     ) throws(MessageCacheError) -> [SearchHit] {
-        let userQuery = syntax.ftsQuery(query)
+        let userQuery = try syntax.ftsQuery(query)
         guard !userQuery.allSatisfy(\.isWhitespace) else {
             throw MessageCacheError(kind: .invalidSearchQuery, message: "the search text is empty")
         }

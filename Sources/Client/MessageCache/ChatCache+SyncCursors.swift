@@ -3,6 +3,7 @@ import ChatIdentifiers
 
 extension ChatCache {
     private static let dialogsCursor = "dialogs.updated_at"
+    private static let dialogsSyncedCursor = "dialogs.synced_at"
     static func historyCursor(_ dialogID: DialogID) -> String { "messages.date_sent:" + dialogID.rawValue }
 
     /// The newest `date_sent` up to which a dialog's history is known complete.
@@ -24,6 +25,16 @@ extension ChatCache {
     /// Moves the dialogs cursor forward to `updatedAt` (never back).
     package func advanceDialogsUpdatedAtCursor(_ updatedAt: Int) throws(MessageCacheError) {
         try advanceCursor(Self.dialogsCursor, to: updatedAt)
+    }
+
+    /// When (unix) the dialog list was last brought up to date from the server, nil: never.
+    package func dialogsSyncedAt() throws(MessageCacheError) -> Int? {
+        try cursor(Self.dialogsSyncedCursor)
+    }
+
+    /// Records a sync of the dialog list asked for at `time` (never moved back).
+    package func recordDialogsSynced(at time: Int) throws(MessageCacheError) {
+        try advanceCursor(Self.dialogsSyncedCursor, to: time)
     }
 
     private func cursor(_ name: String) throws(MessageCacheError) -> Int? {

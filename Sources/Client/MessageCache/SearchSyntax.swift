@@ -5,12 +5,17 @@ package enum SearchSyntax: Sendable {
     /// Plain words, all of which must occur; a word ending in `*` is a prefix.
     /// Quotes and operators are taken literally, so no input is a syntax error.
     case plainWords
+    /// As a web search box reads it (`SearchQuery`): words, `-word`, `"phrases"`, `prefix*`,
+    /// `OR`; what it cannot read is a clear error, never FTS5's.
+    case webSearch
 
     /// The FTS5 query for `text`.
-    func ftsQuery(_ text: String) -> String {
+    func ftsQuery(_ text: String) throws(MessageCacheError) -> String {
         switch self {
         case .fts5:
             return Self.quotingPunctuatedWords(text)
+        case .webSearch:
+            return try SearchQuery(parsing: text).ftsQuery
         case .plainWords:
             return text.split(whereSeparator: { $0.isWhitespace }).map { word -> String in
                 var word = Substring(word)

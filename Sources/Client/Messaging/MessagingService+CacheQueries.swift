@@ -47,10 +47,11 @@ extension MessagingService {
         displayNames(Set(messages.map(\.senderID)))
     }
 
-    /// Full-text search of the cached messages, best match first (`ChatCache.search`). The
-    /// cache's own error is thrown, whose message says what is wrong with the query.
+    /// Full-text search of the cached messages, best match first (`ChatCache.search`), the query
+    /// read as a web search box reads it (`SearchQuery`). The cache's own error is thrown, whose
+    /// message says what is wrong with the query.
     package func search(_ query: String, dialogID: DialogID?, limit: Int, style: SnippetStyle) throws(MessageCacheError) -> [SearchHit] {
-        try cache.search(query, dialogID: dialogID, limit: limit, style: style)
+        try cache.search(query, dialogID: dialogID, limit: limit, style: style, syntax: .webSearch)
     }
 
     /// The dialog's messages since the last sync (all of them, up to `limit`, the first

@@ -13,6 +13,17 @@ extension MessagingService {
                                shownTitles: (try? dialogNameIndex(of: dialogs))?.suffixedTitles() ?? [:])
     }
 
+    /// The drafts the chat view left in dialogs (none when the cache cannot say).
+    package func drafts() -> [CachedDraft] {
+        (try? cache.drafts()) ?? []
+    }
+
+    /// Keeps what was typed in a dialog for the chat view's next run (empty text: none);
+    /// best effort, a cache that cannot write it loses only the draft.
+    package func keepDraft(_ draft: CachedDraft) {
+        try? cache.keepDraft(draft, at: now())
+    }
+
     /// The dialog with its newest `pageSize` messages and its outbox entries; nil when the
     /// cache has no such dialog.
     package func openedDialog(id: DialogID, pageSize: Int) -> OpenedDialog? {

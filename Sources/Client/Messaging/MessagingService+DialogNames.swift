@@ -63,13 +63,31 @@ extension MessagingService {
         } }
     }
 
-    /// The one dialog `name` names: from the cache, else after a sync. A name that matches
-    /// none but reads as an email address is the private dialog with that user (created
-    /// when `createPrivate`, as for `@login`); several matches are listed for a person to pick.
+    /// How long (seconds) a dialog list synced from the server answers for it when a name is
+    /// matched online: a script's commands in a row share one sync, and after it a dialog
+    /// someone else made is seen within this long.
+    package static let dialogListFreshFor = 30
+
+    /// Whether the cached dialog list was synced within `dialogListFreshFor` seconds.
+    func dialogListIsFresh() throws(Failure) -> Bool {
+        guard let synced = try cached({ () throws(MessageCacheError) in try cache.dialogsSyncedAt() }) else { return false }
+        return now() - synced < Self.dialogListFreshFor
+    }
+
+    /// The one dialog `name` names. Online, a name is matched against a list no older than
+    /// `dialogListFreshFor` (else one request for the dialogs changed since comes first), so
+    /// that a name the server shares with a dialog the cache has not seen yet is ambiguous
+    /// whatever the cache's age; a fresh list is asked again only when nothing matches.
+    /// `cacheOnly` matches the cache alone. A name that matches none but reads as an email
+    /// address is the private dialog with that user (created when `createPrivate`, as for
+    /// `@login`); several matches are listed for a person to pick.
     package func dialog(named name: String, source: DataSource, createPrivate: Bool) throws(Failure) -> CachedDialog {
+        var stale = false
+        if source == .server { stale = try !dialogListIsFresh() }
+        if stale { try syncDialogs() }
         var index = try dialogNameIndex()
         var matches = index.matches(name)
-        if matches.isEmpty && source == .server {
+        if matches.isEmpty && source == .server && !stale {
             try syncDialogs()
             index = try dialogNameIndex()
             matches = index.matches(name)

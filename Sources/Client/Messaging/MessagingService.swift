@@ -17,7 +17,7 @@ package final class MessagingService {
     package let cache: ChatCache
     /// The logged-in user's id.
     package let me: Int
-    private let now: () -> Int
+    let now: () -> Int
     /// Outbox ids: ObjectIds, like the stanza ids of messages sent over chat.
     private var idGenerator = ObjectIDGenerator()
 
@@ -31,10 +31,14 @@ package final class MessagingService {
     @discardableResult
     package func syncDialogs() throws(Failure) -> Int {
         let cursor = try cached { () throws(MessageCacheError) in try cache.dialogsUpdatedAtCursor() }
+        // The time asked, not answered: what changed while the answer came may be missing.
+        let askedAt = now()
         let dialogs: [QBDialog]
         do { dialogs = try api.allDialogs(DialogQuery(updatedAfter: cursor)) } catch {
             throw Failure(describing: error, doing: "list dialogs")
         }
+        // Best effort: a cache that cannot write it (read-only) only costs a sync next time.
+        try? cache.recordDialogsSynced(at: askedAt)
         guard !dialogs.isEmpty else { return 0 }
         let records = dialogs.map(CacheRecords.dialog)
         try cached { () throws(MessageCacheError) in

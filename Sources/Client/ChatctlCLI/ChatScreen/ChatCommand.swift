@@ -11,6 +11,7 @@ import AuthFlow
 import ChatView
 import CommandLineKit
 import Diagnostics
+import MessageCache
 import Messaging
 import Presentation
 import TerminalImages
@@ -113,11 +114,13 @@ struct ChatCommand: Command {
                                 clock: TimeLabels(utcOffset: Self.utcOffset))
         model.settings = viewSettings
         if noNotify { model.settings.notify = false }
+        for draft in view.service.drafts() { model.drafts[draft.dialogID] = LineEditor(draft.text, cursor: draft.cursor) }
         var first = [effects.dialogs()]
         if let opened, let summary = view.service.cachedDialog(id: opened) {
             model.openedDirectly = true
             model.screen = .conversation
             model.conversation = Conversation(dialog: ChatViewRecords.dialog(summary, me: view.service.me, names: [:]))
+            model.input = model.drafts[opened] ?? LineEditor()
             first += effects.perform(.openDialog(id: opened), model: model)
         }
         let loop = ChatEventLoop(model: model, update: ScreenUpdate(), renderer: ScreenRenderer(), terminal: terminal,

@@ -115,6 +115,8 @@ final class ChatEffects {
             live.post(ChatEngine.Command.delete(messageID: messageID, dialogID: dialogID))
         case .fetchAvatar(let userID):
             live.post(LiveChat.FileCommand.avatar(userID: userID, directory: avatarDirectory))
+        case .keepDraft(let dialogID, let text, let cursor):
+            service.keepDraft(CachedDraft(dialogID: dialogID, text: text, cursor: cursor))
         }
         return []
     }

@@ -84,9 +84,6 @@ extension LoginCommand {
                     case .abandoned(let interrupted):
                         io.warn("login abandoned")
                         return Self.ending(interrupted: interrupted)
-                    case .declined:
-                        io.warn("no account created")
-                        return .failure
                     case .tooManyAttempts:
                         throw refused ?? Failure(.authentication, "log in failed")
                     case .noAccount(let login):

@@ -16,8 +16,9 @@ struct LoginCommand: Command {
             --password-stdin, --password-file, $CHATCTL_PASSWORD, or a prompt \
             on the terminal; never from the command line. On a terminal, what the \
             command line leaves out is asked for as a login screen does: a new \
-            account only after a yes (or --yes) and its password twice, a wrong \
-            password up to three times; then your dialogs are offered. \
+            account only after a yes (or --yes; a no asks for the login again) and \
+            its password twice, a wrong password up to three times; then your \
+            dialogs are offered. \
             --token-stdin, --token-file or $CHATCTL_TOKEN start from an existing \
             session token instead (a CI job's, another app's): the server says \
             whose session it is, and it is saved as a login's. No password comes \

@@ -19,9 +19,10 @@ struct SearchCommand: Command {
         abstract: "Search cached messages, best matches first.",
         discussion: """
             Searches the local cache ('chatctl sync' fills it): the text of messages and \
-            the names of their attachments. QUERY uses SQLite FTS5 syntax: words, \
-            "phrases", prefix*, OR, NOT; a word with punctuation in it, such as a file \
-            name (cat.jpg), is taken as a phrase.
+            the names of their attachments. QUERY reads as in a web search: every word \
+            must occur, -word leaves out the messages that have it, "a phrase" is a \
+            phrase, prefix* a word's start, OR (in capitals) takes either side; a word \
+            with punctuation in it, such as a file name (cat.jpg), is taken as a phrase.
 
             In a pipe, a line a message, tab-separated, no header: message id, dialog id, dialog name, when \
             it was sent (ISO 8601 UTC), sender id, sender name, the text around the match with matching words \
@@ -30,6 +31,7 @@ struct SearchCommand: Command {
         examples: [
             Example("Cached messages that mention the deploy, best first", "chatctl search deploy"),
             Example("A phrase, in ops only", "chatctl search '\"release notes\"' --dialog ops"),
+            Example("Friday, but not the messages that mention carol", "chatctl search 'friday -carol'"),
             Example("Attachments by name", "chatctl search cat.jpg"),
             Example("Fill the cache first, then the best 5 as JSON", "chatctl sync && chatctl search invoice -n 5 --json"),
         ])
@@ -53,7 +55,7 @@ struct SearchCommand: Command {
         let hits: [SearchHit]
         do { hits = try service.search(query, dialogID: dialogID, limit: limit, style: style) } catch {
             throw Failure(.invalidInput, "bad search query '\(TerminalText.sanitize(query, newlines: .asSpaces))': \(error.message)",
-                                                        hint: "quote phrases with \"…\"; use words, prefix*, OR, NOT")
+                                                        hint: "every word must occur; -word leaves out, \"a phrase\", prefix*, OR")
         }
         if json {
             let objects = hits.map { JSONOutput.message($0.message, me: service.me, extra: ["snippet": .string($0.snippet)]) }
