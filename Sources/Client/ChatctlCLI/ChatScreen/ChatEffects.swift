@@ -115,6 +115,8 @@ final class ChatEffects {
             live.post(ChatEngine.Command.delete(messageID: messageID, dialogID: dialogID))
         case .fetchAvatar(let userID):
             live.post(LiveChat.FileCommand.avatar(userID: userID, directory: avatarDirectory))
+        case .answerContact(let userID, let accept):
+            live.post(ChatEngine.Command.answerContact(userID: userID, accept: accept))
         }
         return []
     }
