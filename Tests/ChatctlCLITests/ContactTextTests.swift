@@ -1,7 +1,6 @@
 import Testing
 import Messaging
 import Presentation
-import QuickBloxAPI
 
 /// How contacts are written (ContactText.swift): the state in words, the JSON with RFC 6121's
 /// values, and listen's events and lines, other users' names made safe for a terminal.
