@@ -209,6 +209,7 @@ SUBCOMMANDS:
   edit                    Replace the text of one of your messages.
   delete                  Delete a message, for you or for everyone.
   users                   List users, or find them by login, full name or email.
+  contacts                List your contacts and who asks to be one.
   push                    List your devices that get push notifications.
   download                Save a message's attachments, or a file by its uid.
   export                  Write a whole dialog as Markdown, HTML or JSON Lines.

@@ -116,7 +116,11 @@ final class ScriptedChatLink: ChatLinking {
         case subscription(SubscriptionPresence.Kind, to: Int)
         case privacy(PrivacyQuery.Request, id: String)
     }
-    private(set) var contactRequests: [ContactRequest] = []
+    private(set) var contactRequests: [ContactRequest] = [] {
+        didSet { if contactRequests.count > oldValue.count, let request = contactRequests.last { incoming += answer?(request) ?? [] } }
+    }
+    /// The server's side of contact requests: what each one written brings at the next pump.
+    var answer: ((ContactRequest) -> [ChatEvent])?
     private var contactRequestCount = 0
 
     private func nextContactRequestID() throws(XMPPError) -> String {

@@ -34,6 +34,8 @@ package struct HelpOverlay: Hashable, Sendable {
             Line(keys: "Commands", does: ""),
             Line(keys: "/attach PATH", does: "send a file"),
             Line(keys: "/download", does: "save the newest attachment shown"),
+            Line(keys: "/accept [NAME]", does: "accept a contact request (the oldest, or NAME's)"),
+            Line(keys: "/reject [NAME]", does: "refuse a contact request"),
             Line(keys: "/help\(dot)F1", does: "this help"),
             Line(keys: "/quit\(dot)^C", does: "leave"),
             Line(keys: "//text", does: "a message that starts with /"),

@@ -44,8 +44,8 @@ package struct ScreenAreas {
         inputTop = model.height - inputRows.count
         bannerRow = model.screen == .conversation && model.composing != nil ? inputTop - 1 : nil
         bottomRuleRow = inputTop - 1 - (bannerRow == nil ? 0 : 1)
-        // A question waiting for its answer comes before any notice.
-        let notice = model.confirming?.question ?? model.notice
+        // A question waiting for its answer comes before any notice; a contact request waiting shows when none does.
+        let notice = model.confirming?.question ?? model.notice ?? model.contactRequestNotice
         noticeRows = notice.map { Self.noticeLines($0, width: model.width - 2, unicode: model.profile.unicode) } ?? []
         noticeTop = bottomRuleRow - noticeRows.count
         bodyHeight = max(0, noticeTop - bodyTop)

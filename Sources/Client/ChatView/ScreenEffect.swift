@@ -45,4 +45,6 @@ package enum ScreenEffect: Hashable, Sendable {
     /// Fetch a sender's avatar picture into the state directory, once (`avatars: image`);
     /// answered by `avatarFetched`, whatever happens.
     case fetchAvatar(userID: Int)
+    /// Accept or refuse a user's contact request (`/accept`, `/reject`).
+    case answerContact(userID: Int, accept: Bool)
 }

@@ -48,4 +48,6 @@ package enum ScreenEvent: Hashable, Sendable {
     case messagesRemoved(dialogID: DialogID, ids: [String])
     /// A sender's avatar file, answering `fetchAvatar`: its path, or nil for none.
     case avatarFetched(userID: Int, path: String?)
+    /// Someone asks to be the user's contact (`waiting`), or their request is answered or withdrawn.
+    case contactRequest(userID: Int, waiting: Bool)
 }

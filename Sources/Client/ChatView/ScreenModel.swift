@@ -50,6 +50,8 @@ package struct ScreenModel: Sendable {
     package var settings = ChatViewSettings()
     /// Senders' avatar files asked for and fetched (`avatars: image`).
     package var avatars = AvatarFiles()
+    /// Users whose contact requests wait for an answer, oldest first (ContactRequests.swift).
+    package var contactRequests: [Int] = []
 
     package init(me: Int, width: Int, height: Int, now: Double, profile: RenderProfile = RenderProfile(), clock: TimeLabels = .utc) {
         self.me = me; self.width = width; self.height = height; self.now = now; self.profile = profile; self.clock = clock

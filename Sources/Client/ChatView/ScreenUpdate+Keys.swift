@@ -154,6 +154,10 @@ extension ScreenUpdate.Step {
         case "/attach":
             guard !argument.isEmpty else { return tell("/attach needs a file: /attach PATH") }
             effects.append(.attach(path: argument, dialogID: conversation.dialog.id))
+        case "/accept":
+            answerContact(argument, accept: true)
+        case "/reject":
+            answerContact(argument, accept: false)
         case "/download", "/d":
             if conversation.selection != nil { downloadSelected() } else { downloadNewestVisible() }
         case "/help", "/?":

@@ -122,6 +122,8 @@ package struct ScreenUpdate {
                 removed(ids, dialogID: dialogID)
             case .avatarFetched(let userID, let path):
                 model.avatars.fetched(userID, path: path)
+            case .contactRequest(let userID, let waiting):
+                contactRequest(userID, waiting: waiting)
             }
         }
 

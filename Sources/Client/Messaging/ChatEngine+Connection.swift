@@ -35,6 +35,7 @@ extension ChatEngine {
     func connectOnce() throws(Failure) {
         if settings.dialogs != .none { try refreshDialogs() }
         try link.connect()
+        askContacts()
         try joinRooms()
     }
 

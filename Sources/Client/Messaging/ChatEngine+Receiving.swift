@@ -43,8 +43,10 @@ extension ChatEngine {
         case .correction(let correction, let from, let dialogID):
             let sender = from.userID ?? (from.roomDialogID != nil ? from.resource.flatMap { Int($0) } : nil)
             if sender != link.me { receive(correction, from: sender, dialogID: dialogID ?? from.roomDialogID) }
-        case .roster, .subscription:
-            break  // contacts are not the engine's yet (docs/protocol.md, Known gaps 4)
+        case .roster(let update):
+            heard(update)
+        case .subscription(let presence):
+            heard(presence)
         case .privacy:
             break  // blocking is not the engine's yet (docs/protocol.md, Known gaps 4)
         }

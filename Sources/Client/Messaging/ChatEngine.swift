@@ -86,6 +86,8 @@ package final class ChatEngine {
         case edit(messageID: String, dialogID: DialogID, text: String)
         /// Delete one of our messages for everyone.
         case delete(messageID: String, dialogID: DialogID)
+        /// Accept or refuse a user's contact request (ChatEngine+Contacts.swift).
+        case answerContact(userID: Int, accept: Bool)
     }
 
     package let link: any ChatLinking
@@ -129,6 +131,8 @@ package final class ChatEngine {
     var names = SenderNames()
     /// Other users' presence (ChatEngine+Presence.swift).
     var presenceBook = PresenceBook()
+    /// The contact list as this session learnt it (ChatEngine+Contacts.swift).
+    var contacts = ContactExchange()
 
     /// `handler` gets every event, on this engine's thread, in order.
     package init(link: any ChatLinking, service: MessagingService, settings: Settings, owner: Int = Int(getpid()),
@@ -236,6 +240,8 @@ package final class ChatEngine {
             edit(messageID, dialogID: dialogID, text: text)
         case .delete(let messageID, let dialogID):
             delete(messageID, dialogID: dialogID)
+        case .answerContact(let userID, let accept):
+            answerContact(userID, accept: accept)
         }
     }
 

@@ -45,6 +45,9 @@ package enum ChatEngineEvent: Sendable, Equatable {
     case removed(dialogID: DialogID, ids: [String])
     /// A user's avatar file, fetched by the files' thread (`LiveChat.FileCommand.avatar`); nil: none.
     case avatar(userID: Int, path: String?)
+    /// The contact list (ChatEngine+Contacts.swift): someone asks to be the user's contact,
+    /// answered the user's request or withdrew theirs, or the user answered here.
+    case contact(userID: Int, ContactBook.News)
 }
 
 /// A message heard live or in a filled gap.

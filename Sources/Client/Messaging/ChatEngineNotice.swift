@@ -46,6 +46,7 @@ package enum ChatEngineStep: Sendable, Equatable {
     case download
     case edit
     case delete
+    case answerContact
 
     func describe(_ failure: Failure) -> String {
         let why = failure.message
@@ -74,6 +75,7 @@ package enum ChatEngineStep: Sendable, Equatable {
         case .download: return failure.description
         case .edit: return "not edited: \(why)"
         case .delete: return "not deleted: \(why)"
+        case .answerContact: return failure.description
         }
     }
 }

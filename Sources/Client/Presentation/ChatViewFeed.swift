@@ -64,6 +64,13 @@ package final class ChatViewFeed: Sendable {
             return .messagesRemoved(dialogID: dialogID, ids: ids)
         case .avatar(let userID, let path):
             return .avatarFetched(userID: userID, path: path)
+        case .contact(let user, let news):
+            switch news {
+            case .requested: return .contactRequest(userID: user, waiting: true)
+            case .withdrawn, .answered: return .contactRequest(userID: user, waiting: false)
+            case .accepted, .rejected:
+                return .notice(ContactText.line(news, name: names.withLock { $0[user] } ?? "user \(user)", login: nil))
+            }
         }
     }
 

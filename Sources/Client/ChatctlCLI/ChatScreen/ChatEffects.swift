@@ -117,6 +117,8 @@ final class ChatEffects {
             live.post(LiveChat.FileCommand.avatar(userID: userID, directory: avatarDirectory))
         case .keepDraft(let dialogID, let text, let cursor):
             service.keepDraft(CachedDraft(dialogID: dialogID, text: text, cursor: cursor))
+        case .answerContact(let userID, let accept):
+            live.post(ChatEngine.Command.answerContact(userID: userID, accept: accept))
         }
         return []
     }

@@ -20,7 +20,10 @@ struct ListenCommand: Command {
             from another device is shown too, with 'you' as the sender (in JSON, \
             "outgoing": true). When someone adds you to a dialog, it says so on \
             standard error ('chatctl: alice added you to ops') and, following all \
-            your dialogs, follows the new one at once. Once connected \
+            your dialogs, follows the new one at once. A contact request, and an \
+            answer to yours, is a line on standard error too ('chatctl: alice asks \
+            to be your contact …'); with --json, an event line on standard output \
+            ({"event":"contact_request","user":{…}}; docs/cli-output.md). Once connected \
             it says 'chatctl: listening to N dialogs' on standard error, which a \
             script can wait for. Reconnects by \
             itself and fills any gap from history, without duplicates. It keeps \
@@ -142,6 +145,15 @@ struct ListenCommand: Command {
             case .notice(let notice):
                 // Notices quote servers and other users: sanitized like everything else they send.
                 io.writeErr("chatctl: \(TerminalText.sanitize(notice.description, newlines: .asSpaces))\n")
+            case .contact(let user, let news):
+                // Requests and answers are events of a script's stream; on a terminal, lines like the dialogs' notices.
+                let known = service.cachedUser(id: user)
+                if json {
+                    let shown = ContactText.user(id: user, login: known?.login, fullName: known?.fullName)
+                    if let line = ContactText.listenJSON(news, user: shown) { printed += line; flush() }
+                } else {
+                    io.writeErr("chatctl: \(ContactText.line(news, name: names[user] ?? "user \(user)", login: known?.login))\n")
+                }
             default:
                 break
             }
