@@ -90,7 +90,7 @@ enum ContactRequestGoldens {
                                                                      16:51 sending…
      carol asks to be your contact: /accept or /reject
     ─ bob is typing… ───────────────────────────────────────────────────────────────
-    >                                                       /attach /download /quit
+    >                                                Tab select · /attach · F1 help
     """
     static let asked40x12 =
     """
@@ -105,6 +105,6 @@ enum ContactRequestGoldens {
      carol asks to be your contact: /accept
      or /reject
     ─ bob is typing… ───────────────────────
-    >
+    >                            Tab select
     """
 }
