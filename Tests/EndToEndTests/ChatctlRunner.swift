@@ -37,7 +37,7 @@ struct ChatctlRunner {
     /// The saved session's token.
     func savedToken() throws -> String {
         let dir = stateDir.path + "/state"
-        guard let name = try FileManager.default.contentsOfDirectory(atPath: dir).first(where: { $0.hasPrefix("session-") }),
+        guard let name = try FileManager.default.contentsOfDirectory(atPath: dir).first(where: { $0.hasPrefix("session-") && $0.hasSuffix(".json") }),
               let token = jsonObject(try String(contentsOfFile: dir + "/" + name, encoding: .utf8))?["token"] as? String else {
             throw TestSupportError("no saved session with a token in \(dir)")
         }
@@ -51,7 +51,7 @@ struct ChatctlRunner {
     /// When the saved session expires (Unix seconds): the server's expiry header, to the second.
     func savedSessionExpiry() throws -> Double {
         let dir = stateDir.path + "/state"
-        guard let name = try FileManager.default.contentsOfDirectory(atPath: dir).first(where: { $0.hasPrefix("session-") }),
+        guard let name = try FileManager.default.contentsOfDirectory(atPath: dir).first(where: { $0.hasPrefix("session-") && $0.hasSuffix(".json") }),
               let saved = jsonObject(try String(contentsOfFile: dir + "/" + name, encoding: .utf8)),
               let expiresAt = saved["expires_at"] as? Double else {
             throw TestSupportError("no saved session with an expires_at in \(dir)")
