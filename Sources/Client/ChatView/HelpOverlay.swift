@@ -34,6 +34,7 @@ package struct HelpOverlay: Hashable, Sendable {
             Line(keys: "Commands", does: ""),
             Line(keys: "/attach PATH", does: "send a file"),
             Line(keys: "/download", does: "save the newest attachment shown"),
+            Line(keys: "/block\(dot)/unblock", does: "block, unblock the other person (asks first)"),
             Line(keys: "/help\(dot)F1", does: "this help"),
             Line(keys: "/quit\(dot)^C", does: "leave"),
             Line(keys: "//text", does: "a message that starts with /"),

@@ -42,4 +42,6 @@ package enum ScreenEffect: Hashable, Sendable {
     /// Fetch a sender's avatar picture into the state directory, once (`avatars: image`);
     /// answered by `avatarFetched`, whatever happens.
     case fetchAvatar(userID: Int)
+    /// Block (`true`) or unblock the other person of a private dialog, once confirmed.
+    case block(userID: Int, Bool)
 }

@@ -48,4 +48,8 @@ package enum ScreenEvent: Hashable, Sendable {
     case messagesRemoved(dialogID: DialogID, ids: [String])
     /// A sender's avatar file, answering `fetchAvatar`: its path, or nil for none.
     case avatarFetched(userID: Int, path: String?)
+    /// One of our messages the server refused for good (the other person blocks us): marked, not sent again.
+    case messageRefused(dialogID: DialogID, id: String, reason: String)
+    /// Whom the user blocks now (`/block`, `/unblock`, another session's change, a connect).
+    case blockedChanged(Set<Int>)
 }

@@ -36,6 +36,7 @@ extension ChatEngine {
         if settings.dialogs != .none { try refreshDialogs() }
         try link.connect()
         try joinRooms()
+        if settings.tracksBlocking { blockListStale = true }
     }
 
     /// Chat refused the token: the session renewed over REST, and whether that gave a new one.

@@ -62,6 +62,9 @@ package final class ChatEngine {
         /// Ask the server this often for the followed dialog's messages no stanza brought (ours,
         /// sent over REST from another device: no carbon copies those, docs/protocol.md §7); nil: never.
         package var followedRefreshSeconds: Double?
+        /// Read whom the user blocks after each connect and whenever another session changes
+        /// it (a privacy list push), and tell it (`.blocked`): the chat view.
+        package var tracksBlocking = false
 
         package init() {}
     }
@@ -86,6 +89,8 @@ package final class ChatEngine {
         case edit(messageID: String, dialogID: DialogID, text: String)
         /// Delete one of our messages for everyone.
         case delete(messageID: String, dialogID: DialogID)
+        /// Block or unblock a user (ChatEngine+Blocking.swift); told as `.blocked`, or a notice.
+        case block(userID: Int, BlockListExchange.Change)
     }
 
     package let link: any ChatLinking
@@ -129,6 +134,10 @@ package final class ChatEngine {
     var names = SenderNames()
     /// Other users' presence (ChatEngine+Presence.swift).
     var presenceBook = PresenceBook()
+    /// Privacy list answers heard, by request id, until the request that waits takes them.
+    var privacyAnswers: [String: PrivacyAnswer] = [:]
+    /// The block list must be read again (connected, or another session changed it).
+    var blockListStale = false
 
     /// `handler` gets every event, on this engine's thread, in order.
     package init(link: any ChatLinking, service: MessagingService, settings: Settings, owner: Int = Int(getpid()),
@@ -209,6 +218,7 @@ package final class ChatEngine {
         try keepSessionAlive()
         endMutesIfDue()
         takeCommands()
+        refreshBlockListIfStale()
         refreshFollowedIfDue()
         settle()
     }
@@ -236,6 +246,8 @@ package final class ChatEngine {
             edit(messageID, dialogID: dialogID, text: text)
         case .delete(let messageID, let dialogID):
             delete(messageID, dialogID: dialogID)
+        case .block(let user, let change):
+            changeBlock(change, user: user)
         }
     }
 

@@ -45,6 +45,12 @@ package enum ChatEngineEvent: Sendable, Equatable {
     case removed(dialogID: DialogID, ids: [String])
     /// A user's avatar file, fetched by the files' thread (`LiveChat.FileCommand.avatar`); nil: none.
     case avatar(userID: Int, path: String?)
+    /// One of our messages the server refused for good (the other person blocks us, say): it
+    /// left the outbox and is not sent again.
+    case refused(dialogID: DialogID, clientMessageID: String, Failure)
+    /// Whom the user blocks now, read after a connect, a change of ours or another session's
+    /// (with `Settings.tracksBlocking`, and after a `block` command).
+    case blocked(Set<Int>)
 }
 
 /// A message heard live or in a filled gap.

@@ -46,6 +46,8 @@ package enum ChatEngineStep: Sendable, Equatable {
     case download
     case edit
     case delete
+    case readBlockList
+    case changeBlockList
 
     func describe(_ failure: Failure) -> String {
         let why = failure.message
@@ -74,6 +76,8 @@ package enum ChatEngineStep: Sendable, Equatable {
         case .download: return failure.description
         case .edit: return "not edited: \(why)"
         case .delete: return "not deleted: \(why)"
+        case .readBlockList: return "whom you block could not be read: \(why)"
+        case .changeBlockList: return failure.description
         }
     }
 }

@@ -64,6 +64,10 @@ package final class ChatViewFeed: Sendable {
             return .messagesRemoved(dialogID: dialogID, ids: ids)
         case .avatar(let userID, let path):
             return .avatarFetched(userID: userID, path: path)
+        case .refused(let dialogID, let id, let failure):
+            return .messageRefused(dialogID: dialogID, id: id, reason: TerminalText.sanitize(failure.message, newlines: .asSpaces))
+        case .blocked(let users):
+            return .blockedChanged(users)
         }
     }
 

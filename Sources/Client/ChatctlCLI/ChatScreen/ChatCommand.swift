@@ -87,6 +87,7 @@ struct ChatCommand: Command {
         settings.reportsDialogList = true
         settings.pageSize = Conversation.pageSize
         settings.followedRefreshSeconds = 2
+        settings.tracksBlocking = true
         let feed = ChatViewFeed(me: view.service.me) { inbox.post($0) }
         let (config, stored) = (network.config, network.session)
         guard let live = LiveChat(network: Handover(network.service), transfers: Handover(files.service), makeLink: { service in
@@ -113,6 +114,8 @@ struct ChatCommand: Command {
                                 clock: TimeLabels(utcOffset: Self.utcOffset))
         model.settings = viewSettings
         if noNotify { model.settings.notify = false }
+        // Whom the user blocks as last read, until the engine reads the list again once connected.
+        model.blocked = view.service.blockedUsers()
         var first = [effects.dialogs()]
         if let opened, let summary = view.service.cachedDialog(id: opened) {
             model.openedDirectly = true

@@ -115,6 +115,8 @@ final class ChatEffects {
             live.post(ChatEngine.Command.delete(messageID: messageID, dialogID: dialogID))
         case .fetchAvatar(let userID):
             live.post(LiveChat.FileCommand.avatar(userID: userID, directory: avatarDirectory))
+        case .block(let userID, let blocking):
+            live.post(ChatEngine.Command.block(userID: userID, blocking ? .block : .unblock))
         }
         return []
     }

@@ -90,12 +90,11 @@ struct SendCommand: Command {
             throw context.usage("no message: give TEXT, or pipe it in (standard input is a terminal)")
         }
         let input = try readInput(words: words, context: context)
-        let viaChat = sendsViaChat
         let session = try context.messagingSession(source: .server)
         let service = session.service
         let dialog = try service.resolve(self.dialog, source: .server, createPrivate: true)
         let quote = try replyTo.map { try service.quoting($0.text, as: .reply, lookingIn: dialog, replyingIn: dialog) }
-        if viaChat { return try sendOverChat(session: session, dialog: dialog, input: input, quote: quote, context: context) }
+        if sendsViaChat(to: dialog) { return try sendOverChat(session: session, dialog: dialog, input: input, quote: quote, context: context) }
         let (io, json, printID, me) = (context.io, json, printID, service.me)
         var sender = RESTSender(service: service, dialogID: dialog.id) { message in
             if json { io.writeOut(JSONOutput.message(message, me: me) + "\n") }
@@ -152,8 +151,14 @@ struct SendCommand: Command {
         return parts.filter { !BlankMessage.isBlank($0) }
     }
 
-    /// One message: REST is one round trip. A stream: chat, acknowledged in batches.
+    /// One message: REST is one round trip. A stream: chat, acknowledged in batches. Without
+    /// `--no-chat`, a private dialog's messages go over chat too, where the other person's
+    /// privacy list applies (REST's does not): a block is told, not delivered past.
     var sendsViaChat: Bool { (via ?? (lines && !noChat ? .chat : .rest)) == .chat }
+
+    func sendsViaChat(to dialog: CachedDialog) -> Bool {
+        via == nil && !noChat && dialog.type == .private || sendsViaChat
+    }
 
     /// All of standard input as one message (without its final line break).
     func wholeInput(_ context: CommandContext) throws -> String {
@@ -179,6 +184,7 @@ extension SendCommand {
         if let window = try context.sendWindowOverride() { settings.window = window }
         let engine = try context.chatEngine(for: session, settings: settings, handler: sendingEvents(context, me: session.service.me))
         try engine.connect(joining: [dialog])
+        try refuseIfBlocked(dialog, engine: engine)
         switch input {
         case .parts(let parts):
             if let quote {
@@ -204,6 +210,18 @@ extension SendCommand {
             }
         }
         return try finish(engine)
+    }
+
+    /// A private dialog's other person whom the user blocks is refused before anything is
+    /// queued (exit 2): their answers would not reach the user. A list that cannot be read
+    /// refuses nothing; the server still applies it.
+    func refuseIfBlocked(_ dialog: CachedDialog, engine: ChatEngine) throws {
+        guard dialog.type == .private, let peer = dialog.occupantIDs.first(where: { $0 != engine.service.me }),
+              let list = try? engine.readBlockList(), list.blockedUserIDs.contains(peer) else { return }
+        let user = try? engine.service.user(named: String(peer))
+        let name = engine.service.displayNames([peer])[peer] ?? "user \(peer)"
+        throw Failure(.invalidInput, "you have blocked \(name); the message was not sent",
+                      hint: "'chatctl unblock \(user.map { "@" + $0.login } ?? String(peer))' first")
     }
 
     /// What a sending command prints of its engine's events: with --json each message as the
