@@ -16,7 +16,7 @@ import Testing
 
     @Test func everyCommandRuns() {
         let commands = Self.commandTypes()
-        #expect(commands.count == 41)
+        #expect(commands.count == 44)
         for (path, type) in commands {
             #expect(type is any Command.Type, "\(path.joined(separator: " ")) has no run")
         }

@@ -209,6 +209,9 @@ SUBCOMMANDS:
   edit                    Replace the text of one of your messages.
   delete                  Delete a message, for you or for everyone.
   users                   List users, or find them by login, full name or email.
+  block                   Block a user: their messages no longer reach you.
+  unblock                 Unblock a user, however they were blocked.
+  blocked                 List the users you block.
   push                    List your devices that get push notifications.
   download                Save a message's attachments, or a file by its uid.
   export                  Write a whole dialog as Markdown, HTML or JSON Lines.

@@ -32,7 +32,7 @@ struct BlockCommand: Command {
 struct UnblockCommand: Command {
     static let configuration = CommandConfiguration(
         name: "unblock",
-        abstract: "Unblock a user blocked with 'chatctl block' or a QuickBlox app.",
+        abstract: "Unblock a user, however they were blocked.",
         discussion: """
             Takes the rules that block USER out of your privacy list and keeps the rest; a list \
             left with no rules is removed. Unblocking someone not blocked is refused (exit 2) and \
@@ -40,6 +40,7 @@ struct UnblockCommand: Command {
             """,
         examples: [
             Example("Unblock bob", "chatctl unblock @bob"),
+            Example("Unblock user 12345, blocked by another app", "chatctl unblock 12345"),
         ])
 
     @Argument("USER", help: SharedHelp.user)

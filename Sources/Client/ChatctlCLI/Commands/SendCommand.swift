@@ -94,7 +94,9 @@ struct SendCommand: Command {
         let service = session.service
         let dialog = try service.resolve(self.dialog, source: .server, createPrivate: true)
         let quote = try replyTo.map { try service.quoting($0.text, as: .reply, lookingIn: dialog, replyingIn: dialog) }
-        if sendsViaChat(to: dialog) { return try sendOverChat(session: session, dialog: dialog, input: input, quote: quote, context: context) }
+        if sendsViaChat(to: dialog), let sent = try sendOverChat(session: session, dialog: dialog, input: input, quote: quote, context: context) {
+            return sent
+        }
         let (io, json, printID, me) = (context.io, json, printID, service.me)
         var sender = RESTSender(service: service, dialogID: dialog.id) { message in
             if json { io.writeOut(JSONOutput.message(message, me: me) + "\n") }
@@ -175,15 +177,23 @@ extension SendCommand {
     /// Sends over chat through the outbox, with a chat engine on this thread: stdin is read
     /// as it arrives, between turns of the connection, and every line is queued before it is
     /// sent. A stream outlives a cut connection (docs/protocol.md §7): it reconnects and resends.
-    /// `quote`: a reply's parameters (--reply-to), sent with the first part.
+    /// `quote`: a reply's parameters (--reply-to), sent with the first part. Nil when chat could
+    /// not be reached for a private dialog's message that chose chat by itself: REST sends it
+    /// then (queued first, as always), where a block is not told.
     func sendOverChat(session: MessagingSession, dialog: CachedDialog, input: Input, quote: [String: String]?,
-                      context: CommandContext) throws -> ExitCode {
+                      context: CommandContext) throws -> ExitCode? {
         var settings = ChatEngine.Settings()
         settings.reconnect = lines ? .stream : .never
         if lines { settings.maximumRefreshInterval = try context.sessionRefreshOverride() }
         if let window = try context.sendWindowOverride() { settings.window = window }
         let engine = try context.chatEngine(for: session, settings: settings, handler: sendingEvents(context, me: session.service.me))
-        try engine.connect(joining: [dialog])
+        let implicit = !sendsViaChat
+        do {
+            try engine.connect(joining: [dialog])
+        } catch {
+            if implicit { return nil }
+            throw error
+        }
         try refuseIfBlocked(dialog, engine: engine)
         switch input {
         case .parts(let parts):
