@@ -13,10 +13,16 @@ extension CommandContext {
     /// Runs `body` with the block list's requests over a brief chat connection of `messaging`.
     func overBlockList<T>(_ messaging: MessagingSession,
                           _ body: (ChatLink, @escaping BlockListExchange.Ask) throws(Failure) -> T) throws -> T {
+        try overChat(messaging) { link throws(Failure) in
+            try BlockListExchange.run(over: link, timeout: Self.blockListSeconds) { ask throws(Failure) in try body(link, ask) }
+        }
+    }
+
+    /// `body` with a chat link of `messaging` whose connect waits at most `blockListSeconds`.
+    func overChat<T>(_ messaging: MessagingSession, _ body: (ChatLink) throws(Failure) -> T) throws -> T {
         var config = messaging.config
         config.chatConnectTimeout = min(config.chatConnectTimeout, Self.blockListSeconds)
-        let link = try chatLink(for: MessagingSession(config: config, session: messaging.session, service: messaging.service))
-        return try BlockListExchange.run(over: link, timeout: Self.blockListSeconds) { ask throws(Failure) in try body(link, ask) }
+        return try body(try chatLink(for: MessagingSession(config: config, session: messaging.session, service: messaging.service)))
     }
 
     /// `block USER` or `unblock USER`: the user found as commands name people, the list changed

@@ -94,9 +94,8 @@ struct SendCommand: Command {
         let service = session.service
         let dialog = try service.resolve(self.dialog, source: .server, createPrivate: true)
         let quote = try replyTo.map { try service.quoting($0.text, as: .reply, lookingIn: dialog, replyingIn: dialog) }
-        if sendsViaChat(to: dialog), let sent = try sendOverChat(session: session, dialog: dialog, input: input, quote: quote, context: context) {
-            return sent
-        }
+        if sendsViaChat { return try sendOverChat(session: session, dialog: dialog, input: input, quote: quote, context: context) }
+        if !noChat { try refuseIfBlocked(dialog, session: session, context: context) }
         let (io, json, printID, me) = (context.io, json, printID, service.me)
         var sender = RESTSender(service: service, dialogID: dialog.id) { message in
             if json { io.writeOut(JSONOutput.message(message, me: me) + "\n") }
@@ -153,14 +152,8 @@ struct SendCommand: Command {
         return parts.filter { !BlankMessage.isBlank($0) }
     }
 
-    /// One message: REST is one round trip. A stream: chat, acknowledged in batches. Without
-    /// `--no-chat`, a private dialog's messages go over chat too, where the other person's
-    /// privacy list applies (REST's does not): a block is told, not delivered past.
+    /// One message: REST is one round trip. A stream: chat, acknowledged in batches.
     var sendsViaChat: Bool { (via ?? (lines && !noChat ? .chat : .rest)) == .chat }
-
-    func sendsViaChat(to dialog: CachedDialog) -> Bool {
-        via == nil && !noChat && dialog.type == .private || sendsViaChat
-    }
 
     /// All of standard input as one message (without its final line break).
     func wholeInput(_ context: CommandContext) throws -> String {
@@ -177,23 +170,15 @@ extension SendCommand {
     /// Sends over chat through the outbox, with a chat engine on this thread: stdin is read
     /// as it arrives, between turns of the connection, and every line is queued before it is
     /// sent. A stream outlives a cut connection (docs/protocol.md §7): it reconnects and resends.
-    /// `quote`: a reply's parameters (--reply-to), sent with the first part. Nil when chat could
-    /// not be reached for a private dialog's message that chose chat by itself: REST sends it
-    /// then (queued first, as always), where a block is not told.
+    /// `quote`: a reply's parameters (--reply-to), sent with the first part.
     func sendOverChat(session: MessagingSession, dialog: CachedDialog, input: Input, quote: [String: String]?,
-                      context: CommandContext) throws -> ExitCode? {
+                      context: CommandContext) throws -> ExitCode {
         var settings = ChatEngine.Settings()
         settings.reconnect = lines ? .stream : .never
         if lines { settings.maximumRefreshInterval = try context.sessionRefreshOverride() }
         if let window = try context.sendWindowOverride() { settings.window = window }
         let engine = try context.chatEngine(for: session, settings: settings, handler: sendingEvents(context, me: session.service.me))
-        let implicit = !sendsViaChat
-        do {
-            try engine.connect(joining: [dialog])
-        } catch {
-            if implicit { return nil }
-            throw error
-        }
+        try engine.connect(joining: [dialog])
         try refuseIfBlocked(dialog, engine: engine)
         switch input {
         case .parts(let parts):
@@ -222,16 +207,35 @@ extension SendCommand {
         return try finish(engine)
     }
 
+    /// Before a private message goes over REST, which privacy lists do not govern: a brief chat
+    /// connection asks whether either blocks the other (`BlockProbe`); nothing is queued when one
+    /// does. Chat out of reach, or not answering, refuses nothing (the message goes as before).
+    func refuseIfBlocked(_ dialog: CachedDialog, session: MessagingSession, context: CommandContext) throws {
+        guard dialog.type == .private, let peer = dialog.occupantIDs.first(where: { $0 != session.service.me }) else { return }
+        let outcome = try? context.overChat(session) { link throws(Failure) in
+            try BlockProbe.run(over: link, peer: peer, dialogID: dialog.id, timeout: CommandContext.blockListSeconds)
+        }
+        switch outcome {
+        case .youBlock?: throw youBlock(peer, service: session.service)
+        case .theyBlock?: throw session.service.blockedFailure(by: peer)
+        case .clear?, nil: return
+        }
+    }
+
+    func youBlock(_ peer: Int, service: MessagingService) -> Failure {
+        let user = try? service.user(named: String(peer))
+        let name = service.displayNames([peer])[peer] ?? "user \(peer)"
+        return Failure(.invalidInput, "you have blocked \(name); the message was not sent",
+                       hint: "'chatctl unblock \(user.map { "@" + $0.login } ?? String(peer))' first")
+    }
+
     /// A private dialog's other person whom the user blocks is refused before anything is
     /// queued (exit 2): their answers would not reach the user. A list that cannot be read
     /// refuses nothing; the server still applies it.
     func refuseIfBlocked(_ dialog: CachedDialog, engine: ChatEngine) throws {
         guard dialog.type == .private, let peer = dialog.occupantIDs.first(where: { $0 != engine.service.me }),
               let list = try? engine.readBlockList(), list.blockedUserIDs.contains(peer) else { return }
-        let user = try? engine.service.user(named: String(peer))
-        let name = engine.service.displayNames([peer])[peer] ?? "user \(peer)"
-        throw Failure(.invalidInput, "you have blocked \(name); the message was not sent",
-                      hint: "'chatctl unblock \(user.map { "@" + $0.login } ?? String(peer))' first")
+        throw youBlock(peer, service: engine.service)
     }
 
     /// What a sending command prints of its engine's events: with --json each message as the
