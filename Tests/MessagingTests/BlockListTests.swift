@@ -154,6 +154,21 @@ import ChatIdentifiers
         #expect(error.message == "the chat server refused to store privacy list 'public': not-allowed")
     }
 
+    /// Before a REST send: our list first, then a chat state their list would bounce.
+    @Test func theProbeTellsWhoBlocksWhom() throws {
+        let server = PrivacyServer()
+        let link = ScriptedChatLink(me: 1)
+        link.answersPrivacy = server.answer
+        #expect(try BlockProbe.run(over: link, peer: 2, dialogID: "6b0db884c4ca891d2141e1c9", timeout: 1) == .clear)
+        #expect(!link.isConnected)
+        link.incoming = [.messageError(ChatMessageError(id: nil, from: Self.bob, condition: "service-unavailable", type: "cancel", text: nil))]
+        #expect(try BlockProbe.run(over: link, peer: 2, dialogID: "6b0db884c4ca891d2141e1c9", timeout: 1) == .theyBlock)
+        server.lists = ["public": PrivacyList.blocking([2], name: "public", appID: 1, domain: "localhost")]
+        server.order = ["public"]
+        server.defaultName = "public"
+        #expect(try BlockProbe.run(over: link, peer: 2, dialogID: "6b0db884c4ca891d2141e1c9", timeout: 1) == .youBlock)
+    }
+
     @Test(arguments: [(["public", "x"], "x", "x"), (["x"], nil, "public"), ([], nil, "public"), (["public"], "gone", "public")])
     func theListIsTheDefaultElsePublic(names: [String], defaultName: String?, expected: String) {
         #expect(BlockList.listName(among: names, default: defaultName) == expected)
