@@ -77,11 +77,12 @@ package enum BlockListExchange {
     }
 
     /// Runs `body` over a brief connection of `link`: connected here, disconnected after; each
-    /// request waits at most `timeout` seconds for its answer.
-    package static func run<T>(over link: any ChatLinking, timeout: Double, _ body: (@escaping Ask) throws(Failure) -> T) throws(Failure) -> T {
+    /// request waits at most `timeout` seconds for its answer. `hearing` gets every other event.
+    package static func run<T>(over link: any ChatLinking, timeout: Double, hearing: @escaping (ChatEvent) -> Void = { _ in },
+                               _ body: (@escaping Ask) throws(Failure) -> T) throws(Failure) -> T {
         var answers: [String: PrivacyAnswer] = [:]
         link.onEvent = { event in
-            if case .privacy(let answer) = event, let id = answer.requestID { answers[id] = answer }
+            if case .privacy(let answer) = event, let id = answer.requestID { answers[id] = answer } else { hearing(event) }
         }
         defer {
             link.onEvent = nil

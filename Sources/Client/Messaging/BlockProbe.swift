@@ -19,34 +19,19 @@ package enum BlockProbe {
     /// Connects `link`, asks, disconnects; each wait at most `timeout` seconds.
     package static func run(over link: any ChatLinking, peer: Int, dialogID: DialogID, timeout: Double) throws(Failure) -> Outcome {
         var bounced = false
-        var answers: [String: PrivacyAnswer] = [:]
-        link.onEvent = { event in
-            switch event {
-            case .privacy(let answer): if let id = answer.requestID { answers[id] = answer }
-            case .messageError(let error): if error.from?.userID == peer, error.condition == "service-unavailable" { bounced = true }
-            default: break
+        let hearing: (ChatEvent) -> Void = { event in
+            if case .messageError(let error) = event, error.from?.userID == peer, error.condition == "service-unavailable" { bounced = true }
+        }
+        return try BlockListExchange.run(over: link, timeout: timeout, hearing: hearing) { ask throws(Failure) in
+            if try BlockListExchange.read(ask).blockedUserIDs.contains(peer) { return .youBlock }
+            do throws(XMPPError) {
+                try link.send(chatState: .active, to: link.userJID(peer), kind: .chat, dialogID: dialogID)
+                try link.waitForAcknowledgement(timeout: timeout)
+            } catch {
+                throw Failure(describing: error)
             }
+            link.pump(timeout: 0, sliceMilliseconds: 0, until: nil)
+            return bounced ? .theyBlock : .clear
         }
-        defer {
-            link.onEvent = nil
-            link.disconnect()
-        }
-        try link.connect()
-        let ask: BlockListExchange.Ask = { request throws(Failure) in
-            let id: String
-            do throws(XMPPError) { id = try link.sendPrivacy(request) } catch { throw Failure(describing: error) }
-            link.pump(timeout: timeout, sliceMilliseconds: 10) { answers[id] != nil || !link.isConnected }
-            guard let answer = answers.removeValue(forKey: id) else { throw BlockListExchange.noAnswer(timeout: timeout, connected: link.isConnected) }
-            return answer
-        }
-        if try BlockListExchange.read(ask).blockedUserIDs.contains(peer) { return .youBlock }
-        do throws(XMPPError) {
-            try link.send(chatState: .active, to: link.userJID(peer), kind: .chat, dialogID: dialogID)
-            try link.waitForAcknowledgement(timeout: timeout)
-        } catch {
-            throw Failure(describing: error)
-        }
-        link.pump(timeout: 0, sliceMilliseconds: 0, until: nil)
-        return bounced ? .theyBlock : .clear
     }
 }
