@@ -16,7 +16,7 @@ import Testing
 
     @Test func everyCommandRuns() {
         let commands = Self.commandTypes()
-        #expect(commands.count == 46)
+        #expect(commands.count == 49)
         for (path, type) in commands {
             #expect(type is any Command.Type, "\(path.joined(separator: " ")) has no run")
         }

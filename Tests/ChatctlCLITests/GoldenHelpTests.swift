@@ -210,6 +210,9 @@ SUBCOMMANDS:
   delete                  Delete a message, for you or for everyone.
   users                   List users, or find them by login, full name or email.
   contacts                List your contacts and who asks to be one.
+  block                   Block a user: their messages no longer reach you.
+  unblock                 Unblock a user, however they were blocked.
+  blocked                 List the users you block.
   push                    List your devices that get push notifications.
   download                Save a message's attachments, or a file by its uid.
   export                  Write a whole dialog as Markdown, HTML or JSON Lines.

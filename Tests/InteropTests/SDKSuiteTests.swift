@@ -48,7 +48,7 @@ import TestSupport
         return json
     }
 
-    private static func makeUser(_ n: Int, on sandbox: SandboxProcess, caFile: String) throws -> SuiteUser {
+    static func makeUser(_ n: Int, on sandbox: SandboxProcess, caFile: String) throws -> SuiteUser {
         let login = "sdkuser\(n)", password = "sdk-suite-\(n)", email = "sdkuser\(n)@example.com"
         let signed = SandboxSigning.sessionParameters(applicationId: sandbox.applicationId, authKey: sandbox.authKey,
                                                        secret: sandbox.authSecret)
@@ -61,7 +61,7 @@ import TestSupport
 
     /// The suite's config.js, as the SDK team's names the hosted service: credentials, the two
     /// users, the endpoints (the API as host:port, chat as the domain) and the WebSocket URL.
-    private static func configScript(_ sandbox: SandboxProcess, users: [SuiteUser]) throws -> String {
+    static func configScript(_ sandbox: SandboxProcess, users: [SuiteUser]) throws -> String {
         func json(_ value: some Encodable) throws -> String {
             String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
         }
@@ -80,10 +80,11 @@ import TestSupport
             """
     }
 
-    /// Serves the runner page, config.js, Jasmine and the SDK's bundle and specs, as a web app's
-    /// own server would (nothing else: no path outside those folders).
-    private static func pageServer(config: String) throws -> ScriptedHTTPServer {
-        let page = try [UInt8](Data(contentsOf: resources.appendingPathComponent("quickblox-sdk-suite.html")))
+    /// Serves the runner page (`page`, another of Resources' pages for another test), config.js,
+    /// Jasmine and the SDK's bundle and specs, as a web app's own server would (nothing else: no
+    /// path outside those folders).
+    static func pageServer(config: String, page pageName: String = "quickblox-sdk-suite.html") throws -> ScriptedHTTPServer {
+        let page = try [UInt8](Data(contentsOf: resources.appendingPathComponent(pageName)))
         let config = Array(config.utf8)
         let jasmineFiles = ["jasmine.js", "jasmine-html.js", "boot0.js", "boot1.js"]
         let sdkFiles = ["quickblox.min.js"] + specFiles.map { "spec/" + $0 }

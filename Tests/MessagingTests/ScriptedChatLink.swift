@@ -146,10 +146,19 @@ final class ScriptedChatLink: ChatLinking {
         contactRequests.append(.subscription(kind, to: user))
     }
 
+    /// The server's answer to each privacy list request, played at the next pump; nil: none comes.
+    var answersPrivacy: ((PrivacyQuery.Request, _ id: String) -> PrivacyAnswer?)?
+
     func sendPrivacy(_ request: PrivacyQuery.Request) throws(XMPPError) -> String {
         let id = try nextContactRequestID()
         contactRequests.append(.privacy(request, id: id))
+        if let answer = answersPrivacy?(request, id) { incoming.append(.privacy(answer)) }
         return id
+    }
+
+    /// The privacy list requests written, in order, without their ids.
+    var privacyRequests: [PrivacyQuery.Request] {
+        contactRequests.compactMap { if case .privacy(let request, _) = $0 { request } else { nil } }
     }
 
     func send(correction: ChatCorrection, to: ChatJID, kind: OutgoingChatMessage.Kind, dialogID: DialogID) throws(XMPPError) {

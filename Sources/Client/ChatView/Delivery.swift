@@ -6,6 +6,8 @@ package enum Delivery: Hashable, Sendable {
     case sending
     /// Tried and not acknowledged; it stays in the outbox and is sent again.
     case undelivered(String)
+    /// Refused for good (the other person blocks us): not in the outbox, never sent again.
+    case refused(String)
     /// On the server.
     case sent
     /// Another occupant's client has it.
@@ -15,7 +17,7 @@ package enum Delivery: Hashable, Sendable {
 
     package var isPending: Bool {
         switch self {
-        case .queued, .sending, .undelivered: return true
+        case .queued, .sending, .undelivered, .refused: return true
         case .sent, .delivered, .read: return false
         }
     }

@@ -31,7 +31,13 @@ struct DialogListRenderer {
             grid.put(GlyphLine(dialog.title, maxWidth: nameWidth, unicode: theme.unicode), row: y, column: x,
                      style: dialog.unread > 0 ? CellStyle(bold: true) : .plain)
             x += nameWidth + 1
-            if !narrow { grid.put(dialog.kind.rawValue, row: y, column: x, style: theme.faint, unicode: theme.unicode) }
+            // A private dialog with someone blocked says so where its type is (narrow: after the name).
+            if model.isBlocked(dialog) {
+                let mark = GlyphLine("blocked", maxWidth: narrow ? nameWidth : kindWidth, unicode: theme.unicode)
+                grid.put(mark, row: y, column: narrow ? x - 1 - mark.width : x, style: theme.error)
+            } else if !narrow {
+                grid.put(dialog.kind.rawValue, row: y, column: x, style: theme.faint, unicode: theme.unicode)
+            }
             x += kindWidth
             if dialog.unread > 0 {
                 let count = dialog.unread > 999 ? "999+" : String(dialog.unread)

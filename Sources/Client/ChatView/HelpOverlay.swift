@@ -36,6 +36,7 @@ package struct HelpOverlay: Hashable, Sendable {
             Line(keys: "/download", does: "save the newest attachment shown"),
             Line(keys: "/accept [NAME]", does: "accept a contact request (the oldest, or NAME's)"),
             Line(keys: "/reject [NAME]", does: "refuse a contact request"),
+            Line(keys: "/block\(dot)/unblock", does: "block, unblock the other person (asks first)"),
             Line(keys: "/help\(dot)F1", does: "this help"),
             Line(keys: "/quit\(dot)^C", does: "leave"),
             Line(keys: "//text", does: "a message that starts with /"),

@@ -47,4 +47,6 @@ package enum ScreenEffect: Hashable, Sendable {
     case fetchAvatar(userID: Int)
     /// Accept or refuse a user's contact request (`/accept`, `/reject`).
     case answerContact(userID: Int, accept: Bool)
+    /// Block (`true`) or unblock the other person of a private dialog, once confirmed.
+    case block(userID: Int, Bool)
 }

@@ -50,4 +50,8 @@ package enum ScreenEvent: Hashable, Sendable {
     case avatarFetched(userID: Int, path: String?)
     /// Someone asks to be the user's contact (`waiting`), or their request is answered or withdrawn.
     case contactRequest(userID: Int, waiting: Bool)
+    /// One of our messages the server refused for good (the other person blocks us): marked, not sent again.
+    case messageRefused(dialogID: DialogID, id: String, reason: String)
+    /// Whom the user blocks now (`/block`, `/unblock`, another session's change, a connect).
+    case blockedChanged(Set<Int>)
 }

@@ -38,6 +38,14 @@ package struct ScreenModel: Sendable {
     package var previews = PreviewCache()
     /// Other users' presence, as last heard (ScreenModel+Presence.swift).
     package var presence: [Int: Presence] = [:]
+    /// Whom the user blocks (their privacy list, as the engine last read it): private dialogs
+    /// with them are marked in the list and the header.
+    package var blocked: Set<Int> = []
+
+    /// A private dialog with someone the user blocks.
+    package func isBlocked(_ dialog: DialogSummary) -> Bool {
+        dialog.kind == .private && dialog.peerID.map(blocked.contains) == true
+    }
     /// A reply or an edit being written (`r`, `e` on a selected cell).
     package var composing: Composing?
     /// A forward's dialog being picked (`f`).

@@ -70,6 +70,7 @@ package struct ScreenRenderer {
         case .conversation:
             let dialog = model.conversation?.dialog
             left = " \(dialog?.title ?? "")" + (narrow ? "" : "\(theme.dot)\(dialog?.kind.rawValue ?? "")")
+            if let dialog, model.isBlocked(dialog) { left += theme.dot + "blocked" }
             if let dialog, let presence = model.presenceLabel(of: dialog, dot: theme.dot) { left += theme.dot + presence }
         }
         left += theme.dot + connectionText(model, theme: theme)

@@ -59,8 +59,14 @@ extension ScreenUpdate.Step {
             case (.delete(let message), .character("y")), (.delete(let message), .character("Y")):
                 effects.append(.delete(messageID: message.id, dialogID: message.dialogID))
                 tell("deleting" + (model.profile.unicode ? "…" : "..."))
-            case (.delete, _):
-                tell("not deleted")
+            case (.block(let user, let name), .character("y")), (.block(let user, let name), .character("Y")):
+                effects.append(.block(userID: user, true))
+                tell("blocking \(name)" + (model.profile.unicode ? "…" : "..."))
+            case (.unblock(let user, let name), .character("y")), (.unblock(let user, let name), .character("Y")):
+                effects.append(.block(userID: user, false))
+                tell("unblocking \(name)" + (model.profile.unicode ? "…" : "..."))
+            case (.delete, _), (.block, _), (.unblock, _):
+                tell(confirming.declined)
             }
             return true
         }

@@ -160,6 +160,17 @@ extension ScreenUpdate.Step {
             answerContact(argument, accept: false)
         case "/download", "/d":
             if conversation.selection != nil { downloadSelected() } else { downloadNewestVisible() }
+        case "/block", "/unblock":
+            let blocking = name == "/block"
+            guard conversation.dialog.kind == .private, let peer = conversation.dialog.peerID else {
+                return tell("\(name) is for a private dialog: it \(blocking ? "blocks" : "unblocks") the other person")
+            }
+            let who = model.names[peer] ?? conversation.dialog.title
+            if blocking == model.blocked.contains(peer) {
+                return tell(blocking ? "\(who) is blocked already: /unblock to undo" : "\(who) is not blocked")
+            }
+            // Shown from `confirming` itself (ScreenAreas), so no notice can hide it while it waits.
+            model.confirming = blocking ? .block(userID: peer, name: who) : .unblock(userID: peer, name: who)
         case "/help", "/?":
             model.help = HelpOverlay()
         default:

@@ -48,7 +48,7 @@ package struct ScreenUpdate {
                 if model.screen == .dialogs { dialogsKey(key) } else { conversationKey(key) }
             case .paste(let text):
                 // A paste answers no question (it could start with 'y').
-                if model.confirming != nil { model.confirming = nil; return tell("not deleted") }
+                if let confirming = model.confirming { model.confirming = nil; return tell(confirming.declined) }
                 if model.help != nil { return }
                 if model.screen == .dialogs {
                     if model.dialogs.filter != nil { model.dialogs.filter! += text.filter { !$0.isNewline } }
@@ -88,7 +88,12 @@ package struct ScreenUpdate {
                 let known = Set(conversation.messages.suffix(Conversation.pageSize).map(\.id))
                 // A transfer under way, and where its file is, stay with the entry.
                 let before = Dictionary(conversation.pending.map { ($0.id, $0) }) { first, _ in first }
-                conversation.pending = pending.filter { !known.contains($0.id) }.map { entry in
+                // One refused for good left the outbox: it stays shown, marked, until the dialog is left.
+                let refused = conversation.pending.filter { shown in
+                    if case .refused = shown.delivery { return !pending.contains { $0.id == shown.id } }
+                    return false
+                }
+                conversation.pending = refused + pending.filter { !known.contains($0.id) }.map { entry in
                     before[entry.id].map { Self.merged($0, with: entry) } ?? entry
                 }
                 model.conversation = conversation
@@ -124,6 +129,19 @@ package struct ScreenUpdate {
                 model.avatars.fetched(userID, path: path)
             case .contactRequest(let userID, let waiting):
                 contactRequest(userID, waiting: waiting)
+            case .messageRefused(let dialogID, let id, let reason):
+                tell(reason)
+                guard var conversation = model.conversation, conversation.dialog.id == dialogID,
+                      let index = conversation.pending.firstIndex(where: { $0.id == id }) else { return }
+                conversation.pending[index].delivery = .refused(reason)
+                model.conversation = conversation
+            case .blockedChanged(let users):
+                let before = model.blocked
+                model.blocked = users
+                if let peer = model.conversation?.dialog.peerID, before.contains(peer) != users.contains(peer) {
+                    let who = model.names[peer] ?? model.conversation?.dialog.title ?? "user \(peer)"
+                    tell(users.contains(peer) ? "blocked \(who)" : "unblocked \(who)")
+                }
             }
         }
 

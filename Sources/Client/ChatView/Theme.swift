@@ -78,6 +78,7 @@ struct Theme {
         case .queued: return ("queued", state)
         case .sending: return ("sending" + ellipsis, state)
         case .undelivered(let reason): return ("not sent" + (reason.isEmpty ? "" : ": \(reason)") + dot + "retrying", error)
+        case .refused(let reason): return ("not sent: " + reason, error)
         case .sent: return (unicode ? "✓" : "sent", state)
         case .delivered: return (unicode ? "✓✓" : "delivered", state)
         case .read:

@@ -19,7 +19,7 @@ package struct Chatctl: ParsableCommand {
         subcommands: [
             LoginCommand.self, StatusCommand.self, LogoutCommand.self, DialogsCommand.self, HistoryCommand.self,
             SendCommand.self, ForwardCommand.self, ListenCommand.self, ChatCommand.self, OutboxCommand.self, SearchCommand.self, SyncCommand.self,
-            ReadCommand.self, ProfilesCommand.self, ProfileCommand.self, EditCommand.self, DeleteCommand.self, UsersCommand.self, ContactsCommand.self, PushCommand.self,
+            ReadCommand.self, ProfilesCommand.self, ProfileCommand.self, EditCommand.self, DeleteCommand.self, UsersCommand.self, ContactsCommand.self, BlockCommand.self, UnblockCommand.self, BlockedCommand.self, PushCommand.self,
             DownloadCommand.self, ExportCommand.self, CacheCommand.self, CompletionCommand.self, VersionCommand.self,
         ],
         version: version,

@@ -8,6 +8,8 @@ package enum ExitCode: Int32, Sendable {
     /// Some messages were not delivered (they stay in the outbox).
     case undelivered = 3
     case authentication = 4
+    /// The recipient of a private message blocks the user: it was not sent, nor kept in the outbox.
+    case blocked = 5
     case temporary = 75
     case interrupted = 130
 }
@@ -20,6 +22,7 @@ extension ExitCode {
         case .authentication: self = .authentication
         case .temporary: self = .temporary
         case .undelivered: self = .undelivered
+        case .blocked: self = .blocked
         case .failure: self = .failure
         }
     }

@@ -8,5 +8,6 @@ enum SharedHelp {
     static let printID = "Print the id of each message the server stored, one a line."
     static let since = "Only messages sent after T."
     static let before = "Only messages sent before T."
+    static let user = "A user: @login or a login, an email address, an id, or a full name one user has."
     static let dialog = "A dialog id, @login or an email address (the private dialog with that user), or any name 'chatctl dialogs' shows."
 }

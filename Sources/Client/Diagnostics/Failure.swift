@@ -16,6 +16,8 @@ package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case temporary
         /// This many messages were not delivered and wait in the outbox (exit 3).
         case undelivered(Int)
+        /// The recipient blocks the user: the message was not sent and is not kept (exit 5).
+        case blocked
         /// Anything else (exit 1).
         case failure
     }

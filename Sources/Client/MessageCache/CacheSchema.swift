@@ -241,6 +241,11 @@ package enum CacheSchema {
                 updated_at INTEGER NOT NULL
             ) WITHOUT ROWID;
             """),
+        // Whom the user blocks (their privacy list, docs/protocol.md §7), as chatctl last read or
+        // changed it over chat, so that `dialogs` and the chat view can mark them without a connection.
+        Migration("10 blocked users", sql: """
+            CREATE TABLE blocked_users (user_id INTEGER PRIMARY KEY);
+            """),
     ])
 
     /// The ids of the raw JSON's list `key` as comma-separated text.

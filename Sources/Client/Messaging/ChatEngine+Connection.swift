@@ -37,6 +37,7 @@ extension ChatEngine {
         try link.connect()
         askContacts()
         try joinRooms()
+        if settings.tracksBlocking { blockListStale = true }
     }
 
     /// Chat refused the token: the session renewed over REST, and whether that gave a new one.

@@ -34,8 +34,11 @@ extension ChatEngine {
             if let user, user != link.me { emit(.typing(userID: user, dialogID: dialogID ?? from.roomDialogID, state)) }
         case .connectionLost(let error, _):
             feed(.linkLost(Failure(describing: error)))
-        case .delivered, .marker, .messageError:
+        case .delivered, .marker:
             outbox.handle(event)
+        case .messageError:
+            outbox.handle(event)
+            for (id, dialogID, failure) in outbox.takeRefusals() { emit(.refused(dialogID: dialogID, clientMessageID: id, failure)) }
         case .presence(let presence):
             heard(presence)
         case .lastActivity(let answer):
@@ -47,8 +50,8 @@ extension ChatEngine {
             heard(update)
         case .subscription(let presence):
             heard(presence)
-        case .privacy:
-            break  // blocking is not the engine's yet (docs/protocol.md, Known gaps 4)
+        case .privacy(let answer):
+            heard(answer)
         }
     }
 

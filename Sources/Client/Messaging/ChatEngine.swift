@@ -62,6 +62,9 @@ package final class ChatEngine {
         /// Ask the server this often for the followed dialog's messages no stanza brought (ours,
         /// sent over REST from another device: no carbon copies those, docs/protocol.md §7); nil: never.
         package var followedRefreshSeconds: Double?
+        /// Read whom the user blocks after each connect and whenever another session changes
+        /// it (a privacy list push), and tell it (`.blocked`): the chat view.
+        package var tracksBlocking = false
 
         package init() {}
     }
@@ -88,6 +91,8 @@ package final class ChatEngine {
         case delete(messageID: String, dialogID: DialogID)
         /// Accept or refuse a user's contact request (ChatEngine+Contacts.swift).
         case answerContact(userID: Int, accept: Bool)
+        /// Block or unblock a user (ChatEngine+Blocking.swift); told as `.blocked`, or a notice.
+        case block(userID: Int, BlockListExchange.Change)
     }
 
     package let link: any ChatLinking
@@ -133,6 +138,10 @@ package final class ChatEngine {
     var presenceBook = PresenceBook()
     /// The contact list as this session learnt it (ChatEngine+Contacts.swift).
     var contacts = ContactExchange()
+    /// Privacy list answers heard, by request id, until the request that waits takes them.
+    var privacyAnswers: [String: PrivacyAnswer] = [:]
+    /// The block list must be read again (connected, or another session changed it).
+    var blockListStale = false
 
     /// `handler` gets every event, on this engine's thread, in order.
     package init(link: any ChatLinking, service: MessagingService, settings: Settings, owner: Int = Int(getpid()),
@@ -213,6 +222,7 @@ package final class ChatEngine {
         try keepSessionAlive()
         endMutesIfDue()
         takeCommands()
+        refreshBlockListIfStale()
         refreshFollowedIfDue()
         settle()
     }
@@ -242,6 +252,8 @@ package final class ChatEngine {
             delete(messageID, dialogID: dialogID)
         case .answerContact(let userID, let accept):
             answerContact(userID, accept: accept)
+        case .block(let user, let change):
+            changeBlock(change, user: user)
         }
     }
 

@@ -48,6 +48,12 @@ package enum ChatEngineEvent: Sendable, Equatable {
     /// The contact list (ChatEngine+Contacts.swift): someone asks to be the user's contact,
     /// answered the user's request or withdrew theirs, or the user answered here.
     case contact(userID: Int, ContactBook.News)
+    /// One of our messages the server refused for good (the other person blocks us, say): it
+    /// left the outbox and is not sent again.
+    case refused(dialogID: DialogID, clientMessageID: String, Failure)
+    /// Whom the user blocks now, read after a connect, a change of ours or another session's
+    /// (with `Settings.tracksBlocking`, and after a `block` command).
+    case blocked(Set<Int>)
 }
 
 /// A message heard live or in a filled gap.

@@ -47,6 +47,8 @@ package enum ChatEngineStep: Sendable, Equatable {
     case edit
     case delete
     case answerContact
+    case readBlockList
+    case changeBlockList
 
     func describe(_ failure: Failure) -> String {
         let why = failure.message
@@ -76,6 +78,8 @@ package enum ChatEngineStep: Sendable, Equatable {
         case .edit: return "not edited: \(why)"
         case .delete: return "not deleted: \(why)"
         case .answerContact: return failure.description
+        case .readBlockList: return "whom you block could not be read: \(why)"
+        case .changeBlockList: return failure.description
         }
     }
 }

@@ -1,3 +1,4 @@
+import MessageCache
 import XMPPTransport
 
 /// Whether a message the chat server bounced may pass if sent again. RFC 6120
@@ -19,5 +20,15 @@ extension ChatMessageError {
     var reason: String {
         guard let text, !text.isEmpty else { return condition }
         return "\(condition) (\(text))"
+    }
+}
+
+extension ChatMessageError {
+    /// The other person of a private dialog when they block the sender: their privacy list
+    /// refused the message, which the server says with `service-unavailable` (XEP-0016 §2.13,
+    /// as ejabberd answers; docs/protocol.md §7 "Privacy lists"). Nil for any other bounce.
+    func blocker(in dialog: CachedDialog, me: Int) -> Int? {
+        guard dialog.type == .private, condition == "service-unavailable" else { return nil }
+        return dialog.occupantIDs.first { $0 != me }
     }
 }

@@ -7,6 +7,7 @@ import Diagnostics
 import MessageCache
 import QuickBloxAPI
 import XMPPTransport
+import ChatIdentifiers
 
 /// The chat engine's sending half (docs/protocol.md §7): each message is queued in the
 /// outbox (claimed by this process) before its stanza is written, and leaves the outbox
@@ -44,6 +45,8 @@ final class OutboxSender {
     private(set) var undelivered = 0
     /// Refused for good by the server: removed from the outbox, never retried.
     private(set) var refused = 0
+    /// Messages refused for good since the engine last took them (`takeRefusals`), with why.
+    private var refusals: [(clientMessageID: String, dialogID: DialogID, Failure)] = []
     /// Markers for messages not in history yet (sent, their ack not recorded): taken once they are.
     private var earlyMarkers: [ChatMarker] = []
     /// Custom parameters of the outbox entries being sent that have any (a reply's, a
@@ -52,6 +55,12 @@ final class OutboxSender {
 
     init(link: any ChatLinking, service: MessagingService, owner: Int, markers: MarkerExchange) {
         self.link = link; self.service = service; self.owner = owner; self.markers = markers
+    }
+
+    /// The messages refused for good since the last call, with why.
+    func takeRefusals() -> [(clientMessageID: String, dialogID: DialogID, Failure)] {
+        defer { refusals.removeAll() }
+        return refusals
     }
 
     /// Message ids written and not acknowledged yet.
@@ -167,10 +176,14 @@ final class OutboxSender {
         case .messageError(let error):
             // The server refused one message: for good (not an occupant) it leaves the outbox;
             // a refusal that may pass (wait) keeps it there.
-            if let id = error.id.flatMap(ObjectID.init), inFlight.removeValue(forKey: id) != nil {
+            if let id = error.id.flatMap(ObjectID.init), let sent = inFlight.removeValue(forKey: id) {
                 customByID[id.rawValue] = nil
                 var refusal = Failure(.failure, "the server refused a message: \(error.reason)")
-                if error.isPermanent {
+                if let blocker = error.blocker(in: sent.dialog, me: link.me) {
+                    _ = try? service.cache.discard(clientMessageID: id.rawValue)
+                    refusal = service.blockedFailure(by: blocker)
+                    refused += 1
+                } else if error.isPermanent {
                     _ = try? service.cache.discard(clientMessageID: id.rawValue)
                     refusal.isPermanent = true
                     refusal.hint = "the message was not kept in the outbox"
@@ -179,6 +192,7 @@ final class OutboxSender {
                     release(id.rawValue)
                     undelivered += 1
                 }
+                if refusal.isPermanent { refusals.append((id.rawValue, sent.dialog.id, refusal)) }
                 if failure == nil { failure = refusal }
             }
         default:

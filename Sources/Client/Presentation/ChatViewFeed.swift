@@ -71,6 +71,10 @@ package final class ChatViewFeed: Sendable {
             case .accepted, .rejected:
                 return .notice(ContactText.line(news, name: names.withLock { $0[user] } ?? "user \(user)", login: nil))
             }
+        case .refused(let dialogID, let id, let failure):
+            return .messageRefused(dialogID: dialogID, id: id, reason: TerminalText.sanitize(failure.message, newlines: .asSpaces))
+        case .blocked(let users):
+            return .blockedChanged(users)
         }
     }
 

@@ -38,18 +38,22 @@ extension JSONOutput {
     /// `unread_messages_count` from `GET /chat/Message/unread.json` when that was asked,
     /// `muted` (true or false), the cache's flag (docs/protocol.md §5, "Notification settings"),
     /// and `muted_until`, when a mute for a while ends (Unix seconds, else null).
-    package static func dialog(_ dialog: CachedDialog) -> String {
+    /// `blocked`, when given: whether the user blocks the other person of a private dialog
+    /// (`dialogs --json`; false for a group), added as `"blocked"`.
+    package static func dialog(_ dialog: CachedDialog, blocked: Bool? = nil) -> String {
         let raw = dialog.rawJSON
         guard var object = object(raw) else { return raw }
         let until = dialog.mutedUntil.map(String.init) ?? "null"
-        if object["unread_messages_count"]?.intValue == dialog.unreadCount, object["muted"] == nil,
+        if object["unread_messages_count"]?.intValue == dialog.unreadCount, object["muted"] == nil, object["blocked"] == nil,
            let close = raw.lastIndex(of: "}") {
             // The server's text as it was (never empty: it has the count), our members added at its end.
-            return raw[..<close] + #","muted":\#(dialog.muted),"muted_until":\#(until)"# + raw[close...]
+            let block = blocked.map { #","blocked":\#($0)"# } ?? ""
+            return raw[..<close] + #","muted":\#(dialog.muted),"muted_until":\#(until)"# + block + raw[close...]
         }
         object["unread_messages_count"] = .int(dialog.unreadCount)
         object["muted"] = .bool(dialog.muted)
         object["muted_until"] = dialog.mutedUntil.map(JSONValue.int) ?? .null
+        if let blocked { object["blocked"] = .bool(blocked) }
         return text(.object(object))
     }
 

@@ -79,13 +79,23 @@ package struct PrivacyList: Sendable, Equatable {
     /// the user's JID and one on their nick in every room (`muc.{domain}/{id}`), denying every
     /// kind; `mutual` names no kind, which also stops what the blocker sends to them.
     package static func blocking(_ userIDs: [Int], name: String, appID: Int, domain: String, mutual: Bool = false) -> PrivacyList {
-        let kinds: [Rule.Kind] = mutual ? [] : [.message, .presenceIn, .presenceOut, .iq]
         var rules: [Rule] = []
         for id in userIDs {
-            rules.append(Rule(.jid(ChatJID.user(id, appID: appID, domain: domain).description), allows: false, order: rules.count + 1, kinds: kinds))
-            rules.append(Rule(.jid("muc.\(domain)/\(id)"), allows: false, order: rules.count + 1, kinds: kinds))
+            rules += blockingRules(ChatJID.user(id, appID: appID, domain: domain), order: rules.count + 1, mutual: mutual)
         }
         return PrivacyList(name: name, rules: rules)
+    }
+
+    /// The two rules that block the user of `user` (a user JID) as the SDKs write them, numbered from `order`.
+    package static func blockingRules(_ user: ChatJID, order: Int, mutual: Bool = false) -> [Rule] {
+        let kinds: [Rule.Kind] = mutual ? [] : [.message, .presenceIn, .presenceOut, .iq]
+        return [Rule(.jid(user.bare.description), allows: false, order: order, kinds: kinds),
+                Rule(.jid(roomNick(of: user)), allows: false, order: order + 1, kinds: kinds)]
+    }
+
+    /// A user's nick in every room, as a privacy rule names it: `muc.{domain}/{user id}`.
+    package static func roomNick(of user: ChatJID) -> String {
+        "muc.\(user.domain)/\(user.userID.map(String.init) ?? "")"
     }
 
     /// The users a rule of this list denies by their user JID, in rule order, once each:

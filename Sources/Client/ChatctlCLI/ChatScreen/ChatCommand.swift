@@ -88,6 +88,7 @@ struct ChatCommand: Command {
         settings.reportsDialogList = true
         settings.pageSize = Conversation.pageSize
         settings.followedRefreshSeconds = 2
+        settings.tracksBlocking = true
         let feed = ChatViewFeed(me: view.service.me) { inbox.post($0) }
         let (config, stored) = (network.config, network.session)
         guard let live = LiveChat(network: Handover(network.service), transfers: Handover(files.service), makeLink: { service in
@@ -115,6 +116,8 @@ struct ChatCommand: Command {
         model.settings = viewSettings
         if noNotify { model.settings.notify = false }
         for draft in view.service.drafts() { model.drafts[draft.dialogID] = LineEditor(draft.text, cursor: draft.cursor) }
+        // Whom the user blocks as last read, until the engine reads the list again once connected.
+        model.blocked = view.service.blockedUsers()
         var first = [effects.dialogs()]
         if let opened, let summary = view.service.cachedDialog(id: opened) {
             model.openedDirectly = true

@@ -119,6 +119,8 @@ final class ChatEffects {
             service.keepDraft(CachedDraft(dialogID: dialogID, text: text, cursor: cursor))
         case .answerContact(let userID, let accept):
             live.post(ChatEngine.Command.answerContact(userID: userID, accept: accept))
+        case .block(let userID, let blocking):
+            live.post(ChatEngine.Command.block(userID: userID, blocking ? .block : .unblock))
         }
         return []
     }

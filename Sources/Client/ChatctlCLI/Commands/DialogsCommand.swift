@@ -54,8 +54,14 @@ struct DialogsCommand: Command {
                 context.io.warn("unread counts not refreshed (\(error.message)); showing the dialog list's")
             }
         }
+        // BLOCKED, and JSON's "blocked": whom the cache last knew the user blocks (read by block,
+        // unblock, blocked, send and the chat view over chat), no chat connection here.
+        let blocked = service.blockedUsers()
+        func blocks(_ dialog: CachedDialog) -> Bool {
+            dialog.type == .private && dialog.occupantIDs.contains { $0 != service.me && blocked.contains($0) }
+        }
         if json {
-            context.io.writeOut(JSONOutput.array(ofRaw: dialogs.map(JSONOutput.dialog)))
+            context.io.writeOut(JSONOutput.array(ofRaw: dialogs.map { JSONOutput.dialog($0, blocked: blocks($0)) }))
             return .ok
         }
         if dialogs.isEmpty {
@@ -71,7 +77,10 @@ struct DialogsCommand: Command {
         let titles = try service.dialogNameIndex(showing: dialogs)
         // MUTED is the cache's flag, set by mute, unmute and show: no request per dialog here.
         let layout = context.listingLayout
-        var listing = Listing([.inPipes("ID"), "NAME", "TYPE", "UNREAD", "MUTED", "LAST", "MESSAGE"])
+        // BLOCKED only while one of them is: a list without blocks looks as it always did (and pipes never carry it).
+        let blockedColumn: Listing.Column = .onTerminals("BLOCKED")
+        let anyBlocked = dialogs.contains(where: blocks)
+        var listing = Listing([.inPipes("ID"), "NAME", "TYPE", "UNREAD", "MUTED"] + (anyBlocked ? [blockedColumn] : []) + ["LAST", "MESSAGE"])
         let now = Int(Date().timeIntervalSince1970), clock = TimeLabels(utcOffset: ChatCommand.utcOffset)
         for d in dialogs {
             listing.append([
@@ -80,6 +89,7 @@ struct DialogsCommand: Command {
                 MessagingService.typeName(d.type),
                 d.unreadCount > 0 || layout == .tabSeparated ? String(d.unreadCount) : "",
                 MuteLabel.column(d, now: now, clock: clock),
+            ] + (anyBlocked ? [blocks(d) ? "blocked" : ""] : []) + [
                 layout.time(d.lastMessageDateSent),
                 TerminalText.sanitize(d.lastMessage ?? "", newlines: .asSpaces),
             ])

@@ -90,12 +90,12 @@ struct SendCommand: Command {
             throw context.usage("no message: give TEXT, or pipe it in (standard input is a terminal)")
         }
         let input = try readInput(words: words, context: context)
-        let viaChat = sendsViaChat
         let session = try context.messagingSession(source: .server)
         let service = session.service
         let dialog = try service.resolve(self.dialog, source: .server, createPrivate: true)
         let quote = try replyTo.map { try service.quoting($0.text, as: .reply, lookingIn: dialog, replyingIn: dialog) }
-        if viaChat { return try sendOverChat(session: session, dialog: dialog, input: input, quote: quote, context: context) }
+        if sendsViaChat { return try sendOverChat(session: session, dialog: dialog, input: input, quote: quote, context: context) }
+        if !noChat { try refuseIfBlocked(dialog, session: session, context: context) }
         let (io, json, printID, me) = (context.io, json, printID, service.me)
         var sender = RESTSender(service: service, dialogID: dialog.id) { message in
             if json { io.writeOut(JSONOutput.message(message, me: me) + "\n") }
@@ -179,6 +179,7 @@ extension SendCommand {
         if let window = try context.sendWindowOverride() { settings.window = window }
         let engine = try context.chatEngine(for: session, settings: settings, handler: sendingEvents(context, me: session.service.me))
         try engine.connect(joining: [dialog])
+        try refuseIfBlocked(dialog, engine: engine)
         switch input {
         case .parts(let parts):
             if let quote {
@@ -204,6 +205,37 @@ extension SendCommand {
             }
         }
         return try finish(engine)
+    }
+
+    /// Before a private message goes over REST, which privacy lists do not govern: a brief chat
+    /// connection asks whether either blocks the other (`BlockProbe`); nothing is queued when one
+    /// does. Chat out of reach, or not answering, refuses nothing (the message goes as before).
+    func refuseIfBlocked(_ dialog: CachedDialog, session: MessagingSession, context: CommandContext) throws {
+        guard dialog.type == .private, let peer = dialog.occupantIDs.first(where: { $0 != session.service.me }) else { return }
+        let outcome = try? context.overChat(session) { link throws(Failure) in
+            try BlockProbe.run(over: link, peer: peer, dialogID: dialog.id, timeout: CommandContext.blockListSeconds)
+        }
+        switch outcome {
+        case .youBlock?: throw youBlock(peer, service: session.service)
+        case .theyBlock?: throw session.service.blockedFailure(by: peer)
+        case .clear?, nil: return
+        }
+    }
+
+    func youBlock(_ peer: Int, service: MessagingService) -> Failure {
+        let user = try? service.user(named: String(peer))
+        let name = service.displayNames([peer])[peer] ?? "user \(peer)"
+        return Failure(.invalidInput, "you have blocked \(name); the message was not sent",
+                       hint: "'chatctl unblock \(user.map { "@" + $0.login } ?? String(peer))' first")
+    }
+
+    /// A private dialog's other person whom the user blocks is refused before anything is
+    /// queued (exit 2): their answers would not reach the user. A list that cannot be read
+    /// refuses nothing; the server still applies it.
+    func refuseIfBlocked(_ dialog: CachedDialog, engine: ChatEngine) throws {
+        guard dialog.type == .private, let peer = dialog.occupantIDs.first(where: { $0 != engine.service.me }),
+              let list = try? engine.readBlockList(), list.blockedUserIDs.contains(peer) else { return }
+        throw youBlock(peer, service: engine.service)
     }
 
     /// What a sending command prints of its engine's events: with --json each message as the
