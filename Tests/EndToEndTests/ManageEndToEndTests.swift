@@ -166,7 +166,7 @@ import TestSupport
         try bobListens.stderr.waitForLine(containing: "\(alice.login) added you to \(name)", timeout: 30)
 
         let added = try alice.run(["dialogs", "add", id, "@" + carol.login])
-        #expect(added.status == 0 && added.stderr.isEmpty, "stderr: \(added.stderr)")
+        #expect(added.status == 0 && added.stderr == "chatctl: added @\(carol.login) to '\(name)'\n", "stderr: \(added.stderr)")
         let toCarol = try carolListens.stderr.waitForLine(containing: "<_id>\(id)</_id>", timeout: 30)
         #expect(toCarol.contains("<notification_type>1</notification_type>"))
         let update = try bobListens.stderr.waitForLine(containing: "<new_occupants_ids>\(carol.id)</new_occupants_ids>", timeout: 30)

@@ -79,14 +79,14 @@ import TestSupport
         try terminal.press("Enter")
         try terminal.waitFor("not sent")
         try terminal.waitForPrompt()
-        try terminal.runAtPrompt("clear; echo status=$?", expecting: "status=2")
+        try terminal.runAtPrompt("echo status=$?", expecting: "status=2")
         #expect(try sandbox.messageTexts(token: token, dialogID: id).isEmpty)
 
         try terminal.runAtPrompt("clear; chatctl send \(name) \(long)", expecting: "[y/N]")
         try terminal.type("y")
         try terminal.press("Enter")
         try terminal.waitForPrompt()
-        try terminal.runAtPrompt("clear; echo status=$?", expecting: "status=0")
+        try terminal.runAtPrompt("echo status=$?", expecting: "status=0")
         #expect(try sandbox.messageTexts(token: token, dialogID: id).count == 2)
 
         try terminal.runAtPrompt("clear; chatctl send \(name) --yes \(long); echo status=$?", expecting: "status=0")
