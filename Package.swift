@@ -94,7 +94,7 @@ let package = Package(
         // Files on the content API: blob upload and download, content types (libmagic).
         .target(name: "Transfers", dependencies: ["Diagnostics", "QuickBloxAPI", "HTTPTransport", "CMagic"], path: "Sources/Client/Transfers", swiftSettings: swiftSettings),
         // Transfers: a message's files go up through the outbox before the message does.
-        .target(name: "Messaging", dependencies: ["ChatIdentifiers", "Diagnostics", "Threads", "ClientConfiguration", "AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "MessageCache", "Transfers"], path: "Sources/Client/Messaging", swiftSettings: swiftSettings),
+        .target(name: "Messaging", dependencies: ["ChatIdentifiers", "Diagnostics", "Threads", "ClientConfiguration", "AuthFlow", "QuickBloxAPI", "HTTPTransport", "XMPPTransport", "MessageCache", "Transfers", "CommandLineKit"], path: "Sources/Client/Messaging", swiftSettings: swiftSettings),
         // Image previews: decoded by stb_image, drawn by chafa as symbols, sixels or kitty graphics, in a
         // room of cells (PreviewDrawer); it knows images, not chats (the chat view's edge asks it).
         .target(name: "TerminalImages", dependencies: ["Diagnostics", "CStbImage", "CChafa"], path: "Sources/Client/TerminalImages", swiftSettings: swiftSettings),

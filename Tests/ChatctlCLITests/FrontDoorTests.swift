@@ -134,9 +134,10 @@ import Presentation
             .deletingLastPathComponent().path + "/config.example.json"
         #expect(FileManager.default.fileExists(atPath: example))
         #expect(io.err == """
-            chatctl: cannot read config file /nonexistent/config.json (copy \(example) there and fill in your \
-            application's keys; for a local server instead, run 'chatctl-sandbox > /nonexistent/config.json &', \
-            which writes its config there; or pass --config PATH, or set CHATCTL_CONFIG)
+            chatctl: cannot read config file /nonexistent/config.json (copy it with 'mkdir -p /nonexistent && cp \(example) \
+            /nonexistent/config.json' and fill in your application's keys; for a local server instead, run \
+            'mkdir -p /nonexistent && chatctl-sandbox > /nonexistent/config.json &', which writes its config there; \
+            or pass --config PATH, or set CHATCTL_CONFIG)
 
             """)
     }

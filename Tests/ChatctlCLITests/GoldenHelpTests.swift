@@ -54,10 +54,10 @@ import Testing
             """))
     }
 
-    @Test func profileHelp() {
-        let (status, io) = runChatctl(["profile", "--help"])
+    @Test func meHelp() {
+        let (status, io) = runChatctl(["me", "--help"])
         #expect(status == 0)
-        #expect(io.out == Self.profile)
+        #expect(io.out == Self.me)
     }
 
     @Test func readHelp() {
@@ -69,7 +69,13 @@ import Testing
     @Test func readWithoutADialogAndMarkingOfflineAreUsageErrors() {
         let (status, io) = runChatctl(["read"])
         #expect(status == 2)
-        #expect(io.err == "chatctl: missing argument DIALOG\nusage: chatctl read [--no-chat] [--json] <DIALOG>\n")
+        #expect(io.err == """
+            chatctl: missing argument DIALOG
+            usage: chatctl read [--no-chat] [--json] <DIALOG>
+            examples: chatctl read ops
+                      chatctl read @bob --no-chat
+
+            """)
         let (offline, marking) = runChatctl(["history", "@bob", "--mark-read", "--offline"])
         #expect(offline == 2)
         #expect(marking.err.hasPrefix("chatctl: --mark-read tells the server: it cannot be used with --offline\n"))
@@ -181,7 +187,7 @@ OPTIONS:
   -v, --verbose           Describe each network exchange on stderr (secrets
                           redacted).
   --password-file <PATH>  Read the password from the first line of a file: to
-                          log in, or to renew an expired session (profile set
+                          log in, or to renew an expired session (me set
                           --password: current, then new, on two lines).
   -V, --version           Show the version.
   -h, --help              Show help information.
@@ -202,9 +208,9 @@ SUBCOMMANDS:
   sync                    Fill the local cache with dialogs and their recent
                           messages.
   read                    Mark a dialog's messages read.
-  profiles                List the accounts kept side by side (--profile NAME)
-                          and who is logged in to each.
-  profile                 Show your profile: login, name, email, phone, website,
+  profiles                List the config profiles (--profile NAME), accounts
+                          kept side by side, and who is logged in to each.
+  me                      Show your user: login, name, email, phone, website,
                           tags, avatar.
   edit                    Replace the text of one of your messages.
   delete                  Delete a message, for you or for everyone.
@@ -294,14 +300,15 @@ EXAMPLES:
 """#
 
     /// What every subcommand's help ends with.
-    static let profile = #"""
-OVERVIEW: Show your profile: login, name, email, phone, website, tags, avatar.
+    static let me = #"""
+OVERVIEW: Show your user: login, name, email, phone, website, tags, avatar.
 
-'chatctl profile set' changes it, 'chatctl profile delete' removes your account.
-(The accounts kept side by side with --profile NAME are listed by 'chatctl
-profiles'.)
+'chatctl me set' changes it, 'chatctl me delete' removes your account. (The
+config profiles chosen with --profile NAME, each an account of its own, are
+listed by 'chatctl profiles'.) 'chatctl profile' is the old name of this
+command, still understood.
 
-USAGE: chatctl profile [--json] [<subcommand>]
+USAGE: chatctl me [--json] [<subcommand>]
 
 OPTIONS:
   --json                  Print your QuickBlox user object.
@@ -310,19 +317,19 @@ OPTIONS:
 \#(globalOptions)
 
 SUBCOMMANDS:
-  set                     Change your profile: name, email, phone, website,
-                          tags, custom data, avatar, password.
+  set                     Change your user: name, email, phone, website, tags,
+                          custom data, avatar, password.
   delete                  Delete your account on the server, and its session and
                           cache here.
 
 EXAMPLES:
-  # Your profile
-  chatctl profile
+  # Who you are on the server
+  chatctl me
 
   # Your QuickBlox user object, e.g. for your id
-  chatctl profile --json
+  chatctl me --json
 
-  See 'chatctl help profile <subcommand>' for detailed help.
+  See 'chatctl help me <subcommand>' for detailed help.
 
 """#
 
@@ -339,7 +346,7 @@ GLOBAL OPTIONS:
   -v, --verbose           Describe each network exchange on stderr (secrets
                           redacted).
   --password-file <PATH>  Read the password from the first line of a file: to
-                          log in, or to renew an expired session (profile set
+                          log in, or to renew an expired session (me set
                           --password: current, then new, on two lines).
 """#
 }

@@ -10,7 +10,7 @@ struct Shop: ParsableCommand {
         manual: .init(date: "d", sections: [ManPage.Section(title: "Exit status", body: "0: bought."),
                                              ManPage.Section(title: "See also", body: "till(1)")]),
         examples: [Example("Buy two apples", "shop buy apple -n 2")],
-        commonCommands: ["buy"])
+        commonCommands: ["buy"], meanings: ["order": "buy --json"])
 }
 
 struct Buy: ParsableCommand {
@@ -18,7 +18,8 @@ struct Buy: ParsableCommand {
         name: "buy", abstract: "Buy something.",
         examples: [Example("Buy two apples", "shop buy apple -n 2"),
                    Example("Buy pears, and say so in JSON, which is a long comment that wraps at the help's width of eighty columns", "shop buy pear --json")],
-        refusedOptions: [RefusedOption("card", message: "buy takes no card number on the command line; use --card-file")])
+        refusedOptions: [RefusedOption("card", message: "buy takes no card number on the command line; use --card-file")],
+        aliases: ["purchase"])
     @Argument("ITEM", help: "What.")
     var item: String
     @Option("limit", short: "n", metavar: "N", help: "How many.", aliases: ["count", "quantity"])
@@ -110,8 +111,31 @@ struct Buy: ParsableCommand {
         #expect(status == 2 && out.isEmpty)
         #expect(!err.contains("4111"))
         if !arguments.contains("--via") {
-            #expect(err == "shop: buy takes no card number on the command line; use --card-file\nusage: shop buy [--limit <N>] [--json] <ITEM>\n")
+            #expect(err == """
+                shop: buy takes no card number on the command line; use --card-file
+                usage: shop buy [--limit <N>] [--json] <ITEM>
+                examples: shop buy apple -n 2
+                          shop buy pear --json
+
+                """)
         }
+    }
+
+    /// A command's old name still runs it and is shown nowhere; a typo near it, or a word the
+    /// parent knows people mean something else by, is steered to the current spelling.
+    @Test func anOldCommandNameRunsAndIsShownNowhere() throws {
+        guard case .run(let invocation) = try Self.tree.parse(["purchase", "apple", "-n", "3"]) else {
+            Issue.record("did not run"); return
+        }
+        #expect(invocation.path == ["shop", "buy"] && (invocation.command as? Buy)?.limit == 3)
+        #expect(!Self.tree.parser.help(for: ["shop"]).contains("purchase"))
+        #expect(!ManPage.render(root: Self.tree.spec, version: "2.0", date: "d").contains("purchase"))
+        for shell in CompletionScript.Shell.allCases {
+            #expect(!CompletionScript.render(shell, root: Self.tree.spec).contains("purchase"), "\(shell) offers it")
+        }
+        #expect(dispatch(["purchse", "apple"]).err.hasPrefix("shop: unknown command 'purchse' (did you mean 'buy'?)\n"))
+        #expect(dispatch(["order", "apple"]).err.hasPrefix("shop: unknown command 'order' (did you mean 'shop buy --json'?)\n"))
+        #expect(dispatch(["odrer"]).err.hasPrefix("shop: unknown command 'odrer' (did you mean 'shop buy --json'?)\n"))
     }
 
     @Test(arguments: [["--version"], ["-V"], ["version"]])

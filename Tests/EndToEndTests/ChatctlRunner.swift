@@ -21,6 +21,12 @@ struct ChatctlRunner {
                        stdin: stdin.map { Data($0.utf8) }, timeout: timeout)
     }
 
+    /// Runs chatctl with these bytes, which need not be text, on its standard input.
+    @discardableResult
+    func run(_ arguments: [String], input: Data, environment: [String: String] = [:], timeout: Double = 60) throws -> ProcessResult {
+        try runProcess(productPath("chatctl"), arguments, environment: self.environment(environment), stdin: input, timeout: timeout)
+    }
+
     /// Runs chatctl inside `confinement` (a file-size limit, no permission override: `Confinement`).
     @discardableResult
     func run(confined confinement: (String, [String]) -> (path: String, arguments: [String]), _ arguments: [String],

@@ -32,6 +32,26 @@ import TestSupport
         #expect(try alice.history(email, offline: true).count == 5)
     }
 
+    /// `send freinds hello`: a name that matches no dialog suggests the nearest one, as a
+    /// mistyped command does, in every command that takes a dialog (exit 2, nothing sent).
+    @Test func aMistypedNameSuggestsTheNearest() throws {
+        let alice = try ChatUser("alice", sandbox: sandbox), bob = try ChatUser("bob", sandbox: sandbox)
+        let created = try alice.run(["dialogs", "create", "--group", "friends", "--with", "@" + bob.login])
+        #expect(created.status == 0, "stderr: \(created.stderr)")
+        let said = "chatctl: no dialog named 'freinds' (did you mean 'friends'? 'chatctl dialogs' lists yours)\n"
+        for arguments in [["send", "freinds", "hello"], ["history", "freinds"], ["history", "freinds", "--offline"],
+                          ["dialogs", "mute", "freinds"], ["dialogs", "show", "freinds"], ["read", "freinds"],
+                          ["listen", "freinds", "--timeout", "1s"], ["export", "freinds"]] {
+            let result = try alice.run(arguments)
+            #expect(result.status == 2 && result.stdout.isEmpty, "\(arguments): \(result.stderr)")
+            #expect(result.stderr == said, "\(arguments)")
+        }
+        // Nothing near: the old hint alone.
+        let far = try alice.run(["send", "zzzzzzzz", "hello"])
+        #expect(far.stderr == "chatctl: no dialog named 'zzzzzzzz' (run 'chatctl dialogs' to see yours, or use @login for a private dialog)\n")
+        #expect(try alice.history("friends").isEmpty, "nothing was sent")
+    }
+
     /// Two groups named alike: the second's creation warns (exit 0) naming the first; a
     /// command given the name lists both, each with type, occupants and last activity
     /// (exit 2); `dialogs` tells the rows apart, and each row's name reaches its dialog.

@@ -34,7 +34,7 @@ import TestSupport
 
         let muted = try alice.run(["dialogs", "mute", "@" + bob.login])
         #expect(muted.status == 0, "stderr: \(muted.stderr)")
-        #expect(muted.stdout == "Muted the private dialog \(id).\n")
+        #expect(muted.stdout.isEmpty && muted.stderr == "chatctl: muted the private dialog with @\(bob.login)\n", "stderr: \(muted.stderr)")
         #expect(try serverEnabled(alice, id) == 0)
         #expect(try serverEnabled(bob, id) == 1, "Bob's setting is his own")
         #expect(try listedMuted(alice, id) == true)

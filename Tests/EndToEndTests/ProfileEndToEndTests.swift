@@ -91,7 +91,7 @@ import TestSupport
             FileManager.default.createFile(atPath: state + "/\(kept)/picture", contents: Data("x".utf8))
         }
         let deleted = try alice.run(["profile", "delete", "--yes"])
-        #expect(deleted.status == 0 && deleted.stdout.contains("Deleted the account \(alice.login)"), "stderr: \(deleted.stderr)")
+        #expect(deleted.status == 0 && deleted.stderr.contains("chatctl: deleted the account \(alice.login)"), "stderr: \(deleted.stderr)")
         #expect(try alice.run(["status"]).status == 4, "not logged in")
         let left = try FileManager.default.contentsOfDirectory(atPath: state)
         #expect(!left.contains { $0.hasPrefix("session-") || $0.hasPrefix("cache-") || $0 == "avatars" || $0 == "previews" },
@@ -132,7 +132,7 @@ import TestSupport
         try terminal.waitForScreen("the second question alone") { $0.contains("Type its login to confirm:") && !$0.contains("not deleted") }
         try terminal.type(alice.login)
         try terminal.press("Enter")
-        try terminal.waitFor("Deleted the account \(alice.login).")
+        try terminal.waitFor("chatctl: deleted the account \(alice.login)")
         #expect(try alice.run(["status"]).status == 4, "no session left")
         #expect(try bob.run(["users", "@" + alice.login]).stderr.contains("no users match"))
     }

@@ -35,6 +35,17 @@ import ChatIdentifiers
         #expect(Self.index([Self.withBob, Self.withCarol, Self.unnamed]).matches(text).map(\.id) == [id])
     }
 
+    /// A name that matches nothing suggests the nearest a dialog answers to, as a mistyped
+    /// command does; none when nothing is near.
+    @Test(arguments: [
+        ("freinds", "friends"), ("FRIENDS!", "friends"), ("carl", "carol"), ("bob@exmaple.com", "bob@example.com"),
+        ("zzzzzz", nil),
+    ] as [(String, String?)])
+    func aNameNearOneSuggestsIt(text: String, suggested: String?) {
+        let friends = Self.dialog("0000000000000000000000cc", .group, "friends", [1, 2, 3])
+        #expect(Self.index([Self.withBob, Self.withCarol, Self.unnamed, friends]).closestName(to: text) == suggested)
+    }
+
     @Test func anExactMatchWinsOverOneThatDiffersInCase() {
         let upper = Self.dialog("0000000000000000000000aa", .group, "Team", [1, 2])
         let lower = Self.dialog("0000000000000000000000bb", .group, "team", [1, 3])

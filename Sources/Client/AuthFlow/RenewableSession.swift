@@ -70,7 +70,7 @@ package final class RenewableSession: SessionRenewing {
         return try open(login: login, password: password)
     }
 
-    /// A new session with `password` now (the password was just changed: `profile set
+    /// A new session with `password` now (the password was just changed: `me set
     /// --password`), saved as the stored one.
     @discardableResult
     package func renew(withPassword password: String) throws(QuickBloxError) -> QBSession {

@@ -30,7 +30,8 @@ package struct Chatctl: ParsableCommand {
             Example("Print messages as they arrive, in all your dialogs", "chatctl listen"),
             Example("Chat in the full-screen view", "chatctl chat"),
         ],
-        commonCommands: ["login", "chat", "dialogs", "send", "history", "listen", "search", "status"]))
+        commonCommands: ["login", "chat", "dialogs", "send", "history", "listen", "search", "status"],
+        meanings: ["whoami": "me", "accounts": "profiles"]))
 
     /// `chatctl version` also says what the build was made from (`buildDetails`).
     private static func withBuildDetails(_ configuration: CommandConfiguration) -> CommandConfiguration {
@@ -52,7 +53,7 @@ package struct Chatctl: ParsableCommand {
     @Flag("verbose", short: "v", help: "Describe each network exchange on stderr (secrets redacted).", inherited: true)
     var verbose: Bool
     @Option("password-file", metavar: "PATH",
-            help: "Read the password from the first line of a file: to log in, or to renew an expired session (profile set --password: current, then new, on two lines).",
+            help: "Read the password from the first line of a file: to log in, or to renew an expired session (me set --password: current, then new, on two lines).",
             completion: .file, inherited: true)
     var passwordFile: String?
 

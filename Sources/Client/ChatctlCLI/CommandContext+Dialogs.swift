@@ -15,15 +15,11 @@ extension CommandContext {
         return logins
     }
 
-    /// A group's members changed: the group as JSON, or a sentence such as
-    /// "Added @carol, @dave to 'ops'." (`verb` and `preposition` say which change).
+    /// A group's members changed: the group as JSON, or a line such as
+    /// "added @carol, @dave to 'ops'" (`verb` and `preposition` say which change).
     func showMembershipChange(_ group: CachedDialog, _ verb: String, _ users: [CachedUser], _ preposition: String, json: Bool) {
-        if json {
-            io.writeOut(group.rawJSON + "\n")
-        } else {
-            let who = users.map { "@" + TerminalText.sanitize($0.login, newlines: .asSpaces) }.joined(separator: ", ")
-            io.writeOut("\(verb) \(who) \(preposition) \(DialogsShowCommand.label(group)).\n")
-        }
+        let who = users.map { "@" + TerminalText.sanitize($0.login, newlines: .asSpaces) }.joined(separator: ", ")
+        tellChange("\(verb) \(who) \(preposition) \(DialogsShowCommand.label(group))", json: json ? group.rawJSON : nil)
     }
 
     /// Tells the occupants over chat. The REST change already stands, so a chat

@@ -13,6 +13,14 @@ extension CommandContext {
         io.stdoutIsTerminal ? .aligned(width: terminalWidth) : .tabSeparated
     }
 
+    /// What every command that changes something prints, the same way (docs/cli-output.md,
+    /// "What a change says"): with --json the changed object on stdout and nothing more; else
+    /// one line on stderr naming the change (`chatctl: muted 'ops' until 14:00`), and stdout
+    /// stays empty for what a script reads.
+    func tellChange(_ line: @autoclosure () -> String, json: String?) {
+        if let json { io.writeOut(json.hasSuffix("\n") ? json : json + "\n") } else { io.warn(line()) }
+    }
+
     /// `text` to stdout: through the pager when stdout is a terminal too short
     /// for it and `pager` allows it; straight out otherwise (a pipe never pages).
     func writeOut(_ text: String, pager allowed: Bool) {

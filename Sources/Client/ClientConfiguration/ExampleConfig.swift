@@ -21,12 +21,31 @@ package enum ExampleConfig {
     }
 
     /// What to do when there is no config at `configPath`: copy the example there,
-    /// or let a local sandbox write one.
+    /// or let a local sandbox write one. The commands work as pasted into a shell on a
+    /// fresh home, where the config's directory does not exist yet.
     package static func hint(configPath: String, example: String? = path()) -> String {
-        let copy = example.map { "copy \($0) there and fill in your application's keys" }
+        let directory = parent(of: configPath)
+        let makeDirectory = directory.isEmpty ? "" : "mkdir -p \(shellWord(directory)) && "
+        let copy = example.map { "copy it with '\(makeDirectory)cp \(shellWord($0)) \(shellWord(configPath))' and fill in your application's keys" }
             ?? "copy config.example.json from chatctl's source there and fill in your application's keys"
-        return "\(copy); for a local server instead, run 'chatctl-sandbox > \(configPath) &', which writes its config there; "
-            + "or pass --config PATH, or set CHATCTL_CONFIG"
+        return "\(copy); for a local server instead, run '\(makeDirectory)chatctl-sandbox > \(shellWord(configPath)) &', "
+            + "which writes its config there; or pass --config PATH, or set CHATCTL_CONFIG"
+    }
+
+    /// `path` as one word of a shell command: as it is when nothing in it is special to a
+    /// shell, else in double quotes (the hint itself is in single quotes).
+    static func shellWord(_ path: String) -> String {
+        let plain = path.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "/._-+,:@%".utf8.contains(byte)
+        }
+        guard !plain || path.isEmpty else { return path }
+        var quoted = "\""
+        for character in path {
+            if "\"\\$`".contains(character) { quoted.append("\\") }
+            quoted.append(character)
+        }
+        return quoted + "\""
     }
 
     /// /proc/self/exe: the binary itself, symbolic links resolved.

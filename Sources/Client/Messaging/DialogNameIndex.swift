@@ -1,5 +1,6 @@
-import MessageCache
 import ChatIdentifiers
+import CommandLineKit
+import MessageCache
 
 /// The names a dialog answers to on the command line: every title
 /// `chatctl dialogs` shows, and for a private dialog the other person's full name,
@@ -77,6 +78,17 @@ package struct DialogNameIndex: Sendable {
             if !found.isEmpty { return found.map { dialogs[$0] } }
         }
         return []
+    }
+
+    /// The name nearest to `text` that some dialog answers to (a title, or the other person's
+    /// full name, login or email), by the edit distance "did you mean" uses for commands,
+    /// ignoring case; nil when none is near. `freinds` → `friends`.
+    package func closestName(to text: String) -> String? {
+        let names = exact.keys.sorted()
+        let folded = names.map { $0.lowercased() }
+        guard let best = EditDistance.bestMatch(for: Self.key(text).lowercased(), among: folded),
+              let position = folded.firstIndex(of: best) else { return nil }
+        return names[position]
     }
 
     /// The dialog's title as `dialogs` lists it: followed by the end of its id, as few

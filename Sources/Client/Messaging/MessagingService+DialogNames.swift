@@ -97,6 +97,10 @@ extension MessagingService {
         }
         if matches.isEmpty {
             if DialogNameIndex.looksLikeEmail(name) { return try privateDialog(login: name, source: source, create: createPrivate).dialog }
+            // As for a mistyped command: the nearest name, by the same edit distance.
+            if let nearest = index.closestName(to: name) {
+                throw Failure(.invalidInput, "no dialog named '\(name)'", hint: "did you mean '\(nearest)'? 'chatctl dialogs' lists yours")
+            }
             throw Failure(.invalidInput, "no dialog named '\(name)'",
                           hint: "run 'chatctl dialogs' to see yours, or use @login for a private dialog")
         }

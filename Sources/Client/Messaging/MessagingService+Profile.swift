@@ -3,7 +3,7 @@ import MessageCache
 import QuickBloxAPI
 import Transfers
 
-/// The logged-in user's own record (`chatctl profile`, docs/protocol.md §3, "Profile"):
+/// The logged-in user's own record (`chatctl me`, docs/protocol.md §3, "Profile"):
 /// read, changed, given a picture, deleted. What changes is cached too, so names and
 /// avatars show at once here.
 extension MessagingService {

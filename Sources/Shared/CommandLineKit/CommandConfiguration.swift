@@ -19,6 +19,13 @@ package struct CommandConfiguration: Sendable {
     /// The root's: the subcommands a bare run of the program lists, most used
     /// first. Empty: a bare run of a root that only groups commands is a usage error.
     package var commonCommands: [String]
+    /// Old names of the command, still parsed so that scripts keep working, shown nowhere
+    /// (help, man page, completions and "did you mean" use `name`).
+    package var aliases: [String] = []
+    /// Words people try under this command that are none of its subcommands, each with what
+    /// they meant after the command's path (`"name": "set --full-name"`): an unknown command
+    /// near one of them is answered "did you mean" that line.
+    package var meanings: [String: String] = [:]
     /// Lines `PROGRAM version` adds under the version line (the build's commit, its toolchain);
     /// `--version` and `-V` stay one line, for scripts that read it.
     package var versionDetails: [String] = []
@@ -31,9 +38,9 @@ package struct CommandConfiguration: Sendable {
 
     package init(name: String, abstract: String, discussion: String? = nil, subcommands: [any ParsableCommand.Type] = [],
                 version: String? = nil, manual: Manual? = nil, examples: [Example] = [], refusedOptions: [RefusedOption] = [],
-                commonCommands: [String] = []) {
+                commonCommands: [String] = [], aliases: [String] = [], meanings: [String: String] = [:]) {
         self.name = name; self.abstract = abstract; self.discussion = discussion; self.subcommands = subcommands
         self.version = version; self.manual = manual; self.examples = examples; self.refusedOptions = refusedOptions
-        self.commonCommands = commonCommands
+        self.commonCommands = commonCommands; self.aliases = aliases; self.meanings = meanings
     }
 }

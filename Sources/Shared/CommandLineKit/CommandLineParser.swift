@@ -43,6 +43,11 @@ package struct CommandLineParser: Sendable {
     package func usage(for path: [String]) -> String {
         HelpFormatter(chain: root.resolvedChain(for: path)).usageLine(prefix: "usage: ")
     }
+
+    /// What follows a usage error's line: the usage with every option, then the examples.
+    package func errorUsage(for path: [String]) -> String {
+        HelpFormatter(chain: root.resolvedChain(for: path)).errorUsage()
+    }
 }
 
 /// The mutable state of one parse: walks the tokens once, left to right.
@@ -180,10 +185,28 @@ private struct Binder {
             return nil
         }
         if current.arguments.isEmpty {
-            throw fail(Self.unknown("command", raw, current.subcommands.map(\.name)))
+            throw fail(unknownCommand(raw))
         }
         positionals.append(raw)
         return nil
+    }
+
+    /// "unknown command 'crate' (did you mean 'create'?)": the nearest of the subcommands'
+    /// names, old names (answered with the new) and the words the command knows people
+    /// mean something else by (`me name` → 'chatctl me set --full-name').
+    func unknownCommand(_ typed: String) -> String {
+        var meant: [String: String] = [:]
+        for sub in current.subcommands {
+            for name in [sub.name] + sub.aliases where meant[name] == nil { meant[name] = sub.name }
+        }
+        for (word, line) in current.meanings.sorted(by: { $0.key < $1.key }) where meant[word] == nil {
+            meant[word] = path.joined(separator: " ") + " " + line
+        }
+        let candidates = current.subcommands.flatMap { [$0.name] + $0.aliases } + current.meanings.keys.sorted()
+        guard let best = EditDistance.bestMatch(for: typed, among: candidates), let suggestion = meant[best] else {
+            return "unknown command \(Self.quoted(typed))"
+        }
+        return "unknown command \(Self.quoted(typed)) (did you mean '\(suggestion)'?)"
     }
 
     /// `chatctl help login`: the remaining values name the command whose help
@@ -202,7 +225,7 @@ private struct Binder {
             } else if current.subcommands.isEmpty {
                 throw fail("unexpected argument \(Self.quoted(token.raw))")
             } else {
-                throw fail(Self.unknown("command", token.raw, current.subcommands.map(\.name)))
+                throw fail(unknownCommand(token.raw))
             }
         }
         return manual ? .manual : .help(path: path)
@@ -257,7 +280,11 @@ private struct Binder {
                 throw fail("missing argument \(argument.name)")
             }
         }
-        if let extra = remaining.first { throw fail("unexpected argument \(Self.quoted(extra))") }
+        if let extra = remaining.first {
+            // A command of options alone says so: `dialogs create --group ops bob` meant `--with @bob`.
+            guard current.arguments.isEmpty, !isRoot else { throw fail("unexpected argument \(Self.quoted(extra))") }
+            throw fail("unexpected argument \(Self.quoted(extra)): '\(path.joined(separator: " "))' takes only options")
+        }
         return ParsedCommand(path: path, flags: flags, optionValues: values, argumentValues: bound)
     }
 

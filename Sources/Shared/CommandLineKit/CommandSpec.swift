@@ -13,14 +13,19 @@ package struct CommandSpec: Sendable, Equatable {
     package var examples: [Example] = []
     /// Options it answers with an error that says why; shown nowhere.
     package var refusedOptions: [RefusedOption] = []
+    /// Old names it still answers to; shown nowhere (`CommandConfiguration.aliases`).
+    package var aliases: [String] = []
+    /// Words that are none of its subcommands, with what they meant (`CommandConfiguration.meanings`).
+    package var meanings: [String: String] = [:]
     /// For a command declared by a type: its options and arguments, made only
     /// when a parse or a document reaches it (see `ParsableCommand.outline`).
     var pendingMembers: PendingMembers?
     package init(name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], subcommands: [CommandSpec] = [], inheritedOptions: [OptionSpec] = [],
-                 examples: [Example] = [], refusedOptions: [RefusedOption] = []) {
+                 examples: [Example] = [], refusedOptions: [RefusedOption] = [], aliases: [String] = [],
+                 meanings: [String: String] = [:]) {
         self.name = name; self.abstract = abstract; self.discussion = discussion; self.arguments = arguments
         self.options = options; self.subcommands = subcommands; self.inheritedOptions = inheritedOptions
-        self.examples = examples; self.refusedOptions = refusedOptions
+        self.examples = examples; self.refusedOptions = refusedOptions; self.aliases = aliases; self.meanings = meanings
     }
 
     /// Whether naming this command runs it even though it has subcommands
@@ -28,9 +33,9 @@ package struct CommandSpec: Sendable, Equatable {
     /// group, with nothing of its own, shows its help instead.
     package var runsItself: Bool { subcommands.isEmpty || !options.isEmpty || !arguments.isEmpty }
 
-    /// The subcommand called `name`, with its options and arguments.
+    /// The subcommand called `name` (or once called so: an alias), with its options and arguments.
     package func subcommand(named name: String) -> CommandSpec? {
-        subcommands.first { $0.name == name }?.resolved()
+        (subcommands.first { $0.name == name } ?? subcommands.first { $0.aliases.contains(name) })?.resolved()
     }
 
     /// This command with its options and arguments filled in.

@@ -137,12 +137,12 @@ extension CommandTree {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// "PROGRAM: what was wrong\nusage: PROGRAM CMD [<options>]\n"
+    /// "PROGRAM: what was wrong\nusage: PROGRAM CMD [--option <VALUE>] …\nexamples: PROGRAM CMD …\n"
     package func usageMessage(_ error: UsageError) -> String {
         usageMessage(error, parser: parser)
     }
 
     private func usageMessage(_ error: UsageError, parser: CommandLineParser) -> String {
-        "\(root.configuration.name): \(error.message)\n\(parser.usage(for: error.path))\n"
+        "\(root.configuration.name): \(error.message)\n\(parser.errorUsage(for: error.path))\n"
     }
 }

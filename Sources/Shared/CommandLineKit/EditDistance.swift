@@ -1,6 +1,7 @@
-/// "Did you mean" by Damerau–Levenshtein distance (optimal string alignment).
-enum EditDistance {
-    static func distance(_ a: String, _ b: String) -> Int {
+/// "Did you mean" by Damerau–Levenshtein distance (optimal string alignment): for
+/// commands and options here, and for dialog names (Messaging), so that both suggest alike.
+package enum EditDistance {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
@@ -20,7 +21,7 @@ enum EditDistance {
     }
 
     /// The closest candidate within ⌈len/3⌉ edits of `typed` (earliest on ties), if any.
-    static func bestMatch(for typed: String, among candidates: [String]) -> String? {
+    package static func bestMatch(for typed: String, among candidates: [String]) -> String? {
         let threshold = max(1, (typed.count + 2) / 3)
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {

@@ -55,9 +55,23 @@ struct HelpFormatter {
         return ([head] + usageWords(compactOptions: true)).joined(separator: " ")
     }
 
+    /// What a usage error shows under its line: the usage with every option spelled out
+    /// (wrapped, never a bare `[<options>]`), then the command's examples, so that the
+    /// error itself shows how the command is said (`dialogs create --with @A,@B`).
+    func errorUsage() -> String {
+        let usage = usageSection(prefix: "usage: ")
+        guard !command.examples.isEmpty else { return usage }
+        let label = "examples: "
+        // Two at most: enough to show how it is said, short enough to stay an error message.
+        let lines = command.examples.prefix(2).enumerated().map { index, example in
+            (index == 0 ? label : String(repeating: " ", count: label.count)) + example.command
+        }
+        return usage + "\n" + lines.joined(separator: "\n")
+    }
+
     /// The USAGE section: every option spelled out, wrapped under the command path.
-    func usageSection() -> String {
-        let head = "USAGE: " + path.joined(separator: " ")
+    func usageSection(prefix: String = "USAGE: ") -> String {
+        let head = prefix + path.joined(separator: " ")
         var lines: [String] = []
         var line = head
         for word in usageWords(compactOptions: false) {

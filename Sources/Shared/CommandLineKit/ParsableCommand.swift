@@ -43,14 +43,16 @@ extension ParsableCommand {
                            discussion: configuration.discussion, arguments: members.arguments,
                            options: members.options, subcommands: configuration.subcommands.map { $0.stub(program: program) },
                            inheritedOptions: members.inheritedOptions, examples: examples(program: program),
-                           refusedOptions: configuration.refusedOptions)
+                           refusedOptions: configuration.refusedOptions, aliases: configuration.aliases,
+                           meanings: configuration.meanings)
     }
 
     /// Name, help text and examples only; the members come with `resolved()`.
     static func stub(program: String) -> CommandSpec {
         var spec = CommandSpec(name: configuration.name, abstract: configuration.abstract,
                                discussion: configuration.discussion, subcommands: configuration.subcommands.map { $0.stub(program: program) },
-                               examples: examples(program: program), refusedOptions: configuration.refusedOptions)
+                               examples: examples(program: program), refusedOptions: configuration.refusedOptions,
+                               aliases: configuration.aliases, meanings: configuration.meanings)
         spec.pendingMembers = PendingMembers { outline(program: program) }
         return spec
     }

@@ -24,11 +24,7 @@ struct DeleteCommand: Command {
     func run(_ context: CommandContext) throws -> ExitCode {
         let service = try context.messagingService(source: .server)
         let result = try service.deleteMessage(id: messageID.text, everyone: everyone)
-        if json {
-            context.io.writeOut(JSONOutput.line(result.json))
-        } else {
-            context.io.writeOut("Deleted message \(messageID) for \(everyone ? "everyone" : "you").\n")
-        }
+        context.tellChange("deleted message \(messageID) for \(everyone ? "everyone" : "you")", json: json ? JSONOutput.line(result.json) : nil)
         return .ok
     }
 }

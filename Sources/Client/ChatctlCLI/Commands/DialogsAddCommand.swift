@@ -30,11 +30,12 @@ struct DialogsAddCommand: Command {
             context.io.writeErr("chatctl: @\(TerminalText.sanitize(user.login, newlines: .asSpaces)) is already in \(DialogsShowCommand.label(change.group))\n")
         }
         guard !change.users.isEmpty else {
+            // Nothing changed: the group as it is, or the lines above alone.
             if members.json { context.io.writeOut(change.group.rawJSON + "\n") }
             return .ok
         }
         let (updated, added) = try service.add(change)
-        context.showMembershipChange(updated, "Added", change.users, "to", json: members.json)
+        context.showMembershipChange(updated, "added", change.users, "to", json: members.json)
         context.announce(DialogAnnouncement(dialog: updated, me: service.me, added: added), messaging: session)
         return .ok
     }

@@ -99,7 +99,3 @@ struct DialogsCommand: Command {
     }
 
 }
-
-extension StringProtocol {
-    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
-}

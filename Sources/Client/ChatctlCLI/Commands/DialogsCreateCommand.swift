@@ -57,11 +57,11 @@ struct DialogsCreateCommand: Command {
             context.io.warn("warning: you already have \(count) named '\(group ?? "")' (below); the new one is \(dialog.id): name either by its id",
                             details: namesakes)
         }
-        if json {
-            context.io.writeOut(dialog.rawJSON + "\n")
-        } else {
-            context.io.writeOut("\(MessagingService.typeName(dialog.type).capitalizedFirst) dialog \(dialog.id)\(dialog.name.isEmpty ? "" : " '\(TerminalText.sanitize(dialog.name, newlines: .asSpaces))'")\(created ? "" : " (it already existed)").\n")
-        }
+        // A private dialog names the other person, as a group its name; its id for the next commands.
+        let label = dialog.type == .private ? DialogsShowCommand.label(dialog, service)
+            : "the \(MessagingService.typeName(dialog.type)) dialog" + (dialog.name.isEmpty ? "" : " '\(TerminalText.sanitize(dialog.name, newlines: .asSpaces))'")
+        context.tellChange(created ? "created \(label), id \(dialog.id)" : "\(label) already exists, id \(dialog.id)",
+                           json: json ? dialog.rawJSON : nil)
         if created { context.announce(DialogAnnouncement(dialog: dialog, me: service.me), messaging: session) }
         return .ok
     }

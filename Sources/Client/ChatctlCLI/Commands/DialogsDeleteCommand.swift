@@ -26,11 +26,8 @@ struct DialogsDeleteCommand: Command {
         let service = try context.messagingService(source: .server)
         let current = try service.currentDialog(dialog)
         let result = try service.deleteDialog(current, everyone: everyone)
-        if json {
-            context.io.writeOut(JSONOutput.line(result.json))
-        } else {
-            context.io.writeOut("Deleted \(DialogsShowCommand.label(current)) for \(everyone ? "everyone" : "you").\n")
-        }
+        context.tellChange("deleted \(DialogsShowCommand.label(current, service)) for \(everyone ? "everyone" : "you")",
+                           json: json ? JSONOutput.line(result.json) : nil)
         return .ok
     }
 }

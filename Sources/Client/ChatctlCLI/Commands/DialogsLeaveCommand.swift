@@ -30,11 +30,7 @@ struct DialogsLeaveCommand: Command {
             throw Failure(.invalidInput, "you are not in \(DialogsShowCommand.label(current))")
         }
         let left = try service.leaveDialog(current)
-        if json {
-            context.io.writeOut(left.rawJSON + "\n")
-        } else {
-            context.io.writeOut("Left \(DialogsShowCommand.label(current)).\n")
-        }
+        context.tellChange("left \(DialogsShowCommand.label(current))", json: json ? left.rawJSON : nil)
         return .ok
     }
 }

@@ -27,13 +27,13 @@ struct DialogsMuteCommand: Command {
 
     @Argument("DIALOG", help: SharedHelp.dialog)
     var dialog: DialogReference
-    @Option("for", metavar: "DURATION", help: "Unmute after this long, e.g. 45m, 8h, 7d.")
-    var duration: Duration?
+    @Option("for", metavar: "DURATION", help: "Unmute after this long, its unit given: 45m, 8h, 7d, 2h30m.")
+    var duration: MuteLength?
     @Flag("json", help: "Print the dialog as JSON, with \"muted\" and \"muted_until\".")
     var json: Bool
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let until = duration.map { Int(Date().timeIntervalSince1970) + Int($0.components.seconds) }
+        let until = duration.map { Int(Date().timeIntervalSince1970) + $0.seconds }
         return try Self.set(muted: true, dialog, until: until, json: json, context)
     }
 
@@ -42,12 +42,9 @@ struct DialogsMuteCommand: Command {
         let service = try context.messagingService(source: .server)
         let named = try service.resolve(reference, source: .server, createPrivate: false)
         let changed = try service.setMuted(muted, named, until: until)
-        if json {
-            context.io.writeOut(JSONOutput.dialog(changed) + "\n")
-        } else {
-            let end = changed.mutedUntil.map { " until " + MuteLabel.until($0) } ?? ""
-            context.io.writeOut("\(changed.muted ? "Muted" : "Unmuted") \(DialogsShowCommand.label(changed))\(end).\n")
-        }
+        let end = changed.mutedUntil.map { " until " + MuteLabel.until($0) } ?? ""
+        context.tellChange("\(changed.muted ? "muted" : "unmuted") \(DialogsShowCommand.label(changed, service))\(end)",
+                           json: json ? JSONOutput.dialog(changed) : nil)
         return .ok
     }
 }

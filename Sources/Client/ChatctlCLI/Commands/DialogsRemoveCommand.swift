@@ -22,7 +22,7 @@ struct DialogsRemoveCommand: Command {
         let service = try context.messagingService(source: .server)
         let change = try service.planRemoval(of: logins, from: members.dialog)
         if change.includesYou { throw context.usage("to remove yourself, use 'chatctl dialogs leave'") }
-        context.showMembershipChange(try service.remove(change), "Removed", change.users, "from", json: members.json)
+        context.showMembershipChange(try service.remove(change), "removed", change.users, "from", json: members.json)
         return .ok
     }
 }

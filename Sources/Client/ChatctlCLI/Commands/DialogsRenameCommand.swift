@@ -27,11 +27,8 @@ struct DialogsRenameCommand: Command {
         let service = try context.messagingService(source: .server)
         let current = try service.currentDialog(dialog)
         let renamed = try service.renameDialog(current, to: name)
-        if json {
-            context.io.writeOut(renamed.rawJSON + "\n")
-        } else {
-            context.io.writeOut("Renamed \(MessagingService.typeName(renamed.type)) dialog \(renamed.id) to '\(TerminalText.sanitize(renamed.name, newlines: .asSpaces))'.\n")
-        }
+        context.tellChange("renamed \(DialogsShowCommand.label(current)) to '\(TerminalText.sanitize(renamed.name, newlines: .asSpaces))'",
+                           json: json ? renamed.rawJSON : nil)
         return .ok
     }
 

@@ -51,11 +51,7 @@ struct DialogsShowCommand: Command {
         }
         let object = (try? JSONValue(parsing: shown.rawJSON)).flatMap { QBDialog(json: $0) }
         let owner = object?.userId
-        func person(_ id: Int) -> String {
-            guard let user = service.cachedUser(id: id) else { return "user \(id)" }
-            let name = user.fullName.flatMap { $0.isEmpty || $0 == user.login ? nil : $0 }
-            return TerminalText.sanitize(name.map { "\($0) (@\(user.login))" } ?? "@\(user.login)", newlines: .asSpaces)
-        }
+        func person(_ id: Int) -> String { Self.person(id, service) }
         func time(_ date: Date?) -> String { date.map { TimeText.format($0.timeIntervalSince1970, "%Y-%m-%d %H:%M", in: .local) } ?? "" }
         let names = service.displayNames(Set(shown.occupantIDs))
         var lines = [
@@ -87,6 +83,22 @@ struct DialogsShowCommand: Command {
     /// A dialog in a sentence, safe for a terminal: `'ops'`, or `the private dialog {id}`.
     static func label(_ dialog: CachedDialog) -> String {
         TerminalText.sanitize(MessagingService.label(dialog), newlines: .asSpaces)
+    }
+
+    /// The same, a private dialog named by the other person when the cache knows them:
+    /// `the private dialog with Carol Danvers (@carol)`.
+    static func label(_ dialog: CachedDialog, _ service: MessagingService) -> String {
+        guard dialog.type == .private, let peer = dialog.occupantIDs.first(where: { $0 != service.me }),
+              service.cachedUser(id: peer) != nil else { return label(dialog) }
+        return "the private dialog with \(person(peer, service))"
+    }
+
+    /// A user as a line names them, safe for a terminal: `Carol Danvers (@carol)`, `@carol`
+    /// (no full name, or the login again), `user 42` (not in the cache).
+    static func person(_ id: Int, _ service: MessagingService) -> String {
+        guard let user = service.cachedUser(id: id) else { return "user \(id)" }
+        let name = user.fullName.flatMap { $0.isEmpty || $0 == user.login ? nil : $0 }
+        return TerminalText.sanitize(name.map { "\($0) (@\(user.login))" } ?? "@\(user.login)", newlines: .asSpaces)
     }
 }
 

@@ -38,11 +38,7 @@ struct EditCommand: Command {
                                                         hint: "give it with --dialog DIALOG")
         }
         let edited = try service.editMessage(id: messageID.text, dialogID: dialogID, text: text)
-        if json {
-            context.io.writeOut(edited.rawJSON + "\n")
-        } else {
-            context.io.writeOut("Edited message \(messageID).\n")
-        }
+        context.tellChange("edited message \(messageID)", json: json ? edited.rawJSON : nil)
         return .ok
     }
 }

@@ -57,7 +57,7 @@ struct ListenCommand: Command {
     var dialogs: [DialogReference]
     @Option("limit", short: "n", metavar: "N", help: "Exit after N messages from others.", range: 1..., aliases: ["count"])
     var count: Int?
-    @Option("timeout", metavar: "DURATION", help: "Exit after this long, e.g. 30s, 5m, 2h.")
+    @Option("timeout", metavar: "DURATION", help: "Exit after this long, e.g. 30s, 5m, 2h (a bare number is seconds).")
     var timeout: Duration?
     @Option("exec", metavar: "CMD", help: "Run CMD for each message.")
     var exec: String?

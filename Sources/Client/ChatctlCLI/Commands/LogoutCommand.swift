@@ -21,14 +21,15 @@ struct LogoutCommand: Command {
     func run(_ context: CommandContext) throws -> ExitCode {
         let keeper = try context.sessionKeeper()
         let outcome = try keeper.logOut()
-        if json { context.io.writeOut(JSONOutput.line(Self.object(outcome))) }
+        let json = json ? JSONOutput.line(Self.object(outcome)) : nil
         switch outcome {
         case .loggedOut(let login):
-            if !json { context.io.writeOut("Logged out\(login.map { " " + TerminalText.sanitize($0, newlines: .asSpaces) } ?? "").\n") }
+            context.tellChange("logged out\(login.map { " " + $0 } ?? "")", json: json)
         case .removedLocally(let login, let serverError):
             context.io.warn("warning: \(serverError.message); the server may keep the session until it expires")
-            if !json { context.io.writeOut("Logged out\(login.map { " " + TerminalText.sanitize($0, newlines: .asSpaces) } ?? "") (here only).\n") }
+            context.tellChange("logged out\(login.map { " " + $0 } ?? "") (here only)", json: json)
         case .wasNotLoggedIn:
+            if let json { context.io.writeOut(json) }
             context.io.writeErr("chatctl: not logged in; nothing to do\n")
         }
         return .ok

@@ -4,19 +4,28 @@ import Messaging
 import Presentation
 import QuickBloxAPI
 
-/// `chatctl profile`: your own user as the server has it.
+/// `chatctl me`: your own user as the server has it. Once `chatctl profile`, a name kept as
+/// an alias: "profile" now means only the config profiles of `--profile` and `chatctl profiles`.
 struct ProfileCommand: Command {
     static let configuration = CommandConfiguration(
-        name: "profile",
-        abstract: "Show your profile: login, name, email, phone, website, tags, avatar.",
+        name: "me",
+        abstract: "Show your user: login, name, email, phone, website, tags, avatar.",
         discussion: """
-            'chatctl profile set' changes it, 'chatctl profile delete' removes your account. \
-            (The accounts kept side by side with --profile NAME are listed by 'chatctl profiles'.)
+            'chatctl me set' changes it, 'chatctl me delete' removes your account. \
+            (The config profiles chosen with --profile NAME, each an account of its own, are listed \
+            by 'chatctl profiles'.) 'chatctl profile' is the old name of this command, still understood.
             """,
         subcommands: [ProfileSetCommand.self, ProfileDeleteCommand.self],
         examples: [
-            Example("Your profile", "chatctl profile"),
-            Example("Your QuickBlox user object, e.g. for your id", "chatctl profile --json"),
+            Example("Who you are on the server", "chatctl me"),
+            Example("Your QuickBlox user object, e.g. for your id", "chatctl me --json"),
+        ],
+        aliases: ["profile"],
+        meanings: [
+            "name": "set --full-name", "full-name": "set --full-name", "rename": "set --full-name",
+            "email": "set --email", "phone": "set --phone", "website": "set --website", "tags": "set --tags",
+            "avatar": "set --avatar", "picture": "set --avatar", "password": "set --password", "passwd": "set --password",
+            "edit": "set", "update": "set", "change": "set", "remove": "delete", "rm": "delete",
         ])
 
     @Flag("json", help: "Print your QuickBlox user object.")

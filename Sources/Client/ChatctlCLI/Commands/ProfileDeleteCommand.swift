@@ -12,7 +12,7 @@ import Diagnostics
 import Messaging
 import Presentation
 
-/// `chatctl profile delete`: remove your account, then everything kept here for it.
+/// `chatctl me delete`: remove your account, then everything kept here for it.
 struct ProfileDeleteCommand: Command {
     static let configuration = CommandConfiguration(
         name: "delete",
@@ -23,8 +23,8 @@ struct ProfileDeleteCommand: Command {
             (with the pictures kept for the chat view, unless another account here still uses them).
             """,
         examples: [
-            Example("Delete your account (asks you to type your login)", "chatctl profile delete"),
-            Example("From a script, without asking", "chatctl profile delete --yes"),
+            Example("Delete your account (asks you to type your login)", "chatctl me delete"),
+            Example("From a script, without asking", "chatctl me delete --yes"),
         ])
 
     @Flag("yes", help: "Do not ask for confirmation.")
@@ -52,7 +52,7 @@ struct ProfileDeleteCommand: Command {
         }
         for path in [login.cachePath, login.cachePath + "-wal", login.cachePath + "-shm"] { _ = unlink(path) }
         Self.removeSharedPictures(in: keeper.store.directory)
-        context.io.writeOut("Deleted the account \(shown).\n")
+        context.tellChange("deleted the account \(shown)", json: nil)
         return .ok
     }
 

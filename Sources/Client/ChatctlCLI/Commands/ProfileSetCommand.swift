@@ -5,12 +5,12 @@ import Messaging
 import Presentation
 import QuickBloxAPI
 
-/// `chatctl profile set`: change your name, email, phone, website, tags, custom data,
+/// `chatctl me set`: change your name, email, phone, website, tags, custom data,
 /// avatar or password.
 struct ProfileSetCommand: Command {
     static let configuration = CommandConfiguration(
         name: "set",
-        abstract: "Change your profile: name, email, phone, website, tags, custom data, avatar, password.",
+        abstract: "Change your user: name, email, phone, website, tags, custom data, avatar, password.",
         discussion: """
             Only what is given changes; an empty value ('') clears a field. --avatar uploads the picture as a \
             public file and makes it your avatar (the old one is deleted); --no-avatar removes it. --password \
@@ -19,9 +19,9 @@ struct ProfileSetCommand: Command {
             changes last, after everything else given, and the session is renewed with it.
             """,
         examples: [
-            Example("Change your display name", "chatctl profile set --full-name 'Alice Liddell'"),
-            Example("A new avatar", "chatctl profile set --avatar ~/me.png"),
-            Example("Change your password from a script: the file holds the current one, then the new", "chatctl profile set --password --password-file ~/pw-change"),
+            Example("Change your display name", "chatctl me set --full-name 'Alice Liddell'"),
+            Example("A new avatar", "chatctl me set --avatar ~/me.png"),
+            Example("Change your password from a script: the file holds the current one, then the new", "chatctl me set --password --password-file ~/pw-change"),
         ])
 
     @Option("full-name", metavar: "NAME", help: "Your display name.")
@@ -84,9 +84,23 @@ struct ProfileSetCommand: Command {
             }
         }
         if let user {
-            if json { ProfileCommand.show(user, json: true, context) } else { context.io.writeErr("chatctl: profile changed\n") }
+            context.tellChange("changed your " + changes.joined(separator: ", "), json: json ? JSONOutput.line(.object(user.raw)) : nil)
         }
         return .ok
+    }
+
+    /// What this run changes, as the line that says so lists it: `full name to 'Carol Danvers'`,
+    /// `email (cleared)`, `avatar`, `password`.
+    var changes: [String] {
+        let given: [(String, String?)] = [("full name", fullName), ("email", email), ("phone", phone), ("website", website),
+                                          ("tags", tags), ("custom data", customData)]
+        var said = given.compactMap { field, value in
+            value.map { $0.isEmpty ? "\(field) (cleared)" : "\(field) to '\($0)'" }
+        }
+        if avatar != nil { said.append("avatar") }
+        if noAvatar { said.append("avatar (removed)") }
+        if password { said.append("password") }
+        return said
     }
 
     /// The current and the new password: asked on a terminal (the new one twice), else two

@@ -15,9 +15,9 @@ import QuickBloxAPI
 struct ProfilesCommand: Command {
     static let configuration = CommandConfiguration(
         name: "profiles",
-        abstract: "List the accounts kept side by side (--profile NAME) and who is logged in to each.",
+        abstract: "List the config profiles (--profile NAME), accounts kept side by side, and who is logged in to each.",
         discussion: """
-            Not your user's details: those are 'chatctl profile'. \
+            Not your user's details: those are 'chatctl me'. \
             A profile is an account kept beside the others: its config is \
             profiles/NAME.json in the config directory \
             ($XDG_CONFIG_HOME/chatctl, ~/.config/chatctl), its session and \

@@ -44,9 +44,9 @@ struct ReadCommand: Command {
             ])))
             return .ok
         }
-        var report = "chatctl: \(marked) message\(marked == 1 ? "" : "s") marked read"
+        var report = "marked \(marked) message\(marked == 1 ? "" : "s") read in \(DialogsShowCommand.label(target, service))"
         if left > 0 { report += "; the server still counts \(left) unread that were not found among the last 10,000" }
-        context.io.writeErr(report + "\n")
+        context.tellChange(report, json: nil)
         return .ok
     }
 }

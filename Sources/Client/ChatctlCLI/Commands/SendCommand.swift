@@ -67,6 +67,8 @@ struct SendCommand: Command {
     var replyTo: MessageID?
     @Flag("print-id", help: SharedHelp.printID)
     var printID: Bool
+    @Flag("yes", short: "y", help: "Do not ask before sending a long message to a group as several (asked only on a terminal).")
+    var yes: Bool
 
     /// What is sent: the parts of one message (split), or standard input line by line,
     /// its first line with words already read (so input of only blank lines is refused
@@ -94,6 +96,9 @@ struct SendCommand: Command {
         let service = session.service
         let dialog = try service.resolve(self.dialog, source: .server, createPrivate: true)
         let quote = try replyTo.map { try service.quoting($0.text, as: .reply, lookingIn: dialog, replyingIn: dialog) }
+        if case .parts(let parts) = input, let declined = try confirmSplit(into: parts.count, to: dialog, context: context) {
+            return declined
+        }
         if sendsViaChat { return try sendOverChat(session: session, dialog: dialog, input: input, quote: quote, context: context) }
         if !noChat { try refuseIfBlocked(dialog, session: session, context: context) }
         let (io, json, printID, me) = (context.io, json, printID, service.me)
@@ -114,6 +119,11 @@ struct SendCommand: Command {
             if let error = reader.error {
                 context.io.writeErr("chatctl: reading standard input failed: \(error)\n")
             }
+            // What came before is sent; the rest of a stream that turned binary is not.
+            if let unreadable = reader.unreadable {
+                if let failure = sender.finish() { throw failure }
+                throw Self.refusal(unreadable)
+            }
         case .parts(let parts):
             for (index, part) in parts.enumerated() { try sender.send(part, custom: index == 0 ? quote ?? [:] : [:]) }
         }
@@ -129,6 +139,7 @@ struct SendCommand: Command {
             while let line = reader.next() {
                 if !BlankMessage.isBlank(line) { return .lines(reader, first: line) }
             }
+            if let unreadable = reader.unreadable { throw Self.refusal(unreadable) }
             if let error = reader.error { throw Failure(.failure, "reading standard input failed: \(error)") }
             throw context.usage("standard input has only blank lines, so it is blank: nothing to send")
         }
@@ -152,14 +163,44 @@ struct SendCommand: Command {
         return parts.filter { !BlankMessage.isBlank($0) }
     }
 
+    /// A message that goes to a group as several is asked about first when a person typed the
+    /// command (stdin and stderr terminals), as `me delete` asks: everyone in the group
+    /// would read them all. A pipe never asks; --yes does not either.
+    /// nil: go on and send; else how the command ends (^C at the question ends as ^C does).
+    func confirmSplit(into count: Int, to dialog: CachedDialog, context: CommandContext) throws -> ExitCode? {
+        guard Self.asksBeforeSending(count, to: dialog.type, yes: yes, stdinIsTerminal: context.io.stdinIsTerminal,
+                                     stderrIsTerminal: context.io.stderrIsTerminal) else { return nil }
+        let question = "The message is long: send it as \(count) messages to \(DialogsShowCommand.label(dialog)), which everyone there reads? [y/N] "
+        switch context.io.ask(question, echo: true) {
+        case .line(let answer) where ["y", "yes"].contains(answer.lowercased()):
+            return nil
+        case .interrupted:
+            raise(SIGINT)
+            return .interrupted
+        default:
+            throw Failure(.invalidInput, "not sent", hint: "--yes sends it without asking; --no-split refuses a long message")
+        }
+    }
+
+    /// Whether `confirmSplit` asks: a person at a terminal, a group, more than one message.
+    static func asksBeforeSending(_ count: Int, to type: DialogType, yes: Bool, stdinIsTerminal: Bool, stderrIsTerminal: Bool) -> Bool {
+        count > 1 && type != .private && !yes && stdinIsTerminal && stderrIsTerminal
+    }
+
+    /// Input that is not text, named where it stops being text: it goes as a file, not as messages.
+    static func refusal(_ unreadable: UnreadableText) -> Failure {
+        Failure(.invalidInput, "standard input is not text: \(unreadable.place)", hint: "send binary data as a file with --attach -")
+    }
+
     /// One message: REST is one round trip. A stream: chat, acknowledged in batches.
     var sendsViaChat: Bool { (via ?? (lines && !noChat ? .chat : .rest)) == .chat }
 
-    /// All of standard input as one message (without its final line break).
+    /// All of standard input as one message (without its final line break); binary data is refused.
     func wholeInput(_ context: CommandContext) throws -> String {
         guard let bytes = context.io.readAllInput() else {
             throw Failure(.failure, "cannot read standard input")
         }
+        if let unreadable = UnreadableText.find(in: bytes) { throw Self.refusal(unreadable) }
         var text = String(decoding: bytes, as: UTF8.self)
         if text.hasSuffix("\n") { text.removeLast() }
         return text
@@ -202,6 +243,11 @@ extension SendCommand {
                 engine.waitForRoom()
                 if reader.atEnd { break }
                 waiting = reader.lines(waitingUpTo: 5)
+            }
+            // The lines before one that is not text are delivered; it and the rest are not.
+            if let unreadable = reader.unreadable {
+                _ = try finish(engine)
+                throw Self.refusal(unreadable)
             }
         }
         return try finish(engine)
@@ -287,6 +333,11 @@ struct LineReader {
     private var start = 0
     private var eof = false
     private(set) var error: String?
+    /// Where the input stopped being text: no line from there on is handed out.
+    private(set) var unreadable: UnreadableText?
+    /// Bytes and lines handed out before `start`, so that `unreadable` counts over the whole input.
+    private var bytesBefore = 0
+    private var linesBefore = 0
 
     init(fd: Int32) { self.fd = fd }
 
@@ -309,16 +360,26 @@ struct LineReader {
     /// The next complete line in the buffer (without its line break); at end
     /// of input also the unterminated rest; nil when there is none yet.
     private mutating func takeLine() -> String? {
+        guard unreadable == nil else { return nil }
+        let end: Int
         if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            var line = buffer[start..<newline]
-            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            start = newline + 1
-            return String(decoding: line, as: UTF8.self)
+            end = newline
+        } else {
+            guard eof && start < buffer.count else { return nil }
+            end = buffer.count
         }
-        guard eof && start < buffer.count else { return nil }
-        let line = String(decoding: buffer[start...], as: UTF8.self)
-        start = buffer.count
-        return line
+        var line = buffer[start..<end]
+        if let found = UnreadableText.find(in: line, bytesBefore: bytesBefore, linesBefore: linesBefore) {
+            unreadable = found
+            eof = true
+            start = buffer.count
+            return nil
+        }
+        bytesBefore += end - start + 1
+        linesBefore += 1
+        start = min(end + 1, buffer.count)
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        return String(decoding: line, as: UTF8.self)
     }
 
     /// One read(2): appends what came, or notes end of input / an error.
