@@ -35,7 +35,8 @@ import TestSupport
 
         let add = try alice.run(["contacts", "add", "@" + bob.login])
         #expect(add.status == 0, "stderr: \(add.stderr)")
-        #expect(add.stdout == "Asked @\(bob.login) to be your contact (requested).\n")
+        // A change says what it did on stderr, stdout left empty (docs/cli-output.md, "What a change says").
+        #expect(add.stdout.isEmpty && add.stderr == "chatctl: asked @\(bob.login) to be your contact (requested)\n", "\(add.stderr)")
         let request = try Self.event(listener, "contact_request")
         let requester = request["user"] as? [String: Any]
         #expect(requester?["id"] as? Int == alice.id && requester?["login"] as? String == alice.login)
@@ -48,7 +49,7 @@ import TestSupport
 
         let accept = try bob.run(["contacts", "accept", alice.login])
         #expect(accept.status == 0, "stderr: \(accept.stderr)")
-        #expect(accept.stdout == "Accepted @\(alice.login)'s contact request (they see you, requested).\n")
+        #expect(accept.stdout.isEmpty && accept.stderr == "chatctl: accepted @\(alice.login)'s contact request (they see you, requested)\n", "\(accept.stderr)")
 
         // Alice's next contacts grants Bob's request back, as the SDKs do: both ways now,
         // Bob online (his listen runs); his listen hears the grant.
@@ -85,7 +86,7 @@ import TestSupport
 
         let reject = try alice.run(["contacts", "reject", "@" + carol.login])
         #expect(reject.status == 0, "stderr: \(reject.stderr)")
-        #expect(reject.stdout == "Refused @\(carol.login)'s contact request.\n")
+        #expect(reject.stdout.isEmpty && reject.stderr == "chatctl: refused @\(carol.login)'s contact request\n", "\(reject.stderr)")
         let left = try alice.run(["contacts"])
         #expect(left.stdout.isEmpty && left.stderr == "chatctl: no contacts ('chatctl contacts add USER' asks someone)\n")
         let ofCarol = try Self.contact(alice.id, of: carol)

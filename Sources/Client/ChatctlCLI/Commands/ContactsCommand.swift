@@ -104,18 +104,16 @@ struct ContactsCommand: Command {
         let presence = after?.seesThem == true ? runner.presence(now: now)[user.id] : nil
         runner.close()
         let shown = TerminalText.sanitize(label, newlines: .asSpaces)
-        if json {
-            let contact = after ?? Contact(userID: user.id, subscription: .none, isListed: false)
-            context.io.writeOut(JSONOutput.line(ContactText.json(contact, login: user.login, fullName: user.fullName, presence: presence)))
-            return .ok
-        }
+        let contact = after ?? Contact(userID: user.id, subscription: .none, isListed: false)
         let state = after.map { " (\(ContactText.state($0)))" } ?? ""
+        let line: String
         switch change {
-        case .add: context.io.writeOut("Asked \(shown) to be your contact\(state).\n")
-        case .accept: context.io.writeOut("Accepted \(shown)'s contact request\(state).\n")
-        case .reject: context.io.writeOut("Refused \(shown)'s contact request.\n")
-        case .remove: context.io.writeOut("Removed \(shown) from your contacts.\n")
+        case .add: line = "asked \(shown) to be your contact\(state)"
+        case .accept: line = "accepted \(shown)'s contact request\(state)"
+        case .reject: line = "refused \(shown)'s contact request"
+        case .remove: line = "removed \(shown) from your contacts"
         }
+        context.tellChange(line, json: json ? JSONOutput.line(ContactText.json(contact, login: user.login, fullName: user.fullName, presence: presence)) : nil)
         return .ok
     }
 }
