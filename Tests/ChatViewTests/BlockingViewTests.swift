@@ -23,6 +23,8 @@ import Testing
         #expect(Self.actions(session.effects).isEmpty, "nothing before the answer")
         let rows = session.screen.components(separatedBy: "\n")
         #expect(rows[rows.count - 3].contains("block bob? Their messages will no longer reach you. y/N"), "\(session.screen)")
+        // The hint names the question's keys, not the composer's.
+        #expect(rows[rows.count - 1].hasSuffix("y block · any other key leaves it"), "\(session.screen)")
         session.type("n")
         #expect(Self.actions(session.effects).isEmpty && session.model.notice == "not blocked")
         #expect(session.model.input.isEmpty, "the answer is not typed into the input")
@@ -51,6 +53,7 @@ import Testing
         #expect(Self.actions(session.effects).isEmpty)
         Self.submit(&session, "/unblock")
         #expect(session.screen.contains("unblock bob? y/N"))
+        #expect(session.screen.contains("y unblock · any other key leaves it"), "\(session.screen)")
         session.type("Y")
         #expect(Self.actions(session.effects) == [.block(userID: F.bob, false)])
         session.send(.blockedChanged([]))

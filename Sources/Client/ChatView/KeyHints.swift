@@ -4,7 +4,12 @@
 package enum KeyHints {
     package static func items(_ model: ScreenModel, unicode: Bool) -> [String] {
         if model.forwarding != nil { return [unicode ? "↑↓ choose" : "up/down choose", "Enter forward", "Esc cancel"] }
-        if case .delete? = model.confirming { return ["y delete", "any other key keeps it"] }
+        switch model.confirming {
+        case .delete?: return ["y delete", "any other key keeps it"]
+        case .block?: return ["y block", "any other key leaves it"]
+        case .unblock?: return ["y unblock", "any other key leaves it"]
+        case nil: break
+        }
         if let conversation = model.conversation, let id = conversation.selection, let index = conversation.index(of: id) {
             return selected(conversation.entries[index], pending: conversation.pending.contains { $0.id == id }, unicode: unicode)
         }
