@@ -35,13 +35,19 @@ package enum ContactText {
         members["subscription"] = .string(contact.subscription == .remove ? "none" : contact.subscription.rawValue)
         members["ask"] = contact.isRequested ? .string("subscribe") : .null
         members["pending"] = .bool(contact.asksYou)
-        switch presence {
-        case .online?: (members["presence"], members["last_seen"]) = (.string("online"), .null)
-        case .lastSeen(let at)?: (members["presence"], members["last_seen"]) = (.string("offline"), .int(at))
-        case .offline?: (members["presence"], members["last_seen"]) = (.string("offline"), .null)
-        case nil: (members["presence"], members["last_seen"]) = (.null, .null)
-        }
+        (members["presence"], members["last_seen"]) = presenceFields(presence)
         return .object(members)
+    }
+
+    /// `presence` (`"online"`, `"offline"`, or null: not told) and `last_seen` (Unix seconds, or
+    /// null), as `chatctl users --json` and `chatctl contacts --json` both write them.
+    package static func presenceFields(_ presence: PeerPresence?) -> (presence: JSONValue, lastSeen: JSONValue) {
+        switch presence {
+        case .online?: return (.string("online"), .null)
+        case .lastSeen(let at)?: return (.string("offline"), .int(at))
+        case .offline?: return (.string("offline"), .null)
+        case nil: return (.null, .null)
+        }
     }
 
     /// `listen --json`'s event for news of the contact list, e.g.

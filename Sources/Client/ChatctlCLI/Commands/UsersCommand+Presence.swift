@@ -6,6 +6,8 @@ import Foundation
 import ChatView
 import Diagnostics
 import Messaging
+import Presentation
+import QuickBloxAPI
 
 /// `users`' PRESENCE (docs/protocol.md §7, "Presence and last activity"): asked over a brief
 /// chat connection (`PresenceSurvey`); chat out of reach costs the column, not the listing.
@@ -61,13 +63,8 @@ extension UsersCommand {
     /// The user object as the server sent it, with `presence` (`"online"`, `"offline"`, or null:
     /// not told) and `last_seen` (Unix seconds, or null) added at its end.
     static func json(_ raw: String, _ presence: PeerPresence?) -> String {
-        let (state, seen): (String, String)
-        switch presence {
-        case .online?: (state, seen) = (#""online""#, "null")
-        case .lastSeen(let at)?: (state, seen) = (#""offline""#, String(at))
-        case .offline?: (state, seen) = (#""offline""#, "null")
-        case nil: (state, seen) = ("null", "null")
-        }
+        let fields = ContactText.presenceFields(presence)
+        let (state, seen) = (fields.presence.compactText, fields.lastSeen.compactText)
         guard let close = raw.lastIndex(of: "}") else { return raw }
         let empty = raw[..<close].last { !$0.isWhitespace } == "{"
         return raw[..<close] + (empty ? "" : ",") + #""presence":\#(state),"last_seen":\#(seen)"# + raw[close...]
