@@ -130,18 +130,7 @@ extension ContactExchange {
         /// What the server says of the presence of those the user sees, at most `timeout` seconds.
         package func presence(now: Int) -> [Int: PeerPresence] {
             let seen = exchange.book.contacts.filter(\.seesThem).map(\.userID)
-            var survey = PresenceSurvey(asking: seen, now: now)
-            guard !survey.isComplete else { return [:] }
-            link.onEvent = { [unowned self] event in
-                exchange.record(event)
-                survey.record(event)
-            }
-            defer { link.onEvent = { [unowned self] in exchange.record($0) } }
-            for user in seen {
-                do { try link.requestLastActivity(of: user) } catch { return survey.found }
-            }
-            link.pump(timeout: timeout, sliceMilliseconds: 20) { survey.isComplete || !self.link.isConnected }
-            return survey.found
+            return (try? PresenceSurvey.ask(over: link, users: seen, timeout: timeout, now: now)) ?? [:]
         }
 
         package func close() {

@@ -43,14 +43,27 @@ package struct PresenceSurvey {
     /// Connects `link`, asks about `users` (ourselves aside), and waits for every answer, at
     /// most `timeout` seconds once connected; then disconnects. A failure to connect is thrown.
     package static func run(over link: any ChatLinking, users: [Int], timeout: Double, now: Int) throws(Failure) -> [Int: PeerPresence] {
-        var survey = PresenceSurvey(asking: users.filter { $0 != link.me }, now: now)
-        guard !survey.isComplete else { return [:] }
-        link.onEvent = { survey.record($0) }
+        guard users.contains(where: { $0 != link.me }) else { return [:] }
         defer {
             link.onEvent = nil
             link.disconnect()
         }
         try link.connect()
+        return try ask(over: link, users: users, timeout: timeout, now: now)
+    }
+
+    /// Over a link already connected: asks about `users` (ourselves aside) and waits for every
+    /// answer, at most `timeout` seconds. The link's own handler still hears every event, and
+    /// has it back after.
+    package static func ask(over link: any ChatLinking, users: [Int], timeout: Double, now: Int) throws(Failure) -> [Int: PeerPresence] {
+        var survey = PresenceSurvey(asking: users.filter { $0 != link.me }, now: now)
+        guard !survey.isComplete else { return [:] }
+        let owner = link.onEvent
+        link.onEvent = { event in
+            owner?(event)
+            survey.record(event)
+        }
+        defer { link.onEvent = owner }
         for user in survey.waiting.sorted() {
             do { try link.requestLastActivity(of: user) } catch { throw Failure(describing: error) }
         }
